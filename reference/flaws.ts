@@ -1,0 +1,87 @@
+/**
+ * The planted-flaw registry (DESIGN §6–7). Each flaw is one switch at the exact place of the
+ * check it disables. None is ever on by default; `serve --flaw NAME` or
+ * `createReferenceServer({ flaws: [...] })` turns one on, and `serve` warns loudly when any is.
+ */
+export const FLAWS = {
+  'discovery-issuer-mismatch': 'discovery document names an issuer other than the server\'s own',
+  'jwks-leaks-private': 'JWKS publishes private key members (d, p, q, …)',
+  'state-dropped': 'the authorization response omits the state parameter',
+  'code-reuse-allowed': 'an authorization code can be redeemed more than once',
+  'code-reuse-keeps-tokens': 'replaying a code does not revoke the tokens it issued first',
+  'code-not-bound-to-client': 'a code issued to one client can be redeemed by another',
+  'code-redirect-unchecked': 'the token request\'s redirect_uri is not compared with the one used at /auth',
+  'pkce-verifier-ignored': 'the code_verifier is not compared with the code_challenge',
+  'pkce-verifier-optional': 'a code issued with a challenge can be redeemed without a verifier',
+  'pkce-downgrade': 'a verifier is accepted for a code issued without a challenge',
+  'pkce-plain-allowed': 'code_challenge_method=plain is accepted and advertised',
+  'pkce-optional-for-public': 'public and third-party clients may omit the PKCE challenge',
+  'pkce-verifier-format-unchecked': 'verifiers outside 43–128 unreserved characters are accepted',
+  'redirect-prefix-match': 'redirect_uri is matched by prefix instead of exactly',
+  'redirect-open-on-error': 'an unregistered redirect_uri receives the error redirect',
+  'refresh-not-rotated': 'refreshing returns the same refresh token (no rotation)',
+  'refresh-reuse-allowed': 'a rotated-out refresh token is still accepted',
+  'refresh-family-kept': 'replaying a rotated-out refresh token does not revoke its family',
+  'refresh-unknown-accepted': 'a well-formed but unknown refresh token is accepted',
+  'refresh-not-client-bound': 'a refresh token can be used by a client other than its owner',
+  'refresh-scope-widen': 'a refresh request may widen the scope',
+  'cc-issues-refresh': 'client_credentials issues a refresh token',
+  'client-secret-unchecked': 'the client secret is not verified',
+  'scope-unchecked': 'requested scopes are not limited to the client\'s allowed set',
+  'id-token-wrong-aud': 'ID tokens carry an aud other than the client_id',
+  'id-token-unknown-kid': 'ID tokens carry a kid that is not in the JWKS',
+  'at-hash-wrong': 'the ID token\'s at_hash does not match the access token',
+  'claims-overshare': 'ID tokens and userinfo carry claims of scopes that were not granted',
+  'alg-none-accepted': 'presented tokens with alg "none" are accepted',
+  'hs256-key-confusion': 'presented HS256 tokens signed with the public key as secret are accepted',
+  'signature-unchecked': 'presented tokens are decoded without verifying the signature',
+  'trusts-embedded-jwk': 'presented tokens are verified with a key from their own jwk/jku header',
+  'device-tokens-before-approval': 'the device code grant issues tokens before the user approves',
+  'device-no-slow-down': 'polling faster than the interval never gets slow_down',
+  'device-denial-ignored': 'a denied device request still ends in tokens',
+  'device-code-reuse': 'an approved device code can be redeemed more than once',
+  'exchange-upscope': 'token exchange grants scopes beyond the subject token\'s',
+  'exchange-subject-unverified': 'token exchange accepts a subject token without verifying it',
+  'implicit-issues-refresh': 'the implicit grant returns a refresh token',
+  'password-issues-refresh': 'the password grant returns a refresh token',
+  'no-store-missing': 'token responses lack Cache-Control: no-store',
+  'error-format-wrong': 'token errors are not RFC 6749 §5.2 JSON bodies',
+  'json-body-rejected': 'the token endpoint refuses application/json bodies',
+  'revocation-noop': 'revocation answers 200 but revokes nothing',
+  'introspection-always-active': 'introspection answers active:true for any token',
+  'introspection-open': 'introspection answers without client authentication',
+  'third-party-long-lived': 'third-party clients get lifetimes as long as (or longer than) first-party ones',
+  'consent-skipped': 'third-party clients are not shown the consent page',
+  'no-frame-protection': 'login, consent and activation pages may be framed',
+  'race-code': 'concurrent redemptions of one code can all succeed (check-then-act)',
+  'race-refresh': 'concurrent refreshes of one token can all succeed (check-then-act)',
+} as const;
+
+export type FlawName = keyof typeof FLAWS;
+
+export const FLAW_NAMES = Object.keys(FLAWS) as FlawName[];
+
+export function isFlawName(name: string): name is FlawName {
+  return Object.hasOwn(FLAWS, name);
+}
+
+/** The set of flaws a server instance runs with; `has` is read at the exact place of each check. */
+export class Flaws {
+  readonly #on: ReadonlySet<FlawName>;
+  constructor(names: Iterable<string> = []) {
+    const on = new Set<FlawName>();
+    for (const name of names) {
+      if (!isFlawName(name)) {
+        throw new Error(`unknown flaw "${name}"; known flaws: ${FLAW_NAMES.join(', ')}`);
+      }
+      on.add(name);
+    }
+    this.#on = on;
+  }
+  has(name: FlawName): boolean {
+    return this.#on.has(name);
+  }
+  get active(): FlawName[] {
+    return [...this.#on];
+  }
+}

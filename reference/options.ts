@@ -1,0 +1,181 @@
+/**
+ * Options of the reference server and the seeded clients and user (DESIGN §4 roles).
+ * Everything here is data; server.ts turns it into a running server.
+ */
+import type { FlawName } from './flaws.ts';
+
+export type SigningAlg = 'RS256' | 'ES256' | 'PS256' | 'EdDSA';
+
+export type GrantType =
+  | 'authorization_code'
+  | 'client_credentials'
+  | 'refresh_token'
+  | 'urn:ietf:params:oauth:grant-type:device_code'
+  | 'urn:ietf:params:oauth:grant-type:token-exchange'
+  | 'password'
+  | 'implicit';
+
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+export interface ClientConfig {
+  clientId: string;
+  /** Absent for public clients (token_endpoint_auth_method "none"). */
+  clientSecret?: string;
+  /** Exact-match list (SPEC authentication 5). */
+  redirectUris: string[];
+  /** Space-separated scopes the client may be granted; anything beyond is refused. */
+  allowedScope: string;
+  grantTypes: GrantType[];
+  /** SPEC first-party vs third-party table: consent, PKCE, lifetimes. */
+  firstParty: boolean;
+  /** Display name on the consent page. */
+  name: string;
+}
+
+export interface UserConfig {
+  username: string;
+  password: string;
+  sub: string;
+  claims: {
+    name: string;
+    family_name: string;
+    picture: string;
+    email: string;
+    email_verified: boolean;
+    address: { formatted: string };
+    phone_number: string;
+  };
+}
+
+export interface Lifetimes {
+  /** Seconds. */
+  authorizationCode: number;
+  accessTokenFirstParty: number;
+  accessTokenThirdParty: number;
+  refreshTokenFirstParty: number;
+  refreshTokenThirdParty: number;
+  idToken: number;
+  deviceCode: number;
+}
+
+export interface ReferenceOptions {
+  /** Fixed issuer. When absent, the issuer is http://{host}:{port} of the first listen(). */
+  issuer?: string;
+  /** Planted flaws to switch on (reference/flaws.ts). Never any by default. */
+  flaws?: FlawName[];
+  /** Replaces the seeded clients when given. */
+  clients?: ClientConfig[];
+  /** Replaces the seeded user when given. */
+  users?: UserConfig[];
+  /** Seed also the legacy client (password and implicit grants); off by default. */
+  legacyClient?: boolean;
+  signingAlg?: SigningAlg;
+  /** Base of the device activation page; defaults to the issuer. */
+  deviceAuthUrl?: string;
+  /** Device polling interval in seconds (RFC 8628 §3.2); short values suit tests. */
+  deviceInterval?: number;
+  lifetimes?: Partial<Lifetimes>;
+  /** Clock in milliseconds; tests may pass a fake one. */
+  now?: () => number;
+}
+
+export const DEFAULT_LIFETIMES: Lifetimes = {
+  authorizationCode: 60,
+  accessTokenFirstParty: 3600,
+  accessTokenThirdParty: 600,
+  refreshTokenFirstParty: 30 * 24 * 3600,
+  refreshTokenThirdParty: 24 * 3600,
+  idToken: 3600,
+  deviceCode: 600,
+};
+
+export const SCOPES_SUPPORTED = [
+  'openid', 'profile', 'email', 'address', 'phone', 'offline_access', 'api:read', 'api:write',
+] as const;
+
+export const SEEDED_USER: UserConfig = {
+  username: 'alice',
+  password: 'alice-wonderland-42',
+  sub: 'user-0001-alice',
+  claims: {
+    name: 'Alice Liddell',
+    family_name: 'Liddell',
+    picture: 'https://idp.example.test/avatars/alice.png',
+    email: 'alice@example.test',
+    email_verified: true,
+    address: { formatted: '1 Rabbit Hole Lane, Oxford, UK' },
+    phone_number: '+44 1865 000000',
+  },
+};
+
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+
+/** The seeded clients, keyed by the DESIGN §4 role each one plays. */
+export const SEEDED_CLIENTS = {
+  confidential: {
+    clientId: 'web-app',
+    clientSecret: 'web-app-secret-4f9c2a',
+    redirectUris: ['https://web.example.test/callback'],
+    allowedScope: 'openid profile email address phone offline_access api:read',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    firstParty: true,
+    name: 'Example Web App',
+  },
+  confidential2: {
+    clientId: 'partner-app',
+    clientSecret: 'partner-app-secret-7d1e5b',
+    redirectUris: ['https://partner.example.test/callback'],
+    allowedScope: 'openid profile email offline_access',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    firstParty: true,
+    name: 'Example Partner App',
+  },
+  public: {
+    clientId: 'spa',
+    redirectUris: ['https://spa.example.test/callback'],
+    allowedScope: 'openid profile offline_access',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    firstParty: false,
+    name: 'Third-Party SPA',
+  },
+  machine: {
+    clientId: 'machine',
+    clientSecret: 'machine-secret-0b8e3c',
+    redirectUris: [],
+    allowedScope: 'api:read',
+    grantTypes: ['client_credentials'],
+    firstParty: true,
+    name: 'Machine Client',
+  },
+  device: {
+    clientId: 'tv-device',
+    redirectUris: [],
+    allowedScope: 'openid profile offline_access',
+    grantTypes: [DEVICE_GRANT, 'refresh_token'],
+    firstParty: true,
+    name: 'Living Room TV',
+  },
+  exchange: {
+    clientId: 'exchanger',
+    clientSecret: 'exchanger-secret-9a6f1d',
+    redirectUris: [],
+    allowedScope: 'api:read api:write',
+    grantTypes: [EXCHANGE_GRANT, 'client_credentials'],
+    firstParty: true,
+    name: 'Token Exchange Service',
+  },
+} satisfies Record<string, ClientConfig>;
+
+export type ClientRole = keyof typeof SEEDED_CLIENTS;
+
+/** Seeded only with `legacyClient: true`: enables the deprecated password and implicit grants. */
+export const LEGACY_CLIENT: ClientConfig = {
+  clientId: 'legacy-app',
+  clientSecret: 'legacy-app-secret-2c7b9e',
+  redirectUris: ['https://legacy.example.test/callback'],
+  allowedScope: 'openid profile email',
+  grantTypes: ['password', 'implicit'],
+  firstParty: true,
+  name: 'Legacy App',
+};
