@@ -57,6 +57,8 @@ export interface Lifetimes {
   refreshTokenThirdParty: number;
   idToken: number;
   deviceCode: number;
+  /** A pending authorization request: from GET /auth to the end of login and consent. */
+  interaction: number;
 }
 
 export interface ReferenceOptions {
@@ -93,6 +95,7 @@ export const DEFAULT_LIFETIMES: Lifetimes = {
   refreshTokenThirdParty: 24 * 3600,
   idToken: 3600,
   deviceCode: 600,
+  interaction: 600,
 };
 
 export const SCOPES_SUPPORTED = [

@@ -26,18 +26,26 @@ export function parseScope(scope: string): string[] {
 export const hasScope = (scope: string, token: string) => scope.split(' ').includes(token);
 
 /**
- * The scope to grant for a request: every requested token must be in `allowed` (the client's
- * registered scope, or the scope of the grant being refreshed) or the request is invalid_scope.
+ * The scope to grant for a request: every requested token must be in the client's registered
+ * scope or the request is invalid_scope.
  */
 export function grantScope(requested: string, allowed: string, flaws: Flaws): string {
-  const tokens = parseScope(requested);
-  if (tokens.length === 0) throw invalidScope('no scope was requested');
-  if (!flaws.has('scope-unchecked')) {
-    const allowedTokens = new Set(parseScope(allowed));
-    const beyond = tokens.filter((t) => !allowedTokens.has(t));
-    if (beyond.length > 0) throw invalidScope(`scope not allowed for this client: ${beyond.join(' ')}`);
-  }
+  if (flaws.has('scope-unchecked')) return nonEmpty(parseScope(requested)).join(' ');
+  return narrowScope(requested, allowed);
+}
+
+/** RFC 6749 §6: a requested scope may only be a subset of `granted`. */
+export function narrowScope(requested: string, granted: string): string {
+  const tokens = nonEmpty(parseScope(requested));
+  const grantedTokens = new Set(parseScope(granted));
+  const beyond = tokens.filter((t) => !grantedTokens.has(t));
+  if (beyond.length > 0) throw invalidScope(`scope not allowed here: ${beyond.join(' ')}`);
   return tokens.join(' ');
+}
+
+function nonEmpty(tokens: string[]): string[] {
+  if (tokens.length === 0) throw invalidScope('no scope was requested');
+  return tokens;
 }
 
 /** The user's claims released by the granted scope (ID token, and userinfo in issue 3). */

@@ -1,4 +1,5 @@
 /** Issuing the tokens of a grant: access token, ID token for openid, and new refresh tokens. */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerContext } from '../context.ts';
 import type { RegisteredClient } from '../options.ts';
 import { hasScope } from '../scopes.ts';
@@ -70,3 +71,9 @@ export function grantRevocationUntil(server: ServerContext): number {
   const longest = Math.max(l.accessTokenFirstParty, l.accessTokenThirdParty, l.refreshTokenFirstParty, l.refreshTokenThirdParty);
   return server.now() + longest * 1000;
 }
+
+/**
+ * The pause inside the check-then-act of the race-code and race-refresh flaws: long enough
+ * for concurrent requests for the same code or token to pass the check before any of them acts.
+ */
+export const checkThenActDelay = () => delay(25);
