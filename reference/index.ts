@@ -12,3 +12,4 @@ export { MemoryStore } from './store/memory.ts';
 export { KeySet } from './keys.ts';
 export { OAuthError } from './http/errors.ts';
 export type { Grant, TokenResponse } from './grants/grant.ts';
+export { targetConfig, type TargetClient, type TargetConfig } from './target-config.ts';
