@@ -210,9 +210,9 @@ function caveatOf(kind: NearMissKind, uri: string, registered: string, parts: Ur
 }
 
 /** The kinds that exist for this registered URI (e.g. no 'host-case' for 127.0.0.1). */
-export function nearMissKindsFor(registered: string, attackerHost = 'attacker.example'): NearMissKind[] {
+export function nearMissKindsFor(registered: string): NearMissKind[] {
   const parts = parseRegistered(registered);
-  return NEAR_MISS_KINDS.filter((kind) => VARIANTS[kind](parts, registered, attackerHost) !== undefined);
+  return NEAR_MISS_KINDS.filter((kind) => VARIANTS[kind](parts, registered, 'attacker.example') !== undefined);
 }
 
 /** Near misses of `registered`, every one a different string, each labelled with its kind. */
