@@ -19,7 +19,8 @@
  * - Login: devInteractions' built-in pages (plain server-rendered forms: inputs `login` and
  *   `password`, then a consent form with a "Continue" button). They accept any login name and
  *   never check the password; findAccount knows only `alice`, so no other account can finish a
- *   login. The target's password is therefore a placeholder.
+ *   login (another name ends on oidc-provider's server_error page, logged to console.error).
+ *   The target's password is therefore a placeholder.
  * - Access tokens bound to the userinfo endpoint (every flow with openid) are opaque, as
  *   oidc-provider always makes them. client_credentials tokens are issued for one API resource
  *   server (RFC 8707 default resource `API_RESOURCE`, scopes api:read api:write) and are opaque
