@@ -4,7 +4,7 @@
  * Node's single thread. Expired entries read as absent and a periodic sweep evicts them.
  */
 import type {
-  AccessTokenRecord, CodeRecord, InteractionRecord, RefreshRecord, Store, StoredRefresh,
+  AccessTokenRecord, CodeRecord, InteractionRecord, RefreshRecord, Store, StoredAccessToken, StoredRefresh,
 } from './store.ts';
 
 export interface MemoryStoreOptions {
@@ -117,9 +117,14 @@ export class MemoryStore implements Store {
     if (stored) stored.revoked = true;
   }
   async isAccessTokenActive(jti: string): Promise<boolean> {
+    const found = await this.findAccessToken(jti);
+    return found !== undefined && !found.revoked;
+  }
+  async findAccessToken(jti: string): Promise<StoredAccessToken | undefined> {
     const stored = this.#accessTokens.get(jti);
-    if (!stored || stored.revoked) return false;
-    return !(stored.grantId && this.#revokedGrants.get(stored.grantId));
+    if (!stored) return undefined;
+    const { revoked, ...record } = stored;
+    return { record, revoked: revoked || (record.grantId !== undefined && this.#revokedGrants.get(record.grantId) === true) };
   }
 
   async revokeGrant(grantId: string, until: number): Promise<void> {
