@@ -3,9 +3,15 @@ import { authorizeEndpoint } from './authorize.ts';
 import { discoveryEndpoint } from './discovery.ts';
 import type { Endpoint } from './endpoint.ts';
 import { interactionEndpoint } from './interaction.ts';
+import { introspectionEndpoint } from './introspection.ts';
 import { jwksEndpoint } from './jwks.ts';
+import { revocationEndpoint } from './revocation.ts';
 import { tokenEndpoint } from './token.ts';
+import { userinfoEndpoint } from './userinfo.ts';
 
-const SERVICE_ENDPOINTS: readonly Endpoint[] = [authorizeEndpoint, interactionEndpoint, tokenEndpoint, jwksEndpoint];
+const SERVICE_ENDPOINTS: readonly Endpoint[] = [
+  authorizeEndpoint, interactionEndpoint, tokenEndpoint, jwksEndpoint,
+  userinfoEndpoint, revocationEndpoint, introspectionEndpoint,
+];
 
 export const ENDPOINTS: readonly Endpoint[] = [discoveryEndpoint(SERVICE_ENDPOINTS), ...SERVICE_ENDPOINTS];

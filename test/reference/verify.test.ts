@@ -1,14 +1,15 @@
 /**
  * Every token the server is handed is verified against its own keys under an algorithm
  * allow-list (RFC 8725 §2.1, §3.1, §3.10; SPEC authentication 6). Each forgery is refused for
- * its own reason.
+ * its own reason by the verifier, and at userinfo (401 invalid_token) and introspection
+ * ({"active": false} only).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Flaws, type FlawName } from '../../reference/index.ts';
 import { InvalidTokenError, verifyPresentedAccessToken, type VerifierContext } from '../../reference/verify.ts';
 import { attacker, FORGERIES, FORGERY_NAMES } from '../support/forge-jwt.ts';
-import { startReference, type RunningReference } from '../support/reference.ts';
+import { introspect, startReference, userinfo, type RunningReference } from '../support/reference.ts';
 import { forgeAgainst, type ForgeryFixture } from '../support/reference-forgeries.ts';
 
 let ref: RunningReference;
@@ -21,10 +22,12 @@ beforeAll(async () => {
 afterAll(() => ref?.close());
 
 describe('a genuine access token', () => {
-  it('is accepted by the verifier', async () => {
+  it('is accepted by the verifier, userinfo and introspection', async () => {
     const token = fixture.tokens.access_token;
     const { claims } = await verifyPresentedAccessToken(ref.server.context, token);
     expect(claims.client_id).toBe('web-app');
+    expect((await userinfo(ref, token)).status).toBe(200);
+    expect((await introspect(ref, token)).body.active).toBe(true);
   });
 
   it('is refused once revoked, and revoking it leaves other tokens alone', async () => {
@@ -47,6 +50,20 @@ describe.each(FORGERY_NAMES)('a forged token: %s', (name) => {
     );
     expect(refused).toBeInstanceOf(InvalidTokenError);
     expect((refused as InvalidTokenError).reason).toBe(FORGERIES[name]);
+  });
+
+  it('gets 401 invalid_token with a Bearer challenge at userinfo', async () => {
+    const result = await userinfo(ref, token());
+    expect(result.status).toBe(401);
+    expect(result.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+", error="invalid_token", error_description="[^"]*"$/);
+    expect(result.body.error).toBe('invalid_token');
+    expect(result.body).not.toHaveProperty('sub');
+  });
+
+  it('is {"active": false} and nothing else at introspection', async () => {
+    const result = await introspect(ref, token());
+    expect(result.status).toBe(200);
+    expect(result.body).toStrictEqual({ active: false });
   });
 });
 
