@@ -49,7 +49,7 @@ export class TokenService {
   }
 
   /** RFC 9068 §2.2: iss, exp, aud, sub, client_id, iat, jti, scope; header typ at+jwt. */
-  async accessToken(input: { client: ClientConfig; sub: string; scope: string }): Promise<MintedAccessToken> {
+  async accessToken(input: { client: ClientConfig; sub: string; scope: string; act?: ActClaim }): Promise<MintedAccessToken> {
     const iat = this.#seconds();
     const expiresIn = this.lifetimesFor(input.client).accessToken;
     const jti = randomToken();
@@ -63,6 +63,7 @@ export class TokenService {
       iat,
       exp: iat + expiresIn,
       jti,
+      ...(input.act === undefined ? {} : { act: input.act }),
     });
     return { token, jti, expiresIn, expiresAt: (iat + expiresIn) * 1000 };
   }

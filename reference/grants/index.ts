@@ -6,8 +6,9 @@ import { authorizationCode } from './authorization-code.ts';
 import { clientCredentials } from './client-credentials.ts';
 import type { Grant } from './grant.ts';
 import { refreshToken } from './refresh-token.ts';
+import { tokenExchange } from './token-exchange.ts';
 
-export const GRANTS: readonly Grant[] = [authorizationCode, clientCredentials, refreshToken];
+export const GRANTS: readonly Grant[] = [authorizationCode, clientCredentials, refreshToken, tokenExchange];
 
 export function findGrant(grantType: string): Grant | undefined {
   return GRANTS.find((grant) => grant.grantType === grantType);

@@ -1,15 +1,15 @@
 /**
  * Every token the server is handed is verified against its own keys under an algorithm
  * allow-list (RFC 8725 §2.1, §3.1, §3.10; SPEC authentication 6). Each forgery is refused for
- * its own reason by the verifier, and at userinfo (401 invalid_token) and introspection
- * ({"active": false} only).
+ * its own reason by the verifier, and at userinfo (401 invalid_token), introspection
+ * ({"active": false} only) and token exchange (invalid_request).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Flaws, type FlawName } from '../../reference/index.ts';
 import { InvalidTokenError, verifyPresentedAccessToken, type VerifierContext } from '../../reference/verify.ts';
 import { attacker, FORGERIES, FORGERY_NAMES } from '../support/forge-jwt.ts';
-import { introspect, startReference, userinfo, type RunningReference } from '../support/reference.ts';
+import { exchange, introspect, startReference, userinfo, type RunningReference } from '../support/reference.ts';
 import { forgeAgainst, type ForgeryFixture } from '../support/reference-forgeries.ts';
 
 let ref: RunningReference;
@@ -22,12 +22,13 @@ beforeAll(async () => {
 afterAll(() => ref?.close());
 
 describe('a genuine access token', () => {
-  it('is accepted by the verifier, userinfo and introspection', async () => {
+  it('is accepted by the verifier, userinfo, introspection and token exchange', async () => {
     const token = fixture.tokens.access_token;
     const { claims } = await verifyPresentedAccessToken(ref.server.context, token);
     expect(claims.client_id).toBe('web-app');
     expect((await userinfo(ref, token)).status).toBe(200);
     expect((await introspect(ref, token)).body.active).toBe(true);
+    expect((await exchange(ref, token, { scope: 'api:read' })).status).toBe(200);
   });
 
   it('is refused once revoked, and revoking it leaves other tokens alone', async () => {
@@ -64,6 +65,13 @@ describe.each(FORGERY_NAMES)('a forged token: %s', (name) => {
     const result = await introspect(ref, token());
     expect(result.status).toBe(200);
     expect(result.body).toStrictEqual({ active: false });
+  });
+
+  it('gets invalid_request as a token exchange subject', async () => {
+    const result = await exchange(ref, token());
+    expect(result.status).toBe(400);
+    expect(result.body.error).toBe('invalid_request');
+    expect(result.body).not.toHaveProperty('access_token');
   });
 });
 
