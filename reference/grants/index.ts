@@ -5,9 +5,10 @@
 import { authorizationCode } from './authorization-code.ts';
 import { clientCredentials } from './client-credentials.ts';
 import type { Grant } from './grant.ts';
+import { password } from './password.ts';
 import { refreshToken } from './refresh-token.ts';
 
-export const GRANTS: readonly Grant[] = [authorizationCode, clientCredentials, refreshToken];
+export const GRANTS: readonly Grant[] = [authorizationCode, clientCredentials, refreshToken, password];
 
 export function findGrant(grantType: string): Grant | undefined {
   return GRANTS.find((grant) => grant.grantType === grantType);

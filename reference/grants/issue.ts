@@ -65,6 +65,17 @@ export function newRefreshRecord(
   };
 }
 
+/** Issues a new refresh token of the grant: saved in the store and added to the response. */
+export async function addRefreshToken(
+  server: ServerContext,
+  response: TokenResponse,
+  grant: { client: RegisteredClient; sub: string; scope: string; grantId: string; authTime: number },
+): Promise<void> {
+  const refresh = newRefreshRecord(server, grant);
+  await server.store.saveRefresh(refresh);
+  response.refresh_token = refresh.token;
+}
+
 /** How long a revocation of a grant must be remembered: as long as any of its tokens may live. */
 export function grantRevocationUntil(server: ServerContext): number {
   const l = server.lifetimes;

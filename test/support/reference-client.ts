@@ -4,6 +4,7 @@
  * endpoint, and reads the results. Everything goes over a real listening socket.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
 import {
   createReferenceServer, SEEDED_CLIENTS, SEEDED_USER, type ClientConfig, type ReferenceOptions, type ReferenceServer,
 } from '../../reference/index.ts';
@@ -70,30 +71,9 @@ export class ReferenceClient {
     return (await (await this.get(path)).json()) as Record<string, unknown>;
   }
 
-  /**
-   * POST /token. With `client`, authenticates with client_secret_basic (a confidential client)
-   * or sends client_id (a public one); `secret` overrides the client's own.
-   */
-  async token(
-    params: Record<string, string | undefined>,
-    opts: { client?: ClientConfig; secret?: string; json?: boolean } = {},
-  ): Promise<TokenResult> {
-    const headers: Record<string, string> = {};
-    const body: Record<string, string> = {};
-    for (const [name, value] of Object.entries(params)) if (value !== undefined) body[name] = value;
-    const secret = opts.secret ?? opts.client?.clientSecret;
-    if (opts.client && secret !== undefined) {
-      const encode = (s: string) => encodeURIComponent(s);
-      headers.authorization = `Basic ${Buffer.from(`${encode(opts.client.clientId)}:${encode(secret)}`).toString('base64')}`;
-    } else if (opts.client) {
-      body.client_id = opts.client.clientId;
-    }
-    headers['content-type'] = opts.json ? 'application/json' : 'application/x-www-form-urlencoded';
-    const response = await fetch(this.#url('/token'), {
-      method: 'POST',
-      headers,
-      body: opts.json ? JSON.stringify(body) : new URLSearchParams(body).toString(),
-    });
+  /** POST /token. */
+  async token(params: Record<string, string | undefined>, opts: TokenRequestOptions = {}): Promise<TokenResult> {
+    const response = await fetch(this.#url('/token'), { method: 'POST', ...tokenRequest(params, opts) });
     const text = await response.text();
     let parsed: Record<string, unknown>;
     try {
@@ -102,6 +82,29 @@ export class ReferenceClient {
       parsed = { text };
     }
     return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  /**
+   * The same token request N times at once, for races: N connections are opened first, then
+   * every request is written in one go, so the server reads them all before it answers any.
+   * Resolves to the response statuses.
+   */
+  async tokenRace(n: number, params: Record<string, string | undefined>, opts: TokenRequestOptions = {}): Promise<number[]> {
+    const { headers, body } = tokenRequest(params, opts);
+    const url = new URL(this.#url('/token'));
+    const head = Object.entries({ ...headers, host: url.host, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+      .map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const request = `POST ${url.pathname} HTTP/1.1\r\n${head}\r\n${body}`;
+    const sockets = await Promise.all(Array.from({ length: n }, () => new Promise<Socket>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => resolve(socket)).once('error', reject);
+    })));
+    const responses = sockets.map((socket) => new Promise<number>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk)).once('error', reject);
+      socket.once('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(chunks).toString())?.[1] ?? 0)));
+    }));
+    for (const socket of sockets) socket.write(request);
+    return Promise.all(responses);
   }
 
   /** GET /auth, then login and (when asked) consent, following the IdP's own redirects. */
@@ -192,6 +195,30 @@ export class ReferenceClient {
   #url(path: string): string {
     return path.startsWith('http') ? path : `${this.issuer}${path}`;
   }
+}
+
+export interface TokenRequestOptions {
+  /** Authenticates with client_secret_basic (confidential) or sends client_id (public). */
+  client?: ClientConfig;
+  /** Overrides the client's own secret. */
+  secret?: string;
+  /** A JSON body instead of a form. */
+  json?: boolean;
+}
+
+function tokenRequest(params: Record<string, string | undefined>, opts: TokenRequestOptions): { headers: Record<string, string>; body: string } {
+  const headers: Record<string, string> = {};
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) fields[name] = value;
+  const secret = opts.secret ?? opts.client?.clientSecret;
+  if (opts.client && secret !== undefined) {
+    const encode = (s: string) => encodeURIComponent(s);
+    headers.authorization = `Basic ${Buffer.from(`${encode(opts.client.clientId)}:${encode(secret)}`).toString('base64')}`;
+  } else if (opts.client) {
+    fields.client_id = opts.client.clientId;
+  }
+  headers['content-type'] = opts.json ? 'application/json' : 'application/x-www-form-urlencoded';
+  return { headers, body: opts.json ? JSON.stringify(fields) : new URLSearchParams(fields).toString() };
 }
 
 function responseParams(url: URL): URLSearchParams {
