@@ -2,7 +2,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
-  createReferenceServer, FLAW_NAMES, isFlawName, targetConfig, type FlawName, type ReferenceServer,
+  createReferenceServer, FLAW_NAMES, FLAWS, isFlawName, isSigningAlg, SIGNING_ALGS, targetConfig, type FlawName,
+  type ReferenceServer,
 } from '../reference/index.ts';
 import { parseOptions, UsageError, type Command } from './command.ts';
 
@@ -16,6 +17,9 @@ Options:
   --host H           address to bind (default 127.0.0.1)
   --issuer URL       fixed issuer, e.g. when behind a proxy (default http://HOST:PORT)
   --flaw NAME        switch on a planted flaw (repeatable; for testing the harness only)
+  --list-flaws       list every planted flaw with what it breaks, and exit
+  --signing-alg ALG  RS256 (default), PS256, ES256 or EdDSA
+  --legacy-client    also seed the legacy client (password and implicit grants)
   --target-out FILE  write a target config for the harness (DESIGN §4) to FILE
   -h, --help         show this help
 
@@ -30,6 +34,9 @@ export const serveCommand: Command = {
       host: { type: 'string', default: '127.0.0.1' },
       issuer: { type: 'string' },
       flaw: { type: 'string', multiple: true, default: [] },
+      'list-flaws': { type: 'boolean' },
+      'signing-alg': { type: 'string', default: 'RS256' },
+      'legacy-client': { type: 'boolean', default: false },
       'target-out': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -37,11 +44,19 @@ export const serveCommand: Command = {
       console.log(USAGE);
       return 0;
     }
+    if (values['list-flaws']) {
+      console.log(flawList());
+      return 0;
+    }
     const port = parsePort(values.port);
     const flaws = parseFlaws(values.flaw);
+    const signingAlg = values['signing-alg'];
+    if (!isSigningAlg(signingAlg)) throw new UsageError(`--signing-alg must be one of ${SIGNING_ALGS.join(', ')}, not "${signingAlg}"`);
     let server: ReferenceServer;
     try {
-      server = createReferenceServer({ flaws, ...(values.issuer === undefined ? {} : { issuer: values.issuer }) });
+      server = createReferenceServer({
+        flaws, signingAlg, legacyClient: values['legacy-client'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
+      });
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
@@ -75,9 +90,15 @@ function parsePort(value: string): number {
 
 function parseFlaws(names: string[]): FlawName[] {
   for (const name of names) {
-    if (!isFlawName(name)) throw new UsageError(`unknown flaw "${name}"; known flaws: ${FLAW_NAMES.join(', ')}`);
+    if (!isFlawName(name)) throw new UsageError(`unknown flaw "${name}"; the planted flaws are:\n${flawList()}`);
   }
-  return names as FlawName[];
+  return [...new Set(names)] as FlawName[];
+}
+
+/** One line a flaw: its name and what it breaks. */
+function flawList(names: readonly FlawName[] = FLAW_NAMES): string {
+  const width = Math.max(...names.map((name) => name.length));
+  return names.map((name) => `  ${name.padEnd(width)}  ${FLAWS[name]}`).join('\n');
 }
 
 function stopOnSignal(server: ReferenceServer): Promise<void> {
@@ -100,7 +121,12 @@ function printBanner(server: ReferenceServer, flaws: FlawName[]): void {
   const { issuer, context } = server;
   if (flaws.length > 0) {
     const line = '!'.repeat(78);
-    console.error(`${line}\n!! WARNING: PLANTED FLAWS ARE ON: ${flaws.join(', ')}\n!! This server is deliberately insecure. Use it only to test the conformance harness.\n${line}`);
+    const list = flawList(flaws).replace(/^ {2}/gm, '!!   ');
+    console.error(`${line}
+!! WARNING: PLANTED FLAWS ARE ON. This server is deliberately insecure.
+!! Use it only to test the conformance harness, never as a real identity provider.
+${list}
+${line}`);
   }
   const user = context.users[0];
   const rows = context.clients.map((client) => [

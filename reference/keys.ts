@@ -2,6 +2,10 @@
  * Signing keys: a key set with one current signing key and older keys kept for verification
  * after a rotation. The JWKS lists all of them, public members only. Keys are node KeyObjects,
  * generated synchronously so that a server can be created without awaiting.
+ *
+ * Rotation (DESIGN §8): a new key signs from then on; an old key stays in the set (and the JWKS)
+ * until every token it signed has expired, then it is dropped. The set learns those expiries
+ * from `forSigning`, and reads time from the server's clock.
  */
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
@@ -17,6 +21,10 @@ export interface SigningKey {
 }
 
 export const SIGNING_ALGS: readonly SigningAlg[] = ['RS256', 'PS256', 'ES256', 'EdDSA'];
+
+export function isSigningAlg(value: string): value is SigningAlg {
+  return (SIGNING_ALGS as readonly string[]).includes(value);
+}
 
 function generatePair(alg: SigningAlg): { privateKey: KeyObject; publicKey: KeyObject } {
   switch (alg) {
@@ -40,55 +48,87 @@ export function jwkThumbprint(jwk: JWK): string {
 }
 
 export function generateSigningKey(alg: SigningAlg): SigningKey {
+  if (!isSigningAlg(alg)) throw new Error(`signing alg "${String(alg)}" is not supported; use one of ${SIGNING_ALGS.join(', ')}`);
   const { privateKey, publicKey } = generatePair(alg);
   const jwk = publicKey.export({ format: 'jwk' }) as JWK;
   const kid = jwkThumbprint(jwk);
   return { kid, alg, privateKey, publicKey, publicJwk: { ...jwk, kid, alg, use: 'sig' } };
 }
 
+export interface KeySetOptions {
+  /** Clock in epoch milliseconds (the server's); decides when a rotated-out key is dropped. */
+  now?: () => number;
+}
+
 export class KeySet {
   /** Newest first: keys[0] signs, the rest only verify. */
   #keys: SigningKey[];
+  /** kid → the latest expiry (epoch ms) of a token the key signed. */
+  readonly #signedUntil = new Map<string, number>();
+  readonly #now: () => number;
 
-  constructor(first: SigningKey) {
+  constructor(first: SigningKey, options: KeySetOptions = {}) {
     this.#keys = [first];
+    this.#now = options.now ?? Date.now;
   }
 
-  static generate(alg: SigningAlg = 'RS256'): KeySet {
-    return new KeySet(generateSigningKey(alg));
+  static generate(alg: SigningAlg = 'RS256', options: KeySetOptions = {}): KeySet {
+    return new KeySet(generateSigningKey(alg), options);
   }
 
   get current(): SigningKey {
     return this.#keys[0]!;
   }
 
+  /** The current key plus every rotated-out key that still has unexpired tokens. */
   get all(): readonly SigningKey[] {
-    return this.#keys;
+    return this.#retained();
   }
 
-  /** A new current key (of `alg`, default the current one's); up to `keep` old ones keep verifying. */
-  rotate(alg: SigningAlg = this.current.alg, keep = 2): SigningKey {
+  /**
+   * The current key, for signing a token that expires at `expiresAt` (epoch ms): the key stays
+   * in the set at least until then, even after a rotation.
+   */
+  forSigning(expiresAt: number): SigningKey {
+    const key = this.current;
+    this.#signedUntil.set(key.kid, Math.max(expiresAt, this.#signedUntil.get(key.kid) ?? 0));
+    return key;
+  }
+
+  /** A new current key (of `alg`, default the current one's); the old ones verify until their tokens expire. */
+  rotate(alg: SigningAlg = this.current.alg): SigningKey {
     const next = generateSigningKey(alg);
-    this.#keys = [next, ...this.#keys].slice(0, keep + 1);
+    this.#keys = [next, ...this.#retained()];
     return next;
   }
 
   find(kid: string): SigningKey | undefined {
-    return this.#keys.find((key) => key.kid === kid);
+    return this.#retained().find((key) => key.kid === kid);
   }
 
   /** The algorithms this set can verify: the allow-list for every presented token. */
   get algorithms(): SigningAlg[] {
-    return [...new Set(this.#keys.map((key) => key.alg))];
+    return [...new Set(this.#retained().map((key) => key.alg))];
   }
 
   /** The public JWK Set (RFC 7517 §5). */
   publicJwks(): { keys: JWK[] } {
-    return { keys: this.#keys.map((key) => ({ ...key.publicJwk })) };
+    return { keys: this.#retained().map((key) => ({ ...key.publicJwk })) };
   }
 
   /** Full private JWKs: for the jwks-leaks-private flaw only. */
   privateJwks(): { keys: JWK[] } {
-    return { keys: this.#keys.map((key) => ({ ...(key.privateKey.export({ format: 'jwk' }) as JWK), ...key.publicJwk })) };
+    return { keys: this.#retained().map((key) => ({ ...(key.privateKey.export({ format: 'jwk' }) as JWK), ...key.publicJwk })) };
+  }
+
+  /** Drops every rotated-out key whose tokens have all expired. */
+  #retained(): SigningKey[] {
+    const now = this.#now();
+    this.#keys = this.#keys.filter((key, i) => {
+      if (i === 0 || (this.#signedUntil.get(key.kid) ?? 0) > now) return true;
+      this.#signedUntil.delete(key.kid);
+      return false;
+    });
+    return this.#keys;
   }
 }

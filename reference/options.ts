@@ -212,6 +212,11 @@ export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'lega
   return clients;
 }
 
+/** Whether any client may use the grant; discovery advertises the deprecated grants only then. */
+export function someClientEnables(clients: readonly ClientConfig[], grantType: string): boolean {
+  return clients.some((client) => (client.grantTypes as readonly string[]).includes(grantType));
+}
+
 export function resolveLifetimes(lifetimes: Partial<Lifetimes> = {}): Lifetimes {
   return { ...DEFAULT_LIFETIMES, ...lifetimes };
 }

@@ -103,9 +103,10 @@ export class TokenService {
     return Math.floor(this.deps.now() / 1000);
   }
 
-  async #sign(typ: string, payload: JWTPayload, kid = this.deps.keys.current.kid): Promise<string> {
-    const key = this.deps.keys.current;
-    return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid, typ }).sign(key.privateKey);
+  /** Signs with the current key, which the key set then keeps until this token has expired. */
+  async #sign(typ: string, payload: JWTPayload & { exp: number }, kid?: string): Promise<string> {
+    const key = this.deps.keys.forSigning(payload.exp * 1000);
+    return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid: kid ?? key.kid, typ }).sign(key.privateKey);
   }
 }
 

@@ -24,7 +24,8 @@ import { activatePage, activationDonePage } from '../views/activate.ts';
 import { consentPage } from '../views/consent.ts';
 import { hasInteractionCookie, setInteractionCookie } from './authorization-response.ts';
 import type { Endpoint } from './endpoint.ts';
-import { checkCredentials, showLogin } from './interaction.ts';
+import { showLogin } from './interaction.ts';
+import { authenticateUser } from '../users.ts';
 
 /** RFC 8628 §5.1: wrong user codes allowed per client address and window. */
 export const WRONG_CODE_LIMIT = { max: 10, windowMs: 15 * 60_000 };
@@ -74,7 +75,7 @@ export const activateEndpoint: Endpoint = {
     router.post(`${route}/:id/login`, errors, async (ctx) => {
       const { activation, client } = await load(ctx, server);
       const params = await parseBody(ctx, ['form']);
-      const user = checkCredentials(server, params);
+      const user = authenticateUser(server, params.username, params.password);
       if (!user) {
         const error = 'Invalid username or password.';
         return showLogin(ctx, server, activationUrl(server, `/${activation.id}/login`), client, { username: params.username, error });

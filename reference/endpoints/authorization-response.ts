@@ -1,18 +1,43 @@
 /**
  * Shared by the authorization endpoint and the login/consent interaction: the interaction
- * cookie, issuing the code, and redirecting back to the client (RFC 6749 §4.1.2, RFC 9207).
+ * cookie, issuing the code, and redirecting back to the client (RFC 6749 §4.1.2, §4.2.2, RFC 9207).
  */
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import type { OAuthError } from '../http/errors.ts';
 import { pageHeaders } from '../http/headers.ts';
-import type { InteractionRecord } from '../store/store.ts';
+import type { InteractionRecord, ResponseType } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
 
 /** Where an authorization response goes: a redirect_uri already matched, and the state to echo. */
 export interface RedirectTarget {
   redirectUri: string;
   state?: string;
+  /** Query (the default) for codes; fragment for tokens, so that they never reach a server. */
+  responseMode?: ResponseMode;
+}
+
+export type ResponseMode = 'query' | 'fragment';
+
+const RESPONSE_TYPES: readonly ResponseType[] = ['code', 'token', 'id_token token'];
+
+/** A response_type value, whose space-separated parts may come in any order (OAuth 2.0 Multiple Response Types §5). */
+export function parseResponseType(value: string | undefined): ResponseType | undefined {
+  const normalized = value?.split(' ').filter((part) => part !== '').sort().join(' ');
+  return RESPONSE_TYPES.find((type) => type === normalized);
+}
+
+/** The default (and only allowed) response mode of a response type; errors use it too. */
+export const responseModeOf = (responseType: ResponseType | undefined): ResponseMode =>
+  responseType === undefined || responseType === 'code' ? 'query' : 'fragment';
+
+/** The redirect target of a stored authorization request. */
+export function targetOf(interaction: InteractionRecord): RedirectTarget {
+  return {
+    redirectUri: interaction.redirectUri,
+    responseMode: responseModeOf(interaction.responseType),
+    ...(interaction.state === undefined ? {} : { state: interaction.state }),
+  };
 }
 
 /** An error that may be sent to the client's redirect_uri (RFC 6749 §4.1.2.1). */
@@ -22,17 +47,19 @@ export class RedirectError extends Error {
   }
 }
 
-/** 303 to the redirect_uri with the response parameters, state and iss appended. */
+/** 303 to the redirect_uri with the response parameters, state and iss, in its query or its fragment. */
 export function redirectToClient(
   ctx: Context,
   server: ServerContext,
   target: RedirectTarget,
   params: Record<string, string>,
 ): void {
+  const response = new URLSearchParams(params);
+  if (target.state !== undefined && !server.flaws.has('state-dropped')) response.set('state', target.state);
+  response.set('iss', server.issuer);
   const url = new URL(target.redirectUri);
-  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-  if (target.state !== undefined && !server.flaws.has('state-dropped')) url.searchParams.set('state', target.state);
-  url.searchParams.set('iss', server.issuer);
+  if (target.responseMode === 'fragment') url.hash = response.toString();
+  else for (const [name, value] of response) url.searchParams.set(name, value);
   pageHeaders(ctx, server.flaws);
   ctx.status = 303;
   ctx.set('Location', url.href);

@@ -1,22 +1,25 @@
 /**
- * GET /auth (RFC 6749 §4.1.1, OIDC Core §3.1.2). Validates the request, then starts an
- * interaction and shows the login page. Errors follow RFC 6749 §4.1.2.1: an unknown client or
- * an unregistered redirect_uri gets an error page and is never redirected to; every other error
- * goes back to the (registered) redirect_uri with error, error_description and state.
+ * GET /auth (RFC 6749 §4.1.1, OIDC Core §3.1.2; the opt-in implicit grant: RFC 6749 §4.2.1,
+ * OIDC Core §3.2.2). Validates the request, then starts an interaction and shows the login page.
+ * Errors follow RFC 6749 §4.1.2.1: an unknown client or an unregistered redirect_uri gets an
+ * error page and is never redirected to; every other error goes back to the (registered)
+ * redirect_uri with error, error_description and state: in the query, or in the fragment when
+ * the request asked for tokens (§4.2.2.1).
  */
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { paramsFromPairs, type Params } from '../http/body.ts';
 import { invalidRequest, OAuthError, unauthorizedClient } from '../http/errors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
-import type { RegisteredClient } from '../options.ts';
+import { someClientEnables, type RegisteredClient } from '../options.ts';
 import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
-import { grantScope } from '../scopes.ts';
-import type { InteractionRecord, PkceMethod } from '../store/store.ts';
+import { grantScope, hasScope } from '../scopes.ts';
+import type { InteractionRecord, PkceMethod, ResponseType } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
 import { loginPage } from '../views/login.ts';
 import {
-  interactionPath, RedirectError, redirectError, setInteractionCookie, type RedirectTarget,
+  interactionPath, parseResponseType, RedirectError, redirectError, responseModeOf, setInteractionCookie,
+  type RedirectTarget,
 } from './authorization-response.ts';
 import type { Endpoint } from './endpoint.ts';
 
@@ -31,13 +34,17 @@ export const authorizeEndpoint: Endpoint = {
       }
     });
   },
-  metadata: (server) => ({
-    authorization_endpoint: server.url('/auth'),
-    response_types_supported: ['code'],
-    response_modes_supported: ['query'],
-    code_challenge_methods_supported: server.flaws.has('pkce-plain-allowed') ? ['S256', 'plain'] : ['S256'],
-    authorization_response_iss_parameter_supported: true,
-  }),
+  metadata: (server) => {
+    // The deprecated implicit grant is advertised only when some client enables it.
+    const implicit = implicitOffered(server);
+    return {
+      authorization_endpoint: server.url('/auth'),
+      response_types_supported: implicit ? ['code', 'token', 'id_token token'] : ['code'],
+      response_modes_supported: implicit ? ['query', 'fragment'] : ['query'],
+      code_challenge_methods_supported: server.flaws.has('pkce-plain-allowed') ? ['S256', 'plain'] : ['S256'],
+      authorization_response_iss_parameter_supported: true,
+    };
+  },
 };
 
 async function startInteraction(ctx: Context, server: ServerContext): Promise<void> {
@@ -65,7 +72,10 @@ function resolveClientAndRedirect(server: ServerContext, query: URLSearchParams)
   const redirectUri = single(query, 'redirect_uri');
   if (redirectUri === undefined) throw invalidRequest('redirect_uri is missing or repeated');
   const state = single(query, 'state');
-  const target: RedirectTarget = state === undefined ? { redirectUri } : { redirectUri, state };
+  // Tokens answer in the fragment, but only where the implicit grant is offered at all.
+  const offered = implicitOffered(server);
+  const responseMode = offered ? responseModeOf(parseResponseType(single(query, 'response_type'))) : 'query';
+  const target: RedirectTarget = { redirectUri, responseMode, ...(state === undefined ? {} : { state }) };
   if (!redirectUriRegistered(server, client, redirectUri)) {
     const err = invalidRequest('redirect_uri is not registered for this client');
     if (server.flaws.has('redirect-open-on-error') && URL.canParse(redirectUri)) throw new RedirectError(target, err);
@@ -101,24 +111,43 @@ function checkRequest(server: ServerContext, client: RegisteredClient, target: R
   if (params.request !== undefined) throw new OAuthError('request_not_supported', 'request objects are not supported');
   if (params.request_uri !== undefined) throw new OAuthError('request_uri_not_supported', 'request_uri is not supported');
   if (params.response_type === undefined) throw invalidRequest('response_type is required');
-  if (params.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'only response_type=code is supported');
-  if (!(client.grantTypes as readonly string[]).includes('authorization_code')) {
-    throw unauthorizedClient('the client may not use the authorization code grant');
+  const responseType = parseResponseType(params.response_type);
+  const implicit = responseType !== undefined && responseType !== 'code';
+  if (responseType === undefined || (implicit && !implicitOffered(server))) {
+    throw new OAuthError('unsupported_response_type', implicitOffered(server)
+      ? 'response_type must be code, token or "id_token token"'
+      : 'response_type must be code');
   }
-  if (params.response_mode !== undefined && params.response_mode !== 'query') {
-    throw invalidRequest('only response_mode=query is supported');
+  const grantType = implicit ? 'implicit' : 'authorization_code';
+  if (!(client.grantTypes as readonly string[]).includes(grantType)) {
+    throw unauthorizedClient(`the client may not use the ${implicit ? 'implicit' : 'authorization code'} grant`);
+  }
+  const mode = responseModeOf(responseType);
+  if (params.response_mode !== undefined && params.response_mode !== mode) {
+    throw invalidRequest(`response_type=${responseType} requires response_mode=${mode}`);
   }
   // No single sign-on session is kept, so the user can never be signed in silently.
   if (params.prompt?.split(' ').includes('none')) throw new OAuthError('login_required', 'the user must sign in');
   const scope = grantScope(params.scope ?? '', client.allowedScope, server.flaws);
+  if (implicit) checkImplicit(responseType, scope, params);
   return {
     clientId: client.clientId,
     redirectUri: target.redirectUri,
+    responseType,
     scope,
     ...(target.state === undefined ? {} : { state: target.state }),
     ...(params.nonce === undefined ? {} : { nonce: params.nonce }),
-    ...checkPkce(server, client, params),
+    // PKCE protects the code; an implicit request has none.
+    ...(implicit ? {} : checkPkce(server, client, params)),
   };
+}
+
+/** OIDC Core §3.2.2.1 and §3.2.2.11: a nonce against replayed ID tokens; an ID token needs openid. */
+function checkImplicit(responseType: ResponseType, scope: string, params: Params): void {
+  if (params.nonce === undefined) throw invalidRequest('nonce is required for the implicit grant');
+  if (responseType === 'id_token token' && !hasScope(scope, 'openid')) {
+    throw invalidRequest('response_type "id_token token" requires the openid scope');
+  }
 }
 
 /** RFC 7636 §4.3 and RFC 9700 §2.1.1: S256 only; required for public and third-party clients. */
@@ -144,4 +173,9 @@ function checkPkce(
   if (method !== 'S256') throw invalidRequest('code_challenge_method must be S256');
   if (!S256_CHALLENGE_FORMAT.test(challenge)) throw invalidRequest('code_challenge is not a base64url SHA-256 value');
   return { codeChallenge: challenge, codeChallengeMethod: 'S256' };
+}
+
+/** The implicit grant (deprecated, RFC 9700 §2.1.2) is offered only when some client enables it. */
+function implicitOffered(server: ServerContext): boolean {
+  return someClientEnables(server.clients, 'implicit');
 }

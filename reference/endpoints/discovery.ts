@@ -12,7 +12,8 @@ export function discoveryDocument(server: ServerContext, endpoints: readonly End
     issuer,
     ...Object.assign({}, ...endpoints.map((endpoint) => endpoint.metadata?.(server) ?? {})),
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: server.keys.algorithms,
+    // The alg the current key signs with; older keys only verify what they signed before a rotation.
+    id_token_signing_alg_values_supported: [server.keys.current.alg],
     scopes_supported: [...SCOPES_SUPPORTED],
     claims_supported: [...ID_TOKEN_CLAIMS, ...Object.values(SCOPE_CLAIMS).flat()],
     claims_parameter_supported: false,

@@ -5,18 +5,18 @@
  */
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
-import { parseBody, type Params } from '../http/body.ts';
-import { safeEqual } from '../http/client-auth.ts';
+import { implicitResponse } from '../grants/implicit.ts';
+import { parseBody } from '../http/body.ts';
 import { invalidRequest, OAuthError } from '../http/errors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
-import type { RegisteredClient, UserConfig } from '../options.ts';
+import type { RegisteredClient } from '../options.ts';
 import { parseScope } from '../scopes.ts';
 import type { InteractionRecord } from '../store/store.ts';
-import { randomToken } from '../tokens.ts';
+import { authenticateUser } from '../users.ts';
 import { consentPage } from '../views/consent.ts';
 import { loginPage } from '../views/login.ts';
 import {
-  hasInteractionCookie, interactionPath, issueCode, redirectToClient, setInteractionCookie,
+  hasInteractionCookie, interactionPath, issueCode, redirectToClient, setInteractionCookie, targetOf,
 } from './authorization-response.ts';
 import type { Endpoint } from './endpoint.ts';
 
@@ -34,36 +34,28 @@ export const interactionEndpoint: Endpoint = {
     router.post('/interaction/:id/login', errors, async (ctx) => {
       const { interaction, client } = await load(ctx, server);
       const params = await parseBody(ctx, ['form']);
-      const user = checkCredentials(server, params);
+      const user = authenticateUser(server, params.username, params.password);
       if (!user) {
         return showLogin(ctx, server, loginAction(server, interaction), client, {
           username: params.username, error: 'Invalid username or password.',
         });
       }
       const loggedIn: LoggedIn = { ...interaction, sub: user.sub, authTime: Math.floor(server.now() / 1000) };
-      if (!needsConsent(server, client)) return complete(ctx, server, loggedIn, 'approve');
+      if (!needsConsent(server, client)) return complete(ctx, server, client, loggedIn, 'approve');
       await server.store.saveInteraction(loggedIn);
       ctx.status = 303;
       ctx.set('Location', server.url(interactionPath(interaction.id)));
     });
 
     router.post('/interaction/:id/consent', errors, async (ctx) => {
-      const { interaction } = await load(ctx, server);
+      const { interaction, client } = await load(ctx, server);
       const params = await parseBody(ctx, ['form']);
       if (!isLoggedIn(interaction)) throw invalidRequest('sign in before giving consent');
       if (params.decision !== 'approve' && params.decision !== 'deny') throw invalidRequest('decision must be approve or deny');
-      await complete(ctx, server, interaction, params.decision);
+      await complete(ctx, server, client, interaction, params.decision);
     });
   },
 };
-
-/** The user the login form's username and password belong to, if any. */
-export function checkCredentials(server: ServerContext, params: Params): UserConfig | undefined {
-  const user = server.findUser(params.username ?? '');
-  // Compare even for an unknown user, so that timing does not reveal which usernames exist.
-  const passwordOk = safeEqual(params.password ?? '', user?.password ?? randomToken());
-  return user && passwordOk ? user : undefined;
-}
 
 const loginAction = (server: ServerContext, interaction: InteractionRecord) => server.url(`${interactionPath(interaction.id)}/login`);
 
@@ -113,16 +105,28 @@ function showConsent(ctx: Context, server: ServerContext, interaction: Interacti
   renderPage(ctx, server.flaws, consentPage(view));
 }
 
-/** Ends the interaction exactly once: a code on approval, access_denied on denial (RFC 6749 §4.1.2.1). */
-async function complete(ctx: Context, server: ServerContext, interaction: LoggedIn, decision: 'approve' | 'deny'): Promise<void> {
+/**
+ * Ends the interaction exactly once: on approval a code, or the tokens of an implicit request;
+ * access_denied on denial (RFC 6749 §4.1.2.1, §4.2.2.1).
+ */
+async function complete(
+  ctx: Context,
+  server: ServerContext,
+  client: RegisteredClient,
+  interaction: LoggedIn,
+  decision: 'approve' | 'deny',
+): Promise<void> {
   if (!(await server.store.consumeInteraction(interaction.id))) {
     throw invalidRequest('this sign-in request has already been completed');
   }
   setInteractionCookie(ctx, server, interaction.id, 0);
-  const target = { redirectUri: interaction.redirectUri, ...(interaction.state === undefined ? {} : { state: interaction.state }) };
+  const target = targetOf(interaction);
   if (decision === 'deny') {
     const denied = new OAuthError('access_denied', 'the user denied the request');
     return redirectToClient(ctx, server, target, denied.toJSON());
   }
-  redirectToClient(ctx, server, target, { code: await issueCode(server, interaction) });
+  const response = target.responseMode === 'fragment'
+    ? await implicitResponse(server, client, interaction)
+    : { code: await issueCode(server, interaction) };
+  redirectToClient(ctx, server, target, response);
 }

@@ -8,6 +8,7 @@ import { authenticateClient } from '../http/client-auth.ts';
 import { invalidRequest, OAuthError, unauthorizedClient } from '../http/errors.ts';
 import { noStore } from '../http/headers.ts';
 import { findGrant, GRANTS } from '../grants/index.ts';
+import { someClientEnables } from '../options.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
@@ -31,7 +32,11 @@ export const tokenEndpoint: Endpoint = {
   metadata: (server) => ({
     token_endpoint: server.url('/token'),
     token_endpoint_auth_methods_supported: [...TOKEN_AUTH_METHODS],
-    grant_types_supported: GRANTS.map((grant) => grant.grantType),
+    grant_types_supported: [
+      ...GRANTS.filter((grant) => !grant.deprecated || someClientEnables(server.clients, grant.grantType)).map((grant) => grant.grantType),
+      // Issued at the authorization endpoint (grants/implicit.ts), so not in the token endpoint's registry.
+      ...(someClientEnables(server.clients, 'implicit') ? ['implicit'] : []),
+    ],
   }),
 };
 

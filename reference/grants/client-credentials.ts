@@ -3,7 +3,7 @@ import { unauthorizedClient } from '../http/errors.ts';
 import { grantScope } from '../scopes.ts';
 import { randomToken } from '../tokens.ts';
 import type { Grant } from './grant.ts';
-import { issueTokens, newRefreshRecord } from './issue.ts';
+import { addRefreshToken, issueTokens } from './issue.ts';
 
 export const clientCredentials: Grant = {
   grantType: 'client_credentials',
@@ -13,11 +13,9 @@ export const clientCredentials: Grant = {
     const scope = grantScope(params.scope ?? client.allowedScope, client.allowedScope, server.flaws);
     const response = await issueTokens(server, { client, sub: client.clientId, scope });
     if (server.flaws.has('cc-issues-refresh')) {
-      const refresh = newRefreshRecord(server, {
+      await addRefreshToken(server, response, {
         client, sub: client.clientId, scope, grantId: randomToken(), authTime: Math.floor(server.now() / 1000),
       });
-      await server.store.saveRefresh(refresh);
-      response.refresh_token = refresh.token;
     }
     return response;
   },

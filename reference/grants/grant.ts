@@ -34,5 +34,7 @@ export interface Grant {
   grantType: string;
   /** Allow-list of the grant's own parameters; grant_type and client authentication are handled before. */
   parameters: readonly string[];
+  /** A deprecated grant (RFC 9700 §2.4) is listed in discovery only when some client enables it. */
+  deprecated?: boolean;
   handler(request: GrantRequest): Promise<TokenResponse>;
 }

@@ -58,9 +58,7 @@ export async function issueUserTokens(
 ): Promise<TokenResponse> {
   const response = await issueTokens(server, issuance);
   if ((issuance.client.grantTypes as readonly string[]).includes('refresh_token')) {
-    const refresh = newRefreshRecord(server, issuance);
-    await server.store.saveRefresh(refresh);
-    response.refresh_token = refresh.token;
+    await addRefreshToken(server, response, issuance);
   }
   return response;
 }
@@ -79,6 +77,17 @@ export function newRefreshRecord(
     authTime: grant.authTime,
     expiresAt: server.now() + server.tokens.lifetimesFor(grant.client).refreshToken * 1000,
   };
+}
+
+/** Issues a new refresh token of the grant: saved in the store and added to the response. */
+export async function addRefreshToken(
+  server: ServerContext,
+  response: TokenResponse,
+  grant: { client: RegisteredClient; sub: string; scope: string; grantId: string; authTime: number },
+): Promise<void> {
+  const refresh = newRefreshRecord(server, grant);
+  await server.store.saveRefresh(refresh);
+  response.refresh_token = refresh.token;
 }
 
 /** How long a revocation of a grant must be remembered: as long as any of its tokens may live. */

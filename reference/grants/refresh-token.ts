@@ -87,7 +87,7 @@ async function unknownToken(
     authTime: Math.floor(server.now() / 1000),
     expiresAt: server.now() + server.tokens.lifetimesFor(client).refreshToken * 1000,
   };
-  // The flawed server adopts the token as if it had issued it.
+  // The flaw takes the token as one this server issued, so the rotation below can retire it.
   await server.store.saveRefresh(record);
   return { record, state: 'active' };
 }

@@ -13,6 +13,9 @@
 
 export type PkceMethod = 'S256' | 'plain';
 
+/** RFC 6749 §3.1.1 and OAuth 2.0 Multiple Response Types: a code, or tokens (implicit). */
+export type ResponseType = 'code' | 'token' | 'id_token token';
+
 /** An authorization code and everything it is bound to (RFC 6749 §4.1.3, RFC 7636 §4.6). */
 export interface CodeRecord {
   code: string;
@@ -69,6 +72,8 @@ export interface InteractionRecord {
   id: string;
   clientId: string;
   redirectUri: string;
+  /** Absent means code. */
+  responseType?: ResponseType;
   scope: string;
   state?: string;
   nonce?: string;
