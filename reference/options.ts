@@ -3,6 +3,7 @@
  * Everything here is data; server.ts turns it into a running server.
  */
 import type { FlawName } from './flaws.ts';
+import type { Store } from './store/store.ts';
 
 export type SigningAlg = 'RS256' | 'ES256' | 'PS256' | 'EdDSA';
 
@@ -56,6 +57,8 @@ export interface Lifetimes {
   refreshTokenThirdParty: number;
   idToken: number;
   deviceCode: number;
+  /** A pending authorization request: from GET /auth to the end of login and consent. */
+  interaction: number;
 }
 
 export interface ReferenceOptions {
@@ -63,8 +66,11 @@ export interface ReferenceOptions {
   issuer?: string;
   /** Planted flaws to switch on (reference/flaws.ts). Never any by default. */
   flaws?: FlawName[];
-  /** Replaces the seeded clients when given. */
-  clients?: ClientConfig[];
+  /**
+   * A list replaces the seeded clients; a record by role replaces (or, with null, removes) the
+   * seeded client of each role named and keeps the others.
+   */
+  clients?: ClientConfig[] | Partial<Record<ClientRole, ClientConfig | null>>;
   /** Replaces the seeded user when given. */
   users?: UserConfig[];
   /** Seed also the legacy client (password and implicit grants); off by default. */
@@ -77,6 +83,8 @@ export interface ReferenceOptions {
   lifetimes?: Partial<Lifetimes>;
   /** Clock in milliseconds; tests may pass a fake one. */
   now?: () => number;
+  /** Where codes, refresh tokens and revocations live; defaults to a MemoryStore. */
+  store?: Store;
 }
 
 export const DEFAULT_LIFETIMES: Lifetimes = {
@@ -87,6 +95,7 @@ export const DEFAULT_LIFETIMES: Lifetimes = {
   refreshTokenThirdParty: 24 * 3600,
   idToken: 3600,
   deviceCode: 600,
+  interaction: 600,
 };
 
 export const SCOPES_SUPPORTED = [
@@ -179,3 +188,29 @@ export const LEGACY_CLIENT: ClientConfig = {
   firstParty: true,
   name: 'Legacy App',
 };
+
+/** A client as the server knows it: its configuration and, for seeded or by-role clients, its role. */
+export type RegisteredClient = ClientConfig & { role?: ClientRole };
+
+/** The clients a server runs with, from the seeded ones and the options. */
+export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'legacyClient'>): RegisteredClient[] {
+  const given = options.clients;
+  let clients: RegisteredClient[];
+  if (Array.isArray(given)) {
+    clients = [...given];
+  } else {
+    const byRole: Record<string, ClientConfig | null | undefined> = { ...SEEDED_CLIENTS, ...given };
+    clients = Object.entries(byRole).flatMap(([role, client]) => (client ? [{ ...client, role: role as ClientRole }] : []));
+  }
+  if (options.legacyClient) clients.push(LEGACY_CLIENT);
+  const ids = new Set<string>();
+  for (const client of clients) {
+    if (ids.has(client.clientId)) throw new Error(`duplicate client_id "${client.clientId}" in the reference options`);
+    ids.add(client.clientId);
+  }
+  return clients;
+}
+
+export function resolveLifetimes(lifetimes: Partial<Lifetimes> = {}): Lifetimes {
+  return { ...DEFAULT_LIFETIMES, ...lifetimes };
+}

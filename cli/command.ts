@@ -1,0 +1,27 @@
+/** The shape of a subcommand and the argument parsing every subcommand shares. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export interface Command {
+  /** One line for the command list. */
+  summary: string;
+  /** The full `--help` text. */
+  usage: string;
+  /** Resolves to the exit code (DESIGN §3: 0 ok, 1 failed, 2 usage or config error, 3 unreachable). */
+  run(argv: string[]): Promise<number>;
+}
+
+/** A mistake on the command line: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** node:util parseArgs, strict, with parse failures turned into UsageErrors. */
+export function parseOptions<O extends Options>(argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}

@@ -1,0 +1,122 @@
+/** `idp-conformance serve`: the reference server as a real IdP, until SIGINT or SIGTERM. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import {
+  createReferenceServer, FLAW_NAMES, isFlawName, targetConfig, type FlawName, type ReferenceServer,
+} from '../reference/index.ts';
+import { parseOptions, UsageError, type Command } from './command.ts';
+
+const USAGE = `Usage: idp-conformance serve [options]
+       npm run serve -- [options]
+
+Starts the reference authorization server with its seeded clients and user.
+
+Options:
+  --port N           port to listen on (default 9000; 0 picks a free port)
+  --host H           address to bind (default 127.0.0.1)
+  --issuer URL       fixed issuer, e.g. when behind a proxy (default http://HOST:PORT)
+  --flaw NAME        switch on a planted flaw (repeatable; for testing the harness only)
+  --target-out FILE  write a target config for the harness (DESIGN §4) to FILE
+  -h, --help         show this help
+
+Stop it with Ctrl+C (SIGINT) or SIGTERM.`;
+
+export const serveCommand: Command = {
+  summary: 'start the reference authorization server',
+  usage: USAGE,
+  async run(argv) {
+    const values = parseOptions(argv, {
+      port: { type: 'string', default: '9000' },
+      host: { type: 'string', default: '127.0.0.1' },
+      issuer: { type: 'string' },
+      flaw: { type: 'string', multiple: true, default: [] },
+      'target-out': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    const port = parsePort(values.port);
+    const flaws = parseFlaws(values.flaw);
+    let server: ReferenceServer;
+    try {
+      server = createReferenceServer({ flaws, ...(values.issuer === undefined ? {} : { issuer: values.issuer }) });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    try {
+      await server.listen(port, values.host);
+    } catch (err) {
+      await server.close();
+      console.error(`idp-conformance serve: cannot listen on ${values.host}:${port}: ${(err as Error).message}`);
+      return 1;
+    }
+    const stopped = stopOnSignal(server);
+    printBanner(server, flaws);
+    const targetOut = values['target-out'];
+    if (targetOut !== undefined) {
+      const file = resolve(targetOut);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, `${JSON.stringify(targetConfig(server), null, 2)}\n`);
+      console.log(`Target config written to ${file}`);
+    }
+    console.log('Press Ctrl+C to stop.');
+    await stopped;
+    return 0;
+  },
+};
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, not "${value}"`);
+  return port;
+}
+
+function parseFlaws(names: string[]): FlawName[] {
+  for (const name of names) {
+    if (!isFlawName(name)) throw new UsageError(`unknown flaw "${name}"; known flaws: ${FLAW_NAMES.join(', ')}`);
+  }
+  return names as FlawName[];
+}
+
+function stopOnSignal(server: ReferenceServer): Promise<void> {
+  return new Promise((done) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      console.log(`\n${signal}: stopping the reference server.`);
+      server.close().then(done, (err: unknown) => {
+        console.error(`idp-conformance serve: error while stopping: ${(err as Error).message}`);
+        done();
+      });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function printBanner(server: ReferenceServer, flaws: FlawName[]): void {
+  const { issuer, context } = server;
+  if (flaws.length > 0) {
+    const line = '!'.repeat(78);
+    console.error(`${line}\n!! WARNING: PLANTED FLAWS ARE ON: ${flaws.join(', ')}\n!! This server is deliberately insecure. Use it only to test the conformance harness.\n${line}`);
+  }
+  const user = context.users[0];
+  const rows = context.clients.map((client) => [
+    client.role ?? '-',
+    client.clientId,
+    client.clientSecret ?? '(public)',
+    client.redirectUris[0] ?? '-',
+    client.allowedScope,
+  ]);
+  const header = ['role', 'client_id', 'secret', 'redirect_uri', 'scope'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const format = (row: string[]) => `    ${row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')}`;
+  console.log(`idp-conformance reference server
+  issuer     ${issuer}
+  discovery  ${issuer}/.well-known/openid-configuration
+  user       ${user ? `${user.username} / ${user.password}` : '(none)'}
+  clients (seeded, secrets are test-only):
+${[header, ...rows].map(format).join('\n')}`);
+}

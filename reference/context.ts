@@ -1,0 +1,26 @@
+/** What every endpoint and grant is handed: the server's configuration and its services. */
+import type { Flaws } from './flaws.ts';
+import type { KeySet } from './keys.ts';
+import type { Lifetimes, ReferenceOptions, RegisteredClient, UserConfig } from './options.ts';
+import type { Store } from './store/store.ts';
+import type { TokenService } from './tokens.ts';
+
+export interface ServerContext {
+  /** The issuer identifier; every endpoint URL is built from it. */
+  readonly issuer: string;
+  readonly options: Readonly<ReferenceOptions>;
+  readonly flaws: Flaws;
+  readonly store: Store;
+  readonly keys: KeySet;
+  readonly tokens: TokenService;
+  readonly lifetimes: Lifetimes;
+  readonly clients: readonly RegisteredClient[];
+  readonly users: readonly UserConfig[];
+  /** Epoch milliseconds. */
+  now(): number;
+  findClient(clientId: string): RegisteredClient | undefined;
+  findUser(username: string): UserConfig | undefined;
+  userBySub(sub: string): UserConfig | undefined;
+  /** `${issuer}${path}`: the absolute URL of one of this server's endpoints. */
+  url(path: string): string;
+}

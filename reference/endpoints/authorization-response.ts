@@ -1,0 +1,82 @@
+/**
+ * Shared by the authorization endpoint and the login/consent interaction: the interaction
+ * cookie, issuing the code, and redirecting back to the client (RFC 6749 §4.1.2, RFC 9207).
+ */
+import type { Context } from 'koa';
+import type { ServerContext } from '../context.ts';
+import type { OAuthError } from '../http/errors.ts';
+import { pageHeaders } from '../http/headers.ts';
+import type { InteractionRecord } from '../store/store.ts';
+import { randomToken } from '../tokens.ts';
+
+/** Where an authorization response goes: a redirect_uri already matched, and the state to echo. */
+export interface RedirectTarget {
+  redirectUri: string;
+  state?: string;
+}
+
+/** An error that may be sent to the client's redirect_uri (RFC 6749 §4.1.2.1). */
+export class RedirectError extends Error {
+  constructor(readonly target: RedirectTarget, readonly oauth: OAuthError) {
+    super(oauth.message);
+  }
+}
+
+/** 303 to the redirect_uri with the response parameters, state and iss appended. */
+export function redirectToClient(
+  ctx: Context,
+  server: ServerContext,
+  target: RedirectTarget,
+  params: Record<string, string>,
+): void {
+  const url = new URL(target.redirectUri);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  if (target.state !== undefined && !server.flaws.has('state-dropped')) url.searchParams.set('state', target.state);
+  url.searchParams.set('iss', server.issuer);
+  pageHeaders(ctx, server.flaws);
+  ctx.status = 303;
+  ctx.set('Location', url.href);
+}
+
+export function redirectError(ctx: Context, server: ServerContext, err: RedirectError): void {
+  redirectToClient(ctx, server, err.target, { error: err.oauth.error, error_description: err.oauth.description });
+}
+
+/** Issues the authorization code for a completed interaction: single use, short-lived, bound to all of it. */
+export async function issueCode(server: ServerContext, interaction: InteractionRecord & { sub: string; authTime: number }): Promise<string> {
+  const code = randomToken();
+  await server.store.saveCode({
+    code,
+    grantId: randomToken(),
+    clientId: interaction.clientId,
+    redirectUri: interaction.redirectUri,
+    sub: interaction.sub,
+    scope: interaction.scope,
+    authTime: interaction.authTime,
+    expiresAt: server.now() + server.lifetimes.authorizationCode * 1000,
+    ...(interaction.nonce === undefined ? {} : { nonce: interaction.nonce }),
+    ...(interaction.codeChallenge === undefined ? {} : { codeChallenge: interaction.codeChallenge }),
+    ...(interaction.codeChallengeMethod === undefined ? {} : { codeChallengeMethod: interaction.codeChallengeMethod }),
+  });
+  return code;
+}
+
+const COOKIE = 'idpc_interaction';
+
+/** The interaction's URL path; its cookie is scoped to it. */
+export const interactionPath = (id: string) => `/interaction/${encodeURIComponent(id)}`;
+
+/** Binds the interaction to this browser: the login and consent POSTs must carry the cookie. */
+export function setInteractionCookie(ctx: Context, server: ServerContext, id: string, maxAge: number): void {
+  const path = new URL(server.url(interactionPath(id))).pathname;
+  const secure = server.issuer.startsWith('https:') ? '; Secure' : '';
+  ctx.append('Set-Cookie', `${COOKIE}=${id}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`);
+}
+
+/** Whether the request carries the cookie of interaction `id` (several may be pending at once). */
+export function hasInteractionCookie(ctx: Context, id: string): boolean {
+  return ctx
+    .get('cookie')
+    .split(';')
+    .some((part) => part.trim() === `${COOKIE}=${id}`);
+}

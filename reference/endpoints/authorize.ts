@@ -1,0 +1,147 @@
+/**
+ * GET /auth (RFC 6749 §4.1.1, OIDC Core §3.1.2). Validates the request, then starts an
+ * interaction and shows the login page. Errors follow RFC 6749 §4.1.2.1: an unknown client or
+ * an unregistered redirect_uri gets an error page and is never redirected to; every other error
+ * goes back to the (registered) redirect_uri with error, error_description and state.
+ */
+import type { Context } from 'koa';
+import type { ServerContext } from '../context.ts';
+import { paramsFromPairs, type Params } from '../http/body.ts';
+import { invalidRequest, OAuthError, unauthorizedClient } from '../http/errors.ts';
+import { pageErrors, renderPage } from '../http/pages.ts';
+import type { RegisteredClient } from '../options.ts';
+import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
+import { grantScope } from '../scopes.ts';
+import type { InteractionRecord, PkceMethod } from '../store/store.ts';
+import { randomToken } from '../tokens.ts';
+import { loginPage } from '../views/login.ts';
+import {
+  interactionPath, RedirectError, redirectError, setInteractionCookie, type RedirectTarget,
+} from './authorization-response.ts';
+import type { Endpoint } from './endpoint.ts';
+
+export const authorizeEndpoint: Endpoint = {
+  mount(router, server) {
+    router.get('/auth', pageErrors(server.flaws), async (ctx) => {
+      try {
+        await startInteraction(ctx, server);
+      } catch (err) {
+        if (err instanceof RedirectError) return redirectError(ctx, server, err);
+        throw err;
+      }
+    });
+  },
+  metadata: (server) => ({
+    authorization_endpoint: server.url('/auth'),
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    code_challenge_methods_supported: server.flaws.has('pkce-plain-allowed') ? ['S256', 'plain'] : ['S256'],
+    authorization_response_iss_parameter_supported: true,
+  }),
+};
+
+async function startInteraction(ctx: Context, server: ServerContext): Promise<void> {
+  const query = new URLSearchParams(ctx.querystring);
+  const { client, target } = resolveClientAndRedirect(server, query);
+  const request = validateRequest(server, client, target, query);
+  const id = randomToken();
+  await server.store.saveInteraction({ ...request, id, expiresAt: server.now() + server.lifetimes.interaction * 1000 });
+  setInteractionCookie(ctx, server, id, server.lifetimes.interaction);
+  renderPage(ctx, server.flaws, loginPage({ action: server.url(`${interactionPath(id)}/login`), clientName: client.name }));
+}
+
+/** The only single value of a parameter, or undefined when it is absent or repeated. */
+function single(query: URLSearchParams, name: string): string | undefined {
+  const values = query.getAll(name);
+  return values.length === 1 && values[0] !== '' ? values[0] : undefined;
+}
+
+/** Steps that decide whether a redirect is safe at all; failures here are shown as a page. */
+function resolveClientAndRedirect(server: ServerContext, query: URLSearchParams): { client: RegisteredClient; target: RedirectTarget } {
+  const clientId = single(query, 'client_id');
+  if (clientId === undefined) throw invalidRequest('client_id is missing or repeated');
+  const client = server.findClient(clientId);
+  if (!client) throw invalidRequest('unknown client_id');
+  const redirectUri = single(query, 'redirect_uri');
+  if (redirectUri === undefined) throw invalidRequest('redirect_uri is missing or repeated');
+  const state = single(query, 'state');
+  const target: RedirectTarget = state === undefined ? { redirectUri } : { redirectUri, state };
+  if (!redirectUriRegistered(server, client, redirectUri)) {
+    const err = invalidRequest('redirect_uri is not registered for this client');
+    if (server.flaws.has('redirect-open-on-error') && URL.canParse(redirectUri)) throw new RedirectError(target, err);
+    throw err;
+  }
+  return { client, target };
+}
+
+/** SPEC authentication 5: exact string match against the registered list; no prefix, no wildcard. */
+function redirectUriRegistered(server: ServerContext, client: RegisteredClient, redirectUri: string): boolean {
+  const prefix = server.flaws.has('redirect-prefix-match');
+  return client.redirectUris.some((registered) => (prefix ? redirectUri.startsWith(registered) : redirectUri === registered));
+}
+
+type AuthorizationRequest = Omit<InteractionRecord, 'id' | 'expiresAt' | 'sub' | 'authTime'>;
+
+/** Everything else; from here on the redirect_uri is trusted, so errors are redirected to it. */
+function validateRequest(
+  server: ServerContext,
+  client: RegisteredClient,
+  target: RedirectTarget,
+  query: URLSearchParams,
+): AuthorizationRequest {
+  try {
+    return checkRequest(server, client, target, paramsFromPairs(query));
+  } catch (err) {
+    if (err instanceof OAuthError) throw new RedirectError(target, err);
+    throw err;
+  }
+}
+
+function checkRequest(server: ServerContext, client: RegisteredClient, target: RedirectTarget, params: Params): AuthorizationRequest {
+  if (params.request !== undefined) throw new OAuthError('request_not_supported', 'request objects are not supported');
+  if (params.request_uri !== undefined) throw new OAuthError('request_uri_not_supported', 'request_uri is not supported');
+  if (params.response_type === undefined) throw invalidRequest('response_type is required');
+  if (params.response_type !== 'code') throw new OAuthError('unsupported_response_type', 'only response_type=code is supported');
+  if (!(client.grantTypes as readonly string[]).includes('authorization_code')) {
+    throw unauthorizedClient('the client may not use the authorization code grant');
+  }
+  if (params.response_mode !== undefined && params.response_mode !== 'query') {
+    throw invalidRequest('only response_mode=query is supported');
+  }
+  // No single sign-on session is kept, so the user can never be signed in silently.
+  if (params.prompt?.split(' ').includes('none')) throw new OAuthError('login_required', 'the user must sign in');
+  const scope = grantScope(params.scope ?? '', client.allowedScope, server.flaws);
+  return {
+    clientId: client.clientId,
+    redirectUri: target.redirectUri,
+    scope,
+    ...(target.state === undefined ? {} : { state: target.state }),
+    ...(params.nonce === undefined ? {} : { nonce: params.nonce }),
+    ...checkPkce(server, client, params),
+  };
+}
+
+/** RFC 7636 §4.3 and RFC 9700 §2.1.1: S256 only; required for public and third-party clients. */
+function checkPkce(
+  server: ServerContext,
+  client: RegisteredClient,
+  params: Params,
+): { codeChallenge?: string; codeChallengeMethod?: PkceMethod } {
+  const { flaws } = server;
+  const challenge = params.code_challenge;
+  if (challenge === undefined) {
+    if (params.code_challenge_method !== undefined) throw invalidRequest('code_challenge_method without code_challenge');
+    const required = client.clientSecret === undefined || !client.firstParty;
+    if (required && !flaws.has('pkce-optional-for-public')) throw invalidRequest('code_challenge is required for this client (PKCE, S256)');
+    return {};
+  }
+  // RFC 7636 §4.3: an absent method means plain.
+  const method = params.code_challenge_method ?? 'plain';
+  if (method === 'plain' && flaws.has('pkce-plain-allowed')) {
+    if (!VERIFIER_FORMAT.test(challenge)) throw invalidRequest('code_challenge is malformed');
+    return { codeChallenge: challenge, codeChallengeMethod: 'plain' };
+  }
+  if (method !== 'S256') throw invalidRequest('code_challenge_method must be S256');
+  if (!S256_CHALLENGE_FORMAT.test(challenge)) throw invalidRequest('code_challenge is not a base64url SHA-256 value');
+  return { codeChallenge: challenge, codeChallengeMethod: 'S256' };
+}

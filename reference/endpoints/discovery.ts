@@ -1,0 +1,33 @@
+/** GET /.well-known/openid-configuration (OIDC Discovery §3, §4): built from every endpoint's metadata. */
+import { SCOPE_CLAIMS } from '../scopes.ts';
+import { SCOPES_SUPPORTED } from '../options.ts';
+import type { ServerContext } from '../context.ts';
+import type { Endpoint } from './endpoint.ts';
+
+const ID_TOKEN_CLAIMS = ['sub', 'iss', 'aud', 'exp', 'iat', 'nbf', 'auth_time', 'nonce', 'at_hash'];
+
+export function discoveryDocument(server: ServerContext, endpoints: readonly Endpoint[]): Record<string, unknown> {
+  const issuer = server.flaws.has('discovery-issuer-mismatch') ? `${server.issuer}/elsewhere` : server.issuer;
+  return {
+    issuer,
+    ...Object.assign({}, ...endpoints.map((endpoint) => endpoint.metadata?.(server) ?? {})),
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: server.keys.algorithms,
+    scopes_supported: [...SCOPES_SUPPORTED],
+    claims_supported: [...ID_TOKEN_CLAIMS, ...Object.values(SCOPE_CLAIMS).flat()],
+    claims_parameter_supported: false,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+  };
+}
+
+export function discoveryEndpoint(endpoints: readonly Endpoint[]): Endpoint {
+  return {
+    mount(router, server) {
+      router.get('/.well-known/openid-configuration', (ctx) => {
+        ctx.set('Cache-Control', 'public, max-age=60');
+        ctx.body = discoveryDocument(server, endpoints);
+      });
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/** Every endpoint of the reference server. A new endpoint is one new file plus one line here. */
+import { authorizeEndpoint } from './authorize.ts';
+import { discoveryEndpoint } from './discovery.ts';
+import type { Endpoint } from './endpoint.ts';
+import { interactionEndpoint } from './interaction.ts';
+import { jwksEndpoint } from './jwks.ts';
+import { tokenEndpoint } from './token.ts';
+
+const SERVICE_ENDPOINTS: readonly Endpoint[] = [authorizeEndpoint, interactionEndpoint, tokenEndpoint, jwksEndpoint];
+
+export const ENDPOINTS: readonly Endpoint[] = [discoveryEndpoint(SERVICE_ENDPOINTS), ...SERVICE_ENDPOINTS];

@@ -1,0 +1,117 @@
+/**
+ * The login and consent steps of an authorization request started at GET /auth. The request
+ * itself stays server-side; the browser carries only the interaction id (in the URL) and a
+ * cookie binding it to this browser. Each POST answers 303 to the next step.
+ */
+import type { Context } from 'koa';
+import type { ServerContext } from '../context.ts';
+import { parseBody } from '../http/body.ts';
+import { safeEqual } from '../http/client-auth.ts';
+import { invalidRequest, OAuthError } from '../http/errors.ts';
+import { pageErrors, renderPage } from '../http/pages.ts';
+import type { RegisteredClient } from '../options.ts';
+import { parseScope } from '../scopes.ts';
+import type { InteractionRecord } from '../store/store.ts';
+import { randomToken } from '../tokens.ts';
+import { consentPage } from '../views/consent.ts';
+import { loginPage } from '../views/login.ts';
+import {
+  hasInteractionCookie, interactionPath, issueCode, redirectToClient, setInteractionCookie,
+} from './authorization-response.ts';
+import type { Endpoint } from './endpoint.ts';
+
+type LoggedIn = InteractionRecord & { sub: string; authTime: number };
+
+export const interactionEndpoint: Endpoint = {
+  mount(router, server) {
+    const errors = pageErrors(server.flaws);
+    router.get('/interaction/:id', errors, async (ctx) => {
+      const { interaction, client } = await load(ctx, server);
+      if (isLoggedIn(interaction) && needsConsent(server, client)) return showConsent(ctx, server, interaction, client);
+      showLogin(ctx, server, interaction, client);
+    });
+
+    router.post('/interaction/:id/login', errors, async (ctx) => {
+      const { interaction, client } = await load(ctx, server);
+      const params = await parseBody(ctx, ['form']);
+      const user = server.findUser(params.username ?? '');
+      // Compare even for an unknown user, so that timing does not reveal which usernames exist.
+      const passwordOk = safeEqual(params.password ?? '', user?.password ?? randomToken());
+      if (!user || !passwordOk) {
+        return showLogin(ctx, server, interaction, client, { username: params.username, error: 'Invalid username or password.' });
+      }
+      const loggedIn: LoggedIn = { ...interaction, sub: user.sub, authTime: Math.floor(server.now() / 1000) };
+      if (!needsConsent(server, client)) return complete(ctx, server, loggedIn, 'approve');
+      await server.store.saveInteraction(loggedIn);
+      ctx.status = 303;
+      ctx.set('Location', server.url(interactionPath(interaction.id)));
+    });
+
+    router.post('/interaction/:id/consent', errors, async (ctx) => {
+      const { interaction } = await load(ctx, server);
+      const params = await parseBody(ctx, ['form']);
+      if (!isLoggedIn(interaction)) throw invalidRequest('sign in before giving consent');
+      if (params.decision !== 'approve' && params.decision !== 'deny') throw invalidRequest('decision must be approve or deny');
+      await complete(ctx, server, interaction, params.decision);
+    });
+  },
+};
+
+function isLoggedIn(interaction: InteractionRecord): interaction is LoggedIn {
+  return interaction.sub !== undefined && interaction.authTime !== undefined;
+}
+
+/** SPEC first/third-party table: consent is required for third-party clients, optional (skipped) for first-party ones. */
+function needsConsent(server: ServerContext, client: RegisteredClient): boolean {
+  return !client.firstParty && !server.flaws.has('consent-skipped');
+}
+
+async function load(ctx: Context, server: ServerContext): Promise<{ interaction: InteractionRecord; client: RegisteredClient }> {
+  const id = String(ctx.params.id ?? '');
+  const interaction = await server.store.findInteraction(id);
+  if (!interaction) throw invalidRequest('this sign-in request is unknown or has expired; start again from the application');
+  if (!hasInteractionCookie(ctx, id)) throw invalidRequest('this sign-in request was started in another browser');
+  const client = server.findClient(interaction.clientId);
+  if (!client) throw invalidRequest('unknown client');
+  return { interaction, client };
+}
+
+function showLogin(
+  ctx: Context,
+  server: ServerContext,
+  interaction: InteractionRecord,
+  client: RegisteredClient,
+  extra: { username?: string | undefined; error?: string } = {},
+): void {
+  const view = {
+    action: server.url(`${interactionPath(interaction.id)}/login`),
+    clientName: client.name,
+    ...(extra.username === undefined ? {} : { username: extra.username }),
+    ...(extra.error === undefined ? {} : { error: extra.error }),
+  };
+  renderPage(ctx, server.flaws, loginPage(view));
+}
+
+function showConsent(ctx: Context, server: ServerContext, interaction: InteractionRecord, client: RegisteredClient): void {
+  const view = {
+    action: server.url(`${interactionPath(interaction.id)}/consent`),
+    clientName: client.name,
+    clientId: client.clientId,
+    scopes: parseScope(interaction.scope),
+  };
+  renderPage(ctx, server.flaws, consentPage(view));
+}
+
+/** Ends the interaction exactly once: a code on approval, access_denied on denial (RFC 6749 §4.1.2.1). */
+async function complete(ctx: Context, server: ServerContext, interaction: LoggedIn, decision: 'approve' | 'deny'): Promise<void> {
+  if (!(await server.store.consumeInteraction(interaction.id))) {
+    throw invalidRequest('this sign-in request has already been completed');
+  }
+  setInteractionCookie(ctx, server, interaction.id, 0);
+  const target = { redirectUri: interaction.redirectUri, ...(interaction.state === undefined ? {} : { state: interaction.state }) };
+  if (decision === 'deny') {
+    const denied = new OAuthError('access_denied', 'the user denied the request');
+    return redirectToClient(ctx, server, target, denied.toJSON());
+  }
+  redirectToClient(ctx, server, target, { code: await issueCode(server, interaction) });
+}

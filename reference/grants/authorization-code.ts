@@ -1,0 +1,87 @@
+/**
+ * RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.5–4.6). The code is single use and bound to the
+ * client, the redirect_uri, the code_challenge and the nonce; a replay revokes what it issued
+ * (RFC 6749 §4.1.2).
+ */
+import type { ServerContext } from '../context.ts';
+import { invalidGrant, invalidRequest } from '../http/errors.ts';
+import { verifierMatches, VERIFIER_FORMAT } from '../pkce.ts';
+import type { CodeRecord } from '../store/store.ts';
+import type { Grant } from './grant.ts';
+import { checkThenActDelay, grantRevocationUntil, issueTokens, newRefreshRecord } from './issue.ts';
+
+export const authorizationCode: Grant = {
+  grantType: 'authorization_code',
+  parameters: ['code', 'redirect_uri', 'code_verifier'],
+  async handler({ server, client, params }) {
+    const { flaws, store } = server;
+    const { code, code_verifier: verifier } = params;
+    if (code === undefined) throw invalidRequest('code is required');
+    const record = await store.peekCode(code);
+    if (!record) return replayOrUnknown(server, code);
+
+    if (record.clientId !== client.clientId && !flaws.has('code-not-bound-to-client')) {
+      throw invalidGrant('the code was issued to another client');
+    }
+    if (!flaws.has('code-redirect-unchecked')) {
+      if (params.redirect_uri === undefined) throw invalidRequest('redirect_uri is required');
+      if (params.redirect_uri !== record.redirectUri) throw invalidGrant('redirect_uri differs from the authorization request');
+    }
+    checkPkce(server, record, verifier);
+
+    await redeem(server, code);
+    const { sub, scope, grantId, authTime } = record;
+    const response = await issueTokens(server, {
+      client, sub, scope, grantId, authTime, ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
+    });
+    if ((client.grantTypes as readonly string[]).includes('refresh_token')) {
+      const refresh = newRefreshRecord(server, { client, sub, scope, grantId, authTime });
+      await store.saveRefresh(refresh);
+      response.refresh_token = refresh.token;
+    }
+    return response;
+  },
+};
+
+/** Consumes the code now that every check passed; exactly one redemption may get here. */
+async function redeem(server: ServerContext, code: string): Promise<void> {
+  const { flaws, store } = server;
+  if (flaws.has('code-reuse-allowed')) return;
+  if (flaws.has('race-code')) {
+    // Check-then-act: the code was read above; yielding before the delete lets every racer through.
+    await checkThenActDelay();
+    await store.consumeCode(code);
+    return;
+  }
+  if (!(await store.consumeCode(code))) await replayOrUnknown(server, code);
+}
+
+/** A code that is not redeemable: if it was already used, revoke everything it issued. */
+async function replayOrUnknown(server: ServerContext, code: string): Promise<never> {
+  const grantId = await server.store.usedCodeGrant(code);
+  if (grantId === undefined) throw invalidGrant('the code is invalid or has expired');
+  if (!server.flaws.has('code-reuse-keeps-tokens')) await server.store.revokeGrant(grantId, grantRevocationUntil(server));
+  throw invalidGrant('the code has already been used; the tokens it issued are revoked');
+}
+
+/** RFC 7636 §4.6 and RFC 9700 §2.1.1: a challenge must be met; a verifier without a challenge is refused. */
+function checkPkce(server: ServerContext, record: CodeRecord, verifier: string | undefined): void {
+  const { flaws } = server;
+  if (record.codeChallenge === undefined) {
+    if (verifier !== undefined && !flaws.has('pkce-downgrade')) {
+      throw invalidGrant('code_verifier given, but the authorization request had no code_challenge');
+    }
+    return;
+  }
+  if (verifier === undefined) {
+    if (flaws.has('pkce-verifier-optional')) return;
+    throw invalidGrant('code_verifier is required');
+  }
+  if (!VERIFIER_FORMAT.test(verifier) && !flaws.has('pkce-verifier-format-unchecked')) {
+    throw invalidGrant('code_verifier must be 43–128 unreserved characters (RFC 7636 §4.1)');
+  }
+  const method = record.codeChallengeMethod ?? 'S256';
+  if (!verifierMatches(verifier, record.codeChallenge, method) && !flaws.has('pkce-verifier-ignored')) {
+    throw invalidGrant('code_verifier does not match the code_challenge');
+  }
+}

@@ -1,0 +1,79 @@
+/** Issuing the tokens of a grant: access token, ID token for openid, and new refresh tokens. */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { ServerContext } from '../context.ts';
+import type { RegisteredClient } from '../options.ts';
+import { hasScope } from '../scopes.ts';
+import type { RefreshRecord } from '../store/store.ts';
+import { randomToken } from '../tokens.ts';
+import type { TokenResponse } from './grant.ts';
+
+export interface Issuance {
+  client: RegisteredClient;
+  /** The user's sub, or the client_id when no user is involved (RFC 9068 §2.2). */
+  sub: string;
+  scope: string;
+  /** The grant the tokens belong to (revoked together); absent for client_credentials. */
+  grantId?: string;
+  /** Epoch seconds of the user's login; needed for an ID token. */
+  authTime?: number;
+  nonce?: string;
+}
+
+/** Mints the access token (recorded in the store) and, for openid with a user, the ID token. */
+export async function issueTokens(server: ServerContext, issuance: Issuance): Promise<TokenResponse> {
+  const { client, sub, scope, grantId } = issuance;
+  const access = await server.tokens.accessToken({ client, sub, scope });
+  await server.store.saveAccessToken({
+    jti: access.jti,
+    clientId: client.clientId,
+    expiresAt: access.expiresAt,
+    ...(grantId === undefined ? {} : { grantId }),
+  });
+  const response: TokenResponse = {
+    access_token: access.token,
+    token_type: 'Bearer',
+    expires_in: access.expiresIn,
+    scope,
+  };
+  const user = server.userBySub(sub);
+  if (hasScope(scope, 'openid') && user && issuance.authTime !== undefined) {
+    response.id_token = await server.tokens.idToken({
+      client,
+      user,
+      scope,
+      authTime: issuance.authTime,
+      accessToken: access.token,
+      ...(issuance.nonce === undefined ? {} : { nonce: issuance.nonce }),
+    });
+  }
+  return response;
+}
+
+/** A new refresh token record for a grant; the caller saves or rotates it in. */
+export function newRefreshRecord(
+  server: ServerContext,
+  grant: { client: RegisteredClient; sub: string; scope: string; grantId: string; authTime: number },
+): RefreshRecord {
+  return {
+    token: randomToken(),
+    grantId: grant.grantId,
+    clientId: grant.client.clientId,
+    sub: grant.sub,
+    scope: grant.scope,
+    authTime: grant.authTime,
+    expiresAt: server.now() + server.tokens.lifetimesFor(grant.client).refreshToken * 1000,
+  };
+}
+
+/** How long a revocation of a grant must be remembered: as long as any of its tokens may live. */
+export function grantRevocationUntil(server: ServerContext): number {
+  const l = server.lifetimes;
+  const longest = Math.max(l.accessTokenFirstParty, l.accessTokenThirdParty, l.refreshTokenFirstParty, l.refreshTokenThirdParty);
+  return server.now() + longest * 1000;
+}
+
+/**
+ * The pause inside the check-then-act of the race-code and race-refresh flaws: long enough
+ * for concurrent requests for the same code or token to pass the check before any of them acts.
+ */
+export const checkThenActDelay = () => delay(25);

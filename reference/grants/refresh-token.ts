@@ -1,0 +1,86 @@
+/**
+ * RFC 6749 §6 with rotation (SPEC token rule 2, RFC 9700 §4.14.2): every use returns a new
+ * refresh token and retires the old one; a replay of a retired token revokes the whole family;
+ * the token is bound to its client; the scope may only narrow.
+ */
+import type { ServerContext } from '../context.ts';
+import { invalidGrant, invalidRequest } from '../http/errors.ts';
+import type { RegisteredClient } from '../options.ts';
+import { grantScope, narrowScope } from '../scopes.ts';
+import type { RefreshRecord, StoredRefresh } from '../store/store.ts';
+import { randomToken } from '../tokens.ts';
+import type { Grant } from './grant.ts';
+import { checkThenActDelay, grantRevocationUntil, issueTokens, newRefreshRecord } from './issue.ts';
+
+export const refreshToken: Grant = {
+  grantType: 'refresh_token',
+  parameters: ['refresh_token', 'scope'],
+  async handler({ server, client, params }) {
+    const { flaws } = server;
+    const token = params.refresh_token;
+    if (token === undefined) throw invalidRequest('refresh_token is required');
+    const stored = (await server.store.findRefresh(token)) ?? unknownToken(server, client, token, params.scope);
+    if (stored.state === 'revoked') throw invalidGrant('the refresh token has been revoked');
+    const { record } = stored;
+    if (stored.state === 'rotated' && !flaws.has('refresh-reuse-allowed')) await rejectReplay(server, record);
+    if (record.clientId !== client.clientId && !flaws.has('refresh-not-client-bound')) {
+      throw invalidGrant('the refresh token was issued to another client');
+    }
+    const scope = params.scope === undefined
+      ? record.scope
+      : flaws.has('refresh-scope-widen')
+        ? grantScope(params.scope, client.allowedScope, flaws)
+        : narrowScope(params.scope, record.scope);
+
+    const next = newRefreshRecord(server, {
+      client, sub: record.sub, scope: record.scope, grantId: record.grantId, authTime: record.authTime,
+    });
+    const newToken = await rotate(server, stored, next);
+    const response = await issueTokens(server, {
+      client, sub: record.sub, scope, grantId: record.grantId, authTime: record.authTime,
+    });
+    response.refresh_token = newToken;
+    return response;
+  },
+};
+
+/** Retires the presented token in favour of `next`; exactly one use of an active token may win. */
+async function rotate(server: ServerContext, stored: StoredRefresh, next: RefreshRecord): Promise<string> {
+  const { flaws, store } = server;
+  const old = stored.record.token;
+  if (flaws.has('refresh-not-rotated')) return old;
+  if (flaws.has('race-refresh')) {
+    // Check-then-act: the state was read above; yielding before the write lets every racer through.
+    await checkThenActDelay();
+    if (!(await store.rotateRefresh(old, next))) await store.saveRefresh(next);
+    return next.token;
+  }
+  if (await store.rotateRefresh(old, next)) return next.token;
+  // Still active when read, retired now: another request used it first. That is a replay too.
+  if (stored.state === 'active') await rejectReplay(server, stored.record);
+  // A token let through by a flaw (replayed or unknown): nothing to retire.
+  await store.saveRefresh(next);
+  return next.token;
+}
+
+/** RFC 9700 §4.14.2: a retired token was presented again, so the family is revoked. */
+async function rejectReplay(server: ServerContext, record: RefreshRecord): Promise<never> {
+  if (!server.flaws.has('refresh-family-kept')) await server.store.revokeGrant(record.grantId, grantRevocationUntil(server));
+  throw invalidGrant('the refresh token has already been used; its token family is revoked');
+}
+
+/** SPEC refresh states: an unknown token is rejected as invalid. */
+function unknownToken(server: ServerContext, client: RegisteredClient, token: string, scope: string | undefined): StoredRefresh {
+  const user = server.users[0];
+  if (!server.flaws.has('refresh-unknown-accepted') || !user) throw invalidGrant('the refresh token is invalid or has expired');
+  const record: RefreshRecord = {
+    token,
+    grantId: randomToken(),
+    clientId: client.clientId,
+    sub: user.sub,
+    scope: scope ?? client.allowedScope,
+    authTime: Math.floor(server.now() / 1000),
+    expiresAt: server.now() + server.tokens.lifetimesFor(client).refreshToken * 1000,
+  };
+  return { record, state: 'active' };
+}

@@ -1,0 +1,128 @@
+/**
+ * Request parameters from a query string, a form body or a JSON body: size-limited, UTF-8 only,
+ * each parameter a single string. A repeated parameter is invalid_request (RFC 6749 §3.1, §3.2:
+ * "Request and response parameters MUST NOT be included more than once"), and parameters sent
+ * without a value are treated as omitted (RFC 6749 §3.1).
+ */
+import type { Context } from 'koa';
+import { invalidRequest } from './errors.ts';
+
+/** Request parameters: one string per name, no prototype. */
+export type Params = Readonly<Record<string, string>>;
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export type BodyEncoding = 'form' | 'json';
+
+/** Turns name/value pairs into Params, refusing repeated names. */
+export function paramsFromPairs(pairs: Iterable<[string, string]>): Params {
+  const params: Record<string, string> = Object.create(null);
+  const seen = new Set<string>();
+  for (const [name, value] of pairs) {
+    if (seen.has(name)) throw invalidRequest(`parameter "${truncate(name)}" is included more than once`);
+    seen.add(name);
+    if (value !== '') params[name] = value;
+  }
+  return params;
+}
+
+export function parseQuery(querystring: string): Params {
+  return paramsFromPairs(new URLSearchParams(querystring));
+}
+
+/**
+ * Reads and parses the body of a POST. `accept` lists the encodings this endpoint takes
+ * (the token endpoint: form and JSON; the login and consent forms: form only).
+ */
+export async function parseBody(ctx: Context, accept: readonly BodyEncoding[]): Promise<Params> {
+  const encoding = encodingOf(ctx.get('content-type'));
+  if (!encoding || !accept.includes(encoding)) {
+    const names = accept.map((e) => (e === 'form' ? 'application/x-www-form-urlencoded' : 'application/json'));
+    throw invalidRequest(`the request body must be ${names.join(' or ')}`);
+  }
+  const text = await readText(ctx);
+  return encoding === 'form' ? paramsFromPairs(new URLSearchParams(text)) : parseJsonParams(text);
+}
+
+function encodingOf(contentType: string): BodyEncoding | undefined {
+  const [mediaType = '', ...rest] = contentType.split(';').map((part) => part.trim().toLowerCase());
+  const charset = rest.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  if (charset && charset !== 'utf-8' && charset !== 'utf8') return undefined;
+  if (mediaType === 'application/x-www-form-urlencoded') return 'form';
+  if (mediaType === 'application/json') return 'json';
+  return undefined;
+}
+
+const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+
+/** A JSON body must be one flat object whose values are all strings, with no repeated key. */
+function parseJsonParams(text: string): Params {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidRequest('the request body is not valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw invalidRequest('the JSON request body must be an object');
+  }
+  const entries = Object.entries(parsed);
+  for (const [name, value] of entries) {
+    if (typeof value !== 'string') throw invalidRequest(`parameter "${truncate(name)}" must be a string`);
+  }
+  // JSON.parse keeps the last of repeated keys. In a valid flat object of strings the string
+  // literals alternate key, value, so counting them reveals a repeated key.
+  const literals = text.match(STRING_LITERAL) ?? [];
+  if (literals.length !== entries.length * 2) {
+    const keys = literals.filter((_, i) => i % 2 === 0).map((k) => JSON.parse(k) as string);
+    const repeated = keys.find((k, i) => keys.indexOf(k) !== i) ?? '';
+    throw invalidRequest(`parameter "${truncate(repeated)}" is included more than once`);
+  }
+  return paramsFromPairs(entries as [string, string][]);
+}
+
+/** Reads the raw body as UTF-8, refusing more than BODY_LIMIT_BYTES. */
+async function readText(ctx: Context): Promise<string> {
+  const declared = Number(ctx.get('content-length') || '0');
+  if (declared > BODY_LIMIT_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  await new Promise<void>((resolve, reject) => {
+    const req = ctx.req;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) {
+        cleanup();
+        // The rest is drained and discarded by node after the response is sent.
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve();
+    };
+    const onError = () => {
+      cleanup();
+      reject(invalidRequest('the request body could not be read'));
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw invalidRequest('the request body is not valid UTF-8');
+  }
+}
+
+const tooLarge = () => invalidRequest(`the request body exceeds ${BODY_LIMIT_BYTES} bytes`);
+
+const truncate = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);

@@ -1,0 +1,79 @@
+/**
+ * Client authentication at the token endpoint (RFC 6749 §2.3): client_secret_basic,
+ * client_secret_post, and none for public clients. Exactly one method per request.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Flaws } from '../flaws.ts';
+import type { ClientConfig } from '../options.ts';
+import type { Params } from './body.ts';
+import { invalidClient, invalidRequest } from './errors.ts';
+
+export interface AuthenticatedClient {
+  client: ClientConfig;
+  method: 'client_secret_basic' | 'client_secret_post' | 'none';
+}
+
+export function authenticateClient(
+  ctx: Context,
+  params: Params,
+  findClient: (clientId: string) => ClientConfig | undefined,
+  flaws: Flaws,
+): AuthenticatedClient {
+  const basic = parseBasic(ctx.get('authorization'));
+  if (basic && params.client_secret !== undefined) {
+    throw invalidRequest('the client used more than one authentication method (Basic and client_secret)');
+  }
+  if (basic && params.client_id !== undefined && params.client_id !== basic.id) {
+    throw invalidRequest('client_id in the body differs from the one in the Authorization header');
+  }
+  const clientId = basic?.id ?? params.client_id;
+  if (clientId === undefined) throw invalidClient('client authentication is required');
+  const secret = basic?.secret ?? params.client_secret;
+  const client = findClient(clientId);
+  if (!client) throw invalidClient('client authentication failed');
+
+  if (client.clientSecret === undefined) {
+    if (secret !== undefined) throw invalidClient('a public client must not present a secret');
+    return { client, method: 'none' };
+  }
+  if (secret === undefined) throw invalidClient('client authentication failed');
+  if (!flaws.has('client-secret-unchecked') && !safeEqual(secret, client.clientSecret)) {
+    throw invalidClient('client authentication failed');
+  }
+  return { client, method: basic ? 'client_secret_basic' : 'client_secret_post' };
+}
+
+/** Constant-time comparison of two strings of any length (compares their SHA-256 digests). */
+export function safeEqual(a: string, b: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+/**
+ * `Authorization: Basic base64(urlencode(id) ":" urlencode(secret))` (RFC 6749 §2.3.1).
+ * Returns undefined when the header is absent or uses another scheme; a broken Basic header
+ * is invalid_client.
+ */
+function parseBasic(header: string): { id: string; secret: string } | undefined {
+  const match = /^basic\s+(.*)$/i.exec(header.trim());
+  if (!match) {
+    if (header.trim() !== '') throw invalidClient('unsupported Authorization scheme at the token endpoint');
+    return undefined;
+  }
+  const encoded = (match[1] ?? '').trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw invalidClient('malformed Basic credentials');
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw invalidClient('malformed Basic credentials');
+  try {
+    const id = formDecode(decoded.slice(0, colon));
+    const secret = formDecode(decoded.slice(colon + 1));
+    if (id === '') throw new Error('empty client id');
+    return { id, secret };
+  } catch {
+    throw invalidClient('malformed Basic credentials');
+  }
+}
+
+const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));

@@ -1,0 +1,119 @@
+/**
+ * The one OAuth error type (STYLE: oidc-provider's single error factory). Every error the
+ * reference answers with is an OAuthError carrying its RFC code and HTTP status; anything else
+ * that escapes a handler becomes `server_error` without detail (see errorHandler).
+ */
+import type { Context, Next } from 'koa';
+import type { Flaws } from '../flaws.ts';
+
+/** RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1; RFC 8628 §3.5; OIDC Core §3.1.2.6 error codes. */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'unsupported_response_type'
+  | 'server_error'
+  | 'temporarily_unavailable'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token'
+  | 'login_required'
+  | 'consent_required'
+  | 'request_not_supported'
+  | 'request_uri_not_supported'
+  | 'unsupported_token_type';
+
+const DEFAULT_STATUS: Partial<Record<OAuthErrorCode, number>> = {
+  invalid_client: 401,
+  invalid_token: 401,
+  insufficient_scope: 403,
+  server_error: 500,
+  temporarily_unavailable: 503,
+};
+
+export class OAuthError extends Error {
+  readonly error: OAuthErrorCode;
+  readonly status: number;
+  readonly description: string;
+  /** Extra response headers, e.g. WWW-Authenticate for invalid_client (RFC 6749 §5.2). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    error: OAuthErrorCode,
+    description: string,
+    opts: { status?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(`${error}: ${description}`);
+    this.name = 'OAuthError';
+    this.error = error;
+    this.description = description;
+    this.status = opts.status ?? DEFAULT_STATUS[error] ?? 400;
+    this.headers = opts.headers ?? {};
+  }
+
+  /** The RFC 6749 §5.2 JSON body. */
+  toJSON(): { error: OAuthErrorCode; error_description: string } {
+    return { error: this.error, error_description: this.description };
+  }
+}
+
+export const invalidRequest = (description: string) => new OAuthError('invalid_request', description);
+export const invalidGrant = (description: string) => new OAuthError('invalid_grant', description);
+export const invalidScope = (description: string) => new OAuthError('invalid_scope', description);
+export const unauthorizedClient = (description: string) =>
+  new OAuthError('unauthorized_client', description);
+
+/** RFC 6749 §5.2: 401, and WWW-Authenticate matching the scheme the client used (Basic). */
+export const invalidClient = (description: string) =>
+  new OAuthError('invalid_client', description, {
+    status: 401,
+    headers: { 'WWW-Authenticate': 'Basic realm="idp-conformance", charset="UTF-8"' },
+  });
+
+/** Maps any thrown value to an OAuthError; unknown errors become a detail-free server_error. */
+export function toOAuthError(err: unknown): OAuthError {
+  if (err instanceof OAuthError) return err;
+  // Koa and node errors that describe the client's fault (e.g. a malformed URL) carry a 4xx status.
+  const status = (err as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const description = status === 405 ? 'method not allowed' : 'the request could not be processed';
+    return new OAuthError('invalid_request', description, { status });
+  }
+  return new OAuthError('server_error', 'an internal error occurred');
+}
+
+/**
+ * Middleware that catches every error below it and answers with `respond`. Unknown errors are
+ * reported to the app's error listeners and answered as a detail-free server_error.
+ */
+export function catchOAuthErrors(respond: (ctx: Context, error: OAuthError) => void) {
+  return async function oauthErrors(ctx: Context, next: Next): Promise<void> {
+    try {
+      await next();
+    } catch (err) {
+      const oauth = toOAuthError(err);
+      if (oauth.error === 'server_error') ctx.app.emit('error', err, ctx);
+      respond(ctx, oauth);
+    }
+  };
+}
+
+/** Outermost middleware: every error becomes an RFC 6749 §5.2 JSON body, never a stack trace. */
+export function errorHandler(flaws: Flaws) {
+  return catchOAuthErrors((ctx, oauth) => {
+    ctx.status = oauth.status;
+    ctx.set(oauth.headers);
+    if (flaws.has('error-format-wrong')) {
+      ctx.type = 'text/plain';
+      ctx.body = `Error: ${oauth.description}`;
+      return;
+    }
+    ctx.body = oauth.toJSON();
+  });
+}

@@ -1,0 +1,37 @@
+/** Response-header middleware: no-store for token responses, framing and content protections for pages. */
+import type { Context, Next } from 'koa';
+import type { Flaws } from '../flaws.ts';
+
+/** RFC 6749 §5.1: token responses (and their errors) must not be cached. */
+export function noStore(flaws: Flaws) {
+  return async function noStoreHeaders(ctx: Context, next: Next): Promise<void> {
+    if (!flaws.has('no-store-missing')) {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Pragma', 'no-cache');
+    }
+    await next();
+  };
+}
+
+/** Every response: no MIME sniffing, no referrer (URLs here carry codes and states). */
+export async function baseHeaders(ctx: Context, next: Next): Promise<void> {
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  await next();
+}
+
+/**
+ * HTML pages (login, consent, errors): never framed (RFC 9700 §4.16), never cached, no scripts
+ * and no external resources. form-action is left open on purpose: browsers apply it to the
+ * redirect that follows a form POST, which here goes to the client's redirect_uri.
+ */
+export function pageHeaders(ctx: Context, flaws: Flaws): void {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Pragma', 'no-cache');
+  const csp = ["default-src 'none'", "style-src 'unsafe-inline'", "img-src 'self' data:", "base-uri 'none'"];
+  if (!flaws.has('no-frame-protection')) {
+    ctx.set('X-Frame-Options', 'DENY');
+    csp.push("frame-ancestors 'none'");
+  }
+  ctx.set('Content-Security-Policy', csp.join('; '));
+}

@@ -1,0 +1,15 @@
+/** The reference authorization server's public API. */
+export { createReferenceServer, type ReferenceServer } from './server.ts';
+export type { ServerContext } from './context.ts';
+export {
+  DEFAULT_LIFETIMES, LEGACY_CLIENT, SCOPES_SUPPORTED, SEEDED_CLIENTS, SEEDED_USER, resolveClients,
+  type ClientAuthMethod, type ClientConfig, type ClientRole, type GrantType, type Lifetimes,
+  type ReferenceOptions, type RegisteredClient, type SigningAlg, type UserConfig,
+} from './options.ts';
+export { FLAWS, FLAW_NAMES, Flaws, isFlawName, type FlawName } from './flaws.ts';
+export type { Store } from './store/store.ts';
+export { MemoryStore } from './store/memory.ts';
+export { KeySet } from './keys.ts';
+export { OAuthError } from './http/errors.ts';
+export type { Grant, TokenResponse } from './grants/grant.ts';
+export { targetConfig, type TargetClient, type TargetConfig } from './target-config.ts';

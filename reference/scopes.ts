@@ -1,0 +1,60 @@
+/** Scope parsing, server-side scope validation (SPEC errors 4) and the claims each scope releases (OIDC Core §5.4). */
+import type { Flaws } from './flaws.ts';
+import type { UserConfig } from './options.ts';
+import { invalidRequest, invalidScope } from './http/errors.ts';
+
+/** OIDC Core §5.4: the claims each scope value requests. */
+export const SCOPE_CLAIMS = {
+  profile: ['name', 'family_name', 'picture'],
+  email: ['email', 'email_verified'],
+  address: ['address'],
+  phone: ['phone_number'],
+} as const satisfies Record<string, readonly (keyof UserConfig['claims'])[]>;
+
+/** RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), space-delimited. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** Splits a scope string into its distinct tokens, in order. */
+export function parseScope(scope: string): string[] {
+  const tokens = scope.split(' ').filter((t) => t !== '');
+  for (const token of tokens) {
+    if (!SCOPE_TOKEN.test(token)) throw invalidRequest('scope contains characters outside RFC 6749 §3.3');
+  }
+  return [...new Set(tokens)];
+}
+
+export const hasScope = (scope: string, token: string) => scope.split(' ').includes(token);
+
+/**
+ * The scope to grant for a request: every requested token must be in the client's registered
+ * scope or the request is invalid_scope.
+ */
+export function grantScope(requested: string, allowed: string, flaws: Flaws): string {
+  if (flaws.has('scope-unchecked')) return nonEmpty(parseScope(requested)).join(' ');
+  return narrowScope(requested, allowed);
+}
+
+/** RFC 6749 §6: a requested scope may only be a subset of `granted`. */
+export function narrowScope(requested: string, granted: string): string {
+  const tokens = nonEmpty(parseScope(requested));
+  const grantedTokens = new Set(parseScope(granted));
+  const beyond = tokens.filter((t) => !grantedTokens.has(t));
+  if (beyond.length > 0) throw invalidScope(`scope not allowed here: ${beyond.join(' ')}`);
+  return tokens.join(' ');
+}
+
+function nonEmpty(tokens: string[]): string[] {
+  if (tokens.length === 0) throw invalidScope('no scope was requested');
+  return tokens;
+}
+
+/** The user's claims released by the granted scope (ID token, and userinfo in issue 3). */
+export function claimsForScope(user: UserConfig, scope: string, flaws: Flaws): Partial<UserConfig['claims']> {
+  const granted = new Set(scope.split(' '));
+  const claims: Record<string, unknown> = {};
+  for (const [scopeName, names] of Object.entries(SCOPE_CLAIMS)) {
+    if (!granted.has(scopeName) && !flaws.has('claims-overshare')) continue;
+    for (const name of names) claims[name] = user.claims[name];
+  }
+  return claims as Partial<UserConfig['claims']>;
+}

@@ -1,0 +1,125 @@
+/**
+ * createReferenceServer: composes options, keys, store, tokens and endpoints into a Koa app.
+ * The app can be served by listen() or handed to supertest via app.callback().
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { ServerContext } from './context.ts';
+import { ENDPOINTS } from './endpoints/index.ts';
+import { Flaws } from './flaws.ts';
+import { errorHandler } from './http/errors.ts';
+import { baseHeaders } from './http/headers.ts';
+import { KeySet } from './keys.ts';
+import { resolveClients, resolveLifetimes, SEEDED_USER, type ReferenceOptions } from './options.ts';
+import { MemoryStore } from './store/memory.ts';
+import { TokenService } from './tokens.ts';
+
+export interface ReferenceServer {
+  readonly app: Koa;
+  /** The fixed issuer, or http://host:port after listen(); throws before that. */
+  readonly issuer: string;
+  /** Configuration and services (store, keys, tokens, clients): for tests and extensions. */
+  readonly context: ServerContext;
+  listen(port?: number, host?: string): Promise<{ issuer: string; port: number }>;
+  close(): Promise<void>;
+}
+
+export function createReferenceServer(options: ReferenceOptions = {}): ReferenceServer {
+  const fixedIssuer = options.issuer === undefined ? undefined : normalizeIssuer(options.issuer);
+  let listenIssuer: string | undefined;
+  const issuer = (): string => {
+    const value = fixedIssuer ?? listenIssuer;
+    if (value === undefined) throw new Error('the issuer is not known until listen() (or pass options.issuer)');
+    return value;
+  };
+  const now = options.now ?? Date.now;
+  const flaws = new Flaws(options.flaws ?? []);
+  const keys = KeySet.generate(options.signingAlg ?? 'RS256');
+  const lifetimes = resolveLifetimes(options.lifetimes);
+  const clients = resolveClients(options);
+  const users = options.users ?? [SEEDED_USER];
+  const store = options.store ?? new MemoryStore({ now });
+  const tokens = new TokenService({ issuer, keys, flaws, lifetimes, now });
+
+  const context: ServerContext = {
+    get issuer() {
+      return issuer();
+    },
+    options,
+    flaws,
+    store,
+    keys,
+    tokens,
+    lifetimes,
+    clients,
+    users,
+    now,
+    findClient: (clientId) => clients.find((client) => client.clientId === clientId),
+    findUser: (username) => users.find((user) => user.username === username),
+    userBySub: (sub) => users.find((user) => user.sub === sub),
+    url: (path) => `${issuer()}${path}`,
+  };
+
+  const app = new Koa();
+  // The issuer's path (https://host/tenant) prefixes every route.
+  const prefix = fixedIssuer === undefined ? '' : new URL(fixedIssuer).pathname.replace(/\/$/, '');
+  const router = new Router(prefix ? { prefix } : {});
+  for (const endpoint of ENDPOINTS) endpoint.mount(router, context);
+  app.use(errorHandler(flaws));
+  app.use(baseHeaders);
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+
+  let server: Server | undefined;
+  return {
+    app,
+    context,
+    get issuer() {
+      return issuer();
+    },
+    async listen(port = 0, host = '127.0.0.1') {
+      if (server) throw new Error('the reference server is already listening');
+      const listening = createServer(app.callback());
+      await new Promise<void>((resolve, reject) => {
+        listening.once('error', reject);
+        listening.listen(port, host, () => resolve());
+      });
+      server = listening;
+      const bound = (listening.address() as AddressInfo).port;
+      listenIssuer ??= `http://${hostForUrl(host)}:${bound}`;
+      return { issuer: issuer(), port: bound };
+    },
+    async close() {
+      await store.close();
+      const closing = server;
+      server = undefined;
+      if (!closing) return;
+      await new Promise<void>((resolve, reject) => {
+        closing.close((err) => (err ? reject(err) : resolve()));
+        closing.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** An issuer is an https (or, for local use, http) URL without query or fragment (OIDC Discovery §3). */
+function normalizeIssuer(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`issuer "${value}" is not a URL`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash) {
+    throw new Error(`issuer "${value}" must be an http(s) URL without query or fragment`);
+  }
+  return url.href.replace(/\/$/, '');
+}
+
+/** A wildcard bind address is not reachable by that name: advertise localhost instead. */
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}

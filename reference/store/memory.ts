@@ -1,0 +1,154 @@
+/**
+ * The default Store: in-process maps. Each operation runs to completion without an `await`
+ * between its read and its write, which is what makes the single-use operations atomic in
+ * Node's single thread. Expired entries read as absent and a periodic sweep evicts them.
+ */
+import type {
+  AccessTokenRecord, CodeRecord, InteractionRecord, RefreshRecord, Store, StoredRefresh,
+} from './store.ts';
+
+export interface MemoryStoreOptions {
+  /** Clock in epoch milliseconds. */
+  now?: () => number;
+  /** How often expired entries are evicted. */
+  sweepIntervalMs?: number;
+  /** How long a consumed code is remembered after its expiry, to recognise replays. */
+  usedCodeRetentionMs?: number;
+}
+
+/** A map whose entries expire; the building block of the memory store. */
+class ExpiringMap<V> {
+  readonly #entries = new Map<string, { value: V; expiresAt: number }>();
+  constructor(private readonly now: () => number) {}
+
+  get(key: string): V | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+  set(key: string, value: V, expiresAt: number): void {
+    this.#entries.set(key, { value, expiresAt });
+  }
+  take(key: string): V | undefined {
+    const value = this.get(key);
+    this.#entries.delete(key);
+    return value;
+  }
+  sweep(): void {
+    const now = this.now();
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
+  }
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+export class MemoryStore implements Store {
+  readonly #now: () => number;
+  readonly #usedCodeRetentionMs: number;
+  readonly #codes: ExpiringMap<CodeRecord>;
+  readonly #usedCodes: ExpiringMap<string>;
+  readonly #refresh: ExpiringMap<StoredRefresh>;
+  readonly #accessTokens: ExpiringMap<AccessTokenRecord & { revoked: boolean }>;
+  readonly #revokedGrants: ExpiringMap<true>;
+  readonly #interactions: ExpiringMap<InteractionRecord>;
+  readonly #maps: ExpiringMap<unknown>[];
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    const now = options.now ?? Date.now;
+    this.#now = now;
+    this.#usedCodeRetentionMs = options.usedCodeRetentionMs ?? 10 * 60_000;
+    this.#codes = new ExpiringMap(now);
+    this.#usedCodes = new ExpiringMap(now);
+    this.#refresh = new ExpiringMap(now);
+    this.#accessTokens = new ExpiringMap(now);
+    this.#revokedGrants = new ExpiringMap(now);
+    this.#interactions = new ExpiringMap(now);
+    this.#maps = [this.#codes, this.#usedCodes, this.#refresh, this.#accessTokens, this.#revokedGrants, this.#interactions];
+    this.#timer = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 60_000);
+    this.#timer.unref();
+  }
+
+  async saveCode(record: CodeRecord): Promise<void> {
+    this.#codes.set(record.code, record, record.expiresAt);
+  }
+  async peekCode(code: string): Promise<CodeRecord | undefined> {
+    return this.#codes.get(code);
+  }
+  async consumeCode(code: string): Promise<CodeRecord | undefined> {
+    const record = this.#codes.take(code);
+    if (record) this.#usedCodes.set(code, record.grantId, record.expiresAt + this.#usedCodeRetentionMs);
+    return record;
+  }
+  async usedCodeGrant(code: string): Promise<string | undefined> {
+    return this.#usedCodes.get(code);
+  }
+
+  async saveRefresh(record: RefreshRecord): Promise<void> {
+    this.#refresh.set(record.token, { record, state: 'active' }, record.expiresAt);
+  }
+  async findRefresh(token: string): Promise<StoredRefresh | undefined> {
+    const stored = this.#refresh.get(token);
+    if (!stored) return undefined;
+    return this.#revokedGrants.get(stored.record.grantId) ? { ...stored, state: 'revoked' } : { ...stored };
+  }
+  async rotateRefresh(oldToken: string, next: RefreshRecord): Promise<boolean> {
+    const stored = this.#refresh.get(oldToken);
+    if (!stored || stored.state !== 'active' || this.#revokedGrants.get(stored.record.grantId)) return false;
+    stored.state = 'rotated';
+    this.#refresh.set(next.token, { record: next, state: 'active' }, next.expiresAt);
+    return true;
+  }
+  async revokeRefresh(token: string): Promise<void> {
+    const stored = this.#refresh.get(token);
+    if (stored) stored.state = 'revoked';
+  }
+
+  async saveAccessToken(record: AccessTokenRecord): Promise<void> {
+    this.#accessTokens.set(record.jti, { ...record, revoked: false }, record.expiresAt);
+  }
+  async revokeAccessToken(jti: string): Promise<void> {
+    const stored = this.#accessTokens.get(jti);
+    if (stored) stored.revoked = true;
+  }
+  async isAccessTokenActive(jti: string): Promise<boolean> {
+    const stored = this.#accessTokens.get(jti);
+    if (!stored || stored.revoked) return false;
+    return !(stored.grantId && this.#revokedGrants.get(stored.grantId));
+  }
+
+  async revokeGrant(grantId: string, until: number): Promise<void> {
+    this.#revokedGrants.set(grantId, true, until);
+  }
+  async isGrantRevoked(grantId: string): Promise<boolean> {
+    return this.#revokedGrants.get(grantId) === true;
+  }
+
+  async saveInteraction(record: InteractionRecord): Promise<void> {
+    this.#interactions.set(record.id, record, record.expiresAt);
+  }
+  async findInteraction(id: string): Promise<InteractionRecord | undefined> {
+    return this.#interactions.get(id);
+  }
+  async consumeInteraction(id: string): Promise<InteractionRecord | undefined> {
+    return this.#interactions.take(id);
+  }
+
+  /** Evicts every expired entry now (the timer calls this periodically). */
+  sweep(): void {
+    for (const map of this.#maps) map.sweep();
+  }
+  /** Number of stored entries, expired ones included until the next sweep. */
+  get size(): number {
+    return this.#maps.reduce((sum, map) => sum + map.size, 0);
+  }
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}

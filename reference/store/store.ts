@@ -1,0 +1,108 @@
+/**
+ * The Store: where everything short-lived and single-use lives (codes, refresh-token families,
+ * revocations, pending authorization requests). Clients and users stay in plain maps.
+ *
+ * Contract for every implementation:
+ * - Single-use operations are atomic: `consumeCode` returns a record exactly once, however many
+ *   callers race for it; `rotateRefresh` succeeds exactly once for a given old token;
+ *   `consumeInteraction` likewise. No caller may read-then-delete in two steps.
+ * - Every record carries `expiresAt` (epoch milliseconds); an expired record reads as absent
+ *   and is evicted, so the store never grows without bound.
+ */
+
+export type PkceMethod = 'S256' | 'plain';
+
+/** An authorization code and everything it is bound to (RFC 6749 §4.1.3, RFC 7636 §4.6). */
+export interface CodeRecord {
+  code: string;
+  /** The grant the code starts: the tokens it issues carry it, and a replay revokes it. */
+  grantId: string;
+  clientId: string;
+  redirectUri: string;
+  sub: string;
+  scope: string;
+  nonce?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: PkceMethod;
+  /** Epoch seconds of the user's login (the ID token's auth_time). */
+  authTime: number;
+  expiresAt: number;
+}
+
+/** One refresh token; all tokens of one grant form its family (RFC 9700 §4.14.2). */
+export interface RefreshRecord {
+  token: string;
+  grantId: string;
+  clientId: string;
+  sub: string;
+  /** The scope of the grant; every rotation keeps it (RFC 6749 §6). */
+  scope: string;
+  authTime: number;
+  expiresAt: number;
+}
+
+/** active → rotated (by use) or revoked (by replay, revocation or a code replay). */
+export type RefreshState = 'active' | 'rotated' | 'revoked';
+
+export interface StoredRefresh {
+  record: RefreshRecord;
+  state: RefreshState;
+}
+
+/** A JWT access token known by its jti, so that revocation and introspection can see it. */
+export interface AccessTokenRecord {
+  jti: string;
+  grantId?: string;
+  clientId: string;
+  expiresAt: number;
+}
+
+/** An authorization request between GET /auth and the redirect back to the client. */
+export interface InteractionRecord {
+  id: string;
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  state?: string;
+  nonce?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: PkceMethod;
+  /** Set once the user has logged in. */
+  sub?: string;
+  authTime?: number;
+  expiresAt: number;
+}
+
+export interface Store {
+  saveCode(record: CodeRecord): Promise<void>;
+  /** The record of an unconsumed, unexpired code, without consuming it. */
+  peekCode(code: string): Promise<CodeRecord | undefined>;
+  /** Atomic single use: returns the record to exactly one caller, then never again. */
+  consumeCode(code: string): Promise<CodeRecord | undefined>;
+  /** For a code that was already consumed: the grant it started (replay detection). */
+  usedCodeGrant(code: string): Promise<string | undefined>;
+
+  saveRefresh(record: RefreshRecord): Promise<void>;
+  /** The token and its state; `revoked` also when its whole grant was revoked. */
+  findRefresh(token: string): Promise<StoredRefresh | undefined>;
+  /** Atomic: when `oldToken` is active, marks it rotated and saves `next`; true exactly once. */
+  rotateRefresh(oldToken: string, next: RefreshRecord): Promise<boolean>;
+  revokeRefresh(token: string): Promise<void>;
+
+  saveAccessToken(record: AccessTokenRecord): Promise<void>;
+  revokeAccessToken(jti: string): Promise<void>;
+  /** Known, unexpired, and revoked neither itself nor through its grant. */
+  isAccessTokenActive(jti: string): Promise<boolean>;
+
+  /** Revokes every token of a grant (refresh family and access tokens), including later ones. */
+  revokeGrant(grantId: string, until: number): Promise<void>;
+  isGrantRevoked(grantId: string): Promise<boolean>;
+
+  saveInteraction(record: InteractionRecord): Promise<void>;
+  findInteraction(id: string): Promise<InteractionRecord | undefined>;
+  /** Atomic single use, like consumeCode. */
+  consumeInteraction(id: string): Promise<InteractionRecord | undefined>;
+
+  /** Stops background work (the eviction timer). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,134 @@
+/**
+ * Minting JWT access tokens (RFC 9068) and ID tokens (OIDC Core §2), and verifying presented
+ * tokens with an algorithm allow-list and keys chosen by kid from our own key set only.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
+import type { Flaws } from './flaws.ts';
+import type { KeySet } from './keys.ts';
+import type { ClientConfig, Lifetimes, SigningAlg, UserConfig } from './options.ts';
+import { claimsForScope } from './scopes.ts';
+
+/** A fresh opaque value: codes, refresh tokens, jti, interaction ids. 256 bits. */
+export const randomToken = () => randomBytes(32).toString('base64url');
+
+export interface TokenServiceDeps {
+  issuer(): string;
+  keys: KeySet;
+  flaws: Flaws;
+  lifetimes: Lifetimes;
+  /** Epoch milliseconds. */
+  now(): number;
+}
+
+export interface MintedAccessToken {
+  token: string;
+  jti: string;
+  /** Seconds. */
+  expiresIn: number;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+export class TokenService {
+  constructor(private readonly deps: TokenServiceDeps) {}
+
+  /** SPEC first/third-party table: third-party clients get the short lifetimes. */
+  lifetimesFor(client: ClientConfig): { accessToken: number; refreshToken: number } {
+    const l = this.deps.lifetimes;
+    const thirdParty = !client.firstParty && !this.deps.flaws.has('third-party-long-lived');
+    return thirdParty
+      ? { accessToken: l.accessTokenThirdParty, refreshToken: l.refreshTokenThirdParty }
+      : { accessToken: l.accessTokenFirstParty, refreshToken: l.refreshTokenFirstParty };
+  }
+
+  /** RFC 9068 §2.2: iss, exp, aud, sub, client_id, iat, jti, scope; header typ at+jwt. */
+  async accessToken(input: { client: ClientConfig; sub: string; scope: string }): Promise<MintedAccessToken> {
+    const iat = this.#seconds();
+    const expiresIn = this.lifetimesFor(input.client).accessToken;
+    const jti = randomToken();
+    const token = await this.#sign('at+jwt', {
+      iss: this.deps.issuer(),
+      sub: input.sub,
+      // RFC 9068 §3: without a resource indicator, the default resource is this server.
+      aud: this.deps.issuer(),
+      client_id: input.client.clientId,
+      scope: input.scope,
+      iat,
+      exp: iat + expiresIn,
+      jti,
+    });
+    return { token, jti, expiresIn, expiresAt: (iat + expiresIn) * 1000 };
+  }
+
+  /** OIDC Core §2 and §3.1.3.6: the ID token with the claims of the granted scope. */
+  async idToken(input: {
+    client: ClientConfig;
+    user: UserConfig;
+    scope: string;
+    authTime: number;
+    nonce?: string;
+    accessToken: string;
+  }): Promise<string> {
+    const { flaws } = this.deps;
+    const iat = this.#seconds();
+    const current = this.deps.keys.current;
+    const hashed = flaws.has('at-hash-wrong') ? `${input.accessToken}x` : input.accessToken;
+    return this.#sign(
+      'JWT',
+      {
+        ...claimsForScope(input.user, input.scope, flaws),
+        iss: this.deps.issuer(),
+        sub: input.user.sub,
+        aud: flaws.has('id-token-wrong-aud') ? `${input.client.clientId}-other` : input.client.clientId,
+        iat,
+        nbf: iat,
+        exp: iat + this.deps.lifetimes.idToken,
+        auth_time: input.authTime,
+        ...(input.nonce === undefined ? {} : { nonce: input.nonce }),
+        at_hash: tokenHash(hashed, current.alg),
+      },
+      flaws.has('id-token-unknown-kid') ? `${current.kid}-unknown` : current.kid,
+    );
+  }
+
+  /**
+   * Verifies a token this server issued: signature by a key of our set chosen by kid, the alg
+   * on the allow-list and matching that key, typ, iss, exp/nbf (and aud when given).
+   */
+  async verify(token: string, expect: { typ: 'at+jwt' | 'JWT'; audience?: string }): Promise<JWTPayload> {
+    const { keys } = this.deps;
+    const { payload } = await jwtVerify(
+      token,
+      (header) => {
+        const key = header.kid === undefined ? undefined : keys.find(header.kid);
+        if (!key || key.alg !== header.alg) throw new Error('no matching key');
+        return key.publicKey;
+      },
+      {
+        issuer: this.deps.issuer(),
+        algorithms: keys.algorithms,
+        typ: expect.typ,
+        currentDate: new Date(this.deps.now()),
+        clockTolerance: 5,
+        ...(expect.audience === undefined ? {} : { audience: expect.audience }),
+      },
+    );
+    return payload;
+  }
+
+  #seconds(): number {
+    return Math.floor(this.deps.now() / 1000);
+  }
+
+  async #sign(typ: string, payload: JWTPayload, kid = this.deps.keys.current.kid): Promise<string> {
+    const key = this.deps.keys.current;
+    return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid, typ }).sign(key.privateKey);
+  }
+}
+
+/** OIDC Core §3.1.3.6 at_hash: left half of the hash of the token's ASCII octets, base64url. */
+export function tokenHash(token: string, alg: SigningAlg): string {
+  const digest = createHash(alg === 'EdDSA' ? 'sha512' : 'sha256').update(token, 'ascii').digest();
+  return digest.subarray(0, digest.length / 2).toString('base64url');
+}

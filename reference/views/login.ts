@@ -1,0 +1,18 @@
+/** The login page: a form POSTing username and password for one pending authorization request. */
+import { html, page } from './html.ts';
+
+export function loginPage(view: { action: string; clientName: string; username?: string; error?: string }): string {
+  return page(
+    'Sign in',
+    html`<h1>Sign in</h1>
+<p>to continue to <span class="client">${view.clientName}</span></p>
+${view.error ? html`<div class="error" role="alert">${view.error}</div>` : ''}
+<form method="post" action="${view.action}">
+  <label for="username">Username</label>
+  <input type="text" id="username" name="username" autocomplete="username" autofocus required value="${view.username ?? ''}">
+  <label for="password">Password</label>
+  <input type="password" id="password" name="password" autocomplete="current-password" required>
+  <div class="actions"><button type="submit">Sign in</button></div>
+</form>`,
+  );
+}
