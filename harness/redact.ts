@@ -4,7 +4,7 @@
  *   wherever it appears (in any encoding a transcript may show: raw, URL-encoded, JSON, Basic);
  * - by field name: request and response fields, query parameters and headers that carry
  *   credentials are replaced even when their value was never seen before.
- * A value keeps a stable label (`[REDACTED access_token #2]`), so a reader can still tell that
+ * A value keeps a stable label (`[REDACTED:access_token:2]`), so a reader can still tell that
  * two transcripts show the same token.
  */
 import type { Evidence, HttpEvidence, ScenarioResult } from './results.ts';
@@ -36,27 +36,18 @@ export class Redactor {
 
   /** Register a secret value; `kind` names it in the label. Returns the label. */
   add(value: string, kind = 'secret'): string {
+    if (isLabel(value)) return value;
     const known = this.#labels.get(value);
     if (known) return known;
     const n = (this.#counts.get(kind) ?? 0) + 1;
     this.#counts.set(kind, n);
-    const label = `[REDACTED ${kind} #${n}]`;
+    const label = `[REDACTED:${kind}:${n}]`;
     if (value.length < MIN_VALUE_LENGTH) return label;
     for (const variant of new Set([value, encodeURIComponent(value), formEncode(value), JSON.stringify(value).slice(1, -1), htmlEscape(value)])) {
       if (!this.#labels.has(variant)) this.#labels.set(variant, label);
     }
     this.#pattern = undefined;
     return label;
-  }
-
-  /** A client's credentials as they appear in an HTTP Basic header (RFC 6749 §2.3.1). */
-  addBasicCredentials(clientId: string, secret: string): void {
-    this.add(secret, 'client_secret');
-    const label = this.#labels.get(secret) ?? '[REDACTED client_secret]';
-    for (const pair of [`${clientId}:${secret}`, `${formEncode(clientId)}:${formEncode(secret)}`]) {
-      this.#labels.set(Buffer.from(pair).toString('base64'), label);
-    }
-    this.#pattern = undefined;
   }
 
   /** Replace every known secret in a text. */
@@ -169,10 +160,10 @@ export class Redactor {
       else if (!SECRET_HEADERS.has(lower)) out[name] = this.text(value);
       else if (lower === 'authorization' || lower === 'proxy-authorization') {
         const scheme = value.split(/\s+/)[0] ?? '';
-        out[name] = `${scheme} [REDACTED credentials]`;
+        out[name] = `${scheme} [REDACTED:credentials]`;
       } else {
-        out[name] = value.replace(/(^|[;,]\s*)([^=;,\s]+)=([^;,]*)/g, (m, pre: string, key: string) =>
-          /^(path|domain|expires|max-age|samesite|secure|httponly)$/i.test(key) ? m : `${pre}${key}=[REDACTED cookie]`);
+        out[name] = this.text(value).replace(/(^|[;,]\s*)([^=;,\s]+)=([^;,]*)/g, (m, pre: string, key: string) =>
+          /^(path|domain|expires|max-age|samesite|secure|httponly)$/i.test(key) ? m : `${pre}${key}=[REDACTED:cookie]`);
       }
     }
     return out;
@@ -196,7 +187,7 @@ export class Redactor {
       return this.text(JSON.stringify(this.#redactJson(json), null, 2));
     }
     if (/^[\w.%+~-]+=[^<>\s]*(&|$)/.test(body)) return this.#redactForm(body);
-    return this.text(body.replace(/(<input\b[^>]*\bname=["']?(?:code|id_token|access_token|token)["']?[^>]*\bvalue=)(["'])[^"']*\2/gi, '$1$2[REDACTED]$2'));
+    return this.text(body.replace(/(<input\b[^>]*\bname=["']?(?:code|id_token|access_token|token)["']?[^>]*\bvalue=)(["'])[^"']*\2/gi, '$1$2[REDACTED:form-value]$2'));
   }
 
   #redactForm(form: string): string {
@@ -205,8 +196,7 @@ export class Redactor {
       const key = decodeURIComponentSafe(k.replace(/\+/g, ' '));
       if (SECRET_FIELDS.has(key) && rest.length) {
         const value = decodeURIComponentSafe(rest.join('=').replace(/\+/g, ' '));
-        return `${k}=${encodeURIComponent(this.add(value, key))}`.replace(/%5B|%5D|%20|%23/g, (m) =>
-          ({ '%5B': '[', '%5D': ']', '%20': '+', '%23': '#' })[m] ?? m);
+        return `${k}=${this.add(value, key)}`;
       }
       return this.text(pair);
     }).join('&');
@@ -241,6 +231,8 @@ export class Redactor {
     return value;
   }
 }
+
+const isLabel = (value: string) => /^\[REDACTED(:[\w-]+)*\]$/.test(value);
 
 function tryJson(text: string): unknown {
   const t = text.trimStart();
