@@ -268,6 +268,8 @@ function closest(word: string, candidates: readonly string[]): string | undefine
     }
     return d[b.length]!;
   };
+  const contains = candidates.find((c) => c.toLowerCase().includes(word.toLowerCase()) || word.toLowerCase().includes(c.toLowerCase()));
+  if (contains && word.length >= 3) return contains;
   const best = candidates.map((c) => [c, distance(word, c)] as const).sort((x, y) => x[1] - y[1])[0];
   return best && best[1] <= Math.max(2, Math.floor(word.length / 3)) ? best[0] : undefined;
 }
@@ -299,7 +301,7 @@ function formatIssue(issue: z.core.$ZodIssue, input: unknown): string[] {
         const known = knownKeys(issue.path);
         const guess = closest(key, known);
         const where = formatPath([...issue.path, key]);
-        return `${where}: unknown field${guess ? `; did you mean "${guess}"?` : ''}${known.length ? ` Known fields: ${known.join(', ')}` : ''}`;
+        return `${where}: unknown field${guess ? `; did you mean "${guess}"?` : '.'}${known.length ? ` Known fields: ${known.join(', ')}` : ''}`;
       });
     case 'invalid_type':
       if (valueAt(input, issue.path) === undefined) return [`${at}: is required${example}`];

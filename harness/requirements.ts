@@ -28,9 +28,9 @@ export interface Requirement {
   section: string;
   level: Level;
   /** The document requires this only of clients in these roles (the scenario must exercise one). */
-  roles?: ClientRole[];
+  roles?: readonly ClientRole[];
   /** Only in these profiles (rarely needed: the document decides membership). */
-  profiles?: ProfileName[];
+  profiles?: readonly ProfileName[];
   /** E.g. "rule 1" or "public clients only". */
   note?: string;
 }

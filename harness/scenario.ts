@@ -26,11 +26,11 @@ export { GRANT } from './target.ts';
 
 export interface ScenarioRequires {
   /** Client roles the scenario exercises (config `clients.<role>`); missing ones skip it. */
-  roles?: ClientRole[];
+  roles?: readonly ClientRole[];
   /** A user who can log in (config `user`). */
   user?: boolean;
   /** Advertised capabilities (from discovery); any missing one skips it. */
-  capabilities?: Capability[];
+  capabilities?: readonly Capability[];
 }
 
 export interface ScenarioDefinition {
@@ -39,11 +39,11 @@ export interface ScenarioDefinition {
   /** The spec sentence it checks, as a user would say it. */
   title: string;
   /** What it enforces; the profile's strictest applicable level decides failed vs warning. */
-  requirements: Requirement[];
+  requirements: readonly Requirement[];
   severity: Severity;
   requires?: ScenarioRequires;
   /** Planted flaws (reference/flaws.ts) this scenario must detect. */
-  catches?: string[];
+  catches?: readonly string[];
   /** Overrides the run's per-scenario time limit. */
   timeoutMs?: number;
   /** Must not overlap with any other scenario (runs alone, after the others). */
