@@ -159,10 +159,9 @@ export function resolveClients(config: TargetConfig): Partial<Record<ClientRole,
 }
 
 /** Every secret value in the config: redacted wherever it appears. */
-export function configSecrets(config: TargetConfig): string[] {
-  const secrets = Object.values(config.clients).flatMap((c) => (c?.clientSecret ? [c.clientSecret] : []));
-  if (config.user) secrets.push(config.user.password);
-  return secrets;
+export function configSecrets(config: TargetConfig): { value: string; kind: 'client_secret' | 'password' }[] {
+  const secrets = Object.values(config.clients).flatMap((c) => (c?.clientSecret ? [{ value: c.clientSecret, kind: 'client_secret' as const }] : []));
+  return config.user ? [...secrets, { value: config.user.password, kind: 'password' }] : secrets;
 }
 
 // ---------------------------------------------------------------------------------------------

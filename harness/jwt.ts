@@ -130,7 +130,7 @@ function describeJoseError(error: unknown, header: jose.ProtectedHeaderParameter
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
       return 'The ID token\'s signature does not verify with the JWKS key it names; the SPEC\'s JWT validation table requires a valid signature.';
     case 'ERR_JWT_EXPIRED':
-      return `The ID token expired (exp ${String(e.payload?.exp)}) when it was issued; the SPEC's JWT validation table requires an unexpired token.`;
+      return `The ID token has expired (exp ${String(e.payload?.exp)}, now ${Math.floor(Date.now() / 1000)}); the SPEC's JWT validation table requires an unexpired token.`;
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED': {
       const value = e.payload?.[e.claim];
       const shown = value === undefined ? 'missing' : JSON.stringify(value);

@@ -30,8 +30,11 @@ export class Redactor {
   readonly #counts = new Map<string, number>();
   #pattern: RegExp | undefined;
 
-  constructor(secrets: Iterable<string> = []) {
-    for (const s of secrets) this.add(s, 'secret');
+  constructor(secrets: Iterable<string | { value: string; kind: string }> = []) {
+    for (const s of secrets) {
+      if (typeof s === 'string') this.add(s, 'secret');
+      else this.add(s.value, s.kind);
+    }
   }
 
   /** Register a secret value; `kind` names it in the label. Returns the label. */
