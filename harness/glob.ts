@@ -24,9 +24,9 @@ export function globToRegExp(glob: string, segments = false): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-/** Split comma-separated lists and repeated options into one list of patterns. */
+/** Split comma-separated lists (commas inside {a,b} stay) and repeated options into one list. */
 export function patternList(values: readonly string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return (values ?? []).flatMap((v) => v.split(/,(?![^{]*\})/)).map((v) => v.trim()).filter(Boolean);
 }
 
 export function idMatcher(patterns: readonly string[]): (id: string) => boolean {
