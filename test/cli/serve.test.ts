@@ -1,0 +1,110 @@
+/** The command line as a user runs it: `node bin/idp-conformance.js serve|run`, in a child process. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = join(import.meta.dirname, '../../bin/idp-conformance.js');
+
+function start(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'pipe' });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(output: () => string, text: string, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!output().includes(text)) {
+    if (Date.now() > until) throw new Error(`timed out waiting for "${text}"; output:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('idp-conformance serve --port 0 --target-out FILE', () => {
+  let dir = '';
+  let proc: ReturnType<typeof start>;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'idpc-serve-'));
+    proc = start(['serve', '--port', '0', '--target-out', join(dir, 'nested', 't.json')]);
+    await waitFor(proc.output, 'Press Ctrl+C to stop.');
+  });
+  afterAll(async () => {
+    if (proc.child.exitCode === null) proc.child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prints the issuer and the seeded clients, and writes a target config the server answers to', async () => {
+    const issuer = /issuer\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(proc.output())?.[1];
+    expect(issuer).toBeDefined();
+    for (const id of ['web-app', 'partner-app', 'spa', 'machine', 'tv-device', 'exchanger']) expect(proc.output()).toContain(id);
+    const target = JSON.parse(await readFile(join(dir, 'nested', 't.json'), 'utf8'));
+    expect(target).toMatchObject({
+      issuer,
+      tokenRequestEncoding: 'form',
+      user: { username: 'alice', password: expect.any(String) },
+      login: { driver: 'form' },
+      expectedFailures: [],
+      clients: {
+        confidential: { clientId: 'web-app', clientSecret: expect.any(String), redirectUri: expect.any(String), authMethod: 'client_secret_basic', firstParty: true },
+        confidential2: { clientId: 'partner-app', authMethod: 'client_secret_basic' },
+        public: { clientId: 'spa', authMethod: 'none', firstParty: false },
+        machine: { clientId: 'machine', scope: 'api:read' },
+        device: { clientId: 'tv-device', authMethod: 'none' },
+        exchange: { clientId: 'exchanger', clientSecret: expect.any(String) },
+      },
+    });
+    expect(target.clients.public).not.toHaveProperty('clientSecret');
+    const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as { issuer: string };
+    expect(discovery.issuer).toBe(issuer);
+    const machine = target.clients.machine;
+    const res = await fetch(`${issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa(`${machine.clientId}:${machine.clientSecret}`)}` },
+      body: 'grant_type=client_credentials',
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('stops cleanly on SIGTERM with exit code 0', async () => {
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited).toBe(0);
+    expect(proc.output()).toContain('stopping the reference server');
+  });
+});
+
+describe('command-line errors and the interim run', () => {
+  it('serve --flaw warns loudly; an unknown flaw or a bad port is a usage error (exit 2)', async () => {
+    const flawed = start(['serve', '--port', '0', '--flaw', 'state-dropped']);
+    await waitFor(flawed.output, 'Press Ctrl+C to stop.');
+    expect(flawed.output()).toMatch(/WARNING: PLANTED FLAWS ARE ON: state-dropped/);
+    flawed.child.kill('SIGINT');
+    expect(await flawed.exited).toBe(0);
+
+    const unknown = start(['serve', '--flaw', 'no-such-flaw']);
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.output()).toContain('unknown flaw "no-such-flaw"');
+    const badPort = start(['serve', '--port', 'eighty']);
+    expect(await badPort.exited).toBe(2);
+    expect(badPort.output()).toContain('--port must be an integer');
+  });
+
+  it('run says honestly that the harness has not landed, after starting and stopping the reference', async () => {
+    const run = start(['run']);
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toMatch(/Embedded reference server started at http:\/\/127\.0\.0\.1:\d+/);
+    expect(run.output()).toContain('no suites were run');
+  });
+
+  it('an unknown command is exit 2 with the command list; --help is exit 0', async () => {
+    const unknown = start(['frobnicate']);
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.output()).toContain('unknown command "frobnicate"');
+    const help = start(['serve', '--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.output()).toContain('--target-out FILE');
+  });
+});
