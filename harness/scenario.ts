@@ -23,6 +23,7 @@ export type { Pkce } from './pkce.ts';
 export type { AuthorizeOutcome } from './login/driver.ts';
 export { CheckFailure, PreconditionError } from './failures.ts';
 export { GRANT } from './target.ts';
+export { describeOutcome } from './flows.ts';
 
 export interface ScenarioRequires {
   /** Client roles the scenario exercises (config `clients.<role>`); missing ones skip it. */

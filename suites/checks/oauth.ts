@@ -2,7 +2,7 @@
  * Conditions on OAuth responses. Each names the situation (`when`) and the rule (`per`) in its
  * failure sentence; the scenario that calls it decides which requirement it enforces.
  */
-import { type AuthorizeResult, CheckFailure, type HttpResponse, type TokenSet } from '../../harness/scenario.ts';
+import { type AuthorizeResult, CheckFailure, type HttpResponse, type TokenSet, describeOutcome } from '../../harness/scenario.ts';
 
 export interface Rule {
   /** The request, as a sentence subject: "A token request with a wrong code_verifier". */
@@ -54,10 +54,7 @@ export function expectBearer(tokens: TokenSet, rule: Rule): void {
 /** The authorization response redirected to the redirect_uri with a code (RFC 6749 §4.1.2). */
 export function expectAuthorizationCode(outcome: AuthorizeResult, rule: Rule): string {
   if (outcome.kind === 'redirect' && outcome.params.code) return outcome.params.code;
-  const what = outcome.kind === 'redirect'
-    ? `redirected to the client${outcome.params.error ? ` with error=${outcome.params.error}` : ''} without a code`
-    : `stopped at a page (HTTP ${outcome.status}${outcome.headline ? `, "${outcome.headline}"` : ''}): ${outcome.reason}`;
-  throw new CheckFailure(`${rule.when} ${what}; ${rule.per} requires a redirect to the redirect_uri carrying a code.`, { requirement: rule.per });
+  throw new CheckFailure(`${rule.when} ${describeOutcome(outcome)}; ${rule.per} requires a redirect to the redirect_uri carrying a code.`, { requirement: rule.per });
 }
 
 /** The token response carries an id_token (OIDC Core §3.1.3.3: scope openid was granted). */

@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTarget, parseJsonc, resolveClients, stripJsonComments, validateConfig } from '../../harness/config.ts';
+import { loadTarget, resolveClients, validateConfig } from '../../harness/config.ts';
+import { parseJsonc, stripJsonComments } from '../../harness/jsonc.ts';
 import { ConfigError } from '../../harness/failures.ts';
 
 const base = {
