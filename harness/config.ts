@@ -93,9 +93,10 @@ export const targetConfigSchema = z.strictObject({
     const client = config.clients[role];
     if (!client) continue;
     const at = (field: string) => ['clients', role, field];
-    if (confidentialRoles.includes(role) && !client.clientSecret) {
+    const secretMissing = confidentialRoles.includes(role) && !client.clientSecret;
+    if (secretMissing) {
       ctx.addIssue({ code: 'custom', path: at('clientSecret'),
-        message: `is required for the ${role} role (a confidential client), e.g. ${EXAMPLES.clientSecret}` });
+        message: `is required for the ${role} role (a confidential client), e.g. "\${${role.toUpperCase()}_SECRET}"` });
     }
     if (role === 'public' && client.clientSecret) {
       ctx.addIssue({ code: 'custom', path: at('clientSecret'),
@@ -109,7 +110,7 @@ export const targetConfigSchema = z.strictObject({
       ctx.addIssue({ code: 'custom', path: at('authMethod'),
         message: '"none" sends no secret but clientSecret is set; use "client_secret_basic" or "client_secret_post", or remove the secret' });
     }
-    if (client.authMethod && client.authMethod !== 'none' && !client.clientSecret) {
+    if (client.authMethod && client.authMethod !== 'none' && !client.clientSecret && !secretMissing) {
       ctx.addIssue({ code: 'custom', path: at('authMethod'),
         message: `"${client.authMethod}" needs a clientSecret; add one or use "none"` });
     }

@@ -61,7 +61,8 @@ describe('target config validation', () => {
 
   it('checks role rules: secrets for confidential roles, none for public, redirect URIs for code flows', () => {
     expect(issuesOf({ issuer: base.issuer, clients: { machine: { clientId: 'm' } } }))
-      .toEqual(['clients.machine.clientSecret: is required for the machine role (a confidential client), e.g. "${WEB_SECRET}"']);
+      .toEqual(['clients.machine.clientSecret: is required for the machine role (a confidential client), e.g. "${MACHINE_SECRET}"']);
+    expect(issuesOf({ issuer: base.issuer, clients: { machine: { clientId: 'm', authMethod: 'client_secret_basic' } } })).toHaveLength(1);
     expect(issuesOf({ issuer: base.issuer, clients: { public: { clientId: 'p', clientSecret: 'oops-secret', redirectUri: 'https://p.example/cb' } } }))
       .toEqual(['clients.public.clientSecret: a public client has no secret; remove it (a client with a secret belongs in "confidential")']);
     expect(issuesOf({ issuer: base.issuer, clients: { confidential: { clientId: 'w', clientSecret: 'secret-w' } } }))
