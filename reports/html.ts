@@ -106,7 +106,7 @@ export function renderHtml(report: Report): string {
   const nav = report.results.map((r) => `<li><span class="badge b-${r.expected ? 'expected' : r.status}">${h(resultLabel(r))}</span><a href="#${anchor(r)}">${h(r.id)}</a></li>`).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance report: ${h(report.target.issuer)}</title><style>${CSS}</style></head>
+<title>Conformance report: ${h(report.target.issuer)}</title><link rel="icon" href="data:,"><style>${CSS}</style></head>
 <body><header><h1>OAuth 2.0 / OpenID Connect conformance report</h1>
 <p>${h(report.target.issuer)} · ${h(report.tool.name)} ${h(report.tool.version)} · ${h(report.startedAt)}</p></header>
 <main>
