@@ -64,3 +64,27 @@ export function expectIdToken(tokens: TokenSet, rule: Rule): string {
   }
   return tokens.id_token;
 }
+
+/** The response status is one of `statuses`. */
+export function expectStatus(res: HttpResponse, statuses: number | number[], rule: Rule): void {
+  const allowed = Array.isArray(statuses) ? statuses : [statuses];
+  if (!allowed.includes(res.status)) {
+    throw new CheckFailure(`${rule.when} got ${describeResponse(res)}; ${rule.per} requires HTTP ${allowed.join(' or ')}.`, { requirement: rule.per });
+  }
+}
+
+/** A JSON response field is absent, e.g. no refresh_token from client_credentials. */
+export function expectNoField(body: Record<string, unknown>, field: string, rule: Rule): void {
+  if (body[field] !== undefined) {
+    throw new CheckFailure(`${rule.when} returned a ${field}; ${rule.per} requires that it does not.`, { requirement: rule.per });
+  }
+}
+
+/** A response header matches, e.g. Cache-Control containing no-store (RFC 6749 §5.1). */
+export function expectHeader(res: HttpResponse, name: string, pattern: RegExp, rule: Rule & { want: string }): string {
+  const value = res.header(name);
+  if (value === undefined || !pattern.test(value)) {
+    throw new CheckFailure(`${rule.when} answered ${value === undefined ? `without ${name}` : `with ${name}: ${value}`}; ${rule.per} requires ${rule.want}.`, { requirement: rule.per });
+  }
+  return value;
+}
