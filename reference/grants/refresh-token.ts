@@ -19,7 +19,7 @@ export const refreshToken: Grant = {
     const { flaws } = server;
     const token = params.refresh_token;
     if (token === undefined) throw invalidRequest('refresh_token is required');
-    const stored = (await server.store.findRefresh(token)) ?? unknownToken(server, client, token, params.scope);
+    const stored = (await server.store.findRefresh(token)) ?? (await unknownToken(server, client, token, params.scope));
     if (stored.state === 'revoked') throw invalidGrant('the refresh token has been revoked');
     const { record } = stored;
     if (stored.state === 'rotated' && !flaws.has('refresh-reuse-allowed')) await rejectReplay(server, record);
@@ -58,7 +58,7 @@ async function rotate(server: ServerContext, stored: StoredRefresh, next: Refres
   if (await store.rotateRefresh(old, next)) return next.token;
   // Still active when read, retired now: another request used it first. That is a replay too.
   if (stored.state === 'active') await rejectReplay(server, stored.record);
-  // A token let through by a flaw (replayed or unknown): nothing to retire.
+  // A rotated-out token let through by refresh-reuse-allowed: nothing left to retire.
   await store.saveRefresh(next);
   return next.token;
 }
@@ -70,7 +70,12 @@ async function rejectReplay(server: ServerContext, record: RefreshRecord): Promi
 }
 
 /** SPEC refresh states: an unknown token is rejected as invalid. */
-function unknownToken(server: ServerContext, client: RegisteredClient, token: string, scope: string | undefined): StoredRefresh {
+async function unknownToken(
+  server: ServerContext,
+  client: RegisteredClient,
+  token: string,
+  scope: string | undefined,
+): Promise<StoredRefresh> {
   const user = server.users[0];
   if (!server.flaws.has('refresh-unknown-accepted') || !user) throw invalidGrant('the refresh token is invalid or has expired');
   const record: RefreshRecord = {
@@ -82,5 +87,7 @@ function unknownToken(server: ServerContext, client: RegisteredClient, token: st
     authTime: Math.floor(server.now() / 1000),
     expiresAt: server.now() + server.tokens.lifetimesFor(client).refreshToken * 1000,
   };
+  // The flawed server adopts the token as if it had issued it.
+  await server.store.saveRefresh(record);
   return { record, state: 'active' };
 }
