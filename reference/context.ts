@@ -8,6 +8,8 @@ import type { TokenService } from './tokens.ts';
 export interface ServerContext {
   /** The issuer identifier; every endpoint URL is built from it. */
   readonly issuer: string;
+  /** {device_auth_url} (SPEC): the base of the device activation page; the issuer unless configured. */
+  readonly deviceAuthUrl: string;
   readonly options: Readonly<ReferenceOptions>;
   readonly flaws: Flaws;
   readonly store: Store;

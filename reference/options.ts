@@ -117,7 +117,8 @@ export const SEEDED_USER: UserConfig = {
   },
 };
 
-const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+/** RFC 8628 §3.4: the device code grant's grant_type. */
+export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
 
 /** The seeded clients, keyed by the DESIGN §4 role each one plays. */

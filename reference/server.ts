@@ -34,6 +34,7 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
     if (value === undefined) throw new Error('the issuer is not known until listen() (or pass options.issuer)');
     return value;
   };
+  const deviceAuthUrl = options.deviceAuthUrl === undefined ? undefined : normalizeIssuer(options.deviceAuthUrl, 'deviceAuthUrl');
   const now = options.now ?? Date.now;
   const flaws = new Flaws(options.flaws ?? []);
   const keys = KeySet.generate(options.signingAlg ?? 'RS256');
@@ -46,6 +47,9 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   const context: ServerContext = {
     get issuer() {
       return issuer();
+    },
+    get deviceAuthUrl() {
+      return deviceAuthUrl ?? issuer();
     },
     options,
     flaws,
@@ -104,16 +108,19 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   };
 }
 
-/** An issuer is an https (or, for local use, http) URL without query or fragment (OIDC Discovery §3). */
-function normalizeIssuer(value: string): string {
+/**
+ * An issuer (and the device_auth_url) is an https (or, for local use, http) URL without query or
+ * fragment (OIDC Discovery §3).
+ */
+function normalizeIssuer(value: string, option = 'issuer'): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`issuer "${value}" is not a URL`);
+    throw new Error(`${option} "${value}" is not a URL`);
   }
   if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash) {
-    throw new Error(`issuer "${value}" must be an http(s) URL without query or fragment`);
+    throw new Error(`${option} "${value}" must be an http(s) URL without query or fragment`);
   }
   return url.href.replace(/\/$/, '');
 }

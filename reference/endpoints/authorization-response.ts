@@ -66,10 +66,19 @@ const COOKIE = 'idpc_interaction';
 /** The interaction's URL path; its cookie is scoped to it. */
 export const interactionPath = (id: string) => `/interaction/${encodeURIComponent(id)}`;
 
-/** Binds the interaction to this browser: the login and consent POSTs must carry the cookie. */
-export function setInteractionCookie(ctx: Context, server: ServerContext, id: string, maxAge: number): void {
-  const path = new URL(server.url(interactionPath(id))).pathname;
-  const secure = server.issuer.startsWith('https:') ? '; Secure' : '';
+/**
+ * Binds the interaction to this browser: the login and consent POSTs must carry the cookie.
+ * The cookie is scoped to the path of `url` (the device activation passes its own).
+ */
+export function setInteractionCookie(
+  ctx: Context,
+  server: ServerContext,
+  id: string,
+  maxAge: number,
+  url = server.url(interactionPath(id)),
+): void {
+  const path = new URL(url).pathname;
+  const secure = url.startsWith('https:') ? '; Secure' : '';
   ctx.append('Set-Cookie', `${COOKIE}=${id}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`);
 }
 

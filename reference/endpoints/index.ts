@@ -1,11 +1,20 @@
 /** Every endpoint of the reference server. A new endpoint is one new file plus one line here. */
+import { activateEndpoint } from './activate.ts';
 import { authorizeEndpoint } from './authorize.ts';
+import { deviceAuthorizationEndpoint } from './device-authorization.ts';
 import { discoveryEndpoint } from './discovery.ts';
 import type { Endpoint } from './endpoint.ts';
 import { interactionEndpoint } from './interaction.ts';
 import { jwksEndpoint } from './jwks.ts';
 import { tokenEndpoint } from './token.ts';
 
-const SERVICE_ENDPOINTS: readonly Endpoint[] = [authorizeEndpoint, interactionEndpoint, tokenEndpoint, jwksEndpoint];
+const SERVICE_ENDPOINTS: readonly Endpoint[] = [
+  authorizeEndpoint,
+  interactionEndpoint,
+  tokenEndpoint,
+  jwksEndpoint,
+  deviceAuthorizationEndpoint,
+  activateEndpoint,
+];
 
 export const ENDPOINTS: readonly Endpoint[] = [discoveryEndpoint(SERVICE_ENDPOINTS), ...SERVICE_ENDPOINTS];

@@ -5,11 +5,11 @@
  */
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
-import { parseBody } from '../http/body.ts';
+import { parseBody, type Params } from '../http/body.ts';
 import { safeEqual } from '../http/client-auth.ts';
 import { invalidRequest, OAuthError } from '../http/errors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
-import type { RegisteredClient } from '../options.ts';
+import type { RegisteredClient, UserConfig } from '../options.ts';
 import { parseScope } from '../scopes.ts';
 import type { InteractionRecord } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
@@ -28,17 +28,17 @@ export const interactionEndpoint: Endpoint = {
     router.get('/interaction/:id', errors, async (ctx) => {
       const { interaction, client } = await load(ctx, server);
       if (isLoggedIn(interaction) && needsConsent(server, client)) return showConsent(ctx, server, interaction, client);
-      showLogin(ctx, server, interaction, client);
+      showLogin(ctx, server, loginAction(server, interaction), client);
     });
 
     router.post('/interaction/:id/login', errors, async (ctx) => {
       const { interaction, client } = await load(ctx, server);
       const params = await parseBody(ctx, ['form']);
-      const user = server.findUser(params.username ?? '');
-      // Compare even for an unknown user, so that timing does not reveal which usernames exist.
-      const passwordOk = safeEqual(params.password ?? '', user?.password ?? randomToken());
-      if (!user || !passwordOk) {
-        return showLogin(ctx, server, interaction, client, { username: params.username, error: 'Invalid username or password.' });
+      const user = checkCredentials(server, params);
+      if (!user) {
+        return showLogin(ctx, server, loginAction(server, interaction), client, {
+          username: params.username, error: 'Invalid username or password.',
+        });
       }
       const loggedIn: LoggedIn = { ...interaction, sub: user.sub, authTime: Math.floor(server.now() / 1000) };
       if (!needsConsent(server, client)) return complete(ctx, server, loggedIn, 'approve');
@@ -56,6 +56,16 @@ export const interactionEndpoint: Endpoint = {
     });
   },
 };
+
+/** The user the login form's username and password belong to, if any. */
+export function checkCredentials(server: ServerContext, params: Params): UserConfig | undefined {
+  const user = server.findUser(params.username ?? '');
+  // Compare even for an unknown user, so that timing does not reveal which usernames exist.
+  const passwordOk = safeEqual(params.password ?? '', user?.password ?? randomToken());
+  return user && passwordOk ? user : undefined;
+}
+
+const loginAction = (server: ServerContext, interaction: InteractionRecord) => server.url(`${interactionPath(interaction.id)}/login`);
 
 function isLoggedIn(interaction: InteractionRecord): interaction is LoggedIn {
   return interaction.sub !== undefined && interaction.authTime !== undefined;
@@ -76,15 +86,16 @@ async function load(ctx: Context, server: ServerContext): Promise<{ interaction:
   return { interaction, client };
 }
 
-function showLogin(
+/** The login page posting to `action` (also the device activation's login step). */
+export function showLogin(
   ctx: Context,
   server: ServerContext,
-  interaction: InteractionRecord,
+  action: string,
   client: RegisteredClient,
   extra: { username?: string | undefined; error?: string } = {},
 ): void {
   const view = {
-    action: server.url(`${interactionPath(interaction.id)}/login`),
+    action,
     clientName: client.name,
     ...(extra.username === undefined ? {} : { username: extra.username }),
     ...(extra.error === undefined ? {} : { error: extra.error }),

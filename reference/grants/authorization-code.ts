@@ -8,7 +8,7 @@ import { invalidGrant, invalidRequest } from '../http/errors.ts';
 import { verifierMatches, VERIFIER_FORMAT } from '../pkce.ts';
 import type { CodeRecord } from '../store/store.ts';
 import type { Grant } from './grant.ts';
-import { checkThenActDelay, grantRevocationUntil, issueTokens, newRefreshRecord } from './issue.ts';
+import { checkThenActDelay, grantRevocationUntil, issueUserTokens } from './issue.ts';
 
 export const authorizationCode: Grant = {
   grantType: 'authorization_code',
@@ -31,15 +31,9 @@ export const authorizationCode: Grant = {
 
     await redeem(server, code);
     const { sub, scope, grantId, authTime } = record;
-    const response = await issueTokens(server, {
+    return issueUserTokens(server, {
       client, sub, scope, grantId, authTime, ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
     });
-    if ((client.grantTypes as readonly string[]).includes('refresh_token')) {
-      const refresh = newRefreshRecord(server, { client, sub, scope, grantId, authTime });
-      await store.saveRefresh(refresh);
-      response.refresh_token = refresh.token;
-    }
-    return response;
   },
 };
 

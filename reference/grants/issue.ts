@@ -49,6 +49,20 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
   return response;
 }
 
+/** issueTokens for a user's grant, plus a refresh token when the client may use the refresh_token grant. */
+export async function issueUserTokens(
+  server: ServerContext,
+  issuance: Issuance & { grantId: string; authTime: number },
+): Promise<TokenResponse> {
+  const response = await issueTokens(server, issuance);
+  if ((issuance.client.grantTypes as readonly string[]).includes('refresh_token')) {
+    const refresh = newRefreshRecord(server, issuance);
+    await server.store.saveRefresh(refresh);
+    response.refresh_token = refresh.token;
+  }
+  return response;
+}
+
 /** A new refresh token record for a grant; the caller saves or rotates it in. */
 export function newRefreshRecord(
   server: ServerContext,

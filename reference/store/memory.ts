@@ -4,7 +4,8 @@
  * Node's single thread. Expired entries read as absent and a periodic sweep evicts them.
  */
 import type {
-  AccessTokenRecord, CodeRecord, InteractionRecord, RefreshRecord, Store, StoredRefresh,
+  AccessTokenRecord, ActivationRecord, CodeRecord, DeviceRecord, DeviceStatus, InteractionRecord, RefreshRecord, Store,
+  StoredRefresh,
 } from './store.ts';
 
 export interface MemoryStoreOptions {
@@ -12,7 +13,10 @@ export interface MemoryStoreOptions {
   now?: () => number;
   /** How often expired entries are evicted. */
   sweepIntervalMs?: number;
-  /** How long a consumed code is remembered after its expiry, to recognise replays. */
+  /**
+   * How long a consumed code is remembered after its expiry, to recognise replays; and how long
+   * an expired device code is still recognised as one (expired_token).
+   */
   usedCodeRetentionMs?: number;
 }
 
@@ -56,6 +60,12 @@ export class MemoryStore implements Store {
   readonly #accessTokens: ExpiringMap<AccessTokenRecord & { revoked: boolean }>;
   readonly #revokedGrants: ExpiringMap<true>;
   readonly #interactions: ExpiringMap<InteractionRecord>;
+  readonly #devices: ExpiringMap<DeviceRecord>;
+  /** User code → device code, for the activation page. */
+  readonly #userCodes: ExpiringMap<string>;
+  /** Every device code issued, until well after its expiry. */
+  readonly #issuedDeviceCodes: ExpiringMap<true>;
+  readonly #activations: ExpiringMap<ActivationRecord>;
   readonly #maps: ExpiringMap<unknown>[];
   #timer: NodeJS.Timeout | undefined;
 
@@ -69,7 +79,14 @@ export class MemoryStore implements Store {
     this.#accessTokens = new ExpiringMap(now);
     this.#revokedGrants = new ExpiringMap(now);
     this.#interactions = new ExpiringMap(now);
-    this.#maps = [this.#codes, this.#usedCodes, this.#refresh, this.#accessTokens, this.#revokedGrants, this.#interactions];
+    this.#devices = new ExpiringMap(now);
+    this.#userCodes = new ExpiringMap(now);
+    this.#issuedDeviceCodes = new ExpiringMap(now);
+    this.#activations = new ExpiringMap(now);
+    this.#maps = [
+      this.#codes, this.#usedCodes, this.#refresh, this.#accessTokens, this.#revokedGrants, this.#interactions,
+      this.#devices, this.#userCodes, this.#issuedDeviceCodes, this.#activations,
+    ];
     this.#timer = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 60_000);
     this.#timer.unref();
   }
@@ -137,6 +154,50 @@ export class MemoryStore implements Store {
   }
   async consumeInteraction(id: string): Promise<InteractionRecord | undefined> {
     return this.#interactions.take(id);
+  }
+
+  async saveDevice(record: DeviceRecord): Promise<boolean> {
+    if (this.#userCodes.get(record.userCode) !== undefined) return false;
+    this.#devices.set(record.deviceCode, { ...record }, record.expiresAt);
+    this.#userCodes.set(record.userCode, record.deviceCode, record.expiresAt);
+    this.#issuedDeviceCodes.set(record.deviceCode, true, record.expiresAt + this.#usedCodeRetentionMs);
+    return true;
+  }
+  async findDevice(deviceCode: string): Promise<DeviceRecord | undefined> {
+    const record = this.#devices.get(deviceCode);
+    return record && { ...record };
+  }
+  async findDeviceByUserCode(userCode: string): Promise<DeviceRecord | undefined> {
+    const deviceCode = this.#userCodes.get(userCode);
+    return deviceCode === undefined ? undefined : this.findDevice(deviceCode);
+  }
+  async recordDevicePoll(deviceCode: string, at: number, interval: number): Promise<void> {
+    const record = this.#devices.get(deviceCode);
+    if (!record) return;
+    record.lastPollAt = at;
+    record.interval = interval;
+  }
+  async transitionDevice(
+    deviceCode: string,
+    from: DeviceStatus,
+    to: DeviceStatus,
+    user?: DeviceRecord['user'],
+  ): Promise<DeviceRecord | undefined> {
+    const record = this.#devices.get(deviceCode);
+    if (!record || record.status !== from) return undefined;
+    record.status = to;
+    if (user) record.user = { ...user };
+    return { ...record };
+  }
+  async deviceCodeExpired(deviceCode: string): Promise<boolean> {
+    return this.#devices.get(deviceCode) === undefined && this.#issuedDeviceCodes.get(deviceCode) === true;
+  }
+
+  async saveActivation(record: ActivationRecord): Promise<void> {
+    this.#activations.set(record.id, record, record.expiresAt);
+  }
+  async findActivation(id: string): Promise<ActivationRecord | undefined> {
+    return this.#activations.get(id);
   }
 
   /** Evicts every expired entry now (the timer calls this periodically). */

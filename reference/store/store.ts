@@ -1,11 +1,12 @@
 /**
  * The Store: where everything short-lived and single-use lives (codes, refresh-token families,
- * revocations, pending authorization requests). Clients and users stay in plain maps.
+ * revocations, pending authorization and device requests). Clients and users stay in plain maps.
  *
  * Contract for every implementation:
  * - Single-use operations are atomic: `consumeCode` returns a record exactly once, however many
  *   callers race for it; `rotateRefresh` succeeds exactly once for a given old token;
- *   `consumeInteraction` likewise. No caller may read-then-delete in two steps.
+ *   `consumeInteraction` and `transitionDevice` likewise. No caller may read-then-delete in two
+ *   steps.
  * - Every record carries `expiresAt` (epoch milliseconds); an expired record reads as absent
  *   and is evicted, so the store never grows without bound.
  */
@@ -73,6 +74,37 @@ export interface InteractionRecord {
   expiresAt: number;
 }
 
+/** A device request: pending → approved or denied (at the activation page) → redeemed (by one poll). */
+export type DeviceStatus = 'pending' | 'approved' | 'denied' | 'redeemed';
+
+/** A device authorization request (RFC 8628 §3.1–3.5), keyed by its device code. */
+export interface DeviceRecord {
+  deviceCode: string;
+  /** The eight letters without the dash; unique among live requests. */
+  userCode: string;
+  /** The grant its tokens will belong to. */
+  grantId: string;
+  clientId: string;
+  scope: string;
+  status: DeviceStatus;
+  /** Seconds the device must leave between polls; each slow_down adds 5 (RFC 8628 §3.5). */
+  interval: number;
+  /** Epoch milliseconds of the latest poll while pending. */
+  lastPollAt?: number;
+  /** Who approved or denied, and when they logged in (epoch seconds); set with the decision. */
+  user?: { sub: string; authTime: number };
+  expiresAt: number;
+}
+
+/** A browser at the activation page, between a valid user code and the decision. */
+export interface ActivationRecord {
+  id: string;
+  deviceCode: string;
+  /** Set once the user has logged in. */
+  user?: { sub: string; authTime: number };
+  expiresAt: number;
+}
+
 export interface Store {
   saveCode(record: CodeRecord): Promise<void>;
   /** The record of an unconsumed, unexpired code, without consuming it. */
@@ -102,6 +134,28 @@ export interface Store {
   findInteraction(id: string): Promise<InteractionRecord | undefined>;
   /** Atomic single use, like consumeCode. */
   consumeInteraction(id: string): Promise<InteractionRecord | undefined>;
+
+  /** Saves a new device request; false (and nothing saved) when a live request has its user code. */
+  saveDevice(record: DeviceRecord): Promise<boolean>;
+  findDevice(deviceCode: string): Promise<DeviceRecord | undefined>;
+  findDeviceByUserCode(userCode: string): Promise<DeviceRecord | undefined>;
+  /** Records a poll of a device code: its time, and the polling interval from now on. */
+  recordDevicePoll(deviceCode: string, at: number, interval: number): Promise<void>;
+  /**
+   * Atomic: when the request's status is `from`, sets it to `to` (and the user, when given) and
+   * returns the updated record; to exactly one caller, however many race.
+   */
+  transitionDevice(
+    deviceCode: string,
+    from: DeviceStatus,
+    to: DeviceStatus,
+    user?: DeviceRecord['user'],
+  ): Promise<DeviceRecord | undefined>;
+  /** Whether the device code was issued and has expired since (remembered for a while after): expired_token. */
+  deviceCodeExpired(deviceCode: string): Promise<boolean>;
+
+  saveActivation(record: ActivationRecord): Promise<void>;
+  findActivation(id: string): Promise<ActivationRecord | undefined>;
 
   /** Stops background work (the eviction timer). */
   close(): Promise<void>;

@@ -1,0 +1,372 @@
+/**
+ * A test fixture: oidc-provider 9 (panva's OpenID Certified implementation, which this project
+ * does not control) started in-process on 127.0.0.1, configured soundly, with a DESIGN §4 target
+ * config for it — so the harness can be pointed at an independent IdP.
+ *
+ * Configuration decisions (each differs from oidc-provider's quick-start defaults on purpose):
+ * - Only response_type=code; PKCE is required for every client (pkce.required → true) and v9
+ *   supports only S256 (code_challenge_methods_supported: ["S256"], plain is refused).
+ * - Refresh tokens rotate on every use (rotateRefreshToken: true); a rotated token keeps the
+ *   family's remaining lifetime. oidc-provider revokes the whole grant when a rotated-out token
+ *   is replayed. Refresh tokens are issued only when the client may use the refresh_token grant
+ *   and the grant holds offline_access. At /auth oidc-provider follows OIDC Core §11: it drops
+ *   offline_access unless prompt=consent is sent, so a code flow that wants a refresh token must
+ *   send prompt=consent (the device authorization endpoint has no prompt and keeps it). This
+ *   holds for the public client too: it gets (rotating) refresh tokens under the same rule.
+ * - Consent is asked of every client (oidc-provider has no first-party notion); the target
+ *   config still marks firstParty as the reference's seeded clients do, and the third-party
+ *   client gets the reference's shorter lifetimes, so every first/third-party rule holds.
+ * - Login: devInteractions' built-in pages (plain server-rendered forms: inputs `login` and
+ *   `password`, then a consent form with a "Continue" button). They accept any login name and
+ *   never check the password; findAccount knows only `alice`, so no other account can finish a
+ *   login (another name ends on oidc-provider's server_error page, logged to console.error).
+ *   The target's password is therefore a placeholder.
+ * - Access tokens bound to the userinfo endpoint (every flow with openid) are opaque, as
+ *   oidc-provider always makes them. client_credentials tokens are issued for one API resource
+ *   server (RFC 8707 default resource `API_RESOURCE`, scopes api:read api:write) and are opaque
+ *   by default — oidc-provider refuses to introspect or revoke JWT access tokens
+ *   (unsupported_token_type) — or RFC 9068 JWTs with `apiAccessTokenFormat: 'jwt'`.
+ * - Scope-requested claims go to userinfo only, never into an ID token issued next to an access
+ *   token (conformIdTokenClaims, OIDC Core §5.4). api:read and api:write are registered scopes,
+ *   so a client asking for one outside its registered `scope` gets invalid_scope at /auth and at
+ *   the token endpoint (oidc-provider silently ignores scopes it does not know at all).
+ * - Introspection answers only confidential clients; a client may revoke only its own tokens.
+ * - Pages: X-Frame-Options DENY and CSP frame-ancestors 'none' on every response, added by
+ *   a middleware here — the one thing the fixture adds to oidc-provider's own HTTP behaviour; it
+ *   leaves such headers to whoever deploys it.
+ * - Token exchange (RFC 8693) is left out: oidc-provider has none built in, and a grant written
+ *   here with registerGrantType would test our code, not the independent implementation's. The
+ *   target has no `exchange` client, so the token-exchange scenarios skip for that reason.
+ * - Storage: test/support/oidc-provider-adapter.ts (unbounded, atomic consume) instead of the
+ *   development-only MemoryAdapter (a 1000-entry LRU). Keys: a fresh RS256 key per start, not the
+ *   development keys; fresh cookie keys and client secrets too.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
+import type Provider from 'oidc-provider';
+import type { Account, KoaContextWithOIDC, ProviderClient } from 'oidc-provider';
+import { createAtomicMemoryAdapter } from './oidc-provider-adapter.ts';
+
+/** The resource server client_credentials tokens are issued for (RFC 8707 resource indicator). */
+export const API_RESOURCE = 'https://api.example.test/';
+const API_SCOPE = 'api:read api:write';
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/**
+ * DESIGN §4's target config, as harness/config.ts validates it (strict: no other fields). Kept
+ * here until the harness's own type can be imported.
+ */
+export interface TargetClient {
+  clientId: string;
+  clientSecret?: string;
+  redirectUri?: string;
+  scope?: string;
+  authMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  firstParty?: boolean;
+}
+
+export type ClientRole = 'confidential' | 'confidential2' | 'public' | 'machine' | 'device' | 'exchange';
+
+export interface TargetConfig {
+  issuer: string;
+  tokenRequestEncoding: 'form' | 'json';
+  clients: Partial<Record<ClientRole, TargetClient>>;
+  user: { username: string; password: string };
+  login: { driver: 'form'; usernameField: string; passwordField: string };
+  expectedFailures: string[];
+}
+
+export interface OidcProviderOptions {
+  /** Format of the API resource's (client_credentials) access tokens; default 'opaque'. */
+  apiAccessTokenFormat?: 'opaque' | 'jwt';
+  /** Print oidc-provider's development notices too (errors are always printed). */
+  verbose?: boolean;
+}
+
+export interface StartedOidcProvider {
+  issuer: string;
+  target: TargetConfig;
+  provider: Provider;
+  close(): Promise<void>;
+}
+
+/** One registered client: the oidc-provider metadata and what the target config says of it. */
+interface FixtureClient {
+  role: Exclude<ClientRole, 'exchange'>;
+  metadata: Record<string, unknown> & { client_id: string; client_secret?: string };
+  target: TargetClient;
+}
+
+/** The reference's seeded person, copied: the fixture must not import reference/. */
+const USER = {
+  username: 'alice',
+  claims: {
+    name: 'Alice Liddell',
+    family_name: 'Liddell',
+    picture: 'https://idp.example.test/avatars/alice.png',
+    email: 'alice@example.test',
+    email_verified: true,
+    address: { formatted: '1 Rabbit Hole Lane, Oxford, UK' },
+    phone_number: '+44 1865 000000',
+  },
+};
+
+/** Lifetimes in seconds, first-party vs third-party as in the reference's defaults. */
+const TTL = {
+  accessToken: { firstParty: 3600, thirdParty: 600 },
+  refreshToken: { firstParty: 30 * 24 * 3600, thirdParty: 24 * 3600 },
+  authorizationCode: 60,
+  idToken: 3600,
+  deviceCode: 600,
+  interaction: 3600,
+  session: 14 * 24 * 3600,
+  grant: 30 * 24 * 3600,
+};
+
+function secret(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+function fixtureClients(): FixtureClient[] {
+  const confidential = (role: 'confidential' | 'confidential2', clientId: string, redirectUri: string,
+    allowedScope: string): FixtureClient => {
+    const clientSecret = secret();
+    return {
+      role,
+      metadata: {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: allowedScope,
+      },
+      target: {
+        clientId, clientSecret, redirectUri, scope: 'openid profile email offline_access',
+        authMethod: 'client_secret_basic', firstParty: true,
+      },
+    };
+  };
+  const machineSecret = secret();
+  return [
+    confidential('confidential', 'web-app', 'https://web.example.test/callback',
+      'openid profile email address phone offline_access api:read'),
+    confidential('confidential2', 'partner-app', 'https://partner.example.test/callback',
+      'openid profile email offline_access'),
+    {
+      role: 'public',
+      metadata: {
+        client_id: 'spa',
+        redirect_uris: ['https://spa.example.test/callback'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+        scope: 'openid profile offline_access',
+      },
+      target: {
+        clientId: 'spa', redirectUri: 'https://spa.example.test/callback', scope: 'openid profile',
+        authMethod: 'none', firstParty: false,
+      },
+    },
+    {
+      role: 'machine',
+      metadata: {
+        client_id: 'machine',
+        client_secret: machineSecret,
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'api:read',
+      },
+      target: {
+        clientId: 'machine', clientSecret: machineSecret, scope: 'api:read',
+        authMethod: 'client_secret_basic', firstParty: true,
+      },
+    },
+    {
+      role: 'device',
+      metadata: {
+        client_id: 'tv-device',
+        redirect_uris: [],
+        grant_types: [DEVICE_CODE_GRANT, 'refresh_token'],
+        response_types: [],
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+        scope: 'openid profile offline_access',
+      },
+      target: { clientId: 'tv-device', scope: 'openid offline_access', authMethod: 'none', firstParty: true },
+    },
+  ];
+}
+
+/** The notices oidc-provider prints about quick-start settings; `verbose` keeps them. */
+const DEV_NOTICES = [
+  /^oidc-provider WARNING: Unsupported runtime/,
+  /^oidc-provider WARNING: a quick start development-only feature devInteractions/,
+  /^oidc-provider NOTICE: default .* function called, you SHOULD change it/,
+];
+
+let noticeFilterInstalled = false;
+
+/**
+ * Drops oidc-provider's development notices from console.warn / console.info, once per process.
+ * Everything else (and console.error, where its server errors go) passes through unchanged. The
+ * dropped "Unsupported runtime" warning is oidc-provider 9 preferring Node 22: it runs on 20.
+ */
+function filterDevNotices(): void {
+  if (noticeFilterInstalled) return;
+  noticeFilterInstalled = true;
+  for (const method of ['warn', 'info'] as const) {
+    const original = console[method].bind(console);
+    console[method] = (...args: unknown[]) => {
+      if (typeof args[0] === 'string' && DEV_NOTICES.some((re) => re.test(args[0] as string))) return;
+      original(...args);
+    };
+  }
+}
+
+interface Grantable { scopes: Set<string> }
+interface RotatedToken { remainingTTL: number }
+interface TokenOwner { clientId: string }
+
+export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise<StartedOidcProvider> {
+  if (!opts.verbose) filterDevNotices();
+  // Imported here, after the filter, because oidc-provider prints its runtime notice on import.
+  const { default: ProviderClass, errors } = await import('oidc-provider');
+
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const issuer = `http://127.0.0.1:${port}`;
+
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const signingKey = { ...(await exportJWK(privateKey)), kid: `rs256-${secret().slice(0, 8)}`, alg: 'RS256', use: 'sig' };
+
+  const clients = fixtureClients();
+  const thirdParty = new Set(clients.filter((c) => c.target.firstParty === false).map((c) => c.metadata.client_id));
+  const lifetime = (pair: { firstParty: number; thirdParty: number }, client: ProviderClient | undefined) =>
+    (client && thirdParty.has(client.clientId) ? pair.thirdParty : pair.firstParty);
+
+  const account: Account = {
+    accountId: USER.username,
+    claims: () => ({ sub: USER.username, ...USER.claims }),
+  };
+
+  const provider = new ProviderClass(issuer, {
+    adapter: createAtomicMemoryAdapter({
+      alreadyConsumed: (model) => new errors.InvalidGrant(`${model} already consumed`),
+    }),
+    clients: clients.map((c) => c.metadata),
+    jwks: { keys: [signingKey] },
+    cookies: { keys: [secret(), secret()] },
+    findAccount: (_ctx: KoaContextWithOIDC, sub: string) => (sub === USER.username ? account : undefined),
+    scopes: ['openid', 'offline_access', 'profile', 'email', 'address', 'phone', 'api:read', 'api:write'],
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'family_name', 'picture'],
+      email: ['email', 'email_verified'],
+      address: ['address'],
+      phone: ['phone_number'],
+    },
+    conformIdTokenClaims: true,
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    allowOmittingSingleRegisteredRedirectUri: false,
+    pkce: { required: () => true },
+    rotateRefreshToken: true,
+    issueRefreshToken: async (_ctx: KoaContextWithOIDC, client: ProviderClient, source: Grantable) =>
+      client.grantTypeAllowed('refresh_token') && source.scopes.has('offline_access'),
+    ttl: {
+      AccessToken: (_ctx: KoaContextWithOIDC, _token: unknown, client: ProviderClient) =>
+        lifetime(TTL.accessToken, client),
+      ClientCredentials: (_ctx: KoaContextWithOIDC, _token: unknown, client: ProviderClient) =>
+        lifetime(TTL.accessToken, client),
+      RefreshToken: (ctx: KoaContextWithOIDC | undefined, _token: unknown, client: ProviderClient) => {
+        const rotated = ctx?.oidc.entities.RotatedRefreshToken as RotatedToken | undefined;
+        return rotated ? rotated.remainingTTL : lifetime(TTL.refreshToken, client);
+      },
+      AuthorizationCode: TTL.authorizationCode,
+      IdToken: TTL.idToken,
+      DeviceCode: TTL.deviceCode,
+      Interaction: TTL.interaction,
+      Session: TTL.session,
+      Grant: TTL.grant,
+    },
+    features: {
+      devInteractions: { enabled: true },
+      deviceFlow: { enabled: true },
+      clientCredentials: { enabled: true },
+      userinfo: { enabled: true },
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx: KoaContextWithOIDC, client: ProviderClient) => client.clientAuthMethod !== 'none',
+      },
+      revocation: {
+        enabled: true,
+        // oidc-provider's default, made explicit: only the token's own client may revoke it.
+        allowedPolicy: async (_ctx: KoaContextWithOIDC, client: ProviderClient, token: TokenOwner) => {
+          if (token.clientId === client.clientId) return true;
+          if (client.clientAuthMethod === 'none') return false;
+          throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        // Only client_credentials defaults to the API; flows with openid stay userinfo-bound.
+        defaultResource: async (ctx: KoaContextWithOIDC, _client: ProviderClient, oneOf?: string[]) => {
+          if (oneOf) return oneOf;
+          const grantType = ctx.oidc.params?.grant_type;
+          return ctx.oidc.route === 'token' && grantType === 'client_credentials' ? API_RESOURCE : undefined;
+        },
+        useGrantedResource: async () => false,
+        getResourceServerInfo: async (_ctx: KoaContextWithOIDC, resourceIndicator: string) => {
+          if (resourceIndicator !== API_RESOURCE) throw new errors.InvalidTarget();
+          return {
+            scope: API_SCOPE,
+            audience: API_RESOURCE,
+            accessTokenFormat: opts.apiAccessTokenFormat ?? 'opaque',
+            ...(opts.apiAccessTokenFormat === 'jwt' ? { jwt: { sign: { alg: 'RS256' } } } : {}),
+          };
+        },
+      },
+    },
+  });
+  provider.on('server_error', (_ctx, error) => console.error('oidc-provider server_error:', error));
+  // Anti-framing on every response, pages included (login, consent, device, error, form_post).
+  // oidc-provider leaves these headers to the deployment (helmet or a proxy in front of it), and
+  // RFC 9700 §4.16 makes preventing clickjacking the authorization server's duty. Set before the
+  // provider runs, as helmet does, so oidc-provider can still extend the CSP it finds.
+  provider.use(async (ctx, next) => {
+    ctx.set('X-Frame-Options', 'DENY');
+    ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
+    await next();
+  });
+  server.on('request', provider.callback());
+
+  const target: TargetConfig = {
+    issuer,
+    tokenRequestEncoding: 'form',
+    clients: Object.fromEntries(clients.map((c) => [c.role, c.target])),
+    // devInteractions accept any password; findAccount only knows alice.
+    user: { username: USER.username, password: 'any' },
+    login: { driver: 'form', usernameField: 'login', passwordField: 'password' },
+    expectedFailures: [],
+  };
+
+  return {
+    issuer,
+    target,
+    provider,
+    close: () => new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeAllConnections();
+    }),
+  };
+}
