@@ -5,8 +5,11 @@ import { deviceAuthorizationEndpoint } from './device-authorization.ts';
 import { discoveryEndpoint } from './discovery.ts';
 import type { Endpoint } from './endpoint.ts';
 import { interactionEndpoint } from './interaction.ts';
+import { introspectionEndpoint } from './introspection.ts';
 import { jwksEndpoint } from './jwks.ts';
+import { revocationEndpoint } from './revocation.ts';
 import { tokenEndpoint } from './token.ts';
+import { userinfoEndpoint } from './userinfo.ts';
 
 const SERVICE_ENDPOINTS: readonly Endpoint[] = [
   authorizeEndpoint,
@@ -15,6 +18,9 @@ const SERVICE_ENDPOINTS: readonly Endpoint[] = [
   jwksEndpoint,
   deviceAuthorizationEndpoint,
   activateEndpoint,
+  userinfoEndpoint,
+  revocationEndpoint,
+  introspectionEndpoint,
 ];
 
 export const ENDPOINTS: readonly Endpoint[] = [discoveryEndpoint(SERVICE_ENDPOINTS), ...SERVICE_ENDPOINTS];

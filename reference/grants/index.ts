@@ -7,8 +7,9 @@ import { clientCredentials } from './client-credentials.ts';
 import { deviceCode } from './device-code.ts';
 import type { Grant } from './grant.ts';
 import { refreshToken } from './refresh-token.ts';
+import { tokenExchange } from './token-exchange.ts';
 
-export const GRANTS: readonly Grant[] = [authorizationCode, clientCredentials, refreshToken, deviceCode];
+export const GRANTS: readonly Grant[] = [authorizationCode, clientCredentials, refreshToken, deviceCode, tokenExchange];
 
 export function findGrant(grantType: string): Grant | undefined {
   return GRANTS.find((grant) => grant.grantType === grantType);

@@ -4,7 +4,7 @@ import type { ServerContext } from '../context.ts';
 import type { RegisteredClient } from '../options.ts';
 import { hasScope } from '../scopes.ts';
 import type { RefreshRecord } from '../store/store.ts';
-import { randomToken } from '../tokens.ts';
+import { randomToken, type ActClaim } from '../tokens.ts';
 import type { TokenResponse } from './grant.ts';
 
 export interface Issuance {
@@ -17,12 +17,14 @@ export interface Issuance {
   /** Epoch seconds of the user's login; needed for an ID token. */
   authTime?: number;
   nonce?: string;
+  /** Token exchange (RFC 8693 §4.1): who acts on behalf of `sub`. */
+  act?: ActClaim;
 }
 
 /** Mints the access token (recorded in the store) and, for openid with a user, the ID token. */
 export async function issueTokens(server: ServerContext, issuance: Issuance): Promise<TokenResponse> {
-  const { client, sub, scope, grantId } = issuance;
-  const access = await server.tokens.accessToken({ client, sub, scope });
+  const { client, sub, scope, grantId, act } = issuance;
+  const access = await server.tokens.accessToken({ client, sub, scope, ...(act === undefined ? {} : { act }) });
   await server.store.saveAccessToken({
     jti: access.jti,
     clientId: client.clientId,

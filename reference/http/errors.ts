@@ -6,7 +6,7 @@
 import type { Context, Next } from 'koa';
 import type { Flaws } from '../flaws.ts';
 
-/** RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1; RFC 8628 §3.5; OIDC Core §3.1.2.6 error codes. */
+/** RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1; RFC 8628 §3.5; RFC 8693 §2.2.2; OIDC Core §3.1.2.6 error codes. */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -27,7 +27,8 @@ export type OAuthErrorCode =
   | 'consent_required'
   | 'request_not_supported'
   | 'request_uri_not_supported'
-  | 'unsupported_token_type';
+  | 'unsupported_token_type'
+  | 'invalid_target';
 
 const DEFAULT_STATUS: Partial<Record<OAuthErrorCode, number>> = {
   invalid_client: 401,

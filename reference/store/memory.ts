@@ -5,7 +5,7 @@
  */
 import type {
   AccessTokenRecord, ActivationRecord, CodeRecord, DeviceRecord, DeviceStatus, InteractionRecord, RefreshRecord, Store,
-  StoredRefresh,
+  StoredAccessToken, StoredRefresh,
 } from './store.ts';
 
 export interface MemoryStoreOptions {
@@ -134,9 +134,14 @@ export class MemoryStore implements Store {
     if (stored) stored.revoked = true;
   }
   async isAccessTokenActive(jti: string): Promise<boolean> {
+    const found = await this.findAccessToken(jti);
+    return found !== undefined && !found.revoked;
+  }
+  async findAccessToken(jti: string): Promise<StoredAccessToken | undefined> {
     const stored = this.#accessTokens.get(jti);
-    if (!stored || stored.revoked) return false;
-    return !(stored.grantId && this.#revokedGrants.get(stored.grantId));
+    if (!stored) return undefined;
+    const { revoked, ...record } = stored;
+    return { record, revoked: revoked || (record.grantId !== undefined && this.#revokedGrants.get(record.grantId) === true) };
   }
 
   async revokeGrant(grantId: string, until: number): Promise<void> {

@@ -58,6 +58,12 @@ export interface AccessTokenRecord {
   expiresAt: number;
 }
 
+export interface StoredAccessToken {
+  record: AccessTokenRecord;
+  /** Revoked itself, or through its grant (a revoked refresh family or a replayed code). */
+  revoked: boolean;
+}
+
 /** An authorization request between GET /auth and the redirect back to the client. */
 export interface InteractionRecord {
   id: string;
@@ -125,6 +131,8 @@ export interface Store {
   revokeAccessToken(jti: string): Promise<void>;
   /** Known, unexpired, and revoked neither itself nor through its grant. */
   isAccessTokenActive(jti: string): Promise<boolean>;
+  /** The record of an unexpired access token and whether it is revoked (like findRefresh). */
+  findAccessToken(jti: string): Promise<StoredAccessToken | undefined>;
 
   /** Revokes every token of a grant (refresh family and access tokens), including later ones. */
   revokeGrant(grantId: string, until: number): Promise<void>;

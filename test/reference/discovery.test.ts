@@ -2,6 +2,7 @@ import request from 'supertest';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createReferenceServer } from '../../reference/index.ts';
+import { verifyPresentedAccessToken } from '../../reference/verify.ts';
 import { MACHINE, token, useServer } from './helpers.ts';
 
 describe('discovery document', () => {
@@ -57,7 +58,7 @@ describe('JWKS', () => {
     ctx.server.context.keys.rotate();
     const { body } = await request(ctx.issuer).get('/jwks');
     expect(body.keys.map((k: { kid: string }) => k.kid)).toEqual([ctx.server.context.keys.current.kid, oldKid]);
-    await expect(ctx.server.context.tokens.verify(String(before.json.access_token), { typ: 'at+jwt' })).resolves.toMatchObject({ sub: MACHINE.clientId });
+    await expect(verifyPresentedAccessToken(ctx.server.context, String(before.json.access_token))).resolves.toMatchObject({ claims: { sub: MACHINE.clientId } });
   });
 });
 
