@@ -1,10 +1,14 @@
 /** The command line: dispatches `idp-conformance <command>` to its module. */
 import { UsageError, type Command } from './command.ts';
-import { runPlaceholderCommand } from './run-placeholder.ts';
+import { initCommand } from './init.ts';
+import { listCommand } from './list.ts';
+import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 
 const COMMANDS: Record<string, Command> = {
-  run: runPlaceholderCommand,
+  run: runCommand,
+  list: listCommand,
+  init: initCommand,
   serve: serveCommand,
 };
 

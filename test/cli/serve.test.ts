@@ -69,6 +69,14 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
     expect(res.status).toBe(200);
   });
 
+  it('the harness run against the written target config passes every scenario (exit 0)', async () => {
+    const run = start(['run', '--target', join(dir, 'nested', 't.json'), '--report', join(dir, 'report'), '--format', 'json']);
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toMatch(/\d+ scenarios: \d+ passed, 0 failed, 0 warnings, 0 skipped, 0 errors/);
+    const report = JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8'));
+    expect(report.target.source).toBe('file');
+  });
+
   it('stops cleanly on SIGTERM with exit code 0', async () => {
     proc.child.kill('SIGTERM');
     expect(await proc.exited).toBe(0);
@@ -76,7 +84,7 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
   });
 });
 
-describe('command-line errors and the interim run', () => {
+describe('command-line errors and the embedded run', () => {
   it('serve --flaw warns loudly; an unknown flaw or a bad port is a usage error (exit 2)', async () => {
     const flawed = start(['serve', '--port', '0', '--flaw', 'state-dropped']);
     await waitFor(flawed.output, 'Press Ctrl+C to stop.');
@@ -93,11 +101,13 @@ describe('command-line errors and the interim run', () => {
     expect(badPort.output()).toContain('--port must be an integer');
   });
 
-  it('run says honestly that the harness has not landed, after starting and stopping the reference', async () => {
-    const run = start(['run']);
+  it('run starts the embedded reference, runs the suites against it and exits 0', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'idpc-run-'));
+    const run = start(['run', '--report', join(dir, 'report'), '--format', 'json']);
     expect(await run.exited).toBe(0);
-    expect(run.output()).toMatch(/Embedded reference server started at http:\/\/127\.0\.0\.1:\d+/);
-    expect(run.output()).toContain('no suites were run');
+    expect(run.output()).toMatch(/idp-conformance: http:\/\/127\.0\.0\.1:\d+ \(the embedded reference server\)/);
+    expect(run.output()).toMatch(/\d+ scenarios: \d+ passed, 0 failed, 0 warnings, 0 skipped, 0 errors/);
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('an unknown command is exit 2 with the command list; --help is exit 0', async () => {

@@ -1,0 +1,64 @@
+/** `idp-conformance list`: the scenarios with their id, title, requirements and severity. */
+import { patternList } from '../harness/glob.ts';
+import { PROFILES, resolveLevel } from '../harness/requirements.ts';
+import type { ProfileName } from '../harness/results.ts';
+import { selectScenarios } from '../harness/runner.ts';
+import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
+import { type Command, UsageError, parseOptions } from './command.ts';
+import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
+
+const USAGE = `Usage: idp-conformance list [options]
+
+Lists the scenarios: id, severity, level in the profile, requirements and title.
+
+Options:
+  --only GLOB         only these ids, e.g. 'pkce.*' (comma-separated, repeatable)
+  --profile spec|rfc  the profile whose levels to show (default spec)
+  --scenarios GLOB    include your own scenario files (repeatable)
+  --json              print JSON instead of text
+  -h, --help          show this help`;
+
+export const listCommand: Command = {
+  summary: 'list the scenarios: id, title, requirements, severity',
+  usage: USAGE,
+  async run(argv) {
+    const v = parseOptions(argv, {
+      only: { type: 'string', multiple: true, default: [] },
+      profile: { type: 'string', default: 'spec' },
+      scenarios: { type: 'string', multiple: true, default: [] },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (v.help) {
+      console.log(USAGE);
+      return 0;
+    }
+    if (!(PROFILES as readonly string[]).includes(v.profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
+    const profile = v.profile as ProfileName;
+    const all = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
+    const rows = selectScenarios(all, patternList(v.only)).map((s) => {
+      const resolution = resolveLevel(s.requirements, profile, s.requires?.roles ?? []);
+      return {
+        id: s.id,
+        title: s.title,
+        severity: s.severity,
+        level: resolution.level ?? null,
+        requirements: resolution.requirements.map((r) => ({ label: r.label, level: r.level, url: r.url ?? null, applies: r.applies })),
+        requires: s.requires ?? {},
+        catches: s.catches ?? [],
+      };
+    });
+    if (v.json) {
+      console.log(JSON.stringify(rows, null, 2));
+      return 0;
+    }
+    const width = Math.max(...rows.map((r) => r.id.length));
+    for (const r of rows) {
+      const reqs = r.requirements.map((q) => `${q.level} ${q.label}${q.applies ? '' : ' (not in profile)'}`).join('; ');
+      console.log(`${r.id.padEnd(width)}  ${r.severity.padEnd(8)} ${(r.level ?? 'n/a').padEnd(6)} ${reqs}`);
+      console.log(`${' '.repeat(width)}  ${r.title}`);
+    }
+    console.log(`\n${rows.length} scenario${rows.length === 1 ? '' : 's'} (profile ${profile})`);
+    return 0;
+  },
+};

@@ -1,0 +1,50 @@
+/** Loading the user's own scenario files (`--scenarios GLOB`): TypeScript via tsx, or JavaScript. */
+import { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { expandFileGlob } from '../harness/glob.ts';
+import { type Scenario, isScenario } from '../harness/scenario.ts';
+import { UsageError } from './command.ts';
+
+let hookRegistered = false;
+
+/** Make the bare name 'idp-conformance' resolve to this package, wherever the file lives. */
+function registerResolveHook(): void {
+  if (hookRegistered) return; // (under vitest, its alias resolves the name; the hook is harmless)
+  register('./resolve-hook.mjs', import.meta.url);
+  hookRegistered = true;
+}
+
+export async function loadScenarioFiles(patterns: readonly string[], cwd = process.cwd()): Promise<Scenario[]> {
+  if (patterns.length === 0) return [];
+  registerResolveHook();
+  const scenarios: Scenario[] = [];
+  for (const pattern of patterns) {
+    const files = await expandFileGlob(pattern, cwd);
+    if (files.length === 0) throw new UsageError(`--scenarios ${pattern}: no files match`);
+    for (const file of files) {
+      let mod: Record<string, unknown>;
+      try {
+        mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      } catch (error) {
+        throw new UsageError(`--scenarios: cannot load ${file}: ${(error as Error).message}`);
+      }
+      const exported = Array.isArray(mod.default) ? mod.default : [mod.default];
+      const found = exported.filter(isScenario);
+      if (found.length === 0) {
+        throw new UsageError(`--scenarios: ${file} has no default export made with defineScenario({...}) (import it from 'idp-conformance')`);
+      }
+      scenarios.push(...found);
+    }
+  }
+  return scenarios;
+}
+
+/** Built-in and extra scenarios together; a repeated id is a usage error. */
+export function mergeScenarios(builtIn: readonly Scenario[], extra: readonly Scenario[]): Scenario[] {
+  const seen = new Set(builtIn.map((s) => s.id));
+  for (const s of extra) {
+    if (seen.has(s.id)) throw new UsageError(`--scenarios: the id "${s.id}" is already taken; give your scenario another id`);
+    seen.add(s.id);
+  }
+  return [...builtIn, ...extra];
+}

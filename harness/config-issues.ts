@@ -1,0 +1,113 @@
+/**
+ * Turning config problems into messages that name the field and the fix: zod issues, unknown
+ * fields with a "did you mean", and ${ENV} interpolation.
+ */
+import type { z } from 'zod';
+
+export const EXAMPLES: Record<string, string> = {
+  issuer: '"https://idp.example"',
+  discoveryUrl: '"https://idp.example/.well-known/openid-configuration"',
+  redirectUri: '"https://app.example/callback"',
+  clientId: '"my-app"',
+  clientSecret: '"${WEB_SECRET}"',
+  scope: '"openid profile"',
+  username: '"alice"',
+  password: '"${ALICE_PASSWORD}"',
+};
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, key) =>
+    typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key), '') || '(root)';
+}
+
+/** Replace `${NAME}` with environment variables everywhere; `$${` is a literal `${`. */
+export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, issues: string[], path: PropertyKey[] = []): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$?\$\{([^}]*)\}/g, (match, name: string) => {
+      if (match.startsWith('$$')) return match.slice(1);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+        issues.push(`${formatPath(path)}: "\${${name}}" is not a valid environment variable reference; use \${NAME} with letters, digits and _ (write $\${ for a literal \${)`);
+        return match;
+      }
+      const v = env[name];
+      if (v === undefined) {
+        issues.push(`${formatPath(path)}: environment variable ${name} is not set; export ${name} or write the value into the file`);
+        return match;
+      }
+      return v;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v, i) => interpolateEnv(v, env, issues, [...path, i]));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateEnv(v, env, issues, [...path, k])]));
+  }
+  return value;
+}
+
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    const d = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      let prev = d[0]!;
+      d[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const tmp = d[j]!;
+        d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+        prev = tmp;
+      }
+    }
+    return d[b.length]!;
+  };
+  const contains = candidates.find((c) => c.toLowerCase().includes(word.toLowerCase()) || word.toLowerCase().includes(c.toLowerCase()));
+  if (contains && word.length >= 3) return contains;
+  const best = candidates.map((c) => [c, distance(word, c)] as const).sort((x, y) => x[1] - y[1])[0];
+  return best && best[1] <= Math.max(2, Math.floor(word.length / 3)) ? best[0] : undefined;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const key of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  return v;
+}
+
+/** Known keys of the object schema at a path (for "did you mean"). */
+export function knownKeysIn(schema: { shape: Record<string, unknown> }, clientKeys: string[], roles: readonly string[], path: readonly PropertyKey[]): string[] {
+  const names = path.filter((k) => typeof k === 'string');
+  if (names.length === 0) return Object.keys(schema.shape);
+  if (names[0] === 'clients') return names.length === 1 ? [...roles] : clientKeys;
+  if (names[0] === 'user') return ['username', 'password'];
+  if (names[0] === 'login') return ['driver', 'usernameField', 'passwordField', 'steps'];
+  if (names[0] === 'timeouts') return ['requestMs', 'scenarioMs'];
+  return [];
+}
+
+export function formatIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys: (path: readonly PropertyKey[]) => string[]): string[] {
+  const at = formatPath(issue.path);
+  const field = String(issue.path.at(-1) ?? '');
+  const example = EXAMPLES[field] ? `, e.g. ${EXAMPLES[field]}` : '';
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => {
+        const known = knownKeys(issue.path);
+        const guess = closest(key, known);
+        const where = formatPath([...issue.path, key]);
+        return `${where}: unknown field${guess ? `; did you mean "${guess}"?` : '.'}${known.length ? ` Known fields: ${known.join(', ')}` : ''}`;
+      });
+    case 'invalid_type':
+      if (valueAt(input, issue.path) === undefined) return [`${at}: is required${example}`];
+      return [`${at}: must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}${example}`];
+    case 'invalid_value':
+      return [`${at}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`];
+    case 'invalid_union': {
+      const options = (issue as { options?: unknown[] }).options;
+      if (options) return [`${at}: must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}`];
+      return [`${at}: does not match any allowed shape (e.g. { "fill": "#username", "value": "..." } or { "click": "button" })`];
+    }
+    case 'too_small':
+      return [`${at}: ${issue.message}`];
+    default:
+      return [`${at}: ${issue.message}`];
+  }
+}
+
+/** Validate an already-parsed config object (after interpolation). */

@@ -1,0 +1,195 @@
+/**
+ * The target config (DESIGN §4): one zod schema (also the source of
+ * schema/target-config.schema.json), `${ENV}` interpolation, JSONC comments, and validation
+ * messages that name the field and the fix. Nothing here sends a request.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { CLIENT_ROLES, type ClientRole } from './requirements.ts';
+import { EXAMPLES, formatIssue, interpolateEnv, knownKeysIn } from './config-issues.ts';
+import { ConfigError } from './failures.ts';
+import { parseJsonc } from './jsonc.ts';
+
+function isAbsoluteUrl(value: string, schemes?: string[]): boolean {
+  try {
+    const url = new URL(value);
+    return !schemes || schemes.includes(url.protocol);
+  } catch {
+    return false;
+  }
+}
+
+const httpUrl = (field: string) =>
+  z.string().refine((v) => isAbsoluteUrl(v, ['http:', 'https:']), {
+    error: `must be an absolute http(s) URL, e.g. ${EXAMPLES[field]}`,
+  });
+
+const nonEmpty = (field: string) =>
+  z.string().min(1, { error: `must not be empty${EXAMPLES[field] ? `, e.g. ${EXAMPLES[field]}` : ''}` });
+
+export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
+
+const clientSchema = z.strictObject({
+  clientId: nonEmpty('clientId').describe('The client_id registered at the IdP.'),
+  clientSecret: nonEmpty('clientSecret').optional()
+    .describe('The client secret (confidential clients). Use ${ENV} to keep it out of the file.'),
+  redirectUri: z.string()
+    .refine((v) => isAbsoluteUrl(v), { error: `must be an absolute URL, e.g. ${EXAMPLES.redirectUri}` })
+    .optional()
+    .describe('A redirect URI registered for the client (exact match). Never fetched by the harness.'),
+  scope: z.string().optional().describe('Space-separated scopes the client may request.'),
+  authMethod: z.enum(AUTH_METHODS).optional()
+    .describe('Token endpoint client authentication; default client_secret_basic with a secret, none without.'),
+  firstParty: z.boolean().optional().describe('First-party (trusted) or third-party client, per the SPEC table.'),
+});
+
+const rolesShape = Object.fromEntries(CLIENT_ROLES.map((role) => [role, clientSchema.optional()])) as
+  Record<ClientRole, z.ZodOptional<typeof clientSchema>>;
+
+const browserStep = z.union([
+  z.strictObject({ fill: z.string().min(1), value: z.string(), optional: z.boolean().optional() }),
+  z.strictObject({ click: z.string().min(1), optional: z.boolean().optional() }),
+]);
+
+const loginSchema = z.discriminatedUnion('driver', [
+  z.strictObject({
+    driver: z.literal('form'),
+    usernameField: z.string().min(1).default('username').describe('Name of the login form\'s username input.'),
+    passwordField: z.string().min(1).default('password').describe('Name of the login form\'s password input.'),
+  }),
+  z.strictObject({
+    driver: z.literal('browser'),
+    steps: z.array(browserStep).min(1).describe('Playwright steps: fill a selector with a value, or click one.'),
+  }),
+]);
+
+export const targetConfigSchema = z.strictObject({
+  $schema: z.string().optional().describe('Path or URL of this file\'s JSON schema (ignored).'),
+  $comment: z.string().optional().describe('Free text (ignored).'),
+  issuer: httpUrl('issuer').describe('The issuer; discovery is at {issuer}/.well-known/openid-configuration.'),
+  discoveryUrl: httpUrl('discoveryUrl').optional().describe('Override of the discovery document URL.'),
+  tokenRequestEncoding: z.enum(['form', 'json']).default('form')
+    .describe('"form" (RFC 6749, every IdP) or "json" (the SPEC\'s token endpoint).'),
+  clients: z.strictObject(rolesShape).default({})
+    .describe('The clients by role; every role is optional, scenarios needing a missing one are skipped.'),
+  user: z.strictObject({
+    username: nonEmpty('username'),
+    password: nonEmpty('password'),
+  }).optional().describe('A test user who can log in and consent.'),
+  login: loginSchema.default({ driver: 'form', usernameField: 'username', passwordField: 'password' })
+    .describe('How the harness logs the user in: "form" (HTTP, no browser) or "browser" (Playwright).'),
+  expectedFailures: z.array(z.string().regex(/^[a-z0-9-]+\.[a-z0-9-]+$/, {
+    error: 'must be a scenario id such as "pkce.plain-rejected" (see `idp-conformance list`)',
+  })).default([]).describe('Scenario ids whose failure is accepted for now: reported, but not failing the run.'),
+  timeouts: z.strictObject({
+    requestMs: z.int().positive().optional().describe('Per HTTP request (default 10000).'),
+    scenarioMs: z.int().positive().optional().describe('Per scenario (default 30000).'),
+  }).optional(),
+}).superRefine((config, ctx) => {
+  const confidentialRoles: ClientRole[] = ['confidential', 'confidential2', 'machine', 'exchange'];
+  const redirectRoles: ClientRole[] = ['confidential', 'confidential2', 'public'];
+  for (const role of CLIENT_ROLES) {
+    const client = config.clients[role];
+    if (!client) continue;
+    const at = (field: string) => ['clients', role, field];
+    const secretMissing = confidentialRoles.includes(role) && !client.clientSecret;
+    if (secretMissing) {
+      ctx.addIssue({ code: 'custom', path: at('clientSecret'),
+        message: `is required for the ${role} role (a confidential client), e.g. "\${${role.toUpperCase()}_SECRET}"` });
+    }
+    if (role === 'public' && client.clientSecret) {
+      ctx.addIssue({ code: 'custom', path: at('clientSecret'),
+        message: 'a public client has no secret; remove it (a client with a secret belongs in "confidential")' });
+    }
+    if (redirectRoles.includes(role) && !client.redirectUri) {
+      ctx.addIssue({ code: 'custom', path: at('redirectUri'),
+        message: `is required for the ${role} role (it runs the authorization code flow), e.g. ${EXAMPLES.redirectUri}` });
+    }
+    if (client.authMethod === 'none' && client.clientSecret) {
+      ctx.addIssue({ code: 'custom', path: at('authMethod'),
+        message: '"none" sends no secret but clientSecret is set; use "client_secret_basic" or "client_secret_post", or remove the secret' });
+    }
+    if (client.authMethod && client.authMethod !== 'none' && !client.clientSecret && !secretMissing) {
+      ctx.addIssue({ code: 'custom', path: at('authMethod'),
+        message: `"${client.authMethod}" needs a clientSecret; add one or use "none"` });
+    }
+  }
+});
+
+export type TargetConfigInput = z.input<typeof targetConfigSchema>;
+export type TargetConfig = z.output<typeof targetConfigSchema>;
+export type ClientEntry = NonNullable<TargetConfig['clients'][ClientRole]>;
+
+/** A client as scenarios see it: the config entry with defaults resolved. */
+export interface Client {
+  role: ClientRole;
+  clientId: string;
+  clientSecret?: string;
+  redirectUri?: string;
+  scope: string;
+  authMethod: AuthMethod;
+  firstParty?: boolean;
+}
+
+export function resolveClients(config: TargetConfig): Partial<Record<ClientRole, Client>> {
+  const out: Partial<Record<ClientRole, Client>> = {};
+  for (const role of CLIENT_ROLES) {
+    const c = config.clients[role];
+    if (!c) continue;
+    out[role] = {
+      role,
+      clientId: c.clientId,
+      ...(c.clientSecret ? { clientSecret: c.clientSecret } : {}),
+      ...(c.redirectUri ? { redirectUri: c.redirectUri } : {}),
+      scope: c.scope ?? (['machine', 'exchange'].includes(role) ? '' : 'openid'),
+      authMethod: c.authMethod ?? (c.clientSecret ? 'client_secret_basic' : 'none'),
+      ...(c.firstParty === undefined ? {} : { firstParty: c.firstParty }),
+    };
+  }
+  return out;
+}
+
+/** Every secret value in the config: redacted wherever it appears. */
+export function configSecrets(config: TargetConfig): { value: string; kind: 'client_secret' | 'password' }[] {
+  const secrets = Object.values(config.clients).flatMap((c) => (c?.clientSecret ? [{ value: c.clientSecret, kind: 'client_secret' as const }] : []));
+  return config.user ? [...secrets, { value: config.user.password, kind: 'password' }] : secrets;
+}
+
+const knownKeys = (path: readonly PropertyKey[]) => knownKeysIn(targetConfigSchema, Object.keys(clientSchema.shape), CLIENT_ROLES, path);
+
+/** Validate a parsed config object: ${ENV} interpolation, then the schema. */
+export function validateConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): TargetConfig {
+  const issues: string[] = [];
+  const interpolated = interpolateEnv(raw, env, issues);
+  const parsed = targetConfigSchema.safeParse(interpolated);
+  if (!parsed.success) issues.push(...parsed.error.issues.flatMap((issue) => formatIssue(issue, interpolated, knownKeys)));
+  if (issues.length || !parsed.success) throw new ConfigError(issues);
+  return parsed.data;
+}
+
+export interface LoadedTarget {
+  config: TargetConfig;
+  source: 'file' | 'issuer-url';
+  /** The file, or the issuer URL. */
+  location: string;
+}
+
+/** `--target FILE|ISSUER_URL`. An issuer URL gives a config with no clients and no user. */
+export async function loadTarget(target: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedTarget> {
+  if (/^https?:\/\//i.test(target)) {
+    if (!isAbsoluteUrl(target, ['http:', 'https:'])) {
+      throw new ConfigError([`--target: "${target}" is not a valid URL, e.g. "https://idp.example"`]);
+    }
+    return { config: validateConfig({ issuer: target }, env), source: 'issuer-url', location: target };
+  }
+  let text: string;
+  try {
+    text = await readFile(target, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    throw new ConfigError([`--target: cannot read "${target}" (${why}); pass a config file (\`idp-conformance init\` writes one) or an issuer URL`]);
+  }
+  return { config: validateConfig(parseJsonc(text, target), env), source: 'file', location: target };
+}

@@ -1,0 +1,61 @@
+/**
+ * One whole run: config → discovery → runner → the Report (DESIGN §2 data flow). The caller hands
+ * in the scenarios (the catalog lives in suites/, which the harness never imports).
+ */
+import { createRequire } from 'node:module';
+import { type TargetConfig, configSecrets } from './config.ts';
+import { Redactor } from './redact.ts';
+import type { Report, ScenarioResult, Summary } from './results.ts';
+import { type RunnerOptions, runScenarios } from './runner.ts';
+import { resolveTarget } from './target.ts';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
+export const TOOL = { name: pkg.name, version: pkg.version } as const;
+
+export interface SuiteOptions extends Omit<RunnerOptions, 'target' | 'redactor' | 'config'> {
+  config: TargetConfig;
+  /** Where the config came from (shown in the report). */
+  source?: Report['target']['source'];
+  /** Extra secrets to redact beyond those in the config. */
+  secrets?: string[];
+}
+
+export function summarize(results: readonly ScenarioResult[]): Summary {
+  const count = (status: ScenarioResult['status']) => results.filter((r) => r.status === status).length;
+  return {
+    total: results.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    warnings: count('warning'),
+    skipped: count('skipped'),
+    errors: count('error'),
+    expectedFailures: results.filter((r) => r.expected).length,
+  };
+}
+
+/**
+ * Run the scenarios against the target the config names. Throws ConfigError before any request
+ * and TargetUnreachableError when discovery cannot be reached at all.
+ */
+export async function runSuite(options: SuiteOptions): Promise<Report> {
+  const { config } = options;
+  const redactor = new Redactor([...configSecrets(config), ...(options.secrets ?? [])]);
+  const startedAt = new Date();
+  const started = performance.now();
+  const target = await resolveTarget(config, redactor, options.fetch);
+  const outcome = await runScenarios({ ...options, config, target, redactor });
+  return {
+    schemaVersion: 1,
+    tool: TOOL,
+    target: { issuer: config.issuer, source: options.source ?? 'object', discoveryUrl: target.discoveryUrl },
+    profile: options.profile ?? 'spec',
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    seed: outcome.seed,
+    runs: outcome.runs,
+    selection: { only: options.only ?? [], skip: options.skip ?? [] },
+    summary: summarize(outcome.results),
+    results: outcome.results,
+    ...(outcome.notices.length ? { notices: outcome.notices } : {}),
+  };
+}

@@ -1,0 +1,155 @@
+/** Builds the ctx one scenario runs with (harness/scenario.ts describes it). */
+import * as fc from 'fast-check';
+import type { Client, TargetConfig } from './config.ts';
+import { CheckFailure, HarnessError, PreconditionError, SkipSignal } from './failures.ts';
+import { createFlows } from './flows.ts';
+import { HttpClient, type Params, Recorder } from './http.ts';
+import { JwtTools } from './jwt.ts';
+import type { LoginDriver } from './login/driver.ts';
+import { createPkce, randomToken, s256 } from './pkce.ts';
+import type { ClientRole } from './requirements.ts';
+import type { Finding, Level, ProfileName } from './results.ts';
+import type { Scenario, ScenarioContext } from './scenario.ts';
+import type { Target } from './target.ts';
+
+export interface ContextInput {
+  scenario: Scenario;
+  target: Target;
+  config: TargetConfig;
+  clients: Partial<Record<ClientRole, Client>>;
+  profile: ProfileName;
+  level: Level;
+  seed: number;
+  runs: number;
+  runSeed: number;
+  recorder: Recorder;
+  signal: AbortSignal;
+  requestTimeoutMs: number;
+  loginDriver: (http: HttpClient) => LoginDriver;
+  /** Decides failed/warning for a failure (by the requirement it names). */
+  statusOf: (failure: CheckFailure) => Finding['status'];
+  fetch?: typeof fetch;
+}
+
+export interface ContextState {
+  ctx: ScenarioContext;
+  findings: Finding[];
+  log: string[];
+}
+
+export function createContext(input: ContextInput): ContextState {
+  const { scenario, target, config, clients, recorder } = input;
+  const findings: Finding[] = [];
+  const log: string[] = [];
+  const http = new HttpClient({
+    recorder,
+    signal: input.signal,
+    requestTimeoutMs: input.requestTimeoutMs,
+    encoding: config.tokenRequestEncoding,
+    ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
+    ...(input.fetch ? { fetch: input.fetch } : {}),
+  });
+  let driver: LoginDriver | undefined;
+  const login = (): LoginDriver => (driver ??= input.loginDriver(http));
+  const client = (role: ClientRole): Client => {
+    const c = clients[role];
+    if (!c) throw new HarnessError(`scenario ${scenario.id} uses client role "${role}" but does not declare it in requires.roles (clients.${role} is not configured)`);
+    return c;
+  };
+  const base: Omit<ScenarioContext, 'flows'> = {
+    id: scenario.id,
+    target,
+    profile: input.profile,
+    level: input.level,
+    seed: input.seed,
+    runs: input.runs,
+    clients,
+    client,
+    ...(config.user ? { user: config.user } : {}),
+    http,
+    get login() {
+      return login();
+    },
+    async authorize(role, params: Params = {}, options = {}) {
+      const c = client(role);
+      const endpoint = target.endpoints.authorization;
+      if (!endpoint) throw new PreconditionError('the discovery document has no authorization_endpoint');
+      const merged: Params = {
+        response_type: 'code', client_id: c.clientId, redirect_uri: c.redirectUri, scope: c.scope || undefined, state: randomToken(), ...params,
+      };
+      const request = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
+      const url = new URL(endpoint);
+      for (const [k, v] of Object.entries(request)) url.searchParams.set(k, v);
+      const stopAt = [request.redirect_uri, c.redirectUri].filter((u): u is string => !!u);
+      const outcome = await login().authorize(url.href, stopAt, options);
+      return { ...outcome, request };
+    },
+    pkce: { create: createPkce, s256 },
+    random: randomToken,
+    get jwt() {
+      return jwt;
+    },
+    evidence: {
+      add: (e) => recorder.add(e),
+      note: (text, label) => recorder.add({ kind: 'note', text, ...(label ? { label } : {}) }),
+    },
+    log: (message) => { log.push(message); },
+    signal: input.signal,
+    async softly(check, options = {}) {
+      try {
+        await check();
+        return true;
+      } catch (error) {
+        if (!(error instanceof CheckFailure)) throw error;
+        const failure = options.requirement && !error.requirement ? new CheckFailure(error.message, { requirement: options.requirement }) : error;
+        findings.push({ status: input.statusOf(failure), message: failure.message, ...(failure.requirement ? { requirement: failure.requirement } : {}) });
+        return false;
+      }
+    },
+    skip(reason) {
+      throw new SkipSignal(reason);
+    },
+    async property(arbitrary, predicate, options = {}) {
+      const runs = options.runs ?? input.runs;
+      const before = recorder.evidence.length;
+      let failingRun: typeof recorder.evidence = [];
+      let harnessError: unknown;
+      const details = await fc.check(fc.asyncProperty(arbitrary, async (value) => {
+        if (harnessError) return true;
+        const start = recorder.evidence.length;
+        try {
+          await predicate(value);
+        } catch (error) {
+          if (!(error instanceof CheckFailure)) {
+            harnessError ??= error; // not a counterexample: stop judging and report the error
+            return true;
+          }
+          failingRun = recorder.evidence.slice(start);
+          throw error;
+        } finally {
+          recorder.evidence.length = start;
+        }
+      }), { seed: input.seed, numRuns: runs, endOnFailure: false });
+      if (harnessError) throw harnessError;
+      recorder.evidence.length = before;
+      if (!details.failed) return;
+      recorder.evidence.push(...failingRun);
+      const shown = details.counterexample ? fc.stringify(details.counterexample.length === 1 ? details.counterexample[0] : details.counterexample) : '(none)';
+      recorder.add({
+        kind: 'counterexample',
+        ...(options.label ? { label: options.label } : {}),
+        seed: input.seed,
+        runs,
+        ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+        value: shown,
+        replay: `--seed ${input.runSeed} --runs ${input.runs} --only ${scenario.id}`,
+      });
+      const inner = details.errorInstance instanceof CheckFailure ? details.errorInstance : undefined;
+      const why = inner?.message ?? (details.interrupted ? 'the property was interrupted' : 'the property failed');
+      throw new CheckFailure(`${why} (counterexample ${shown}, found within ${details.numRuns} runs)`, inner?.requirement ? { requirement: inner.requirement } : {});
+    },
+  };
+  const jwt = new JwtTools(http, target);
+  const ctx: ScenarioContext = Object.assign(base, { flows: createFlows(base) });
+  return { ctx, findings, log };
+}

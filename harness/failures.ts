@@ -1,0 +1,69 @@
+/**
+ * The ways a scenario can end other than passing. Only a CheckFailure counts against the target;
+ * everything else is an `error` result (the harness, the config or the connection failed).
+ */
+
+export interface CheckFailureOptions {
+  /** Which of the scenario's requirements this check enforces, e.g. `RFC 6749 §4.1.2`; its
+   *  level then decides failed (MUST) or warning (SHOULD/MAY). Defaults to the scenario's level. */
+  requirement?: string;
+  cause?: unknown;
+}
+
+/** The target violated a requirement. The message is one sentence: what it did, what is required. */
+export class CheckFailure extends Error {
+  override readonly name = 'CheckFailure';
+  readonly requirement?: string;
+  constructor(message: string, options: CheckFailureOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    if (options.requirement) this.requirement = options.requirement;
+  }
+}
+
+/** The harness could not do its part (bad input to a helper, a missing endpoint, …). */
+export class HarnessError extends Error {
+  override readonly name: string = 'HarnessError';
+}
+
+/** A step a scenario depends on (logging in, getting a token) did not work, so it cannot judge. */
+export class PreconditionError extends HarnessError {
+  override readonly name = 'PreconditionError';
+}
+
+/** The target config is invalid: each issue names the field and the fix. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly issues: string[];
+  constructor(issues: string[], heading = 'invalid target config') {
+    super(`${heading}:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.issues = issues;
+  }
+}
+
+/** A request could not reach the target at all (refused, DNS, TLS, timeout). */
+export class TargetUnreachableError extends Error {
+  override readonly name = 'TargetUnreachableError';
+  readonly url: string;
+  constructor(url: string, cause: string) {
+    super(`cannot reach ${url}: ${cause}`);
+    this.url = url;
+  }
+}
+
+/** A scenario exceeded its time limit. */
+export class ScenarioTimeoutError extends HarnessError {
+  override readonly name = 'ScenarioTimeoutError';
+}
+
+/** Thrown by ctx.skip(): the scenario found at run time that it does not apply. */
+export class SkipSignal extends Error {
+  override readonly name = 'SkipSignal';
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}

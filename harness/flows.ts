@@ -1,0 +1,62 @@
+/**
+ * The flows most scenarios start from. They are set-up, not the check: a step that does not work
+ * is a PreconditionError, so the scenario reports `error` with the cause instead of blaming the
+ * requirement it was about to test.
+ */
+import { PreconditionError } from './failures.ts';
+import type { HttpResponse } from './http.ts';
+import { createPkce } from './pkce.ts';
+import type { ClientRole } from './requirements.ts';
+import type { AuthorizeResult, CodeFlowOptions, CodeResult, Flows, ScenarioContext, TokenSet } from './scenario.ts';
+import { GRANT } from './target.ts';
+
+export function describeOutcome(outcome: AuthorizeResult): string {
+  if (outcome.kind === 'redirect') {
+    const { error, error_description: d } = outcome.params;
+    return error ? `redirected with error=${error}${d ? ` (${d})` : ''}` : 'redirected without a code';
+  }
+  const headline = outcome.headline ? ` "${outcome.headline}"` : '';
+  return `stopped at ${outcome.url} (HTTP ${outcome.status}${headline}): ${outcome.reason}`;
+}
+
+export function tokenSetOf(res: HttpResponse, what: string): TokenSet {
+  const body = res.body;
+  if (res.status !== 200 || typeof body.access_token !== 'string') {
+    const error = typeof body.error === 'string' ? ` error=${body.error}` : '';
+    throw new PreconditionError(`${what}: the token endpoint answered ${res.status}${error} instead of tokens`);
+  }
+  return body as TokenSet;
+}
+
+export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {
+  const code = async (role: ClientRole, options: CodeFlowOptions = {}): Promise<CodeResult> => {
+    const pkce = options.pkce === false ? undefined : createPkce();
+    const outcome = await ctx.authorize(role, {
+      ...(options.scope ? { scope: options.scope } : {}),
+      ...(pkce ? { code_challenge: pkce.challenge, code_challenge_method: pkce.method } : {}),
+      ...options.params,
+    }, options.consent ? { consent: options.consent } : {});
+    if (outcome.kind !== 'redirect' || !outcome.params.code) {
+      throw new PreconditionError(`the authorization request as ${role} ${describeOutcome(outcome)}; a code was needed to go on`);
+    }
+    return { code: outcome.params.code, ...(pkce ? { pkce } : {}), request: outcome.request, response: outcome.params };
+  };
+  return {
+    code,
+    async tokens(role, options = {}) {
+      const got = await code(role, options);
+      const res = await ctx.http.token(ctx.client(role), {
+        grant_type: GRANT.code,
+        code: got.code,
+        redirect_uri: got.request.redirect_uri,
+        code_verifier: got.pkce?.verifier,
+      }, { label: 'token request (authorization_code)' });
+      return { ...got, tokens: tokenSetOf(res, `redeeming the code as ${role}`) };
+    },
+    async clientCredentials(role, scope) {
+      const client = ctx.client(role);
+      const res = await ctx.http.token(client, { grant_type: GRANT.clientCredentials, scope: scope ?? (client.scope || undefined) });
+      return tokenSetOf(res, `client_credentials as ${role}`);
+    },
+  };
+}

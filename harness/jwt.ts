@@ -1,0 +1,148 @@
+/**
+ * JWT tools for scenarios (jose): fetch the JWKS, decode without trust, and validate ID tokens per
+ * the SPEC's JWT validation table (signature by a JWKS key chosen by kid, exp, iss, aud, nbf, an
+ * algorithm allow-list that never admits none or symmetric algorithms, at_hash) and OIDC Core
+ * §3.1.3.7. Every way a token is wrong becomes a CheckFailure naming the claim and the rule.
+ */
+import { createHash } from 'node:crypto';
+import * as jose from 'jose';
+import type { Client } from './config.ts';
+import { CheckFailure } from './failures.ts';
+import type { HttpClient } from './http.ts';
+import type { Target } from './target.ts';
+
+/** Asymmetric JWS algorithms a verifier may accept (RFC 8725 §3.1: never none, never HS* here). */
+export const ASYMMETRIC_ALGS = [
+  'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519',
+] as const;
+
+export interface DecodedJwt {
+  header: jose.ProtectedHeaderParameters;
+  payload: jose.JWTPayload;
+}
+
+export interface IdTokenExpectations {
+  client: Client;
+  /** The nonce sent in the authorization request; must come back unchanged. */
+  nonce?: string;
+  /** The access token issued with it: at_hash is checked when present. */
+  accessToken?: string;
+  /** at_hash must be present (e.g. when the ID token comes with an access token from /auth). */
+  requireAtHash?: boolean;
+  /** Seconds of clock skew tolerated for exp, nbf and iat (default 60). */
+  clockToleranceSec?: number;
+}
+
+/** at_hash: left half of the hash (by the JWS alg's hash) of the access token, base64url (OIDC §3.2.2.9). */
+export function atHash(accessToken: string, alg: string): string {
+  const bits = /(\d{3})$/.exec(alg)?.[1];
+  const hash = alg === 'EdDSA' || alg === 'Ed25519' ? 'sha512' : `sha${bits ?? '256'}`;
+  const digest = createHash(hash).update(accessToken, 'ascii').digest();
+  return digest.subarray(0, digest.length / 2).toString('base64url');
+}
+
+export function decodeJwt(token: string): DecodedJwt {
+  try {
+    return { header: jose.decodeProtectedHeader(token), payload: jose.decodeJwt(token) };
+  } catch (error) {
+    throw new CheckFailure(`The token is not a well-formed JWT (${(error as Error).message}); RFC 7519 §7.2 requires header.payload.signature in base64url.`);
+  }
+}
+
+export class JwtTools {
+  #jwks: jose.JSONWebKeySet | undefined;
+  constructor(private readonly http: HttpClient, private readonly target: Target) {}
+
+  /** The key set at jwks_uri (fetched once per scenario). */
+  async jwks(): Promise<jose.JSONWebKeySet> {
+    if (this.#jwks) return this.#jwks;
+    const uri = this.target.endpoints.jwks;
+    if (!uri) throw new CheckFailure('The discovery document has no jwks_uri; OIDC Discovery §3 requires it, and ID tokens cannot be verified without it.');
+    const res = await this.http.get(uri, { label: 'JWKS' });
+    const keys = res.body.keys;
+    if (res.status !== 200 || !Array.isArray(keys)) {
+      throw new CheckFailure(`GET ${uri} answered ${res.status} without a "keys" array; RFC 7517 §5 requires a JWK Set with "keys".`);
+    }
+    this.#jwks = { keys: keys as jose.JWK[] };
+    return this.#jwks;
+  }
+
+  decode(token: string): DecodedJwt {
+    return decodeJwt(token);
+  }
+
+  /** The algorithms an ID token may use: advertised ones, minus none and symmetric algorithms. */
+  allowedAlgorithms(): string[] {
+    const advertised = this.target.discovery?.id_token_signing_alg_values_supported;
+    const list = Array.isArray(advertised) ? advertised.filter((a): a is string => typeof a === 'string') : ['RS256'];
+    return list.filter((a) => (ASYMMETRIC_ALGS as readonly string[]).includes(a));
+  }
+
+  /** Validate an ID token fully; returns its claims or throws a CheckFailure saying what is wrong. */
+  async validateIdToken(idToken: string, expect: IdTokenExpectations): Promise<jose.JWTPayload> {
+    const { header } = decodeJwt(idToken);
+    const allowed = this.allowedAlgorithms();
+    const alg = String(header.alg);
+    if (!allowed.includes(alg)) {
+      throw new CheckFailure(`The ID token is signed with alg "${alg}", which is not among the allowed asymmetric algorithms advertised by the IdP (${allowed.join(', ') || 'none advertised'}); OIDC Core §3.1.3.7 and RFC 8725 §3.1 require the verifier to reject it.`);
+    }
+    const jwks = await this.jwks();
+    const clientId = expect.client.clientId;
+    let payload: jose.JWTPayload;
+    try {
+      ({ payload } = await jose.jwtVerify(idToken, jose.createLocalJWKSet(jwks), {
+        issuer: this.target.issuer,
+        audience: clientId,
+        algorithms: allowed,
+        clockTolerance: expect.clockToleranceSec ?? 60,
+        requiredClaims: ['iss', 'sub', 'aud', 'exp', 'iat'],
+      }));
+    } catch (error) {
+      throw new CheckFailure(describeJoseError(error, header, clientId, this.target.issuer), { cause: error });
+    }
+    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp === undefined) {
+      throw new CheckFailure(`The ID token has several audiences (${payload.aud.join(', ')}) but no azp; OIDC Core §3.1.3.7 requires azp to be checked then.`);
+    }
+    if (payload.azp !== undefined && payload.azp !== clientId) {
+      throw new CheckFailure(`The ID token's azp is "${String(payload.azp)}", not the client_id "${clientId}"; OIDC Core §3.1.3.7 requires it to be the client_id.`);
+    }
+    if (expect.nonce !== undefined && payload.nonce !== expect.nonce) {
+      throw new CheckFailure(`The ID token's nonce is ${payload.nonce === undefined ? 'missing' : `"${String(payload.nonce)}"`}, not the nonce sent in the authorization request; OIDC Core §3.1.3.7 requires it to be echoed exactly.`);
+    }
+    if (expect.accessToken !== undefined && (payload.at_hash !== undefined || expect.requireAtHash)) {
+      const want = atHash(expect.accessToken, alg);
+      if (payload.at_hash !== want) {
+        throw new CheckFailure(`The ID token's at_hash is ${payload.at_hash === undefined ? 'missing' : `"${String(payload.at_hash)}"`} but the access token hashes to "${want}"; OIDC Core §3.1.3.8 and the SPEC's JWT validation table require a match.`);
+      }
+    }
+    return payload;
+  }
+}
+
+function describeJoseError(error: unknown, header: jose.ProtectedHeaderParameters, clientId: string, issuer: string): string {
+  const code = (error as { code?: string }).code;
+  const e = error as jose.errors.JWTClaimValidationFailed;
+  switch (code) {
+    case 'ERR_JWKS_NO_MATCHING_KEY':
+      return `The ID token's header (kid ${header.kid === undefined ? 'absent' : `"${header.kid}"`}, alg "${header.alg}") matches no key in the JWKS; the SPEC's JWT validation table and OIDC Core §10.1 require a signature by a key from the key set, selected by kid.`;
+    case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
+      return 'The ID token has no kid and the JWKS has several matching keys; OIDC Core §10.1 requires a kid when the key set holds more than one key.';
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+      return 'The ID token\'s signature does not verify with the JWKS key it names; the SPEC\'s JWT validation table requires a valid signature.';
+    case 'ERR_JWT_EXPIRED':
+      return `The ID token has expired (exp ${String(e.payload?.exp)}, now ${Math.floor(Date.now() / 1000)}); the SPEC's JWT validation table requires an unexpired token.`;
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED': {
+      const value = e.payload?.[e.claim];
+      const shown = value === undefined ? 'missing' : JSON.stringify(value);
+      if (e.claim === 'iss') return `The ID token's iss is ${shown}, not the issuer "${issuer}"; OIDC Core §3.1.3.7 requires it to equal the issuer exactly.`;
+      if (e.claim === 'aud') return `The ID token's aud is ${shown}, which does not contain the client_id "${clientId}"; OIDC Core §3.1.3.7 requires it.`;
+      if (e.claim === 'nbf') return `The ID token's nbf (${shown}) is in the future; the SPEC's JWT validation table requires an active token.`;
+      if (e.claim === 'iat') return `The ID token's iat (${shown}) is ${e.reason === 'missing' ? 'missing' : 'invalid'}; OIDC Core §2 requires iat.`;
+      return `The ID token's ${e.claim} is ${shown} (${e.reason}); OIDC Core §2 requires iss, sub, aud, exp and iat.`;
+    }
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+      return `The ID token's alg "${header.alg}" is not allowed; RFC 8725 §3.1 requires an allow-list.`;
+    default:
+      return `The ID token could not be verified (${code ?? 'error'}: ${(error as Error).message}); the SPEC's JWT validation table requires it to verify.`;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The login driver interface: the front channel of a flow. A driver opens an authorization URL,
+ * logs the user in, answers consent, and stops at the redirect to the redirect_uri — never loading
+ * it — or at the page where it could go no further. `form.ts` does this over HTTP; a browser
+ * driver (Playwright) implements the same interface.
+ */
+
+export interface AuthorizeOptions {
+  /** Answer a consent page by approving (default) or denying. */
+  consent?: 'approve' | 'deny';
+}
+
+export interface RedirectOutcome {
+  kind: 'redirect';
+  /** The redirect target (to the redirect_uri), never fetched. */
+  url: string;
+  /** Parameters from its query, fragment (or form_post fields): code, state, error, iss, … */
+  params: Record<string, string>;
+  /** The pages passed on the way, in order. */
+  pages: PageKind[];
+}
+
+export interface PageOutcome {
+  kind: 'page';
+  status: number;
+  url: string;
+  body: string;
+  /** The page's title or first heading. */
+  headline: string;
+  /** Why the driver stopped here. */
+  reason: string;
+  pages: PageKind[];
+}
+
+export type PageKind = 'login' | 'consent';
+export type AuthorizeOutcome = RedirectOutcome | PageOutcome;
+
+export interface LoginDriver {
+  readonly name: string;
+  /**
+   * Follow `authorizationUrl` as a user would. `stopAt` lists redirect URIs (compared by origin
+   * and path) at which to stop: the one in the request and the client's registered one.
+   */
+  authorize(authorizationUrl: string, stopAt: string[], options?: AuthorizeOptions): Promise<AuthorizeOutcome>;
+}
+
+/** `https://app/cb?x#y` → `https://app/cb`: what a redirect is compared by. */
+export function redirectBase(uri: string, base?: string): string | undefined {
+  try {
+    const u = new URL(uri, base);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isRedirectTo(location: string, stopAt: string[], base?: string): boolean {
+  const target = redirectBase(location, base);
+  return target !== undefined && stopAt.some((s) => redirectBase(s) === target);
+}
+
+export function responseParams(url: string): Record<string, string> {
+  const u = new URL(url);
+  const params: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(u.hash.slice(1))) params[k] = v;
+  for (const [k, v] of u.searchParams) params[k] = v;
+  return params;
+}

@@ -1,0 +1,128 @@
+/**
+ * Requirements, the documents they cite, their links, and profiles (DESIGN §5).
+ *
+ * Profiles choose which documents count:
+ * - `spec` (default): the service spec (SPEC) plus the standards it builds on (RFCs, OIDC).
+ * - `rfc`: the RFCs and OpenID specifications alone.
+ * A scenario's level is the strictest level among the requirements that apply in the profile;
+ * a requirement may be limited to some client roles (`roles`), e.g. RFC 9700 §2.2.2 makes refresh
+ * rotation a MUST for public clients only.
+ */
+import type { Level, ProfileName, ResolvedRequirement } from './results.ts';
+
+export type ClientRole = 'confidential' | 'confidential2' | 'public' | 'machine' | 'device' | 'exchange';
+export const CLIENT_ROLES: readonly ClientRole[] = [
+  'confidential', 'confidential2', 'public', 'machine', 'device', 'exchange',
+];
+
+export type SpecName =
+  | 'SPEC'
+  | 'OIDC Core'
+  | 'OIDC Discovery'
+  | `RFC ${number}`;
+
+export interface Requirement {
+  /** The document: `RFC 6749`, `OIDC Core`, `OIDC Discovery`, or `SPEC` (the service spec). */
+  spec: SpecName;
+  /** A section number (`4.1.2`), or for SPEC the section title (`Token endpoint`). */
+  section: string;
+  level: Level;
+  /** The document requires this only of clients in these roles (the scenario must exercise one). */
+  roles?: readonly ClientRole[];
+  /** Only in these profiles (rarely needed: the document decides membership). */
+  profiles?: readonly ProfileName[];
+  /** E.g. "rule 1" or "public clients only". */
+  note?: string;
+}
+
+export const PROFILES: readonly ProfileName[] = ['spec', 'rfc'];
+
+const LEVEL_RANK: Record<Level, number> = { MUST: 3, SHOULD: 2, MAY: 1 };
+
+export function strictest(levels: Level[]): Level | undefined {
+  let best: Level | undefined;
+  for (const level of levels) if (!best || LEVEL_RANK[level] > LEVEL_RANK[best]) best = level;
+  return best;
+}
+
+/** Whether a profile counts a document. */
+export function profileCounts(profile: ProfileName, spec: SpecName): boolean {
+  return profile === 'spec' ? true : spec !== 'SPEC';
+}
+
+export function requirementLabel(r: Pick<Requirement, 'spec' | 'section' | 'note'>): string {
+  const base = r.spec === 'SPEC' ? `SPEC › ${r.section}` : `${r.spec} §${r.section}`;
+  return r.note ? `${base} (${r.note})` : base;
+}
+
+/** GitHub-style heading anchor, for links into SPEC.md. */
+function slug(title: string): string {
+  return title.trim().toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s+/g, '-');
+}
+
+export interface LinkOptions {
+  /** Where the service spec lives (a URL to SPEC.md); SPEC requirements get no link without it. */
+  specUrl?: string;
+}
+
+export function requirementUrl(r: Pick<Requirement, 'spec' | 'section'>, options: LinkOptions = {}): string | undefined {
+  const rfc = /^RFC (\d+)$/.exec(r.spec);
+  if (rfc) {
+    const anchor = /^[A-Z](\.|$)/.test(r.section) ? `appendix-${r.section}` : `section-${r.section}`;
+    return `https://www.rfc-editor.org/rfc/rfc${rfc[1]}#${anchor}`;
+  }
+  if (r.spec === 'OIDC Core') return `https://openid.net/specs/openid-connect-core-1_0.html#rfc.section.${r.section}`;
+  if (r.spec === 'OIDC Discovery') {
+    return `https://openid.net/specs/openid-connect-discovery-1_0.html#rfc.section.${r.section}`;
+  }
+  if (r.spec === 'SPEC' && options.specUrl) return `${options.specUrl}#${slug(r.section)}`;
+  return undefined;
+}
+
+export interface LevelResolution {
+  level?: Level;
+  requirements: ResolvedRequirement[];
+  /** Why nothing applies, when level is absent. */
+  reason?: string;
+}
+
+/**
+ * The scenario's level in a profile, given the client roles it exercises: the strictest level
+ * among the requirements that apply.
+ */
+export function resolveLevel(
+  requirements: readonly Requirement[],
+  profile: ProfileName,
+  roles: readonly ClientRole[],
+  options: LinkOptions = {},
+): LevelResolution {
+  const resolved: ResolvedRequirement[] = requirements.map((r) => {
+    const inProfile = profileCounts(profile, r.spec) && (!r.profiles || r.profiles.includes(profile));
+    const forRoles = !r.roles || r.roles.some((role) => roles.includes(role));
+    const url = requirementUrl(r, options);
+    return {
+      spec: r.spec,
+      section: r.section,
+      level: r.level,
+      label: requirementLabel(r),
+      applies: inProfile && forRoles,
+      ...(url ? { url } : {}),
+      ...(r.note ? { note: r.note } : {}),
+    };
+  });
+  const level = strictest(resolved.filter((r) => r.applies).map((r) => r.level));
+  if (level) return { level, requirements: resolved };
+  const cited = [...new Set(requirements.map((r) => requirementLabel(r)))].join(', ') || 'nothing';
+  const roleLimited = requirements.some((r) => r.roles && profileCounts(profile, r.spec));
+  const reason = roleLimited
+    ? `no document of the ${profile} profile requires this of the client roles it exercises (${roles.join(', ') || 'none'}); it cites ${cited}`
+    : `no document of the ${profile} profile requires this; it cites ${cited}`;
+  return { requirements: resolved, reason };
+}
+
+/** Find a requirement by its label or `spec §section` shorthand, e.g. `RFC 6749 §4.1.2`. */
+export function findRequirement(requirements: readonly ResolvedRequirement[], ref: string): ResolvedRequirement | undefined {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+  return requirements.find((r) => norm(r.label) === norm(ref) || norm(`${r.spec} §${r.section}`) === norm(ref)
+    || (r.spec === 'SPEC' && norm(`SPEC › ${r.section}`) === norm(ref)));
+}

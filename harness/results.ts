@@ -1,0 +1,123 @@
+/**
+ * The result types: what a run produces and every reporter reads (DESIGN §5).
+ * Types only — reporters import this file and nothing else from the harness.
+ */
+
+export type Level = 'MUST' | 'SHOULD' | 'MAY';
+export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
+export type Status = 'passed' | 'failed' | 'warning' | 'skipped' | 'error';
+export type ProfileName = 'spec' | 'rfc';
+
+/** A requirement as it appears in a result: resolved against the profile, with its link. */
+export interface ResolvedRequirement {
+  spec: string;
+  section: string;
+  level: Level;
+  /** Where the sentence is; absent when the document has no public address. */
+  url?: string;
+  /** Human label, e.g. "RFC 7636 §4.6" or "SPEC › Token endpoint". */
+  label: string;
+  /** Whether the run's profile counts this document (and the roles exercised match). */
+  applies: boolean;
+  note?: string;
+}
+
+export interface HttpMessageRecord {
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface HttpEvidence {
+  kind: 'http';
+  label?: string;
+  request: HttpMessageRecord & { method: string; url: string };
+  response?: HttpMessageRecord & { status: number };
+  /** Transport failure (refused, timed out, aborted). */
+  error?: string;
+  durationMs: number;
+}
+
+export interface ScreenshotEvidence {
+  kind: 'screenshot';
+  label?: string;
+  path: string;
+}
+
+export interface CounterexampleEvidence {
+  kind: 'counterexample';
+  label?: string;
+  seed: number;
+  runs: number;
+  /** fast-check's replay path. */
+  path?: string;
+  /** The shrunk counterexample, rendered as text. */
+  value: string;
+  /** The command line that replays it, e.g. `--seed 42 --only redirect.exact-match`. */
+  replay: string;
+}
+
+export interface NoteEvidence {
+  kind: 'note';
+  label?: string;
+  text: string;
+}
+
+export type Evidence = HttpEvidence | ScreenshotEvidence | CounterexampleEvidence | NoteEvidence;
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  area: string;
+  status: Status;
+  severity: Severity;
+  /** The strictest level among the profile's documents the scenario cites (absent when none). */
+  level?: Level;
+  requirements: ResolvedRequirement[];
+  /** Planted flaws the scenario is meant to catch. */
+  catches: string[];
+  durationMs: number;
+  /** One sentence: what the target did and what the spec requires (or what went wrong). */
+  message?: string;
+  /** Further failures recorded without stopping the scenario (soft checks). */
+  findings?: Finding[];
+  evidence: Evidence[];
+  skipReason?: string;
+  /** Listed in the config's expectedFailures: a failure or warning here does not fail the run. */
+  expected?: boolean;
+  /** Listed in expectedFailures but passed: the list can shrink. */
+  unexpectedPass?: boolean;
+  log?: string[];
+}
+
+export interface Finding {
+  status: 'failed' | 'warning';
+  message: string;
+  requirement?: string;
+}
+
+export interface Summary {
+  total: number;
+  passed: number;
+  failed: number;
+  warnings: number;
+  skipped: number;
+  errors: number;
+  /** Failures and warnings of scenarios listed in expectedFailures (also counted above). */
+  expectedFailures: number;
+}
+
+export interface Report {
+  schemaVersion: 1;
+  tool: { name: string; version: string };
+  target: { issuer: string; source: 'file' | 'issuer-url' | 'embedded' | 'object'; discoveryUrl: string };
+  profile: ProfileName;
+  startedAt: string;
+  durationMs: number;
+  seed: number;
+  runs: number;
+  selection: { only: string[]; skip: string[] };
+  summary: Summary;
+  results: ScenarioResult[];
+  /** Things the run noticed about its own input (e.g. an unknown id in expectedFailures). */
+  notices?: string[];
+}

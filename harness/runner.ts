@@ -1,0 +1,227 @@
+/**
+ * The runner: selection (--only/--skip), profile levels, gating by roles, user and capabilities,
+ * per-scenario timeouts, bounded concurrency, seeds, redaction, expected failures. It is handed
+ * its scenarios; it never imports suites/.
+ */
+import { type Client, type TargetConfig, resolveClients } from './config.ts';
+import { createContext } from './context.ts';
+import {
+  CheckFailure, HarnessError, PreconditionError, ScenarioTimeoutError, SkipSignal, TargetUnreachableError, describeError,
+} from './failures.ts';
+import { idMatcher } from './glob.ts';
+import { Recorder } from './http.ts';
+import { type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
+import type { Redactor } from './redact.ts';
+import { type ClientRole, type LinkOptions, findRequirement, resolveLevel } from './requirements.ts';
+import type { Finding, Level, ProfileName, ResolvedRequirement, ScenarioResult, Status } from './results.ts';
+import type { Scenario } from './scenario.ts';
+import type { Capability, Target } from './target.ts';
+
+export interface RunnerOptions {
+  scenarios: readonly Scenario[];
+  config: TargetConfig;
+  target: Target;
+  redactor: Redactor;
+  profile?: ProfileName;
+  /** The run's seed (default: random); each scenario gets one derived from it and its id. */
+  seed?: number;
+  /** Property runs (default 50). */
+  runs?: number;
+  /** Scenarios in flight at once (default 4). */
+  concurrency?: number;
+  only?: string[];
+  skip?: string[];
+  scenarioTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  links?: LinkOptions;
+  loginDriver?: LoginDriverFactory;
+  onResult?: (result: ScenarioResult) => void;
+  fetch?: typeof fetch;
+}
+
+export interface RunOutcome {
+  results: ScenarioResult[];
+  seed: number;
+  runs: number;
+  notices: string[];
+}
+
+export const DEFAULTS = { concurrency: 4, runs: 50, scenarioTimeoutMs: 30_000, requestTimeoutMs: 10_000 } as const;
+
+export function randomSeed(): number {
+  return Math.floor(Math.random() * 0x7fffffff);
+}
+
+/** A scenario's own seed: FNV-1a over the run seed and the id, so `--only id` replays it. */
+export function scenarioSeed(runSeed: number, id: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${runSeed}:${id}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193);
+  return (h >>> 0) & 0x7fffffff;
+}
+
+export function selectScenarios(scenarios: readonly Scenario[], only: string[] = [], skip: string[] = []): Scenario[] {
+  const isOnly = idMatcher(only);
+  const isSkipped = idMatcher(skip);
+  return scenarios.filter((s) => (only.length === 0 || isOnly(s.id)) && !isSkipped(s.id));
+}
+
+function describeCapability(c: Capability): string {
+  const [kind, value] = [c.slice(0, c.indexOf(':')), c.slice(c.indexOf(':') + 1)];
+  switch (kind) {
+    case 'grant': return `the grant type "${value}" (grant_types_supported)`;
+    case 'response_type': return `the response type "${value}" (response_types_supported)`;
+    case 'pkce': return `the PKCE method ${value} (code_challenge_methods_supported)`;
+    case 'auth': return `the client authentication method "${value}" (token_endpoint_auth_methods_supported)`;
+    case 'endpoint': return `a ${value} endpoint`;
+    default: return `"${value}" (${kind})`;
+  }
+}
+
+/** Why a scenario cannot run against this target and config, or undefined when it can. */
+export function gate(s: Scenario, clients: Partial<Record<ClientRole, Client>>, config: TargetConfig, target: Target): string | undefined {
+  const missing = (s.requires?.roles ?? []).filter((r) => !clients[r]);
+  if (missing.length) {
+    return `needs the ${missing.join(' and ')} client${missing.length > 1 ? 's' : ''} (${missing.map((r) => `clients.${r}`).join(', ')} in the target config)`;
+  }
+  if (s.requires?.user && !config.user) return 'needs a user who can log in (user.username and user.password in the target config)';
+  const caps = (s.requires?.capabilities ?? []).filter((c) => !target.supports(c));
+  if (caps.length) {
+    const why = target.discovery ? 'the target does not advertise' : `the discovery document could not be read (${target.discoveryProblem}), so it cannot tell`;
+    return `${why} ${caps.map(describeCapability).join(', ')}`;
+  }
+  return undefined;
+}
+
+const RANK: Record<Status, number> = { passed: 0, skipped: 0, warning: 1, failed: 2, error: 3 };
+
+function classify(error: unknown, timeoutMs: number): { status: Status; message: string; skipReason?: string } {
+  if (error instanceof SkipSignal) return { status: 'skipped', message: error.message, skipReason: error.message };
+  if (error instanceof ScenarioTimeoutError) return { status: 'error', message: error.message };
+  if (error instanceof TargetUnreachableError) return { status: 'error', message: `the target stopped answering: ${error.message}` };
+  if (error instanceof PreconditionError) return { status: 'error', message: `could not get as far as the check: ${error.message}` };
+  if (error instanceof HarnessError) return { status: 'error', message: error.message };
+  if (error instanceof Error && error.name === 'AbortError') return { status: 'error', message: `aborted after ${timeoutMs} ms` };
+  const name = error instanceof Error ? error.name : typeof error;
+  return { status: 'error', message: `the scenario threw ${name}: ${describeError(error)} (a bug in the scenario or the harness)` };
+}
+
+export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> {
+  const { config, target, redactor } = options;
+  const profile = options.profile ?? 'spec';
+  const seed = options.seed ?? randomSeed();
+  const runs = options.runs ?? DEFAULTS.runs;
+  const clients = resolveClients(config);
+  const timeoutMs = options.scenarioTimeoutMs ?? config.timeouts?.scenarioMs ?? DEFAULTS.scenarioTimeoutMs;
+  const requestTimeoutMs = options.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs;
+  const loginDriver = options.loginDriver ?? defaultLoginDriver;
+  const expected = new Set(config.expectedFailures);
+  const notices: string[] = [];
+  const known = new Set(options.scenarios.map((s) => s.id));
+  for (const id of expected) if (!known.has(id)) notices.push(`expectedFailures lists "${id}", which is not a known scenario id`);
+
+  const selected = selectScenarios(options.scenarios, options.only, options.skip);
+
+  const runOne = async (s: Scenario): Promise<ScenarioResult> => {
+    const started = performance.now();
+    const roles = s.requires?.roles ?? [];
+    const resolution = resolveLevel(s.requirements, profile, roles, options.links);
+    const base = {
+      id: s.id, title: s.title, area: s.area, severity: s.severity,
+      ...(resolution.level ? { level: resolution.level } : {}),
+      requirements: resolution.requirements, catches: [...(s.catches ?? [])],
+    };
+    const skipReason = resolution.reason ?? gate(s, clients, config, target);
+    if (!resolution.level || skipReason) {
+      return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
+    }
+    const level: Level = resolution.level;
+    const statusOf = (failure: CheckFailure): Finding['status'] => levelStatus(failure.requirement ? levelOf(resolution.requirements, failure.requirement) ?? level : level);
+    const recorder = new Recorder(redactor);
+    const controller = new AbortController();
+    const limit = s.timeoutMs ?? timeoutMs;
+    const { ctx, findings, log } = createContext({
+      scenario: s, target, config, clients, profile, level, runs, runSeed: seed, seed: scenarioSeed(seed, s.id),
+      recorder, signal: controller.signal, requestTimeoutMs, statusOf,
+      loginDriver: (http) => loginDriver(http, config),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    let timer: NodeJS.Timeout | undefined;
+    let thrown: unknown;
+    try {
+      await Promise.race([
+        Promise.resolve().then(() => s.run(ctx)),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            const error = new ScenarioTimeoutError(`did not finish within ${limit} ms (is the target hanging? raise timeouts.scenarioMs in the target config)`);
+            controller.abort(error);
+            reject(error);
+          }, limit);
+        }),
+      ]);
+    } catch (error) {
+      thrown = error;
+    } finally {
+      clearTimeout(timer);
+    }
+    let status: Status = 'passed';
+    let message: string | undefined;
+    let skip: string | undefined;
+    if (thrown instanceof CheckFailure) {
+      status = statusOf(thrown);
+      message = thrown.message;
+    } else if (thrown !== undefined) {
+      ({ status, message, skipReason: skip } = classify(thrown, limit));
+    }
+    for (const f of findings) {
+      if (RANK[f.status] > RANK[status]) {
+        status = f.status;
+        message = f.message;
+      }
+    }
+    const result: ScenarioResult = {
+      ...base, status, durationMs: Math.round(performance.now() - started), evidence: recorder.evidence,
+      ...(message ? { message } : {}),
+      ...(skip ? { skipReason: skip } : {}),
+      ...(findings.length ? { findings } : {}),
+      ...(log.length ? { log } : {}),
+    };
+    return result;
+  };
+
+  const results: ScenarioResult[] = new Array(selected.length);
+  const finish = (i: number, r: ScenarioResult) => {
+    const marked = markExpected(r, expected);
+    results[i] = redactor.result(marked);
+    options.onResult?.(results[i]);
+  };
+  const indexed = selected.map((s, i) => [s, i] as const);
+  const concurrent = indexed.filter(([s]) => !s.exclusive);
+  let next = 0;
+  const worker = async () => {
+    while (next < concurrent.length) {
+      const [s, i] = concurrent[next++]!;
+      finish(i, await runOne(s));
+    }
+  };
+  const width = Math.max(1, Math.min(options.concurrency ?? DEFAULTS.concurrency, concurrent.length));
+  await Promise.all(Array.from({ length: width }, worker));
+  for (const [s, i] of indexed.filter(([x]) => x.exclusive)) finish(i, await runOne(s));
+  // Tokens seen late may have appeared in earlier results: redact all once more.
+  return { results: results.map((r) => redactor.result(r)), seed, runs, notices };
+}
+
+function levelOf(requirements: ResolvedRequirement[], ref: string): Level | undefined {
+  const r = findRequirement(requirements, ref);
+  return r?.applies ? r.level : undefined;
+}
+
+function levelStatus(level: Level): Finding['status'] {
+  return level === 'MUST' ? 'failed' : 'warning';
+}
+
+function markExpected(r: ScenarioResult, expected: ReadonlySet<string>): ScenarioResult {
+  if (!expected.has(r.id)) return r;
+  if (r.status === 'failed' || r.status === 'warning') return { ...r, expected: true };
+  if (r.status === 'passed') return { ...r, unexpectedPass: true };
+  return r;
+}

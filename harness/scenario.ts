@@ -1,0 +1,173 @@
+/**
+ * defineScenario, the context a scenario runs with (ctx), and the types scenarios use
+ * (DESIGN §5). A scenario is one file: `suites/<area>/<name>.ts` default-exports
+ * `defineScenario({ id: '<area>.<name>', ... })`.
+ */
+import type * as fc from 'fast-check';
+import type { Client } from './config.ts';
+import { HarnessError } from './failures.ts';
+import type { HttpClient, Params } from './http.ts';
+import type { JwtTools } from './jwt.ts';
+import type { AuthorizeOptions, AuthorizeOutcome, LoginDriver } from './login/driver.ts';
+import type { Pkce } from './pkce.ts';
+import type { ClientRole, Requirement } from './requirements.ts';
+import type { Evidence, Level, ProfileName, Severity } from './results.ts';
+import type { Capability, Target } from './target.ts';
+
+export type { Requirement, ClientRole } from './requirements.ts';
+export type { Capability, Target } from './target.ts';
+export type { Client } from './config.ts';
+export type * from './results.ts';
+export type { HttpResponse, Params } from './http.ts';
+export type { Pkce } from './pkce.ts';
+export type { AuthorizeOutcome } from './login/driver.ts';
+export { CheckFailure, PreconditionError } from './failures.ts';
+export { GRANT } from './target.ts';
+export { describeOutcome } from './flows.ts';
+
+export interface ScenarioRequires {
+  /** Client roles the scenario exercises (config `clients.<role>`); missing ones skip it. */
+  roles?: readonly ClientRole[];
+  /** A user who can log in (config `user`). */
+  user?: boolean;
+  /** Advertised capabilities (from discovery); any missing one skips it. */
+  capabilities?: readonly Capability[];
+}
+
+export interface ScenarioDefinition {
+  /** Stable id `area.name`; the file is `suites/area/name.ts`. */
+  id: string;
+  /** The spec sentence it checks, as a user would say it. */
+  title: string;
+  /** What it enforces; the profile's strictest applicable level decides failed vs warning. */
+  requirements: readonly Requirement[];
+  severity: Severity;
+  requires?: ScenarioRequires;
+  /** Planted flaws (reference/flaws.ts) this scenario must detect. */
+  catches?: readonly string[];
+  /** Overrides the run's per-scenario time limit. */
+  timeoutMs?: number;
+  /** Must not overlap with any other scenario (runs alone, after the others). */
+  exclusive?: boolean;
+  run(ctx: ScenarioContext): Promise<void> | void;
+}
+
+const SCENARIO = Symbol.for('idp-conformance.scenario');
+
+export interface Scenario extends ScenarioDefinition {
+  readonly area: string;
+  readonly [SCENARIO]: true;
+}
+
+export const SCENARIO_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Declare a scenario. Throws at load time when the declaration itself is wrong. */
+export function defineScenario(definition: ScenarioDefinition): Scenario {
+  const where = `scenario ${JSON.stringify(definition?.id)}`;
+  if (typeof definition?.id !== 'string' || !SCENARIO_ID.test(definition.id)) {
+    throw new HarnessError(`${where}: id must be "area.name" in lower-case kebab parts, e.g. "pkce.verifier-mismatch"`);
+  }
+  if (typeof definition.title !== 'string' || !definition.title.trim()) throw new HarnessError(`${where}: title is required`);
+  if (!Array.isArray(definition.requirements) || definition.requirements.length === 0) {
+    throw new HarnessError(`${where}: at least one requirement is needed, e.g. { spec: 'RFC 6749', section: '4.1.2', level: 'MUST' }`);
+  }
+  if (typeof definition.run !== 'function') throw new HarnessError(`${where}: run(ctx) is required`);
+  return Object.freeze({ ...definition, area: definition.id.split('.')[0]!, [SCENARIO]: true as const });
+}
+
+export function isScenario(value: unknown): value is Scenario {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SCENARIO] === true;
+}
+
+/** The outcome of ctx.authorize: the driver's outcome plus the parameters that were sent. */
+export type AuthorizeResult = AuthorizeOutcome & { request: Record<string, string> };
+
+export interface CodeResult {
+  code: string;
+  /** The PKCE pair used (absent with `pkce: false`). */
+  pkce?: Pkce;
+  /** The authorization request parameters sent (state, nonce, redirect_uri, scope, …). */
+  request: Record<string, string>;
+  /** The redirect's parameters (code, state, iss, …). */
+  response: Record<string, string>;
+}
+
+export interface TokenSet {
+  access_token: string;
+  token_type: string;
+  refresh_token?: string;
+  id_token?: string;
+  scope?: string;
+  expires_in?: number;
+  [field: string]: unknown;
+}
+
+export interface CodeFlowOptions {
+  scope?: string;
+  /** false: send no code_challenge. Default: a fresh S256 pair. */
+  pkce?: boolean;
+  /** Extra or replaced authorization parameters (undefined removes a default). */
+  params?: Params;
+  consent?: AuthorizeOptions['consent'];
+}
+
+/** Common flows; a step that does not work is a PreconditionError (an `error`, not a failure). */
+export interface Flows {
+  /** Authorization request → login → consent → the code (with PKCE unless `pkce: false`). */
+  code(role: ClientRole, options?: CodeFlowOptions): Promise<CodeResult>;
+  /** The whole code flow: tokens from the token endpoint. */
+  tokens(role: ClientRole, options?: CodeFlowOptions): Promise<CodeResult & { tokens: TokenSet }>;
+  /** A client_credentials token. */
+  clientCredentials(role: ClientRole, scope?: string): Promise<TokenSet>;
+}
+
+export interface PropertyOptions {
+  /** Override the run's --runs for this property. */
+  runs?: number;
+  label?: string;
+}
+
+export interface ScenarioContext {
+  readonly id: string;
+  readonly target: Target;
+  readonly profile: ProfileName;
+  /** The scenario's level in this profile. */
+  readonly level: Level;
+  /** This scenario's seed (derived from the run's --seed and the id) and the property run count. */
+  readonly seed: number;
+  readonly runs: number;
+  readonly clients: Partial<Record<ClientRole, Client>>;
+  /** A configured client; the runner has already skipped the scenario if `requires.roles` lacks it. */
+  client(role: ClientRole): Client;
+  readonly user?: { username: string; password: string };
+  readonly http: HttpClient;
+  readonly login: LoginDriver;
+  /**
+   * Send the user through the authorization endpoint as `role`: response_type=code, client_id,
+   * redirect_uri, scope and a random state by default; `params` add or replace (undefined removes).
+   * Returns the redirect to redirect_uri (never fetched) or the page the login stopped at.
+   */
+  authorize(role: ClientRole, params?: Params, options?: AuthorizeOptions): Promise<AuthorizeResult>;
+  readonly flows: Flows;
+  readonly pkce: { create(): Pkce; s256(verifier: string): string };
+  /** Random URL-safe text (state, nonce, bogus tokens). */
+  random(bytes?: number): string;
+  readonly jwt: JwtTools;
+  readonly evidence: { add(e: Evidence): void; note(text: string, label?: string): void };
+  log(message: string): void;
+  /** Aborted when the scenario times out. */
+  readonly signal: AbortSignal;
+  /**
+   * Run a check without stopping: a CheckFailure is recorded as a finding (its level decided by
+   * `requirement`, else the scenario's) and the scenario goes on. Returns whether it passed.
+   */
+  softly(check: () => unknown, options?: { requirement?: string }): Promise<boolean>;
+  /** The scenario does not apply after all (found at run time): skipped with this reason. */
+  skip(reason: string): never;
+  /**
+   * A property over generated values, seeded by ctx.seed: the predicate throws a CheckFailure
+   * for a counterexample. On failure the shrunk counterexample, seed, runs and a replay command
+   * become evidence, and the transcripts kept are those of the failing run.
+   */
+  property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: PropertyOptions): Promise<void>;
+}

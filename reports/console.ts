@@ -1,0 +1,51 @@
+/** The console reporter: a line per scenario as it finishes, then the summary. */
+import type { Report, ScenarioResult, Status } from '../harness/results.ts';
+import { requirementsText, resultDetail, resultLabel, summaryLine } from './format.ts';
+
+const COLORS: Record<Status | 'expected', string> = {
+  passed: '\x1b[32m', failed: '\x1b[31m', warning: '\x1b[33m', skipped: '\x1b[90m', error: '\x1b[35m', expected: '\x1b[36m',
+};
+
+export interface ConsoleReporterOptions {
+  write?: (text: string) => void;
+  /** Default: colors on a TTY unless NO_COLOR is set. */
+  color?: boolean;
+}
+
+export function useColor(stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(stream.isTTY) && env.NO_COLOR === undefined;
+}
+
+export class ConsoleReporter {
+  readonly #write: (text: string) => void;
+  readonly #color: boolean;
+  constructor(options: ConsoleReporterOptions = {}) {
+    this.#write = options.write ?? ((t) => process.stdout.write(t));
+    this.#color = options.color ?? useColor();
+  }
+
+  #paint(key: Status | 'expected', text: string): string {
+    return this.#color ? `${COLORS[key]}${text}\x1b[0m` : text;
+  }
+
+  line(text: string): void {
+    this.#write(`${text}\n`);
+  }
+
+  result(r: ScenarioResult): void {
+    const label = this.#paint(r.expected ? 'expected' : r.status, resultLabel(r).padEnd(5));
+    const time = r.status === 'skipped' ? '' : ` (${r.durationMs} ms)`;
+    this.#write(`  ${label} ${r.id}${time}\n`);
+    const detail = resultDetail(r);
+    if (detail && r.status !== 'passed') this.#write(`        ${detail}\n`);
+    else if (r.unexpectedPass) this.#write(`        ${detail}\n`);
+    if (r.status === 'failed' || r.status === 'warning') this.#write(`        ${requirementsText(r)}\n`);
+    for (const f of r.findings ?? []) if (f.message !== r.message) this.#write(`        also ${f.status}: ${f.message}\n`);
+  }
+
+  summary(report: Report, written: string[] = []): void {
+    this.#write(`\n${summaryLine(report)}\n`);
+    for (const n of report.notices ?? []) this.#write(`note: ${n}\n`);
+    if (written.length) this.#write(`reports: ${written.join(', ')}\n`);
+  }
+}

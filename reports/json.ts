@@ -1,0 +1,6 @@
+/** report.json (schemaVersion 1, DESIGN §5): the report as it is. */
+import type { Report } from '../harness/results.ts';
+
+export function renderJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}

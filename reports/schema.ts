@@ -1,0 +1,67 @@
+/**
+ * The report.json schema (schemaVersion 1) as zod: tests validate every report against it and
+ * `npm run schema` publishes it as schema/report.schema.json for consumers.
+ */
+import { z } from 'zod';
+import type { Report } from '../harness/results.ts';
+
+const level = z.enum(['MUST', 'SHOULD', 'MAY']);
+const status = z.enum(['passed', 'failed', 'warning', 'skipped', 'error']);
+const message = z.strictObject({ headers: z.record(z.string(), z.string()), body: z.string().optional() });
+
+const evidence = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('http'), label: z.string().optional(),
+    request: message.extend({ method: z.string(), url: z.string() }),
+    response: message.extend({ status: z.int() }).optional(),
+    error: z.string().optional(), durationMs: z.number().nonnegative(),
+  }),
+  z.strictObject({ kind: z.literal('screenshot'), label: z.string().optional(), path: z.string() }),
+  z.strictObject({
+    kind: z.literal('counterexample'), label: z.string().optional(), seed: z.int(), runs: z.int(),
+    path: z.string().optional(), value: z.string(), replay: z.string(),
+  }),
+  z.strictObject({ kind: z.literal('note'), label: z.string().optional(), text: z.string() }),
+]);
+
+const result = z.strictObject({
+  id: z.string().regex(/^[a-z0-9-]+\.[a-z0-9-]+$/),
+  title: z.string().min(1),
+  area: z.string().min(1),
+  status,
+  severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
+  level: level.optional(),
+  requirements: z.array(z.strictObject({
+    spec: z.string(), section: z.string(), level, url: z.url().optional(), label: z.string(), applies: z.boolean(), note: z.string().optional(),
+  })).min(1),
+  catches: z.array(z.string()),
+  durationMs: z.number().nonnegative(),
+  message: z.string().optional(),
+  findings: z.array(z.strictObject({ status: z.enum(['failed', 'warning']), message: z.string(), requirement: z.string().optional() })).optional(),
+  evidence: z.array(evidence),
+  skipReason: z.string().optional(),
+  expected: z.boolean().optional(),
+  unexpectedPass: z.boolean().optional(),
+  log: z.array(z.string()).optional(),
+});
+
+export const reportSchema = z.strictObject({
+  schemaVersion: z.literal(1),
+  tool: z.strictObject({ name: z.string(), version: z.string() }),
+  target: z.strictObject({ issuer: z.string(), source: z.enum(['file', 'issuer-url', 'embedded', 'object']), discoveryUrl: z.string() }),
+  profile: z.enum(['spec', 'rfc']),
+  startedAt: z.iso.datetime(),
+  durationMs: z.number().nonnegative(),
+  seed: z.int().nonnegative(),
+  runs: z.int().positive(),
+  selection: z.strictObject({ only: z.array(z.string()), skip: z.array(z.string()) }),
+  summary: z.strictObject({
+    total: z.int(), passed: z.int(), failed: z.int(), warnings: z.int(), skipped: z.int(), errors: z.int(), expectedFailures: z.int(),
+  }),
+  results: z.array(result),
+  notices: z.array(z.string()).optional(),
+});
+
+// The schema and the Report type must describe the same thing.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const reportSchemaMatchesType: Same<z.output<typeof reportSchema>, Report> = true;

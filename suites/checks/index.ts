@@ -1,0 +1,4 @@
+/** The reusable conditions scenarios are written with (the OpenID suite's "conditions"). */
+export * from './oauth.ts';
+export * from './discovery.ts';
+export * from './scope.ts';

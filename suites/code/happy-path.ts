@@ -1,0 +1,32 @@
+import { GRANT, defineScenario } from '../../harness/scenario.ts';
+import { expectAuthorizationCode, expectBearer, expectIdToken, expectTokenResponse, withOpenid } from '../checks/index.ts';
+
+export default defineScenario({
+  id: 'code.happy-path',
+  title: 'The code flow with PKCE returns an access token, token_type Bearer and a valid ID token for openid',
+  requirements: [
+    { spec: 'RFC 6749', section: '4.1', level: 'MUST' },
+    { spec: 'RFC 7636', section: '4.6', level: 'MUST' },
+    { spec: 'OIDC Core', section: '3.1', level: 'MUST' },
+    { spec: 'SPEC', section: 'Token endpoint', level: 'MUST' },
+  ],
+  severity: 'critical',
+  requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
+  async run(ctx) {
+    const client = ctx.client('confidential');
+    const pkce = ctx.pkce.create();
+    const nonce = ctx.random();
+    const auth = await ctx.authorize('confidential', {
+      scope: withOpenid(client.scope), nonce, code_challenge: pkce.challenge, code_challenge_method: pkce.method,
+    });
+    const code = expectAuthorizationCode(auth, { when: 'The authorization request', per: 'RFC 6749 §4.1' });
+
+    const res = await ctx.http.token(client, {
+      grant_type: GRANT.code, code, redirect_uri: auth.request.redirect_uri, code_verifier: pkce.verifier,
+    });
+    const tokens = expectTokenResponse(res, { when: 'Redeeming the code with its code_verifier', per: 'RFC 6749 §4.1' });
+    expectBearer(tokens, { when: 'The token endpoint', per: 'RFC 6749 §4.1' });
+    const idToken = expectIdToken(tokens, { when: 'The token endpoint', per: 'OIDC Core §3.1' });
+    await ctx.jwt.validateIdToken(idToken, { client, nonce, accessToken: tokens.access_token });
+  },
+});

@@ -1,0 +1,114 @@
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedReference, type EmbeddedReference } from '../../cli/embedded.ts';
+import type { Report } from '../../harness/results.ts';
+import { reportSchema } from '../../reports/schema.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { cli } from '../support/cli.ts';
+import { closedPort } from '../support/ports.ts';
+
+let dir: string;
+beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'idpc-cli-')); });
+
+const readReport = async (reportDir: string) => reportSchema.parse(JSON.parse(await readFile(path.join(reportDir, 'report.json'), 'utf8'))) as Report;
+
+describe('run against the embedded reference', () => {
+  it('passes every scenario, prints a line each, writes all four reports, exits 0', async () => {
+    const reportDir = path.join(dir, 'embedded');
+    const { code, stdout } = await cli('run', '--report', reportDir, '--seed', '5');
+    expect(code).toBe(0);
+    for (const s of BUILT_IN_SCENARIOS) expect(stdout).toContain(`PASS  ${s.id}`);
+    expect(stdout).toMatch(/profile spec, seed 5/);
+    expect((await readdir(reportDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
+    const report = await readReport(reportDir);
+    expect(report).toMatchObject({ seed: 5, target: { source: 'embedded' }, summary: { total: BUILT_IN_SCENARIOS.length, passed: BUILT_IN_SCENARIOS.length } });
+  });
+
+  it('exits 1 when a planted flaw makes a scenario fail, and --format limits the files', async () => {
+    const reportDir = path.join(dir, 'flaw');
+    const { code, stdout } = await cli('run', '--flaw', 'pkce-verifier-ignored', '--only', 'pkce.*', '--report', reportDir, '--format', 'json,md');
+    expect(code).toBe(1);
+    expect(stdout).toContain('FAIL  pkce.verifier-mismatch');
+    expect(stdout).toContain('RFC 7636 §4.6 requires an error response with error=invalid_grant');
+    expect((await readdir(reportDir)).sort()).toEqual(['report.json', 'report.md']);
+  });
+
+  it('--profile rfc runs with RFC levels only', async () => {
+    const reportDir = path.join(dir, 'rfc');
+    expect((await cli('run', '--profile', 'rfc', '--report', reportDir, '--format', 'json')).code).toBe(0);
+    const report = await readReport(reportDir);
+    expect(report.profile).toBe('rfc');
+    const happy = report.results.find((r) => r.id === 'code.happy-path')!;
+    expect(happy.requirements.find((r) => r.spec === 'SPEC')!.applies).toBe(false);
+  });
+});
+
+describe('run against a target', () => {
+  let ref: EmbeddedReference;
+  let flawed: EmbeddedReference;
+  beforeAll(async () => {
+    ref = await startEmbeddedReference();
+    flawed = await startEmbeddedReference({ flaws: ['pkce-verifier-ignored'] });
+  });
+  afterAll(async () => { await ref.server.close(); await flawed.server.close(); });
+
+  it('a config file of the reference (as serve --target-out writes it) passes', async () => {
+    const file = path.join(dir, 'target.json');
+    await writeFile(file, JSON.stringify(ref.target));
+    const reportDir = path.join(dir, 'file');
+    expect((await cli('run', '--target', file, '--report', reportDir, '--format', 'json')).code).toBe(0);
+    expect((await readReport(reportDir)).target).toMatchObject({ source: 'file', issuer: ref.issuer });
+  });
+
+  it('an issuer URL runs the discovery-level scenarios and skips the rest for missing roles', async () => {
+    const reportDir = path.join(dir, 'url');
+    expect((await cli('run', '--target', ref.issuer, '--report', reportDir, '--format', 'json')).code).toBe(0);
+    const byId = Object.fromEntries((await readReport(reportDir)).results.map((r) => [r.id, r]));
+    expect(byId['discovery.document']!.status).toBe('passed');
+    expect(byId['code.happy-path']).toMatchObject({ status: 'skipped', skipReason: 'needs the confidential client (clients.confidential in the target config)' });
+  });
+
+  it('an expected failure is reported as such and the exit code stays 0', async () => {
+    const file = path.join(dir, 'expected.json');
+    await writeFile(file, JSON.stringify({ ...flawed.target, expectedFailures: ['pkce.verifier-mismatch'] }));
+    const reportDir = path.join(dir, 'expected');
+    const { code, stdout } = await cli('run', '--target', file, '--only', 'pkce.*', '--report', reportDir, '--format', 'json');
+    expect(code).toBe(0);
+    expect(stdout).toContain('XFAIL pkce.verifier-mismatch');
+    expect((await readReport(reportDir)).results[0]).toMatchObject({ status: 'failed', expected: true });
+  });
+
+  it('a config with a wrong field exits 2 naming the field and the fix, before any request', async () => {
+    const file = path.join(dir, 'bad.json');
+    await writeFile(file, JSON.stringify({ ...ref.target, clients: { ...ref.target.clients, confidential: { ...ref.target.clients.confidential, redirectUri: 'callback' } } }));
+    const { code, stderr } = await cli('run', '--target', file, '--report', path.join(dir, 'bad'));
+    expect(code).toBe(2);
+    expect(stderr).toContain('clients.confidential.redirectUri: must be an absolute URL, e.g. "https://app.example/callback"');
+  });
+
+  it('an unreachable target exits 3 with the cause', async () => {
+    const port = await closedPort();
+    const { code, stderr } = await cli('run', '--target', `http://127.0.0.1:${port}`, '--report', path.join(dir, 'down'));
+    expect(code).toBe(3);
+    expect(stderr).toContain(`the target is unreachable: cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: connection refused (ECONNREFUSED)`);
+  });
+});
+
+describe('usage errors exit 2', () => {
+  it.each([
+    [['--only', 'nothing.*'], /no scenario matches --only nothing\.\*/],
+    [['--format', 'xml'], /--format: unknown format "xml"; choose from json, junit, html, md/],
+    [['--seed', 'abc'], /--seed must be an integer ≥ 0, not "abc"/],
+    [['--profile', 'oauth21'], /--profile must be one of spec, rfc/],
+    [['--fail-on', 'never'], /--fail-on must be failed, warning or error/],
+    [['--flaw', 'no-such-flaw'], /unknown flaw "no-such-flaw"/],
+    [['--flaw', 'state-dropped', '--target', 'x.json'], /--flaw applies to the embedded reference only/],
+    [['--bogus'], /Unknown option '--bogus'/],
+  ])('run %j', async (args, message) => {
+    const { code, stderr } = await cli('run', ...args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+});

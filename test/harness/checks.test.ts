@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { CheckFailure } from '../../harness/failures.ts';
+import type { HttpResponse } from '../../harness/http.ts';
+import {
+  expectBearer, expectHeader, expectNoField, expectOAuthError, expectStatus, expectTokenResponse, withOpenid,
+} from '../../suites/checks/index.ts';
+
+function response(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const json = typeof body === 'string' ? undefined : body;
+  const h = new Headers(headers);
+  return { status, url: 'https://idp.test/token', headers: h, text, json, body: json && typeof json === 'object' ? json as Record<string, unknown> : {}, header: (n) => h.get(n) ?? undefined };
+}
+
+const rule = { when: 'A token request with a wrong code_verifier', per: 'RFC 7636 §4.6' };
+const message = (f: () => unknown) => {
+  try { f(); } catch (e) { expect(e).toBeInstanceOf(CheckFailure); expect((e as CheckFailure).requirement).toBe(rule.per); return (e as Error).message; }
+  throw new Error('expected a CheckFailure');
+};
+
+describe('checks', () => {
+  it('expectOAuthError accepts the named error and fails on tokens, other errors, or 2xx', () => {
+    expect(expectOAuthError(response(400, { error: 'invalid_grant' }), 'invalid_grant', rule)).toBe('invalid_grant');
+    expect(message(() => expectOAuthError(response(200, { access_token: 'x', token_type: 'Bearer' }), 'invalid_grant', rule)))
+      .toBe('A token request with a wrong code_verifier got HTTP 200 with an access_token; RFC 7636 §4.6 requires an error response with error=invalid_grant.');
+    expect(message(() => expectOAuthError(response(400, { error: 'invalid_request' }), ['invalid_grant', 'invalid_client'], rule)))
+      .toMatch(/got HTTP 400 with error=invalid_request; .* error=invalid_grant or error=invalid_client\.$/);
+    expect(message(() => expectOAuthError(response(500, '<html>oops</html>'), 'invalid_grant', rule))).toMatch(/HTTP 500 with a non-JSON body/);
+  });
+
+  it('expectTokenResponse and expectBearer', () => {
+    const tokens = expectTokenResponse(response(200, { access_token: 'a', token_type: 'bearer' }), rule);
+    expectBearer(tokens, rule);
+    expect(message(() => expectBearer({ ...tokens, token_type: 'mac' }, rule))).toMatch(/token_type "mac"/);
+    expect(message(() => expectTokenResponse(response(401, { error: 'invalid_client' }), rule))).toMatch(/HTTP 401 with error=invalid_client; .* requires HTTP 200 with an access_token/);
+    expect(message(() => expectTokenResponse(response(200, { access_token: 'a' }), rule))).toMatch(/without token_type/);
+  });
+
+  it('expectStatus, expectNoField, expectHeader; withOpenid', () => {
+    expectStatus(response(401, {}), [400, 401], rule);
+    expect(message(() => expectStatus(response(200, {}), 400, rule))).toMatch(/requires HTTP 400\.$/);
+    expectNoField({ access_token: 'a' }, 'refresh_token', rule);
+    expect(message(() => expectNoField({ refresh_token: 'r' }, 'refresh_token', rule))).toMatch(/returned a refresh_token; RFC 7636 §4\.6 requires that it does not/);
+    const want = { ...rule, want: 'Cache-Control: no-store' };
+    expect(expectHeader(response(200, {}, { 'cache-control': 'no-store' }), 'cache-control', /no-store/, want)).toBe('no-store');
+    expect(message(() => expectHeader(response(200, {}), 'cache-control', /no-store/, want))).toMatch(/answered without cache-control; .* requires Cache-Control: no-store/);
+    expect(withOpenid('profile email')).toBe('openid profile email');
+    expect(withOpenid('email openid')).toBe('email openid');
+  });
+});

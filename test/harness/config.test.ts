@@ -1,0 +1,116 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadTarget, resolveClients, validateConfig } from '../../harness/config.ts';
+import { parseJsonc, stripJsonComments } from '../../harness/jsonc.ts';
+import { ConfigError } from '../../harness/failures.ts';
+
+const base = {
+  issuer: 'https://idp.example',
+  clients: {
+    confidential: { clientId: 'web', clientSecret: 's3cret-value', redirectUri: 'https://app.example/cb' },
+  },
+};
+
+function issuesOf(raw: unknown, env: NodeJS.ProcessEnv = {}): string[] {
+  try {
+    validateConfig(raw, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).issues;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('target config validation', () => {
+  it('accepts a minimal config and fills the defaults', () => {
+    const config = validateConfig({ issuer: 'https://idp.example' }, {});
+    expect(config).toEqual({
+      issuer: 'https://idp.example', tokenRequestEncoding: 'form', clients: {},
+      login: { driver: 'form', usernameField: 'username', passwordField: 'password' }, expectedFailures: [],
+    });
+  });
+
+  it('resolves client defaults: auth method from the secret, scope by role', () => {
+    const clients = resolveClients(validateConfig({ ...base, clients: { ...base.clients, machine: { clientId: 'm', clientSecret: 'machine-secret' }, public: { clientId: 'p', redirectUri: 'https://p.example/cb' } } }, {}));
+    expect(clients.confidential).toMatchObject({ authMethod: 'client_secret_basic', scope: 'openid' });
+    expect(clients.machine).toMatchObject({ authMethod: 'client_secret_basic', scope: '' });
+    expect(clients.public).toMatchObject({ authMethod: 'none', scope: 'openid' });
+  });
+
+  it('names the field and the fix for a relative redirect URI', () => {
+    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, redirectUri: '/callback' } } }))
+      .toEqual(['clients.confidential.redirectUri: must be an absolute URL, e.g. "https://app.example/callback"']);
+  });
+
+  it('names a missing or malformed issuer', () => {
+    expect(issuesOf({ clients: {} })).toEqual(['issuer: is required, e.g. "https://idp.example"']);
+    expect(issuesOf({ issuer: 'idp.example' })).toEqual(['issuer: must be an absolute http(s) URL, e.g. "https://idp.example"']);
+    expect(issuesOf({ issuer: 42 })).toEqual(['issuer: must be a string, e.g. "https://idp.example"']);
+  });
+
+  it('suggests the closest known field for a misspelt one', () => {
+    expect(issuesOf({ ...base, clients: { confidental: base.clients.confidential } })).toEqual([
+      'clients.confidental: unknown field; did you mean "confidential"? Known fields: confidential, confidential2, public, machine, device, exchange',
+    ]);
+    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, secret: 'x' } } })[0])
+      .toMatch(/^clients\.confidential\.secret: unknown field; did you mean "clientSecret"\?/);
+    expect(issuesOf({ ...base, isuer: 'x' })[0]).toMatch(/^isuer: unknown field; did you mean "issuer"\?/);
+  });
+
+  it('checks role rules: secrets for confidential roles, none for public, redirect URIs for code flows', () => {
+    expect(issuesOf({ issuer: base.issuer, clients: { machine: { clientId: 'm' } } }))
+      .toEqual(['clients.machine.clientSecret: is required for the machine role (a confidential client), e.g. "${MACHINE_SECRET}"']);
+    expect(issuesOf({ issuer: base.issuer, clients: { machine: { clientId: 'm', authMethod: 'client_secret_basic' } } })).toHaveLength(1);
+    expect(issuesOf({ issuer: base.issuer, clients: { public: { clientId: 'p', clientSecret: 'oops-secret', redirectUri: 'https://p.example/cb' } } }))
+      .toEqual(['clients.public.clientSecret: a public client has no secret; remove it (a client with a secret belongs in "confidential")']);
+    expect(issuesOf({ issuer: base.issuer, clients: { confidential: { clientId: 'w', clientSecret: 'secret-w' } } }))
+      .toEqual(['clients.confidential.redirectUri: is required for the confidential role (it runs the authorization code flow), e.g. "https://app.example/callback"']);
+    expect(issuesOf({ issuer: base.issuer, clients: { device: { clientId: 'd', authMethod: 'client_secret_post' } } }))
+      .toEqual(['clients.device.authMethod: "client_secret_post" needs a clientSecret; add one or use "none"']);
+  });
+
+  it('lists the allowed values of enums and the login driver', () => {
+    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, authMethod: 'private_key_jwt' } } }))
+      .toEqual(['clients.confidential.authMethod: must be one of "client_secret_basic", "client_secret_post", "none"']);
+    expect(issuesOf({ ...base, tokenRequestEncoding: 'xml' })).toEqual(['tokenRequestEncoding: must be one of "form", "json"']);
+    expect(issuesOf({ ...base, login: { driver: 'selenium' } })).toEqual(['login.driver: must be one of "form", "browser"']);
+    expect(issuesOf({ ...base, expectedFailures: ['PKCE plain'] }))
+      .toEqual(['expectedFailures[0]: must be a scenario id such as "pkce.plain-rejected" (see `idp-conformance list`)']);
+    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, clientId: '' } } }))
+      .toEqual(['clients.confidential.clientId: must not be empty, e.g. "my-app"']);
+  });
+
+  it('reports every issue at once', () => {
+    const issues = issuesOf({ issuer: 'nope', clients: { machine: { clientId: 'm' } }, login: { driver: 'form', extra: 1 } });
+    expect(issues).toHaveLength(3);
+  });
+
+  it('interpolates ${ENV} and names a missing variable and its field', () => {
+    const raw = { ...base, clients: { confidential: { ...base.clients.confidential, clientSecret: '${WEB_SECRET}' } } };
+    expect(validateConfig(raw, { WEB_SECRET: 'from-env-123' }).clients.confidential?.clientSecret).toBe('from-env-123');
+    expect(issuesOf(raw, {})).toEqual([
+      'clients.confidential.clientSecret: environment variable WEB_SECRET is not set; export WEB_SECRET or write the value into the file',
+    ]);
+    expect(validateConfig({ ...base, user: { username: 'a$${LITERAL}', password: 'pw-${PW}' } }, { PW: 'x1' }).user)
+      .toEqual({ username: 'a${LITERAL}', password: 'pw-x1' });
+  });
+
+  it('accepts // and /* */ comments, trailing commas and $schema; reports JSON errors with line and column', () => {
+    const text = '// head\n{\n  "$schema": "./schema.json", /* c */\n  "issuer": "https://idp.example", // "x": 1\n  "expectedFailures": ["a.b",],\n}\n';
+    expect(validateConfig(parseJsonc(text, 'f.jsonc'), {}).expectedFailures).toEqual(['a.b']);
+    expect(stripJsonComments('{"u": "http://x//y"}')).toBe('{"u": "http://x//y"}');
+    expect(() => parseJsonc('{\n  "issuer": "x"\n  "clients": {}\n}', 'bad.json')).toThrow(/bad\.json: not valid JSON at line 3, column 3/);
+  });
+
+  it('loads a file or an issuer URL, and names an unreadable file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'idpc-config-'));
+    const file = path.join(dir, 'target.json');
+    await writeFile(file, JSON.stringify(base));
+    expect((await loadTarget(file, {})).source).toBe('file');
+    const fromUrl = await loadTarget('https://idp.example/', {});
+    expect(fromUrl).toMatchObject({ source: 'issuer-url', config: { issuer: 'https://idp.example/', clients: {} } });
+    await expect(loadTarget(path.join(dir, 'missing.json'), {})).rejects.toThrow(/--target: cannot read ".*missing\.json" \(no such file\); pass a config file/);
+  });
+});

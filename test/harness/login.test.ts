@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpClient, Recorder } from '../../harness/http.ts';
+import { isRedirectTo } from '../../harness/login/driver.ts';
+import { CookieJar, FormLoginDriver } from '../../harness/login/form.ts';
+import { decodeEntities, formValues, parseForms } from '../../harness/login/html.ts';
+import { Redactor } from '../../harness/redact.ts';
+import { STUB, type StubIdp, startStubIdp } from '../support/stub-idp.ts';
+
+describe('the HTML form reader', () => {
+  it('reads forms, inputs, buttons and selects with any attribute quoting and entities', () => {
+    const html = `<!-- <form action="/commented"></form> --><script>var s = "<form>";</script>
+      <FORM Method=POST action='/login?x=1&amp;y=2'>
+        <input type=hidden name=csrf value="a&quot;b&#39;c&#x41;">
+        <input name='username' autocomplete=off>
+        <input type="password" name="pw">
+        <input type="checkbox" name="remember" value="1" checked>
+        <input type="checkbox" name="spam" value="1">
+        <select name="lang"><option value="en">English<option value="fr" selected>French</select>
+        <textarea name="note">x &lt; y</textarea>
+        <button type="submit" name="go" value="login">Sign <b>in</b></button>
+      </FORM>`;
+    const [form, ...rest] = parseForms(html);
+    expect(rest).toEqual([]);
+    expect(form).toMatchObject({ action: '/login?x=1&y=2', method: 'POST' });
+    expect(form!.fields.find((f) => f.name === 'csrf')!.value).toBe('a"b\'cA');
+    expect(form!.fields.find((f) => f.tag === 'button')).toMatchObject({ type: 'submit', text: 'Sign in', value: 'login' });
+    expect(formValues(form!, { username: 'alice', pw: 'secret' }, form!.fields.find((f) => f.tag === 'button'))).toEqual([
+      ['csrf', 'a"b\'cA'], ['username', 'alice'], ['pw', 'secret'], ['remember', '1'], ['lang', 'fr'], ['note', 'x < y'], ['go', 'login'],
+    ]);
+    expect(decodeEntities('&amp;lt; &#60; &unknown; &nbsp;')).toBe('&lt; < &unknown; \u00a0');
+  });
+
+  it('compares redirects by origin and path, not query', () => {
+    expect(isRedirectTo('https://app.test/cb?code=1', ['https://app.test/cb'])).toBe(true);
+    expect(isRedirectTo('https://app.test/cb/extra?code=1', ['https://app.test/cb'])).toBe(false);
+    expect(isRedirectTo('https://app.test.evil/cb', ['https://app.test/cb'])).toBe(false);
+    expect(isRedirectTo('com.example.app:/oauth?code=1', ['com.example.app:/oauth'])).toBe(true);
+  });
+
+  it('keeps cookies per host and path, and forgets expired ones', () => {
+    const jar = new CookieJar();
+    jar.store('http://a.test/login/step', ['sid=1; Path=/', 'flow=2; Path=/login', 'gone=3; Max-Age=0']);
+    expect(jar.header('http://a.test/login/next')).toBe('sid=1; flow=2');
+    expect(jar.header('http://a.test/other')).toBe('sid=1');
+    expect(jar.header('http://b.test/')).toBeUndefined();
+    jar.store('http://a.test/', ['sid=1; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT']);
+    expect(jar.header('http://a.test/other')).toBeUndefined();
+  });
+});
+
+describe('the form login driver', () => {
+  let stub: StubIdp | undefined;
+  afterEach(async () => { await stub?.close(); stub = undefined; });
+
+  async function driver(fields?: { username: string; password: string }, password = STUB.user.password) {
+    stub = await startStubIdp(fields ? { fields } : {});
+    const recorder = new Recorder(new Redactor());
+    const http = new HttpClient({ recorder });
+    const d = new FormLoginDriver({ http, username: STUB.user.username, password, ...(fields ? { usernameField: fields.username, passwordField: fields.password } : {}) });
+    const url = (params: Record<string, string>) => `${stub!.issuer}/authorize?${new URLSearchParams({ response_type: 'code', client_id: STUB.web.id, redirect_uri: STUB.web.redirect, state: 'st-1', ...params })}`;
+    return { d, url, recorder };
+  }
+
+  it('logs in, approves consent, and stops at the redirect to redirect_uri without fetching it', async () => {
+    const { d, url, recorder } = await driver();
+    const outcome = await d.authorize(url({}), [STUB.web.redirect]);
+    expect(outcome).toMatchObject({ kind: 'redirect', pages: ['login', 'consent'], params: { state: 'st-1' } });
+    expect(outcome.kind === 'redirect' && outcome.params.code).toBeTruthy();
+    const fetched = recorder.evidence.flatMap((e) => (e.kind === 'http' ? [e.request.url] : []));
+    expect(fetched.every((u) => u.startsWith(stub!.issuer))).toBe(true);
+    expect(fetched).toHaveLength(3);
+  });
+
+  it('uses the configured field names', async () => {
+    const { d, url } = await driver({ username: 'login_name', password: 'secret_word' });
+    expect((await d.authorize(url({}), [STUB.web.redirect])).kind).toBe('redirect');
+  });
+
+  it('denies consent when asked to', async () => {
+    const { d, url } = await driver();
+    const outcome = await d.authorize(url({}), [STUB.web.redirect], { consent: 'deny' });
+    expect(outcome).toMatchObject({ kind: 'redirect', params: { error: 'access_denied', state: 'st-1' } });
+  });
+
+  it('stops at the error page for an unregistered redirect_uri', async () => {
+    const { d, url } = await driver();
+    const outcome = await d.authorize(url({ redirect_uri: 'https://evil.test/cb' }), ['https://evil.test/cb', STUB.web.redirect]);
+    expect(outcome).toMatchObject({ kind: 'page', status: 400, headline: 'Stub IdP', reason: 'a page without a form (HTTP 400)' });
+  });
+
+  it('stops when the login form comes back (wrong password)', async () => {
+    const { d, url } = await driver(undefined, 'wrong-password');
+    const outcome = await d.authorize(url({}), [STUB.web.redirect]);
+    expect(outcome).toMatchObject({ kind: 'page', pages: ['login'] });
+    expect(outcome.kind === 'page' && outcome.reason).toMatch(/login form came back/);
+  });
+});

@@ -1,0 +1,108 @@
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startEmbeddedReference } from '../../cli/embedded.ts';
+import { configSecrets, validateConfig } from '../../harness/config.ts';
+import { runSuite } from '../../harness/conformance.ts';
+import { basicAuthorization } from '../../harness/http.ts';
+import { Redactor } from '../../harness/redact.ts';
+import type { HttpEvidence } from '../../harness/results.ts';
+import { writeReports } from '../../reports/index.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+
+const exchange = (over: Partial<HttpEvidence> = {}): HttpEvidence => ({
+  kind: 'http', durationMs: 1,
+  request: { method: 'POST', url: 'https://idp.test/token', headers: {} },
+  ...over,
+});
+
+describe('the redactor', () => {
+  it('redacts config secrets by value in every encoding a transcript may show', () => {
+    const secret = 'p@ss "word"/+1';
+    const r = new Redactor([secret]);
+    const shown = [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2), JSON.stringify(secret).slice(1, -1), 'p@ss &quot;word&quot;/+1'];
+    expect(r.text(shown.join(' | '))).toBe(Array(5).fill('[REDACTED:secret:1]').join(' | '));
+  });
+
+  it('redacts by field name even for values never seen, with stable labels', () => {
+    const r = new Redactor();
+    const e = r.http(exchange({
+      request: {
+        method: 'POST', url: 'https://idp.test/token?token=abc',
+        headers: { authorization: basicAuthorization('web', 'hunter2-secret'), cookie: 'sid=s1; other=o2' },
+        body: 'grant_type=authorization_code&code=c0de-value&code_verifier=v3rifier-value&client_secret=sh',
+      },
+      response: {
+        status: 200,
+        headers: { 'set-cookie': 'sid=new-session; Path=/; HttpOnly', location: 'https://app.test/cb#access_token=frag-token-1&state=s' },
+        body: JSON.stringify({ access_token: 'at-value-123', refresh_token: 'rt-value-456', nested: { id_token: 'idt-789' }, token_type: 'Bearer' }),
+      },
+    }));
+    const text = JSON.stringify(e);
+    for (const secret of ['hunter2', 'c0de-value', 'v3rifier-value', 'client_secret=sh', 'at-value-123', 'rt-value-456', 'idt-789', 'frag-token-1', 'new-session', 's1', 'token=abc']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(e.request.headers.authorization).toBe('Basic [REDACTED:credentials]');
+    expect(e.request.body).toBe('grant_type=authorization_code&code=[REDACTED:code:1]&code_verifier=[REDACTED:code_verifier:1]&client_secret=[REDACTED:client_secret:1]');
+    // the fragment's access_token (in the Location header) was the first one seen
+    expect(JSON.parse(e.response!.body!)).toEqual({ access_token: '[REDACTED:access_token:2]', refresh_token: '[REDACTED:refresh_token:1]', nested: { id_token: '[REDACTED:id_token:1]' }, token_type: 'Bearer' });
+    expect(r.http(e)).toEqual(e); // idempotent
+  });
+
+  it('learns tokens from traffic and replaces them anywhere later, e.g. in a failure message', () => {
+    const r = new Redactor();
+    r.observe(exchange({ response: { status: 200, headers: {}, body: '{"access_token":"learned-token-xyz"}' } }));
+    r.observe(exchange({ request: { method: 'GET', url: 'https://idp.test/userinfo', headers: { authorization: 'Bearer bearer-token-abc' } } }));
+    r.observe(exchange({ response: { status: 302, headers: { location: '/cb?code=learned-code-1' } } }));
+    expect(r.text('token learned-token-xyz, bearer-token-abc and learned-code-1 leaked'))
+      .toBe('token [REDACTED:access_token:1], [REDACTED:access_token:2] and [REDACTED:code:1] leaked');
+  });
+});
+
+describe('reports never contain secrets or tokens', () => {
+  it('a full run against the reference: no config secret and no token seen in traffic appears in any report file', async () => {
+    const ref = await startEmbeddedReference();
+    const seen = new Set<string>();
+    const spy: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      const text = await res.clone().text();
+      const location = res.headers.get('location');
+      if (location) for (const [k, v] of new URL(location, String(input)).searchParams) if (k === 'code') seen.add(v);
+      for (const c of res.headers.getSetCookie()) seen.add(c.split(';')[0]!.split('=').slice(1).join('='));
+      try {
+        const body = JSON.parse(text) as Record<string, unknown>;
+        for (const k of ['access_token', 'refresh_token', 'id_token', 'device_code']) if (typeof body[k] === 'string') seen.add(body[k]);
+      } catch { /* not JSON */ }
+      const sent = typeof init?.body === 'string' ? new URLSearchParams(init.body) : undefined;
+      const verifier = sent?.get('code_verifier');
+      if (verifier) seen.add(verifier);
+      return res;
+    };
+    try {
+      const config = validateConfig(ref.target, {});
+      const report = await runSuite({ config, scenarios: BUILT_IN_SCENARIOS, fetch: spy, seed: 3 });
+      expect(report.summary.passed).toBe(BUILT_IN_SCENARIOS.length);
+      const dir = await mkdtemp(path.join(tmpdir(), 'idpc-redaction-'));
+      await writeReports(report, dir);
+      const secrets = [...configSecrets(config).map((s) => s.value), ...seen].filter((s) => s.length >= 6);
+      expect(seen.size).toBeGreaterThan(5);
+      expect(secrets).toEqual(expect.arrayContaining([ref.target.user.password]));
+      const files = await readdir(dir);
+      expect(files.sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
+      for (const file of files) {
+        const text = await readFile(path.join(dir, file), 'utf8');
+        for (const secret of secrets) {
+          for (const form of [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64')]) {
+            expect(text.includes(form), `${file} contains a secret`).toBe(false);
+          }
+        }
+      }
+      const json = await readFile(path.join(dir, 'report.json'), 'utf8');
+      expect(json).toContain('[REDACTED:password');
+      expect(json).toContain('[REDACTED:access_token');
+    } finally {
+      await ref.server.close();
+    }
+  });
+});

@@ -1,0 +1,231 @@
+import * as fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { validateConfig } from '../../harness/config.ts';
+import { runSuite } from '../../harness/conformance.ts';
+import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../harness/failures.ts';
+import { Redactor } from '../../harness/redact.ts';
+import type { ProfileName, ScenarioResult } from '../../harness/results.ts';
+import { type RunnerOptions, runScenarios, scenarioSeed } from '../../harness/runner.ts';
+import { type ScenarioDefinition, defineScenario } from '../../harness/scenario.ts';
+import { targetFromDiscovery } from '../../harness/target.ts';
+import { exitCodeFor } from '../../cli/run.ts';
+import { closedPort } from '../support/ports.ts';
+
+const issuer = 'https://idp.test';
+const discovery = {
+  issuer, token_endpoint: `${issuer}/token`, authorization_endpoint: `${issuer}/auth`, jwks_uri: `${issuer}/jwks`,
+  grant_types_supported: ['authorization_code', 'client_credentials'], code_challenge_methods_supported: ['S256'],
+};
+const fullConfig = {
+  issuer,
+  clients: {
+    confidential: { clientId: 'web', clientSecret: 'web-secret-1', redirectUri: 'https://app.test/cb' },
+    machine: { clientId: 'm', clientSecret: 'machine-secret-1' },
+  },
+  user: { username: 'alice', password: 'alice-password-1' },
+};
+const MUST = [{ spec: 'RFC 6749', section: '4.1', level: 'MUST' }] as const;
+
+function scenario(id: string, run: ScenarioDefinition['run'], extra: Partial<ScenarioDefinition> = {}) {
+  return defineScenario({ id, title: `title of ${id}`, requirements: [...MUST], severity: 'medium', run, ...extra });
+}
+
+async function run(scenarios: ScenarioDefinition[], options: Partial<RunnerOptions> & { rawConfig?: object; disco?: Record<string, unknown> | null } = {}) {
+  const config = validateConfig(options.rawConfig ?? fullConfig, {});
+  const target = options.disco === null
+    ? targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, null, 'GET … answered 404, not 200')
+    : targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, options.disco ?? discovery);
+  const outcome = await runScenarios({ scenarios: scenarios.map((s) => defineScenario(s)), config, target, redactor: new Redactor(), seed: 7, ...options });
+  return { ...outcome, byId: Object.fromEntries(outcome.results.map((r) => [r.id, r])) as Record<string, ScenarioResult> };
+}
+
+describe('statuses', () => {
+  it('passed, failed (MUST), warning (SHOULD), error (thrown, precondition), skipped (ctx.skip)', async () => {
+    const { byId } = await run([
+      scenario('a.pass', () => {}),
+      scenario('a.must', () => { throw new CheckFailure('The IdP did X; RFC 6749 §4.1 requires Y.'); }),
+      scenario('a.should', () => { throw new CheckFailure('did X'); }, { requirements: [{ spec: 'RFC 6749', section: '10.12', level: 'SHOULD' }] }),
+      scenario('a.throws', () => { throw new TypeError('boom'); }),
+      scenario('a.precondition', () => { throw new PreconditionError('login failed'); }),
+      scenario('a.unreachable', () => { throw new TargetUnreachableError('https://idp.test/token', 'connection refused (ECONNREFUSED)'); }),
+      scenario('a.skips', (ctx) => ctx.skip('the IdP offers no refresh tokens')),
+    ]);
+    expect(byId['a.pass']).toMatchObject({ status: 'passed', level: 'MUST', area: 'a' });
+    expect(byId['a.pass']!.message).toBeUndefined();
+    expect(byId['a.must']).toMatchObject({ status: 'failed', message: 'The IdP did X; RFC 6749 §4.1 requires Y.' });
+    expect(byId['a.should']).toMatchObject({ status: 'warning', level: 'SHOULD' });
+    expect(byId['a.throws']).toMatchObject({ status: 'error', message: 'the scenario threw TypeError: boom (a bug in the scenario or the harness)' });
+    expect(byId['a.precondition']).toMatchObject({ status: 'error', message: 'could not get as far as the check: login failed' });
+    expect(byId['a.unreachable']).toMatchObject({ status: 'error', message: 'the target stopped answering: cannot reach https://idp.test/token: connection refused (ECONNREFUSED)' });
+    expect(byId['a.skips']).toMatchObject({ status: 'skipped', skipReason: 'the IdP offers no refresh tokens' });
+  });
+
+  it('a scenario that outlives its time limit is an error, and its requests are aborted', async () => {
+    let aborted = false;
+    const { byId } = await run([scenario('slow.one', async (ctx) => {
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => { aborted = true; resolve(); }));
+      await new Promise(() => {});
+    }, { timeoutMs: 50 })]);
+    expect(byId['slow.one']).toMatchObject({ status: 'error' });
+    expect(byId['slow.one']!.message).toMatch(/^did not finish within 50 ms/);
+    expect(aborted).toBe(true);
+  });
+
+  it('a failure naming a SHOULD requirement is a warning; soft checks go on and the worst wins', async () => {
+    const reqs = [{ spec: 'RFC 6749', section: '4.1.2', level: 'MUST' }, { spec: 'RFC 6749', section: '10.5', level: 'SHOULD' }] as const;
+    const { byId } = await run([
+      scenario('s.named-should', () => { throw new CheckFailure('x', { requirement: 'RFC 6749 §10.5' }); }, { requirements: [...reqs] }),
+      scenario('s.soft-should', async (ctx) => {
+        expect(await ctx.softly(() => { throw new CheckFailure('soft one'); }, { requirement: 'RFC 6749 §10.5' })).toBe(false);
+        expect(await ctx.softly(() => {})).toBe(true);
+      }, { requirements: [...reqs] }),
+      scenario('s.soft-then-must', async (ctx) => {
+        await ctx.softly(() => { throw new CheckFailure('should part'); }, { requirement: 'RFC 6749 §10.5' });
+        throw new CheckFailure('must part');
+      }, { requirements: [...reqs] }),
+    ]);
+    expect(byId['s.named-should']).toMatchObject({ status: 'warning', level: 'MUST' });
+    expect(byId['s.soft-should']).toMatchObject({ status: 'warning', message: 'soft one', findings: [{ status: 'warning', message: 'soft one', requirement: 'RFC 6749 §10.5' }] });
+    expect(byId['s.soft-then-must']).toMatchObject({ status: 'failed', message: 'must part' });
+  });
+});
+
+describe('gating', () => {
+  it('skips for a missing role, a missing user, an unadvertised capability, unreadable discovery', async () => {
+    const scenarios = [
+      scenario('g.role', () => {}, { requires: { roles: ['public', 'device'] } }),
+      scenario('g.user', () => {}, { requires: { user: true } }),
+      scenario('g.cap', () => {}, { requires: { capabilities: ['grant:urn:ietf:params:oauth:grant-type:device_code', 'endpoint:revocation'] } }),
+      scenario('g.ok', () => {}, { requires: { roles: ['machine'], capabilities: ['grant:client_credentials'] } }),
+    ];
+    const { byId } = await run(scenarios, { rawConfig: { issuer, clients: { machine: fullConfig.clients.machine } } });
+    expect(byId['g.role']!.skipReason).toBe('needs the public and device clients (clients.public, clients.device in the target config)');
+    expect(byId['g.user']!.skipReason).toBe('needs a user who can log in (user.username and user.password in the target config)');
+    expect(byId['g.cap']!.skipReason).toBe('the target does not advertise the grant type "urn:ietf:params:oauth:grant-type:device_code" (grant_types_supported), a revocation endpoint');
+    expect(byId['g.ok']!.status).toBe('passed');
+    const noDisco = await run([scenarios[3]!], { disco: null });
+    expect(noDisco.byId['g.ok']!.skipReason).toBe('the discovery document could not be read (GET … answered 404, not 200), so it cannot tell the grant type "client_credentials" (grant_types_supported)');
+  });
+
+  it('uses OIDC Discovery defaults for absent fields', async () => {
+    const { byId } = await run([
+      scenario('d.code', () => {}, { requires: { capabilities: ['grant:authorization_code', 'auth:client_secret_basic'] } }),
+      scenario('d.cc', () => {}, { requires: { capabilities: ['grant:client_credentials'] } }),
+    ], { disco: { issuer } });
+    expect(byId['d.code']!.status).toBe('passed');
+    expect(byId['d.cc']!.status).toBe('skipped');
+  });
+});
+
+describe('profiles and levels', () => {
+  const rotation = {
+    requirements: [
+      { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', note: 'rule 2' },
+      { spec: 'RFC 9700', section: '2.2.2', level: 'MUST', roles: ['public'] },
+    ],
+  } as const;
+  const levels = async (profile: ProfileName) => (await run([
+    scenario('p.spec-only', () => { throw new CheckFailure('x'); }, { requirements: [{ spec: 'SPEC', section: 'Endpoints', level: 'MUST' }] }),
+    scenario('p.mixed', () => { throw new CheckFailure('x'); }, { requirements: [{ spec: 'SPEC', section: 'Errors', level: 'MUST' }, { spec: 'RFC 6749', section: '5.2', level: 'SHOULD' }] }),
+    scenario('p.rotation-confidential', () => {}, { ...rotation, requirements: [...rotation.requirements], requires: { roles: ['confidential'] } }),
+    scenario('p.rotation-public', () => {}, { requirements: [...rotation.requirements], requires: { roles: ['public'] } }),
+  ], { profile, rawConfig: { ...fullConfig, clients: { ...fullConfig.clients, public: { clientId: 'spa', redirectUri: 'https://spa.test/cb' } } } })).byId;
+
+  it('spec: SPEC and the RFCs count; the strictest level wins', async () => {
+    const byId = await levels('spec');
+    expect(byId['p.spec-only']).toMatchObject({ status: 'failed', level: 'MUST' });
+    expect(byId['p.mixed']).toMatchObject({ status: 'failed', level: 'MUST' });
+    expect(byId['p.rotation-confidential']).toMatchObject({ status: 'passed', level: 'MUST' });
+  });
+
+  it('rfc: SPEC does not count; role-limited requirements apply only to their roles', async () => {
+    const byId = await levels('rfc');
+    expect(byId['p.spec-only']).toMatchObject({ status: 'skipped', skipReason: 'no document of the rfc profile requires this; it cites SPEC › Endpoints' });
+    expect(byId['p.mixed']).toMatchObject({ status: 'warning', level: 'SHOULD' });
+    expect(byId['p.rotation-confidential']!.status).toBe('skipped');
+    expect(byId['p.rotation-confidential']!.skipReason).toBe('no document of the rfc profile requires this of the client roles it exercises (confidential); it cites SPEC › Token endpoint (rule 2), RFC 9700 §2.2.2');
+    expect(byId['p.rotation-public']).toMatchObject({ status: 'passed', level: 'MUST' });
+    expect(byId['p.rotation-public']!.requirements.map((r) => [r.label, r.applies, r.url ?? null])).toEqual([
+      ['SPEC › Token endpoint (rule 2)', false, null],
+      ['RFC 9700 §2.2.2', true, 'https://www.rfc-editor.org/rfc/rfc9700#section-2.2.2'],
+    ]);
+  });
+});
+
+describe('selection, expected failures, concurrency, seeds', () => {
+  it('--only and --skip take globs', async () => {
+    const all = ['pkce.a', 'pkce.b', 'code.a', 'code.b'].map((id) => scenario(id, () => {}));
+    expect((await run(all, { only: ['pkce.*', 'code.a'], skip: ['*.b'] })).results.map((r) => r.id)).toEqual(['pkce.a', 'code.a']);
+  });
+
+  it('an expected failure is marked and does not fail the run; an expected failure that passes is noted', async () => {
+    const outcome = await run([
+      scenario('x.fails', () => { throw new CheckFailure('known gap'); }),
+      scenario('x.passes', () => {}),
+    ], { rawConfig: { ...fullConfig, expectedFailures: ['x.fails', 'x.passes', 'x.unknown'] } });
+    expect(outcome.byId['x.fails']).toMatchObject({ status: 'failed', expected: true });
+    expect(outcome.byId['x.passes']).toMatchObject({ status: 'passed', unexpectedPass: true });
+    expect(outcome.notices).toEqual(['expectedFailures lists "x.unknown", which is not a known scenario id']);
+    const report = { results: outcome.results } as Parameters<typeof exitCodeFor>[0];
+    expect(exitCodeFor(report)).toBe(0);
+    const unexpected = await run([scenario('x.fails', () => { throw new CheckFailure('gap'); })]);
+    expect(exitCodeFor({ results: unexpected.results } as Parameters<typeof exitCodeFor>[0])).toBe(1);
+  });
+
+  it('--fail-on decides whether warnings and errors fail the run', async () => {
+    const { results } = await run([
+      scenario('w.warn', () => { throw new CheckFailure('x'); }, { requirements: [{ spec: 'RFC 6749', section: '1', level: 'SHOULD' }] }),
+      scenario('w.err', () => { throw new Error('x'); }),
+    ]);
+    const report = { results } as Parameters<typeof exitCodeFor>[0];
+    expect([exitCodeFor(report, 'failed'), exitCodeFor(report, 'warning'), exitCodeFor({ results: [results[1]!] } as typeof report, 'warning'), exitCodeFor(report, 'error')]).toEqual([0, 1, 0, 1]);
+  });
+
+  it('keeps at most --concurrency scenarios in flight, runs exclusive ones alone, reports in catalog order', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    let overlappedExclusive = false;
+    const body = async () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((r) => setTimeout(r, 15));
+      inFlight--;
+    };
+    const scenarios = Array.from({ length: 8 }, (_, i) => scenario(`c.n${i}`, body));
+    scenarios.splice(3, 0, scenario('c.exclusive', async () => { if (inFlight > 0) overlappedExclusive = true; await body(); }, { exclusive: true }));
+    const { results } = await run(scenarios, { concurrency: 3 });
+    expect(peak).toBe(3);
+    expect(overlappedExclusive).toBe(false);
+    expect(results.map((r) => r.id)).toEqual(scenarios.map((s) => s.id));
+  });
+
+  it('derives a per-scenario seed from the run seed; properties report a replayable shrunk counterexample', async () => {
+    const seen: number[] = [];
+    const prop = scenario('prop.small', async (ctx) => {
+      seen.push(ctx.seed);
+      await ctx.property(fc.integer({ min: 0, max: 1000 }), async (n) => {
+        if (n >= 10) throw new CheckFailure(`${n} is too big; the rule requires < 10`);
+      }, { label: 'integers' });
+    });
+    const a = await run([prop], { seed: 99, runs: 40 });
+    const b = await run([prop], { seed: 99, runs: 40 });
+    expect(seen[0]).toBe(scenarioSeed(99, 'prop.small'));
+    expect(seen[0]).toBe(seen[1]);
+    const r = a.byId['prop.small']!;
+    expect(r.status).toBe('failed');
+    expect(r.message).toBe('10 is too big; the rule requires < 10 (counterexample 10, found within ' + r.message!.match(/within (\d+)/)![1] + ' runs)');
+    const cx = r.evidence.find((e) => e.kind === 'counterexample');
+    expect(cx).toMatchObject({ kind: 'counterexample', value: '10', runs: 40, replay: '--seed 99 --runs 40 --only prop.small', seed: seen[0] });
+    expect(b.byId['prop.small']!.evidence).toEqual(r.evidence);
+  });
+});
+
+describe('unreachable targets', () => {
+  it('runSuite throws TargetUnreachableError when discovery cannot be reached', async () => {
+    const port = await closedPort();
+    const config = validateConfig({ issuer: `http://127.0.0.1:${port}` }, {});
+    const error = await runSuite({ config, scenarios: [] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TargetUnreachableError);
+    expect((error as Error).message).toBe(`cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: connection refused (ECONNREFUSED)`);
+  });
+});

@@ -1,0 +1,181 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import vm from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import type { Report, ScenarioResult } from '../../harness/results.ts';
+import { ConsoleReporter } from '../../reports/console.ts';
+import { renderHtml } from '../../reports/html.ts';
+import { renderJson } from '../../reports/json.ts';
+import { renderJunit } from '../../reports/junit.ts';
+import { renderMarkdown } from '../../reports/markdown.ts';
+import { reportSchema } from '../../reports/schema.ts';
+import { SCHEMA_DIR, schemaFiles } from '../../scripts/schema.ts';
+import { parseXml } from '../support/xml.ts';
+
+const req = { spec: 'RFC 6749', section: '4.1.2', level: 'MUST' as const, label: 'RFC 6749 §4.1.2', url: 'https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2', applies: true };
+const nasty = '<script>alert("x")</script> & \'quotes\' \u0001 ]]>';
+
+function result(id: string, status: ScenarioResult['status'], extra: Partial<ScenarioResult> = {}): ScenarioResult {
+  return { id, title: `Title of ${id}`, area: id.split('.')[0]!, status, severity: 'high', level: 'MUST', requirements: [req], catches: [], durationMs: 12, evidence: [], ...extra };
+}
+
+const sampleReport: Report = {
+  schemaVersion: 1,
+  tool: { name: 'idp-conformance', version: '0.1.0' },
+  target: { issuer: 'https://idp.example', source: 'file', discoveryUrl: 'https://idp.example/.well-known/openid-configuration' },
+  profile: 'spec',
+  startedAt: '2026-01-02T03:04:05.678Z',
+  durationMs: 1234,
+  seed: 42,
+  runs: 50,
+  selection: { only: [], skip: [] },
+  summary: { total: 7, passed: 1, failed: 2, warnings: 1, skipped: 1, errors: 1, expectedFailures: 1 },
+  results: [
+    result('code.happy-path', 'passed'),
+    result('pkce.verifier-mismatch', 'failed', {
+      message: `A token request got HTTP 200 ${nasty}; RFC 7636 §4.6 requires invalid_grant.`,
+      evidence: [
+        { kind: 'http', label: 'token request', request: { method: 'POST', url: 'https://idp.example/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `code=[REDACTED:code:1]&x=${nasty}` }, response: { status: 200, headers: {}, body: '{"access_token":"[REDACTED:access_token:1]"}' }, durationMs: 5 },
+        { kind: 'counterexample', seed: 42, runs: 50, path: '3:1', value: '"https://app.example/cb/.."', replay: '--seed 42 --runs 50 --only pkce.verifier-mismatch' },
+        { kind: 'screenshot', path: 'shots/x.png' },
+        { kind: 'note', text: nasty, label: 'note' },
+      ],
+    }),
+    result('code.single-use', 'failed', { message: 'known gap', expected: true }),
+    result('refresh.rotation', 'warning', { level: 'SHOULD', message: 'no rotation', findings: [{ status: 'warning', message: 'no rotation' }] }),
+    result('device.pending', 'skipped', { skipReason: 'needs the device client (clients.device in the target config)' }),
+    result('token.no-store', 'error', { message: 'the target stopped answering: cannot reach x: connection refused (ECONNREFUSED)' }),
+    result('discovery.document', 'passed', { unexpectedPass: true }),
+  ],
+};
+
+describe('report.json', () => {
+  it('validates against the report schema, round-trips, and has the DESIGN §5 fields', () => {
+    const parsed = reportSchema.parse(JSON.parse(renderJson(sampleReport)));
+    expect(parsed).toEqual(sampleReport);
+    expect(Object.keys(parsed.results[0]!)).toEqual(expect.arrayContaining(['id', 'title', 'area', 'status', 'severity', 'requirements', 'durationMs', 'evidence']));
+  });
+
+  it('rejects what the schema forbids', () => {
+    expect(reportSchema.safeParse({ ...sampleReport, schemaVersion: 2 }).success).toBe(false);
+    expect(reportSchema.safeParse({ ...sampleReport, results: [{ ...sampleReport.results[0], status: 'ok' }] }).success).toBe(false);
+  });
+});
+
+describe('junit.xml', () => {
+  const root = parseXml(renderJunit(sampleReport));
+  const cases = root.children.flatMap((s) => s.children.map((c) => ({ suite: s, c })));
+
+  it('the well-formedness checker itself rejects broken XML', () => {
+    for (const bad of ['<a><b></a></b>', '<a x="1" x="2"/>', '<a>1 & 2</a>', '<a x=1/>', '<a/><b/>', '<a>\u0001</a>', '<a>']) {
+      expect(() => parseXml(bad), bad).toThrow();
+    }
+  });
+
+  it('is well formed, one testcase per scenario, classname = area', () => {
+    expect(root.name).toBe('testsuites');
+    expect(cases).toHaveLength(sampleReport.results.length);
+    for (const { suite, c } of cases) {
+      expect(c.name).toBe('testcase');
+      expect(c.attrs.classname).toBe(suite.attrs.name);
+    }
+  });
+
+  it('marks failures, errors, skips and expected failures; counts agree', () => {
+    const kinds = Object.fromEntries(cases.map(({ c }) => [c.attrs.name!.split(':')[0], c.children.map((x) => x.name).join(',') || 'pass']));
+    expect(kinds).toEqual({
+      'code.happy-path': 'pass', 'pkce.verifier-mismatch': 'failure', 'code.single-use': 'skipped', 'refresh.rotation': 'system-out',
+      'device.pending': 'skipped', 'token.no-store': 'error', 'discovery.document': 'pass',
+    });
+    expect(root.attrs).toMatchObject({ tests: '7', failures: '1', errors: '1', skipped: '2' });
+    const failure = cases.find(({ c }) => c.attrs.name!.startsWith('pkce.'))!.c.children[0]!;
+    expect(failure.attrs.message).toContain('<script>alert("x")</script> & \'quotes\'');
+    expect(failure.text).toContain('https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2');
+  });
+});
+
+describe('report.html', () => {
+  const html = renderHtml(sampleReport);
+
+  it('is self-contained: no external scripts, styles, images or fonts', () => {
+    expect(html).not.toMatch(/<(script|img|iframe|link)\b[^>]*\b(src|href)="(?!data:)/i);
+    expect(html).not.toMatch(/url\(|@import/);
+    expect([...html.matchAll(/\bhref="([^"]+)"/g)].map((m) => m[1]).filter((h) => !/^(#|data:|https:\/\/www\.rfc-editor\.org\/)/.test(h!))).toEqual([]);
+  });
+
+  it('contains every result with its jump link, requirement link, status and evidence; escapes everything', () => {
+    for (const r of sampleReport.results) {
+      expect(html).toContain(`id="r-${r.id.replace('.', '-')}"`);
+      expect(html).toContain(`href="#r-${r.id.replace('.', '-')}"`);
+      expect(html).toContain(`data-status="${r.status}"`);
+    }
+    expect(html).toContain('href="https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2"');
+    expect(html).not.toContain('<script>alert');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)');
+    expect(html).toContain('<details><summary>token request: POST https://idp.example/token');
+    expect(html).toContain('--seed 42 --runs 50 --only pkce.verifier-mismatch');
+    expect(html).toContain('XFAIL');
+  });
+
+  it('filters by status and area with its inline script, without errors', () => {
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const sections = sampleReport.results.map((r) => ({ id: `r-${r.id.replace('.', '-')}`, attrs: { 'data-status': r.status, 'data-area': r.area }, hidden: false }));
+    const boxes = ['failed', 'warning', 'error', 'passed', 'skipped'].map((s) => ({ s, checked: true, listeners: [] as (() => void)[] }));
+    const area = { value: '', listeners: [] as (() => void)[] };
+    const count = { textContent: '' };
+    const el = (s: typeof sections[number]) => ({
+      id: s.id, getAttribute: (n: string) => s.attrs[n as keyof typeof s.attrs],
+      classList: { toggle: (_c: string, on: boolean) => { s.hidden = on; } },
+    });
+    const document = {
+      querySelectorAll: (q: string) => (q === '.result' ? sections.map(el) : boxes.map((b) => ({
+        getAttribute: () => b.s, get checked() { return b.checked; }, addEventListener: (_e: string, f: () => void) => b.listeners.push(f),
+      }))),
+      querySelector: () => ({ parentElement: { classList: { toggle: () => {} } } }),
+      getElementById: (id: string) => (id === 'filter-area' ? { get value() { return area.value; }, addEventListener: (_e: string, f: () => void) => area.listeners.push(f) } : count),
+    };
+    vm.runInNewContext(script, { document });
+    expect(count.textContent).toBe('7');
+    boxes.find((b) => b.s === 'passed')!.checked = false;
+    boxes[0]!.listeners[0]!();
+    expect(count.textContent).toBe('5');
+    area.value = 'code';
+    area.listeners[0]!();
+    expect(count.textContent).toBe('1');
+    expect(sections.filter((s) => !s.hidden).map((s) => s.id)).toEqual(['r-code-single-use']);
+  });
+});
+
+describe('report.md and the console', () => {
+  it('the markdown lists failures, warnings and errors with links, and the skipped ones folded', () => {
+    const md = renderMarkdown(sampleReport);
+    expect(md).toContain('| 1 | 2 | 1 | 1 | 1 |');
+    expect(md).toContain('| FAIL | `pkce.verifier-mismatch` |');
+    expect(md).toContain('[RFC 6749 §4.1.2](https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2)');
+    expect(md).toContain('| XFAIL | `code.single-use` | known gap (listed in expectedFailures)');
+    expect(md).toContain('<details><summary>1 skipped</summary>');
+    expect(md).toContain('passed although listed in expectedFailures: remove it from the list');
+  });
+
+  it('the console prints a line per result and a summary, colored only when asked', () => {
+    let out = '';
+    const reporter = new ConsoleReporter({ write: (t) => { out += t; }, color: false });
+    for (const r of sampleReport.results) reporter.result(r);
+    reporter.summary(sampleReport, ['dir/report.json']);
+    expect(out).toContain('  FAIL  pkce.verifier-mismatch (12 ms)\n');
+    expect(out).toContain('  SKIP  device.pending\n        needs the device client');
+    expect(out).toContain('7 scenarios: 1 passed, 2 failed, 1 warning, 1 skipped, 1 error (1 expected) in 1.2 s — profile spec, seed 42');
+    expect(out).not.toContain('\x1b[');
+    let colored = '';
+    new ConsoleReporter({ write: (t) => { colored += t; }, color: true }).result(sampleReport.results[1]!);
+    expect(colored).toContain('\x1b[31mFAIL ');
+  });
+});
+
+describe('published JSON schemas', () => {
+  it('schema/*.json are current (run `npm run schema` after changing a zod schema)', async () => {
+    for (const [name, text] of Object.entries(schemaFiles())) {
+      expect(await readFile(path.join(SCHEMA_DIR, name), 'utf8'), name).toBe(text);
+    }
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * A small in-test identity provider on node:http (127.0.0.1, port 0), with knobs that break it in
+ * the ways the first scenarios must notice. Not the reference server: just enough OAuth/OIDC for
+ * the engine's own tests.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHash, randomBytes } from 'node:crypto';
+import * as jose from 'jose';
+import type { TargetConfigInput } from '../../harness/config.ts';
+
+export interface StubOptions {
+  issuerMismatch?: boolean;
+  pkceIgnored?: boolean;
+  /** The token endpoint never answers. */
+  hangToken?: boolean;
+  /** Discovery answers 404. */
+  noDiscovery?: boolean;
+  /** Leave client_credentials out of grant_types_supported. */
+  noClientCredentials?: boolean;
+  /** ID tokens carry this aud instead of the client_id. */
+  wrongAud?: string;
+  /** Render the login page with these field names. */
+  fields?: { username: string; password: string };
+}
+
+export const STUB = {
+  web: { id: 'web-app', secret: 'stub-web-secret-8c1f', redirect: 'https://web.example.test/callback' },
+  machine: { id: 'machine', secret: 'stub-machine-secret-3d9a' },
+  user: { username: 'alice', password: 'stub-alice-password-77' },
+};
+
+export interface StubIdp {
+  issuer: string;
+  config: TargetConfigInput;
+  /** Every token and code the stub issued (for redaction tests). */
+  issued: string[];
+  requests: { method: string; url: string }[];
+  close(): Promise<void>;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> {
+  const { privateKey, publicKey } = await jose.generateKeyPair('RS256');
+  const jwk = { ...(await jose.exportJWK(publicKey)), kid: 'stub-1', alg: 'RS256', use: 'sig' };
+  const pending = new Map<string, Record<string, string>>();
+  const codes = new Map<string, { params: Record<string, string>; used: boolean }>();
+  const issued: string[] = [];
+  const requests: StubIdp['requests'] = [];
+  const fields = options.fields ?? { username: 'username', password: 'password' };
+  let issuer = '';
+  const mint = (n = 24) => { const v = randomBytes(n).toString('base64url'); issued.push(v); return v; };
+
+  const html = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(`<!doctype html><html><head><title>Stub IdP</title></head><body>${body}</body></html>`);
+  };
+  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).end(JSON.stringify(body));
+  };
+  const readBody = async (req: IncomingMessage): Promise<Record<string, string>> => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString();
+    if (/json/.test(req.headers['content-type'] ?? '')) return JSON.parse(text || '{}') as Record<string, string>;
+    return Object.fromEntries(new URLSearchParams(text));
+  };
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => json(res, 500, { error: 'server_error', error_description: String(error) }));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', issuer);
+    requests.push({ method: req.method ?? 'GET', url: url.href });
+    if (url.pathname === '/.well-known/openid-configuration') {
+      if (options.noDiscovery) return html(res, 404, '<h1>Not found</h1>');
+      return json(res, 200, {
+        issuer: options.issuerMismatch ? `${issuer}/other` : issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ['code'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['RS256'],
+        grant_types_supported: ['authorization_code', 'refresh_token', ...(options.noClientCredentials ? [] : ['client_credentials'])],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      });
+    }
+    if (url.pathname === '/jwks') return json(res, 200, { keys: [jwk] });
+    if (url.pathname === '/authorize') {
+      const p = Object.fromEntries(url.searchParams);
+      if (p.client_id !== STUB.web.id || p.redirect_uri !== STUB.web.redirect) {
+        return html(res, 400, '<h1>Invalid request</h1><p>Unknown client or redirect_uri.</p>');
+      }
+      const id = mint(8);
+      pending.set(id, p);
+      return html(res, 200, `<form method="post" action="/login"><input type="hidden" name="req" value="${id}">
+        <label>User <input name='${fields.username}' type=text></label><input type="password" name="${fields.password}">
+        <button type="submit">Sign in</button></form>`);
+    }
+    if (url.pathname === '/login' && req.method === 'POST') {
+      const body = await readBody(req);
+      if (body[fields.username] !== STUB.user.username || body[fields.password] !== STUB.user.password || !pending.has(body.req ?? '')) {
+        return html(res, 200, `<p>Wrong credentials</p><form method="post" action="/login"><input type="hidden" name="req" value="${esc(body.req ?? '')}"><input type="password" name="${fields.password}"><button>Sign in</button></form>`);
+      }
+      const sid = mint(16);
+      return html(res, 200, `<h1>Allow Example Web App?</h1><form method="post" action="/consent">
+        <input type="hidden" name="req" value="${esc(body.req ?? '')}">
+        <button type="submit" name="decision" value="deny">Deny</button>
+        <button type="submit" name="decision" value="allow">Allow &amp; continue</button></form>`, { 'set-cookie': `sid=${sid}; Path=/; HttpOnly` });
+    }
+    if (url.pathname === '/consent' && req.method === 'POST') {
+      const body = await readBody(req);
+      const p = pending.get(body.req ?? '');
+      if (!p || !/sid=/.test(req.headers.cookie ?? '')) return html(res, 400, '<h1>Session lost</h1>');
+      const target = new URL(p.redirect_uri!);
+      if (body.decision !== 'allow') target.searchParams.set('error', 'access_denied');
+      else {
+        const code = mint();
+        codes.set(code, { params: p, used: false });
+        target.searchParams.set('code', code);
+      }
+      if (p.state) target.searchParams.set('state', p.state);
+      res.writeHead(302, { location: target.href }).end();
+      return;
+    }
+    if (url.pathname === '/token' && req.method === 'POST') {
+      if (options.hangToken) return; // never answers
+      const body = await readBody(req);
+      let clientId = body.client_id;
+      let secret = body.client_secret;
+      const auth = req.headers.authorization;
+      if (auth?.startsWith('Basic ')) {
+        const [id = '', s = ''] = Buffer.from(auth.slice(6), 'base64').toString().split(':').map((x) => decodeURIComponent(x.replace(/\+/g, ' ')));
+        clientId = id;
+        secret = s;
+      }
+      const client = [STUB.web, STUB.machine].find((c) => c.id === clientId);
+      if (!client || client.secret !== secret) return json(res, 401, { error: 'invalid_client' }, { 'www-authenticate': 'Basic realm="stub"' });
+      if (body.grant_type === 'client_credentials' && client === STUB.machine) {
+        return json(res, 200, { access_token: mint(), token_type: 'Bearer', expires_in: 3600, scope: body.scope });
+      }
+      if (body.grant_type === 'authorization_code' && client === STUB.web) {
+        const entry = codes.get(body.code ?? '');
+        if (!entry || entry.used || entry.params.redirect_uri !== body.redirect_uri) return json(res, 400, { error: 'invalid_grant' });
+        const challenge = entry.params.code_challenge;
+        if (challenge && !options.pkceIgnored) {
+          const computed = createHash('sha256').update(body.code_verifier ?? '').digest('base64url');
+          if (computed !== challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
+        }
+        entry.used = true;
+        const accessToken = mint();
+        const now = Math.floor(Date.now() / 1000);
+        const idToken = await new jose.SignJWT({
+          sub: 'user-1', ...(entry.params.nonce ? { nonce: entry.params.nonce } : {}),
+          at_hash: createHash('sha256').update(accessToken).digest().subarray(0, 16).toString('base64url'),
+        }).setProtectedHeader({ alg: 'RS256', kid: 'stub-1', typ: 'JWT' })
+          .setIssuer(issuer).setAudience(options.wrongAud ?? client.id).setIssuedAt(now).setExpirationTime(now + 300)
+          .sign(privateKey);
+        issued.push(idToken);
+        return json(res, 200, { access_token: accessToken, token_type: 'bearer', expires_in: 3600, id_token: idToken, refresh_token: mint() });
+      }
+      return json(res, 400, { error: 'unsupported_grant_type' });
+    }
+    html(res, 404, '<h1>Not found</h1>');
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    issuer,
+    issued,
+    requests,
+    config: {
+      issuer,
+      clients: {
+        confidential: { clientId: STUB.web.id, clientSecret: STUB.web.secret, redirectUri: STUB.web.redirect, scope: 'openid profile' },
+        machine: { clientId: STUB.machine.id, clientSecret: STUB.machine.secret, scope: 'api:read' },
+      },
+      user: { ...STUB.user },
+      login: { driver: 'form', usernameField: fields.username, passwordField: fields.password },
+      timeouts: { requestMs: 2000, scenarioMs: 5000 },
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
