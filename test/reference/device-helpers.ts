@@ -3,10 +3,9 @@
  * requests (device authorization and polling), and a user agent that drives the activation
  * pages through their own forms, as a person with a browser would.
  */
-import { afterAll, beforeAll, expect } from 'vitest';
-import {
-  createReferenceServer, SEEDED_CLIENTS, SEEDED_USER, type ReferenceOptions, type ReferenceServer,
-} from '../../reference/index.ts';
+import { expect } from 'vitest';
+import { SEEDED_CLIENTS, SEEDED_USER } from '../../reference/index.ts';
+export { useServer } from './helpers.ts';
 
 export const TV = SEEDED_CLIENTS.device;
 export const ALICE = SEEDED_USER;
@@ -20,30 +19,6 @@ export class FakeClock {
   advance(seconds: number): void {
     this.ms += seconds * 1000;
   }
-}
-
-/** Starts a server on 127.0.0.1, port 0, for the enclosing describe block. */
-export function useServer(options: ReferenceOptions = {}): { readonly server: ReferenceServer; readonly issuer: string } {
-  let server: ReferenceServer | undefined;
-  beforeAll(async () => {
-    server = createReferenceServer(options);
-    await server.listen(0, '127.0.0.1');
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  const started = () => {
-    if (!server) throw new Error('server not started');
-    return server;
-  };
-  return {
-    get server() {
-      return started();
-    },
-    get issuer() {
-      return started().issuer;
-    },
-  };
 }
 
 export interface JsonResponse {
