@@ -7,8 +7,8 @@ import { HttpClient, type Params, Recorder } from './http.ts';
 import { JwtTools } from './jwt.ts';
 import type { LoginDriver } from './login/driver.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';
-import type { ClientRole } from './requirements.ts';
-import type { Finding, Level, ProfileName } from './results.ts';
+import { type ClientRole, findRequirement } from './requirements.ts';
+import type { Finding, Level, ProfileName, ResolvedRequirement } from './results.ts';
 import type { Scenario, ScenarioContext } from './scenario.ts';
 import type { Target } from './target.ts';
 
@@ -19,6 +19,8 @@ export interface ContextInput {
   clients: Partial<Record<ClientRole, Client>>;
   profile: ProfileName;
   level: Level;
+  /** The scenario's requirements as resolved for this profile and its roles. */
+  requirements: readonly ResolvedRequirement[];
   seed: number;
   runs: number;
   runSeed: number;
@@ -61,6 +63,14 @@ export function createContext(input: ContextInput): ContextState {
     target,
     profile: input.profile,
     level: input.level,
+    applies(requirement) {
+      const found = findRequirement(input.requirements, requirement);
+      if (!found) {
+        const known = input.requirements.map((r) => r.label).join(', ');
+        throw new HarnessError(`scenario ${scenario.id} asks about the requirement "${requirement}", which it does not declare (it declares ${known})`);
+      }
+      return found.applies;
+    },
     seed: input.seed,
     runs: input.runs,
     clients,

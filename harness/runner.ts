@@ -140,7 +140,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     const controller = new AbortController();
     const limit = s.timeoutMs ?? timeoutMs;
     const { ctx, findings, log } = createContext({
-      scenario: s, target, config, clients, profile, level, runs, runSeed: seed, seed: scenarioSeed(seed, s.id),
+      scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runSeed: seed, seed: scenarioSeed(seed, s.id),
       recorder, signal: controller.signal, requestTimeoutMs, statusOf,
       loginDriver: (http) => loginDriver(http, config),
       ...(options.fetch ? { fetch: options.fetch } : {}),

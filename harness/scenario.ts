@@ -20,7 +20,7 @@ export type { Client } from './config.ts';
 export type * from './results.ts';
 export type { HttpResponse, Params } from './http.ts';
 export type { Pkce } from './pkce.ts';
-export type { AuthorizeOutcome } from './login/driver.ts';
+export type { AuthorizeOutcome, PageKind, PageVisit } from './login/driver.ts';
 export { CheckFailure, PreconditionError } from './failures.ts';
 export { GRANT } from './target.ts';
 export { describeOutcome } from './flows.ts';
@@ -133,6 +133,12 @@ export interface ScenarioContext {
   readonly profile: ProfileName;
   /** The scenario's level in this profile. */
   readonly level: Level;
+  /**
+   * Whether one of the scenario's requirements (by label or `spec §section`, e.g.
+   * `SPEC › Token endpoint (rule 2)`) counts in this profile for the roles the scenario exercises:
+   * a check that only that document demands runs only when it does.
+   */
+  applies(requirement: string): boolean;
   /** This scenario's seed (derived from the run's --seed and the id) and the property run count. */
   readonly seed: number;
   readonly runs: number;

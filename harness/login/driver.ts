@@ -18,6 +18,8 @@ export interface RedirectOutcome {
   params: Record<string, string>;
   /** The pages passed on the way, in order. */
   pages: PageKind[];
+  /** The same pages with their responses' headers (drivers that can see them report them). */
+  visits?: PageVisit[];
 }
 
 export interface PageOutcome {
@@ -30,9 +32,20 @@ export interface PageOutcome {
   /** Why the driver stopped here. */
   reason: string;
   pages: PageKind[];
+  visits?: PageVisit[];
 }
 
+/** A login or consent page the driver filled in and submitted. */
 export type PageKind = 'login' | 'consent';
+
+/** One page of `pages` as it was served: e.g. for the headers that forbid framing (RFC 9700 §4.16). */
+export interface PageVisit {
+  kind: PageKind;
+  url: string;
+  status: number;
+  /** Response headers, names in lower case (repeated headers joined with ", "). */
+  headers: Record<string, string>;
+}
 export type AuthorizeOutcome = RedirectOutcome | PageOutcome;
 
 export interface LoginDriver {

@@ -5,7 +5,7 @@
  * redirect_uri without fetching it — or at an error page.
  */
 import type { HttpClient, HttpResponse } from '../http.ts';
-import { type AuthorizeOptions, type AuthorizeOutcome, type LoginDriver, type PageKind, isRedirectTo, responseParams } from './driver.ts';
+import { type AuthorizeOptions, type AuthorizeOutcome, type LoginDriver, type PageKind, type PageVisit, isRedirectTo, responseParams } from './driver.ts';
 import { type FormField, type HtmlForm, formValues, isSubmit, pageHeadline, parseForms } from './html.ts';
 
 const MAX_STEPS = 15;
@@ -70,6 +70,7 @@ export class FormLoginDriver implements LoginDriver {
   async authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
     const jar = new CookieJar();
     const pages: PageKind[] = [];
+    const visits: PageVisit[] = [];
     let request: { method: 'GET' | 'POST'; url: string; form?: [string, string][] } = { method: 'GET', url: authorizationUrl };
     let loginsSubmitted = 0;
     for (let step = 0; step < MAX_STEPS; step++) {
@@ -88,25 +89,29 @@ export class FormLoginDriver implements LoginDriver {
       const location = res.header('location');
       if (res.status >= 300 && res.status < 400 && location) {
         const next = new URL(location, request.url).href;
-        if (isRedirectTo(next, stopAt)) return { kind: 'redirect', url: next, params: responseParams(next), pages };
+        if (isRedirectTo(next, stopAt)) return { kind: 'redirect', url: next, params: responseParams(next), pages, visits };
         request = { method: 'GET', url: next };
         continue;
       }
       const stop = (reason: string): AuthorizeOutcome => ({
-        kind: 'page', status: res.status, url: request.url, body: res.text, headline: pageHeadline(res.text), reason, pages,
+        kind: 'page', status: res.status, url: request.url, body: res.text, headline: pageHeadline(res.text), reason, pages, visits,
       });
+      const passed = (kind: PageKind) => {
+        pages.push(kind);
+        visits.push({ kind, url: request.url, status: res.status, headers: headersOf(res) });
+      };
       const forms = parseForms(res.text);
       const action = (f: HtmlForm) => new URL(f.action || request.url, request.url).href;
       const formPost = forms.find((f) => isRedirectTo(action(f), stopAt));
       if (formPost) {
         const params = Object.fromEntries(formValues(formPost));
-        return { kind: 'redirect', url: action(formPost), params, pages };
+        return { kind: 'redirect', url: action(formPost), params, pages, visits };
       }
       const passwordField = this.o.passwordField ?? 'password';
       const login = forms.find((f) => f.fields.some((x) => x.type === 'password' || x.name === passwordField));
       if (login) {
         if (loginsSubmitted++ > 0) return stop('the login form came back after the credentials were submitted (wrong user, or wrong usernameField/passwordField?)');
-        pages.push('login');
+        passed('login');
         const values = { [this.o.usernameField ?? 'username']: this.o.username, [passwordField]: this.o.password };
         request = this.#submission(login, action(login), formValues(login, values, login.fields.find(isSubmit)));
         continue;
@@ -114,14 +119,14 @@ export class FormLoginDriver implements LoginDriver {
       const decision = options.consent ?? 'approve';
       const consent = forms.map((f) => [f, approvingButton(f, decision)] as const).find(([, b]) => b);
       if (consent) {
-        pages.push('consent');
+        passed('consent');
         const [form, button] = consent;
         request = this.#submission(form, action(form), formValues(form, {}, button));
         continue;
       }
       return stop(forms.length ? `a page with a form the driver does not recognize as login or consent (HTTP ${res.status})` : `a page without a form (HTTP ${res.status})`);
     }
-    return { kind: 'page', status: 0, url: request.url, body: '', headline: '', reason: `no redirect to the redirect_uri within ${MAX_STEPS} steps (a redirect loop?)`, pages };
+    return { kind: 'page', status: 0, url: request.url, body: '', headline: '', reason: `no redirect to the redirect_uri within ${MAX_STEPS} steps (a redirect loop?)`, pages, visits };
   }
 
   #submission(form: HtmlForm, url: string, values: [string, string][]): { method: 'GET' | 'POST'; url: string; form?: [string, string][] } {
@@ -130,4 +135,10 @@ export class FormLoginDriver implements LoginDriver {
     u.search = new URLSearchParams(values).toString();
     return { method: 'GET', url: u.href };
   }
+}
+
+function headersOf(res: HttpResponse): Record<string, string> {
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => { headers[name] = value; });
+  return headers;
 }

@@ -2,3 +2,7 @@
 export * from './oauth.ts';
 export * from './discovery.ts';
 export * from './scope.ts';
+export * from './scope-grant.ts';
+export * from './refresh.ts';
+export * from './framing.ts';
+export * from './clients.ts';

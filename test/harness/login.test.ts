@@ -71,6 +71,15 @@ describe('the form login driver', () => {
     expect(fetched).toHaveLength(3);
   });
 
+  it('reports each page it passed with its URL, status and headers (e.g. for the anti-framing check)', async () => {
+    const { d, url } = await driver();
+    const outcome = await d.authorize(url({}), [STUB.web.redirect]);
+    expect(outcome.visits?.map((v) => [v.kind, new URL(v.url).pathname, v.status])).toEqual([['login', '/authorize', 200], ['consent', '/login', 200]]);
+    expect(outcome.visits?.[1]?.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'set-cookie': expect.stringMatching(/^sid=/) });
+    const denied = await d.authorize(url({}), [STUB.web.redirect], { consent: 'deny' });
+    expect(denied.pages).toEqual(['login', 'consent']); // a denied consent page was seen and submitted too
+  });
+
   it('uses the configured field names', async () => {
     const { d, url } = await driver({ username: 'login_name', password: 'secret_word' });
     expect((await d.authorize(url({}), [STUB.web.redirect])).kind).toBe('redirect');

@@ -150,6 +150,24 @@ describe('profiles and levels', () => {
       ['RFC 9700 §2.2.2', true, 'https://www.rfc-editor.org/rfc/rfc9700#section-2.2.2'],
     ]);
   });
+
+  it('ctx.applies tells a scenario which of its requirements count, so a check only one document demands runs only then', async () => {
+    const seen: Record<string, Array<[string, boolean]>> = {};
+    const probe = scenario('p.applies', (ctx) => {
+      seen[ctx.profile] = ['SPEC › Token endpoint (rule 2)', 'RFC 9700 §2.2.2'].map((ref) => [ref, ctx.applies(ref)]);
+      ctx.applies('RFC 6749 §4.1.2');
+    }, { requirements: [...rotation.requirements], requires: { roles: ['public'] } });
+    const config = { rawConfig: { ...fullConfig, clients: { ...fullConfig.clients, public: { clientId: 'spa', redirectUri: 'https://spa.test/cb' } } } };
+    const spec = (await run([probe], { ...config, profile: 'spec' })).byId['p.applies']!;
+    await run([probe], { ...config, profile: 'rfc' });
+    expect(seen).toEqual({
+      spec: [['SPEC › Token endpoint (rule 2)', true], ['RFC 9700 §2.2.2', true]],
+      rfc: [['SPEC › Token endpoint (rule 2)', false], ['RFC 9700 §2.2.2', true]],
+    });
+    // A requirement the scenario does not declare is a bug in the scenario, not a verdict on the target.
+    expect(spec).toMatchObject({ status: 'error' });
+    expect(spec.message).toContain('"RFC 6749 §4.1.2", which it does not declare');
+  });
 });
 
 describe('selection, expected failures, concurrency, seeds', () => {

@@ -1,0 +1,33 @@
+import { GRANT, defineScenario } from '../../harness/scenario.ts';
+import { parseScope } from '../../generators/scope.ts';
+import { USER_SCOPES, escalatingScopes, expectScopesWithheld } from '../checks/index.ts';
+
+export default defineScenario({
+  id: 'scope.escalation-token',
+  title: "A client_credentials request for scopes beyond the client's gets invalid_scope (or the extra scopes are not granted)",
+  requirements: [
+    { spec: 'SPEC', section: 'Errors', level: 'MUST', note: 'rule 4' },
+    // The RFCs leave granting to server policy (RFC 6749 §3.3); §5.2 names the error when it refuses.
+    { spec: 'RFC 6749', section: '5.2', level: 'MUST', profiles: ['spec'], note: 'invalid_scope' },
+  ],
+  severity: 'critical',
+  requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
+  catches: ['scope-unchecked'],
+  async run(ctx) {
+    const client = ctx.client('machine');
+    const configured = parseScope(client.scope);
+    // Scopes about a user mean nothing without one; escalate to the advertised API scopes.
+    const extra = escalatingScopes(ctx.target, configured, USER_SCOPES);
+    if (extra.length === 0) {
+      return ctx.skip(`the target advertises no scope (scopes_supported, user scopes aside) beyond the machine client's "${client.scope}" to escalate to`);
+    }
+    const requested = [...configured, ...extra];
+    const res = await ctx.http.token(client, { grant_type: GRANT.clientCredentials, scope: requested.join(' ') }, {
+      label: `client_credentials asking for ${extra.join(' ')} beyond the client's scope`,
+    });
+    expectScopesWithheld(res, extra, requested, ctx.jwt, {
+      when: `A client_credentials request for ${extra.join(' ')} beyond the machine client's scope "${client.scope}"`,
+      per: 'SPEC › Errors (rule 4)',
+    });
+  },
+});
