@@ -3,7 +3,8 @@
  * - by value: every secret from the config and every token or code seen in traffic is replaced
  *   wherever it appears (in any encoding a transcript may show: raw, URL-encoded, JSON, Basic);
  * - by field name: request and response fields, query parameters and headers that carry
- *   credentials are replaced even when their value was never seen before.
+ *   credentials are replaced even when their value was never seen before, and so are the private
+ *   members of any JWK (an object with kty), so a JWKS that leaks its private keys is not leaked again.
  * A value keeps a stable label (`[REDACTED:access_token:2]`), so a reader can still tell that
  * two transcripts show the same token.
  */
@@ -14,6 +15,18 @@ export const SECRET_FIELDS = new Set([
   'device_code', 'user_code', 'subject_token', 'actor_token', 'token', 'assertion', 'client_assertion',
 ]);
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+/** Private and symmetric key members of a JWK (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2): secret only inside a JWK (an object with kty). */
+const PRIVATE_JWK_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']);
+
+const isJwk = (value: object): boolean => typeof (value as { kty?: unknown }).kty === 'string';
+
+/** The strings a private JWK member holds (oth is an array of objects of them). */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
+  return [];
+}
 /** Shorter values are only redacted by field name: replacing them everywhere would garble text. */
 const MIN_VALUE_LENGTH = 6;
 
@@ -121,8 +134,10 @@ export class Redactor {
   #observeJson(value: unknown): void {
     if (Array.isArray(value)) value.forEach((v) => this.#observeJson(v));
     else if (value && typeof value === 'object') {
+      const jwk = isJwk(value);
       for (const [k, v] of Object.entries(value)) {
         if (SECRET_FIELDS.has(k) && typeof v === 'string') this.add(v, k);
+        else if (jwk && PRIVATE_JWK_MEMBERS.has(k)) for (const secret of stringsIn(v)) this.add(secret, 'private_key');
         else this.#observeJson(v);
       }
     }
@@ -208,10 +223,23 @@ export class Redactor {
   #redactJson(value: unknown): unknown {
     if (Array.isArray(value)) return value.map((v) => this.#redactJson(v));
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) =>
-        [k, SECRET_FIELDS.has(k) && typeof v === 'string' ? this.add(v, k) : this.#redactJson(v)]));
+      const jwk = isJwk(value);
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => {
+        if (SECRET_FIELDS.has(k) && typeof v === 'string') return [k, this.add(v, k)];
+        if (jwk && PRIVATE_JWK_MEMBERS.has(k)) return [k, this.#replaceStrings(v, (s) => this.add(s, 'private_key'))];
+        return [k, this.#redactJson(v)];
+      }));
     }
     return typeof value === 'string' ? this.text(value) : value;
+  }
+
+  #replaceStrings(value: unknown, replace: (s: string) => string): unknown {
+    if (typeof value === 'string') return replace(value);
+    if (Array.isArray(value)) return value.map((v) => this.#replaceStrings(v, replace));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.#replaceStrings(v, replace)]));
+    }
+    return value;
   }
 
   evidence(e: Evidence): Evidence {

@@ -8,6 +8,11 @@
 export interface AuthorizeOptions {
   /** Answer a consent page by approving (default) or denying. */
   consent?: 'approve' | 'deny';
+  /**
+   * An origin the walk must not leave: a redirect anywhere else (other than to a stopAt URI) is
+   * not followed, and the walk ends as a page outcome whose `location` is that redirect.
+   */
+  stayWithin?: string;
 }
 
 export interface RedirectOutcome {
@@ -31,6 +36,8 @@ export interface PageOutcome {
   headline: string;
   /** Why the driver stopped here. */
   reason: string;
+  /** A redirect the driver did not follow because it left the `stayWithin` origin. */
+  location?: string;
   pages: PageKind[];
   visits?: PageVisit[];
 }

@@ -90,6 +90,12 @@ export class FormLoginDriver implements LoginDriver {
       if (res.status >= 300 && res.status < 400 && location) {
         const next = new URL(location, request.url).href;
         if (isRedirectTo(next, stopAt)) return { kind: 'redirect', url: next, params: responseParams(next), pages, visits };
+        if (options.stayWithin && new URL(next).origin !== new URL(options.stayWithin).origin) {
+          return {
+            kind: 'page', status: res.status, url: request.url, body: res.text, headline: pageHeadline(res.text),
+            reason: `a redirect to ${next}, outside ${new URL(options.stayWithin).origin}, not followed`, location: next, pages, visits,
+          };
+        }
         request = { method: 'GET', url: next };
         continue;
       }

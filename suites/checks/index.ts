@@ -6,3 +6,5 @@ export * from './scope-grant.ts';
 export * from './refresh.ts';
 export * from './framing.ts';
 export * from './clients.ts';
+export * from './authorization.ts';
+export * from './token-liveness.ts';

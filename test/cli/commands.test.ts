@@ -49,7 +49,7 @@ describe('list', () => {
   });
 
   it('--json with --only and --profile', async () => {
-    const { code, stdout } = await cli('list', '--json', '--only', 'code.*', '--profile', 'rfc');
+    const { code, stdout } = await cli('list', '--json', '--only', 'code.happy-path', '--profile', 'rfc');
     expect(code).toBe(0);
     const rows = JSON.parse(stdout) as { id: string; level: string; requirements: { label: string; applies: boolean }[] }[];
     expect(rows.map((r) => r.id)).toEqual(['code.happy-path']);
@@ -115,7 +115,7 @@ describe('your own scenarios (--scenarios)', () => {
     await writeFile(path.join(own, 'typed.ts'), scenarioSource('custom.typed', 'MUST', false));
     await writeFile(path.join(own, 'plain.mjs'), scenarioSource('custom.plain', 'MUST', false));
     const reportDir = path.join(own, 'report');
-    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'run', '--scenarios', `${own}/*.{ts,mjs}`, '--only', 'custom.*,discovery.*', '--report', reportDir, '--format', 'json'], { cwd: own });
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'run', '--scenarios', `${own}/*.{ts,mjs}`, '--only', 'custom.*,discovery.document', '--report', reportDir, '--format', 'json'], { cwd: own });
     expect(stdout).toContain('PASS  custom.typed');
     expect(stdout).toContain('PASS  custom.plain');
     const report = JSON.parse(await readFile(path.join(reportDir, 'report.json'), 'utf8')) as { summary: { passed: number } };

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, Recorder } from '../../harness/http.ts';
 import { isRedirectTo } from '../../harness/login/driver.ts';
@@ -95,6 +97,24 @@ describe('the form login driver', () => {
     const { d, url } = await driver();
     const outcome = await d.authorize(url({ redirect_uri: 'https://evil.test/cb' }), ['https://evil.test/cb', STUB.web.redirect]);
     expect(outcome).toMatchObject({ kind: 'page', status: 400, headline: 'Stub IdP', reason: 'a page without a form (HTTP 400)' });
+  });
+
+  it('with stayWithin, follows redirects only within that origin and reports the one it did not follow', async () => {
+    const server = createServer((req, res) => {
+      res.writeHead(302, { location: req.url === '/start' ? '/next' : 'https://elsewhere.test/landing?x=1' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const recorder = new Recorder(new Redactor());
+      const d = new FormLoginDriver({ http: new HttpClient({ recorder }), username: 'u', password: 'p' });
+      const outcome = await d.authorize(`${origin}/start`, ['https://app.test/cb'], { stayWithin: origin });
+      expect(outcome).toMatchObject({ kind: 'page', status: 302, url: `${origin}/next`, location: 'https://elsewhere.test/landing?x=1' });
+      expect(outcome.kind === 'page' && outcome.reason).toBe(`a redirect to https://elsewhere.test/landing?x=1, outside ${origin}, not followed`);
+      expect(recorder.evidence).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('stops when the login form comes back (wrong password)', async () => {

@@ -50,6 +50,24 @@ describe('the redactor', () => {
     expect(r.http(e)).toEqual(e); // idempotent
   });
 
+  it('redacts the private members of JWKs (a leaking JWKS), and nothing else of them or of other objects', () => {
+    const r = new Redactor();
+    const leaked = { keys: [
+      { kty: 'RSA', kid: 'k1', n: 'public-modulus-n', e: 'AQAB', d: 'private-exponent-d', p: 'prime-p-value', q: 'prime-q-value', dp: 'dp-value-123', dq: 'dq-value-123', qi: 'qi-value-123', oth: [{ r: 'oth-prime-r', d: 'oth-exp-d1', t: 'oth-coef-t' }] },
+      { kty: 'oct', kid: 'h1', k: 'symmetric-key-k' },
+    ] };
+    const e = exchange({ request: { method: 'GET', url: 'https://idp.test/jwks', headers: {} }, response: { status: 200, headers: {}, body: JSON.stringify(leaked) } });
+    r.observe(e);
+    const text = JSON.stringify(r.http(e));
+    for (const secret of ['private-exponent-d', 'prime-p-value', 'prime-q-value', 'dp-value-123', 'dq-value-123', 'qi-value-123', 'oth-prime-r', 'oth-exp-d1', 'oth-coef-t', 'symmetric-key-k']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(text).toContain('public-modulus-n');
+    expect(r.text('the key private-exponent-d leaked')).toBe('the key [REDACTED:private_key:1] leaked');
+    // Outside a JWK (no kty), short field names such as d or k are ordinary data.
+    expect(JSON.parse(new Redactor().body(JSON.stringify({ d: 'plain-data-d', k: 'plain-data-k' })))).toEqual({ d: 'plain-data-d', k: 'plain-data-k' });
+  });
+
   it('learns tokens from traffic and replaces them anywhere later, e.g. in a failure message', () => {
     const r = new Redactor();
     r.observe(exchange({ response: { status: 200, headers: {}, body: '{"access_token":"learned-token-xyz"}' } }));

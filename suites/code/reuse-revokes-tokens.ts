@@ -1,0 +1,31 @@
+import { CheckFailure, GRANT, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { describeResponse, tokenProbe } from '../checks/index.ts';
+
+export default defineScenario({
+  id: 'code.reuse-revokes-tokens',
+  title: 'Replaying a redeemed code revokes the tokens its first redemption issued',
+  requirements: [
+    { spec: 'RFC 6749', section: '4.1.2', level: 'SHOULD', note: 'revoke the tokens issued from a code used twice' },
+    { spec: 'RFC 9700', section: '4.2.4', level: 'SHOULD' },
+  ],
+  severity: 'high',
+  requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
+  catches: ['code-reuse-keeps-tokens'],
+  async run(ctx) {
+    const client = ctx.client('confidential');
+    const probe = tokenProbe(ctx, 'confidential')
+      ?? ctx.skip('the target offers no way to tell whether a token still works: no introspection endpoint for the confidential client, no userinfo endpoint, no refresh_token grant');
+    const { code, request, pkce, tokens } = await ctx.flows.tokens('confidential', probe.flow);
+    const before = await probe.works(tokens);
+    if (!before.works) throw new PreconditionError(`the tokens from the code did not work ${probe.where} even before the replay (${before.answer})`);
+
+    const replay = await ctx.http.token(client, {
+      grant_type: GRANT.code, code, redirect_uri: request.redirect_uri, code_verifier: pkce?.verifier,
+    }, { label: 'replay of the redeemed code' });
+    const after = await probe.works(tokens);
+    if (after.works) {
+      throw new CheckFailure(`After the code was redeemed a second time (${describeResponse(replay)}), the tokens from its first redemption still work ${probe.where} (${after.answer}); RFC 6749 §4.1.2 says the server SHOULD revoke the tokens issued from a code used twice.`);
+    }
+    ctx.evidence.note(`The replay got ${describeResponse(replay)}; then the first redemption's tokens no longer worked ${probe.where} (${after.answer}).`);
+  },
+});

@@ -1,0 +1,44 @@
+import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+
+/**
+ * PKCE support is detectable (RFC 9700 §2.1.1 recommends code_challenge_methods_supported for it),
+ * S256 is offered (RFC 7636 §4.2: mandatory to implement on the server), and plain, which exposes
+ * the verifier in the authorization request, is not (the SPEC's only method is S256; RFC 9700
+ * §2.1.1 asks clients for methods that do not expose the verifier).
+ */
+export default defineScenario({
+  id: 'discovery.pkce-advertised',
+  title: 'Discovery advertises PKCE: code_challenge_methods_supported lists S256 and not plain',
+  requirements: [
+    { spec: 'RFC 8414', section: '2', level: 'MUST', note: 'code_challenge_methods_supported is a JSON array' },
+    { spec: 'RFC 7636', section: '4.2', level: 'MUST', note: 'S256 is mandatory to implement on the server' },
+    { spec: 'RFC 9700', section: '2.1.1', level: 'SHOULD', note: 'publish code_challenge_methods_supported; only methods that do not expose the verifier' },
+    { spec: 'SPEC', section: 'Code challenge (PKCE)', level: 'MUST', note: 'code_challenge_method: S256' },
+  ],
+  severity: 'medium',
+  catches: ['pkce-plain-allowed'],
+  async run(ctx) {
+    const doc = ctx.target.discovery
+      ?? ctx.skip(`the discovery document could not be read (${ctx.target.discoveryProblem}); discovery.document reports that`);
+    for (const exchange of ctx.target.discoveryEvidence) ctx.evidence.add(exchange);
+    const methods: unknown = doc.code_challenge_methods_supported;
+    if (methods === undefined) {
+      throw new CheckFailure('The discovery document has no code_challenge_methods_supported; RFC 9700 §2.1.1 recommends publishing it so that clients can detect PKCE support.', { requirement: 'RFC 9700 §2.1.1' });
+    }
+    if (!Array.isArray(methods) || !methods.every((m) => typeof m === 'string')) {
+      throw new CheckFailure(`code_challenge_methods_supported is ${JSON.stringify(methods)}; RFC 8414 §2 requires a JSON array of PKCE method names.`, { requirement: 'RFC 8414 §2' });
+    }
+    const shown = JSON.stringify(methods);
+    await ctx.softly(() => {
+      if (!methods.includes('S256')) {
+        throw new CheckFailure(`code_challenge_methods_supported is ${shown}, without S256; RFC 7636 §4.2 makes S256 mandatory to implement on the server.`, { requirement: 'RFC 7636 §4.2' });
+      }
+    });
+    if (methods.includes('plain')) {
+      // SPEC counts only in the spec profile; under rfc the SHOULD of RFC 9700 is what remains.
+      const requirement = ctx.profile === 'spec' ? 'SPEC › Code challenge (PKCE)' : 'RFC 9700 §2.1.1';
+      const per = ctx.profile === 'spec' ? 'the SPEC allows only S256' : 'RFC 9700 §2.1.1 asks for methods that do not expose the verifier, and S256 is the only one';
+      throw new CheckFailure(`code_challenge_methods_supported is ${shown}: it offers plain, whose challenge is the verifier itself; ${per}.`, { requirement });
+    }
+  },
+});

@@ -1,0 +1,45 @@
+import { CheckFailure, type Client, defineScenario } from '../../harness/scenario.ts';
+import { authorizationAnswer, expectRefusalIsFor } from '../checks/index.ts';
+
+/**
+ * The SPEC requires code_challenge of public and third-party clients (first-party confidential
+ * ones may omit it). Judged for every configured client with a redirect URI that is public (the
+ * public role, or no secret) or, in the spec profile, third-party (firstParty: false). Under the
+ * rfc profile only public clients count: RFC 9700 §2.1.1 requires PKCE of them.
+ */
+export default defineScenario({
+  id: 'pkce.required-for-public',
+  title: 'An authorization request of a public or third-party client without code_challenge is refused',
+  requirements: [
+    { spec: 'SPEC', section: 'Authorization endpoint', level: 'MUST', note: 'code_challenge required for public and third-party clients' },
+    { spec: 'RFC 9700', section: '2.1.1', level: 'SHOULD', note: 'public clients MUST use PKCE; the server can only ensure it by requiring it' },
+  ],
+  severity: 'high',
+  requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
+  catches: ['pkce-optional-for-public'],
+  async run(ctx) {
+    const isPublic = (c: Client) => c.role === 'public' || c.clientSecret === undefined;
+    const judged = Object.values(ctx.clients).filter((c): c is Client => !!c?.redirectUri
+      && (isPublic(c) || (c.firstParty === false && ctx.profile === 'spec')));
+    if (judged.length === 0) {
+      ctx.skip(ctx.profile === 'spec'
+        ? 'no public or third-party (firstParty: false) client with a redirectUri is configured'
+        : 'no public client with a redirectUri is configured (the rfc profile requires PKCE of public clients only)');
+    }
+    for (const client of judged) {
+      const kind = isPublic(client) ? 'public' : 'third-party';
+      await ctx.softly(async () => {
+        const outcome = await ctx.authorize(client.role); // no code_challenge
+        const answer = authorizationAnswer(outcome, `The authorization request of the ${kind} client ${client.clientId} without code_challenge`);
+        if (answer.kind === 'code') {
+          const rules = [
+            ...(ctx.profile === 'spec' ? ['the SPEC requires code_challenge of public and third-party clients'] : []),
+            ...(kind === 'public' ? ['RFC 9700 §2.1.1 requires public clients to use PKCE, which only the server can enforce'] : []),
+          ];
+          throw new CheckFailure(`An authorization request of the ${kind} client ${client.clientId} without code_challenge got a code; ${rules.join(', and ')}.`);
+        }
+        await expectRefusalIsFor(ctx, client.role, answer.how, `the missing code_challenge of the ${kind} client ${client.clientId}`);
+      });
+    }
+  },
+});

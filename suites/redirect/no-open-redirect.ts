@@ -1,0 +1,56 @@
+import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+
+/**
+ * RFC 6749 §4.1.2.1: with an invalid redirect_uri the server informs the resource owner and MUST NOT
+ * redirect there. The request carries a second error (an unsupported response_type), the kind a
+ * server would otherwise report by redirecting (RFC 9700 §4.11.2 attack 1), so a server that
+ * reports errors before it has trusted the redirect_uri sends them to the attacker. The walk
+ * follows redirects only within the IdP's origin; the attacker's URI is never fetched.
+ */
+const ATTACKER = new URL('https://attacker.example/oauth/callback');
+
+export default defineScenario({
+  id: 'redirect.no-open-redirect',
+  title: 'An erroneous request with an unregistered redirect_uri gets an error page, never a redirect there',
+  requirements: [
+    { spec: 'RFC 6749', section: '4.1.2.1', level: 'MUST', note: 'never redirect to an invalid redirection URI' },
+    { spec: 'RFC 9700', section: '4.11.2', level: 'MUST', note: 'the authorization server as open redirector' },
+    { spec: 'SPEC', section: 'Errors', level: 'MUST', note: 'rule 2: a redirect_uri that is not registered is denied' },
+  ],
+  severity: 'critical',
+  requires: { roles: ['confidential'], user: true, capabilities: ['endpoint:authorization'] },
+  catches: ['redirect-open-on-error'],
+  async run(ctx) {
+    const registered = ctx.client('confidential').redirectUri;
+    if (registered && new URL(registered).origin === ATTACKER.origin) throw new PreconditionError(`the confidential client's redirect URI is on ${ATTACKER.origin}, the origin this check uses as the attacker's`);
+    const idp = new URL(ctx.target.endpoints.authorization!).origin;
+    const what = `An authorization request with the unregistered redirect_uri ${ATTACKER.href} and response_type=unsupported_type`;
+    const outcome = await ctx.authorize('confidential', { redirect_uri: ATTACKER.href, response_type: 'unsupported_type' }, { stayWithin: idp });
+    const redirectedTo = outcome.kind === 'redirect' ? outcome.url : outcome.location;
+    const refresh = outcome.kind === 'page' ? metaRefresh(outcome.body, outcome.url) : undefined;
+    for (const target of [redirectedTo, refresh]) {
+      if (target && new URL(target).origin === ATTACKER.origin) {
+        const how = target === refresh ? 'an error page that refreshes to' : 'a redirect to';
+        const error = new URL(target).searchParams.get('error') ?? new URLSearchParams(new URL(target).hash.slice(1)).get('error');
+        throw new CheckFailure(`${what} got ${how} ${ATTACKER.origin}${error ? ` with error=${error}` : ''}; RFC 6749 §4.1.2.1 forbids redirecting to an invalid redirection URI and requires informing the resource owner instead.`);
+      }
+    }
+    if (outcome.kind === 'redirect') {
+      ctx.evidence.note(`The error went to the client's registered redirect_uri (${outcome.params.error ? `error=${outcome.params.error}` : 'no error code'}), not to the unregistered one.`);
+    } else if (outcome.location) {
+      throw new PreconditionError(`the IdP redirected to ${outcome.location}, outside its origin ${idp}; that is not the unregistered redirect_uri, and the check does not follow it further`);
+    } else {
+      ctx.evidence.note(`The IdP showed a page (HTTP ${outcome.status}${outcome.headline ? ` "${outcome.headline}"` : ''}) and did not redirect.`);
+    }
+  },
+});
+
+/** The target of a <meta http-equiv="refresh" content="0; url=..."> on a page, if any. */
+function metaRefresh(html: string, base: string): string | undefined {
+  for (const tag of html.match(/<meta\b[^>]*>/gi) ?? []) {
+    if (!/http-equiv\s*=\s*["']?refresh/i.test(tag)) continue;
+    const url = /content\s*=\s*["'][^"']*?url\s*=\s*['"]?([^"'>\s]+)/i.exec(tag)?.[1];
+    if (url && URL.canParse(url, base)) return new URL(url, base).href;
+  }
+  return undefined;
+}
