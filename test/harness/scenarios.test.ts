@@ -14,11 +14,14 @@ async function run(options: StubOptions = {}, only?: string[], configure: (c: Ta
   return Object.fromEntries(report.results.map((r) => [r.id, r]));
 }
 
+/** The scenarios the stub IdP implements enough of (the catalog's others need endpoints it lacks). */
+const FIRST_SCENARIOS = ['discovery.document', 'code.happy-path', 'client-credentials.issues-token', 'pkce.verifier-mismatch'];
+
 describe('the first scenarios against a stub IdP', () => {
   it('all pass against a correct IdP', async () => {
-    const results = await run();
+    const results = await run({}, FIRST_SCENARIOS);
     for (const r of Object.values(results)) expect({ id: r.id, status: r.status, message: r.message }).toEqual({ id: r.id, status: 'passed', message: undefined });
-    expect(Object.keys(results).sort()).toEqual(BUILT_IN_SCENARIOS.map((s) => s.id).sort());
+    expect(Object.keys(results).sort()).toEqual([...FIRST_SCENARIOS].sort());
   });
 
   it('pkce.verifier-mismatch fails when the verifier is ignored', async () => {
