@@ -38,7 +38,7 @@ export default defineScenario({
       throw new CheckFailure(`${when} and ${header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${header}`}; RFC 6750 §3 requires a WWW-Authenticate challenge with the Bearer scheme.`, { requirement: 'RFC 6750 §3' });
     }
     if (bad.status !== 401 || challenge.error !== 'invalid_token') {
-      throw new CheckFailure(`${when} and ${challenge.error === undefined ? 'no error' : `error="${challenge.error}"`} in its Bearer challenge; RFC 6750 §3.1 asks for HTTP 401 with error="invalid_token".`, { requirement: 'RFC 6750 §3.1 (401 with error="invalid_token")' });
+      throw new CheckFailure(`${when} and ${challenge.error === undefined ? 'no error' : `error="${challenge.error}"`} in its Bearer challenge; RFC 6750 §3.1 asks for HTTP 401 with error="invalid_token".`, { requirement: 'RFC 6750 §3.1' });
     }
   },
 });
