@@ -8,3 +8,8 @@ export * from './framing.ts';
 export * from './clients.ts';
 export * from './authorization.ts';
 export * from './token-liveness.ts';
+export * from './presented-tokens.ts';
+export * from './token-acceptance.ts';
+export * from './token-exchange.ts';
+export * from './id-token-flow.ts';
+export * from './offline-access.ts';

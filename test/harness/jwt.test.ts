@@ -71,6 +71,28 @@ describe('ID token validation (SPEC JWT table, OIDC Core §3.1.3.7)', () => {
     expect(await failure(hs, {}, ['RS256', 'HS256'])).toMatch(/alg "HS256"/);
   });
 
+  it('checks the signature and the claims separately when asked for one half', async () => {
+    const wrongAud = await idToken({ aud: 'other' });
+    await expect(tools().verifyIdTokenSignature(wrongAud)).resolves.toMatchObject({ payload: { aud: 'other' } });
+    expect(() => tools().validateIdTokenClaims(wrongAud, { client })).toThrow(/aud is "other"/);
+    const foreign = await idToken({}, {}, otherKey);
+    await expect(tools().verifyIdTokenSignature(foreign)).rejects.toThrow(/signature does not verify/);
+    expect(tools().validateIdTokenClaims(foreign, { client }).sub).toBe('u1');
+    const noSub = await idToken({ sub: undefined });
+    expect(() => tools().validateIdTokenClaims(noSub, { client })).toThrow(/sub is missing/);
+    const unsigned = new jose.UnsecuredJWT({ sub: 'u1', iss: issuer, aud: 'web', iat: 1, exp: 9999999999 }).encode();
+    await expect(tools(['RS256', 'none']).verifyIdTokenSignature(unsigned)).rejects.toThrow(/alg "none"/);
+  });
+
+  it('checks at_hash only when present, unless required', async () => {
+    const jwtTools = tools();
+    const [without, right, wrong] = [await idToken(), await idToken({ at_hash: atHash('tok', 'RS256') }), await idToken({ at_hash: atHash('other', 'RS256') })];
+    expect(jwtTools.checkAtHash(without, 'tok')).toBe('absent');
+    expect(jwtTools.checkAtHash(right, 'tok')).toBe('matched');
+    expect(() => jwtTools.checkAtHash(without, 'tok', { required: true })).toThrow(/at_hash is missing/);
+    expect(() => jwtTools.checkAtHash(wrong, 'tok')).toThrow(/but the access token hashes to/);
+  });
+
   it('computes at_hash per OIDC Core §3.1.3.8', () => {
     // Example from OIDC Core A.3/A.4 style: left half of SHA-256, base64url.
     expect(atHash('jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y', 'RS256')).toBe('77QmUPtjPfzWtF2AnpK9RQ');

@@ -1,0 +1,22 @@
+import { defineScenario } from '../../harness/scenario.ts';
+import { codeFlowIdToken } from '../checks/index.ts';
+
+export default defineScenario({
+  id: 'id-token.at-hash',
+  title: 'The ID token\'s at_hash, when present, matches the access token issued with it',
+  requirements: [
+    { spec: 'OIDC Core', section: '3.1.3.8', level: 'MUST' },
+    { spec: 'OIDC Core', section: '3.2.2.9', level: 'MUST' },
+    { spec: 'SPEC', section: 'Authentication', level: 'MUST', note: 'rule 6: at_hash verified for ID tokens' },
+  ],
+  severity: 'high',
+  requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
+  catches: ['at-hash-wrong'],
+  async run(ctx) {
+    const { idToken, accessToken } = await codeFlowIdToken(ctx);
+    // OIDC Core §3.1.3.6: at_hash is OPTIONAL in the code flow; when it is there it must be right.
+    if (ctx.jwt.checkAtHash(idToken, accessToken) === 'absent') {
+      ctx.evidence.note('The ID token from the code flow carries no at_hash, which OIDC Core §3.1.3.6 allows; there is nothing to compare.');
+    }
+  },
+});

@@ -1,0 +1,19 @@
+import { defineScenario } from '../../harness/scenario.ts';
+import { codeFlowIdToken } from '../checks/index.ts';
+
+export default defineScenario({
+  id: 'id-token.claims',
+  title: 'The ID token has a valid iss, sub, aud, iat and exp, and echoes the nonce',
+  requirements: [
+    { spec: 'OIDC Core', section: '2', level: 'MUST' },
+    { spec: 'OIDC Core', section: '3.1.3.7', level: 'MUST' },
+  ],
+  severity: 'high',
+  requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
+  catches: ['id-token-wrong-aud'],
+  async run(ctx) {
+    const { client, idToken, nonce } = await codeFlowIdToken(ctx);
+    // The claims alone: the signature is id-token.signature's, at_hash id-token.at-hash's.
+    ctx.jwt.validateIdTokenClaims(idToken, { client, nonce });
+  },
+});
