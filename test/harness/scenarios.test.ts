@@ -5,12 +5,15 @@ import { runSuite } from '../../harness/conformance.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StubIdp, type StubOptions, startStubIdp } from '../support/stub-idp.ts';
 
+/** The scenarios this stub is built for (the rest of the catalog needs roles it does not have). */
+const FIRST = BUILT_IN_SCENARIOS.filter((s) => ['discovery.document', 'code.happy-path', 'client-credentials.issues-token', 'pkce.verifier-mismatch'].includes(s.id));
+
 let stub: StubIdp | undefined;
 afterEach(async () => { await stub?.close(); stub = undefined; });
 
 async function run(options: StubOptions = {}, only?: string[], configure: (c: TargetConfigInput) => TargetConfigInput = (c) => c) {
   stub = await startStubIdp(options);
-  const report = await runSuite({ config: validateConfig(configure(stub.config), {}), scenarios: BUILT_IN_SCENARIOS, seed: 1, ...(only ? { only } : {}) });
+  const report = await runSuite({ config: validateConfig(configure(stub.config), {}), scenarios: FIRST, seed: 1, ...(only ? { only } : {}) });
   return Object.fromEntries(report.results.map((r) => [r.id, r]));
 }
 
@@ -18,7 +21,7 @@ describe('the first scenarios against a stub IdP', () => {
   it('all pass against a correct IdP', async () => {
     const results = await run();
     for (const r of Object.values(results)) expect({ id: r.id, status: r.status, message: r.message }).toEqual({ id: r.id, status: 'passed', message: undefined });
-    expect(Object.keys(results).sort()).toEqual(BUILT_IN_SCENARIOS.map((s) => s.id).sort());
+    expect(Object.keys(results).sort()).toEqual(FIRST.map((s) => s.id).sort());
   });
 
   it('pkce.verifier-mismatch fails when the verifier is ignored', async () => {
