@@ -8,8 +8,15 @@ export interface EmbeddedReference {
   target: TargetConfig;
 }
 
+/**
+ * The device polling interval of the embedded reference, in seconds: the shortest the reference
+ * allows, so the device scenarios (which keep the interval, as a device must) finish quickly.
+ * A standalone `serve` keeps the RFC 8628 default of 5.
+ */
+export const EMBEDDED_DEVICE_INTERVAL = 1;
+
 export async function startEmbeddedReference(options: ReferenceOptions = {}): Promise<EmbeddedReference> {
-  const server = createReferenceServer(options);
+  const server = createReferenceServer({ deviceInterval: EMBEDDED_DEVICE_INTERVAL, ...options });
   const { issuer } = await server.listen(0, '127.0.0.1');
   return { server, issuer, target: targetConfig(server) };
 }

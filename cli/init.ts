@@ -58,7 +58,9 @@ export function template(schemaRef: string): string {
     },
     // A machine client for client_credentials.
     "machine": { "clientId": "machine", "clientSecret": "\${MACHINE_SECRET}", "scope": "api:read" }
-    // Also possible: "device" (device code grant) and "exchange" (token exchange, RFC 8693).
+    // Also possible: "device" (device code grant, RFC 8628; the login driver activates it),
+    // "exchange" (token exchange, RFC 8693), and "legacy": a client your IdP still allows the
+    // deprecated password and implicit grants (clientSecret if confidential, redirectUri for implicit).
   },
 
   // A test user who can log in and consent. Never a real person's account.

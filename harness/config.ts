@@ -44,7 +44,17 @@ const clientSchema = z.strictObject({
   firstParty: z.boolean().optional().describe('First-party (trusted) or third-party client, per the SPEC table.'),
 });
 
-const rolesShape = Object.fromEntries(CLIENT_ROLES.map((role) => [role, clientSchema.optional()])) as
+const ROLE_DESCRIPTIONS: Record<ClientRole, string> = {
+  confidential: 'A confidential client (secret, redirect URI) for the authorization code flow.',
+  confidential2: 'A second confidential client, for cross-client binding checks.',
+  public: 'A public client (no secret, PKCE) with a redirect URI.',
+  machine: 'A confidential client for client_credentials.',
+  device: 'A client for the device authorization grant (RFC 8628).',
+  exchange: 'A confidential client for token exchange (RFC 8693).',
+  legacy: 'A client allowed the deprecated password and implicit grants (redirect URI for implicit; secret if confidential).',
+};
+
+const rolesShape = Object.fromEntries(CLIENT_ROLES.map((role) => [role, clientSchema.optional().describe(ROLE_DESCRIPTIONS[role])])) as
   Record<ClientRole, z.ZodOptional<typeof clientSchema>>;
 
 const browserStep = z.union([

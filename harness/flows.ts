@@ -3,11 +3,12 @@
  * is a PreconditionError, so the scenario reports `error` with the cause instead of blaming the
  * requirement it was about to test.
  */
+import { requestDeviceAuthorization, startDeviceFlow } from './device.ts';
 import { PreconditionError } from './failures.ts';
-import type { HttpResponse } from './http.ts';
 import { createPkce } from './pkce.ts';
+import { tokenSetOf } from './token-set.ts';
 import type { ClientRole } from './requirements.ts';
-import type { AuthorizeResult, CodeFlowOptions, CodeResult, Flows, ScenarioContext, TokenSet } from './scenario.ts';
+import type { AuthorizeResult, CodeFlowOptions, CodeResult, Flows, ScenarioContext } from './scenario.ts';
 import { GRANT } from './target.ts';
 
 export function describeOutcome(outcome: AuthorizeResult): string {
@@ -17,15 +18,6 @@ export function describeOutcome(outcome: AuthorizeResult): string {
   }
   const headline = outcome.headline ? ` "${outcome.headline}"` : '';
   return `stopped at ${outcome.url} (HTTP ${outcome.status}${headline}): ${outcome.reason}`;
-}
-
-export function tokenSetOf(res: HttpResponse, what: string): TokenSet {
-  const body = res.body;
-  if (res.status !== 200 || typeof body.access_token !== 'string') {
-    const error = typeof body.error === 'string' ? ` error=${body.error}` : '';
-    throw new PreconditionError(`${what}: the token endpoint answered ${res.status}${error} instead of tokens`);
-  }
-  return body as TokenSet;
 }
 
 export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {
@@ -58,5 +50,7 @@ export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {
       const res = await ctx.http.token(client, { grant_type: GRANT.clientCredentials, scope: scope ?? (client.scope || undefined) });
       return tokenSetOf(res, `client_credentials as ${role}`);
     },
+    deviceAuthorization: (role, options) => requestDeviceAuthorization(ctx, role, options),
+    device: (role, options) => startDeviceFlow(ctx, role, options),
   };
 }

@@ -10,9 +10,10 @@
  */
 import type { Level, ProfileName, ResolvedRequirement } from './results.ts';
 
-export type ClientRole = 'confidential' | 'confidential2' | 'public' | 'machine' | 'device' | 'exchange';
+/** The client roles of the target config (DESIGN §4); `legacy` may use the password and implicit grants. */
+export type ClientRole = 'confidential' | 'confidential2' | 'public' | 'machine' | 'device' | 'exchange' | 'legacy';
 export const CLIENT_ROLES: readonly ClientRole[] = [
-  'confidential', 'confidential2', 'public', 'machine', 'device', 'exchange',
+  'confidential', 'confidential2', 'public', 'machine', 'device', 'exchange', 'legacy',
 ];
 
 export type SpecName =

@@ -5,8 +5,9 @@
  */
 import type * as fc from 'fast-check';
 import type { Client } from './config.ts';
+import type { DeviceFlow, DeviceFlowOptions } from './device.ts';
 import { HarnessError } from './failures.ts';
-import type { HttpClient, Params } from './http.ts';
+import type { HttpClient, HttpResponse, Params } from './http.ts';
 import type { JwtTools } from './jwt.ts';
 import type { AuthorizeOptions, AuthorizeOutcome, LoginDriver } from './login/driver.ts';
 import type { Pkce } from './pkce.ts';
@@ -20,7 +21,9 @@ export type { Client } from './config.ts';
 export type * from './results.ts';
 export type { HttpResponse, Params } from './http.ts';
 export type { Pkce } from './pkce.ts';
-export type { AuthorizeOutcome, PageKind, PageVisit } from './login/driver.ts';
+export type { AuthorizeOutcome, DeviceActivationOutcome, PageKind, PageVisit } from './login/driver.ts';
+export type { DeviceAuthorization, DeviceFlow, DeviceFlowOptions, DevicePoller, PollOptions } from './device.ts';
+export { DEFAULT_POLL_INTERVAL_SECONDS, SLOW_DOWN_SECONDS } from './device.ts';
 export { CheckFailure, PreconditionError } from './failures.ts';
 export { GRANT } from './target.ts';
 export { describeOutcome } from './flows.ts';
@@ -119,6 +122,13 @@ export interface Flows {
   tokens(role: ClientRole, options?: CodeFlowOptions): Promise<CodeResult & { tokens: TokenSet }>;
   /** A client_credentials token. */
   clientCredentials(role: ClientRole, scope?: string): Promise<TokenSet>;
+  /** The device authorization request (RFC 8628 §3.1) as `role`, answered as it came: judge it yourself. */
+  deviceAuthorization(role: ClientRole, options?: DeviceFlowOptions): Promise<HttpResponse>;
+  /**
+   * A device flow: its device authorization response, a poller that keeps the interval, and
+   * activation (the user approves or denies through the login driver).
+   */
+  device(role: ClientRole, options?: DeviceFlowOptions): Promise<DeviceFlow>;
 }
 
 export interface PropertyOptions {

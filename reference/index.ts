@@ -3,7 +3,7 @@ export { createReferenceServer, type ReferenceServer } from './server.ts';
 export type { ServerContext } from './context.ts';
 export {
   DEFAULT_LIFETIMES, LEGACY_CLIENT, SCOPES_SUPPORTED, SEEDED_CLIENTS, SEEDED_USER, resolveClients,
-  type ClientAuthMethod, type ClientConfig, type ClientRole, type GrantType, type Lifetimes,
+  type ClientAuthMethod, type ClientConfig, type ClientRole, type GrantType, type Lifetimes, type TargetRole,
   type ReferenceOptions, type RegisteredClient, type SigningAlg, type UserConfig,
 } from './options.ts';
 export { FLAWS, FLAW_NAMES, Flaws, isFlawName, type FlawName } from './flaws.ts';

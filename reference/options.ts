@@ -190,8 +190,11 @@ export const LEGACY_CLIENT: ClientConfig = {
   name: 'Legacy App',
 };
 
+/** The role a client plays in the harness's target config: a seeded role, or `legacy`. */
+export type TargetRole = ClientRole | 'legacy';
+
 /** A client as the server knows it: its configuration and, for seeded or by-role clients, its role. */
-export type RegisteredClient = ClientConfig & { role?: ClientRole };
+export type RegisteredClient = ClientConfig & { role?: TargetRole };
 
 /** The clients a server runs with, from the seeded ones and the options. */
 export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'legacyClient'>): RegisteredClient[] {
@@ -203,7 +206,7 @@ export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'lega
     const byRole: Record<string, ClientConfig | null | undefined> = { ...SEEDED_CLIENTS, ...given };
     clients = Object.entries(byRole).flatMap(([role, client]) => (client ? [{ ...client, role: role as ClientRole }] : []));
   }
-  if (options.legacyClient) clients.push(LEGACY_CLIENT);
+  if (options.legacyClient) clients.push({ ...LEGACY_CLIENT, role: 'legacy' });
   const ids = new Set<string>();
   for (const client of clients) {
     if (ids.has(client.clientId)) throw new Error(`duplicate client_id "${client.clientId}" in the reference options`);

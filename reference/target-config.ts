@@ -1,9 +1,10 @@
 /**
  * The target config (DESIGN §4) that points the harness at a reference server: its issuer,
- * its clients by role, the user and the form login driver. `serve --target-out` writes it;
+ * its clients by role (the legacy client, when seeded, as role `legacy`), the user and the form
+ * login driver. `serve --target-out` writes it;
  * the embedded run uses it in-process.
  */
-import type { ClientAuthMethod, ClientRole, UserConfig } from './options.ts';
+import type { ClientAuthMethod, TargetRole, UserConfig } from './options.ts';
 import type { ReferenceServer } from './server.ts';
 
 export interface TargetClient {
@@ -18,7 +19,7 @@ export interface TargetClient {
 export interface TargetConfig {
   issuer: string;
   tokenRequestEncoding: 'form' | 'json';
-  clients: Partial<Record<ClientRole, TargetClient>>;
+  clients: Partial<Record<TargetRole, TargetClient>>;
   user: Pick<UserConfig, 'username' | 'password'>;
   login: { driver: 'form' };
   expectedFailures: string[];
@@ -28,7 +29,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
   const { clients, users } = server.context;
   const user = users[0];
   if (!user) throw new Error('the reference server has no user to log in with');
-  const byRole: Partial<Record<ClientRole, TargetClient>> = {};
+  const byRole: Partial<Record<TargetRole, TargetClient>> = {};
   for (const client of clients) {
     if (!client.role) continue;
     const redirectUri = client.redirectUris[0];

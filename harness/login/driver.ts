@@ -1,8 +1,9 @@
 /**
  * The login driver interface: the front channel of a flow. A driver opens an authorization URL,
  * logs the user in, answers consent, and stops at the redirect to the redirect_uri — never loading
- * it — or at the page where it could go no further. `form.ts` does this over HTTP; a browser
- * driver (Playwright) implements the same interface.
+ * it — or at the page where it could go no further. It also activates devices (RFC 8628 §3.3):
+ * the user enters a device's user code at the verification URI, logs in, and approves or denies.
+ * `form.ts` does this over HTTP; a browser driver (Playwright) implements the same interface.
  */
 
 export interface AuthorizeOptions {
@@ -27,8 +28,8 @@ export interface RedirectOutcome {
   visits?: PageVisit[];
 }
 
-export interface PageOutcome {
-  kind: 'page';
+/** The page a driver ended on, and why. */
+export interface EndPage {
   status: number;
   url: string;
   body: string;
@@ -38,12 +39,17 @@ export interface PageOutcome {
   reason: string;
   /** A redirect the driver did not follow because it left the `stayWithin` origin. */
   location?: string;
+  /** The pages it acted on, in order. */
   pages: PageKind[];
   visits?: PageVisit[];
 }
 
-/** A login or consent page the driver filled in and submitted. */
-export type PageKind = 'login' | 'consent';
+export interface PageOutcome extends EndPage {
+  kind: 'page';
+}
+
+/** The pages a driver acted on: the login form, a consent or approve/deny page, a user-code form. */
+export type PageKind = 'login' | 'consent' | 'user-code';
 
 /** One page of `pages` as it was served: e.g. for the headers that forbid framing (RFC 9700 §4.16). */
 export interface PageVisit {
@@ -55,6 +61,26 @@ export interface PageVisit {
 }
 export type AuthorizeOutcome = RedirectOutcome | PageOutcome;
 
+export interface DeviceActivation {
+  /** verification_uri from the device authorization response (RFC 8628 §3.2). */
+  verificationUri: string;
+  /** verification_uri_complete, when the server gave one (a driver may open it instead). */
+  verificationUriComplete?: string;
+  userCode: string;
+  /** What the user answers when asked whether the device may have access. */
+  decision: 'approve' | 'deny';
+}
+
+/** The page the activation ended on: the IdP's confirmation, an error page, or where it went no further. */
+export interface DeviceActivationOutcome extends EndPage {
+  /**
+   * Whether the user's decision was given: a deny (or cancel/abort) control was submitted, or,
+   * for approve, an approving one was — or the activation ended after the code and the login
+   * were accepted without asking (the IdP approves by signing in).
+   */
+  decided: boolean;
+}
+
 export interface LoginDriver {
   readonly name: string;
   /**
@@ -62,6 +88,12 @@ export interface LoginDriver {
    * and path) at which to stop: the one in the request and the client's registered one.
    */
   authorize(authorizationUrl: string, stopAt: string[], options?: AuthorizeOptions): Promise<AuthorizeOutcome>;
+  /**
+   * Activate a device as its user would (RFC 8628 §3.3): open the verification URI, enter the
+   * user code, log in, and approve or deny. It never judges the outcome; the device's next
+   * poll shows what the IdP did.
+   */
+  activateDevice(activation: DeviceActivation): Promise<DeviceActivationOutcome>;
 }
 
 /** `https://app/cb?x#y` → `https://app/cb`: what a redirect is compared by. */

@@ -50,42 +50,58 @@ function clean(html: string): string {
   return html.replace(/<!--[\s\S]*?-->/g, '').replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '');
 }
 
+/** Controls: inputs are void elements; buttons, selects and textareas have bodies. */
+const CONTROLS = /<(?:(input)\b([^>]*)>|(button|select|textarea)\b([^>]*)>([\s\S]*?)<\/\3\s*>)/gi;
+
+function readControl(tag: FormField['tag'], a: Record<string, string>, body: string): FormField {
+  let value = a.value ?? '';
+  if (tag === 'textarea') value = decodeEntities(body);
+  if (tag === 'select') {
+    const options = [...body.matchAll(/<option\b([^>]*)>([^<]*)/gi)];
+    const chosen = options.find((o) => 'selected' in parseAttributes(o[1] ?? '')) ?? options[0];
+    value = chosen ? parseAttributes(chosen[1] ?? '').value ?? stripTags(chosen[2] ?? '') : '';
+  }
+  const type = (a.type ?? (tag === 'button' ? 'submit' : tag === 'input' ? 'text' : tag)).toLowerCase();
+  return {
+    tag,
+    type,
+    ...(a.name !== undefined ? { name: a.name } : {}),
+    value,
+    text: tag === 'button' ? stripTags(body) : '',
+    checked: 'checked' in a,
+  };
+}
+
+/**
+ * The page's forms with their controls. A control belongs to the form named by its `form`
+ * attribute (HTML's form owner: a button outside the form can submit it, as oidc-provider's
+ * device confirmation page does), else to the form it sits in.
+ */
 export function parseForms(html: string): HtmlForm[] {
-  const forms: HtmlForm[] = [];
   const source = clean(html);
+  const spans: { start: number; end: number; id?: string; form: HtmlForm }[] = [];
   for (const m of source.matchAll(/<form\b([^>]*)>([\s\S]*?)(?:<\/form\s*>|$)/gi)) {
     const attrs = parseAttributes(m[1] ?? '');
-    const inner = m[2] ?? '';
-    const fields: FormField[] = [];
-    const tags = /<(input|button|select|textarea)\b([^>]*)>(?:([\s\S]*?)<\/\1\s*>)?/gi;
-    for (const t of inner.matchAll(tags)) {
-      const tag = t[1]!.toLowerCase() as FormField['tag'];
-      const a = parseAttributes(t[2] ?? '');
-      const body = t[3] ?? '';
-      let value = a.value ?? '';
-      if (tag === 'textarea') value = decodeEntities(body);
-      if (tag === 'select') {
-        const options = [...body.matchAll(/<option\b([^>]*)>([^<]*)/gi)];
-        const chosen = options.find((o) => 'selected' in parseAttributes(o[1] ?? '')) ?? options[0];
-        value = chosen ? parseAttributes(chosen[1] ?? '').value ?? stripTags(chosen[2] ?? '') : '';
-      }
-      const type = (a.type ?? (tag === 'button' ? 'submit' : tag === 'input' ? 'text' : tag)).toLowerCase();
-      fields.push({
-        tag,
-        type,
-        ...(a.name !== undefined ? { name: a.name } : {}),
-        value,
-        text: tag === 'button' ? stripTags(body) : '',
-        checked: 'checked' in a,
-      });
-    }
-    forms.push({
-      ...(attrs.action !== undefined ? { action: attrs.action } : {}),
-      method: (attrs.method ?? 'get').toUpperCase() === 'POST' ? 'POST' : 'GET',
-      fields,
+    spans.push({
+      start: m.index,
+      end: m.index + m[0].length,
+      ...(attrs.id ? { id: attrs.id } : {}),
+      form: {
+        ...(attrs.action !== undefined ? { action: attrs.action } : {}),
+        method: (attrs.method ?? 'get').toUpperCase() === 'POST' ? 'POST' : 'GET',
+        fields: [],
+      },
     });
   }
-  return forms;
+  for (const t of source.matchAll(CONTROLS)) {
+    const tag = (t[1] ?? t[3])!.toLowerCase() as FormField['tag'];
+    const a = parseAttributes(t[2] ?? t[4] ?? '');
+    const owner = a.form !== undefined
+      ? spans.find((s) => s.id === a.form)
+      : spans.find((s) => t.index >= s.start && t.index < s.end);
+    owner?.form.fields.push(readControl(tag, a, t[5] ?? ''));
+  }
+  return spans.map((s) => s.form);
 }
 
 export function isSubmit(f: FormField): boolean {

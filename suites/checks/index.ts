@@ -13,3 +13,5 @@ export * from './token-acceptance.ts';
 export * from './token-exchange.ts';
 export * from './id-token-flow.ts';
 export * from './offline-access.ts';
+export * from './device.ts';
+export * from './legacy.ts';

@@ -39,6 +39,16 @@ describe('target config validation', () => {
     expect(clients.public).toMatchObject({ authMethod: 'none', scope: 'openid' });
   });
 
+  it('accepts a legacy client (password and implicit grants), public or confidential, with or without a redirect URI', () => {
+    const legacy = { clientId: 'old-app', clientSecret: 'old-secret', redirectUri: 'https://old.example/cb', scope: 'openid profile' };
+    expect(resolveClients(validateConfig({ ...base, clients: { legacy } }, {})).legacy)
+      .toEqual({ role: 'legacy', ...legacy, authMethod: 'client_secret_basic' });
+    expect(resolveClients(validateConfig({ ...base, clients: { legacy: { clientId: 'spa-old' } } }, {})).legacy)
+      .toEqual({ role: 'legacy', clientId: 'spa-old', scope: 'openid', authMethod: 'none' });
+    expect(issuesOf({ ...base, clients: { legacy: { clientId: 'x', clientSecret: 's', authMethod: 'none' } } }))
+      .toEqual(['clients.legacy.authMethod: "none" sends no secret but clientSecret is set; use "client_secret_basic" or "client_secret_post", or remove the secret']);
+  });
+
   it('names the field and the fix for a relative redirect URI', () => {
     expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, redirectUri: '/callback' } } }))
       .toEqual(['clients.confidential.redirectUri: must be an absolute URL, e.g. "https://app.example/callback"']);
@@ -52,7 +62,7 @@ describe('target config validation', () => {
 
   it('suggests the closest known field for a misspelt one', () => {
     expect(issuesOf({ ...base, clients: { confidental: base.clients.confidential } })).toEqual([
-      'clients.confidental: unknown field; did you mean "confidential"? Known fields: confidential, confidential2, public, machine, device, exchange',
+      'clients.confidental: unknown field; did you mean "confidential"? Known fields: confidential, confidential2, public, machine, device, exchange, legacy',
     ]);
     expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, secret: 'x' } } })[0])
       .toMatch(/^clients\.confidential\.secret: unknown field; did you mean "clientSecret"\?/);
