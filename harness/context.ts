@@ -161,7 +161,7 @@ export function createContext(input: ContextInput): ContextState {
       });
       const inner = details.errorInstance instanceof CheckFailure ? details.errorInstance : undefined;
       const why = inner?.message ?? (details.interrupted ? 'the property was interrupted' : 'the property failed');
-      throw new CheckFailure(`${why} (counterexample ${shown}, found within ${details.numRuns} runs)`, inner?.requirement ? { requirement: inner.requirement } : {});
+      throw new CheckFailure(`${why} (counterexample ${shown}, found within ${details.numRuns} run${details.numRuns === 1 ? '' : 's'})`, inner?.requirement ? { requirement: inner.requirement } : {});
     },
   };
   const jwt = new JwtTools(http, target);

@@ -42,7 +42,7 @@ export class ConsoleReporter {
     if (r.status === 'failed' || r.status === 'warning') this.#write(`        ${requirementsText(r)}\n`);
     for (const f of r.findings ?? []) if (f.message !== r.message) this.#write(`        also ${f.status}: ${f.message}\n`);
     for (const e of r.evidence) {
-      if (e.kind === 'counterexample') this.#write(`        counterexample ${e.value} (seed ${e.seed}, ${e.runs} runs); replay: add ${e.replay}\n`);
+      if (e.kind === 'counterexample') this.#write(`        counterexample ${e.value} (${e.runs} runs, property seed ${e.seed}); replay: add ${e.replay}\n`);
     }
   }
 

@@ -81,7 +81,7 @@ function evidence(e: Evidence): string {
 /** A property's shrunk counterexample, seed and the options that replay it (shown, not folded). */
 function counterexample(e: CounterexampleEvidence): string {
   return `<div class="counterexample"><b>Counterexample${e.label ? ` (${h(e.label)})` : ''}</b><pre>${h(e.value)}</pre>`
-    + `<p class="meta">seed ${e.seed} · ${e.runs} runs${e.path ? ` · fast-check path ${h(e.path)}` : ''}</p>`
+    + `<p class="meta">property seed ${e.seed} (from the run's seed and the scenario id) · ${e.runs} runs${e.path ? ` · fast-check path ${h(e.path)}` : ''}</p>`
     + `<p>Replay: add <code>${h(e.replay)}</code> to the same run command (same target and profile).</p></div>`;
 }
 
