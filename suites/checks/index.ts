@@ -2,3 +2,5 @@
 export * from './oauth.ts';
 export * from './discovery.ts';
 export * from './scope.ts';
+export * from './token-error.ts';
+export * from './race.ts';
