@@ -20,6 +20,9 @@ export { ConfigError, TargetUnreachableError } from './harness/failures.ts';
 export { writeReports, REPORT_FORMATS, type ReportFormat } from './reports/index.ts';
 export { BUILT_IN_SCENARIOS } from './suites/index.ts';
 export * as checks from './suites/checks/index.ts';
+/** fast-check (the copy the harness runs properties with) and the project's generators, for property scenarios of your own. */
+export { default as fc } from 'fast-check';
+export * as generators from './generators/index.ts';
 
 /** The service spec beside the repository (../shared/SPEC.md), linked from SPEC requirements when present. */
 export function defaultSpecUrl(): string | undefined {

@@ -30,7 +30,8 @@ Options:
   --report DIR          where reports go (default ./conformance-report)
   --format LIST         json,junit,html,md (default all)
   --seed N              seed for generated values (default random; printed and in report.json)
-  --runs N              property runs per property scenario (default 50)
+  --runs N              runs of every property (default: each property's own, at most 50;
+                        a failing property prints the options that replay it exactly)
   --concurrency N       scenarios in flight at once (default 4)
   --timeout MS          per-scenario time limit (default: the config's timeouts.scenarioMs, else 30000)
   --fail-on LEVEL       exit 1 on: failed (default), warning (failed or warning), error (any of them)

@@ -22,7 +22,10 @@ export interface ContextInput {
   /** The scenario's requirements as resolved for this profile and its roles. */
   requirements: readonly ResolvedRequirement[];
   seed: number;
+  /** The run's --runs, or the default when it gave none. */
   runs: number;
+  /** Whether --runs was given: then it overrides every property's own run count. */
+  runsGiven: boolean;
   runSeed: number;
   recorder: Recorder;
   signal: AbortSignal;
@@ -38,6 +41,17 @@ export interface ContextState {
   findings: Finding[];
   log: string[];
 }
+
+/**
+ * The options that replay a scenario's properties exactly: the run seed (the scenario's own seed
+ * is derived from it and the id) and --runs when the run gave it (else each property's default).
+ */
+export function replayOptions(input: Pick<ContextInput, 'runSeed' | 'runs' | 'runsGiven'>, id: string): string {
+  return `--seed ${input.runSeed}${input.runsGiven ? ` --runs ${input.runs}` : ''} --only ${id}`;
+}
+
+const MAX_SHOWN = 2000;
+const clip = (text: string): string => (text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)` : text);
 
 export function createContext(input: ContextInput): ContextState {
   const { scenario, target, config, clients, recorder } = input;
@@ -120,7 +134,7 @@ export function createContext(input: ContextInput): ContextState {
       throw new SkipSignal(reason);
     },
     async property(arbitrary, predicate, options = {}) {
-      const runs = options.runs ?? input.runs;
+      const runs = input.runsGiven ? input.runs : options.runs ?? input.runs;
       const before = recorder.evidence.length;
       let failingRun: typeof recorder.evidence = [];
       let harnessError: unknown;
@@ -144,7 +158,8 @@ export function createContext(input: ContextInput): ContextState {
       recorder.evidence.length = before;
       if (!details.failed) return;
       recorder.evidence.push(...failingRun);
-      const shown = details.counterexample ? fc.stringify(details.counterexample.length === 1 ? details.counterexample[0] : details.counterexample) : '(none)';
+      const value = details.counterexample?.[0];
+      const shown = details.counterexample ? clip(options.show ? options.show(value as never) : fc.stringify(value)) : '(none)';
       recorder.add({
         kind: 'counterexample',
         ...(options.label ? { label: options.label } : {}),
@@ -152,11 +167,11 @@ export function createContext(input: ContextInput): ContextState {
         runs,
         ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
         value: shown,
-        replay: `--seed ${input.runSeed} --runs ${input.runs} --only ${scenario.id}`,
+        replay: replayOptions(input, scenario.id),
       });
       const inner = details.errorInstance instanceof CheckFailure ? details.errorInstance : undefined;
       const why = inner?.message ?? (details.interrupted ? 'the property was interrupted' : 'the property failed');
-      throw new CheckFailure(`${why} (counterexample ${shown}, found within ${details.numRuns} runs)`, inner?.requirement ? { requirement: inner.requirement } : {});
+      throw new CheckFailure(`${why} (counterexample ${shown}, found within ${details.numRuns} run${details.numRuns === 1 ? '' : 's'})`, inner?.requirement ? { requirement: inner.requirement } : {});
     },
   };
   const jwt = new JwtTools(http, target);

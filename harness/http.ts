@@ -4,6 +4,8 @@
  * encoding with the client's authentication method, and turns transport failures into
  * TargetUnreachableError (an `error` result, never a target failure).
  */
+import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Evidence, HttpEvidence } from './results.ts';
 import type { AuthMethod, Client } from './config.ts';
 import { HarnessError, TargetUnreachableError } from './failures.ts';
@@ -31,8 +33,8 @@ export interface HttpRequest {
   form?: Params;
   /** Sent as application/json. */
   json?: unknown;
-  /** A raw body (set content-type yourself). */
-  body?: string;
+  /** A raw body, text or bytes, sent as is: set content-type yourself (none is added). */
+  body?: string | Uint8Array;
   /** Names the exchange in the report, e.g. "token request with a wrong code_verifier". */
   label?: string;
 }
@@ -105,53 +107,96 @@ export class HttpClient {
 
   /** One request, redirects not followed, recorded as evidence. */
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const method = (req.method ?? (req.form || req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')).toUpperCase();
-    const headers: Record<string, string> = { accept: 'application/json, text/html;q=0.9, */*;q=0.5', ...lowerKeys(req.headers ?? {}) };
-    let body = req.body;
-    if (req.form) {
-      body = formBody(req.form);
-      headers['content-type'] ??= 'application/x-www-form-urlencoded';
-    } else if (req.json !== undefined) {
-      body = JSON.stringify(req.json);
-      headers['content-type'] ??= 'application/json';
-    }
+    const { method, headers, body } = prepare(req);
     const timeoutMs = this.#o.requestTimeoutMs ?? 10_000;
-    const signals = [AbortSignal.timeout(timeoutMs), ...(this.#o.signal ? [this.#o.signal] : [])];
     const started = performance.now();
-    const evidence: HttpEvidence = {
-      kind: 'http',
-      ...(req.label ? { label: req.label } : {}),
-      request: { method, url: req.url, headers, ...(body === undefined ? {} : { body: truncate(body) }) },
-      durationMs: 0,
-    };
+    const evidence = requestEvidence(req, method, headers, body);
     let res: Response;
     let text: string;
     try {
       res = await (this.#o.fetch ?? fetch)(req.url, {
-        method, headers, ...(body === undefined ? {} : { body }), redirect: 'manual', signal: AbortSignal.any(signals),
+        method, headers, ...(body === undefined ? {} : { body }), redirect: 'manual', signal: this.#signal(timeoutMs),
       });
       text = await res.text();
     } catch (error) {
-      evidence.error = transportCause(error, timeoutMs);
-      evidence.durationMs = Math.round(performance.now() - started);
-      this.#o.recorder.add(evidence);
-      if (this.#o.signal?.aborted) throw this.#o.signal.reason;
-      throw new TargetUnreachableError(req.url, evidence.error);
+      throw this.#transportFailure(evidence, error, timeoutMs, started);
     }
-    const responseHeaders: Record<string, string> = {};
-    res.headers.forEach((value, name) => { responseHeaders[name] = value; });
-    evidence.response = { status: res.status, headers: responseHeaders, ...(text ? { body: truncate(text) } : {}) };
+    return this.#received(evidence, req.url, res.status, res.headers, text, started);
+  }
+
+  /**
+   * The same request `count` times at once, for races (e.g. one code redeemed in parallel):
+   * `count` connections are opened first, then every request is written in one go, so the server
+   * has them all before it answers any. Over node:http(s), not `fetch` (whose connection reuse
+   * and pacing are not under the caller's control). Each exchange is recorded; responses come in
+   * request order.
+   */
+  async sendAtOnce(req: HttpRequest, count: number): Promise<HttpResponse[]> {
+    const { method, headers, body } = prepare(req);
+    const url = new URL(req.url);
+    const tls = url.protocol === 'https:';
+    const timeoutMs = this.#o.requestTimeoutMs ?? 10_000;
+    const signal = this.#signal(timeoutMs);
+    const length = body === undefined ? {} : { 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
+    const started = performance.now();
+    const name = req.label ?? `${method} ${url.pathname}`;
+    const exchanges = Array.from({ length: count }, (_, i) => {
+      const evidence = requestEvidence({ ...req, label: `${name} (${i + 1} of ${count}, at once)` }, method, headers, body);
+      const request = (tls ? httpsRequest : httpRequest)(url, { method, headers: { ...headers, ...length }, agent: false, signal });
+      const response = new Promise<{ res: IncomingMessage; text: string }>((resolve, reject) => {
+        request.once('error', reject).once('response', (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk)).once('error', reject)
+            .once('end', () => resolve({ res, text: Buffer.concat(chunks).toString('utf8') }));
+        });
+      });
+      response.catch(() => {}); // awaited below; an early failure is not an unhandled rejection
+      return { evidence, request, response };
+    });
+    const fail = (i: number, error: unknown): never => {
+      for (const { request } of exchanges) request.destroy();
+      throw this.#transportFailure(exchanges[i]!.evidence, error, timeoutMs, started);
+    };
+    const opened = await Promise.allSettled(exchanges.map(({ request }) => connected(request, tls)));
+    const refused = opened.findIndex((r) => r.status === 'rejected');
+    if (refused >= 0) fail(refused, (opened[refused] as PromiseRejectedResult).reason);
+    // Every connection is open: write every request now, in one go.
+    for (const { request } of exchanges) request.end(body);
+    const out: HttpResponse[] = [];
+    for (const [i, { evidence, response }] of exchanges.entries()) {
+      const got = await response.catch((error: unknown) => fail(i, error));
+      out.push(this.#received(evidence, req.url, got.res.statusCode ?? 0, incomingHeaders(got.res), got.text, started));
+    }
+    return out;
+  }
+
+  #signal(timeoutMs: number): AbortSignal {
+    return AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(this.#o.signal ? [this.#o.signal] : [])]);
+  }
+
+  #transportFailure(evidence: HttpEvidence, error: unknown, timeoutMs: number, started: number): unknown {
+    evidence.error = transportCause(error, timeoutMs);
     evidence.durationMs = Math.round(performance.now() - started);
     this.#o.recorder.add(evidence);
-    const json = parseJson(text, res.headers.get('content-type'));
+    if (this.#o.signal?.aborted) return this.#o.signal.reason;
+    return new TargetUnreachableError(evidence.request.url, evidence.error);
+  }
+
+  #received(evidence: HttpEvidence, url: string, status: number, headers: Headers, text: string, started: number): HttpResponse {
+    const responseHeaders: Record<string, string> = {};
+    headers.forEach((value, name) => { responseHeaders[name] = value; });
+    evidence.response = { status, headers: responseHeaders, ...(text ? { body: truncate(text) } : {}) };
+    evidence.durationMs = Math.round(performance.now() - started);
+    this.#o.recorder.add(evidence);
+    const json = parseJson(text, headers.get('content-type'));
     return {
-      status: res.status,
-      url: req.url,
-      headers: res.headers,
+      status,
+      url,
+      headers,
       text,
       json,
       body: json && typeof json === 'object' && !Array.isArray(json) ? json as Record<string, unknown> : {},
-      header: (name) => res.headers.get(name) ?? undefined,
+      header: (name) => headers.get(name) ?? undefined,
     };
   }
 
@@ -164,6 +209,16 @@ export class HttpClient {
    * the client's authentication method (Basic header, secret in the body, or client_id alone).
    */
   token(client: Client, params: Params, options: TokenRequestOptions = {}): Promise<HttpResponse> {
+    return this.send(this.tokenRequest(client, params, options));
+  }
+
+  /** The same token request `count` times at once (see sendAtOnce): for single-use races. */
+  tokenAtOnce(client: Client, params: Params, count: number, options: TokenRequestOptions = {}): Promise<HttpResponse[]> {
+    return this.sendAtOnce(this.tokenRequest(client, params, options), count);
+  }
+
+  /** The HttpRequest `token()` sends. */
+  tokenRequest(client: Client, params: Params, options: TokenRequestOptions = {}): HttpRequest {
     const url = options.url ?? this.#o.tokenEndpoint;
     if (!url) throw new HarnessError('the target has no token endpoint in its discovery document');
     const auth = options.auth ?? client.authMethod;
@@ -181,9 +236,53 @@ export class HttpClient {
     const encoding = options.encoding ?? this.#o.encoding ?? 'form';
     const label = options.label ?? `${params.grant_type ?? 'request'} as ${client.role}`;
     return encoding === 'json'
-      ? this.send({ url, method: 'POST', headers, json: definedOnly(fields), label })
-      : this.send({ url, method: 'POST', headers, form: fields, label });
+      ? { url, method: 'POST', headers, json: definedOnly(fields), label }
+      : { url, method: 'POST', headers, form: fields, label };
   }
+}
+
+/** Method, headers (lower-case, accept by default) and the body to send. */
+function prepare(req: HttpRequest): { method: string; headers: Record<string, string>; body: string | Uint8Array | undefined } {
+  const method = (req.method ?? (req.form || req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')).toUpperCase();
+  const headers: Record<string, string> = { accept: 'application/json, text/html;q=0.9, */*;q=0.5', ...lowerKeys(req.headers ?? {}) };
+  let body = req.body;
+  if (req.form) {
+    body = formBody(req.form);
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  } else if (req.json !== undefined) {
+    body = JSON.stringify(req.json);
+    headers['content-type'] ??= 'application/json';
+  }
+  // Text without a content-type goes as bytes: fetch would otherwise add text/plain on its own.
+  return { method, headers, body: typeof body === 'string' && headers['content-type'] === undefined ? Buffer.from(body, 'utf8') : body };
+}
+
+function requestEvidence(req: HttpRequest, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined): HttpEvidence {
+  const text = body === undefined || typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  return {
+    kind: 'http',
+    ...(req.label ? { label: req.label } : {}),
+    request: { method, url: req.url, headers, ...(text === undefined ? {} : { body: truncate(text) }) },
+    durationMs: 0,
+  };
+}
+
+/** Resolves once the request's own (new) connection is open, TLS included. */
+function connected(request: ClientRequest, tls: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    request.once('error', reject).once('socket', (socket) => {
+      socket.once(tls ? 'secureConnect' : 'connect', () => resolve());
+    });
+  });
+}
+
+function incomingHeaders(res: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return headers;
 }
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {

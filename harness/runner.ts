@@ -25,7 +25,10 @@ export interface RunnerOptions {
   profile?: ProfileName;
   /** The run's seed (default: random); each scenario gets one derived from it and its id. */
   seed?: number;
-  /** Property runs (default 50). */
+  /**
+   * Property runs (--runs): every property runs this many times. When absent each property runs
+   * its own default (PropertyOptions.runs, else DEFAULTS.runs), which keeps the catalog fast.
+   */
   runs?: number;
   /** Scenarios in flight at once (default 4). */
   concurrency?: number;
@@ -110,6 +113,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const profile = options.profile ?? 'spec';
   const seed = options.seed ?? randomSeed();
   const runs = options.runs ?? DEFAULTS.runs;
+  const runsGiven = options.runs !== undefined;
   const clients = resolveClients(config);
   const timeoutMs = options.scenarioTimeoutMs ?? config.timeouts?.scenarioMs ?? DEFAULTS.scenarioTimeoutMs;
   const requestTimeoutMs = options.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs;
@@ -140,7 +144,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     const controller = new AbortController();
     const limit = s.timeoutMs ?? timeoutMs;
     const { ctx, findings, log } = createContext({
-      scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runSeed: seed, seed: scenarioSeed(seed, s.id),
+      scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runsGiven, runSeed: seed, seed: scenarioSeed(seed, s.id),
       recorder, signal: controller.signal, requestTimeoutMs, statusOf,
       loginDriver: (http) => loginDriver(http, config),
       ...(options.fetch ? { fetch: options.fetch } : {}),

@@ -131,10 +131,15 @@ export interface Flows {
   device(role: ClientRole, options?: DeviceFlowOptions): Promise<DeviceFlow>;
 }
 
-export interface PropertyOptions {
-  /** Override the run's --runs for this property. */
+export interface PropertyOptions<T = unknown> {
+  /**
+   * This property's run count when the run gives no --runs (default: ctx.runs). A property whose
+   * every run costs a login sets fewer; --runs N, when given, overrides it.
+   */
   runs?: number;
   label?: string;
+  /** How the counterexample reads in the report (default: fast-check's stringify, clipped). */
+  show?(value: T): string;
 }
 
 export interface ScenarioContext {
@@ -149,7 +154,7 @@ export interface ScenarioContext {
    * a check that only that document demands runs only when it does.
    */
   applies(requirement: string): boolean;
-  /** This scenario's seed (derived from the run's --seed and the id) and the property run count. */
+  /** This scenario's seed (derived from the run's --seed and the id) and the run's --runs (or the default). */
   readonly seed: number;
   readonly runs: number;
   readonly clients: Partial<Record<ClientRole, Client>>;
@@ -185,5 +190,5 @@ export interface ScenarioContext {
    * for a counterexample. On failure the shrunk counterexample, seed, runs and a replay command
    * become evidence, and the transcripts kept are those of the failing run.
    */
-  property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: PropertyOptions): Promise<void>;
+  property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: PropertyOptions<T>): Promise<void>;
 }

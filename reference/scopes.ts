@@ -18,7 +18,7 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 export function parseScope(scope: string): string[] {
   const tokens = scope.split(' ').filter((t) => t !== '');
   for (const token of tokens) {
-    if (!SCOPE_TOKEN.test(token)) throw invalidRequest('scope contains characters outside RFC 6749 §3.3');
+    if (!SCOPE_TOKEN.test(token)) throw invalidRequest('scope contains characters outside RFC 6749 section 3.3');
   }
   return [...new Set(tokens)];
 }

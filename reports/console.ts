@@ -41,6 +41,9 @@ export class ConsoleReporter {
     else if (r.unexpectedPass) this.#write(`        ${detail}\n`);
     if (r.status === 'failed' || r.status === 'warning') this.#write(`        ${requirementsText(r)}\n`);
     for (const f of r.findings ?? []) if (f.message !== r.message) this.#write(`        also ${f.status}: ${f.message}\n`);
+    for (const e of r.evidence) {
+      if (e.kind === 'counterexample') this.#write(`        counterexample ${e.value} (${e.runs} runs, property seed ${e.seed}); replay: add ${e.replay}\n`);
+    }
   }
 
   summary(report: Report, written: string[] = []): void {

@@ -3,7 +3,7 @@
  * area (inline JS), jump links, and each result with its requirement links and evidence, HTTP
  * transcripts collapsible. Every value is escaped; the data lives in the markup, not in a script.
  */
-import type { Evidence, HttpEvidence, Report, ScenarioResult, Status } from '../harness/results.ts';
+import type { CounterexampleEvidence, Evidence, HttpEvidence, Report, ScenarioResult, Status } from '../harness/results.ts';
 import { resultDetail, resultLabel, summaryLine } from './format.ts';
 
 export function htmlEscape(text: string): string {
@@ -28,6 +28,7 @@ nav ul{columns:3;list-style:none;padding:0;font-size:13px}nav li{margin:2px 0}
 .message{margin:6px 0;font-weight:600}.meta{color:#57606a;font-size:12px}
 pre{background:#f0f2f4;padding:8px;overflow:auto;max-height:360px;white-space:pre-wrap;word-break:break-all;font-size:12px}
 details{margin:4px 0}summary{cursor:pointer}.hidden{display:none}
+.counterexample{border:1px solid #d0d7de;border-radius:6px;padding:6px 10px;margin:6px 0;background:#fffbe6}.counterexample pre{margin:4px 0}
 `;
 
 const SCRIPT = `
@@ -72,10 +73,16 @@ function evidence(e: Evidence): string {
   switch (e.kind) {
     case 'http': return transcript(e);
     case 'screenshot': return `<p>Screenshot${e.label ? ` (${h(e.label)})` : ''}: <code>${h(e.path)}</code></p>`;
-    case 'counterexample':
-      return `<div><b>Counterexample${e.label ? ` (${h(e.label)})` : ''}</b><pre>${h(e.value)}</pre><p class="meta">seed ${e.seed}, ${e.runs} runs${e.path ? `, path ${h(e.path)}` : ''} — replay: <code>${h(e.replay)}</code></p></div>`;
+    case 'counterexample': return counterexample(e);
     case 'note': return `<p>${e.label ? `<b>${h(e.label)}:</b> ` : ''}${h(e.text)}</p>`;
   }
+}
+
+/** A property's shrunk counterexample, seed and the options that replay it (shown, not folded). */
+function counterexample(e: CounterexampleEvidence): string {
+  return `<div class="counterexample"><b>Counterexample${e.label ? ` (${h(e.label)})` : ''}</b><pre>${h(e.value)}</pre>`
+    + `<p class="meta">property seed ${e.seed} (from the run's seed and the scenario id) · ${e.runs} runs${e.path ? ` · fast-check path ${h(e.path)}` : ''}</p>`
+    + `<p>Replay: add <code>${h(e.replay)}</code> to the same run command (same target and profile).</p></div>`;
 }
 
 function result(r: ScenarioResult): string {
@@ -88,12 +95,14 @@ function result(r: ScenarioResult): string {
   const detail = resultDetail(r);
   const findings = (r.findings ?? []).filter((f) => f.message !== r.message)
     .map((f) => `<p>also <b>${h(f.status)}</b>: ${h(f.message)}</p>`).join('');
-  const ev = r.evidence.length ? `<details><summary>Evidence (${r.evidence.length})</summary>${r.evidence.map(evidence).join('')}</details>` : '';
+  const shown = r.evidence.filter((e): e is CounterexampleEvidence => e.kind === 'counterexample');
+  const folded = r.evidence.filter((e) => e.kind !== 'counterexample');
+  const ev = folded.length ? `<details><summary>Evidence (${folded.length})</summary>${folded.map(evidence).join('')}</details>` : '';
   const log = r.log?.length ? `<details><summary>Log</summary><pre>${h(r.log.join('\n'))}</pre></details>` : '';
   return `<section class="result s-${r.status}" id="${anchor(r)}" data-status="${r.status}" data-area="${h(r.area)}">
 <h2><span class="badge b-${badge}">${h(resultLabel(r))}</span>${h(r.id)}</h2>
 <p class="title">${h(r.title)}</p>
-${detail ? `<p class="message">${h(detail)}</p>` : ''}${findings}
+${detail ? `<p class="message">${h(detail)}</p>` : ''}${findings}${shown.map(counterexample).join('')}
 <p class="meta">${reqs}<br>severity ${h(r.severity)}${r.level ? ` · level ${r.level}` : ''} · ${r.durationMs} ms${r.catches.length ? ` · catches ${h(r.catches.join(', '))}` : ''}</p>
 ${ev}${log}</section>`;
 }

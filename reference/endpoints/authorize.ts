@@ -146,7 +146,7 @@ function checkRequest(server: ServerContext, client: RegisteredClient, target: R
 function checkImplicit(responseType: ResponseType, scope: string, params: Params): void {
   if (params.nonce === undefined) throw invalidRequest('nonce is required for the implicit grant');
   if (responseType === 'id_token token' && !hasScope(scope, 'openid')) {
-    throw invalidRequest('response_type "id_token token" requires the openid scope');
+    throw invalidRequest("response_type 'id_token token' requires the openid scope");
   }
 }
 

@@ -21,7 +21,7 @@ export const tokenEndpoint: Endpoint = {
       const grantType = params.grant_type;
       if (grantType === undefined) throw invalidRequest('grant_type is required');
       const grant = findGrant(grantType);
-      if (!grant) throw new OAuthError('unsupported_grant_type', `grant_type "${grantType.slice(0, 60)}" is not supported`);
+      if (!grant) throw new OAuthError('unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported`);
       const { client } = authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
       if (!(client.grantTypes as readonly string[]).includes(grantType)) {
         throw unauthorizedClient(`the client may not use the ${grantType} grant`);

@@ -72,7 +72,7 @@ function checkPkce(server: ServerContext, record: CodeRecord, verifier: string |
     throw invalidGrant('code_verifier is required');
   }
   if (!VERIFIER_FORMAT.test(verifier) && !flaws.has('pkce-verifier-format-unchecked')) {
-    throw invalidGrant('code_verifier must be 43–128 unreserved characters (RFC 7636 §4.1)');
+    throw invalidGrant('code_verifier must be 43 to 128 unreserved characters (RFC 7636 section 4.1)');
   }
   const method = record.codeChallengeMethod ?? 'S256';
   if (!verifierMatches(verifier, record.codeChallenge, method) && !flaws.has('pkce-verifier-ignored')) {

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'koa';
 import { parseBody } from './body.ts';
-import { OAuthError } from './errors.ts';
+import { OAuthError, errorDescription } from './errors.ts';
 
 const REALM = 'idp-conformance';
 
@@ -17,7 +17,7 @@ const STATUS: Record<BearerErrorCode, number> = { invalid_request: 400, invalid_
 
 /** RFC 6750 §3, §3.1: the error and its challenge; `scope` names what an insufficient token lacks. */
 export function bearerError(error: BearerErrorCode, description: string, scope?: string): OAuthError {
-  const params = [`realm="${REALM}"`, `error="${error}"`, `error_description="${quotable(description)}"`];
+  const params = [`realm="${REALM}"`, `error="${error}"`, `error_description="${errorDescription(description)}"`];
   if (scope !== undefined) params.push(`scope="${quotable(scope)}"`);
   return new OAuthError(error, description, { status: STATUS[error], headers: { 'WWW-Authenticate': `Bearer ${params.join(', ')}` } });
 }
@@ -64,5 +64,5 @@ async function tokenFromBody(ctx: Context): Promise<string | undefined> {
   }
 }
 
-/** A quoted-string may not hold `"` or `\` unescaped; our descriptions never need them. */
+/** A quoted-string may not hold `"` or `\` unescaped (errorDescription leaves neither in a description). */
 const quotable = (text: string) => text.replace(/["\\]/g, "'");

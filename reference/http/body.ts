@@ -19,7 +19,7 @@ export function paramsFromPairs(pairs: Iterable<[string, string]>): Params {
   const params: Record<string, string> = Object.create(null);
   const seen = new Set<string>();
   for (const [name, value] of pairs) {
-    if (seen.has(name)) throw invalidRequest(`parameter "${truncate(name)}" is included more than once`);
+    if (seen.has(name)) throw invalidRequest(`parameter '${truncate(name)}' is included more than once`);
     seen.add(name);
     if (value !== '') params[name] = value;
   }
@@ -68,7 +68,7 @@ function parseJsonParams(text: string): Params {
   }
   const entries = Object.entries(parsed);
   for (const [name, value] of entries) {
-    if (typeof value !== 'string') throw invalidRequest(`parameter "${truncate(name)}" must be a string`);
+    if (typeof value !== 'string') throw invalidRequest(`parameter '${truncate(name)}' must be a string`);
   }
   // JSON.parse keeps the last of repeated keys. In a valid flat object of strings the string
   // literals alternate key, value, so counting them reveals a repeated key.
@@ -76,7 +76,7 @@ function parseJsonParams(text: string): Params {
   if (literals.length !== entries.length * 2) {
     const keys = literals.filter((_, i) => i % 2 === 0).map((k) => JSON.parse(k) as string);
     const repeated = keys.find((k, i) => keys.indexOf(k) !== i) ?? '';
-    throw invalidRequest(`parameter "${truncate(repeated)}" is included more than once`);
+    throw invalidRequest(`parameter '${truncate(repeated)}' is included more than once`);
   }
   return paramsFromPairs(entries as [string, string][]);
 }

@@ -38,6 +38,16 @@ const DEFAULT_STATUS: Partial<Record<OAuthErrorCode, number>> = {
   temporarily_unavailable: 503,
 };
 
+/**
+ * RFC 6749 §4.1.2.1, §5.2: error_description holds only %x20-21 / %x23-5B / %x5D-7E (printable
+ * ASCII without `"` and `\`). Descriptions name request values (a repeated parameter, a grant
+ * type), so every one is made to fit: quotes become `'`, anything else outside the set `?`.
+ */
+export function errorDescription(text: string): string {
+  return text.replace(/"/g, "'").replace(/\\/g, '/').replace(/[–—]/g, '-').replace(/§/g, 'section ')
+    .replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '?');
+}
+
 export class OAuthError extends Error {
   readonly error: OAuthErrorCode;
   readonly status: number;
@@ -50,10 +60,11 @@ export class OAuthError extends Error {
     description: string,
     opts: { status?: number; headers?: Record<string, string> } = {},
   ) {
-    super(`${error}: ${description}`);
+    const text = errorDescription(description);
+    super(`${error}: ${text}`);
     this.name = 'OAuthError';
     this.error = error;
-    this.description = description;
+    this.description = text;
     this.status = opts.status ?? DEFAULT_STATUS[error] ?? 400;
     this.headers = opts.headers ?? {};
   }

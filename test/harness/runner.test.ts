@@ -231,10 +231,42 @@ describe('selection, expected failures, concurrency, seeds', () => {
     expect(seen[0]).toBe(seen[1]);
     const r = a.byId['prop.small']!;
     expect(r.status).toBe('failed');
-    expect(r.message).toBe('10 is too big; the rule requires < 10 (counterexample 10, found within ' + r.message!.match(/within (\d+)/)![1] + ' runs)');
+    expect(r.message).toMatch(/^10 is too big; the rule requires < 10 \(counterexample 10, found within (1 run|\d+ runs)\)$/);
     const cx = r.evidence.find((e) => e.kind === 'counterexample');
     expect(cx).toMatchObject({ kind: 'counterexample', value: '10', runs: 40, replay: '--seed 99 --runs 40 --only prop.small', seed: seen[0] });
     expect(b.byId['prop.small']!.evidence).toEqual(r.evidence);
+  });
+
+  it('--runs overrides each property\'s own run count; without it the replay needs no --runs', async () => {
+    const counted: number[] = [];
+    const prop = scenario('prop.own-runs', async (ctx) => {
+      let n = 0;
+      await ctx.property(fc.integer({ min: 0, max: 1000 }), async () => { n++; }, { runs: 5 });
+      counted.push(n);
+      await ctx.property(fc.integer({ min: 0, max: 1000 }), async (v) => {
+        if (v >= 10) throw new CheckFailure(`${v} is too big`);
+      }, { runs: 5, show: (v) => `the number ${v}` });
+    });
+    const own = (await run([prop], { seed: 99 })).byId['prop.own-runs']!;
+    const given = (await run([prop], { seed: 99, runs: 12 })).byId['prop.own-runs']!;
+    expect(counted).toEqual([5, 12]);
+    expect(own.evidence.find((e) => e.kind === 'counterexample')).toMatchObject({ runs: 5, value: 'the number 10', replay: '--seed 99 --only prop.own-runs' });
+    expect(given.evidence.find((e) => e.kind === 'counterexample')).toMatchObject({ runs: 12, value: 'the number 10', replay: '--seed 99 --runs 12 --only prop.own-runs' });
+  });
+
+  it('the replay options reproduce the same counterexample in a run of that scenario alone', async () => {
+    const scenarios = ['prop.a', 'prop.b', 'prop.c'].map((id) => scenario(id, async (ctx) => {
+      await ctx.property(fc.string(), async (s) => { if (s.length >= 3) throw new CheckFailure(`${JSON.stringify(s)} is long`); });
+    }));
+    const all = await run(scenarios, { seed: 4242 });
+    for (const id of ['prop.a', 'prop.b', 'prop.c']) {
+      const cx = all.byId[id]!.evidence.find((e) => e.kind === 'counterexample')!;
+      const replay = cx.kind === 'counterexample' ? cx.replay : '';
+      const [, seed, only] = /^--seed (\d+) --only (\S+)$/.exec(replay)!;
+      const alone = await run(scenarios, { seed: Number(seed), only: [only!] });
+      expect(alone.results).toHaveLength(1);
+      expect(alone.byId[id]!.evidence.find((e) => e.kind === 'counterexample')).toEqual(cx);
+    }
   });
 });
 

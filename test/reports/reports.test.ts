@@ -114,6 +114,12 @@ describe('report.html', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)');
     expect(html).toContain('<details><summary>token request: POST https://idp.example/token');
     expect(html).toContain('--seed 42 --runs 50 --only pkce.verifier-mismatch');
+    // A property failure's counterexample, seed and replay are shown, not folded into the evidence.
+    const section = /<section[^>]*id="r-pkce-verifier-mismatch"[\s\S]*?<\/section>/.exec(html)![0];
+    const beforeEvidence = section.slice(0, section.indexOf('<details>'));
+    expect(beforeEvidence).toContain('<pre>&quot;https://app.example/cb/..&quot;</pre>');
+    expect(beforeEvidence).toContain('seed 42');
+    expect(beforeEvidence).toContain('<code>--seed 42 --runs 50 --only pkce.verifier-mismatch</code>');
     expect(html).toContain('XFAIL');
   });
 

@@ -1,0 +1,27 @@
+/**
+ * Races on single-use credentials (a code, a refresh token): the same request N times at once,
+ * of which at most one may succeed.
+ */
+import { CheckFailure, type HttpResponse, PreconditionError } from '../../harness/scenario.ts';
+import type { Rule } from './oauth.ts';
+
+/** Parallel requests: enough for a check-then-act window to let several through, few enough for any server. */
+export const RACE_WIDTH = 8;
+
+const succeeded = (res: HttpResponse): boolean => res.status === 200 && typeof res.body.access_token === 'string';
+
+/**
+ * At most one of the parallel answers issued tokens. None at all is allowed too, but only when
+ * every answer is the invalid_grant a used credential gets; anything else means the requests
+ * never reached the check (a set-up problem, not a verdict).
+ */
+export function expectAtMostOneSuccess(responses: readonly HttpResponse[], rule: Rule): void {
+  const wins = responses.filter(succeeded).length;
+  const statuses = responses.map((r) => (succeeded(r) ? '200 with tokens' : `${r.status}${typeof r.body.error === 'string' ? ` ${r.body.error}` : ''}`));
+  if (wins > 1) {
+    throw new CheckFailure(`${rule.when}: ${wins} of ${responses.length} succeeded (${statuses.join(', ')}); ${rule.per} allows one use, so at most one may succeed.`, { requirement: rule.per });
+  }
+  if (wins === 0 && !responses.every((r) => r.status === 400 && r.body.error === 'invalid_grant')) {
+    throw new PreconditionError(`none of the ${responses.length} parallel requests succeeded (${statuses.join(', ')}), so the race was not run on a usable credential`);
+  }
+}

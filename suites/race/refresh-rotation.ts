@@ -1,0 +1,28 @@
+import { GRANT, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { RACE_WIDTH, expectAtMostOneSuccess, withOpenid } from '../checks/index.ts';
+
+export default defineScenario({
+  id: 'race.refresh-rotation',
+  title: 'Of N parallel refreshes with one refresh token, at most one succeeds',
+  requirements: [{ spec: 'SPEC', section: 'States and transitions', level: 'MUST', note: 'refresh token: active → revoked on use' }],
+  severity: 'high',
+  requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
+  catches: ['race-refresh'],
+  // Timing-sensitive: run alone, so other scenarios' traffic cannot spread the requests apart.
+  exclusive: true,
+  async run(ctx) {
+    const client = ctx.client('confidential');
+    // offline_access with prompt=consent: OIDC Core §11 lets a server drop it otherwise.
+    const { tokens } = await ctx.flows.tokens('confidential', {
+      scope: withOpenid([...new Set([...(client.scope ?? '').split(' ').filter(Boolean), 'offline_access'])].join(' ')),
+      params: { prompt: 'consent' },
+    });
+    if (!tokens.refresh_token) throw new PreconditionError('the code flow with offline_access and prompt=consent returned no refresh_token to race with');
+    const responses = await ctx.http.tokenAtOnce(client, { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token }, RACE_WIDTH, {
+      label: 'refresh with one token',
+    });
+    expectAtMostOneSuccess(responses, {
+      when: `${RACE_WIDTH} refreshes with one refresh token sent at once`, per: 'SPEC › States and transitions',
+    });
+  },
+});

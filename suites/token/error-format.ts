@@ -1,0 +1,34 @@
+import { type MalformedTokenRequest, malformedTokenRequest } from '../../generators/index.ts';
+import { GRANT, type Params, defineScenario } from '../../harness/scenario.ts';
+import { expectTokenErrorFormat } from '../checks/index.ts';
+
+const defined = (params: Params): Record<string, string> =>
+  Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
+
+export default defineScenario({
+  id: 'token.error-format',
+  title: 'Malformed token requests get RFC 6749 §5.2 errors: HTTP 400 (401 for invalid_client), a JSON object, an error code from the set',
+  requirements: [{ spec: 'RFC 6749', section: '5.2', level: 'MUST' }],
+  severity: 'medium',
+  requires: { roles: ['confidential'], capabilities: ['endpoint:token'] },
+  catches: ['error-format-wrong'],
+  async run(ctx) {
+    const client = ctx.client('confidential');
+    // A code redemption that cannot succeed (the code is made up): every variant must be an error.
+    const valid = ctx.http.tokenRequest(client, {
+      grant_type: GRANT.code, code: ctx.random(), redirect_uri: client.redirectUri, code_verifier: ctx.pkce.create().verifier,
+    });
+    const base = defined((valid.form ?? valid.json) as Params);
+    const encoding = valid.json === undefined ? 'form' : 'json';
+    await ctx.property(malformedTokenRequest(base, { encoding }), async (bad: MalformedTokenRequest) => {
+      const res = await ctx.http.send({
+        url: valid.url, method: 'POST', body: bad.body, label: `token request: ${bad.description}`,
+        headers: { ...valid.headers, ...(bad.contentType === undefined ? {} : { 'content-type': bad.contentType }) },
+      });
+      // A body far beyond any token request may be refused before it is read: 413 (RFC 9110 §15.5.14) is
+      // the "unless specified otherwise" of §5.2 then, but the answer must still be a §5.2 error object.
+      expectTokenErrorFormat(res, { when: `A token request with ${bad.description}`, per: 'RFC 6749 §5.2' },
+        bad.kind === 'huge-body' ? { alsoStatus: [413] } : {});
+    }, { label: 'malformed token requests', show: (bad) => `${bad.kind} (${bad.variant}): ${bad.description}` });
+  },
+});
