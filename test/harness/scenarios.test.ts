@@ -18,9 +18,6 @@ async function run(options: StubOptions = {}, only?: string[], configure: (c: Ta
   return Object.fromEntries(report.results.map((r) => [r.id, r]));
 }
 
-/** The first four scenarios, which the stub implements enough of (the catalog proves the rest on the reference). */
-const FIRST = ['discovery.document', 'code.happy-path', 'client-credentials.issues-token', 'pkce.verifier-mismatch'];
-
 describe('the first scenarios against a stub IdP', () => {
   it('all pass against a correct IdP', async () => {
     const results = await run({}, FIRST);

@@ -1,0 +1,39 @@
+/**
+ * The README's catalog table, rendered from the scenarios themselves (one source of truth):
+ * `npm run catalog` rewrites the part of README.md between the catalog markers; a test fails when
+ * the committed table is stale.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { requirementLabel } from '../harness/requirements.ts';
+import type { Scenario } from '../harness/scenario.ts';
+import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
+
+export const README = fileURLToPath(new URL('../README.md', import.meta.url));
+export const BEGIN = '<!-- catalog:begin (npm run catalog) -->';
+export const END = '<!-- catalog:end -->';
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+
+export function catalogTable(scenarios: readonly Scenario[] = BUILT_IN_SCENARIOS): string {
+  const rows = scenarios.map((s) => {
+    const requirements = s.requirements.map((r) => `${r.level} ${requirementLabel(r)}`).join('; ');
+    const flaws = s.catches?.length ? s.catches.map((f) => `\`${f}\``).join(', ') : '—';
+    return `| \`${s.id}\` | ${cell(s.title)} | ${cell(requirements)} | ${flaws} |`;
+  });
+  return [`${scenarios.length} scenarios.`, '', '| id | checks | requirements | planted flaws it catches |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** README.md with the table between the markers replaced by the current one. */
+export function withCatalog(readme: string, table = catalogTable()): string {
+  const start = readme.indexOf(BEGIN);
+  const end = readme.indexOf(END);
+  if (start === -1 || end < start) throw new Error(`README.md has no ${BEGIN} … ${END} section`);
+  return `${readme.slice(0, start + BEGIN.length)}\n${table}\n${readme.slice(end)}`;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await writeFile(README, withCatalog(await readFile(README, 'utf8')));
+  console.log('wrote the catalog table in README.md');
+}

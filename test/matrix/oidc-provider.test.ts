@@ -1,0 +1,79 @@
+/**
+ * The matrix's third part: the whole catalog against an independent, certified IdP this project
+ * does not control — oidc-provider, started in-process and configured soundly (test/support/
+ * oidc-provider.ts: PKCE, rotation, device flow, introspection, revocation on) — reports no
+ * failure. A scenario that cannot apply there is skipped with its reason; the one deliberate
+ * difference (token.json-body: the service spec asks for JSON token requests, oidc-provider takes
+ * form bodies only) is an expected failure in its config, as a team would write it, and the README
+ * lists it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report, ScenarioResult } from '../../harness/results.ts';
+import { runConformance } from '../../index.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { type StartedOidcProvider, startOidcProvider } from '../support/oidc-provider.ts';
+
+const CATALOG = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
+const EXPECTED_FAILURES = ['token.json-body'];
+
+/** Why a scenario cannot apply to oidc-provider as configured: each skip must be one of these. */
+const SKIPS: Record<string, RegExp> = {
+  'token-exchange.downscope': /exchange/,
+  'token-exchange.scope-escalation': /exchange/,
+  'token-exchange.invalid-subject': /exchange/,
+  'implicit.no-refresh-token': /legacy client/,
+  'password.no-refresh-token': /legacy client/,
+  // Its access tokens for users are opaque, and its JWT client-credentials tokens are accepted by
+  // neither its userinfo nor its introspection: there is nowhere to present a forged JWT.
+  'jwt.alg-none-rejected': /opaque|accept/,
+  'jwt.key-confusion-rejected': /opaque|accept/,
+  'jwt.signature-tamper-rejected': /opaque|accept/,
+  'jwt.embedded-key-rejected': /opaque|accept/,
+};
+
+let op: StartedOidcProvider;
+let report: Report;
+beforeAll(async () => {
+  op = await startOidcProvider();
+  report = await runConformance({
+    target: { ...op.target, expectedFailures: EXPECTED_FAILURES },
+    scenarios: CATALOG,
+    seed: 20261122,
+  });
+}, 120_000);
+afterAll(async () => { await op?.close(); });
+
+const show = (r: ScenarioResult) => `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
+
+describe('the whole catalog against oidc-provider', () => {
+  it('runs every scenario', () => {
+    expect(report.results.map((r) => r.id).sort()).toEqual(CATALOG.map((s) => s.id).sort());
+  });
+
+  it('reports no failure and no error, but the one expected, documented difference', () => {
+    const bad = report.results.filter((r) => (r.status === 'failed' && !EXPECTED_FAILURES.includes(r.id)) || r.status === 'error');
+    expect(bad.map(show)).toEqual([]);
+    expect(report.summary.failed).toBe(report.results.filter((r) => r.status === 'failed').length);
+    const jsonBody = report.results.find((r) => r.id === 'token.json-body')!;
+    expect(jsonBody.status, show(jsonBody)).toBe('failed');
+    expect(jsonBody.expected).toBe(true);
+  });
+
+  it('skips only what cannot apply there, each with its reason', () => {
+    for (const r of report.results.filter((x) => x.status === 'skipped')) {
+      expect(Object.keys(SKIPS), show(r)).toContain(r.id);
+      expect(r.skipReason, r.id).toMatch(SKIPS[r.id]!);
+    }
+  });
+
+  it('warns only where oidc-provider leaves out a SHOULD: it never answers slow_down', () => {
+    const warned = report.results.filter((r) => r.status === 'warning');
+    expect(warned.map((r) => r.id)).toEqual(['device.slow-down']);
+  });
+
+  it('keeps its device polling interval: no interval in its answer means the RFC 8628 default of 5 s', () => {
+    const singleUse = report.results.find((r) => r.id === 'device.code-single-use')!;
+    expect(singleUse.status).toBe('passed');
+    expect(singleUse.durationMs).toBeGreaterThanOrEqual(5_000);
+  });
+});
