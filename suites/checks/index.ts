@@ -15,3 +15,5 @@ export * from './id-token-flow.ts';
 export * from './offline-access.ts';
 export * from './device.ts';
 export * from './legacy.ts';
+export * from './consent.ts';
+export * from './meta-refresh.ts';
