@@ -1,0 +1,216 @@
+/**
+ * Pages in Chromium: the browser driver's walk (the redirect_uri never loaded, consent answered
+ * either way, a wrong password seen for what it is), the reference's own pages as a user meets
+ * them, and the HTML report (renders, filters work, no console errors). One Chromium for the file;
+ * the screenshots are kept in the test's temp folder.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserLoginDriver } from '../../harness/login/browser.ts';
+import { BrowserHost } from '../../harness/login/chromium.ts';
+import type { HttpEvidence } from '../../harness/results.ts';
+import { ScreenshotStore } from '../../harness/screenshots.ts';
+import { runConformance, writeReports } from '../../index.ts';
+import { SEEDED_CLIENTS, SEEDED_USER, targetConfig } from '../../reference/index.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { type RunningReference, startReference } from '../support/reference.ts';
+
+const host = new BrowserHost();
+let dir: string;
+let shots: ScreenshotStore;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'idpc-pages-'));
+  shots = new ScreenshotStore(dir);
+});
+afterAll(() => host.close());
+
+/** A page of its own, closed with its context by the test. */
+async function newPage(): Promise<Page> {
+  return (await host.newContext()).newPage();
+}
+
+const shot = async (page: Page, name: string) => shots.save('pages', name, await page.screenshot());
+
+describe('the browser login driver', () => {
+  let ref: RunningReference;
+  let app: { url: string; hits: string[]; close(): Promise<void> };
+  beforeAll(async () => {
+    // A client app on loopback as the redirect_uri: it must never see a request.
+    const hits: string[] = [];
+    const server = createServer((req, res) => { hits.push(req.url ?? ''); res.end('client app'); });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+    app = { url, hits, close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }) };
+    ref = await startReference({ clients: { public: { ...SEEDED_CLIENTS.public, redirectUris: [url] } } });
+  });
+  afterAll(async () => { await ref?.close(); await app?.close(); });
+
+  function driver(password = SEEDED_USER.password) {
+    const transcripts: HttpEvidence[] = [];
+    const labels: string[] = [];
+    const d = new BrowserLoginDriver({
+      newContext: () => host.newContext(),
+      username: SEEDED_USER.username,
+      password,
+      recorder: { screenshot: async (_page, label) => { labels.push(label); }, transcript: (e) => transcripts.push(e) },
+      timeoutMs: 5_000,
+    });
+    return { d, transcripts, labels };
+  }
+
+  const authorizationUrl = (state: string) => {
+    const u = new URL(ref.url('/auth'));
+    const params = {
+      response_type: 'code', client_id: 'spa', redirect_uri: app.url, scope: 'openid profile', state,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256',
+    };
+    for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+    return u.href;
+  };
+
+  it('logs in, approves, and stops at the redirect to the redirect_uri without loading it', async () => {
+    const { d, transcripts, labels } = driver();
+    const outcome = await d.authorize(authorizationUrl('s-1'), [app.url]);
+    expect(outcome).toMatchObject({ kind: 'redirect', params: { state: 's-1', code: expect.any(String) }, pages: ['login', 'consent'] });
+    expect(outcome.kind === 'redirect' && outcome.url.startsWith(`${app.url}?code=`)).toBe(true);
+    expect(app.hits).toEqual([]);
+    expect(outcome.requests?.filter((r) => r.blocked)).toEqual([expect.objectContaining({ url: outcome.kind === 'redirect' ? outcome.url : '', navigation: true })]);
+    // The pages it acted on, with the headers they were served with (for the framing check).
+    expect(outcome.visits?.map((v) => [v.kind, v.status, v.headers['x-frame-options']])).toEqual([['login', 200, 'DENY'], ['consent', 200, 'DENY']]);
+    expect(transcripts.at(-1)?.request.url ?? '').not.toContain(app.url);
+    expect(labels).toEqual(['authorization request', 'login form filled in', 'after signing in']);
+  });
+
+  it('denies when asked: the redirect carries access_denied', async () => {
+    const outcome = await driver().d.authorize(authorizationUrl('s-2'), [app.url], { consent: 'deny' });
+    expect(outcome).toMatchObject({ kind: 'redirect', params: { error: 'access_denied', state: 's-2' }, pages: ['login', 'consent'] });
+    expect(app.hits).toEqual([]);
+  });
+
+  it('a wrong password ends at the login page that came back, with the reason', async () => {
+    const outcome = await driver('not-the-password').d.authorize(authorizationUrl('s-3'), [app.url]);
+    expect(outcome).toMatchObject({ kind: 'page', status: 200, headline: 'Sign in', pages: ['login'] });
+    expect(outcome.kind === 'page' && outcome.reason).toMatch(/the login form came back after the credentials were submitted/);
+  });
+});
+
+describe('the reference\'s pages in a real browser', () => {
+  let ref: RunningReference;
+  beforeAll(async () => { ref = await startReference(); });
+  afterAll(() => ref?.close());
+
+  const focused = (page: Page) => page.evaluate('document.activeElement && (document.activeElement.id || document.activeElement.textContent)');
+
+  it('login: labelled inputs, focus on the first, an error that keeps the username and focuses the password; consent names the client and the scopes', async () => {
+    const page = await newPage();
+    try {
+      const u = new URL(ref.url('/auth'));
+      for (const [k, v] of Object.entries({ response_type: 'code', client_id: 'spa', redirect_uri: 'https://spa.example.test/callback', scope: 'openid profile offline_access', state: 'x', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })) u.searchParams.set(k, v);
+      await page.goto(u.href);
+      await expect(page.title()).resolves.toBe('Sign in');
+      expect(await page.getByLabel('Username').getAttribute('name')).toBe('username');
+      expect(await page.getByLabel('Password').getAttribute('type')).toBe('password');
+      expect(await focused(page)).toBe('username');
+      expect(await page.locator('main').innerText()).toContain('Third-Party SPA');
+      await shot(page, 'login');
+
+      await page.getByLabel('Username').fill('alice');
+      await page.getByLabel('Password').fill('wrong-password');
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Sign in' }).click()]);
+      expect(await page.getByRole('alert').innerText()).toBe('Invalid username or password.');
+      expect(await page.getByLabel('Username').inputValue()).toBe('alice');
+      expect(await focused(page)).toBe('password');
+      await shot(page, 'login-error');
+
+      await page.getByLabel('Password').fill(SEEDED_USER.password);
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Sign in' }).click()]);
+      await expect(page.title()).resolves.toBe('Authorize access');
+      const text = await page.locator('main').innerText();
+      for (const expected of ['Third-Party SPA', 'spa', 'Your name and profile picture', 'offline_access', 'Stay connected while you are away']) expect(text).toContain(expected);
+      expect(await focused(page)).toBe('Allow');
+      expect(await page.getByRole('button').allInnerTexts()).toEqual(['Allow', 'Deny']);
+      await shot(page, 'consent');
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('the error page says what went wrong and that the user was not sent back; the activation page asks for the code', async () => {
+    const page = await newPage();
+    try {
+      const response = await page.goto(ref.url('/auth?response_type=code&client_id=spa&redirect_uri=https%3A%2F%2Fevil.example%2Fcb'));
+      expect(response?.status()).toBe(400);
+      expect(await page.locator('h1').innerText()).toBe('Something went wrong');
+      expect(await page.locator('main').innerText()).toContain('you have not been redirected back to it');
+      expect(await page.getByRole('alert').innerText()).toBe('invalid_request: redirect_uri is not registered for this client');
+      await shot(page, 'error');
+
+      await page.goto(ref.url('/activate'));
+      expect(await page.getByLabel('Code').getAttribute('name')).toBe('user_code');
+      expect(await focused(page)).toBe('user_code');
+      await shot(page, 'activate');
+    } finally {
+      await page.context().close();
+    }
+  });
+});
+
+describe('the HTML report in Chromium', () => {
+  it('renders with its screenshots, its status and area filters change what is shown, and the console stays clean', async () => {
+    const reportDir = path.join(dir, 'report');
+    // A failure (a planted flaw), a skip (no machine client), passes, and a browser scenario's screenshots.
+    const ref = await startReference({ flaws: ['consent-skipped'] });
+    const ids = ['browser.error-page', 'consent.third-party-required', 'client-credentials.issues-token', 'pkce.verifier-mismatch', 'pkce.plain-rejected'];
+    let report;
+    try {
+      const target = targetConfig(ref.server);
+      delete target.clients.machine;
+      report = await runConformance({ target, scenarios: BUILT_IN_SCENARIOS.filter((s) => ids.includes(s.id)), browser: host, reportDir, formats: ['html'], seed: 3 });
+    } finally {
+      await ref.close();
+    }
+    expect(report.results.map((r) => [r.id, r.status])).toEqual(expect.arrayContaining([['consent.third-party-required', 'failed'], ['client-credentials.issues-token', 'skipped'], ['browser.error-page', 'passed']]));
+    await writeReports(report, reportDir, ['html']);
+
+    const page = await newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    try {
+      await page.goto(pathToFileURL(path.join(reportDir, 'report.html')).href);
+      expect(await page.locator('h1').innerText()).toBe('OAuth 2.0 / OpenID Connect conformance report');
+      const visible = () => page.locator('section.result:visible').count();
+      const shown = () => page.locator('#shown-count').innerText();
+      expect(await visible()).toBe(ids.length);
+      expect(await shown()).toBe(String(ids.length));
+
+      // The error page's screenshot is there and loads from the file beside the report.
+      const section = page.locator('#r-browser-error-page');
+      await section.locator('summary', { hasText: 'Evidence' }).click();
+      const img = section.locator('figure.shot img').first();
+      await img.scrollIntoViewIfNeeded();
+      await expect.poll(() => img.evaluate((el: { complete: boolean; naturalWidth: number }) => (el.complete ? el.naturalWidth : 0))).toBeGreaterThan(0);
+      await page.screenshot({ path: path.join(dir, 'report.png'), fullPage: true });
+
+      await page.locator('input[data-filter-status="passed"]').uncheck();
+      const notPassed = report.results.filter((r) => r.status !== 'passed').length;
+      expect(await visible()).toBe(notPassed);
+      expect(await shown()).toBe(String(notPassed));
+      await page.locator('input[data-filter-status="passed"]').check();
+      await page.locator('#filter-area').selectOption('pkce');
+      const sections = await Promise.all((await page.locator('section.result:visible').all()).map((l) => l.getAttribute('id')));
+      expect(sections.sort()).toEqual(['r-pkce-plain-rejected', 'r-pkce-verifier-mismatch']);
+      expect(await page.locator('nav li:visible').count()).toBe(2);
+      await page.screenshot({ path: path.join(dir, 'report-filtered.png'), fullPage: true });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  }, 30_000);
+});
