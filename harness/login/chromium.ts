@@ -22,6 +22,8 @@ export const CHROMIUM_INSTALL = 'apt-get update && apt-get install -y chromium';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  // Containers give /dev/shm 64 MB, too little for Chromium: use the temp folder instead.
+  '--disable-dev-shm-usage',
 ] as const;
 
 /** The screenshots' size: the pages of an IdP are small forms. */
