@@ -191,11 +191,16 @@ export class BrowserWalk {
     return test() || this.#end !== undefined;
   }
 
+  /** The HTTP status of the page shown (0 before the first). */
+  get status(): number {
+    return this.#document?.status() ?? 0;
+  }
+
   /** The driver acts on the current page as a `kind` page. */
   async passed(kind: PageKind): Promise<void> {
     this.pages.push(kind);
     const doc = this.#document;
-    this.visits.push({ kind, url: this.page.url(), status: doc?.status() ?? 0, headers: doc ? await doc.allHeaders().catch(() => ({})) : {} });
+    this.visits.push({ kind, url: this.page.url(), status: this.status, headers: doc ? await doc.allHeaders().catch(() => ({})) : {} });
   }
 
   async screenshot(label: string): Promise<void> {
@@ -208,7 +213,7 @@ export class BrowserWalk {
     const body = await this.page.content().catch(() => '');
     const title = await this.page.title().catch(() => '');
     const h1 = title ? '' : await this.page.locator('h1').first().innerText({ timeout: 500 }).catch(() => '');
-    return { status: this.#document?.status() ?? 0, url: this.page.url(), body, headline: (title || h1).trim().slice(0, 200), reason };
+    return { status: this.status, url: this.page.url(), body, headline: (title || h1).trim().slice(0, 200), reason };
   }
 
   async close(): Promise<void> {

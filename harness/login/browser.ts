@@ -77,6 +77,9 @@ export class BrowserLoginDriver implements LoginDriver {
   /** The configured steps in order; a required step that cannot be done ends the run with the reason. */
   async #runSteps(walk: BrowserWalk, decision: 'approve' | 'deny'): Promise<{ failed?: string; decided: boolean }> {
     let decided = false;
+    // An error page is no login page: no step waits for its element there.
+    if (walk.status >= 400) return { failed: `the page answered HTTP ${walk.status} before the steps, so they were not run`, decided };
+    await walk.passed('login');
     for (const [i, step] of (this.o.steps ?? []).entries()) {
       if (walk.end) break;
       if (step.decision && step.decision !== decision) continue;
@@ -137,7 +140,6 @@ export class BrowserLoginDriver implements LoginDriver {
       await walk.open(authorizationUrl);
       await walk.screenshot('authorization request');
       if (this.o.steps?.length && !walk.end) {
-        await walk.passed('login');
         const { failed } = await this.#runSteps(walk, decision);
         if (failed) return await outcome(failed);
       }
@@ -199,9 +201,9 @@ export class BrowserLoginDriver implements LoginDriver {
         }
         const form = await loginForm(walk.page);
         const button = codeSent ? await decisionControl(walk.page, activation.decision) : undefined;
-        if (this.o.steps?.length && codeSent && !stepsRun && (form || !button)) {
+        // The steps log in: on the first login form, before or after the code, or on the first page after the code that asks for no decision.
+        if (this.o.steps?.length && !stepsRun && (form || (codeSent && !button))) {
           stepsRun = true;
-          await walk.passed('login');
           const run = await this.#runSteps(walk, activation.decision);
           if (run.failed) return await end(run.failed);
           decided ||= run.decided;

@@ -166,6 +166,40 @@ describe('the README\'s worked steps example', () => {
   }, 30_000);
 });
 
+describe('device activation with steps on an IdP that asks for the login before the code', () => {
+  it('runs the steps on the login page, then types the code and approves', async () => {
+    const seen: string[] = [];
+    const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      req.on('end', () => {
+        const form = new URLSearchParams(body);
+        const send = (html: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+        seen.push(`${req.method} ${req.url}${body ? ` ${[...form.keys()].join(',')}` : ''}`);
+        if (req.url === '/device') return send(page('Log in', '<form method="post" action="/login"><input id="user" name="u"><input id="pass" type="password" name="p"><button id="go">Log in</button></form>'));
+        if (req.url === '/login') return send(form.get('p') === SEEDED_USER.password ? page('Code', '<form method="post" action="/code"><input name="device_code_input"><button>Next</button></form>') : page('No', 'wrong'));
+        if (req.url === '/code') return send(form.get('device_code_input') === 'WDJB-MJHT' ? page('Allow?', '<form method="post" action="/done"><button name="d" value="1">Allow</button><button name="d" value="0">Deny</button></form>') : page('No', 'bad code'));
+        if (req.url === '/done') return send(page('Done', form.get('d') === '1' ? 'connected' : 'refused'));
+        res.writeHead(404).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const d = new BrowserLoginDriver({
+        newContext: () => host.newContext(), ...SEEDED_USER,
+        steps: [{ fill: '#user', value: '${user.username}' }, { fill: '#pass', value: '${user.password}' }, { click: '#go' }],
+        recorder: { screenshot: async () => {}, transcript: () => {} }, timeoutMs: 5_000,
+      });
+      const outcome = await d.activateDevice({ verificationUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/device`, userCode: 'WDJB-MJHT', decision: 'approve' });
+      expect(outcome).toMatchObject({ decided: true, headline: 'Done', pages: ['login', 'user-code', 'consent'] });
+      expect(seen.filter((r) => !r.includes('favicon'))).toEqual(['GET /device', 'POST /login u,p', 'POST /code device_code_input', 'POST /done d']);
+    } finally {
+      await new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); });
+    }
+  });
+});
+
 describe('the reference\'s pages in a real browser', () => {
   let ref: RunningReference;
   beforeAll(async () => { ref = await startReference(); });

@@ -119,8 +119,8 @@ describe('login.driver "browser" with steps (DESIGN §4), against the reference'
     { click: 'text=Deny', optional: true, decision: 'deny' },
   ];
 
-  it('logs in, approves and denies by the steps: first-party without consent, third-party with it, a device denied', async () => {
-    const ids = ['code.happy-path', 'consent.third-party-required', 'device.denied'];
+  it('logs in, approves and denies by the steps: first-party without consent, third-party with it, devices approved and denied, an error page left alone', async () => {
+    const ids = ['code.happy-path', 'consent.third-party-required', 'device.denied', 'browser.device-activation', 'browser.error-page'];
     const report = await runOn({}, ids.map(byId), undefined, (t) => ({ ...t, login: { driver: 'browser', steps } }));
     expect(report.results.map(show)).toEqual(ids.map((id) => `${id}: passed`));
     const labels = (i: number) => report.results[i]!.evidence.flatMap((e) => (e.kind === 'screenshot' ? [e.label] : []));
