@@ -19,6 +19,7 @@ export { loadTarget, validateConfig, targetConfigSchema, type TargetConfig, type
 export { ConfigError, TargetUnreachableError } from './harness/failures.ts';
 export { writeReports, REPORT_FORMATS, type ReportFormat } from './reports/index.ts';
 export { BUILT_IN_SCENARIOS } from './suites/index.ts';
+export { BrowserHost, findChromium } from './harness/login/chromium.ts';
 export * as checks from './suites/checks/index.ts';
 /** fast-check (the copy the harness runs properties with) and the project's generators, for property scenarios of your own. */
 export { default as fc } from 'fast-check';
@@ -37,7 +38,7 @@ export interface ConformanceOptions extends Omit<SuiteOptions, 'config' | 'scena
   scenarios?: readonly Scenario[];
   /** Also run these (e.g. your own scenarios next to the built-in ones). */
   extraScenarios?: readonly Scenario[];
-  /** Write reports here (json, junit, html, md unless `formats` says otherwise). */
+  /** Write reports here (json, junit, html, md unless `formats` says otherwise); screenshots go to its screenshots/. */
   reportDir?: string;
   formats?: readonly ReportFormat[];
   /** Environment for ${ENV} interpolation (default process.env). */
@@ -60,6 +61,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     source: loaded.source,
     scenarios: [...(scenarios ?? BUILT_IN_SCENARIOS), ...(extraScenarios ?? [])],
     links: rest.links ?? (specUrl ? { specUrl } : {}),
+    ...(reportDir ? { reportDir } : {}),
   });
   if (reportDir) await writeReports(report, reportDir, formats);
   return report;

@@ -67,6 +67,14 @@ export function template(schemaRef: string): string {
   "user": { "username": "alice", "password": "\${ALICE_PASSWORD}" },
 
   // "form": HTTP only, fills the login form's username/password inputs and approves consent.
+  // Or "browser": Chromium (CHROMIUM_PATH, else /usr/bin/chromium) for script-heavy login pages.
+  // Without "steps" it fills the form that has a password input and approves by its Allow button;
+  // with them it runs them from the first page (Playwright selectors):
+  //   "login": { "driver": "browser", "steps": [
+  //     { "fill": "#username", "value": "\${user.username}" },
+  //     { "fill": "#password", "value": "\${user.password}" },
+  //     { "click": "button[type=submit]" },
+  //     { "click": "text=Allow", "optional": true, "decision": "approve" } ] },
   "login": { "driver": "form", "usernameField": "username", "passwordField": "password" },
 
   // Scenario ids whose failure you accept for now: reported, but the exit code stays 0.

@@ -135,6 +135,7 @@ export const runCommand: Command = {
         ...(concurrency ? { concurrency } : {}),
         ...(timeout ? { scenarioTimeoutMs: timeout } : {}),
         ...(specUrl ? { links: { specUrl } } : {}),
+        reportDir: resolve(v.report),
         onResult: (r) => out.result(r),
       });
       let written: string[];

@@ -21,10 +21,18 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** Replace `${NAME}` with environment variables everywhere; `$${` is a literal `${`. */
+/** `${user.username}` and `${user.password}`: left for the browser driver to fill in, in login.steps only. */
+const USER_PLACEHOLDER = /^user\.(username|password)$/;
+
 export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, issues: string[], path: PropertyKey[] = []): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$?\$\{([^}]*)\}/g, (match, name: string) => {
       if (match.startsWith('$$')) return match.slice(1);
+      if (USER_PLACEHOLDER.test(name)) {
+        if (path[0] === 'login' && path[1] === 'steps') return match;
+        issues.push(`${formatPath(path)}: "\${${name}}" stands for the configured user only in login.steps values; write the value here, or \${NAME} for an environment variable`);
+        return match;
+      }
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
         issues.push(`${formatPath(path)}: "\${${name}}" is not a valid environment variable reference; use \${NAME} with letters, digits and _ (write $\${ for a literal \${)`);
         return match;
@@ -76,7 +84,7 @@ export function knownKeysIn(schema: { shape: Record<string, unknown> }, clientKe
   if (names.length === 0) return Object.keys(schema.shape);
   if (names[0] === 'clients') return names.length === 1 ? [...roles] : clientKeys;
   if (names[0] === 'user') return ['username', 'password'];
-  if (names[0] === 'login') return ['driver', 'usernameField', 'passwordField', 'steps'];
+  if (names[0] === 'login') return names.length > 1 && names[1] === 'steps' ? ['fill', 'value', 'click', 'check', 'waitFor', 'optional', 'timeoutMs', 'decision'] : ['driver', 'usernameField', 'passwordField', 'steps'];
   if (names[0] === 'timeouts') return ['requestMs', 'scenarioMs'];
   return [];
 }
@@ -101,7 +109,7 @@ export function formatIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys: 
     case 'invalid_union': {
       const options = (issue as { options?: unknown[] }).options;
       if (options) return [`${at}: must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}`];
-      return [`${at}: does not match any allowed shape (e.g. { "fill": "#username", "value": "..." } or { "click": "button" })`];
+      return [`${at}: does not match any allowed shape: one of { "fill": "#username", "value": "\${user.username}" }, { "click": "button[type=submit]" }, { "check": "#remember" }, { "waitFor": "text=Welcome" }, each with optional "optional", "timeoutMs", "decision": "approve" | "deny"`];
     }
     case 'too_small':
       return [`${at}: ${issue.message}`];

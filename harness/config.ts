@@ -57,10 +57,21 @@ const ROLE_DESCRIPTIONS: Record<ClientRole, string> = {
 const rolesShape = Object.fromEntries(CLIENT_ROLES.map((role) => [role, clientSchema.optional().describe(ROLE_DESCRIPTIONS[role])])) as
   Record<ClientRole, z.ZodOptional<typeof clientSchema>>;
 
+const selector = (what: string) => z.string().min(1).describe(`A Playwright selector (CSS, text=…, role=…) of the element to ${what}.`);
+const stepOptions = {
+  optional: z.boolean().optional().describe('Skip the step when its element does not appear (within timeoutMs, default 2000 for optional steps).'),
+  timeoutMs: z.int().positive().optional().describe('How long to wait for the element to be visible (default: timeouts.requestMs, else 10000).'),
+  decision: z.enum(['approve', 'deny']).optional()
+    .describe('Run the step only when the user approves (or denies): mark the consent click with it, so a scenario that denies does not approve.'),
+};
+
 const browserStep = z.union([
-  z.strictObject({ fill: z.string().min(1), value: z.string(), optional: z.boolean().optional() }),
-  z.strictObject({ click: z.string().min(1), optional: z.boolean().optional() }),
+  z.strictObject({ fill: selector('fill'), value: z.string().describe('The text; ${user.username} and ${user.password} stand for the configured user.'), ...stepOptions }),
+  z.strictObject({ click: selector('click'), ...stepOptions }),
+  z.strictObject({ check: selector('check (a checkbox)'), ...stepOptions }),
+  z.strictObject({ waitFor: selector('wait for'), ...stepOptions }),
 ]);
+export type BrowserStep = z.output<typeof browserStep>;
 
 const loginSchema = z.discriminatedUnion('driver', [
   z.strictObject({
@@ -70,7 +81,8 @@ const loginSchema = z.discriminatedUnion('driver', [
   }),
   z.strictObject({
     driver: z.literal('browser'),
-    steps: z.array(browserStep).min(1).describe('Playwright steps: fill a selector with a value, or click one.'),
+    steps: z.array(browserStep).optional()
+      .describe('The login, step by step, from the first page: fill, click, check or waitFor a selector. Without steps: fill the form that has a password input, then approve consent by its button.'),
   }),
 ]);
 
@@ -88,7 +100,7 @@ export const targetConfigSchema = z.strictObject({
     password: nonEmpty('password'),
   }).optional().describe('A test user who can log in and consent.'),
   login: loginSchema.default({ driver: 'form', usernameField: 'username', passwordField: 'password' })
-    .describe('How the harness logs the user in: "form" (HTTP, no browser) or "browser" (Playwright).'),
+    .describe('How the harness logs the user in: "form" (HTTP, no browser) or "browser" (Chromium through Playwright).'),
   expectedFailures: z.array(z.string().regex(/^[a-z0-9-]+\.[a-z0-9-]+$/, {
     error: 'must be a scenario id such as "pkce.plain-rejected" (see `idp-conformance list`)',
   })).default([]).describe('Scenario ids whose failure is accepted for now: reported, but not failing the run.'),

@@ -1,15 +1,19 @@
 /** Builds the ctx one scenario runs with (harness/scenario.ts describes it). */
 import * as fc from 'fast-check';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { Client, TargetConfig } from './config.ts';
 import { CheckFailure, HarnessError, PreconditionError, SkipSignal } from './failures.ts';
 import { createFlows } from './flows.ts';
 import { HttpClient, type Params, Recorder } from './http.ts';
 import { JwtTools } from './jwt.ts';
+import type { BrowserHost } from './login/chromium.ts';
 import type { LoginDriver } from './login/driver.ts';
+import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';
 import { type ClientRole, findRequirement } from './requirements.ts';
 import type { Finding, Level, ProfileName, ResolvedRequirement } from './results.ts';
-import type { Scenario, ScenarioContext } from './scenario.ts';
+import type { AuthorizeResult, Scenario, ScenarioBrowser, ScenarioContext } from './scenario.ts';
+import type { ScreenshotStore } from './screenshots.ts';
 import type { Target } from './target.ts';
 
 export interface ContextInput {
@@ -30,7 +34,10 @@ export interface ContextInput {
   recorder: Recorder;
   signal: AbortSignal;
   requestTimeoutMs: number;
-  loginDriver: (http: HttpClient) => LoginDriver;
+  loginDriver: (http: HttpClient, env: DriverEnvironment) => LoginDriver;
+  /** The run's Chromium (launched on first use). */
+  browser: BrowserHost;
+  screenshots: ScreenshotStore;
   /** Decides failed/warning for a failure (by the requirement it names). */
   statusOf: (failure: CheckFailure) => Finding['status'];
   fetch?: typeof fetch;
@@ -40,6 +47,8 @@ export interface ContextState {
   ctx: ScenarioContext;
   findings: Finding[];
   log: string[];
+  /** Closes what the scenario opened (browser contexts); the runner calls it when the scenario ends. */
+  dispose(): Promise<void>;
 }
 
 /**
@@ -65,12 +74,56 @@ export function createContext(input: ContextInput): ContextState {
     ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
     ...(input.fetch ? { fetch: input.fetch } : {}),
   });
+  const opened = new Set<BrowserContext>();
+  let disposed = false;
+  const newBrowserContext = async (): Promise<BrowserContext> => {
+    if (disposed) throw new HarnessError(`scenario ${scenario.id} has ended; no browser context can be opened`);
+    const context = await input.browser.newContext();
+    opened.add(context);
+    context.on('close', () => opened.delete(context));
+    return context;
+  };
+  const screenshot = async (page: Page, label: string): Promise<void> => {
+    try {
+      const path = await input.screenshots.save(scenario.id, label, await page.screenshot({ type: 'png', timeout: 5_000 }));
+      recorder.add({ kind: 'screenshot', label, path });
+    } catch (error) {
+      log.push(`screenshot "${label}" not taken: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    }
+  };
+  const env: DriverEnvironment = {
+    ...(input.browser.unavailable ? { browserUnavailable: input.browser.unavailable } : {}),
+    newBrowserContext,
+    recorder: { screenshot, transcript: (e) => recorder.add(e) },
+    signal: input.signal,
+    log: (message) => { log.push(message); },
+    timeoutMs: input.requestTimeoutMs,
+  };
   let driver: LoginDriver | undefined;
-  const login = (): LoginDriver => (driver ??= input.loginDriver(http));
+  const login = (): LoginDriver => (driver ??= input.loginDriver(http, env));
   const client = (role: ClientRole): Client => {
     const c = clients[role];
     if (!c) throw new HarnessError(`scenario ${scenario.id} uses client role "${role}" but does not declare it in requires.roles (clients.${role} is not configured)`);
     return c;
+  };
+  const authorizationUrl: ScenarioContext['authorizationUrl'] = (role, params = {}) => {
+    const c = client(role);
+    const endpoint = target.endpoints.authorization;
+    if (!endpoint) throw new PreconditionError('the discovery document has no authorization_endpoint');
+    const merged: Params = {
+      response_type: 'code', client_id: c.clientId, redirect_uri: c.redirectUri, scope: c.scope || undefined, state: randomToken(), ...params,
+    };
+    const request = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
+    const url = new URL(endpoint);
+    for (const [k, v] of Object.entries(request)) url.searchParams.set(k, v);
+    return { url: url.href, request };
+  };
+  /** ctx.authorize through a given driver. */
+  const authorizeWith = (driverOf: () => LoginDriver): ScenarioContext['authorize'] => async (role, params: Params = {}, options = {}): Promise<AuthorizeResult> => {
+    const { url, request } = authorizationUrl(role, params);
+    const stopAt = [request.redirect_uri, client(role).redirectUri].filter((u): u is string => !!u);
+    const outcome = await driverOf().authorize(url, stopAt, options);
+    return { ...outcome, request };
   };
   const base: Omit<ScenarioContext, 'flows'> = {
     id: scenario.id,
@@ -94,19 +147,10 @@ export function createContext(input: ContextInput): ContextState {
     get login() {
       return login();
     },
-    async authorize(role, params: Params = {}, options = {}) {
-      const c = client(role);
-      const endpoint = target.endpoints.authorization;
-      if (!endpoint) throw new PreconditionError('the discovery document has no authorization_endpoint');
-      const merged: Params = {
-        response_type: 'code', client_id: c.clientId, redirect_uri: c.redirectUri, scope: c.scope || undefined, state: randomToken(), ...params,
-      };
-      const request = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
-      const url = new URL(endpoint);
-      for (const [k, v] of Object.entries(request)) url.searchParams.set(k, v);
-      const stopAt = [request.redirect_uri, c.redirectUri].filter((u): u is string => !!u);
-      const outcome = await login().authorize(url.href, stopAt, options);
-      return { ...outcome, request };
+    authorizationUrl,
+    authorize: authorizeWith(login),
+    get browser() {
+      return browser();
     },
     pkce: { create: createPkce, s256 },
     random: randomToken,
@@ -175,6 +219,22 @@ export function createContext(input: ContextInput): ContextState {
     },
   };
   const jwt = new JwtTools(http, target);
+  let browserTools: ScenarioBrowser | undefined;
+  const browser = (): ScenarioBrowser => {
+    if (!scenario.requires?.browser) throw new HarnessError(`scenario ${scenario.id} uses ctx.browser but does not declare requires.browser`);
+    if (browserTools) return browserTools;
+    const driver = browserLoginDriver(config, env);
+    const authorize = authorizeWith(() => driver);
+    const page = async (): Promise<Page> => (await newBrowserContext()).newPage();
+    // The same ctx with the browser as its login driver (a prototype view: spreading would run base's getters).
+    const view = Object.create(base, { login: { value: driver }, authorize: { value: authorize } }) as typeof base;
+    browserTools = { login: driver, authorize, flows: createFlows(view), newPage: page, screenshot };
+    return browserTools;
+  };
   const ctx: ScenarioContext = Object.assign(base, { flows: createFlows(base) });
-  return { ctx, findings, log };
+  const dispose = async (): Promise<void> => {
+    disposed = true;
+    await Promise.all([...opened].map((c) => c.close().catch(() => undefined)));
+  };
+  return { ctx, findings, log, dispose };
 }

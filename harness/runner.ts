@@ -10,11 +10,13 @@ import {
 } from './failures.ts';
 import { idMatcher } from './glob.ts';
 import { Recorder } from './http.ts';
+import { BrowserHost } from './login/chromium.ts';
 import { type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
 import type { Redactor } from './redact.ts';
 import { type ClientRole, type LinkOptions, findRequirement, resolveLevel } from './requirements.ts';
 import type { Finding, Level, ProfileName, ResolvedRequirement, ScenarioResult, Status } from './results.ts';
 import type { Scenario } from './scenario.ts';
+import { ScreenshotStore } from './screenshots.ts';
 import type { Capability, Target } from './target.ts';
 
 export interface RunnerOptions {
@@ -38,6 +40,14 @@ export interface RunnerOptions {
   requestTimeoutMs?: number;
   links?: LinkOptions;
   loginDriver?: LoginDriverFactory;
+  /**
+   * Chromium for browser scenarios and the browser login driver. Default: one found on this
+   * machine (harness/login/chromium.ts), launched on first use and closed when the run ends; a
+   * host passed in is shared and left open (e.g. one browser for a whole test file).
+   */
+  browser?: BrowserHost;
+  /** The report folder: screenshots go to its screenshots/ (default: a temporary folder). */
+  reportDir?: string;
   onResult?: (result: ScenarioResult) => void;
   fetch?: typeof fetch;
 }
@@ -81,7 +91,8 @@ function describeCapability(c: Capability): string {
 }
 
 /** Why a scenario cannot run against this target and config, or undefined when it can. */
-export function gate(s: Scenario, clients: Partial<Record<ClientRole, Client>>, config: TargetConfig, target: Target): string | undefined {
+export function gate(s: Scenario, clients: Partial<Record<ClientRole, Client>>, config: TargetConfig, target: Target, browser?: BrowserHost): string | undefined {
+  if (s.requires?.browser && browser?.unavailable) return `needs Chromium: ${browser.unavailable}`;
   const missing = (s.requires?.roles ?? []).filter((r) => !clients[r]);
   if (missing.length) {
     return `needs the ${missing.join(' and ')} client${missing.length > 1 ? 's' : ''} (${missing.map((r) => `clients.${r}`).join(', ')} in the target config)`;
@@ -124,6 +135,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   for (const id of expected) if (!known.has(id)) notices.push(`expectedFailures lists "${id}", which is not a known scenario id`);
 
   const selected = selectScenarios(options.scenarios, options.only, options.skip);
+  const browser = options.browser ?? new BrowserHost();
+  const screenshots = new ScreenshotStore(options.reportDir);
 
   const runOne = async (s: Scenario): Promise<ScenarioResult> => {
     const started = performance.now();
@@ -134,7 +147,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       ...(resolution.level ? { level: resolution.level } : {}),
       requirements: resolution.requirements, catches: [...(s.catches ?? [])],
     };
-    const skipReason = resolution.reason ?? gate(s, clients, config, target);
+    const skipReason = resolution.reason ?? gate(s, clients, config, target, browser);
     if (!resolution.level || skipReason) {
       return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
     }
@@ -143,10 +156,10 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     const recorder = new Recorder(redactor);
     const controller = new AbortController();
     const limit = s.timeoutMs ?? timeoutMs;
-    const { ctx, findings, log } = createContext({
+    const { ctx, findings, log, dispose } = createContext({
       scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runsGiven, runSeed: seed, seed: scenarioSeed(seed, s.id),
-      recorder, signal: controller.signal, requestTimeoutMs, statusOf,
-      loginDriver: (http) => loginDriver(http, config),
+      recorder, signal: controller.signal, requestTimeoutMs, statusOf, browser, screenshots,
+      loginDriver: (http, env) => loginDriver(http, config, env),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     let timer: NodeJS.Timeout | undefined;
@@ -166,6 +179,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       thrown = error;
     } finally {
       clearTimeout(timer);
+      await dispose();
     }
     let status: Status = 'passed';
     let message: string | undefined;
@@ -208,8 +222,12 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     }
   };
   const width = Math.max(1, Math.min(options.concurrency ?? DEFAULTS.concurrency, concurrent.length));
-  await Promise.all(Array.from({ length: width }, worker));
-  for (const [s, i] of indexed.filter(([x]) => x.exclusive)) finish(i, await runOne(s));
+  try {
+    await Promise.all(Array.from({ length: width }, worker));
+    for (const [s, i] of indexed.filter(([x]) => x.exclusive)) finish(i, await runOne(s));
+  } finally {
+    if (!options.browser) await browser.close();
+  }
   // Tokens seen late may have appeared in earlier results: redact all once more.
   return { results: results.map((r) => redactor.result(r)), seed, runs, notices };
 }

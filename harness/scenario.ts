@@ -4,6 +4,7 @@
  * `defineScenario({ id: '<area>.<name>', ... })`.
  */
 import type * as fc from 'fast-check';
+import type { Page } from 'playwright-core';
 import type { Client } from './config.ts';
 import type { DeviceFlow, DeviceFlowOptions } from './device.ts';
 import { HarnessError } from './failures.ts';
@@ -21,7 +22,8 @@ export type { Client } from './config.ts';
 export type * from './results.ts';
 export type { HttpResponse, Params } from './http.ts';
 export type { Pkce } from './pkce.ts';
-export type { AuthorizeOutcome, DeviceActivationOutcome, PageKind, PageVisit } from './login/driver.ts';
+export type { AuthorizeOutcome, DeviceActivationOutcome, PageKind, PageVisit, RequestRecord } from './login/driver.ts';
+export type { Page as BrowserPage } from 'playwright-core';
 export type { DeviceAuthorization, DeviceFlow, DeviceFlowOptions, DevicePoller, PollOptions } from './device.ts';
 export { DEFAULT_POLL_INTERVAL_SECONDS, SLOW_DOWN_SECONDS } from './device.ts';
 export { CheckFailure, PreconditionError } from './failures.ts';
@@ -35,6 +37,8 @@ export interface ScenarioRequires {
   user?: boolean;
   /** Advertised capabilities (from discovery); any missing one skips it. */
   capabilities?: readonly Capability[];
+  /** Chromium (ctx.browser); without one the scenario is skipped with the way to install it. */
+  browser?: boolean;
 }
 
 export interface ScenarioDefinition {
@@ -131,6 +135,20 @@ export interface Flows {
   device(role: ClientRole, options?: DeviceFlowOptions): Promise<DeviceFlow>;
 }
 
+/** Chromium for a scenario that declares `requires.browser` (harness/login/browser.ts). */
+export interface ScenarioBrowser {
+  /** The browser login driver: the config's steps when login.driver is "browser", else its default walk. */
+  readonly login: LoginDriver;
+  /** ctx.authorize in the browser: the redirect to redirect_uri is caught, never loaded; `requests` lists every request the page made. */
+  authorize(role: ClientRole, params?: Params, options?: AuthorizeOptions): Promise<AuthorizeResult>;
+  /** ctx.flows with the browser as the login driver (code flows, device activation). */
+  readonly flows: Flows;
+  /** A page in a fresh browser context (its own cookies), closed when the scenario ends. */
+  newPage(): Promise<Page>;
+  /** A screenshot of the page, saved in the report folder and added as evidence. */
+  screenshot(page: Page, label: string): Promise<void>;
+}
+
 export interface PropertyOptions<T = unknown> {
   /**
    * This property's run count when the run gives no --runs (default: ctx.runs). A property whose
@@ -162,13 +180,18 @@ export interface ScenarioContext {
   client(role: ClientRole): Client;
   readonly user?: { username: string; password: string };
   readonly http: HttpClient;
+  /** The configured login driver (form, or browser). */
   readonly login: LoginDriver;
+  /** Chromium: only for a scenario with `requires.browser` (the runner has skipped it when there is none). */
+  readonly browser: ScenarioBrowser;
   /**
    * Send the user through the authorization endpoint as `role`: response_type=code, client_id,
    * redirect_uri, scope and a random state by default; `params` add or replace (undefined removes).
    * Returns the redirect to redirect_uri (never fetched) or the page the login stopped at.
    */
   authorize(role: ClientRole, params?: Params, options?: AuthorizeOptions): Promise<AuthorizeResult>;
+  /** The authorization request URL ctx.authorize would open (same defaults), and its parameters; nothing is sent. */
+  authorizationUrl(role: ClientRole, params?: Params): { url: string; request: Record<string, string> };
   readonly flows: Flows;
   readonly pkce: { create(): Pkce; s256(verifier: string): string };
   /** Random URL-safe text (state, nonce, bogus tokens). */

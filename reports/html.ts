@@ -1,9 +1,12 @@
 /**
- * report.html: one self-contained page (no external resources): summary, filters by status and
- * area (inline JS), jump links, and each result with its requirement links and evidence, HTTP
- * transcripts collapsible. Every value is escaped; the data lives in the markup, not in a script.
+ * report.html: one page with everything inline (no external resources): summary, filters by
+ * status and area (inline JS), jump links, and each result with its requirement links and
+ * evidence, HTTP transcripts collapsible, screenshots shown from the files beside the report.
+ * Every value is escaped; the data lives in the markup, not in a script.
  */
-import type { CounterexampleEvidence, Evidence, HttpEvidence, Report, ScenarioResult, Status } from '../harness/results.ts';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { CounterexampleEvidence, Evidence, HttpEvidence, Report, ScenarioResult, ScreenshotEvidence, Status } from '../harness/results.ts';
 import { resultDetail, resultLabel, summaryLine } from './format.ts';
 
 export function htmlEscape(text: string): string {
@@ -20,7 +23,8 @@ header p{margin:0;color:#c9d1d9}main{padding:16px 24px;max-width:1200px}
 .cards{display:flex;gap:8px;flex-wrap:wrap;margin:12px 0}.card{background:#fff;border-radius:6px;padding:8px 14px;border-left:5px solid #999}
 .card b{font-size:20px;display:block}.filters{background:#fff;padding:10px 14px;border-radius:6px;margin:12px 0;display:flex;gap:16px;flex-wrap:wrap;align-items:center}
 nav ul{columns:3;list-style:none;padding:0;font-size:13px}nav li{margin:2px 0}
-.result{background:#fff;border-radius:6px;padding:10px 14px;margin:10px 0;border-left:5px solid #999}
+.result{background:#fff;border-radius:6px;padding:10px 14px;margin:10px 0;border-left:5px solid #999;overflow-wrap:anywhere}
+.note{white-space:pre-line}
 .result h2{font-size:15px;margin:0 0 4px}.result .title{color:#444;margin:0 0 6px}
 .badge{display:inline-block;font-size:11px;font-weight:700;padding:1px 6px;border-radius:3px;color:#fff;margin-right:6px;vertical-align:middle}
 .s-passed{border-color:#1a7f37}.s-failed{border-color:#cf222e}.s-warning{border-color:#bf8700}.s-skipped{border-color:#8c959f}.s-error{border-color:#8250df}
@@ -29,6 +33,9 @@ nav ul{columns:3;list-style:none;padding:0;font-size:13px}nav li{margin:2px 0}
 pre{background:#f0f2f4;padding:8px;overflow:auto;max-height:360px;white-space:pre-wrap;word-break:break-all;font-size:12px}
 details{margin:4px 0}summary{cursor:pointer}.hidden{display:none}
 .counterexample{border:1px solid #d0d7de;border-radius:6px;padding:6px 10px;margin:6px 0;background:#fffbe6}.counterexample pre{margin:4px 0}
+figure.shot{display:inline-block;margin:6px 10px 6px 0;vertical-align:top;max-width:260px}
+figure.shot img{display:block;width:260px;height:auto;border:1px solid #d0d7de;border-radius:4px;background:#fff}
+figure.shot figcaption{font-size:12px;color:#57606a;margin-top:2px}
 `;
 
 const SCRIPT = `
@@ -69,12 +76,23 @@ function transcript(e: HttpEvidence): string {
   return `<details><summary>${h(e.label ? `${e.label}: ` : '')}${h(e.request.method)} ${h(e.request.url)} → ${h(status)} <span class="meta">(${e.durationMs} ms)</span></summary><pre>${h(req)}</pre><pre>${h(res)}</pre></details>`;
 }
 
+/** A screenshot's address from the report: its path relative to the report folder, or a file URL. */
+function screenshotHref(path: string): string {
+  return isAbsolute(path) ? pathToFileURL(path).href : path.split('/').map(encodeURIComponent).join('/');
+}
+
+function screenshot(e: ScreenshotEvidence): string {
+  const href = h(screenshotHref(e.path));
+  const label = h(e.label ?? 'screenshot');
+  return `<figure class="shot"><a href="${href}" target="_blank" rel="noopener"><img src="${href}" alt="${label}" loading="lazy"></a><figcaption>${label}</figcaption></figure>`;
+}
+
 function evidence(e: Evidence): string {
   switch (e.kind) {
     case 'http': return transcript(e);
-    case 'screenshot': return `<p>Screenshot${e.label ? ` (${h(e.label)})` : ''}: <code>${h(e.path)}</code></p>`;
+    case 'screenshot': return screenshot(e);
     case 'counterexample': return counterexample(e);
-    case 'note': return `<p>${e.label ? `<b>${h(e.label)}:</b> ` : ''}${h(e.text)}</p>`;
+    case 'note': return `<p class="note">${e.label ? `<b>${h(e.label)}:</b> ` : ''}${h(e.text)}</p>`;
   }
 }
 

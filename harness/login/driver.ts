@@ -3,7 +3,7 @@
  * logs the user in, answers consent, and stops at the redirect to the redirect_uri — never loading
  * it — or at the page where it could go no further. It also activates devices (RFC 8628 §3.3):
  * the user enters a device's user code at the verification URI, logs in, and approves or denies.
- * `form.ts` does this over HTTP; a browser driver (Playwright) implements the same interface.
+ * `form.ts` does this over HTTP; `browser.ts` in Chromium (Playwright).
  */
 
 export interface AuthorizeOptions {
@@ -26,6 +26,8 @@ export interface RedirectOutcome {
   pages: PageKind[];
   /** The same pages with their responses' headers (drivers that can see them report them). */
   visits?: PageVisit[];
+  /** Every request the page made or tried, in order (drivers that see them: the browser). */
+  requests?: RequestRecord[];
 }
 
 /** The page a driver ended on, and why. */
@@ -42,6 +44,7 @@ export interface EndPage {
   /** The pages it acted on, in order. */
   pages: PageKind[];
   visits?: PageVisit[];
+  requests?: RequestRecord[];
 }
 
 export interface PageOutcome extends EndPage {
@@ -59,6 +62,19 @@ export interface PageVisit {
   /** Response headers, names in lower case (repeated headers joined with ", "). */
   headers: Record<string, string>;
 }
+
+/** A request a browser made or tried during a walk: navigations, and everything a page loads. */
+export interface RequestRecord {
+  url: string;
+  method: string;
+  /** The resource type as the browser names it: Document, Stylesheet, Script, Image, Fetch, … */
+  type: string;
+  /** A navigation of the top-level page (not of a frame, not a subresource). */
+  navigation: boolean;
+  /** Stopped before it was sent: the redirect to the redirect_uri, or outside `stayWithin`. */
+  blocked?: boolean;
+}
+
 export type AuthorizeOutcome = RedirectOutcome | PageOutcome;
 
 export interface DeviceActivation {
@@ -106,7 +122,7 @@ export function redirectBase(uri: string, base?: string): string | undefined {
   }
 }
 
-export function isRedirectTo(location: string, stopAt: string[], base?: string): boolean {
+export function isRedirectTo(location: string, stopAt: readonly string[], base?: string): boolean {
   const target = redirectBase(location, base);
   return target !== undefined && stopAt.some((s) => redirectBase(s) === target);
 }

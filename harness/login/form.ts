@@ -12,10 +12,9 @@ import {
   type PageVisit, isRedirectTo, responseParams,
 } from './driver.ts';
 import { type FormField, type HtmlForm, formValues, isSubmit, pageHeadline, parseForms } from './html.ts';
+import { DENY, TEXT_INPUT_TYPES, USER_CODE_NAME, gives } from './words.ts';
 
 const MAX_STEPS = 15;
-const APPROVE = /\b(allow|approve|accept|consent|yes|continue|authori[sz]e|grant|confirm|agree)\b/i;
-const DENY = /\b(deny|decline|reject|cancel|abort|no|refuse|disallow)\b/i;
 
 export interface FormLoginOptions {
   http: HttpClient;
@@ -63,9 +62,7 @@ export class CookieJar {
 
 function decisionButton(form: HtmlForm, decision: 'approve' | 'deny'): FormField | undefined {
   const submits = form.fields.filter(isSubmit);
-  const reads = (f: FormField) => `${f.name ?? ''} ${f.value} ${f.text}`;
-  if (decision === 'deny') return submits.find((f) => DENY.test(reads(f)));
-  return submits.find((f) => APPROVE.test(reads(f)) && !DENY.test(`${f.value} ${f.text}`));
+  return submits.find((f) => gives(decision, `${f.name ?? ''} ${f.value} ${f.text}`, `${f.value} ${f.text}`));
 }
 
 /** The first form with a decision control, and the control. */
@@ -77,15 +74,13 @@ function findDecision(forms: HtmlForm[], decision: 'approve' | 'deny'): [HtmlFor
   return undefined;
 }
 
-const TEXT_TYPES = new Set(['text', 'search', 'tel', 'number']);
-
 /**
  * The input a user types a device's user code into (RFC 8628 §3.3): a visible text input named
  * like a code, or the only text input of a form without a password.
  */
 function userCodeInput(form: HtmlForm): FormField | undefined {
-  const texts = form.fields.filter((f) => f.tag === 'input' && f.name && TEXT_TYPES.has(f.type));
-  const named = texts.find((f) => /code/i.test(f.name!));
+  const texts = form.fields.filter((f) => f.tag === 'input' && f.name && TEXT_INPUT_TYPES.has(f.type));
+  const named = texts.find((f) => USER_CODE_NAME.test(f.name!));
   if (named) return named;
   return texts.length === 1 && !form.fields.some((f) => f.type === 'password') ? texts[0] : undefined;
 }

@@ -1,22 +1,57 @@
 /** Picks the login driver the target config asks for. */
+import type { BrowserContext } from 'playwright-core';
 import type { TargetConfig } from '../config.ts';
 import { HarnessError } from '../failures.ts';
 import type { HttpClient } from '../http.ts';
+import { BrowserLoginDriver } from './browser.ts';
+import type { WalkRecorder } from './browser-walk.ts';
 import type { LoginDriver } from './driver.ts';
 import { FormLoginDriver } from './form.ts';
 
-export type LoginDriverFactory = (http: HttpClient, config: TargetConfig) => LoginDriver;
+/** What a scenario's run offers a driver besides HTTP: the browser, evidence, the time limit. */
+export interface DriverEnvironment {
+  /** Why there is no browser (no Chromium found), or undefined when there is one. */
+  browserUnavailable?: string;
+  /** A fresh browser context, closed when the scenario ends at the latest. */
+  newBrowserContext(): Promise<BrowserContext>;
+  recorder: WalkRecorder;
+  signal?: AbortSignal;
+  log(message: string): void;
+  /** Per navigation and per required browser step. */
+  timeoutMs: number;
+}
 
-export const defaultLoginDriver: LoginDriverFactory = (http, config) => {
+export type LoginDriverFactory = (http: HttpClient, config: TargetConfig, env: DriverEnvironment) => LoginDriver;
+
+function user(config: TargetConfig): { username: string; password: string } {
   if (!config.user) throw new HarnessError('no user is configured (user.username and user.password), so nobody can log in');
-  if (config.login.driver === 'form') {
-    return new FormLoginDriver({
-      http,
-      username: config.user.username,
-      password: config.user.password,
-      usernameField: config.login.usernameField,
-      passwordField: config.login.passwordField,
-    });
-  }
-  throw new HarnessError('login.driver "browser" (Playwright) is not available in this version; use { "driver": "form" }');
+  return config.user;
+}
+
+/** The browser driver: the config's steps when login.driver is "browser", else the default walk. */
+export function browserLoginDriver(config: TargetConfig, env: DriverEnvironment): BrowserLoginDriver {
+  if (env.browserUnavailable) throw new HarnessError(`the browser login driver needs Chromium: ${env.browserUnavailable}`);
+  const { username, password } = user(config);
+  return new BrowserLoginDriver({
+    newContext: () => env.newBrowserContext(),
+    username,
+    password,
+    ...(config.login.driver === 'browser' && config.login.steps ? { steps: config.login.steps } : {}),
+    recorder: env.recorder,
+    timeoutMs: env.timeoutMs,
+    log: env.log,
+    ...(env.signal ? { signal: env.signal } : {}),
+  });
+}
+
+export const defaultLoginDriver: LoginDriverFactory = (http, config, env) => {
+  if (config.login.driver === 'browser') return browserLoginDriver(config, env);
+  const { username, password } = user(config);
+  return new FormLoginDriver({
+    http,
+    username,
+    password,
+    usernameField: config.login.usernameField,
+    passwordField: config.login.passwordField,
+  });
 };

@@ -2,6 +2,8 @@
 import { html, page } from './html.ts';
 
 export function loginPage(view: { action: string; clientName: string; username?: string; error?: string }): string {
+  // Focus the first field still to fill in: the password when the username came back with an error.
+  const focusPassword = view.username !== undefined && view.username !== '';
   return page(
     'Sign in',
     html`<h1>Sign in</h1>
@@ -9,9 +11,9 @@ export function loginPage(view: { action: string; clientName: string; username?:
 ${view.error ? html`<div class="error" role="alert">${view.error}</div>` : ''}
 <form method="post" action="${view.action}">
   <label for="username">Username</label>
-  <input type="text" id="username" name="username" autocomplete="username" autofocus required value="${view.username ?? ''}">
+  <input type="text" id="username" name="username" autocomplete="username" ${focusPassword ? '' : html`autofocus `}required value="${view.username ?? ''}">
   <label for="password">Password</label>
-  <input type="password" id="password" name="password" autocomplete="current-password" required>
+  <input type="password" id="password" name="password" autocomplete="current-password" ${focusPassword ? html`autofocus ` : ''}required>
   <div class="actions"><button type="submit">Sign in</button></div>
 </form>`,
   );

@@ -17,3 +17,5 @@ export * from './device.ts';
 export * from './legacy.ts';
 export * from './token-error.ts';
 export * from './race.ts';
+export * from './consent.ts';
+export * from './meta-refresh.ts';

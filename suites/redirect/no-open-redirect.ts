@@ -1,4 +1,5 @@
 import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { metaRefresh } from '../checks/index.ts';
 
 /**
  * RFC 6749 §4.1.2.1: with an invalid redirect_uri the server informs the resource owner and MUST NOT
@@ -44,13 +45,3 @@ export default defineScenario({
     }
   },
 });
-
-/** The target of a <meta http-equiv="refresh" content="0; url=..."> on a page, if any. */
-function metaRefresh(html: string, base: string): string | undefined {
-  for (const tag of html.match(/<meta\b[^>]*>/gi) ?? []) {
-    if (!/http-equiv\s*=\s*["']?refresh/i.test(tag)) continue;
-    const url = /content\s*=\s*["'][^"']*?url\s*=\s*['"]?([^"'>\s]+)/i.exec(tag)?.[1];
-    if (url && URL.canParse(url, base)) return new URL(url, base).href;
-  }
-  return undefined;
-}

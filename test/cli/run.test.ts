@@ -27,8 +27,13 @@ describe('run against the embedded reference', () => {
     for (const s of APPLICABLE) expect(stdout).toContain(`PASS  ${s.id}`);
     for (const s of LEGACY) expect(stdout).toContain(`SKIP  ${s.id}\n        needs the legacy client`);
     expect(stdout).toMatch(/profile spec, seed 5/);
-    expect((await readdir(reportDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
+    // The browser scenarios leave their screenshots beside the reports, named by their evidence.
+    expect((await readdir(reportDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md', 'screenshots']);
     const report = await readReport(reportDir);
+    const shots = report.results.flatMap((r) => r.evidence.filter((e) => e.kind === 'screenshot').map((e) => e.path));
+    expect(shots.length).toBeGreaterThan(5);
+    for (const shot of shots) expect(shot).toMatch(/^screenshots\/browser\.[a-z-]+\/\d\d-[a-z0-9-]+\.png$/);
+    expect((await readdir(path.join(reportDir, 'screenshots'))).sort()).toEqual(APPLICABLE.filter((s) => s.area === 'browser').map((s) => s.id).sort());
     expect(report).toMatchObject({
       seed: 5, target: { source: 'embedded' },
       summary: { total: BUILT_IN_SCENARIOS.length, passed: APPLICABLE.length, skipped: LEGACY.length },

@@ -92,6 +92,24 @@ describe('target config validation', () => {
       .toEqual(['clients.confidential.clientId: must not be empty, e.g. "my-app"']);
   });
 
+  it('accepts browser login steps, keeps ${user.*} placeholders in them for the driver, and refuses them elsewhere', () => {
+    const steps = [
+      { fill: '#username', value: '${user.username}' },
+      { fill: '#password', value: '${user.password}', timeoutMs: 5000 },
+      { click: 'button[type=submit]' },
+      { check: '#remember', optional: true },
+      { waitFor: 'text=Authorize' },
+      { click: 'text=Allow', optional: true, decision: 'approve' },
+    ];
+    const config = validateConfig({ ...base, login: { driver: 'browser', steps } }, {});
+    expect(config.login).toEqual({ driver: 'browser', steps });
+    expect(validateConfig({ ...base, login: { driver: 'browser' } }, {}).login).toEqual({ driver: 'browser' });
+    expect(issuesOf({ ...base, user: { username: 'alice', password: '${user.password}' } }))
+      .toEqual(['user.password: "${user.password}" stands for the configured user only in login.steps values; write the value here, or ${NAME} for an environment variable']);
+    expect(issuesOf({ ...base, login: { driver: 'browser', steps: [{ click: '#go', decision: 'maybe' }] } })).toHaveLength(1);
+    expect(issuesOf({ ...base, login: { driver: 'browser', steps: [{ type: '#go' }] } })).toHaveLength(1);
+  });
+
   it('reports every issue at once', () => {
     const issues = issuesOf({ issuer: 'nope', clients: { machine: { clientId: 'm' } }, login: { driver: 'form', extra: 1 } });
     expect(issues).toHaveLength(3);

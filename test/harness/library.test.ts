@@ -29,7 +29,7 @@ describe('the library API (import from "idp-conformance")', () => {
       const byId = Object.fromEntries(report.results.map((r) => [r.id, r.status]));
       expect(byId).toMatchObject({ 'custom.verifier-mismatch': 'failed', 'pkce.verifier-mismatch': 'failed', 'code.happy-path': 'passed' });
       expect(report.results).toHaveLength(BUILT_IN_SCENARIOS.length + 1);
-      expect((await readdir(reportDir)).sort()).toEqual(['report.html', 'report.json']);
+      expect((await readdir(reportDir)).sort()).toEqual(['report.html', 'report.json', 'screenshots']);
     } finally {
       await server.close();
     }

@@ -97,10 +97,22 @@ describe('junit.xml', () => {
 describe('report.html', () => {
   const html = renderHtml(sampleReport);
 
-  it('is self-contained: no external scripts, styles, images or fonts', () => {
-    expect(html).not.toMatch(/<(script|img|iframe|link)\b[^>]*\b(src|href)="(?!data:)/i);
+  it('loads nothing from another host: scripts and styles inline, screenshots from the files beside it', () => {
+    const sources = [...html.matchAll(/<(?:script|img|iframe|link)\b[^>]*\b(?:src|href)="([^"]+)"/gi)].map((m) => m[1]);
+    expect(sources.filter((src) => !src!.startsWith('data:'))).toEqual(['shots/x.png']);
     expect(html).not.toMatch(/url\(|@import/);
-    expect([...html.matchAll(/\bhref="([^"]+)"/g)].map((m) => m[1]).filter((h) => !/^(#|data:|https:\/\/www\.rfc-editor\.org\/)/.test(h!))).toEqual([]);
+    expect([...html.matchAll(/\bhref="([^"]+)"/g)].map((m) => m[1]).filter((h) => !/^(#|data:|https:\/\/www\.rfc-editor\.org\/)/.test(h!))).toEqual(['shots/x.png']);
+  });
+
+  it('shows a screenshot as a linked image with its label; an absolute path as a file URL', () => {
+    expect(html).toContain('<a href="shots/x.png" target="_blank" rel="noopener"><img src="shots/x.png" alt="screenshot" loading="lazy"></a>');
+    const shot = (path: string, label?: string) => renderHtml({
+      ...sampleReport, results: [result('browser.code-flow', 'passed', { evidence: [{ kind: 'screenshot', path, ...(label ? { label } : {}) }] })],
+    });
+    const absolute = shot('/tmp/idp conformance/screenshots/browser.code-flow/01-login.png', 'login "page" <1>');
+    expect(absolute).toContain('<img src="file:///tmp/idp%20conformance/screenshots/browser.code-flow/01-login.png" alt="login &quot;page&quot; &lt;1&gt;"');
+    expect(absolute).toContain('<figcaption>login &quot;page&quot; &lt;1&gt;</figcaption>');
+    expect(shot('screenshots/a b/01-x.png')).toContain('src="screenshots/a%20b/01-x.png"');
   });
 
   it('contains every result with its jump link, requirement link, status and evidence; escapes everything', () => {

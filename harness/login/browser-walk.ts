@@ -1,0 +1,239 @@
+/**
+ * One walk through an IdP's pages in Chromium: a fresh browser context and page, every request the
+ * page makes seen before it leaves (CDP Fetch interception — unlike Playwright's page.route it
+ * also sees the requests a redirect makes), the redirect to the redirect_uri caught and never
+ * loaded, navigations off the `stayWithin` origin blocked, each main-frame response recorded as a
+ * transcript, and screenshots on request.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BrowserContext, CDPSession, Page, Response } from 'playwright-core';
+import { PreconditionError } from '../failures.ts';
+import type { HttpEvidence } from '../results.ts';
+import { type PageKind, type PageVisit, type RequestRecord, isRedirectTo, responseParams } from './driver.ts';
+
+/** Where a walk's screenshots and transcripts go (the scenario's evidence). */
+export interface WalkRecorder {
+  /** Saves a screenshot of the page as evidence; never throws. */
+  screenshot(page: Page, label: string): Promise<void>;
+  transcript(e: HttpEvidence): void;
+}
+
+export interface WalkOptions {
+  /** Redirect URIs (compared by origin and path): a navigation there is caught, not loaded. */
+  stopAt: readonly string[];
+  /** An origin the walk must not leave: requests elsewhere are blocked, a navigation ends the walk. */
+  stayWithin?: string;
+  recorder: WalkRecorder;
+  /** How long a navigation may take (ms). */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** How a walk ended before the driver stopped it: at the redirect_uri, or at the edge of `stayWithin`. */
+export type WalkEnd =
+  | { kind: 'redirect'; url: string; params: Record<string, string> }
+  | { kind: 'left'; url: string };
+
+/** Fetch.requestPaused as far as the walk reads it (the Chrome DevTools Protocol). */
+interface PausedRequest {
+  requestId: string;
+  frameId: string;
+  resourceType: string;
+  request: {
+    url: string;
+    urlFragment?: string;
+    method: string;
+    headers: Record<string, string>;
+    postData?: string;
+    postDataEntries?: { bytes?: string }[];
+  };
+}
+
+/** How long to wait for a click to start a navigation before taking it as an in-page change. */
+const NAVIGATION_START_MS = 1_000;
+
+export class BrowserWalk {
+  readonly pages: PageKind[] = [];
+  readonly visits: PageVisit[] = [];
+  readonly requests: RequestRecord[] = [];
+  logins = 0;
+  #end: WalkEnd | undefined;
+  #ended!: () => void;
+  readonly #endedPromise = new Promise<void>((resolve) => { this.#ended = resolve; });
+  #navigations = 0;
+  #document: Response | undefined;
+  #mainFrameId = '';
+
+  private constructor(readonly context: BrowserContext, readonly page: Page, private readonly cdp: CDPSession, private readonly o: WalkOptions) {}
+
+  static async open(context: BrowserContext, options: WalkOptions): Promise<BrowserWalk> {
+    try {
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      const walk = new BrowserWalk(context, page, cdp, options);
+      await walk.#intercept();
+      return walk;
+    } catch (error) {
+      await context.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  get end(): WalkEnd | undefined {
+    return this.#end;
+  }
+
+  async #intercept(): Promise<void> {
+    const { frameTree } = await this.cdp.send('Page.getFrameTree');
+    this.#mainFrameId = frameTree.frame.id;
+    this.cdp.on('Fetch.requestPaused', (event: PausedRequest) => { void this.#paused(event); });
+    await this.cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+    this.page.on('response', (response) => {
+      if (response.frame() !== this.page.mainFrame() || !response.request().isNavigationRequest()) return;
+      this.#document = response;
+      void this.#record(response);
+    });
+    this.o.signal?.addEventListener('abort', this.#abort, { once: true });
+  }
+
+  /** The scenario timed out: close the context, so every pending browser call fails at once. */
+  readonly #abort = (): void => { void this.close(); };
+
+  async #paused(event: PausedRequest): Promise<void> {
+    const { request } = event;
+    const url = request.url + (request.urlFragment ?? '');
+    const navigation = event.resourceType === 'Document' && event.frameId === this.#mainFrameId;
+    if (navigation) this.#navigations++;
+    const record: RequestRecord = { url, method: request.method, type: event.resourceType, navigation };
+    this.requests.push(record);
+    let block: string | undefined;
+    if (isRedirectTo(url, this.o.stopAt)) {
+      block = 'the redirect to the redirect_uri, caught and not loaded';
+      if (navigation) this.#finish({ kind: 'redirect', url, params: { ...responseParams(url), ...formPostParams(request) } });
+    } else if (this.o.stayWithin && /^https?:/.test(url) && new URL(url).origin !== new URL(this.o.stayWithin).origin) {
+      block = `outside ${new URL(this.o.stayWithin).origin}, blocked`;
+      if (navigation) this.#finish({ kind: 'left', url });
+    }
+    if (block) {
+      record.blocked = true;
+      this.o.recorder.transcript({
+        kind: 'http', label: `browser: ${event.resourceType.toLowerCase()} request`, durationMs: 0, error: `not sent: ${block}`,
+        request: { method: request.method, url, headers: lowerCase(request.headers) },
+      });
+    }
+    const answer = block
+      ? this.cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' })
+      : this.cdp.send('Fetch.continueRequest', { requestId: event.requestId });
+    await answer.catch(() => undefined); // the page or context may be gone
+  }
+
+  #finish(end: WalkEnd): void {
+    this.#end ??= end;
+    this.#ended();
+  }
+
+  async #record(response: Response): Promise<void> {
+    const request = response.request();
+    const timing = request.timing();
+    try {
+      this.o.recorder.transcript({
+        kind: 'http',
+        label: `browser: ${request.redirectedFrom() ? 'redirected ' : ''}page`,
+        request: { method: request.method(), url: request.url(), headers: await request.allHeaders() },
+        response: { status: response.status(), headers: await response.allHeaders() },
+        durationMs: Math.max(0, Math.round(timing.responseStart)),
+      });
+    } catch {
+      // the context closed first: nothing to record
+    }
+  }
+
+  /** Resolves when the walk ends by itself (the redirect caught, or the origin left). */
+  get ended(): Promise<void> {
+    return this.#endedPromise;
+  }
+
+  /** The first page: the authorization URL or the verification URI. */
+  async open(url: string): Promise<void> {
+    await this.settle(async () => {
+      // A caught redirect aborts the navigation goto is waiting for: that is the walk ending.
+      await this.page.goto(url, { timeout: this.o.timeoutMs, waitUntil: 'load' }).catch((error: unknown) => {
+        if (!this.#end) throw new PreconditionError(`the browser could not open ${url}: ${firstLine(error)}`);
+      });
+    });
+  }
+
+  /**
+   * Run an action that may navigate (a click, a submit) and wait for what follows: the walk's end,
+   * the new page's load, or — when no navigation starts within a second — nothing.
+   */
+  async settle(action: () => Promise<void>): Promise<void> {
+    const before = this.#navigations;
+    const loaded = this.page.waitForEvent('load', { timeout: this.o.timeoutMs }).then(() => undefined, () => undefined);
+    await Promise.race([action(), this.ended]);
+    if (this.#end) return;
+    const started = await this.#until(() => this.#navigations > before, NAVIGATION_START_MS);
+    if (started) await Promise.race([loaded, this.ended]);
+  }
+
+  /** Waits briefly for a navigation (a script or a meta refresh may redirect after the load). */
+  async quiet(ms = 500): Promise<boolean> {
+    const before = this.#navigations;
+    const loaded = this.page.waitForEvent('load', { timeout: this.o.timeoutMs }).then(() => undefined, () => undefined);
+    const started = await this.#until(() => this.#navigations > before, ms);
+    if (started) await Promise.race([loaded, this.ended]);
+    return started;
+  }
+
+  async #until(test: () => boolean, ms: number): Promise<boolean> {
+    const deadline = performance.now() + ms;
+    while (!test() && !this.#end && performance.now() < deadline) await sleep(25);
+    return test() || this.#end !== undefined;
+  }
+
+  /** The HTTP status of the page shown (0 before the first). */
+  get status(): number {
+    return this.#document?.status() ?? 0;
+  }
+
+  /** The driver acts on the current page as a `kind` page. */
+  async passed(kind: PageKind): Promise<void> {
+    this.pages.push(kind);
+    const doc = this.#document;
+    this.visits.push({ kind, url: this.page.url(), status: this.status, headers: doc ? await doc.allHeaders().catch(() => ({})) : {} });
+  }
+
+  async screenshot(label: string): Promise<void> {
+    if (this.#end?.kind === 'redirect') return; // the page still shows the last one, already shot
+    await this.o.recorder.screenshot(this.page, label);
+  }
+
+  /** The page as it is now, for an outcome that ends on it. */
+  async endPage(reason: string): Promise<{ status: number; url: string; body: string; headline: string; reason: string }> {
+    const body = await this.page.content().catch(() => '');
+    const title = await this.page.title().catch(() => '');
+    const h1 = title ? '' : await this.page.locator('h1').first().innerText({ timeout: 500 }).catch(() => '');
+    return { status: this.status, url: this.page.url(), body, headline: (title || h1).trim().slice(0, 200), reason };
+  }
+
+  async close(): Promise<void> {
+    this.o.signal?.removeEventListener('abort', this.#abort);
+    await this.context.close().catch(() => undefined);
+  }
+}
+
+/** form_post (OAuth 2.0 Form Post Response Mode): the response parameters are the POSTed fields. */
+function formPostParams(request: PausedRequest['request']): Record<string, string> {
+  const type = Object.entries(request.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+  if (request.method !== 'POST' || !/application\/x-www-form-urlencoded/i.test(type)) return {};
+  const body = request.postData ?? (request.postDataEntries ?? []).map((e) => Buffer.from(e.bytes ?? '', 'base64').toString()).join('');
+  return Object.fromEntries(new URLSearchParams(body));
+}
+
+function lowerCase(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+export function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}

@@ -1,0 +1,102 @@
+/**
+ * Chromium from the system, for the browser login driver and the browser scenarios: found by
+ * CHROMIUM_PATH, else Debian's /usr/bin/chromium, else an installed Chrome; launched headless
+ * through playwright-core (which never downloads a browser) with the flags of a machine that has
+ * no network beyond loopback. One browser serves a whole run; each walk gets its own context.
+ */
+import { accessSync, constants } from 'node:fs';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { HarnessError } from '../failures.ts';
+
+/** Where a Chromium is looked for after CHROMIUM_PATH, in order. */
+export const CHROMIUM_CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/opt/google/chrome/chrome',
+  '/snap/bin/chromium',
+] as const;
+
+export const CHROMIUM_INSTALL = 'apt-get update && apt-get install -y chromium';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  // Containers give /dev/shm 64 MB, too little for Chromium: use the temp folder instead.
+  '--disable-dev-shm-usage',
+] as const;
+
+/** The screenshots' size: the pages of an IdP are small forms. */
+export const VIEWPORT = { width: 800, height: 600 } as const;
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type ChromiumLookup = { path: string } | { missing: string };
+
+/** The Chromium to use, or why there is none (with the way to get one). */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): ChromiumLookup {
+  const chosen = env.CHROMIUM_PATH;
+  if (chosen) {
+    return executable(chosen)
+      ? { path: chosen }
+      : { missing: `CHROMIUM_PATH is "${chosen}", which is not an executable file; point it at Chromium or Chrome, or unset it to use ${CHROMIUM_CANDIDATES[0]}` };
+  }
+  const found = CHROMIUM_CANDIDATES.find(executable);
+  return found
+    ? { path: found }
+    : { missing: `no Chromium was found (CHROMIUM_PATH is not set and none of ${CHROMIUM_CANDIDATES.join(', ')} exists); install Debian's chromium (${CHROMIUM_INSTALL}) or set CHROMIUM_PATH` };
+}
+
+/**
+ * A browser for one run (or one test file): launched on first use, shared by every walk, closed
+ * once. `available` answers without launching anything.
+ */
+export class BrowserHost {
+  readonly #lookup: ChromiumLookup;
+  #browser: Promise<Browser> | undefined;
+
+  constructor(lookup: ChromiumLookup = findChromium()) {
+    this.#lookup = lookup;
+  }
+
+  /** Why there is no browser, or undefined when there is one. */
+  get unavailable(): string | undefined {
+    return 'missing' in this.#lookup ? this.#lookup.missing : undefined;
+  }
+
+  get executablePath(): string | undefined {
+    return 'path' in this.#lookup ? this.#lookup.path : undefined;
+  }
+
+  #launch(): Promise<Browser> {
+    if ('missing' in this.#lookup) return Promise.reject(new HarnessError(`the browser is not available: ${this.#lookup.missing}`));
+    const path = this.#lookup.path;
+    return import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: path, headless: true, args: [...CHROMIUM_ARGS] }))
+      .catch((error: unknown) => {
+        throw new HarnessError(`Chromium at ${path} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      });
+  }
+
+  /** A fresh context: its own cookies and storage, as a new user agent would have. */
+  async newContext(): Promise<BrowserContext> {
+    this.#browser ??= this.#launch();
+    const browser = await this.#browser.catch((error: unknown) => {
+      this.#browser = undefined; // a later call may try again
+      throw error;
+    });
+    return browser.newContext({ viewport: VIEWPORT, ignoreHTTPSErrors: false, serviceWorkers: 'block' });
+  }
+
+  async close(): Promise<void> {
+    const browser = this.#browser;
+    this.#browser = undefined;
+    if (browser) await browser.then((b) => b.close(), () => undefined);
+  }
+}

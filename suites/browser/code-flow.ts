@@ -1,0 +1,44 @@
+import { CheckFailure, GRANT, defineScenario } from '../../harness/scenario.ts';
+import {
+  CODE_FLOW_ROLES, expectAuthorizationCode, expectBearer, expectIdToken, expectTokenResponse, findClient, partyClient, withOpenid,
+} from '../checks/index.ts';
+
+/**
+ * The code flow as a user meets it: the IdP's real login (and consent) pages in Chromium, the
+ * redirect to the redirect_uri caught in the browser, then the code redeemed with its verifier.
+ * A third-party client first, so the consent page is part of the walk.
+ */
+export default defineScenario({
+  id: 'browser.code-flow',
+  title: 'The code flow with PKCE works through the real login and consent pages in Chromium',
+  requirements: [
+    { spec: 'OIDC Core', section: '3.1', level: 'MUST' },
+    { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', note: 'state returned unchanged' },
+  ],
+  severity: 'high',
+  requires: { browser: true, user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
+  catches: ['state-dropped'],
+  async run(ctx) {
+    const client = partyClient(ctx, false) ?? findClient(ctx, CODE_FLOW_ROLES, (c) => !!c.redirectUri);
+    if (!client) return ctx.skip('needs a code-flow client with a redirectUri (public, confidential or confidential2)');
+    const pkce = ctx.pkce.create();
+    const nonce = ctx.random();
+    const state = ctx.random();
+    const auth = await ctx.browser.authorize(client.role, {
+      scope: withOpenid(client.scope), state, nonce, code_challenge: pkce.challenge, code_challenge_method: pkce.method,
+    });
+    ctx.evidence.note(`The browser passed ${auth.pages.length ? `the ${auth.pages.join(', ')} page${auth.pages.length > 1 ? 's' : ''}` : 'no page'} as the ${client.role} client.`, 'pages');
+    const code = expectAuthorizationCode(auth, { when: `The authorization request in Chromium as the ${client.role} client`, per: 'OIDC Core §3.1' });
+    if (auth.kind === 'redirect' && auth.params.state !== state) {
+      const got = auth.params.state === undefined ? 'no state' : 'a different state';
+      throw new CheckFailure(`The redirect to the redirect_uri in the browser carried ${got} for the request's state; RFC 6749 §4.1.2 requires the exact value sent.`, { requirement: 'RFC 6749 §4.1.2' });
+    }
+    const res = await ctx.http.token(client, {
+      grant_type: GRANT.code, code, redirect_uri: auth.request.redirect_uri, code_verifier: pkce.verifier,
+    }, { label: 'token request (the code from the browser)' });
+    const tokens = expectTokenResponse(res, { when: 'Redeeming the code from the browser with its code_verifier', per: 'OIDC Core §3.1' });
+    expectBearer(tokens, { when: 'The token endpoint', per: 'OIDC Core §3.1' });
+    const idToken = expectIdToken(tokens, { when: 'The token endpoint', per: 'OIDC Core §3.1' });
+    await ctx.jwt.validateIdToken(idToken, { client, nonce, accessToken: tokens.access_token });
+  },
+});

@@ -1,0 +1,13 @@
+import { defineScenario } from '../../harness/scenario.ts';
+import { expectThirdPartyConsent } from '../checks/index.ts';
+
+/** consent.third-party-required in Chromium: the consent page is one a real browser shows and a user answers. */
+export default defineScenario({
+  id: 'browser.consent-third-party',
+  title: 'In Chromium, a third-party client gets a consent page before the code',
+  requirements: [{ spec: 'SPEC', section: 'First-party versus third-party', level: 'MUST', note: 'consent screen: required for third-party' }],
+  severity: 'high',
+  requires: { browser: true, user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
+  catches: ['consent-skipped'],
+  run: (ctx) => expectThirdPartyConsent(ctx, ctx.browser.authorize, ' in Chromium'),
+});
