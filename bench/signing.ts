@@ -1,0 +1,57 @@
+/**
+ * The physical limit of token issuance: how many signatures per second the machine makes with
+ * the server's own signing key, through libuv's thread pool (node:crypto's asynchronous sign,
+ * as the server uses), with many signatures in flight so that every pool thread stays busy.
+ * Nothing else happens per signature: no JSON, no base64url, no HTTP.
+ */
+import { constants, sign } from 'node:crypto';
+import type { SigningAlg, SigningKey } from '../reference/index.ts';
+
+export interface RawSignOptions {
+  durationMs: number;
+  /** Signatures in flight at once. */
+  inflight: number;
+  /** Size of the signed input; a JWT access token's header.payload is about this long. */
+  inputBytes?: number;
+}
+
+export interface RawSignResult {
+  signatures: number;
+  durationMs: number;
+  perSecond: number;
+  threadPoolSize: number;
+}
+
+/** node:crypto sign parameters of each JWS algorithm (RFC 7518 §3.3–3.5, RFC 8037 §3.1). */
+function signatureOptions(alg: SigningAlg): { digest: string | null; padding?: number; saltLength?: number; dsaEncoding?: 'ieee-p1363' } {
+  switch (alg) {
+    case 'RS256': return { digest: 'sha256' };
+    case 'PS256': return { digest: 'sha256', padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 };
+    case 'ES256': return { digest: 'sha256', dsaEncoding: 'ieee-p1363' };
+    case 'EdDSA': return { digest: null };
+  }
+}
+
+export async function rawSignRate(key: SigningKey, options: RawSignOptions): Promise<RawSignResult> {
+  const input = Buffer.alloc(options.inputBytes ?? 400, 'e');
+  const { digest, ...keyOptions } = signatureOptions(key.alg);
+  const one = () => new Promise<void>((resolve, reject) => {
+    sign(digest, input, { key: key.privateKey, ...keyOptions }, (error) => (error ? reject(error) : resolve()));
+  });
+  let signatures = 0;
+  const started = performance.now();
+  const end = started + options.durationMs;
+  await Promise.all(Array.from({ length: options.inflight }, async () => {
+    while (performance.now() < end) {
+      await one();
+      signatures += 1;
+    }
+  }));
+  const durationMs = performance.now() - started;
+  return {
+    signatures,
+    durationMs,
+    perSecond: (signatures / durationMs) * 1000,
+    threadPoolSize: Number(process.env.UV_THREADPOOL_SIZE ?? 4),
+  };
+}
