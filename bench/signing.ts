@@ -1,11 +1,13 @@
 /**
  * The physical limit of token issuance: how many signatures per second the machine makes with
  * the server's own signing key, through libuv's thread pool (node:crypto's asynchronous sign,
- * as the server uses), with many signatures in flight so that every pool thread stays busy.
- * Nothing else happens per signature: no JSON, no base64url, no HTTP.
+ * with the parameters the server signs with, reference/jws.ts), with many signatures in flight
+ * so that every pool thread stays busy. Nothing else happens per signature: no JSON, no
+ * base64url, no HTTP.
  */
-import { constants, sign } from 'node:crypto';
-import type { SigningAlg, SigningKey } from '../reference/index.ts';
+import { sign } from 'node:crypto';
+import type { SigningKey } from '../reference/index.ts';
+import { signatureOptions } from '../reference/jws.ts';
 
 export interface RawSignOptions {
   durationMs: number;
@@ -20,16 +22,6 @@ export interface RawSignResult {
   durationMs: number;
   perSecond: number;
   threadPoolSize: number;
-}
-
-/** node:crypto sign parameters of each JWS algorithm (RFC 7518 §3.3–3.5, RFC 8037 §3.1). */
-function signatureOptions(alg: SigningAlg): { digest: string | null; padding?: number; saltLength?: number; dsaEncoding?: 'ieee-p1363' } {
-  switch (alg) {
-    case 'RS256': return { digest: 'sha256' };
-    case 'PS256': return { digest: 'sha256', padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 };
-    case 'ES256': return { digest: 'sha256', dsaEncoding: 'ieee-p1363' };
-    case 'EdDSA': return { digest: null };
-  }
 }
 
 export async function rawSignRate(key: SigningKey, options: RawSignOptions): Promise<RawSignResult> {
