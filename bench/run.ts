@@ -16,7 +16,9 @@ import type { SigningAlg } from '../reference/index.ts';
 import { catalogWallTime } from './catalog.ts';
 import { memoryAfterTokens } from './memory.ts';
 import { propertyRate } from './properties.ts';
-import { type AlgThroughput, type BenchResults, type Machine, type Settings, evaluateTargets, renderTable } from './report.ts';
+import {
+  type AlgThroughput, type BenchResults, type Machine, type Settings, cpuPerSignature, cpuPerToken, evaluateTargets, renderTable,
+} from './report.ts';
 import { ServerProcess } from './server.ts';
 import { tokenThroughput } from './throughput.ts';
 
@@ -71,7 +73,8 @@ async function throughputFor(alg: SigningAlg, settings: Settings, profileDir?: s
     if (profileDir) await server.profileStop(join(profileDir, `server-${alg}.cpuprofile`));
     const after = await raw();
     const limit = (before.perSecond + after.perSecond) / 2;
-    return { alg, raw: { before, after, limit }, http, ratio: http.perSecond / limit };
+    const result = { alg, raw: { before, after, limit }, http, ratio: http.perSecond / limit };
+    return { ...result, cpuRatio: cpuPerSignature(result) / cpuPerToken(result) };
   } finally {
     await server.close();
   }

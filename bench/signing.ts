@@ -21,6 +21,8 @@ export interface RawSignResult {
   signatures: number;
   durationMs: number;
   perSecond: number;
+  /** CPU time of the whole process per signature (pool threads and event loop), microseconds. */
+  cpuPerSignatureUs: number;
   threadPoolSize: number;
 }
 
@@ -31,6 +33,7 @@ export async function rawSignRate(key: SigningKey, options: RawSignOptions): Pro
     sign(digest, input, { key: key.privateKey, ...keyOptions }, (error) => (error ? reject(error) : resolve()));
   });
   let signatures = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const end = started + options.durationMs;
   await Promise.all(Array.from({ length: options.inflight }, async () => {
@@ -40,10 +43,12 @@ export async function rawSignRate(key: SigningKey, options: RawSignOptions): Pro
     }
   }));
   const durationMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   return {
     signatures,
     durationMs,
     perSecond: (signatures / durationMs) * 1000,
+    cpuPerSignatureUs: (cpu.user + cpu.system) / signatures,
     threadPoolSize: Number(process.env.UV_THREADPOOL_SIZE ?? 4),
   };
 }
