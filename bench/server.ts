@@ -9,6 +9,22 @@ export interface ServerProcessOptions {
   alg: SigningAlg;
 }
 
+/** The child's next message; an error if it exits first. */
+function nextMessage(child: ChildProcess, when: string): Promise<BenchResponse> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: BenchResponse) => {
+      child.off('exit', onExit);
+      resolve(message);
+    };
+    const onExit = (code: number | null) => {
+      child.off('message', onMessage);
+      reject(new Error(`the server process exited (code ${String(code)}) ${when}`));
+    };
+    child.once('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
 type Reply<T extends BenchResponse['type']> = Omit<Extract<BenchResponse, { type: T }>, 'type'>;
 
 export class ServerProcess {
@@ -32,12 +48,7 @@ export class ServerProcess {
       env: { ...process.env, BENCH_SIGNING_ALG: options.alg },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const [message] = (await Promise.race([
-      once(child, 'message'),
-      once(child, 'exit').then(([code]) => {
-        throw new Error(`the server process exited (code ${String(code)}) before it was ready`);
-      }),
-    ])) as [BenchResponse];
+    const message = await nextMessage(child, 'before it was ready');
     if (message.type !== 'ready') throw new Error(`the server process answered ${message.type} instead of ready`);
     return new ServerProcess(child, message);
   }
@@ -45,8 +56,9 @@ export class ServerProcess {
   /** One request at a time; the answer is the next message. */
   #ask<T extends BenchResponse['type']>(request: BenchRequest & { type: T }): Promise<Reply<T>> {
     const asked = this.#queue.then(async () => {
+      if (this.#child.exitCode !== null) throw new Error(`the server process has exited (code ${this.#child.exitCode})`);
       this.#child.send(request);
-      const [message] = (await once(this.#child, 'message')) as [BenchResponse];
+      const message = await nextMessage(this.#child, `while answering ${request.type}`);
       if (message.type === 'error') throw new Error(`the server process failed: ${message.message}`);
       if (message.type !== request.type) throw new Error(`the server process answered ${message.type} to ${request.type}`);
       const { type: _, ...reply } = message;
