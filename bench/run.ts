@@ -42,7 +42,7 @@ function settingsFrom(values: Record<string, string | boolean | undefined>): Set
     durationS: number('duration', quick ? 1 : 5),
     rawDurationS: quick ? 0.5 : 3,
     warmupS: quick ? 0 : 1,
-    connections: number('connections', 32),
+    connections: number('connections', 100),
     inflight: 64,
     tokens: number('tokens', quick ? 2_000 : 100_000),
     propertyRuns: number('runs', quick ? 10 : 200),

@@ -21,7 +21,7 @@ function results(over: Partial<BenchResults> = {}): Omit<BenchResults, 'targets'
   return {
     schemaVersion: 1, startedAt: '2026-01-01T00:00:00.000Z', durationS: 100,
     machine: { cpus: 2, cpuModel: 'Test CPU', totalMemoryGiB: 8, node: 'v20.0.0', platform: 'linux x64', threadPoolSize: 4, loadAverage: { start: 0.1, end: 1.5 } },
-    settings: { durationS: 5, rawDurationS: 3, warmupS: 1, connections: 32, inflight: 64, tokens: 100_000, propertyRuns: 200, catalogRepeat: 2 },
+    settings: { durationS: 5, rawDurationS: 3, warmupS: 1, connections: 100, inflight: 64, tokens: 100_000, propertyRuns: 200, catalogRepeat: 2 },
     throughput: [throughput('RS256', 3_000, 4_000), throughput('EdDSA', 9_000, 30_000)],
     catalog: [
       { wallMs: 20_000, exitCode: 0, summary: { total: 60, passed: 60, failed: 0, warnings: 0, skipped: 0, errors: 0, expectedFailures: 0 } },
