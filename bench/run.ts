@@ -3,7 +3,7 @@
  * EdDSA), the non-browser catalog's wall time, property cases per second, and the reference's
  * memory before and after its tokens expire. Prints a table and writes bench-results.json.
  *
- *   npm run bench                      everything (about two minutes)
+ *   npm run bench                      everything (70–90 s)
  *   npm run bench -- --only throughput,memory
  *   npm run bench -- --cpu-prof prof   also a CPU profile of each measured server run
  *   npm run bench -- --quick           short runs, to check that it works (numbers not meaningful)
