@@ -3,8 +3,9 @@
  * verified in verify.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { SignJWT, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { Flaws } from './flaws.ts';
+import { signCompact } from './jws.ts';
 import type { KeySet } from './keys.ts';
 import type { ClientConfig, Lifetimes, SigningAlg, UserConfig } from './options.ts';
 import { claimsForScope } from './scopes.ts';
@@ -106,7 +107,7 @@ export class TokenService {
   /** Signs with the current key, which the key set then keeps until this token has expired. */
   async #sign(typ: string, payload: JWTPayload & { exp: number }, kid?: string): Promise<string> {
     const key = this.deps.keys.forSigning(payload.exp * 1000);
-    return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid: kid ?? key.kid, typ }).sign(key.privateKey);
+    return signCompact({ alg: key.alg, kid: kid ?? key.kid, typ }, payload, key.privateKey);
   }
 }
 

@@ -1,0 +1,146 @@
+/**
+ * `npm run bench`: token endpoint throughput against the raw signing limit (RS256, ES256,
+ * EdDSA), the non-browser catalog's wall time, property cases per second, and the reference's
+ * memory before and after its tokens expire. Prints a table and writes bench-results.json.
+ *
+ *   npm run bench                      everything (70–90 s)
+ *   npm run bench -- --only throughput,memory
+ *   npm run bench -- --cpu-prof prof   also a CPU profile of each measured server run
+ *   npm run bench -- --quick           short runs, to check that it works (numbers not meaningful)
+ */
+import { writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { SigningAlg } from '../reference/index.ts';
+import { catalogWallTime } from './catalog.ts';
+import { memoryAfterTokens } from './memory.ts';
+import { propertyRate } from './properties.ts';
+import {
+  type AlgThroughput, type BenchResults, type Machine, type Settings, cpuPerSignature, cpuPerToken, evaluateTargets, renderTable,
+} from './report.ts';
+import { ServerProcess } from './server.ts';
+import { tokenThroughput } from './throughput.ts';
+
+const SECTIONS = ['throughput', 'catalog', 'properties', 'memory'] as const;
+type Section = (typeof SECTIONS)[number];
+const ALGS: readonly SigningAlg[] = ['RS256', 'ES256', 'EdDSA'];
+
+const USAGE = `Usage: npm run bench -- [--only ${SECTIONS.join(',')}] [--out FILE] [--cpu-prof DIR] [--quick]
+  [--duration S] [--connections N] [--tokens N] [--runs N]`;
+
+function settingsFrom(values: Record<string, string | boolean | undefined>): Settings {
+  const quick = values.quick === true;
+  const number = (name: string, fallback: number) => {
+    const value = values[name];
+    if (typeof value !== 'string') return fallback;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, not "${value}"`);
+    return n;
+  };
+  return {
+    durationS: number('duration', quick ? 1 : 5),
+    rawDurationS: quick ? 0.5 : 3,
+    warmupS: quick ? 0 : 1,
+    connections: number('connections', 100),
+    inflight: 64,
+    tokens: number('tokens', quick ? 2_000 : 100_000),
+    propertyRuns: number('runs', quick ? 10 : 200),
+    catalogRepeat: quick ? 1 : 2,
+  };
+}
+
+function machine(): Machine {
+  const cores = cpus();
+  return {
+    cpus: cores.length,
+    cpuModel: cores[0]?.model.trim() ?? 'unknown',
+    totalMemoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    threadPoolSize: Number(process.env.UV_THREADPOOL_SIZE ?? 4),
+    loadAverage: { start: loadavg()[0] ?? 0 },
+  };
+}
+
+async function throughputFor(alg: SigningAlg, settings: Settings, profileDir?: string): Promise<AlgThroughput> {
+  const server = await ServerProcess.start({ alg });
+  try {
+    const raw = () => server.rawSignRate({ durationMs: settings.rawDurationS * 1000, inflight: settings.inflight });
+    const before = await raw();
+    if (profileDir) await server.profileStart();
+    const http = await tokenThroughput(server, settings);
+    if (profileDir) await server.profileStop(join(profileDir, `server-${alg}.cpuprofile`));
+    const after = await raw();
+    const limit = (before.perSecond + after.perSecond) / 2;
+    const result = { alg, raw: { before, after, limit }, http, ratio: http.perSecond / limit };
+    return { ...result, cpuRatio: cpuPerSignature(result) / cpuPerToken(result) };
+  } finally {
+    await server.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      only: { type: 'string' },
+      out: { type: 'string', default: 'bench-results.json' },
+      'cpu-prof': { type: 'string' },
+      quick: { type: 'boolean' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      tokens: { type: 'string' },
+      runs: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const only = (values.only?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...SECTIONS]) as Section[];
+  const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+  if (unknown.length) throw new Error(`--only: unknown section ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
+  const settings = settingsFrom(values);
+  const profileDir = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
+  const started = performance.now();
+  const results: Omit<BenchResults, 'targets'> = {
+    schemaVersion: 1, startedAt: new Date().toISOString(), durationS: 0, machine: machine(), settings, throughput: [],
+  };
+  const step = (text: string) => process.stderr.write(`bench: ${text}\n`);
+
+  if (only.includes('throughput')) {
+    for (const alg of ALGS) {
+      step(`${alg}: raw signing ${settings.rawDurationS} s, token endpoint ${settings.durationS} s (${settings.connections} connections), raw signing again`);
+      results.throughput.push(await throughputFor(alg, settings, profileDir));
+    }
+  }
+  if (only.includes('catalog')) {
+    step(`the non-browser catalog against the embedded reference, ${settings.catalogRepeat}×`);
+    results.catalog = await catalogWallTime({ repeat: settings.catalogRepeat });
+  }
+  if (only.includes('properties')) {
+    step(`property cases over loopback HTTP, ${settings.propertyRuns} runs per property`);
+    results.properties = await propertyRate({ runs: settings.propertyRuns });
+  }
+  if (only.includes('memory')) {
+    step(`memory: issuing ${settings.tokens.toLocaleString('en-US')} tokens, then expiring them`);
+    results.memory = await memoryAfterTokens({ tokens: settings.tokens, alg: 'EdDSA', connections: settings.connections });
+  }
+  results.machine.loadAverage.end = loadavg()[0] ?? 0;
+  results.durationS = Math.round((performance.now() - started) / 100) / 10;
+  const full: BenchResults = { ...results, targets: evaluateTargets(results) };
+  await writeFile(values.out, `${JSON.stringify(full, null, 2)}\n`);
+  console.log(renderTable(full));
+  console.log(`\n${values.out} written (${full.durationS} s).${profileDir ? ` CPU profiles in ${profileDir} (npx tsx bench/cpu-profile.ts FILE).` : ''}`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (error: unknown) => {
+    console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

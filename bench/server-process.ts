@@ -1,0 +1,90 @@
+/**
+ * The reference server under test, in a process of its own (started by bench/server.ts with
+ * --expose-gc): the load generator runs in the parent, so the two compete for the machine's
+ * cores as a real client and server on one host would, and the server's memory is its own.
+ *
+ * The parent drives it over IPC: the raw signing rate of the server's own key, memory after a
+ * full GC, and moving the server's clock (to expire every token it issued).
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { dirname } from 'node:path';
+import type { SigningAlg } from '../reference/index.ts';
+import { createReferenceServer, MemoryStore } from '../reference/index.ts';
+import type { BenchRequest, BenchResponse } from './protocol.ts';
+import { rawSignRate } from './signing.ts';
+
+const alg = (process.env.BENCH_SIGNING_ALG ?? 'RS256') as SigningAlg;
+/** Sweeps often, so that the memory benchmark sees eviction without waiting a minute. */
+const sweepIntervalMs = Number(process.env.BENCH_SWEEP_MS ?? 1000);
+
+/** The main thread's CPU profile of one measured run, on request (the bench's --cpu-prof). */
+let profiler: Session | undefined;
+
+let clockOffsetMs = 0;
+const now = () => Date.now() + clockOffsetMs;
+const server = createReferenceServer({ signingAlg: alg, now, store: new MemoryStore({ now, sweepIntervalMs }) });
+const { issuer, port } = await server.listen(0, '127.0.0.1');
+
+/**
+ * CPU time of the main thread alone (Linux: the first field of its schedstat, in ns), which the
+ * thread pool's signing does not count in; undefined elsewhere.
+ */
+function mainThreadCpuUs(): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+const send = (message: BenchResponse) => process.send?.(message);
+
+async function handle(request: BenchRequest): Promise<BenchResponse> {
+  switch (request.type) {
+    case 'raw-sign':
+      return { type: 'raw-sign', ...(await rawSignRate(server.context.keys.current, request)) };
+    case 'memory': {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (!gc) throw new Error('the server process needs --expose-gc');
+      // Two passes: the first may only finalise what the second frees.
+      gc();
+      gc();
+      const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+      return { type: 'memory', rss, heapUsed, heapTotal, external, arrayBuffers, storeSize: (server.context.store as MemoryStore).size };
+    }
+    case 'cpu': {
+      const { user, system } = process.cpuUsage();
+      const mainThreadUs = mainThreadCpuUs();
+      return { type: 'cpu', userUs: user, systemUs: system, ...(mainThreadUs === undefined ? {} : { mainThreadUs }) };
+    }
+    case 'profile-start':
+      profiler ??= new Session();
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
+      await profiler.post('Profiler.start');
+      return { type: 'profile-start' };
+    case 'profile-stop': {
+      if (!profiler) throw new Error('no profile was started');
+      const { profile } = await profiler.post('Profiler.stop');
+      profiler.disconnect();
+      await mkdir(dirname(request.file), { recursive: true });
+      await writeFile(request.file, JSON.stringify(profile));
+      return { type: 'profile-stop', file: request.file };
+    }
+    case 'advance-clock':
+      clockOffsetMs += request.ms;
+      return { type: 'advance-clock', now: now() };
+    case 'close':
+      await server.close();
+      setImmediate(() => process.exit(0));
+      return { type: 'close' };
+  }
+}
+
+process.on('message', (request: BenchRequest) => {
+  handle(request).then(send, (error: unknown) => send({ type: 'error', message: error instanceof Error ? error.stack ?? error.message : String(error) }));
+});
+send({ type: 'ready', issuer, port, alg, kid: server.context.keys.current.kid });

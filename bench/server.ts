@@ -1,0 +1,104 @@
+/** Starts the reference server in its own process (bench/server-process.ts) and talks to it. */
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
+import type { SigningAlg } from '../reference/index.ts';
+import type { BenchRequest, BenchResponse, MemorySample } from './protocol.ts';
+import type { RawSignOptions, RawSignResult } from './signing.ts';
+
+export interface ServerProcessOptions {
+  alg: SigningAlg;
+}
+
+/** The child's next message; an error if it exits first. */
+function nextMessage(child: ChildProcess, when: string): Promise<BenchResponse> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: BenchResponse) => {
+      child.off('exit', onExit);
+      resolve(message);
+    };
+    const onExit = (code: number | null) => {
+      child.off('message', onMessage);
+      reject(new Error(`the server process exited (code ${String(code)}) ${when}`));
+    };
+    child.once('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+type Reply<T extends BenchResponse['type']> = Omit<Extract<BenchResponse, { type: T }>, 'type'>;
+
+export class ServerProcess {
+  readonly #child: ChildProcess;
+  readonly issuer: string;
+  readonly alg: SigningAlg;
+  readonly kid: string;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(child: ChildProcess, ready: Reply<'ready'>) {
+    this.#child = child;
+    this.issuer = ready.issuer;
+    this.alg = ready.alg;
+    this.kid = ready.kid;
+  }
+
+  static async start(options: ServerProcessOptions): Promise<ServerProcess> {
+    const execArgv = ['--expose-gc', '--import', 'tsx'];
+    const child = fork(new URL('./server-process.ts', import.meta.url), [], {
+      execArgv,
+      env: { ...process.env, BENCH_SIGNING_ALG: options.alg },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const message = await nextMessage(child, 'before it was ready');
+    if (message.type !== 'ready') throw new Error(`the server process answered ${message.type} instead of ready`);
+    return new ServerProcess(child, message);
+  }
+
+  /** One request at a time; the answer is the next message. */
+  #ask<T extends BenchResponse['type']>(request: BenchRequest & { type: T }): Promise<Reply<T>> {
+    const asked = this.#queue.then(async () => {
+      if (this.#child.exitCode !== null) throw new Error(`the server process has exited (code ${this.#child.exitCode})`);
+      this.#child.send(request);
+      const message = await nextMessage(this.#child, `while answering ${request.type}`);
+      if (message.type === 'error') throw new Error(`the server process failed: ${message.message}`);
+      if (message.type !== request.type) throw new Error(`the server process answered ${message.type} to ${request.type}`);
+      const { type: _, ...reply } = message;
+      return reply as Reply<T>;
+    });
+    this.#queue = asked.catch(() => undefined);
+    return asked;
+  }
+
+  rawSignRate(options: RawSignOptions): Promise<RawSignResult> {
+    return this.#ask({ type: 'raw-sign', ...options });
+  }
+
+  memory(): Promise<MemorySample> {
+    return this.#ask({ type: 'memory' });
+  }
+
+  /** CPU time the server process has used so far (user and system, microseconds). */
+  cpu(): Promise<Reply<'cpu'>> {
+    return this.#ask({ type: 'cpu' });
+  }
+
+  /** Starts the V8 CPU profiler on the server's main thread. */
+  async profileStart(): Promise<void> {
+    await this.#ask({ type: 'profile-start' });
+  }
+
+  /** Stops it and writes the profile (a .cpuprofile file, for Chrome DevTools or bench/cpu-profile.ts). */
+  async profileStop(file: string): Promise<void> {
+    await this.#ask({ type: 'profile-stop', file });
+  }
+
+  advanceClock(ms: number): Promise<Reply<'advance-clock'>> {
+    return this.#ask({ type: 'advance-clock', ms });
+  }
+
+  async close(): Promise<void> {
+    if (this.#child.exitCode !== null) return;
+    const exited = once(this.#child, 'exit');
+    await this.#ask({ type: 'close' });
+    await exited;
+  }
+}
