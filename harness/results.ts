@@ -64,6 +64,13 @@ export interface NoteEvidence {
 
 export type Evidence = HttpEvidence | ScreenshotEvidence | CounterexampleEvidence | NoteEvidence;
 
+/**
+ * How a failed check failed (DESIGN §9): `accepted` — the attack or the bad request succeeded
+ * (a security failure); `refused-wrongly` — refused, but with the wrong status, error code or
+ * body (an interoperability failure). Both fail at MUST; reports lead with security failures.
+ */
+export type FailureKind = 'accepted' | 'refused-wrongly';
+
 export interface ScenarioResult {
   id: string;
   title: string;
@@ -82,6 +89,8 @@ export interface ScenarioResult {
   findings?: Finding[];
   evidence: Evidence[];
   skipReason?: string;
+  /** For a failed or warning result: security (`accepted`) or interop (`refused-wrongly`). */
+  failureKind?: FailureKind;
   /** Listed in the config's expectedFailures: a failure or warning here does not fail the run. */
   expected?: boolean;
   /** Listed in expectedFailures but passed: the list can shrink. */
@@ -92,6 +101,7 @@ export interface ScenarioResult {
 export interface Finding {
   status: 'failed' | 'warning';
   message: string;
+  failureKind?: FailureKind;
   requirement?: string;
 }
 
@@ -104,6 +114,9 @@ export interface Summary {
   errors: number;
   /** Failures and warnings of scenarios listed in expectedFailures (also counted above). */
   expectedFailures: number;
+  /** Failed results whose failureKind is `accepted` (security) and `refused-wrongly` (interop). */
+  security?: number;
+  interop?: number;
 }
 
 export interface Report {
@@ -118,6 +131,10 @@ export interface Report {
   selection: { only: string[]; skip: string[] };
   summary: Summary;
   results: ScenarioResult[];
+  /** Planted flaws the target was started with (the embedded reference), named in every report. */
+  plantedFlaws?: string[];
+  /** The config's discoveryOverrides merged over the fetched discovery document. */
+  discoveryOverrides?: Record<string, unknown>;
   /** Things the run noticed about its own input (e.g. an unknown id in expectedFailures). */
   notices?: string[];
 }

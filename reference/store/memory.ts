@@ -5,7 +5,7 @@
  */
 import type {
   AccessTokenRecord, ActivationRecord, CodeRecord, DeviceRecord, DeviceStatus, InteractionRecord, RefreshRecord, Store,
-  StoredAccessToken, StoredRefresh,
+  PushedRequestRecord, SessionRecord, StoredAccessToken, StoredRefresh,
 } from './store.ts';
 
 export interface MemoryStoreOptions {
@@ -66,6 +66,9 @@ export class MemoryStore implements Store {
   /** Every device code issued, until well after its expiry. */
   readonly #issuedDeviceCodes: ExpiringMap<true>;
   readonly #activations: ExpiringMap<ActivationRecord>;
+  readonly #sessions: ExpiringMap<SessionRecord>;
+  readonly #pushed: ExpiringMap<PushedRequestRecord>;
+  readonly #marks: ExpiringMap<true>;
   readonly #maps: ExpiringMap<unknown>[];
   #timer: NodeJS.Timeout | undefined;
 
@@ -83,9 +86,13 @@ export class MemoryStore implements Store {
     this.#userCodes = new ExpiringMap(now);
     this.#issuedDeviceCodes = new ExpiringMap(now);
     this.#activations = new ExpiringMap(now);
+    this.#sessions = new ExpiringMap(now);
+    this.#pushed = new ExpiringMap(now);
+    this.#marks = new ExpiringMap(now);
     this.#maps = [
       this.#codes, this.#usedCodes, this.#refresh, this.#accessTokens, this.#revokedGrants, this.#interactions,
-      this.#devices, this.#userCodes, this.#issuedDeviceCodes, this.#activations,
+      this.#devices, this.#userCodes, this.#issuedDeviceCodes, this.#activations, this.#sessions, this.#pushed,
+      this.#marks,
     ];
     this.#timer = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 60_000);
     this.#timer.unref();
@@ -203,6 +210,31 @@ export class MemoryStore implements Store {
   }
   async findActivation(id: string): Promise<ActivationRecord | undefined> {
     return this.#activations.get(id);
+  }
+
+  async saveSession(record: SessionRecord): Promise<void> {
+    this.#sessions.set(record.id, { ...record }, record.expiresAt);
+  }
+  async findSession(id: string): Promise<SessionRecord | undefined> {
+    const record = this.#sessions.get(id);
+    return record && { ...record };
+  }
+  async deleteSession(id: string): Promise<void> {
+    this.#sessions.take(id);
+  }
+
+  async savePushedRequest(record: PushedRequestRecord): Promise<void> {
+    this.#pushed.set(record.requestUri, record, record.expiresAt);
+  }
+  async consumePushedRequest(requestUri: string): Promise<PushedRequestRecord | undefined> {
+    return this.#pushed.take(requestUri);
+  }
+
+  async markOnce(namespace: string, key: string, expiresAt: number): Promise<boolean> {
+    const id = `${namespace}\u0000${key}`;
+    if (this.#marks.get(id)) return false;
+    this.#marks.set(id, true, expiresAt);
+    return true;
   }
 
   /** Evicts every expired entry now (the timer calls this periodically). */

@@ -116,6 +116,26 @@ export interface ActivationRecord {
   expiresAt: number;
 }
 
+/** A login session at the IdP (the session cookie's value is its id): prompt, max_age and logout act on it. */
+export interface SessionRecord {
+  id: string;
+  sub: string;
+  /** Epoch seconds of the login. */
+  authTime: number;
+  /** Client ids the user has consented for in this session, with the scopes granted. */
+  consents?: Record<string, string>;
+  expiresAt: number;
+}
+
+/** A pushed authorization request (RFC 9126 §2): its parameters, kept until used once or expired. */
+export interface PushedRequestRecord {
+  /** The request_uri handed to the client (urn:ietf:params:oauth:request_uri:…). */
+  requestUri: string;
+  clientId: string;
+  params: Record<string, string>;
+  expiresAt: number;
+}
+
 export interface Store {
   saveCode(record: CodeRecord): Promise<void>;
   /** The record of an unconsumed, unexpired code, without consuming it. */
@@ -169,6 +189,20 @@ export interface Store {
 
   saveActivation(record: ActivationRecord): Promise<void>;
   findActivation(id: string): Promise<ActivationRecord | undefined>;
+
+  saveSession(record: SessionRecord): Promise<void>;
+  findSession(id: string): Promise<SessionRecord | undefined>;
+  deleteSession(id: string): Promise<void>;
+
+  savePushedRequest(record: PushedRequestRecord): Promise<void>;
+  /** Atomic single use, like consumeCode. */
+  consumePushedRequest(requestUri: string): Promise<PushedRequestRecord | undefined>;
+
+  /**
+   * Atomic "seen once": true for the first caller that marks `key` in `namespace` before
+   * `expiresAt` (epoch ms), false for every later one (DPoP proof jti, client assertion jti).
+   */
+  markOnce(namespace: string, key: string, expiresAt: number): Promise<boolean>;
 
   /** Stops background work (the eviction timer). */
   close(): Promise<void>;

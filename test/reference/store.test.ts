@@ -137,3 +137,36 @@ describe('MemoryStore: expiry and eviction', () => {
     await store.close();
   });
 });
+
+describe('MemoryStore: sessions, pushed requests and one-time marks', () => {
+  it('a session reads back until deleted or expired', async () => {
+    const { store, advance, now } = setup();
+    await store.saveSession({ id: 's1', sub: 'u', authTime: 1, expiresAt: now() + 1000 });
+    expect((await store.findSession('s1'))?.sub).toBe('u');
+    await store.deleteSession('s1');
+    expect(await store.findSession('s1')).toBeUndefined();
+    await store.saveSession({ id: 's2', sub: 'u', authTime: 1, expiresAt: now() + 1000 });
+    advance(1000);
+    expect(await store.findSession('s2')).toBeUndefined();
+    await store.close();
+  });
+
+  it('a pushed request is consumed exactly once, however many race', async () => {
+    const { store, now } = setup();
+    const requestUri = 'urn:ietf:params:oauth:request_uri:x';
+    await store.savePushedRequest({ requestUri, clientId: 'web', params: { scope: 'openid' }, expiresAt: now() + 60_000 });
+    const taken = await Promise.all(Array.from({ length: 8 }, () => store.consumePushedRequest(requestUri)));
+    expect(taken.filter(Boolean)).toHaveLength(1);
+    await store.close();
+  });
+
+  it('markOnce is true once per namespace and key until expiry', async () => {
+    const { store, advance, now } = setup();
+    const results = await Promise.all(Array.from({ length: 8 }, () => store.markOnce('dpop', 'j1', now() + 1000)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await store.markOnce('assertion', 'j1', now() + 1000)).toBe(true);
+    advance(1000);
+    expect(await store.markOnce('dpop', 'j1', now() + 1000)).toBe(true);
+    await store.close();
+  });
+});
