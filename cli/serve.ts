@@ -2,8 +2,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
-  createReferenceServer, FLAW_NAMES, FLAWS, isFlawName, isSigningAlg, SIGNING_ALGS, targetConfig, type FlawName,
-  type ReferenceServer,
+  createReferenceServer, FLAW_NAMES, FLAWS, isFlawName, isSigningAlg, type KeySet, RedisStore, SIGNING_ALGS, sharedKeySet,
+  type SigningAlg, targetConfig, type FlawName, type ReferenceServer,
 } from '../reference/index.ts';
 import { parseOptions, UsageError, type Command } from './command.ts';
 
@@ -20,6 +20,9 @@ Options:
   --list-flaws       list every planted flaw with what it breaks, and exit
   --signing-alg ALG  RS256 (default), PS256, ES256 or EdDSA
   --legacy-client    also seed the legacy client (password and implicit grants)
+  --store URL        where codes, tokens and sessions live: memory (default) or redis://HOST:PORT[/DB];
+                     instances on one Redis share state and signing keys (run them behind one
+                     load balancer with --issuer set to its URL)
   --target-out FILE  write a target config for the harness (DESIGN §4) to FILE
   -h, --help         show this help
 
@@ -38,6 +41,7 @@ export const serveCommand: Command = {
       'signing-alg': { type: 'string', default: 'RS256' },
       'legacy-client': { type: 'boolean', default: false },
       'target-out': { type: 'string' },
+      store: { type: 'string', default: 'memory' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -52,10 +56,13 @@ export const serveCommand: Command = {
     const flaws = parseFlaws(values.flaw);
     const signingAlg = values['signing-alg'];
     if (!isSigningAlg(signingAlg)) throw new UsageError(`--signing-alg must be one of ${SIGNING_ALGS.join(', ')}, not "${signingAlg}"`);
+    const shared = await openStore(values.store, signingAlg);
+    if (!shared) return 1;
     let server: ReferenceServer;
     try {
       server = createReferenceServer({
         flaws, signingAlg, legacyClient: values['legacy-client'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
+        ...shared,
       });
     } catch (err) {
       throw new UsageError((err as Error).message);
@@ -81,6 +88,28 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/**
+ * `--store`: memory (nothing to open), or a Redis store that answers, with the signing key every
+ * instance on it shares. Undefined (after saying why) when Redis cannot be reached.
+ */
+async function openStore(value: string, alg: SigningAlg): Promise<{ store?: RedisStore; keys?: KeySet } | undefined> {
+  if (value === 'memory') return {};
+  if (!/^rediss?:\/\//.test(value)) throw new UsageError(`--store must be memory or a redis:// URL, not "${value}"`);
+  const store = new RedisStore({ url: value, redis: { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null } });
+  store.client.on('error', () => {}); // reported below, once
+  try {
+    await store.client.connect();
+    await store.ready();
+    store.client.options.retryStrategy = (times) => Math.min(times * 200, 2000);
+    return { store, keys: await sharedKeySet(store, alg) };
+  } catch (err) {
+    await store.close();
+    const where = new URL(value);
+    console.error(`idp-conformance serve: cannot use the Redis store at ${where.host}: ${(err as Error).message}`);
+    return undefined;
+  }
+}
 
 function parsePort(value: string): number {
   const port = Number(value);

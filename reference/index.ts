@@ -9,7 +9,8 @@ export {
 export { FLAWS, FLAW_NAMES, Flaws, isFlawName, type FlawName } from './flaws.ts';
 export type { Store } from './store/store.ts';
 export { MemoryStore } from './store/memory.ts';
-export { isSigningAlg, KeySet, SIGNING_ALGS, type SigningKey } from './keys.ts';
+export { RedisStore, type RedisStoreOptions } from './store/redis.ts';
+export { isSigningAlg, KeySet, SIGNING_ALGS, sharedKeySet, type SharedValues, type SigningKey } from './keys.ts';
 export { OAuthError } from './http/errors.ts';
 export type { Grant, TokenResponse } from './grants/grant.ts';
 export { targetConfig, type TargetClient, type TargetConfig } from './target-config.ts';

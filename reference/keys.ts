@@ -7,7 +7,7 @@
  * until every token it signed has expired, then it is dropped. The set learns those expiries
  * from `forSigning`, and reads time from the server's clock.
  */
-import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
 import type { SigningAlg } from './options.ts';
 
@@ -53,6 +53,37 @@ export function generateSigningKey(alg: SigningAlg): SigningKey {
   const jwk = publicKey.export({ format: 'jwk' }) as JWK;
   const kid = jwkThumbprint(jwk);
   return { kid, alg, privateKey, publicKey, publicJwk: { ...jwk, kid, alg, use: 'sig' } };
+}
+
+/** A signing key from its private JWK (with alg), e.g. one shared by several instances. */
+export function signingKeyFromPrivateJwk(jwk: JWK): SigningKey {
+  const alg = jwk.alg ?? '';
+  if (!isSigningAlg(alg)) throw new Error(`a shared signing key needs alg ${SIGNING_ALGS.join(', ')}, not "${alg}"`);
+  const privateKey = createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
+  const publicKey = createPublicKey(privateKey);
+  const publicMembers = publicKey.export({ format: 'jwk' }) as JWK;
+  const kid = jwkThumbprint(publicMembers);
+  return { kid, alg, privateKey, publicKey, publicJwk: { ...publicMembers, kid, alg, use: 'sig' } };
+}
+
+/** The private JWK of a signing key (with alg): for sharing it with other instances, never for publishing. */
+export function privateJwkOf(key: SigningKey): JWK {
+  return { ...(key.privateKey.export({ format: 'jwk' }) as JWK), alg: key.alg };
+}
+
+/** Where instances agree on one value: the first writer wins, every caller gets the winner (RedisStore.shared). */
+export interface SharedValues {
+  shared(name: string, value: string): Promise<string>;
+}
+
+/**
+ * A key set whose signing key is shared by every instance on the same store, so that a token one
+ * instance signs verifies on every other. A rotation stays local to the instance that rotates.
+ */
+export async function sharedKeySet(store: SharedValues, alg: SigningAlg = 'RS256', options: KeySetOptions = {}): Promise<KeySet> {
+  const candidate = JSON.stringify(privateJwkOf(generateSigningKey(alg)));
+  const winner = JSON.parse(await store.shared(`signing-key:${alg}`, candidate)) as JWK;
+  return new KeySet(signingKeyFromPrivateJwk(winner), options);
 }
 
 export interface KeySetOptions {

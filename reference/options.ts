@@ -3,6 +3,7 @@
  * Everything here is data; server.ts turns it into a running server.
  */
 import type { FlawName } from './flaws.ts';
+import type { KeySet } from './keys.ts';
 import type { Store } from './store/store.ts';
 
 export type SigningAlg = 'RS256' | 'ES256' | 'PS256' | 'EdDSA';
@@ -85,6 +86,11 @@ export interface ReferenceOptions {
   now?: () => number;
   /** Where codes, refresh tokens and revocations live; defaults to a MemoryStore. */
   store?: Store;
+  /**
+   * The signing keys; defaults to a fresh key of `signingAlg`. Several instances behind one load
+   * balancer pass `await sharedKeySet(redisStore, alg)` so each verifies the others' tokens.
+   */
+  keys?: KeySet;
 }
 
 export const DEFAULT_LIFETIMES: Lifetimes = {

@@ -37,7 +37,7 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   const deviceAuthUrl = options.deviceAuthUrl === undefined ? undefined : normalizeIssuer(options.deviceAuthUrl, 'deviceAuthUrl');
   const now = options.now ?? Date.now;
   const flaws = new Flaws(options.flaws ?? []);
-  const keys = KeySet.generate(options.signingAlg ?? 'RS256', { now });
+  const keys = options.keys ?? KeySet.generate(options.signingAlg ?? 'RS256', { now });
   const lifetimes = resolveLifetimes(options.lifetimes);
   const clients = resolveClients(options);
   const users = options.users ?? [SEEDED_USER];

@@ -29,7 +29,7 @@ export const CHROMIUM_ARGS = [
 /** The screenshots' size: the pages of an IdP are small forms. */
 export const VIEWPORT = { width: 800, height: 600 } as const;
 
-function executable(path: string): boolean {
+export function executable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;

@@ -1,28 +1,11 @@
 /** The command line as a user runs it: `node bin/idp-conformance.js serve|run`, in a child process. */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli, waitFor } from '../support/spawn-cli.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/idp-conformance.js');
-
-function start(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'pipe' });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitFor(output: () => string, text: string, ms = 15_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!output().includes(text)) {
-    if (Date.now() > until) throw new Error(`timed out waiting for "${text}"; output:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const start = spawnCli;
 
 /** Nothing but the legacy-grant scenarios skipped (no legacy client unless --legacy-client), each for that reason. */
 function expectOnlyLegacySkipped(report: { results: { id: string; status: string; skipReason?: string }[] }): void {
