@@ -2,6 +2,7 @@
 import { UsageError, type Command } from './command.ts';
 import { initCommand } from './init.ts';
 import { listCommand } from './list.ts';
+import { mergeReportsCommand } from './merge-reports.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 
@@ -10,6 +11,7 @@ const COMMANDS: Record<string, Command> = {
   list: listCommand,
   init: initCommand,
   serve: serveCommand,
+  'merge-reports': mergeReportsCommand,
 };
 
 function usage(): string {

@@ -1,14 +1,17 @@
 /** `idp-conformance run`: the conformance suites against a target (or the embedded reference). */
-import { resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { type LoadedTarget, loadTarget, validateConfig } from '../harness/config.ts';
 import { runSuite } from '../harness/conformance.ts';
 import { ConfigError, TargetUnreachableError } from '../harness/failures.ts';
 import { patternList } from '../harness/glob.ts';
 import { PROFILES } from '../harness/requirements.ts';
 import type { ProfileName, Report } from '../harness/results.ts';
+import type { Scenario } from '../harness/scenario.ts';
 import { randomSeed, selectScenarios } from '../harness/runner.ts';
+import { parseShard, type Shard } from '../harness/shard.ts';
 import { defaultSpecUrl } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
+import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';
 import { ConsoleReporter, REPORT_FORMATS, type ReportFormat, isReportFormat, writeReports } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
@@ -23,7 +26,9 @@ and runs against it.
 
 Options:
   --target FILE|URL     a target config file (see \`idp-conformance init\`), or an issuer URL
-                        (then only discovery-level scenarios apply; the rest are skipped)
+                        (then only discovery-level scenarios apply; the rest are skipped);
+                        repeat it for several targets: reports per target in DIR/<name>/ and
+                        an index in DIR/index.html
   --only GLOB           run only these scenario ids, e.g. 'pkce.*' (comma-separated, repeatable)
   --skip GLOB           leave these out (comma-separated, repeatable)
   --profile spec|rfc    which documents count (default spec: SPEC plus the RFCs and OIDC)
@@ -33,6 +38,8 @@ Options:
   --runs N              runs of every property (default: each property's own, at most 50;
                         a failing property prints the options that replay it exactly)
   --concurrency N       scenarios in flight at once (default 4)
+  --shard I/N           run only part I of N of the selected scenarios (a stable split by id,
+                        for CI runners in parallel); merge the parts with merge-reports
   --timeout MS          per-scenario time limit (default: the config's timeouts.scenarioMs, else 30000)
   --fail-on LEVEL       exit 1 on: failed (default), warning (failed or warning), error (any of them)
   --scenarios GLOB      also load your own scenario files (TS or JS; repeatable)
@@ -42,6 +49,111 @@ Options:
 Exit codes: 0 nothing failed, 1 a scenario failed, 2 usage or config error, 3 target unreachable.`;
 
 export type FailOn = 'failed' | 'warning' | 'error';
+
+type Loaded = Pick<LoadedTarget, 'config' | 'location'> & { source: Report['target']['source'] };
+
+interface RunSettings {
+  scenarios: readonly Scenario[];
+  only: string[];
+  skip: string[];
+  seed: number;
+  profile: ProfileName;
+  failOn: FailOn;
+  formats: ReportFormat[];
+  flaws: string[];
+  runs?: number;
+  concurrency?: number;
+  shard?: Shard;
+  timeout?: number;
+  specUrl?: string;
+}
+
+/** One target: the run, its reports in `reportDir`, the console lines; the exit code it earns. */
+async function runTarget(loaded: Loaded, reportDir: string, o: RunSettings): Promise<{ code: number; report?: Report }> {
+  const out = new ConsoleReporter();
+  const where = loaded.source === 'embedded' ? 'the embedded reference server' : loaded.location;
+  out.line(`idp-conformance: ${loaded.config.issuer} (${where}) — profile ${o.profile}, seed ${o.seed}${o.shard ? `, shard ${o.shard.index}/${o.shard.total}` : ''}`);
+  if (o.flaws.length) out.line(`!! planted flaws on in the embedded reference: ${o.flaws.join(', ')}`);
+  try {
+    const report = await runSuite({
+      config: loaded.config, source: loaded.source, scenarios: o.scenarios, only: o.only, skip: o.skip, seed: o.seed,
+      profile: o.profile,
+      ...(o.runs ? { runs: o.runs } : {}),
+      ...(o.concurrency ? { concurrency: o.concurrency } : {}),
+      ...(o.shard ? { shard: o.shard } : {}),
+      ...(o.timeout ? { scenarioTimeoutMs: o.timeout } : {}),
+      ...(o.specUrl ? { links: { specUrl: o.specUrl } } : {}),
+      reportDir,
+      onResult: (r) => out.result(r),
+    });
+    let written: string[];
+    try {
+      written = await writeReports(report, reportDir, o.formats);
+    } catch (error) {
+      console.error(`idp-conformance run: cannot write the reports to ${reportDir}: ${(error as Error).message}`);
+      out.summary(report);
+      return { code: 2, report };
+    }
+    out.summary(report, written);
+    return { code: exitCodeFor(report, o.failOn), report };
+  } catch (error) {
+    if (!(error instanceof TargetUnreachableError)) throw error;
+    console.error(`idp-conformance run: the target is unreachable: ${error.message}`);
+    return { code: 3 };
+  }
+}
+
+/** A folder name per target: the config file's name (or the issuer's host), made unique. */
+export function targetFolderNames(targets: readonly string[]): string[] {
+  const used = new Set<string>();
+  return targets.map((target) => {
+    let base: string;
+    if (/^https?:\/\//i.test(target)) {
+      try {
+        base = new URL(target).host;
+      } catch {
+        base = 'target';
+      }
+    } else base = basename(target).replace(/\.jsonc?$/i, '');
+    base = base.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'target';
+    let name = base;
+    for (let n = 2; used.has(name); n++) name = `${base}-${n}`;
+    used.add(name);
+    return name;
+  });
+}
+
+/**
+ * Several targets in one run: every config is checked before any request (a bad one is exit 2),
+ * then each target runs in turn with its reports in DIR/<name>/, and DIR/index.html and
+ * index.json list them all. The exit code is the worst: 3 when a target was unreachable, else 1
+ * when one failed, else 0.
+ */
+async function runSeveral(targets: readonly string[], reportDir: string, o: RunSettings): Promise<number> {
+  const loadedAll: Loaded[] = [];
+  for (const target of targets) {
+    try {
+      loadedAll.push(await loadTarget(target));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      console.error(`idp-conformance run: ${target}: ${error.message}`);
+      return 2;
+    }
+  }
+  const names = targetFolderNames(targets);
+  const entries: IndexEntry[] = [];
+  for (const [i, loaded] of loadedAll.entries()) {
+    const name = names[i]!;
+    const { code, report } = await runTarget(loaded, join(reportDir, name), o);
+    entries.push({ name, issuer: loaded.config.issuer, code, ...(report ? { summary: report.summary } : {}) });
+  }
+  const written = await writeIndex(entries, reportDir);
+  console.log(`\nAll ${entries.length} targets: ${written.join(', ')}`);
+  for (const entry of entries) console.log(`  ${indexLine(entry)}`);
+  if (entries.some((e) => e.code === 2)) return 2;
+  if (entries.some((e) => e.code === 3)) return 3;
+  return entries.some((e) => e.code === 1) ? 1 : 0;
+}
 
 /** 1 when a result that is not an expected failure reaches the --fail-on threshold. */
 export function exitCodeFor(report: Report, failOn: FailOn = 'failed'): 0 | 1 {
@@ -59,7 +171,7 @@ function integer(name: string, value: string | undefined, min: number): number |
   return n;
 }
 
-function formats(value: string | undefined): ReportFormat[] {
+export function formats(value: string | undefined): ReportFormat[] {
   if (value === undefined) return [...REPORT_FORMATS];
   const list = patternList([value]);
   for (const f of list) if (!isReportFormat(f)) throw new UsageError(`--format: unknown format "${f}"; choose from ${REPORT_FORMATS.join(', ')}`);
@@ -71,7 +183,7 @@ export const runCommand: Command = {
   usage: USAGE,
   async run(argv) {
     const v = parseOptions(argv, {
-      target: { type: 'string' },
+      target: { type: 'string', multiple: true, default: [] },
       only: { type: 'string', multiple: true, default: [] },
       skip: { type: 'string', multiple: true, default: [] },
       profile: { type: 'string', default: 'spec' },
@@ -80,6 +192,7 @@ export const runCommand: Command = {
       seed: { type: 'string' },
       runs: { type: 'string' },
       concurrency: { type: 'string' },
+      shard: { type: 'string' },
       timeout: { type: 'string' },
       'fail-on': { type: 'string', default: 'failed' },
       scenarios: { type: 'string', multiple: true, default: [] },
@@ -98,20 +211,38 @@ export const runCommand: Command = {
     const concurrency = integer('concurrency', v.concurrency, 1);
     const timeout = integer('timeout', v.timeout, 1);
     const chosenFormats = formats(v.format);
+    let shard: Shard | undefined;
+    try {
+      shard = v.shard === undefined ? undefined : parseShard(v.shard);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    if (shard && v.seed === undefined) {
+      throw new UsageError('--shard needs --seed: give every shard the same seed (e.g. the CI run number), so the merged report is one run');
+    }
     const only = patternList(v.only);
     const skip = patternList(v.skip);
     for (const f of v.flaw) if (!isFlawName(f)) throw new UsageError(`--flaw: unknown flaw "${f}"; known flaws: ${FLAW_NAMES.join(', ')}`);
-    if (v.flaw.length && v.target) throw new UsageError('--flaw applies to the embedded reference only; leave out --target');
+    if (v.flaw.length && v.target.length) throw new UsageError('--flaw applies to the embedded reference only; leave out --target');
 
     const scenarios = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
     if (selectScenarios(scenarios, only, skip).length === 0) {
       throw new UsageError(`no scenario matches --only ${only.join(',') || '*'}${skip.length ? ` --skip ${skip.join(',')}` : ''}; \`idp-conformance list\` shows the ids`);
     }
 
-    let loaded: Pick<LoadedTarget, 'config' | 'location'> & { source: Report['target']['source'] };
+    const specUrl = defaultSpecUrl();
+    const settings: RunSettings = {
+      scenarios, only, skip, seed, profile: v.profile as ProfileName, failOn: failOn as FailOn, formats: chosenFormats,
+      flaws: v.flaw, ...(runs ? { runs } : {}), ...(concurrency ? { concurrency } : {}), ...(shard ? { shard } : {}),
+      ...(timeout ? { timeout } : {}), ...(specUrl ? { specUrl } : {}),
+    };
+    const targets = v.target;
+    if (targets.length > 1) return runSeveral(targets, resolve(v.report), settings);
+
+    let loaded: Loaded;
     let embedded: EmbeddedReference | undefined;
     try {
-      if (v.target) loaded = await loadTarget(v.target);
+      if (targets[0] !== undefined) loaded = await loadTarget(targets[0]);
       else {
         embedded = await startEmbeddedReference({ flaws: v.flaw as FlawName[] });
         loaded = { config: validateConfig(embedded.target), source: 'embedded', location: embedded.issuer };
@@ -121,37 +252,8 @@ export const runCommand: Command = {
       console.error(`idp-conformance run: ${error.message}`);
       return 2;
     }
-
-    const out = new ConsoleReporter();
-    const where = loaded.source === 'embedded' ? 'the embedded reference server' : loaded.location;
-    out.line(`idp-conformance: ${loaded.config.issuer} (${where}) — profile ${v.profile}, seed ${seed}`);
-    if (v.flaw.length) out.line(`!! planted flaws on in the embedded reference: ${v.flaw.join(', ')}`);
-    const specUrl = defaultSpecUrl();
     try {
-      const report = await runSuite({
-        config: loaded.config, source: loaded.source, scenarios, only, skip, seed,
-        profile: v.profile as ProfileName,
-        ...(runs ? { runs } : {}),
-        ...(concurrency ? { concurrency } : {}),
-        ...(timeout ? { scenarioTimeoutMs: timeout } : {}),
-        ...(specUrl ? { links: { specUrl } } : {}),
-        reportDir: resolve(v.report),
-        onResult: (r) => out.result(r),
-      });
-      let written: string[];
-      try {
-        written = await writeReports(report, resolve(v.report), chosenFormats);
-      } catch (error) {
-        console.error(`idp-conformance run: cannot write the reports to ${v.report}: ${(error as Error).message}`);
-        out.summary(report);
-        return 2;
-      }
-      out.summary(report, written);
-      return exitCodeFor(report, failOn as FailOn);
-    } catch (error) {
-      if (!(error instanceof TargetUnreachableError)) throw error;
-      console.error(`idp-conformance run: the target is unreachable: ${error.message}`);
-      return 3;
+      return (await runTarget(loaded, resolve(v.report), settings)).code;
     } finally {
       await embedded?.server.close();
     }

@@ -53,7 +53,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     durationMs: Math.round(performance.now() - started),
     seed: outcome.seed,
     runs: outcome.runs,
-    selection: { only: options.only ?? [], skip: options.skip ?? [] },
+    selection: { only: options.only ?? [], skip: options.skip ?? [], ...(options.shard ? { shard: options.shard } : {}) },
     summary: summarize(outcome.results),
     results: outcome.results,
     ...(outcome.notices.length ? { notices: outcome.notices } : {}),

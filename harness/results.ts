@@ -128,7 +128,9 @@ export interface Report {
   durationMs: number;
   seed: number;
   runs: number;
-  selection: { only: string[]; skip: string[] };
+  selection: { only: string[]; skip: string[]; shard?: { index: number; total: number } };
+  /** Set by `merge-reports`: the shard reports this one was merged from. */
+  mergedFrom?: { shard?: { index: number; total: number }; startedAt: string; durationMs: number }[];
   summary: Summary;
   results: ScenarioResult[];
   /** Planted flaws the target was started with (the embedded reference), named in every report. */

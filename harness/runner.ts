@@ -3,6 +3,7 @@
  * per-scenario timeouts, bounded concurrency, seeds, redaction, expected failures. It is handed
  * its scenarios; it never imports suites/.
  */
+import { type Shard, shardOf } from './shard.ts';
 import { type Client, type TargetConfig, resolveClients } from './config.ts';
 import { createContext } from './context.ts';
 import {
@@ -36,6 +37,8 @@ export interface RunnerOptions {
   concurrency?: number;
   only?: string[];
   skip?: string[];
+  /** Run only this shard's part of the selection (`--shard i/n`). */
+  shard?: Shard;
   scenarioTimeoutMs?: number;
   requestTimeoutMs?: number;
   links?: LinkOptions;
@@ -134,7 +137,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const known = new Set(options.scenarios.map((s) => s.id));
   for (const id of expected) if (!known.has(id)) notices.push(`expectedFailures lists "${id}", which is not a known scenario id`);
 
-  const selected = selectScenarios(options.scenarios, options.only, options.skip);
+  const chosen = selectScenarios(options.scenarios, options.only, options.skip);
+  const selected = options.shard ? shardOf(chosen, options.shard) : chosen;
   const browser = options.browser ?? new BrowserHost();
   const screenshots = new ScreenshotStore(options.reportDir);
 

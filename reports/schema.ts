@@ -45,6 +45,8 @@ const result = z.strictObject({
   log: z.array(z.string()).optional(),
 });
 
+const shard = z.strictObject({ index: z.int().positive(), total: z.int().positive() });
+
 export const reportSchema = z.strictObject({
   schemaVersion: z.literal(1),
   tool: z.strictObject({ name: z.string(), version: z.string() }),
@@ -54,7 +56,8 @@ export const reportSchema = z.strictObject({
   durationMs: z.number().nonnegative(),
   seed: z.int().nonnegative(),
   runs: z.int().positive(),
-  selection: z.strictObject({ only: z.array(z.string()), skip: z.array(z.string()) }),
+  selection: z.strictObject({ only: z.array(z.string()), skip: z.array(z.string()), shard: shard.optional() }),
+  mergedFrom: z.array(z.strictObject({ shard: shard.optional(), startedAt: z.iso.datetime(), durationMs: z.number().nonnegative() })).optional(),
   summary: z.strictObject({
     total: z.int(), passed: z.int(), failed: z.int(), warnings: z.int(), skipped: z.int(), errors: z.int(), expectedFailures: z.int(),
   }),
