@@ -17,7 +17,7 @@ export interface MemorySample {
   heapTotal: number;
   external: number;
   arrayBuffers: number;
-  /** Entries in the server's MemoryStore, expired ones included until a sweep. */
+  /** Entries in the server's MemoryStore, expired ones included until a sweep (with Redis: its key count). */
   storeSize: number;
 }
 

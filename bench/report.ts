@@ -1,4 +1,5 @@
 /** The results of one `npm run bench`: their JSON shape, the targets, and the printed table. */
+import type { RedisResults } from './redis.ts';
 import type { SigningAlg } from '../reference/index.ts';
 import type { CatalogRun } from './catalog.ts';
 import type { MemoryResult } from './memory.ts';
@@ -60,6 +61,7 @@ export interface BenchResults {
   catalog?: CatalogRun[];
   properties?: PropertyBenchResult;
   memory?: MemoryResult;
+  redis?: RedisResults;
   targets: Target[];
 }
 

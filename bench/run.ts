@@ -16,13 +16,14 @@ import type { SigningAlg } from '../reference/index.ts';
 import { catalogWallTime } from './catalog.ts';
 import { memoryAfterTokens } from './memory.ts';
 import { propertyRate } from './properties.ts';
+import { redisFigures, renderRedis } from './redis.ts';
 import {
   type AlgThroughput, type BenchResults, type Machine, type Settings, cpuPerSignature, cpuPerToken, evaluateTargets, renderTable,
 } from './report.ts';
 import { ServerProcess } from './server.ts';
 import { tokenThroughput } from './throughput.ts';
 
-const SECTIONS = ['throughput', 'catalog', 'properties', 'memory'] as const;
+const SECTIONS = ['throughput', 'catalog', 'properties', 'memory', 'redis'] as const;
 type Section = (typeof SECTIONS)[number];
 const ALGS: readonly SigningAlg[] = ['RS256', 'ES256', 'EdDSA'];
 
@@ -128,11 +129,18 @@ async function main(argv: string[]): Promise<number> {
     step(`memory: issuing ${settings.tokens.toLocaleString('en-US')} tokens, then expiring them`);
     results.memory = await memoryAfterTokens({ tokens: settings.tokens, alg: 'EdDSA', connections: settings.connections });
   }
+  if (only.includes('redis')) {
+    step(`Redis: throughput with memory, 1 and 2 instances on Redis (${settings.durationS} s each); then ${settings.tokens.toLocaleString('en-US')} tokens expiring by Redis TTL`);
+    results.redis = await redisFigures({
+      alg: 'EdDSA', durationS: settings.durationS, warmupS: settings.warmupS, connections: settings.connections, tokens: settings.tokens,
+    });
+  }
   results.machine.loadAverage.end = loadavg()[0] ?? 0;
   results.durationS = Math.round((performance.now() - started) / 100) / 10;
   const full: BenchResults = { ...results, targets: evaluateTargets(results) };
   await writeFile(values.out, `${JSON.stringify(full, null, 2)}\n`);
   console.log(renderTable(full));
+  if (full.redis) console.log(`\n${renderRedis(full.redis)}`);
   console.log(`\n${values.out} written (${full.durationS} s).${profileDir ? ` CPU profiles in ${profileDir} (npx tsx bench/cpu-profile.ts FILE).` : ''}`);
   return 0;
 }

@@ -11,7 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { dirname } from 'node:path';
 import type { SigningAlg } from '../reference/index.ts';
-import { createReferenceServer, MemoryStore } from '../reference/index.ts';
+import { createReferenceServer, MemoryStore, RedisStore, sharedKeySet } from '../reference/index.ts';
 import type { BenchRequest, BenchResponse } from './protocol.ts';
 import { rawSignRate } from './signing.ts';
 
@@ -24,7 +24,16 @@ let profiler: Session | undefined;
 
 let clockOffsetMs = 0;
 const now = () => Date.now() + clockOffsetMs;
-const server = createReferenceServer({ signingAlg: alg, now, store: new MemoryStore({ now, sweepIntervalMs }) });
+/** BENCH_STORE=redis://…: the Redis store, with the signing key shared by every instance on it. */
+const redisUrl = process.env.BENCH_STORE;
+/** BENCH_ACCESS_TOKEN_S: a short access-token lifetime, so Redis's own TTLs expire them during the bench. */
+const accessTokenS = process.env.BENCH_ACCESS_TOKEN_S === undefined ? undefined : Number(process.env.BENCH_ACCESS_TOKEN_S);
+const store = redisUrl ? new RedisStore({ url: redisUrl, prefix: 'bench:', now }) : new MemoryStore({ now, sweepIntervalMs });
+const server = createReferenceServer({
+  signingAlg: alg, now, store,
+  ...(redisUrl ? { keys: await sharedKeySet(store as RedisStore, alg, { now }) } : {}),
+  ...(accessTokenS ? { lifetimes: { accessTokenFirstParty: accessTokenS, accessTokenThirdParty: accessTokenS } } : {}),
+});
 const { issuer, port } = await server.listen(0, '127.0.0.1');
 
 /**
@@ -52,7 +61,7 @@ async function handle(request: BenchRequest): Promise<BenchResponse> {
       gc();
       gc();
       const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-      return { type: 'memory', rss, heapUsed, heapTotal, external, arrayBuffers, storeSize: (server.context.store as MemoryStore).size };
+      return { type: 'memory', rss, heapUsed, heapTotal, external, arrayBuffers, storeSize: store instanceof RedisStore ? await store.client.dbsize() : store.size };
     }
     case 'cpu': {
       const { user, system } = process.cpuUsage();

@@ -7,6 +7,10 @@ import type { RawSignOptions, RawSignResult } from './signing.ts';
 
 export interface ServerProcessOptions {
   alg: SigningAlg;
+  /** A redis:// URL: the server uses the Redis store (and the key shared there) instead of memory. */
+  store?: string;
+  /** Access-token lifetime in seconds (default the reference's). */
+  accessTokenS?: number;
 }
 
 /** The child's next message; an error if it exits first. */
@@ -45,7 +49,11 @@ export class ServerProcess {
     const execArgv = ['--expose-gc', '--import', 'tsx'];
     const child = fork(new URL('./server-process.ts', import.meta.url), [], {
       execArgv,
-      env: { ...process.env, BENCH_SIGNING_ALG: options.alg },
+      env: {
+        ...process.env, BENCH_SIGNING_ALG: options.alg,
+        ...(options.store ? { BENCH_STORE: options.store } : {}),
+        ...(options.accessTokenS ? { BENCH_ACCESS_TOKEN_S: String(options.accessTokenS) } : {}),
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const message = await nextMessage(child, 'before it was ready');

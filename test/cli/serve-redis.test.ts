@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli, waitFor } from '../support/spawn-cli.ts';
 import { closedPort } from '../support/ports.ts';
-import { startRedis, type RunningRedis } from '../support/redis.ts';
+import { startRedis, type RunningRedis } from '../../scripts/redis-server.ts';
 
 const start = spawnCli;
 

@@ -14,7 +14,7 @@ import {
   createReferenceServer, RedisStore, SEEDED_CLIENTS, SEEDED_USER, sharedKeySet, targetConfig, type ReferenceServer,
 } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { startRedis, type RunningRedis } from '../support/redis.ts';
+import { startRedis, type RunningRedis } from '../../scripts/redis-server.ts';
 import { basic } from '../support/reference.ts';
 
 /** A round-robin HTTP proxy: request i goes to upstream i mod n; bodies and headers pass unchanged. */

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../reference/index.ts';
 import type { CodeRecord, DeviceRecord, RefreshRecord } from '../../reference/store/store.ts';
-import { startRedis, type RunningRedis } from '../support/redis.ts';
+import { startRedis, type RunningRedis } from '../../scripts/redis-server.ts';
 
 let redis: RunningRedis;
 beforeAll(async () => {

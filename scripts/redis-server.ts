@@ -4,8 +4,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { findRedisServer } from '../../scripts/ensure-redis.ts';
-import { closedPort } from './ports.ts';
+import { findRedisServer } from './ensure-redis.ts';
+import { closedPort } from '../test/support/ports.ts';
 
 export interface RunningRedis {
   url: string;
