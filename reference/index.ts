@@ -12,4 +12,4 @@ export { MemoryStore } from './store/memory.ts';
 export { isSigningAlg, KeySet, SIGNING_ALGS, type SigningKey } from './keys.ts';
 export { OAuthError } from './http/errors.ts';
 export type { Grant, TokenResponse } from './grants/grant.ts';
-export { targetConfig, type TargetClient, type TargetConfig } from './target-config.ts';
+export { targetConfig, targetConfig as targetConfigFor, type TargetClient, type TargetConfig } from './target-config.ts';
