@@ -5,7 +5,10 @@ export default defineConfig({
   resolve: {
     // Scenario files outside the repo import the package by name; the CLI maps the name with a
     // module hook (cli/resolve-hook.mjs), vitest with this alias.
-    alias: { 'idp-conformance': fileURLToPath(new URL('./index.ts', import.meta.url)) },
+    alias: [
+      { find: /^idp-conformance$/, replacement: fileURLToPath(new URL('./index.ts', import.meta.url)) },
+      { find: /^idp-conformance\/reference$/, replacement: fileURLToPath(new URL('./reference/index.ts', import.meta.url)) },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts'],

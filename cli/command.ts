@@ -17,8 +17,10 @@ export class UsageError extends Error {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+type Strict<O extends Options> = { args: string[]; options: O; strict: true; allowPositionals: false };
+
 /** node:util parseArgs, strict, with parse failures turned into UsageErrors. */
-export function parseOptions<O extends Options>(argv: string[], options: O) {
+export function parseOptions<O extends Options>(argv: string[], options: O): ReturnType<typeof parseArgs<Strict<O>>>['values'] {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (err) {

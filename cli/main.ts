@@ -1,4 +1,5 @@
 /** The command line: dispatches `idp-conformance <command>` to its module. */
+import { PACKAGE } from '../harness/package-info.ts';
 import { UsageError, type Command } from './command.ts';
 import { initCommand } from './init.ts';
 import { listCommand } from './list.ts';
@@ -22,11 +23,15 @@ function usage(): string {
 Commands:
 ${lines.join('\n')}
 
-Run "idp-conformance <command> --help" for a command's options.`;
+Run "idp-conformance <command> --help" for a command's options; --version prints the version.`;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(PACKAGE.version);
+    return 0;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? console.error : console.log)(usage());
     return name === undefined ? 2 : 0;

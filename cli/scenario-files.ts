@@ -6,17 +6,24 @@ import { type Scenario, isScenario } from '../harness/scenario.ts';
 import { UsageError } from './command.ts';
 
 let hookRegistered = false;
+/** Running from dist/ (the installed package) rather than from the TypeScript sources. */
+const BUILT = import.meta.url.endsWith('.js');
 
-/** Make the bare name 'idp-conformance' resolve to this package, wherever the file lives. */
-function registerResolveHook(): void {
+/**
+ * Make the bare name 'idp-conformance' resolve to this package, wherever the file lives; and,
+ * when the package runs from dist/, let Node load TypeScript scenario files through tsx (from
+ * the sources, the `idp-conformance` command or vitest already does).
+ */
+async function registerHooks(): Promise<void> {
   if (hookRegistered) return; // (under vitest, its alias resolves the name; the hook is harmless)
-  register('./resolve-hook.mjs', import.meta.url);
   hookRegistered = true;
+  if (BUILT) (await import('tsx/esm/api')).register();
+  register('./resolve-hook.mjs', import.meta.url);
 }
 
 export async function loadScenarioFiles(patterns: readonly string[], cwd = process.cwd()): Promise<Scenario[]> {
   if (patterns.length === 0) return [];
-  registerResolveHook();
+  await registerHooks();
   const scenarios: Scenario[] = [];
   for (const pattern of patterns) {
     const files = await expandFileGlob(pattern, cwd);

@@ -2,15 +2,14 @@
  * One whole run: config → discovery → runner → the Report (DESIGN §2 data flow). The caller hands
  * in the scenarios (the catalog lives in suites/, which the harness never imports).
  */
-import { createRequire } from 'node:module';
 import { type TargetConfig, configSecrets } from './config.ts';
+import { PACKAGE } from './package-info.ts';
 import { Redactor } from './redact.ts';
 import type { Report, ScenarioResult, Summary } from './results.ts';
 import { type RunnerOptions, runScenarios } from './runner.ts';
 import { resolveTarget } from './target.ts';
 
-const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
-export const TOOL = { name: pkg.name, version: pkg.version } as const;
+export const TOOL = { name: PACKAGE.name, version: PACKAGE.version } as const;
 
 export interface SuiteOptions extends Omit<RunnerOptions, 'target' | 'redactor' | 'config'> {
   config: TargetConfig;

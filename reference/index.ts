@@ -13,4 +13,4 @@ export { RedisStore, type RedisStoreOptions } from './store/redis.ts';
 export { isSigningAlg, KeySet, SIGNING_ALGS, sharedKeySet, type SharedValues, type SigningKey } from './keys.ts';
 export { OAuthError } from './http/errors.ts';
 export type { Grant, TokenResponse } from './grants/grant.ts';
-export { targetConfig, type TargetClient, type TargetConfig } from './target-config.ts';
+export { targetConfig, targetConfig as targetConfigFor, type TargetClient, type TargetConfig } from './target-config.ts';

@@ -1,53 +1,27 @@
 /**
  * The built-in catalog. One file per scenario: id `area.name` ⇔ `suites/area/name.ts`, each
- * default-exporting `defineScenario(...)`. The files are found on disk, so a new scenario is one
- * new file and nothing else; a file whose id does not match its path is refused at load time.
+ * default-exporting `defineScenario(...)`. suites/catalog.ts imports every file statically
+ * (`npm run catalog` regenerates it; a test fails when a file is missing from it), so the package
+ * loads without scanning directories or awaiting at the top level; a file whose id does not match
+ * its path is refused at load time.
  */
-import { readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { HarnessError } from '../harness/failures.ts';
 import { isScenario, type Scenario } from '../harness/scenario.ts';
+import { CATALOG_ENTRIES } from './catalog.ts';
 
-/** Report order: the order a reader meets the protocol in (DESIGN §7). Unlisted areas come last. */
-export const AREA_ORDER = [
-  'discovery', 'jwks', 'code', 'pkce', 'redirect', 'refresh', 'client-credentials', 'client-auth',
-  'scope', 'id-token', 'jwt', 'device', 'token-exchange', 'implicit', 'password', 'token', 'userinfo',
-  'revocation', 'introspection', 'tokens', 'consent', 'headers', 'race', 'browser',
-] as const;
+export { AREA_ORDER } from './areas.ts';
 
-/** Folders under suites/ that hold no scenarios. */
-const NOT_AREAS = new Set(['checks']);
-
-const SUITES = import.meta.dirname;
-
-async function loadCatalog(): Promise<Scenario[]> {
-  const files: Array<{ area: string; name: string; path: string }> = [];
-  for (const area of readdirSync(SUITES, { withFileTypes: true })) {
-    if (!area.isDirectory() || NOT_AREAS.has(area.name)) continue;
-    for (const file of readdirSync(join(SUITES, area.name))) {
-      if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
-      files.push({ area: area.name, name: basename(file, '.ts'), path: join(SUITES, area.name, file) });
+function checked(entries: ReadonlyArray<readonly [string, unknown]>): Scenario[] {
+  return entries.map(([file, exported]) => {
+    const expected = file.replace('/', '.');
+    if (!isScenario(exported)) {
+      throw new HarnessError(`suites/${file}.ts must default-export defineScenario({ id: '${expected}', ... })`);
     }
-  }
-  const rank = (area: string) => {
-    const i = (AREA_ORDER as readonly string[]).indexOf(area);
-    return i === -1 ? AREA_ORDER.length : i;
-  };
-  files.sort((a, b) => rank(a.area) - rank(b.area) || a.area.localeCompare(b.area) || a.name.localeCompare(b.name));
-  const scenarios: Scenario[] = [];
-  for (const file of files) {
-    const module = (await import(pathToFileURL(file.path).href)) as { default?: unknown };
-    const expected = `${file.area}.${file.name}`;
-    if (!isScenario(module.default)) {
-      throw new HarnessError(`suites/${file.area}/${file.name}.ts must default-export defineScenario({ id: '${expected}', ... })`);
+    if (exported.id !== expected) {
+      throw new HarnessError(`suites/${file}.ts declares id "${exported.id}"; its path makes it "${expected}"`);
     }
-    if (module.default.id !== expected) {
-      throw new HarnessError(`suites/${file.area}/${file.name}.ts declares id "${module.default.id}"; its path makes it "${expected}"`);
-    }
-    scenarios.push(module.default);
-  }
-  return scenarios;
+    return exported;
+  });
 }
 
-export const BUILT_IN_SCENARIOS: readonly Scenario[] = Object.freeze(await loadCatalog());
+export const BUILT_IN_SCENARIOS: readonly Scenario[] = Object.freeze(checked(CATALOG_ENTRIES));

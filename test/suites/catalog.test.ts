@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { catalogTable, README, withCatalog } from '../../scripts/catalog.ts';
+import { CATALOG_FILE, renderCatalogModule, scenarioFiles } from '../../scripts/suites-catalog.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 
 describe('the catalog', () => {
@@ -9,6 +10,11 @@ describe('the catalog', () => {
     const ids = BUILT_IN_SCENARIOS.map((s) => s.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const s of BUILT_IN_SCENARIOS) expect(s.requirements.length, s.id).toBeGreaterThan(0);
+  });
+
+  it('suites/catalog.ts imports every scenario file on disk (npm run catalog regenerates it)', () => {
+    expect(readFileSync(CATALOG_FILE, 'utf8')).toBe(renderCatalogModule());
+    expect(BUILT_IN_SCENARIOS.map((s) => s.id)).toEqual(scenarioFiles().map((f) => f.replace('/', '.')));
   });
 
   it('is listed in the README as it is (npm run catalog rewrites the table)', () => {

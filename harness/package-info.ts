@@ -1,0 +1,29 @@
+/**
+ * This package's name and version, read from its package.json: one folder up from the sources,
+ * two from dist/ (the built package), so the nearest package.json of this name is the one.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function find(): { name: string; version: string } {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'idp-conformance' && pkg.version) return { name: pkg.name, version: pkg.version };
+    }
+    const up = dirname(dir);
+    if (up === dir) return { name: 'idp-conformance', version: '0.0.0' };
+    dir = up;
+  }
+}
+
+export const PACKAGE = find();
+/** The directory of this package (where its package.json is). */
+export const PACKAGE_ROOT = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();

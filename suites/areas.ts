@@ -1,0 +1,9 @@
+/** Report order: the order a reader meets the protocol in (DESIGN §7). Unlisted areas come last. */
+export const AREA_ORDER = [
+  'discovery', 'jwks', 'code', 'pkce', 'redirect', 'refresh', 'client-credentials', 'client-auth',
+  'scope', 'id-token', 'jwt', 'device', 'token-exchange', 'implicit', 'password', 'token', 'userinfo',
+  'revocation', 'introspection', 'tokens', 'consent', 'headers', 'race', 'browser',
+] as const;
+
+/** Folders under suites/ that hold no scenarios. */
+export const NOT_AREAS: ReadonlySet<string> = new Set(['checks']);
