@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Status } from '../harness/results.ts';
+import { betweenMarkers } from '../scripts/catalog.ts';
 import { type Expectations, IDPS, expectationsFile } from './matrix.ts';
 
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
@@ -64,10 +65,7 @@ export function compatibilityTable(list: readonly Expectations[] = allExpectatio
 
 /** README.md with the table between the markers replaced by the current one. */
 export function withCompatibilityTable(readme: string, table = compatibilityTable()): string {
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`README.md has no ${BEGIN} … ${END} section`);
-  return `${readme.slice(0, start + BEGIN.length)}\n${table}\n${readme.slice(end)}`;
+  return betweenMarkers(readme, BEGIN, END, table);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
