@@ -35,9 +35,9 @@ export function idpTable(e: Expectations): string {
   const c = counts(e);
   const total = Object.keys(e.scenarios).length;
   const rows = Object.entries(e.scenarios)
-    .filter(([, x]) => x.status !== 'passed')
+    .filter(([, x]) => x.status !== 'passed' || x.also?.length)
     .sort(([a, x], [b, y]) => ORDER.indexOf(x.status) - ORDER.indexOf(y.status) || a.localeCompare(b))
-    .map(([id, x]) => `| \`${id}\` | ${x.status} | ${cell(x.reason)} |`);
+    .map(([id, x]) => `| \`${id}\` | ${x.status}${x.also?.length ? ` (sometimes ${x.also.join(', ')})` : ''} | ${cell(x.reason)} |`);
   return [
     `### ${e.idp}`,
     '',
