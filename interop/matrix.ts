@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ProfileName, Report, ScenarioResult, Status } from '../harness/results.ts';
-import { runConformance } from '../index.ts';
+import { type TargetConfigInput, runConformance } from '../index.ts';
 import type { InteropIdp } from './idp.ts';
 import { freePort } from './support.ts';
 
@@ -55,18 +55,22 @@ export interface IdpRun {
 export async function runIdp(idp: InteropIdp, options: { reportDir?: string; log?: (line: string) => void; only?: string[] } = {}): Promise<IdpRun> {
   const started = performance.now();
   const workDir = await mkdtemp(path.join(tmpdir(), `interop-${idp.name}-`));
-  const port = await freePort();
-  const running = await idp.start({ port, workDir, ...(options.log ? { log: options.log } : {}) });
   try {
-    const report = await runConformance({
-      target: running.targetConfig as never,
-      ...RUN,
-      ...(options.only ? { only: options.only } : {}),
-      ...(options.reportDir ? { reportDir: options.reportDir } : {}),
-    });
-    return { report, wallMs: Math.round(performance.now() - started) };
+    const port = await freePort();
+    const running = await idp.start({ port, workDir, ...(options.log ? { log: options.log } : {}) });
+    try {
+      const report = await runConformance({
+        // The module's config object, validated by runConformance like any other.
+        target: running.targetConfig as TargetConfigInput,
+        ...RUN,
+        ...(options.only ? { only: options.only } : {}),
+        ...(options.reportDir ? { reportDir: options.reportDir } : {}),
+      });
+      return { report, wallMs: Math.round(performance.now() - started) };
+    } finally {
+      await running.stop();
+    }
   } finally {
-    await running.stop();
     await rm(workDir, { recursive: true, force: true });
   }
 }

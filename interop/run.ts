@@ -29,7 +29,8 @@ const rows: string[] = [];
 for (const name of names) {
   const idp = await loadIdp(name);
   if (!idp) {
-    console.log(`${name}: skipped — no module at interop/${IDPS.find((i) => i.name === name)!.dirs.join('/ or interop/')}/index.ts (not merged yet?)`);
+    const where = IDPS.find((i) => i.name === name)!.dirs.map((d) => `interop/${d}/index.ts`).join(' or ');
+    console.log(`${name}: skipped — no module at ${where} (not merged yet?)`);
     continue;
   }
   console.log(`${name}: installing`);

@@ -30,6 +30,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { targetConfigSchema } from '../../harness/config.ts';
 import type { InteropIdp, RunningIdp } from '../idp.ts';
 import { aptInstall, aptLine, missingPackages, startProcess, waitForDiscovery } from '../support.ts';
 
@@ -41,6 +42,21 @@ const PROJECT = fileURLToPath(new URL('.', import.meta.url));
 const CALLBACK = 'http://127.0.0.1:9/callback';
 
 const secret = () => randomBytes(32).toString('base64url');
+
+/**
+ * What DOT serves but its discovery leaves out (RFC 8414 field names), for a harness whose config
+ * takes `discoveryOverrides` (DESIGN §9). Only facts of this deployment: the grants its clients
+ * use, and the revocation and introspection endpoints DOT always mounts. Left out of the target
+ * config while the schema has no such field (it is strict), so the harness skips what needs them.
+ */
+function discoveryOverrides(issuer: string): Record<string, unknown> | undefined {
+  if (!('discoveryOverrides' in targetConfigSchema.shape)) return undefined;
+  return {
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'password'],
+    revocation_endpoint: `${issuer}/revoke_token/`,
+    introspection_endpoint: `${issuer}/introspect/`,
+  };
+}
 
 interface DotClient {
   role: string;
@@ -140,6 +156,7 @@ const idp: InteropIdp = {
         issuer,
         // DOT 1.7 serves discovery with a trailing slash only.
         discoveryUrl,
+        ...(discoveryOverrides(issuer) ? { discoveryOverrides: discoveryOverrides(issuer) } : {}),
         tokenRequestEncoding: 'form',
         clients: Object.fromEntries(all.map((c) => [c.role, targetClient(c)])),
         user: { username: user.username, password: user.password },
