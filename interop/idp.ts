@@ -1,8 +1,3 @@
-/**
- * The interface every interop IdP module implements (interop/<name>/index.ts default-exports one):
- * a real identity provider nobody here wrote, installed from Debian, configured as a careful
- * deployer would, started as plain processes on 127.0.0.1, and described as a target config.
- */
 export interface InteropIdp {
   name: string;                       // 'django-oauth-toolkit' | 'lemonldap-ng' | 'oidc-provider'
   /** Install Debian packages (apt-get, idempotent, only as root; else throw a clear message naming the apt-get line). */
