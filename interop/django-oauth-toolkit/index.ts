@@ -162,6 +162,9 @@ const idp: InteropIdp = {
         user: { username: user.username, password: user.password },
         login: { driver: 'form', usernameField: 'username', passwordField: 'password' },
         expectedFailures: [],
+        // Generous: every login runs Django's PBKDF2 (hundreds of ms), and the interop tests run
+        // beside the rest of npm test on a loaded machine (browser scenarios take 20 s there).
+        timeouts: { requestMs: 30_000, scenarioMs: 180_000 },
       },
       // gunicorn's master stops its workers on SIGTERM and exits after them.
       stop: () => gunicorn.stop(),

@@ -12,7 +12,8 @@ const idp: InteropIdp = {
   install: async () => {},
   async start({ port }): Promise<RunningIdp> {
     const started = await startOidcProvider({ port });
-    return { targetConfig: { ...started.target }, stop: () => started.close() };
+    // Generous timeouts: the interop tests run beside the rest of npm test on a loaded machine.
+    return { targetConfig: { ...started.target, timeouts: { requestMs: 30_000, scenarioMs: 180_000 } }, stop: () => started.close() };
   },
 };
 
