@@ -96,9 +96,13 @@ export function startProcess(command: string, args: readonly string[], options: 
   child.stdout?.on('data', take);
   child.stderr?.on('data', take);
   let done = false;
+  // Should this process end without stop() (a killed test worker), take the child with it.
+  const orphanGuard = () => { if (!done && child.pid !== undefined) process.kill(child.pid, 'SIGTERM'); };
+  process.once('exit', orphanGuard);
   const exited = new Promise<string>((resolve) => {
-    child.once('exit', (code, signal) => { done = true; resolve(signal ?? `exit code ${code}`); });
-    child.once('error', (error) => { done = true; lines.push(error.message); resolve(`not started: ${error.message}`); });
+    const finish = (why: string) => { done = true; process.off('exit', orphanGuard); resolve(why); };
+    child.once('exit', (code, signal) => finish(signal ?? `exit code ${code}`));
+    child.once('error', (error) => { lines.push(error.message); finish(`not started: ${error.message}`); });
   });
   return {
     pid: child.pid ?? -1,
