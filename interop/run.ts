@@ -22,6 +22,11 @@ const { values } = parseArgs({
 });
 
 const names = values.idp?.length ? values.idp : IDPS.map((i) => i.name);
+const unknown = names.filter((n) => !IDPS.some((i) => i.name === n));
+if (unknown.length) {
+  console.error(`--idp: unknown ${unknown.join(', ')}; known: ${IDPS.map((i) => i.name).join(', ')}`);
+  process.exit(2);
+}
 const started = performance.now();
 let problems = 0;
 const rows: string[] = [];
