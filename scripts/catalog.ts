@@ -25,12 +25,17 @@ export function catalogTable(scenarios: readonly Scenario[] = BUILT_IN_SCENARIOS
   return [`${scenarios.length} scenarios.`, '', '| id | checks | requirements | planted flaws it catches |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
+/** `text` with what stands between the `begin` and `end` markers replaced by `table`. */
+export function betweenMarkers(text: string, begin: string, end: string, table: string): string {
+  const start = text.indexOf(begin);
+  const stop = text.indexOf(end);
+  if (start === -1 || stop < start) throw new Error(`README.md has no ${begin} … ${end} section`);
+  return `${text.slice(0, start + begin.length)}\n${table}\n${text.slice(stop)}`;
+}
+
 /** README.md with the table between the markers replaced by the current one. */
 export function withCatalog(readme: string, table = catalogTable()): string {
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`README.md has no ${BEGIN} … ${END} section`);
-  return `${readme.slice(0, start + BEGIN.length)}\n${table}\n${readme.slice(end)}`;
+  return betweenMarkers(readme, BEGIN, END, table);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -83,6 +83,8 @@ export interface OidcProviderOptions {
   apiAccessTokenFormat?: 'opaque' | 'jwt';
   /** Print oidc-provider's development notices too (errors are always printed). */
   verbose?: boolean;
+  /** Port on 127.0.0.1 (default 0: any free port). */
+  port?: number;
 }
 
 export interface StartedOidcProvider {
@@ -241,7 +243,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const issuer = `http://127.0.0.1:${port}`;

@@ -1,0 +1,164 @@
+/**
+ * The interop matrix: every IdP module under interop/, run through the whole catalog with the
+ * library API, and compared with its expectations file (interop/expectations/<idp>.json).
+ * Used by `npm run interop` (interop/run.ts), the vitest suite (test/interop/) and the README's
+ * compatibility table (interop/table.ts).
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ProfileName, Report, ScenarioResult, Status } from '../harness/results.ts';
+import { type TargetConfigInput, runConformance } from '../index.ts';
+import type { InteropIdp } from './idp.ts';
+import { freePort } from './support.ts';
+
+export const INTEROP_DIR = fileURLToPath(new URL('.', import.meta.url));
+export const EXPECTATIONS_DIR = path.join(INTEROP_DIR, 'expectations');
+export const REPORTS_DIR = path.join(INTEROP_DIR, 'reports');
+
+/** The IdPs, in the order the matrix runs them, with the folders their modules may live in. */
+export const IDPS: readonly { name: string; dirs: readonly string[] }[] = [
+  { name: 'django-oauth-toolkit', dirs: ['django-oauth-toolkit'] },
+  { name: 'lemonldap-ng', dirs: ['lemonldap-ng', 'lemonldap'] },
+  { name: 'oidc-provider', dirs: ['oidc-provider'] },
+];
+
+/**
+ * The run's fixed settings. The `rfc` profile: these products are judged by the RFCs and OpenID
+ * specs alone, not by this project's service spec (whose extra rules, such as rotation for every
+ * client, no foreign product promises). A fixed seed keeps property runs the same each time.
+ */
+export const RUN = { profile: 'rfc' as ProfileName, seed: 20261123, concurrency: 4 };
+
+/** The IdP's module, or undefined when its folder is absent (e.g. a branch not merged yet). */
+export async function loadIdp(name: string): Promise<InteropIdp | undefined> {
+  const entry = IDPS.find((i) => i.name === name);
+  if (!entry) throw new Error(`unknown IdP "${name}"; known: ${IDPS.map((i) => i.name).join(', ')}`);
+  for (const dir of entry.dirs) {
+    const file = path.join(INTEROP_DIR, dir, 'index.ts');
+    if (!existsSync(file)) continue;
+    const mod = (await import(pathToFileURL(file).href)) as { default: InteropIdp };
+    return mod.default;
+  }
+  return undefined;
+}
+
+export interface IdpRun {
+  report: Report;
+  /** Wall time of start + catalog + stop, ms. */
+  wallMs: number;
+}
+
+/** Starts the IdP on a free port, runs the catalog (reports to `reportDir` when given), stops it. */
+export async function runIdp(idp: InteropIdp, options: { reportDir?: string; log?: (line: string) => void; only?: string[] } = {}): Promise<IdpRun> {
+  const started = performance.now();
+  const workDir = await mkdtemp(path.join(tmpdir(), `interop-${idp.name}-`));
+  try {
+    const port = await freePort();
+    const running = await idp.start({ port, workDir, ...(options.log ? { log: options.log } : {}) });
+    try {
+      const report = await runConformance({
+        // The module's config object, validated by runConformance like any other.
+        target: running.targetConfig as TargetConfigInput,
+        ...RUN,
+        ...(options.only ? { only: options.only } : {}),
+        ...(options.reportDir ? { reportDir: options.reportDir } : {}),
+      });
+      return { report, wallMs: Math.round(performance.now() - started) };
+    } finally {
+      await running.stop();
+    }
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+export interface Expectation {
+  status: Status;
+  /** One line: why. A result that is the harness's fault starts with `harness:`. */
+  reason: string;
+  /**
+   * Other statuses this scenario is seen with too, for a verdict that depends on timing (a race
+   * the product loses only sometimes): the reason says how often and why. Rare on purpose.
+   */
+  also?: Status[];
+}
+
+/** Whether `status` is what the expectation allows. */
+export const allows = (e: Expectation | undefined, status: Status) => !!e && (e.status === status || !!e.also?.includes(status));
+
+export interface Expectations {
+  idp: string;
+  /** How the IdP is set up, in one line (shown above its table). */
+  setup?: string;
+  scenarios: Record<string, Expectation>;
+}
+
+export const expectationsFile = (idp: string) => path.join(EXPECTATIONS_DIR, `${idp}.json`);
+
+export async function readExpectations(idp: string): Promise<Expectations | undefined> {
+  const file = expectationsFile(idp);
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(await readFile(file, 'utf8')) as Expectations;
+}
+
+export async function writeExpectations(expectations: Expectations): Promise<void> {
+  const sorted = Object.fromEntries(Object.entries(expectations.scenarios).sort(([a], [b]) => a.localeCompare(b)));
+  await writeFile(expectationsFile(expectations.idp), `${JSON.stringify({ ...expectations, scenarios: sorted }, null, 2)}\n`);
+}
+
+/** One line of what a result said, for a TODO reason. */
+export function summaryOf(result: ScenarioResult): string {
+  const text = result.status === 'skipped' ? result.skipReason : result.message;
+  const line = (text ?? '').replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+export interface Difference {
+  id: string;
+  expected?: Status;
+  actual?: Status;
+  /** What the run said (message or skip reason). */
+  said?: string;
+}
+
+/** Every scenario whose verdict differs from the expectations (also: new or vanished scenarios). */
+export function compare(expectations: Expectations, report: Report): Difference[] {
+  const diffs: Difference[] = [];
+  const seen = new Set<string>();
+  for (const result of report.results) {
+    seen.add(result.id);
+    const expectation = expectations.scenarios[result.id];
+    if (!allows(expectation, result.status)) {
+      const expected = expectation?.status;
+      diffs.push({ id: result.id, ...(expected ? { expected } : {}), actual: result.status, said: summaryOf(result) });
+    }
+  }
+  for (const [id, e] of Object.entries(expectations.scenarios)) {
+    if (!seen.has(id)) diffs.push({ id, expected: e.status });
+  }
+  return diffs;
+}
+
+export function describeDifference(d: Difference): string {
+  if (!d.actual) return `${d.id}: expected ${d.expected}, but the run has no such scenario`;
+  if (!d.expected) return `${d.id}: ${d.actual}, but the expectations do not list it${d.said ? ` (${d.said})` : ''}`;
+  return `${d.id}: expected ${d.expected}, got ${d.actual}${d.said ? ` — ${d.said}` : ''}`;
+}
+
+/**
+ * `--update`: statuses from the run; a reason is kept where the status did not change, and a new
+ * or changed one reads `TODO: ...` (the run's own words) until someone classifies it.
+ */
+export function updatedExpectations(idp: string, old: Expectations | undefined, report: Report): Expectations {
+  const scenarios: Record<string, Expectation> = {};
+  for (const result of report.results) {
+    const before = old?.scenarios[result.id];
+    scenarios[result.id] = before && allows(before, result.status)
+      ? before
+      : { status: result.status, reason: `TODO: ${before ? `was ${before.status}; ` : ''}${summaryOf(result) || result.status}` };
+  }
+  return { idp, ...(old?.setup ? { setup: old.setup } : {}), scenarios };
+}

@@ -1,0 +1,20 @@
+/**
+ * oidc-provider 9 (panva's certified implementation, an npm devDependency), in-process: the
+ * fixture in test/support/oidc-provider.ts (configured soundly: PKCE, rotation, device flow,
+ * introspection, revocation), wrapped as an InteropIdp. Nothing to install; nothing to stop but
+ * its HTTP server, since it runs in this process.
+ */
+import type { InteropIdp, RunningIdp } from '../idp.ts';
+import { startOidcProvider } from '../../test/support/oidc-provider.ts';
+
+const idp: InteropIdp = {
+  name: 'oidc-provider',
+  install: async () => {},
+  async start({ port }): Promise<RunningIdp> {
+    const started = await startOidcProvider({ port });
+    // Generous timeouts: the interop tests run beside the rest of npm test on a loaded machine.
+    return { targetConfig: { ...started.target, timeouts: { requestMs: 30_000, scenarioMs: 180_000 } }, stop: () => started.close() };
+  },
+};
+
+export default idp;

@@ -1,0 +1,84 @@
+/**
+ * `npm run interop [-- --idp NAME]... [--update] [--only GLOB]...`: for each IdP, install its
+ * Debian packages (as root), start it on a free loopback port, run the whole catalog against it
+ * with the form login driver, write the reports to interop/reports/<idp>/, stop it, and compare
+ * every verdict with interop/expectations/<idp>.json. `--update` rewrites the expectations'
+ * statuses from the run instead (changed ones marked TODO for a person to classify).
+ * Exit 1 when a verdict differs from the expectations (or an IdP could not be run).
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  IDPS, REPORTS_DIR, compare, describeDifference, loadIdp, readExpectations, runIdp, updatedExpectations, writeExpectations,
+} from './matrix.ts';
+
+const { values } = parseArgs({
+  options: {
+    idp: { type: 'string', multiple: true },
+    update: { type: 'boolean', default: false },
+    only: { type: 'string', multiple: true },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+
+const names = values.idp?.length ? values.idp : IDPS.map((i) => i.name);
+const unknown = names.filter((n) => !IDPS.some((i) => i.name === n));
+if (unknown.length) {
+  console.error(`--idp: unknown ${unknown.join(', ')}; known: ${IDPS.map((i) => i.name).join(', ')}`);
+  process.exit(2);
+}
+const started = performance.now();
+let problems = 0;
+const rows: string[] = [];
+
+for (const name of names) {
+  const idp = await loadIdp(name);
+  if (!idp) {
+    const where = IDPS.find((i) => i.name === name)!.dirs.map((d) => `interop/${d}/index.ts`).join(' or ');
+    console.log(`${name}: skipped — no module at ${where} (not merged yet?)`);
+    continue;
+  }
+  console.log(`${name}: installing`);
+  try {
+    await idp.install();
+  } catch (error) {
+    console.error(`${name}: ${(error as Error).message}`);
+    problems++;
+    continue;
+  }
+  const reportDir = path.join(REPORTS_DIR, name);
+  console.log(`${name}: running the catalog (reports in ${path.relative(process.cwd(), reportDir)})`);
+  let run;
+  try {
+    run = await runIdp(idp, { reportDir, ...(values.only ? { only: values.only } : {}), ...(values.verbose ? { log: (l: string) => console.log(l) } : {}) });
+  } catch (error) {
+    console.error(`${name}: could not run: ${(error as Error).message}`);
+    problems++;
+    continue;
+  }
+  const { report, wallMs } = run;
+  const s = report.summary;
+  const old = await readExpectations(name);
+  const expectations = values.update && !values.only ? updatedExpectations(name, old, report) : old;
+  if (values.update && !values.only) await writeExpectations(expectations!);
+  const harness = Object.values(expectations?.scenarios ?? {}).filter((e) => e.reason.startsWith('harness:')).length;
+  const line = `${name}: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors; ${harness} harness: entries; ${(wallMs / 1000).toFixed(0)} s`;
+  rows.push(line);
+  console.log(line);
+  if (values.update) {
+    if (values.only) console.log(`${name}: --update ignored with --only (the expectations cover the whole catalog)`);
+    else console.log(`${name}: wrote interop/expectations/${name}.json`);
+    continue;
+  }
+  if (!old) {
+    console.error(`${name}: no interop/expectations/${name}.json; run npm run interop -- --idp ${name} --update`);
+    problems++;
+    continue;
+  }
+  const diffs = compare(old, report).filter((d) => !values.only || d.actual);
+  for (const d of diffs) console.error(`  ${describeDifference(d)}`);
+  if (diffs.length) problems++;
+}
+
+console.log(`\n${rows.join('\n')}\ninterop: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+process.exitCode = problems ? 1 : 0;

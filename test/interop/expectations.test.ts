@@ -1,0 +1,90 @@
+/**
+ * The interop expectations files and the README's compatibility table: every file covers the
+ * whole catalog with a classified one-line reason, the table is generated from them, and the
+ * matrix's compare / --update logic says what it should.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Report, ScenarioResult, Status } from '../../harness/results.ts';
+import { type Expectations, compare, describeDifference, updatedExpectations } from '../../interop/matrix.ts';
+import { README, allExpectations, compatibilityTable, withCompatibilityTable } from '../../interop/table.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+
+const STATUSES: Status[] = ['passed', 'failed', 'warning', 'skipped', 'error'];
+
+describe('the interop expectations', () => {
+  const all = allExpectations();
+
+  it('exist for the IdPs built on this branch', () => {
+    expect(all.map((e) => e.idp)).toEqual(expect.arrayContaining(['django-oauth-toolkit', 'oidc-provider']));
+  });
+
+  for (const e of all) {
+    it(`${e.idp}: cover every scenario of the catalog, each with a status and a classified one-line reason`, () => {
+      expect(Object.keys(e.scenarios).sort()).toEqual(BUILT_IN_SCENARIOS.map((s) => s.id).sort());
+      for (const [id, x] of Object.entries(e.scenarios)) {
+        expect(STATUSES, id).toContain(x.status);
+        for (const other of x.also ?? []) expect(STATUSES, id).toContain(other);
+        expect(x.reason.trim(), id).not.toBe('');
+        expect(x.reason, id).not.toMatch(/\n/);
+        // --update marks what a person still has to classify.
+        expect(x.reason, id).not.toMatch(/^TODO/);
+      }
+    });
+  }
+
+  it('are listed in the README as they are (npm run interop:table rewrites the table)', () => {
+    const readme = readFileSync(README, 'utf8');
+    expect(withCompatibilityTable(readme)).toBe(readme);
+    for (const e of all) {
+      for (const [id, x] of Object.entries(e.scenarios)) {
+        if (x.status !== 'passed' || x.also) expect(compatibilityTable(), `${e.idp} ${id}`).toContain(`| \`${id}\` | ${x.status}`);
+      }
+    }
+  });
+});
+
+const result = (id: string, status: Status, said?: string): ScenarioResult => ({
+  id, title: id, area: id.split('.')[0]!, status, severity: 'medium', requirements: [], catches: [], durationMs: 1, evidence: [],
+  ...(status === 'skipped' ? { skipReason: said ?? 'n/a' } : said ? { message: said } : {}),
+});
+const report = (results: ScenarioResult[]) => ({ results } as unknown as Report);
+
+describe('the matrix comparison', () => {
+  const expected: Expectations = {
+    idp: 'x',
+    scenarios: {
+      'a.same': { status: 'passed', reason: 'passes' },
+      'b.changed': { status: 'failed', reason: 'deviation: …' },
+      'c.gone': { status: 'skipped', reason: 'product limitation: …' },
+    },
+  };
+  const run = report([result('a.same', 'passed'), result('b.changed', 'passed'), result('d.new', 'error', 'the target stopped answering')]);
+
+  it('names every scenario whose verdict changed, appeared or vanished', () => {
+    expect(compare(expected, run).map(describeDifference)).toEqual([
+      'b.changed: expected failed, got passed',
+      'd.new: error, but the expectations do not list it (the target stopped answering)',
+      'c.gone: expected skipped, but the run has no such scenario',
+    ]);
+  });
+
+  it('--update keeps the reasons of unchanged verdicts and marks the others TODO with what the run said', () => {
+    const updated = updatedExpectations('x', expected, run);
+    expect(updated.scenarios).toEqual({
+      'a.same': { status: 'passed', reason: 'passes' },
+      'b.changed': { status: 'passed', reason: 'TODO: was failed; passed' },
+      'd.new': { status: 'error', reason: 'TODO: the target stopped answering' },
+    });
+    expect(compare(updated, run)).toEqual([]);
+  });
+
+  it('accepts the other statuses a timing-dependent verdict is recorded with, and keeps its reason on --update', () => {
+    const racy: Expectations = { idp: 'x', scenarios: { 'r.race': { status: 'passed', also: ['failed'], reason: 'deviation, timing-dependent: …' } } };
+    for (const status of ['passed', 'failed'] as const) {
+      expect(compare(racy, report([result('r.race', status)]))).toEqual([]);
+      expect(updatedExpectations('x', racy, report([result('r.race', status)])).scenarios).toEqual(racy.scenarios);
+    }
+    expect(compare(racy, report([result('r.race', 'error', 'boom')])).map(describeDifference)).toEqual(['r.race: expected passed, got error — boom']);
+  });
+});
