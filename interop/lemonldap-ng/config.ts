@@ -13,11 +13,13 @@
  *   "Initialization failed … Unable to protect this server" when its captcha libraries are missing.
  * - OIDC: authorization code flow only (implicit and hybrid off), no dynamic registration, a fresh
  *   RS256 key (2048 bits) per start, ID tokens, userinfo and JWT access tokens signed RS256,
- *   claims released by scope only (oidcServiceIgnoreScopeForClaims 0).
+ *   claims released by scope only (oidcServiceIgnoreScopeForClaims 0), unknown scopes dropped
+ *   (oidcServiceAllowOnlyDeclaredScopes) and, per client, scope rules that never grant a standard
+ *   scope outside the client's registered scope (2.16 has no per-client scope list otherwise).
  * - Every client that runs the code flow requires PKCE (oidcRPMetaDataOptionsRequirePKCE): 2.16
  *   checks a code_verifier at the token endpoint only when this is on.
- * - First-party clients (confidential, confidential2) bypass consent and get refresh tokens for
- *   offline_access; the third-party public client asks for consent, has shorter lifetimes and no
+ * - First-party clients (confidential, confidential2) bypass consent and get (non-rotating)
+ *   refresh tokens; the third-party public client asks for consent, has shorter lifetimes and no
  *   refresh token (2.16 cannot rotate refresh tokens, RFC 9700 §4.14.2 asks rotation or sender
  *   binding for public clients). machine may only use client_credentials, legacy only password.
  */
@@ -94,16 +96,33 @@ function rpOptions(client: LlngClient): Record<string, unknown> {
     oidcRPMetaDataOptionsIDTokenExpiration: ttl.idToken,
     oidcRPMetaDataOptionsAuthorizationCodeExpiration: ttl.code,
     oidcRPMetaDataOptionsIDTokenForceClaims: 0,
-    // Refresh tokens only for first-party code-flow clients, and only for offline_access.
+    // Refresh tokens only for first-party code-flow clients: tied to the SSO session, or for
+    // offline_access (with prompt=consent) an offline session.
     oidcRPMetaDataOptionsAllowOffline: codeFlow && client.firstParty ? 1 : 0,
     oidcRPMetaDataOptionsOfflineSessionExpiration: TTL.offlineSessionHours * 3600,
-    oidcRPMetaDataOptionsRefreshToken: 0,
+    oidcRPMetaDataOptionsRefreshToken: codeFlow && client.firstParty ? 1 : 0,
     oidcRPMetaDataOptionsAllowClientCredentialsGrant: client.role === 'machine' ? 1 : 0,
     oidcRPMetaDataOptionsAllowPasswordGrant: client.role === 'legacy' ? 1 : 0,
     oidcRPMetaDataOptionsUserIDAttr: 'uid',
     oidcRPMetaDataOptionsLogoutSessionRequired: 0,
     oidcRPMetaDataOptionsLogoutType: 'front',
   };
+}
+
+/** Scopes LemonLDAP::NG knows without a rule (its OIDC_SCOPES) plus offline_access. */
+const STANDARD_SCOPES = ['openid', 'profile', 'email', 'address', 'phone', 'offline_access'];
+
+/**
+ * Per-client scope rules: a standard scope outside the client's registered scope is never granted
+ * ("0"); any other scope it registered is granted when requested. With
+ * oidcServiceAllowOnlyDeclaredScopes, a scope neither standard nor ruled is dropped.
+ */
+export function scopeRules(client: LlngClient): Record<string, string> {
+  const own = client.scope.split(' ').filter(Boolean);
+  return Object.fromEntries([
+    ...STANDARD_SCOPES.filter((s) => !own.includes(s)).map((s) => [s, '0']),
+    ...own.filter((s) => !STANDARD_SCOPES.includes(s) || s === 'offline_access').map((s) => [s, '$requested']),
+  ]);
 }
 
 /** lmConf-1.json. */
@@ -167,10 +186,12 @@ export function lmConf(options: { issuer: string; paths: LlngPaths; key: Signing
     oidcServiceAllowHybridFlow: 0,
     oidcServiceAllowDynamicRegistration: 0,
     oidcServiceIgnoreScopeForClaims: 0,
+    oidcServiceAllowOnlyDeclaredScopes: 1,
     oidcServiceAuthorizationCodeExpiration: TTL.firstParty.code,
     oidcServiceAccessTokenExpiration: TTL.firstParty.accessToken,
     oidcServiceIDTokenExpiration: TTL.firstParty.idToken,
     oidcRPMetaDataOptions: Object.fromEntries(clients.map((c) => [c.role, rpOptions(c)])),
+    oidcRPMetaDataScopeRules: Object.fromEntries(clients.map((c) => [c.role, scopeRules(c)])),
     oidcRPMetaDataExportedVars: Object.fromEntries(clients.map((c) => [c.role, EXPORTED_VARS])),
   };
 }

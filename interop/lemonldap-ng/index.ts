@@ -16,6 +16,11 @@ import { type Started, startProcess, stopProcess } from './process.ts';
 
 const run = promisify(execFile);
 
+/** A running LemonLDAP::NG, with the PIDs of the processes it started (nginx's master, the FastCGI manager). */
+export interface RunningLemonldapNg extends RunningIdp {
+  pids(): number[];
+}
+
 const APT_LINE = `apt-get install -y ${PACKAGES.join(' ')}`;
 const FASTCGI_SERVER = '/usr/sbin/llng-fastcgi-server';
 const NGINX = '/usr/sbin/nginx';
@@ -39,7 +44,7 @@ export async function missingPackages(): Promise<string[]> {
   return missing;
 }
 
-async function install(): Promise<void> {
+export async function install(): Promise<void> {
   const missing = await missingPackages();
   if (!missing.length) return;
   if (!isRoot()) {
@@ -78,7 +83,7 @@ function clients(port: number): LlngClient[] {
     { role: 'confidential2', clientId: 'confidential2', clientSecret: secret(), redirectUri: redirect('confidential2'),
       firstParty: true, scope: 'openid profile email offline_access' },
     { role: 'public', clientId: 'public', redirectUri: redirect('public'), firstParty: false, scope: 'openid profile email' },
-    { role: 'machine', clientId: 'machine', clientSecret: secret(), firstParty: true, scope: '' },
+    { role: 'machine', clientId: 'machine', clientSecret: secret(), firstParty: true, scope: 'api:read' },
     { role: 'legacy', clientId: 'legacy', clientSecret: secret(), firstParty: true, scope: 'openid profile' },
   ];
 }
@@ -153,7 +158,7 @@ async function discoveryAnswers(issuer: string): Promise<boolean> {
   }
 }
 
-async function start(options: { port: number; workDir: string; log?: (line: string) => void }): Promise<RunningIdp> {
+export async function start(options: { port: number; workDir: string; log?: (line: string) => void }): Promise<RunningLemonldapNg> {
   const { port, log } = options;
   for (const file of [FASTCGI_SERVER, NGINX]) {
     if (!existsSync(file)) throw new Error(`lemonldap-ng: ${file} is missing; as root run: ${APT_LINE}`);
@@ -180,7 +185,9 @@ async function start(options: { port: number; workDir: string; log?: (line: stri
   await rm(nginxDir, { recursive: true, force: true });
   const dirs = [llngDir, paths.confDir, paths.sessionsDir, `${paths.sessionsDir}/lock`, paths.psessionsDir,
     `${paths.psessionsDir}/lock`, paths.cacheDir, runDir];
-  for (const d of [...dirs, nginxDir, paths.nginxTempDir]) await mkdir(d, { recursive: true, mode: 0o700 });
+  for (const d of dirs) await mkdir(d, { recursive: true, mode: 0o700 });
+  // nginx's workers (www-data when started as root) buffer large request bodies under temp/.
+  for (const d of [nginxDir, paths.nginxTempDir]) await mkdir(d, { recursive: true, mode: 0o711 });
   if (isRoot()) {
     await checkTraversable(workDir);
     await chmod(workDir, 0o711);
@@ -231,7 +238,11 @@ async function start(options: { port: number; workDir: string; log?: (line: stri
     await stop();
     throw error;
   }
-  return { targetConfig: targetConfig(issuer, list), stop };
+  return {
+    targetConfig: targetConfig(issuer, list),
+    stop,
+    pids: () => started.flatMap((p) => (p.child.pid === undefined ? [] : [p.child.pid])),
+  };
 }
 
 const lemonldapNg: InteropIdp = { name: 'lemonldap-ng', install, start };

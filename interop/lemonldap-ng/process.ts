@@ -19,7 +19,7 @@ export function startProcess(options: {
   name: string; command: string; args: string[]; env?: NodeJS.ProcessEnv; logFile: string; log?: (line: string) => void;
 }): Started {
   const { name, command, args, env, logFile, log } = options;
-  const file = createWriteStream(logFile, { flags: 'a' });
+  const file = createWriteStream(logFile, { flags: 'w' });
   const child = spawn(command, args, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let rest = '';
   const onData = (chunk: Buffer) => {
