@@ -103,6 +103,9 @@ function targetConfig(issuer: string, list: LlngClient[]): Record<string, unknow
     }])),
     user: { ...USER },
     login: { driver: 'form', usernameField: 'user', passwordField: 'password' },
+    // A Perl portal with 4 FastCGI workers: a property scenario's hundreds of requests (e.g.
+    // redirect.exact-match) took 21–33 s on a loaded 2-core machine, past the 30 s default.
+    timeouts: { scenarioMs: 120_000, requestMs: 30_000 },
     expectedFailures: [],
   };
 }
