@@ -208,9 +208,13 @@ export async function start(options: { port: number; workDir: string; log?: (lin
 
   const llngLog = join(workDir, 'llng-fastcgi-server.log');
   const started: Started[] = [];
+  // If this Node process ends without stop() (a crashed test run), do not leave the servers behind.
+  const onExit = () => { for (const p of started) p.child.kill('SIGTERM'); };
+  process.on('exit', onExit);
   const stop = async () => {
     // nginx first (no new requests), then the portal.
     for (const p of [...started].reverse()) await stopProcess(p);
+    process.off('exit', onExit);
   };
   try {
     started.push(startProcess({
