@@ -1,4 +1,5 @@
 /** `idp-conformance run`: the conformance suites against a target (or the embedded reference). */
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type LoadedTarget, loadTarget, validateConfig } from '../harness/config.ts';
 import { runSuite } from '../harness/conformance.ts';
@@ -9,7 +10,7 @@ import type { ProfileName, Report } from '../harness/results.ts';
 import { randomSeed, selectScenarios } from '../harness/runner.ts';
 import { defaultSpecUrl } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
-import { ConsoleReporter, REPORT_FORMATS, type ReportFormat, isReportFormat, writeReports } from '../reports/index.ts';
+import { ConsoleReporter, DEFAULT_FORMATS, REPORT_FORMATS, type ReportFormat, compareWithBaseline, isReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
@@ -28,7 +29,10 @@ Options:
   --skip GLOB           leave these out (comma-separated, repeatable)
   --profile spec|rfc    which documents count (default spec: SPEC plus the RFCs and OIDC)
   --report DIR          where reports go (default ./conformance-report)
-  --format LIST         json,junit,html,md (default all)
+  --format LIST         json,junit,html,md,sarif (default json,junit,html,md; sarif is
+                        SARIF 2.1.0 for GitHub code scanning, written as report.sarif)
+  --baseline FILE       an earlier run's report.json: new failures, fixed ones and changed
+                        verdicts are shown at the top of every report and in the console
   --seed N              seed for generated values (default random; printed and in report.json)
   --runs N              runs of every property (default: each property's own, at most 50;
                         a failing property prints the options that replay it exactly)
@@ -60,7 +64,7 @@ function integer(name: string, value: string | undefined, min: number): number |
 }
 
 function formats(value: string | undefined): ReportFormat[] {
-  if (value === undefined) return [...REPORT_FORMATS];
+  if (value === undefined) return [...DEFAULT_FORMATS];
   const list = patternList([value]);
   for (const f of list) if (!isReportFormat(f)) throw new UsageError(`--format: unknown format "${f}"; choose from ${REPORT_FORMATS.join(', ')}`);
   return list as ReportFormat[];
@@ -77,6 +81,7 @@ export const runCommand: Command = {
       profile: { type: 'string', default: 'spec' },
       report: { type: 'string', default: './conformance-report' },
       format: { type: 'string' },
+      baseline: { type: 'string' },
       seed: { type: 'string' },
       runs: { type: 'string' },
       concurrency: { type: 'string' },
@@ -102,6 +107,14 @@ export const runCommand: Command = {
     const skip = patternList(v.skip);
     for (const f of v.flaw) if (!isFlawName(f)) throw new UsageError(`--flaw: unknown flaw "${f}"; known flaws: ${FLAW_NAMES.join(', ')}`);
     if (v.flaw.length && v.target) throw new UsageError('--flaw applies to the embedded reference only; leave out --target');
+    let baseline: ReturnType<typeof parseBaseline> | undefined;
+    if (v.baseline !== undefined) {
+      try {
+        baseline = parseBaseline(await readFile(v.baseline, 'utf8'), v.baseline);
+      } catch (error) {
+        throw new UsageError(`--baseline: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `${v.baseline} does not exist` : (error as Error).message}`);
+      }
+    }
 
     const scenarios = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
     if (selectScenarios(scenarios, only, skip).length === 0) {
@@ -130,6 +143,7 @@ export const runCommand: Command = {
     try {
       const report = await runSuite({
         config: loaded.config, source: loaded.source, scenarios, only, skip, seed,
+        ...(v.flaw.length ? { plantedFlaws: v.flaw } : {}),
         profile: v.profile as ProfileName,
         ...(runs ? { runs } : {}),
         ...(concurrency ? { concurrency } : {}),
@@ -138,6 +152,7 @@ export const runCommand: Command = {
         reportDir: resolve(v.report),
         onResult: (r) => out.result(r),
       });
+      if (baseline) report.baseline = compareWithBaseline(report, baseline, v.baseline!);
       let written: string[];
       try {
         written = await writeReports(report, resolve(v.report), chosenFormats);

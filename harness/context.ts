@@ -170,6 +170,7 @@ export function createContext(input: ContextInput): ContextState {
       } catch (error) {
         if (!(error instanceof CheckFailure)) throw error;
         const failure = options.requirement && !error.requirement ? new CheckFailure(error.message, { requirement: options.requirement }) : error;
+        recorder.markDecisive();
         findings.push({ status: input.statusOf(failure), message: failure.message, ...(failure.requirement ? { requirement: failure.requirement } : {}) });
         return false;
       }

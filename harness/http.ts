@@ -21,6 +21,16 @@ export class Recorder {
     if (e.kind === 'http') this.redactor.observe(e);
     this.evidence.push(e);
   }
+  /** Marks the last HTTP exchange as the one that decided a failed check (see HttpEvidence.decisive). */
+  markDecisive(): void {
+    for (let i = this.evidence.length - 1; i >= 0; i--) {
+      const e = this.evidence[i]!;
+      if (e.kind === 'http') {
+        e.decisive = true;
+        return;
+      }
+    }
+  }
 }
 
 export type Params = Record<string, string | undefined>;
