@@ -9,6 +9,7 @@ import { renderJunit } from '../../reports/junit.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { reportSchema } from '../../reports/schema.ts';
 import { SCHEMA_DIR, schemaFiles } from '../../scripts/schema.ts';
+import { baseReport } from '../support/report-fixture.ts';
 import { parseXml } from '../support/xml.ts';
 
 const req = { spec: 'RFC 6749', section: '4.1.2', level: 'MUST' as const, label: 'RFC 6749 §4.1.2', url: 'https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2', applies: true };
@@ -19,15 +20,7 @@ function result(id: string, status: ScenarioResult['status'], extra: Partial<Sce
 }
 
 const sampleReport: Report = {
-  schemaVersion: 1,
-  tool: { name: 'idp-conformance', version: '0.1.0' },
-  target: { issuer: 'https://idp.example', source: 'file', discoveryUrl: 'https://idp.example/.well-known/openid-configuration' },
-  profile: 'spec',
-  startedAt: '2026-01-02T03:04:05.678Z',
-  durationMs: 1234,
-  seed: 42,
-  runs: 50,
-  selection: { only: [], skip: [] },
+  ...baseReport([]),
   summary: { total: 7, passed: 1, failed: 2, warnings: 1, skipped: 1, errors: 1, expectedFailures: 1 },
   results: [
     result('code.happy-path', 'passed'),

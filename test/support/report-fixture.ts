@@ -72,7 +72,8 @@ export function sampleResults(): ScenarioResult[] {
   ];
 }
 
-export function sampleReport(results: ScenarioResult[] = sampleResults()): Report {
+/** A report around these results, its summary counted from them; no planted flaws, no baseline. */
+export function baseReport(results: ScenarioResult[]): Report {
   const count = (s: ScenarioResult['status']) => results.filter((r) => r.status === s).length;
   return {
     schemaVersion: 1,
@@ -89,6 +90,12 @@ export function sampleReport(results: ScenarioResult[] = sampleResults()): Repor
       expectedFailures: results.filter((r) => r.expected).length,
     },
     results,
+  };
+}
+
+export function sampleReport(results: ScenarioResult[] = sampleResults()): Report {
+  return {
+    ...baseReport(results),
     plantedFlaws: ['code-reuse-allowed', 'pkce-plain-allowed'],
     baseline: {
       source: 'old/report.json', startedAt: '2026-01-01T00:00:00.000Z', seed: 41,
