@@ -109,3 +109,15 @@ export function splitLine(results: readonly ScenarioResult[]): string {
   if (c.unclassified) parts.push(`${c.unclassified} unclassified`);
   return `failures: ${parts.join(', ')}`;
 }
+
+/**
+ * Target text with its invisible controls made visible: C0 and C1 control characters (but tab,
+ * line feed and carriage return), DEL, and the bidirectional controls that can make text read
+ * in another order than it is (U+061C, U+200E/F, U+202A–E, U+2066–9) become `⟨U+XXXX⟩`. Every
+ * reporter runs target-supplied text through it before its own escaping (HTML, XML, Markdown).
+ */
+export function visibleControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}

@@ -10,11 +10,12 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CounterexampleEvidence, Evidence, HttpEvidence, Report, ScenarioResult, ScreenshotEvidence } from '../harness/results.ts';
-import { GROUPS, GROUP_LABEL, type Group, baselineLines, groupCounts, groupOf, kindLabel, orderResults, plantedFlawsLine, resultDetail, resultLabel, splitLine, summaryLine } from './format.ts';
+import { GROUPS, GROUP_LABEL, type Group, baselineLines, groupCounts, groupOf, kindLabel, orderResults, plantedFlawsLine, resultDetail, resultLabel, splitLine, summaryLine, visibleControls } from './format.ts';
 import { curlCommand, decidingExchange, envHint, isPage, replayCommand, reproducible } from './reproduce.ts';
 
+/** HTML-escapes a text, its invisible controls made visible first (reports/format.ts visibleControls). */
 export function htmlEscape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return visibleControls(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 const h = htmlEscape;
 
@@ -25,8 +26,8 @@ header p{margin:0;color:#c9d1d9;font-size:13px}main{padding:8px 24px;max-width:1
 .flaws{background:#fff1c2;border:2px solid #bf8700;border-radius:6px;padding:6px 12px;margin:8px 0}
 .baseline{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:6px 12px;margin:8px 0}.baseline ul{margin:2px 0;padding-left:20px}
 .cards{display:flex;gap:6px;flex-wrap:wrap;margin:8px 0}
-.card{font:inherit;cursor:pointer;background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:4px 12px;border-left:5px solid #999;text-align:left}
-.card b{font-size:18px;margin-right:6px}.card[aria-pressed=true]{outline:2px solid #0969da;background:#ddf4ff}.card.zero{opacity:.55}
+.card{font:13px/1.3 inherit;font-family:inherit;cursor:pointer;background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:3px 9px;border-left:5px solid #999;text-align:left}
+.card b{font-size:16px;margin-right:5px}.card[aria-pressed=true]{outline:2px solid #0969da;background:#ddf4ff}.card.zero{opacity:.55}
 .bar{display:flex;gap:16px;flex-wrap:wrap;align-items:center;font-size:13px;color:#57606a;margin:4px 0}
 nav ul{columns:3;list-style:none;padding:0;font-size:13px}nav li{margin:2px 0}
 .result{background:#fff;border-radius:6px;padding:8px 14px;margin:8px 0;border-left:5px solid #999;overflow-wrap:anywhere}

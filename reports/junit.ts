@@ -9,7 +9,7 @@
  * relative to the report folder junit.xml is in.
  */
 import type { HttpEvidence, Report, ScenarioResult } from '../harness/results.ts';
-import { baselineLines, kindLabel, orderResults, requirementsText, resultDetail } from './format.ts';
+import { baselineLines, kindLabel, orderResults, requirementsText, resultDetail, visibleControls } from './format.ts';
 import { clipText, curlCommand, decidingExchange, messageText, replayCommand, reproducible } from './reproduce.ts';
 
 /** The longest response body shown in a failure's text. */
@@ -17,7 +17,7 @@ const MAX_BODY = 4000;
 
 export function xmlEscape(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
+  return visibleControls(text).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 

@@ -7,7 +7,7 @@
  * MAX_MARKDOWN_BYTES the results that do not fit are left out and a note says how many.
  */
 import type { Report, ScenarioResult, ScreenshotEvidence } from '../harness/results.ts';
-import { baselineLines, groupCounts, groupOf, kindLabel, orderResults, plantedFlawsLine, resultDetail, resultLabel, summaryLine } from './format.ts';
+import { baselineLines, groupCounts, groupOf, kindLabel, orderResults, plantedFlawsLine, resultDetail, resultLabel, summaryLine, visibleControls } from './format.ts';
 import { clipText, curlCommand, decidingExchange, envHint, replayCommand } from './reproduce.ts';
 
 /** The longest curl command or counterexample shown in full; longer ones are cut with a note. */
@@ -18,12 +18,12 @@ export const MAX_MARKDOWN_BYTES = 1024 * 1024 - 16 * 1024;
 
 /**
  * Text (from the target or a result) as inline Markdown that renders as exactly that text: no
- * HTML, no links, no emphasis, no table break-out. Control characters become U+FFFD, line breaks
- * spaces. Markdown's own escape for every ASCII punctuation character that can start markup.
+ * HTML, no links, no emphasis, no table break-out. Line breaks and tabs become spaces, other
+ * controls `⟨U+XXXX⟩` (visibleControls). Markdown's own escape for every ASCII punctuation character that can start markup.
  */
 export function markdownText(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd')
+  return visibleControls(text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ')).replace(/\t/g, ' ')
     .replace(/[\\`*_{}[\]()<>#+\-.!|~&:@$]/g, (c) => `\\${c}`);
 }
 
@@ -31,8 +31,7 @@ export function markdownText(text: string): string {
 export function codeBlock(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
-  // eslint-disable-next-line no-control-regex
-  return `${fence}${lang}\n${text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '\ufffd')}\n${fence}`;
+  return `${fence}${lang}\n${visibleControls(text)}\n${fence}`;
 }
 
 /** A link destination: percent-encoded so it cannot close the link or start markup. */

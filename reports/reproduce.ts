@@ -30,9 +30,9 @@ export function envName(label: string): string {
 export function shellQuote(text: string): string {
   if (/^[\w@%+=:,./-]+$/.test(text)) return text;
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(text)) {
+  if (/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(text)) {
     // eslint-disable-next-line no-control-regex
-    return `$'${text.replace(/[\\']/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
+    return `$'${text.replace(/[\\']/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
       const code = c.charCodeAt(0);
       return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
     })}'`;

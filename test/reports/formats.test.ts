@@ -15,7 +15,8 @@ import { describe, expect, it } from 'vitest';
 import type { HttpEvidence, Report } from '../../harness/results.ts';
 import { compareWithBaseline, parseBaseline } from '../../reports/baseline.ts';
 import { ConsoleReporter } from '../../reports/console.ts';
-import { GROUPS, groupOf, orderResults } from '../../reports/format.ts';
+import { GROUPS, groupOf, orderResults, visibleControls } from '../../reports/format.ts';
+import { renderHtml } from '../../reports/html.ts';
 import { renderJson } from '../../reports/json.ts';
 import { renderJunit } from '../../reports/junit.ts';
 import { MAX_MARKDOWN_BYTES, markdownText, renderMarkdown } from '../../reports/markdown.ts';
@@ -82,6 +83,16 @@ describe('the reproduce block', () => {
     const raw = curlCommand({ ...decidingToken, request: { method: 'POST', url: 'https://idp.example/t', headers: {}, body: `a'b"c$(id)\`x\`\u0001\n[REDACTED:code:1]` } });
     const { stdout: out2 } = await promisify(execFile)('bash', ['-c', raw.command.replace(/^curl /, "printf '%s\\0' ")], { env: { PATH: process.env.PATH, CODE: 'c' } });
     expect(out2.split('\0')).toContain(`a'b"c$(id)\`x\`\u0001\nc`);
+  });
+
+  it('shows invisible and bidirectional controls in target text as code points', () => {
+    expect(visibleControls('a\u202eb\u0007c\td\ne')).toBe('a⟨U+202E⟩b⟨U+0007⟩c\td\ne');
+    const html = renderHtml(report);
+    expect(html).not.toMatch(/[\u202e\u0001]/);
+    expect(html).toContain('⟨U+202E⟩');
+    expect(renderJunit(report)).not.toMatch(/[\u202e\u0001]/);
+    const { command } = curlCommand({ ...decidingToken, request: { ...decidingToken.request, url: 'https://idp.example/t\u202e' } });
+    expect(command).toContain("$'https://idp.example/t\\u202e'");
   });
 
   it('replays with the seed, the flaws and the property line', () => {
@@ -193,7 +204,7 @@ describe('report.md (markdown-it)', () => {
     expect(html).not.toMatch(/<script|<a href="javascript/i);
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     // The escape turns any text into itself: markdown-it renders it as that text.
-    expect(md.renderInline(markdownText(NASTY))).toBe(md.utils.escapeHtml(NASTY.replace('\u0001', '\ufffd')));
+    expect(md.renderInline(markdownText(NASTY))).toBe(md.utils.escapeHtml(NASTY.replace('\u0001', '⟨U+0001⟩').replace('\u202e', '⟨U+202E⟩')));
   });
 
   it('says planted flaws were on, compares with the baseline, splits security and interop, and replays', () => {
