@@ -31,7 +31,7 @@ header p{margin:0;color:#c9d1d9;font-size:13px}main{padding:8px 24px;max-width:1
 .bar{display:flex;gap:16px;flex-wrap:wrap;align-items:center;font-size:13px;color:#57606a;margin:4px 0}
 nav ul{columns:3;list-style:none;padding:0;font-size:13px}nav li{margin:2px 0}
 .result{background:#fff;border-radius:6px;padding:8px 14px;margin:8px 0;border-left:5px solid #999;overflow-wrap:anywhere}
-.result.compact{padding:4px 14px;margin:4px 0}.result.compact h2{font-size:14px}.result.compact .title{display:inline;margin-left:8px}
+.result.compact{padding:3px 14px;margin:3px 0}.result.compact details{margin:0}.result.compact .title{margin-left:8px;color:#444}
 .note{white-space:pre-line}
 .result h2{font-size:15px;margin:0 0 2px}.result .title{color:#444;margin:0 0 4px}
 .badge{display:inline-block;font-size:11px;font-weight:700;padding:1px 6px;border-radius:3px;color:#fff;margin-right:6px;vertical-align:middle}
@@ -165,11 +165,12 @@ function result(report: Report, r: ScenarioResult): string {
   if (!reproducible(r)) {
     // Passed, skipped and errors: one line, the rest folded.
     const ev = r.evidence.length ? `<details><summary>Evidence (${r.evidence.length})</summary>${r.evidence.map((e) => evidence(e)).join('')}</details>` : '';
-    const line = group === 'passed' || group === 'skipped'
-      ? `${head.replace('</h2>', `<span class="title">${h(r.title)}</span></h2>`)}${detail ? `<p class="meta">${h(detail)}</p>` : ''}`
-      : `${head}<p class="title">${h(r.title)}</p>${detail ? `<p class="message">${h(detail)}</p>` : ''}`;
-    const more = group === 'passed' || group === 'skipped' ? `<details><summary>Details</summary>${meta}${ev}${log}</details>` : `${meta}${ev}${log}`;
-    return `${open}\n${line}${more}</section>`;
+    if (group === 'passed' || group === 'skipped') {
+      // One line; the line itself opens the details.
+      const line = `<summary class="line"><span class="badge b-${badge}">${h(resultLabel(r))}</span><b>${h(r.id)}</b>${tags}<span class="title">${h(r.title)}</span>${detail ? `<span class="meta"> — ${h(detail)}</span>` : ''}</summary>`;
+      return `${open}\n<details>${line}${meta}${ev}${log}</details></section>`;
+    }
+    return `${open}\n${head}<p class="title">${h(r.title)}</p>${detail ? `<p class="message">${h(detail)}</p>` : ''}${meta}${ev}${log}</section>`;
   }
   const findings = (r.findings ?? []).filter((f) => f.message !== r.message)
     .map((f) => `<p>also <b>${h(f.status)}</b>: ${h(f.message)}</p>`).join('');

@@ -292,7 +292,7 @@ describe('the HTML report in Chromium', () => {
 
       // The error page's screenshot is there and loads from the file beside the report.
       const section = page.locator('#r-browser-error-page');
-      await section.locator('summary', { hasText: 'Details' }).click();
+      await section.locator('summary.line').click();
       await section.locator('summary', { hasText: 'Evidence' }).click();
       const img = section.locator('figure.shot img').first();
       await img.scrollIntoViewIfNeeded();

@@ -94,7 +94,7 @@ describe('report.html in Chromium (66 results)', () => {
     await expect.poll(() => img.evaluate((el: { complete: boolean; naturalWidth: number }) => (el.complete ? el.naturalWidth : 0))).toBeGreaterThan(0);
     // A passed result is one line with its details folded.
     const passed = page.locator('#r-code-happy-path');
-    expect((await passed.boundingBox())!.height).toBeLessThan(80);
+    expect((await passed.boundingBox())!.height).toBeLessThan(50);
     await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
   });
 
