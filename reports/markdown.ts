@@ -67,7 +67,7 @@ function resultBlock(report: Report, r: ScenarioResult): string {
       const status = deciding.response ? `HTTP ${deciding.response.status}` : `no response (${deciding.error ?? 'unknown'})`;
       const location = deciding.response?.headers.location;
       out.push(`The deciding request (answered ${markdownText(status)}${location ? `, Location ${markdownText(location)}` : ''}):`, '');
-      if (curl.env.length) out.push(`Set first: ${curl.env.map((n) => `${n} (${markdownText(envHint(n))})`).join('; ')}.`, '');
+      if (curl.env.length) out.push(`Set first: ${curl.env.map((n) => `${markdownText(n)} (${markdownText(envHint(n))})`).join('; ')}.`, '');
       out.push(codeBlock(clipText(curl.command, MAX_BLOCK), 'sh'), '');
     }
   }
