@@ -5,8 +5,8 @@
  * GitHub ranks security alerts by), a result per failure or warning with the deciding exchange
  * as webRequest/webResponse, the replay options and the curl command in its properties, and
  * errors as tool execution notifications. With --baseline each result carries its baselineState.
- * A web target has no source file: a result's location is the endpoint URL it failed at, and a
- * partial fingerprint (issuer + scenario id) keeps alerts stable across runs.
+ * A web target has no source file: a result's location is the endpoint it failed at as a relative
+ * path (host and path), and a partial fingerprint (issuer + scenario id) keeps alerts stable.
  */
 import { createHash } from 'node:crypto';
 import type { Level, Report, ScenarioResult, Severity } from '../harness/results.ts';
@@ -49,22 +49,39 @@ function fingerprint(report: Report, r: ScenarioResult): string {
   return createHash('sha256').update(`${report.target.issuer}\n${r.id}`).digest('hex').slice(0, 32);
 }
 
-/** Where a result happened: the endpoint URL (no query, which may carry redacted values) or discovery. */
+/**
+ * Where a result happened, as a relative path: the endpoint's host and path (`idp.example/token`,
+ * a port as `_8443`). GitHub code scanning rejects an artifact URI whose scheme is not the
+ * checkout's (`file`) and does not read originalUriBaseIds, so a web target's URL cannot be the
+ * location as it is; the full URL is in webRequest.target. The query is left out: it may carry
+ * redacted values and would split one finding into many.
+ */
 function location(report: Report, r: ScenarioResult) {
   const deciding = decidingExchange(r)?.evidence;
-  let uri = report.target.discoveryUrl;
-  if (deciding) {
+  let url: URL | undefined;
+  for (const candidate of [deciding?.request.url, report.target.discoveryUrl, report.target.issuer]) {
     try {
-      const u = new URL(deciding.request.url);
-      uri = `${u.origin}${u.pathname}`;
+      url = new URL(candidate ?? '');
+      break;
     } catch {
-      // keep the discovery URL
+      // try the next
     }
   }
+  const uri = url
+    ? `${url.hostname}${url.port ? `_${url.port}` : ''}${url.pathname}`.split('/').map((s) => encodeURIComponent(decodeSafe(s))).join('/')
+    : 'target';
   return [{
     physicalLocation: { artifactLocation: { uri } },
     logicalLocations: [{ name: r.id, fullyQualifiedName: `${r.area}/${r.id}`, kind: 'test' }],
   }];
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 function baselineState(report: Report, r: ScenarioResult): 'new' | 'unchanged' | 'updated' | undefined {

@@ -179,7 +179,9 @@ describe('report.sarif (ajv, SARIF 2.1.0 schema)', () => {
     ]);
     const first = run.results[0] as { webResponse: { statusCode: number }; properties: { curl: string }; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] };
     expect(first.webResponse.statusCode).toBe(200);
-    expect(first.locations[0]!.physicalLocation.artifactLocation.uri).toBe('https://idp.example/token');
+    // GitHub rejects an http(s) artifact URI (not the checkout's scheme): host and path, relative.
+    expect(first.locations[0]!.physicalLocation.artifactLocation.uri).toBe('idp.example/token');
+    expect(run.results.map((r) => (r as typeof first).locations[0]!.physicalLocation.artifactLocation.uri).every((u) => !/^[a-z]+:/i.test(u))).toBe(true);
     expect(first.properties.curl).toContain('"$CLIENT_SECRET"');
     expect(run.results[4]!.suppressions).toEqual([expect.objectContaining({ kind: 'external' })]);
     expect(run.properties.plantedFlaws).toEqual(['code-reuse-allowed', 'pkce-plain-allowed']);
