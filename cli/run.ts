@@ -1,4 +1,5 @@
 /** `idp-conformance run`: the conformance suites against a target (or the embedded reference). */
+import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { type LoadedTarget, loadTarget, validateConfig } from '../harness/config.ts';
 import { runSuite } from '../harness/conformance.ts';
@@ -12,7 +13,7 @@ import { parseShard, type Shard } from '../harness/shard.ts';
 import { defaultSpecUrl } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
 import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';
-import { ConsoleReporter, REPORT_FORMATS, type ReportFormat, isReportFormat, writeReports } from '../reports/index.ts';
+import { ConsoleReporter, DEFAULT_FORMATS, REPORT_FORMATS, type ReportFormat, compareWithBaseline, isReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
@@ -33,7 +34,10 @@ Options:
   --skip GLOB           leave these out (comma-separated, repeatable)
   --profile spec|rfc    which documents count (default spec: SPEC plus the RFCs and OIDC)
   --report DIR          where reports go (default ./conformance-report)
-  --format LIST         json,junit,html,md (default all)
+  --format LIST         json,junit,html,md,sarif (default json,junit,html,md; sarif is
+                        SARIF 2.1.0 for GitHub code scanning, written as report.sarif)
+  --baseline FILE       an earlier run's report.json: new failures, fixed ones and changed
+                        verdicts are shown at the top of every report and in the console
   --seed N              seed for generated values (default random; printed and in report.json)
   --runs N              runs of every property (default: each property's own, at most 50;
                         a failing property prints the options that replay it exactly)
@@ -61,6 +65,8 @@ interface RunSettings {
   failOn: FailOn;
   formats: ReportFormat[];
   flaws: string[];
+  /** An earlier report.json to compare with (--baseline), and its path. */
+  baseline?: { report: ReturnType<typeof parseBaseline>; path: string };
   runs?: number;
   concurrency?: number;
   shard?: Shard;
@@ -78,6 +84,7 @@ async function runTarget(loaded: Loaded, reportDir: string, o: RunSettings): Pro
     const report = await runSuite({
       config: loaded.config, source: loaded.source, scenarios: o.scenarios, only: o.only, skip: o.skip, seed: o.seed,
       profile: o.profile,
+      ...(o.flaws.length ? { plantedFlaws: o.flaws } : {}),
       ...(o.runs ? { runs: o.runs } : {}),
       ...(o.concurrency ? { concurrency: o.concurrency } : {}),
       ...(o.shard ? { shard: o.shard } : {}),
@@ -86,6 +93,7 @@ async function runTarget(loaded: Loaded, reportDir: string, o: RunSettings): Pro
       reportDir,
       onResult: (r) => out.result(r),
     });
+    if (o.baseline) report.baseline = compareWithBaseline(report, o.baseline.report, o.baseline.path);
     let written: string[];
     try {
       written = await writeReports(report, reportDir, o.formats);
@@ -172,7 +180,7 @@ function integer(name: string, value: string | undefined, min: number): number |
 }
 
 export function formats(value: string | undefined): ReportFormat[] {
-  if (value === undefined) return [...REPORT_FORMATS];
+  if (value === undefined) return [...DEFAULT_FORMATS];
   const list = patternList([value]);
   for (const f of list) if (!isReportFormat(f)) throw new UsageError(`--format: unknown format "${f}"; choose from ${REPORT_FORMATS.join(', ')}`);
   return list as ReportFormat[];
@@ -189,6 +197,7 @@ export const runCommand: Command = {
       profile: { type: 'string', default: 'spec' },
       report: { type: 'string', default: './conformance-report' },
       format: { type: 'string' },
+      baseline: { type: 'string' },
       seed: { type: 'string' },
       runs: { type: 'string' },
       concurrency: { type: 'string' },
@@ -224,6 +233,14 @@ export const runCommand: Command = {
     const skip = patternList(v.skip);
     for (const f of v.flaw) if (!isFlawName(f)) throw new UsageError(`--flaw: unknown flaw "${f}"; known flaws: ${FLAW_NAMES.join(', ')}`);
     if (v.flaw.length && v.target.length) throw new UsageError('--flaw applies to the embedded reference only; leave out --target');
+    let baseline: ReturnType<typeof parseBaseline> | undefined;
+    if (v.baseline !== undefined) {
+      try {
+        baseline = parseBaseline(await readFile(v.baseline, 'utf8'), v.baseline);
+      } catch (error) {
+        throw new UsageError(`--baseline: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `${v.baseline} does not exist` : (error as Error).message}`);
+      }
+    }
 
     const scenarios = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
     if (selectScenarios(scenarios, only, skip).length === 0) {
@@ -233,7 +250,7 @@ export const runCommand: Command = {
     const specUrl = defaultSpecUrl();
     const settings: RunSettings = {
       scenarios, only, skip, seed, profile: v.profile as ProfileName, failOn: failOn as FailOn, formats: chosenFormats,
-      flaws: v.flaw, ...(runs ? { runs } : {}), ...(concurrency ? { concurrency } : {}), ...(shard ? { shard } : {}),
+      flaws: v.flaw, ...(baseline ? { baseline: { report: baseline, path: v.baseline! } } : {}), ...(runs ? { runs } : {}), ...(concurrency ? { concurrency } : {}), ...(shard ? { shard } : {}),
       ...(timeout ? { timeout } : {}), ...(specUrl ? { specUrl } : {}),
     };
     const targets = v.target;

@@ -17,6 +17,8 @@ export interface SuiteOptions extends Omit<RunnerOptions, 'target' | 'redactor' 
   source?: Report['target']['source'];
   /** Extra secrets to redact beyond those in the config. */
   secrets?: string[];
+  /** Planted flaws the target runs with (the embedded reference's --flaw): every report names them. */
+  plantedFlaws?: readonly string[];
 }
 
 export function summarize(results: readonly ScenarioResult[]): Summary {
@@ -55,6 +57,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     selection: { only: options.only ?? [], skip: options.skip ?? [], ...(options.shard ? { shard: options.shard } : {}) },
     summary: summarize(outcome.results),
     results: outcome.results,
+    ...(options.plantedFlaws?.length ? { plantedFlaws: [...options.plantedFlaws] } : {}),
     ...(outcome.notices.length ? { notices: outcome.notices } : {}),
   };
 }

@@ -160,6 +160,7 @@ export function createContext(input: ContextInput): ContextState {
     evidence: {
       add: (e) => recorder.add(e),
       note: (text, label) => recorder.add({ kind: 'note', text, ...(label ? { label } : {}) }),
+      markDecisive: () => recorder.markDecisive(),
     },
     log: (message) => { log.push(message); },
     signal: input.signal,
@@ -170,6 +171,7 @@ export function createContext(input: ContextInput): ContextState {
       } catch (error) {
         if (!(error instanceof CheckFailure)) throw error;
         const failure = options.requirement && !error.requirement ? new CheckFailure(error.message, { requirement: options.requirement }) : error;
+        recorder.markFailure();
         findings.push({ status: input.statusOf(failure), message: failure.message, ...(failure.requirement ? { requirement: failure.requirement } : {}) });
         return false;
       }

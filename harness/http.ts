@@ -21,6 +21,30 @@ export class Recorder {
     if (e.kind === 'http') this.redactor.observe(e);
     this.evidence.push(e);
   }
+  #explicit = false;
+  /** Marks the last HTTP exchange as the one that decides the verdict (a scenario's own choice). */
+  markDecisive(): void {
+    this.#explicit = this.#markLast() || this.#explicit;
+  }
+  /**
+   * A check failed: marks the last HTTP exchange as the one that decided it (see
+   * HttpEvidence.decisive), unless the scenario marked one itself since the last failure.
+   */
+  markFailure(): void {
+    const kept = this.#explicit && this.evidence.some((e) => e.kind === 'http' && e.decisive);
+    this.#explicit = false;
+    if (!kept) this.#markLast();
+  }
+  #markLast(): boolean {
+    for (let i = this.evidence.length - 1; i >= 0; i--) {
+      const e = this.evidence[i]!;
+      if (e.kind === 'http') {
+        e.decisive = true;
+        return true;
+      }
+    }
+    return false;
+  }
 }
 
 export type Params = Record<string, string | undefined>;

@@ -35,6 +35,12 @@ export interface HttpEvidence {
   /** Transport failure (refused, timed out, aborted). */
   error?: string;
   durationMs: number;
+  /**
+   * The exchange that decided the verdict: the runner marks the last exchange before each failed
+   * check (hard or soft); a scenario may mark one itself when it adds evidence. Reports open it,
+   * fold the others, and build the reproduce block from it.
+   */
+  decisive?: true;
 }
 
 export interface ScreenshotEvidence {
@@ -137,6 +143,30 @@ export interface Report {
   plantedFlaws?: string[];
   /** The config's discoveryOverrides merged over the fetched discovery document. */
   discoveryOverrides?: Record<string, unknown>;
+  /** Set by `--baseline FILE`: how the verdicts differ from an earlier run's report.json. */
+  baseline?: BaselineComparison;
   /** Things the run noticed about its own input (e.g. an unknown id in expectedFailures). */
   notices?: string[];
+}
+
+/** A scenario whose verdict differs from the baseline run's (`absent`: not in that run). */
+export interface VerdictChange {
+  id: string;
+  title: string;
+  from: Status | 'absent';
+  to: Status;
+}
+
+export interface BaselineComparison {
+  /** The earlier report as named on the command line. */
+  source: string;
+  /** When the earlier run started, and its seed (from its report.json). */
+  startedAt?: string;
+  seed?: number;
+  /** Failed or warning now; passed, skipped, errored or absent before. */
+  newFailures: VerdictChange[];
+  /** Failed or warning before; passed now. */
+  fixed: VerdictChange[];
+  /** Every other change of status (e.g. failed → warning, passed → error). */
+  changed: VerdictChange[];
 }

@@ -189,6 +189,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     let message: string | undefined;
     let skip: string | undefined;
     if (thrown instanceof CheckFailure) {
+      recorder.markFailure();
       status = statusOf(thrown);
       message = thrown.message;
     } else if (thrown !== undefined) {

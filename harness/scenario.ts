@@ -197,7 +197,16 @@ export interface ScenarioContext {
   /** Random URL-safe text (state, nonce, bogus tokens). */
   random(bytes?: number): string;
   readonly jwt: JwtTools;
-  readonly evidence: { add(e: Evidence): void; note(text: string, label?: string): void };
+  readonly evidence: {
+    add(e: Evidence): void;
+    note(text: string, label?: string): void;
+    /**
+     * Marks the last HTTP exchange so far as the one that decides the verdict (reports open it and
+     * build the reproduce block from it). Needed only when later exchanges follow it before the
+     * check fails: the runner marks the last exchange before every failed check by itself.
+     */
+    markDecisive(): void;
+  };
   log(message: string): void;
   /** Aborted when the scenario times out. */
   readonly signal: AbortSignal;

@@ -1,6 +1,6 @@
 /** The console reporter: a line per scenario as it finishes, then the summary. */
 import type { Report, ScenarioResult, Status } from '../harness/results.ts';
-import { requirementsText, resultDetail, resultLabel, summaryLine } from './format.ts';
+import { baselineLines, groupCounts, plantedFlawsLine, requirementsText, resultDetail, resultLabel, splitLine, summaryLine } from './format.ts';
 
 const COLORS: Record<Status | 'expected', string> = {
   passed: '\x1b[32m', failed: '\x1b[31m', warning: '\x1b[33m', skipped: '\x1b[90m', error: '\x1b[35m', expected: '\x1b[36m',
@@ -48,6 +48,11 @@ export class ConsoleReporter {
 
   summary(report: Report, written: string[] = []): void {
     this.#write(`\n${summaryLine(report)}\n`);
+    const c = groupCounts(report.results);
+    if (c.security + c.interop + c.unclassified) this.#write(`${splitLine(report.results)}\n`);
+    const flaws = plantedFlawsLine(report);
+    if (flaws) this.#write(`!! ${flaws}\n`);
+    for (const line of baselineLines(report)) this.#write(`${line}\n`);
     for (const n of report.notices ?? []) this.#write(`note: ${n}\n`);
     if (written.length) this.#write(`reports: ${written.join(', ')}\n`);
   }

@@ -28,3 +28,96 @@ export function summaryLine(report: Report): string {
 export function requirementsText(r: ScenarioResult): string {
   return r.requirements.filter((q) => q.applies).map((q) => `${q.level} ${q.label}`).join('; ');
 }
+
+/**
+ * The group a result is shown in, in reading order: security failures (the attack or bad request
+ * was accepted), interop failures (refused, but wrongly), failures the run did not classify (a
+ * failed result without failureKind, e.g. from an older runner or a custom scenario: it may be
+ * either, so it comes right after the two known kinds), warnings, errors, expected failures
+ * (listed in expectedFailures), passed, skipped.
+ */
+export const GROUPS = ['security', 'interop', 'unclassified', 'warning', 'error', 'expected', 'passed', 'skipped'] as const;
+export type Group = typeof GROUPS[number];
+
+export const GROUP_LABEL: Record<Group, string> = {
+  security: 'security failures', interop: 'interop failures', unclassified: 'unclassified failures', warning: 'warnings',
+  error: 'errors', expected: 'expected failures', passed: 'passed', skipped: 'skipped',
+};
+
+export function groupOf(r: ScenarioResult): Group {
+  if (r.expected) return 'expected';
+  if (r.status === 'failed') return r.failureKind === 'accepted' ? 'security' : r.failureKind === 'refused-wrongly' ? 'interop' : 'unclassified';
+  return r.status === 'warning' ? 'warning' : r.status === 'error' ? 'error' : r.status;
+}
+
+/** "security" / "interop" for a failed or warning result whose kind is known. */
+export function kindLabel(r: ScenarioResult): 'security' | 'interop' | undefined {
+  if (r.status !== 'failed' && r.status !== 'warning') return undefined;
+  return r.failureKind === 'accepted' ? 'security' : r.failureKind === 'refused-wrongly' ? 'interop' : undefined;
+}
+
+const SEVERITY_RANK: Record<ScenarioResult['severity'], number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+
+/**
+ * Results in reading order: by group (GROUPS), within a group security before interop (warnings),
+ * an unexpected pass first among the passed, then by severity; otherwise the run's order.
+ */
+export function orderResults(results: readonly ScenarioResult[]): ScenarioResult[] {
+  const key = (r: ScenarioResult): number[] => [
+    GROUPS.indexOf(groupOf(r)),
+    r.failureKind === 'accepted' ? 0 : r.failureKind === 'refused-wrongly' ? 1 : 2,
+    r.unexpectedPass ? 0 : 1,
+    SEVERITY_RANK[r.severity],
+  ];
+  return results.map((r, i) => ({ r, i, k: key(r) }))
+    .sort((a, b) => a.k.reduce((d, v, j) => d || v - b.k[j]!, 0) || a.i - b.i)
+    .map((x) => x.r);
+}
+
+/** How many results fall in each group. */
+export function groupCounts(results: readonly ScenarioResult[]): Record<Group, number> {
+  const counts = Object.fromEntries(GROUPS.map((g) => [g, 0])) as Record<Group, number>;
+  for (const r of results) counts[groupOf(r)]++;
+  return counts;
+}
+
+/** The sentence every format uses when planted flaws were on (undefined when none were). */
+export function plantedFlawsLine(report: Report): string | undefined {
+  const flaws = report.plantedFlaws ?? [];
+  if (!flaws.length) return undefined;
+  return `Planted flaws were on: ${flaws.join(', ')}. The target was the reference server with these deliberate bugs switched on, so the failures they cause are expected.`;
+}
+
+/** The baseline comparison in one line per kind of change (empty without --baseline). */
+export function baselineLines(report: Report): string[] {
+  const b = report.baseline;
+  if (!b) return [];
+  const list = (cs: { id: string; from: string; to: string }[], arrows: boolean) =>
+    cs.map((c) => (arrows ? `${c.id} (${c.from} → ${c.to})` : c.id)).join(', ');
+  const when = b.startedAt ? ` (run of ${b.startedAt}${b.seed === undefined ? '' : `, seed ${b.seed}`})` : '';
+  const lines = [`compared with ${b.source}${when}: ${b.newFailures.length} new failure${b.newFailures.length === 1 ? '' : 's'}, ${b.fixed.length} fixed, ${b.changed.length} other verdict${b.changed.length === 1 ? '' : 's'} changed`];
+  if (b.newFailures.length) lines.push(`new failures: ${list(b.newFailures, true)}`);
+  if (b.fixed.length) lines.push(`fixed: ${list(b.fixed, true)}`);
+  if (b.changed.length) lines.push(`changed: ${list(b.changed, true)}`);
+  return lines;
+}
+
+/** The security/interop split of the failures, e.g. "3 security, 1 interop, 2 unclassified". */
+export function splitLine(results: readonly ScenarioResult[]): string {
+  const c = groupCounts(results);
+  const parts = [`${c.security} security`, `${c.interop} interop`];
+  if (c.unclassified) parts.push(`${c.unclassified} unclassified`);
+  return `failures: ${parts.join(', ')}`;
+}
+
+/**
+ * Target text with its invisible controls made visible: C0 and C1 control characters (but tab,
+ * line feed and carriage return), DEL, and the bidirectional controls that can make text read
+ * in another order than it is (U+061C, U+200E/F, U+202A–E, U+2066–9) become `⟨U+XXXX⟩`. Every
+ * reporter runs target-supplied text through it before its own escaping (HTML, XML, Markdown).
+ */
+export function visibleControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}

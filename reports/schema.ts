@@ -9,12 +9,15 @@ const level = z.enum(['MUST', 'SHOULD', 'MAY']);
 const status = z.enum(['passed', 'failed', 'warning', 'skipped', 'error']);
 const message = z.strictObject({ headers: z.record(z.string(), z.string()), body: z.string().optional() });
 
+const failureKind = z.enum(['accepted', 'refused-wrongly']);
+const verdictChange = z.strictObject({ id: z.string(), title: z.string(), from: z.union([status, z.literal('absent')]), to: status });
+
 const evidence = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('http'), label: z.string().optional(),
     request: message.extend({ method: z.string(), url: z.string() }),
     response: message.extend({ status: z.int() }).optional(),
-    error: z.string().optional(), durationMs: z.number().nonnegative(),
+    error: z.string().optional(), durationMs: z.number().nonnegative(), decisive: z.literal(true).optional(),
   }),
   z.strictObject({ kind: z.literal('screenshot'), label: z.string().optional(), path: z.string() }),
   z.strictObject({
@@ -37,9 +40,10 @@ const result = z.strictObject({
   catches: z.array(z.string()),
   durationMs: z.number().nonnegative(),
   message: z.string().optional(),
-  findings: z.array(z.strictObject({ status: z.enum(['failed', 'warning']), message: z.string(), requirement: z.string().optional() })).optional(),
+  findings: z.array(z.strictObject({ status: z.enum(['failed', 'warning']), message: z.string(), failureKind: failureKind.optional(), requirement: z.string().optional() })).optional(),
   evidence: z.array(evidence),
   skipReason: z.string().optional(),
+  failureKind: failureKind.optional(),
   expected: z.boolean().optional(),
   unexpectedPass: z.boolean().optional(),
   log: z.array(z.string()).optional(),
@@ -60,8 +64,15 @@ export const reportSchema = z.strictObject({
   mergedFrom: z.array(z.strictObject({ shard: shard.optional(), startedAt: z.iso.datetime(), durationMs: z.number().nonnegative() })).optional(),
   summary: z.strictObject({
     total: z.int(), passed: z.int(), failed: z.int(), warnings: z.int(), skipped: z.int(), errors: z.int(), expectedFailures: z.int(),
+    security: z.int().optional(), interop: z.int().optional(),
   }),
   results: z.array(result),
+  plantedFlaws: z.array(z.string()).optional(),
+  discoveryOverrides: z.record(z.string(), z.unknown()).optional(),
+  baseline: z.strictObject({
+    source: z.string(), startedAt: z.string().optional(), seed: z.number().optional(),
+    newFailures: z.array(verdictChange), fixed: z.array(verdictChange), changed: z.array(verdictChange),
+  }).optional(),
   notices: z.array(z.string()).optional(),
 });
 

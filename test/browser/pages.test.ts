@@ -262,7 +262,7 @@ describe('the reference\'s pages in a real browser', () => {
 });
 
 describe('the HTML report in Chromium', () => {
-  it('renders with its screenshots, its status and area filters change what is shown, and the console stays clean', async () => {
+  it('renders with its screenshots, the failure first, its count cards and area filter change what is shown, and the console stays clean', async () => {
     const reportDir = path.join(dir, 'report');
     // A failure (a planted flaw), a skip (no machine client), passes, and a browser scenario's screenshots.
     const ref = await startReference({ flaws: ['consent-skipped'] });
@@ -292,20 +292,25 @@ describe('the HTML report in Chromium', () => {
 
       // The error page's screenshot is there and loads from the file beside the report.
       const section = page.locator('#r-browser-error-page');
+      await section.locator('summary.line').click();
       await section.locator('summary', { hasText: 'Evidence' }).click();
       const img = section.locator('figure.shot img').first();
       await img.scrollIntoViewIfNeeded();
       await expect.poll(() => img.evaluate((el: { complete: boolean; naturalWidth: number }) => (el.complete ? el.naturalWidth : 0))).toBeGreaterThan(0);
       await page.screenshot({ path: path.join(dir, 'report.png'), fullPage: true });
 
-      await page.locator('input[data-filter-status="passed"]').uncheck();
-      const notPassed = report.results.filter((r) => r.status !== 'passed').length;
-      expect(await visible()).toBe(notPassed);
-      expect(await shown()).toBe(String(notPassed));
-      await page.locator('input[data-filter-status="passed"]').check();
+      // The planted flaw's failure comes first, with its deciding exchange open; the passed card filters.
+      expect(await page.locator('section.result').first().getAttribute('id')).toBe('r-consent-third-party-required');
+      expect(await page.locator('#r-consent-third-party-required details.exchange.decisive[open]').count()).toBe(1);
+      await page.locator('button.card[data-group="passed"]').click();
+      const passed = report.results.filter((r) => r.status === 'passed').length;
+      expect(await visible()).toBe(passed);
+      expect(await shown()).toBe(String(passed));
+      await page.locator('button.card[data-group="passed"]').click();
       await page.locator('#filter-area').selectOption('pkce');
       const sections = await Promise.all((await page.locator('section.result:visible').all()).map((l) => l.getAttribute('id')));
       expect(sections.sort()).toEqual(['r-pkce-plain-rejected', 'r-pkce-verifier-mismatch']);
+      await page.locator('summary', { hasText: 'All scenarios' }).click();
       expect(await page.locator('nav li:visible').count()).toBe(2);
       await page.screenshot({ path: path.join(dir, 'report-filtered.png'), fullPage: true });
       expect(problems).toEqual([]);

@@ -8,7 +8,7 @@ import { runSuite } from '../../harness/conformance.ts';
 import { basicAuthorization } from '../../harness/http.ts';
 import { Redactor } from '../../harness/redact.ts';
 import type { HttpEvidence } from '../../harness/results.ts';
-import { writeReports } from '../../reports/index.ts';
+import { REPORT_FORMATS, writeReports } from '../../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 
 const exchange = (over: Partial<HttpEvidence> = {}): HttpEvidence => ({
@@ -111,12 +111,12 @@ describe('reports never contain secrets or tokens', () => {
       );
       expect(report.summary.total).toBe(BUILT_IN_SCENARIOS.length);
       const dir = await mkdtemp(path.join(tmpdir(), 'idpc-redaction-'));
-      await writeReports(report, dir);
+      await writeReports(report, dir, REPORT_FORMATS);
       const secrets = [...configSecrets(config).map((s) => s.value), ...seen].filter((s) => s.length >= 6);
       expect(seen.size).toBeGreaterThan(5);
       expect(secrets).toEqual(expect.arrayContaining([ref.target.user.password]));
       const files = await readdir(dir);
-      expect(files.sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md']);
+      expect(files.sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md', 'report.sarif']);
       for (const file of files) {
         const text = await readFile(path.join(dir, file), 'utf8');
         for (const secret of secrets) {
