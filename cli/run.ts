@@ -1,14 +1,16 @@
 /** `idp-conformance run`: the conformance suites against a target (or the embedded reference). */
 import { resolve } from 'node:path';
-import { type LoadedTarget, loadTarget, validateConfig } from '../harness/config.ts';
+import { type LoadedTarget, configSecrets, loadTarget, validateConfig } from '../harness/config.ts';
 import { runSuite } from '../harness/conformance.ts';
-import { ConfigError, TargetUnreachableError } from '../harness/failures.ts';
+import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/failures.ts';
+import { Redactor } from '../harness/redact.ts';
 import { patternList } from '../harness/glob.ts';
 import { PROFILES } from '../harness/requirements.ts';
 import type { ProfileName, Report } from '../harness/results.ts';
 import { randomSeed, selectScenarios } from '../harness/runner.ts';
 import { defaultSpecUrl } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
+import { consoleText } from '../reports/escape.ts';
 import { ConsoleReporter, REPORT_FORMATS, type ReportFormat, isReportFormat, writeReports } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
@@ -39,12 +41,18 @@ Options:
   --flaw NAME           embedded reference only: switch on a planted flaw (repeatable)
   -h, --help            show this help
 
-Exit codes: 0 nothing failed, 1 a scenario failed, 2 usage or config error, 3 target unreachable.`;
+Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (errors outnumber
+the judged results, or every scenario that needs a login errored: a line says so), 2 usage or
+config error, 3 target unreachable.`;
 
 export type FailOn = 'failed' | 'warning' | 'error';
 
-/** 1 when a result that is not an expected failure reaches the --fail-on threshold. */
+/**
+ * 1 when a result that is not an expected failure reaches the --fail-on threshold, and 1 when the
+ * run was not a verdict (report.verdict): a run that could not judge the target never exits 0.
+ */
 export function exitCodeFor(report: Report, failOn: FailOn = 'failed'): 0 | 1 {
+  if (report.verdict && !report.verdict.judged) return 1;
   const counted = report.results.filter((r) => !r.expected);
   const bad = counted.some((r) => r.status === 'failed'
     || (failOn !== 'failed' && r.status === 'warning')
@@ -123,6 +131,7 @@ export const runCommand: Command = {
     }
 
     const out = new ConsoleReporter();
+    const redactor = new Redactor(configSecrets(loaded.config));
     const where = loaded.source === 'embedded' ? 'the embedded reference server' : loaded.location;
     out.line(`idp-conformance: ${loaded.config.issuer} (${where}) — profile ${v.profile}, seed ${seed}`);
     if (v.flaw.length) out.line(`!! planted flaws on in the embedded reference: ${v.flaw.join(', ')}`);
@@ -136,6 +145,7 @@ export const runCommand: Command = {
         ...(timeout ? { scenarioTimeoutMs: timeout } : {}),
         ...(specUrl ? { links: { specUrl } } : {}),
         reportDir: resolve(v.report),
+        redactor,
         onResult: (r) => out.result(r),
       });
       let written: string[];
@@ -147,11 +157,23 @@ export const runCommand: Command = {
         return 2;
       }
       out.summary(report, written);
+      if (report.verdict && !report.verdict.judged) out.line(`not a verdict: ${report.verdict.reason ?? 'the target could not be judged'} (exit code 1)`);
       return exitCodeFor(report, failOn as FailOn);
     } catch (error) {
-      if (!(error instanceof TargetUnreachableError)) throw error;
-      console.error(`idp-conformance run: the target is unreachable: ${error.message}`);
-      return 3;
+      // Whatever went wrong, stderr gets one redacted, inert line: never a secret, a token or a stack.
+      const say = (text: string) => console.error(consoleText(redactor.text(text)));
+      if (error instanceof TargetUnreachableError) {
+        say(`idp-conformance run: the target is unreachable: ${error.message}`);
+        return 3;
+      }
+      if (error instanceof HarnessError) {
+        say(`idp-conformance run: ${error.message}`);
+        say('not a verdict: the run stopped before the target could be judged (exit code 1)');
+        return 1;
+      }
+      say(`idp-conformance run: the run stopped on an unexpected ${error instanceof Error ? error.name : typeof error}: ${describeError(error)}`);
+      say('not a verdict: the run stopped before the target could be judged (exit code 1)');
+      return 1;
     } finally {
       await embedded?.server.close();
     }

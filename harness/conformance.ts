@@ -8,6 +8,7 @@ import { Redactor } from './redact.ts';
 import type { Report, ScenarioResult, Summary } from './results.ts';
 import { type RunnerOptions, runScenarios } from './runner.ts';
 import { resolveTarget } from './target.ts';
+import { assessVerdict } from './verdict.ts';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { name: string; version: string };
 export const TOOL = { name: pkg.name, version: pkg.version } as const;
@@ -18,6 +19,8 @@ export interface SuiteOptions extends Omit<RunnerOptions, 'target' | 'redactor' 
   source?: Report['target']['source'];
   /** Extra secrets to redact beyond those in the config. */
   secrets?: string[];
+  /** The run's redactor (default: a new one with the config's secrets); pass one to redact the caller's own error output. */
+  redactor?: Redactor;
 }
 
 export function summarize(results: readonly ScenarioResult[]): Summary {
@@ -39,7 +42,7 @@ export function summarize(results: readonly ScenarioResult[]): Summary {
  */
 export async function runSuite(options: SuiteOptions): Promise<Report> {
   const { config } = options;
-  const redactor = new Redactor([...configSecrets(config), ...(options.secrets ?? [])]);
+  const redactor = options.redactor ?? new Redactor([...configSecrets(config), ...(options.secrets ?? [])]);
   const startedAt = new Date();
   const started = performance.now();
   const target = await resolveTarget(config, redactor, options.fetch);
@@ -57,5 +60,6 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     summary: summarize(outcome.results),
     results: outcome.results,
     ...(outcome.notices.length ? { notices: outcome.notices } : {}),
+    verdict: assessVerdict(outcome.results, new Set(outcome.needsLogin)),
   };
 }

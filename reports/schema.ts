@@ -60,6 +60,7 @@ export const reportSchema = z.strictObject({
   }),
   results: z.array(result),
   notices: z.array(z.string()).optional(),
+  verdict: z.strictObject({ judged: z.boolean(), reason: z.string().optional() }).optional(),
 });
 
 // The schema and the Report type must describe the same thing.
