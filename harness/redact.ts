@@ -56,8 +56,8 @@ function htmlEscape(value: string): string {
 export class Redactor {
   /** Every redacted-by-value variant (raw, URL-, form-, JSON-, HTML-encoded) → its label. */
   readonly #labels = new Map<string, string>();
-  /** The variants by their first MIN_SECRET_LENGTH characters, longest first: the linear scan's index. */
-  readonly #byPrefix = new Map<string, string[]>();
+  /** The variants by a hash of their first MIN_SECRET_LENGTH characters, longest first: the linear scan's index. */
+  readonly #byPrefix = new Map<number, string[]>();
   /** Labels of values redacted by field name only (too short, or sent by the harness): never replaced in free text. */
   readonly #fieldLabels = new Map<string, string>();
   readonly #counts = new Map<string, number>();
@@ -89,7 +89,7 @@ export class Redactor {
     for (const variant of new Set([value, encodeURIComponent(value), formEncode(value), JSON.stringify(value).slice(1, -1), htmlEscape(value)])) {
       if (this.#labels.has(variant)) continue;
       this.#labels.set(variant, label);
-      const prefix = variant.slice(0, MIN_SECRET_LENGTH);
+      const prefix = windowHash(variant, 0);
       const list = this.#byPrefix.get(prefix);
       if (!list) this.#byPrefix.set(prefix, [variant]);
       else {
@@ -102,6 +102,7 @@ export class Redactor {
 
   /** A label for a value found in a secret field but not learned (too short, or sent by the harness). */
   #fieldLabel(value: string, kind: string): string {
+    if (isLabel(value)) return value;
     const known = this.#labels.get(value) ?? this.#fieldLabels.get(value);
     if (known) return known;
     const label = this.#newLabel(kind);
@@ -122,21 +123,28 @@ export class Redactor {
     for (const [k, v] of Object.entries(fields)) if (SECRET_FIELDS.has(k) && v) this.#learn(v, k);
   }
 
-  /** Replace every known secret in a text: one left-to-right scan, the longest secret at each position. */
+  /**
+   * Replace every known secret in a text: one left-to-right scan with a rolling hash of the next
+   * MIN_SECRET_LENGTH characters (linear in the text, whatever the number and length of the
+   * secrets), the longest secret at each position.
+   */
   text(input: string): string {
     if (this.#labels.size === 0 || input.length < MIN_SECRET_LENGTH) return input;
     let out = '';
     let copied = 0;
+    let h = windowHash(input, 0);
     for (let i = 0; i + MIN_SECRET_LENGTH <= input.length;) {
-      const candidates = this.#byPrefix.get(input.slice(i, i + MIN_SECRET_LENGTH));
+      const candidates = this.#byPrefix.get(h);
       const hit = candidates?.find((c) => input.startsWith(c, i));
       if (hit === undefined) {
+        if (i + MIN_SECRET_LENGTH < input.length) h = rollHash(h, input.charCodeAt(i), input.charCodeAt(i + MIN_SECRET_LENGTH));
         i++;
         continue;
       }
       out += input.slice(copied, i) + this.#labels.get(hit)!;
       i += hit.length;
       copied = i;
+      if (i + MIN_SECRET_LENGTH <= input.length) h = windowHash(input, i);
     }
     return copied === 0 ? input : out + input.slice(copied);
   }
@@ -354,6 +362,19 @@ function requestValues(e: HttpEvidence): Set<string> {
     else if (/^[\w.%+~-]+=/.test(body)) addParams(new URLSearchParams(body));
   }
   return out;
+}
+
+/** Polynomial hash (base 31, 32-bit) of the MIN_SECRET_LENGTH characters of `text` from `at`. */
+const BASE = 31;
+const TOP = (() => { let p = 1; for (let k = 1; k < MIN_SECRET_LENGTH; k++) p = Math.imul(p, BASE); return p; })();
+function windowHash(text: string, at: number): number {
+  let h = 0;
+  for (let k = 0; k < MIN_SECRET_LENGTH; k++) h = (Math.imul(h, BASE) + text.charCodeAt(at + k)) | 0;
+  return h;
+}
+/** The hash of the window one character further: `out` leaves it, `next` enters. */
+function rollHash(h: number, out: number, next: number): number {
+  return (Math.imul((h - Math.imul(out, TOP)) | 0, BASE) + next) | 0;
 }
 
 const isLabel = (value: string) => /^\[REDACTED(:[\w-]+)*\]$/.test(value);

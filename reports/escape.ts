@@ -26,14 +26,15 @@ export function consoleText(text: string): string {
 }
 
 /**
- * Text for a Markdown document (a CI step summary): HTML escaped, Markdown punctuation
- * backslash-escaped (no image, link, emphasis or table cell can be formed), one line, control
- * characters shown as escapes.
+ * Text for a Markdown document (a CI step summary): HTML escaped, the Markdown punctuation that
+ * forms images, links, code, emphasis, strike-through and table cells backslash-escaped, one line,
+ * control characters shown as escapes. (Without `[` and `]` no link or image can form, so
+ * parentheses stay as they are.)
  */
 export function markdownText(text: string): string {
   return text
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]()#+!|~]/g, '\\$&')
+    .replace(/[\\`*_[\]!|~]/g, '\\$&')
     .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
     .replace(UNSAFE_FOR_TERMINAL, visible)
     .replace(/^(\s*):(?=:)/, '$1: ');

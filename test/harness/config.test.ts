@@ -28,7 +28,7 @@ describe('target config validation', () => {
     const config = validateConfig({ issuer: 'https://idp.example' }, {});
     expect(config).toEqual({
       issuer: 'https://idp.example', tokenRequestEncoding: 'form', clients: {},
-      login: { driver: 'form', usernameField: 'username', passwordField: 'password' }, expectedFailures: [],
+      login: { driver: 'form', usernameField: 'username', passwordField: 'password' }, expectedFailures: [], allowedOrigins: [],
     });
   });
 

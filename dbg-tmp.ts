@@ -1,0 +1,11 @@
+import { startEmbeddedReference } from './cli/embedded.ts';
+import { validateConfig } from './harness/config.ts';
+import { runSuite } from './harness/conformance.ts';
+import { BUILT_IN_SCENARIOS } from './suites/index.ts';
+const ref = await startEmbeddedReference({ legacyClient: true });
+const spy: typeof fetch = async (input, init) => { const res = await fetch(input, init); await res.clone().text(); return res; };
+const t = performance.now();
+const report = await runSuite({ config: validateConfig(ref.target, {}), scenarios: BUILT_IN_SCENARIOS, fetch: process.env.SPY ? spy : undefined, seed: 3 });
+console.log('total', Math.round(performance.now() - t));
+for (const r of [...report.results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 6)) console.log(r.id, r.status, r.durationMs, r.message?.slice(0, 200));
+await ref.server.close();
