@@ -1,5 +1,10 @@
 /** Item 6: an exit code you can trust, and odd input that is the target's fault, not "a harness bug". */
 import { describe, expect, it } from 'vitest';
+import { PreconditionError } from '../../harness/failures.ts';
+import type { HttpResponse } from '../../harness/http.ts';
+import { tokenSetOf } from '../../harness/token-set.ts';
+import { assessVerdict } from '../../harness/verdict.ts';
+import type { ScenarioResult } from '../../harness/results.ts';
 import { RUN_TIMEOUT_MS, attack, expectContained } from './common.ts';
 import { reportOf, resultOf } from './run-cli.ts';
 
@@ -38,4 +43,18 @@ describe('item 6: runs that could not be judged, and answers of the wrong shape'
       expect(r.message).not.toMatch(/bug/);
     }
   }, RUN_TIMEOUT_MS);
+
+  it('a token response field of the wrong type is named, not a TypeError later', () => {
+    const res = { status: 200, body: { access_token: 'a-token-value', token_type: 5, scope: ['openid'] } } as unknown as HttpResponse;
+    expect(() => tokenSetOf(res, 'set-up')).toThrow(PreconditionError);
+    expect(() => tokenSetOf(res, 'set-up')).toThrow(/token_type is number, scope is an array, not a string \(RFC 6749 §5\.1\)/);
+  });
+
+  it('the verdict rule: errors outnumbering judged results, or every login scenario errored', () => {
+    const r = (id: string, status: ScenarioResult['status']) => ({ id, status }) as ScenarioResult;
+    expect(assessVerdict([r('a', 'passed'), r('b', 'error')], new Set(['b']))).toMatchObject({ judged: false });
+    expect(assessVerdict([r('a', 'passed'), r('b', 'error'), r('c', 'passed')], new Set(['b', 'c']))).toEqual({ judged: true });
+    expect(assessVerdict([r('a', 'passed'), r('b', 'error'), r('c', 'error')], new Set())).toMatchObject({ judged: false, reason: expect.stringMatching(/2 of 3/) });
+    expect(assessVerdict([r('a', 'failed'), r('b', 'skipped')], new Set(['b']))).toEqual({ judged: true });
+  });
 });

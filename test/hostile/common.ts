@@ -1,4 +1,5 @@
 /** Shared assertions of the hostile suite: what must hold after every run against a hostile IdP. */
+import { appendFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { type HostileIdp, type Mode, startHostileIdp } from './hostile-idp.ts';
 import { type CliRun, RSS_LIMIT_MB, leaks, runCli } from './run-cli.ts';
@@ -10,7 +11,10 @@ export const RUN_TIMEOUT_MS = 180_000;
 export async function attack(mode: Mode, options: Parameters<typeof runCli>[1]): Promise<{ run: CliRun; idp: HostileIdp }> {
   const idp = await startHostileIdp(mode);
   try {
-    return { run: await runCli(idp, options), idp };
+    const run = await runCli(idp, options);
+    // HOSTILE_MEASURE=FILE: one line per run (mode, peak RSS of the CLI child, its wall time), for the README's numbers.
+    if (process.env.HOSTILE_MEASURE) appendFileSync(process.env.HOSTILE_MEASURE, `${mode}\t${run.rssMb?.toFixed(0) ?? '-'} MB\t${(run.wallMs / 1000).toFixed(1)} s\n`);
+    return { run, idp };
   } finally {
     await idp.close();
   }
