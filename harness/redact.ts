@@ -282,7 +282,7 @@ export class Redactor {
       return this.text(JSON.stringify(this.#redactJson(json), null, 2));
     }
     if (/^[\w.%+~-]+=[^<>\s]*(&|$)/.test(body)) return this.#redactForm(body);
-    return this.text(body.replace(/(<input\b[^>]*\bname=["']?(?:code|id_token|access_token|token)["']?[^>]*\bvalue=)(["'])[^"']*\2/gi, '$1$2[REDACTED:form-value]$2'));
+    return this.text(body.replace(/(<input\b[^>]{0,2000}?\bname=["']?(?:code|id_token|access_token|token)["']?[^>]{0,2000}?\bvalue=)(["'])[^"']*\2/gi, '$1$2[REDACTED:form-value]$2'));
   }
 
   #redactForm(form: string): string {
