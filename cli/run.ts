@@ -1,9 +1,10 @@
 /** `idp-conformance run`: the conformance suites against a target (or the embedded reference). */
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { type LoadedTarget, loadTarget, validateConfig } from '../harness/config.ts';
+import { type LoadedTarget, configSecrets, loadTarget, validateConfig } from '../harness/config.ts';
 import { runSuite } from '../harness/conformance.ts';
-import { ConfigError, TargetUnreachableError } from '../harness/failures.ts';
+import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/failures.ts';
+import { Redactor } from '../harness/redact.ts';
 import { patternList } from '../harness/glob.ts';
 import { PROFILES } from '../harness/requirements.ts';
 import type { ProfileName, Report } from '../harness/results.ts';
@@ -13,6 +14,7 @@ import { parseShard, type Shard } from '../harness/shard.ts';
 import { defaultSpecUrl } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
 import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';
+import { consoleText } from '../reports/escape.ts';
 import { ConsoleReporter, DEFAULT_FORMATS, REPORT_FORMATS, type ReportFormat, compareWithBaseline, isReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
@@ -50,7 +52,9 @@ Options:
   --flaw NAME           embedded reference only: switch on a planted flaw (repeatable)
   -h, --help            show this help
 
-Exit codes: 0 nothing failed, 1 a scenario failed, 2 usage or config error, 3 target unreachable.`;
+Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (errors outnumber
+the judged results, or every scenario that needs a login errored: a line says so), 2 usage or
+config error, 3 target unreachable.`;
 
 export type FailOn = 'failed' | 'warning' | 'error';
 
@@ -77,6 +81,7 @@ interface RunSettings {
 /** One target: the run, its reports in `reportDir`, the console lines; the exit code it earns. */
 async function runTarget(loaded: Loaded, reportDir: string, o: RunSettings): Promise<{ code: number; report?: Report }> {
   const out = new ConsoleReporter();
+  const redactor = new Redactor(configSecrets(loaded.config));
   const where = loaded.source === 'embedded' ? 'the embedded reference server' : loaded.location;
   out.line(`idp-conformance: ${loaded.config.issuer} (${where}) — profile ${o.profile}, seed ${o.seed}${o.shard ? `, shard ${o.shard.index}/${o.shard.total}` : ''}`);
   if (o.flaws.length) out.line(`!! planted flaws on in the embedded reference: ${o.flaws.join(', ')}`);
@@ -91,6 +96,7 @@ async function runTarget(loaded: Loaded, reportDir: string, o: RunSettings): Pro
       ...(o.timeout ? { scenarioTimeoutMs: o.timeout } : {}),
       ...(o.specUrl ? { links: { specUrl: o.specUrl } } : {}),
       reportDir,
+      redactor,
       onResult: (r) => out.result(r),
     });
     if (o.baseline) report.baseline = compareWithBaseline(report, o.baseline.report, o.baseline.path);
@@ -103,11 +109,22 @@ async function runTarget(loaded: Loaded, reportDir: string, o: RunSettings): Pro
       return { code: 2, report };
     }
     out.summary(report, written);
+    if (report.verdict && !report.verdict.judged) out.line(`not a verdict: ${report.verdict.reason ?? 'the target could not be judged'} (exit code 1)`);
     return { code: exitCodeFor(report, o.failOn), report };
   } catch (error) {
-    if (!(error instanceof TargetUnreachableError)) throw error;
-    console.error(`idp-conformance run: the target is unreachable: ${error.message}`);
-    return { code: 3 };
+    // Whatever went wrong, stderr gets one redacted, inert line: never a secret, a token or a stack.
+    const say = (text: string) => console.error(consoleText(redactor.text(text)));
+    if (error instanceof TargetUnreachableError) {
+      say(`idp-conformance run: the target is unreachable: ${error.message}`);
+      return { code: 3 };
+    }
+    if (error instanceof HarnessError) {
+      say(`idp-conformance run: ${error.message}`);
+    } else {
+      say(`idp-conformance run: the run stopped on an unexpected ${error instanceof Error ? error.name : typeof error}: ${describeError(error)}`);
+    }
+    say('not a verdict: the run stopped before the target could be judged (exit code 1)');
+    return { code: 1 };
   }
 }
 
@@ -163,8 +180,12 @@ async function runSeveral(targets: readonly string[], reportDir: string, o: RunS
   return entries.some((e) => e.code === 1) ? 1 : 0;
 }
 
-/** 1 when a result that is not an expected failure reaches the --fail-on threshold. */
+/**
+ * 1 when a result that is not an expected failure reaches the --fail-on threshold, and 1 when the
+ * run was not a verdict (report.verdict): a run that could not judge the target never exits 0.
+ */
 export function exitCodeFor(report: Report, failOn: FailOn = 'failed'): 0 | 1 {
+  if (report.verdict && !report.verdict.judged) return 1;
   const counted = report.results.filter((r) => !r.expected);
   const bad = counted.some((r) => r.status === 'failed'
     || (failOn !== 'failed' && r.status === 'warning')

@@ -27,12 +27,28 @@ const httpUrl = (field: string) =>
 const nonEmpty = (field: string) =>
   z.string().min(1, { error: `must not be empty${EXAMPLES[field] ? `, e.g. ${EXAMPLES[field]}` : ''}` });
 
+/** Secrets are redacted by value wherever they appear; a short one cannot be (it would garble report text). */
+export const MIN_SECRET_LENGTH = 8;
+const secret = (field: string) => nonEmpty(field).min(MIN_SECRET_LENGTH, {
+  error: `must be at least ${MIN_SECRET_LENGTH} characters: a shorter secret cannot be redacted safely by value in reports and logs (use a longer one for the test client or user)`,
+});
+
+/** An entry of allowedOrigins: an http(s) origin, nothing after it. */
+const origin = z.string().refine((v) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && `${u.origin}/` === u.href.replace(/\/?$/, '/') && u.pathname === '/';
+  } catch {
+    return false;
+  }
+}, { error: 'must be an http(s) origin without a path, e.g. "https://login.idp.example"' });
+
 export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
 const clientSchema = z.strictObject({
   clientId: nonEmpty('clientId').describe('The client_id registered at the IdP.'),
-  clientSecret: nonEmpty('clientSecret').optional()
+  clientSecret: secret('clientSecret').optional()
     .describe('The client secret (confidential clients). Use ${ENV} to keep it out of the file.'),
   redirectUri: z.string()
     .refine((v) => isAbsoluteUrl(v), { error: `must be an absolute URL, e.g. ${EXAMPLES.redirectUri}` })
@@ -97,7 +113,7 @@ export const targetConfigSchema = z.strictObject({
     .describe('The clients by role; every role is optional, scenarios needing a missing one are skipped.'),
   user: z.strictObject({
     username: nonEmpty('username'),
-    password: nonEmpty('password'),
+    password: secret('password'),
   }).optional().describe('A test user who can log in and consent.'),
   login: loginSchema.default({ driver: 'form', usernameField: 'username', passwordField: 'password' })
     .describe('How the harness logs the user in: "form" (HTTP, no browser) or "browser" (Chromium through Playwright).'),
@@ -108,7 +124,19 @@ export const targetConfigSchema = z.strictObject({
     requestMs: z.int().positive().optional().describe('Per HTTP request (default 10000).'),
     scenarioMs: z.int().positive().optional().describe('Per scenario (default 30000).'),
   }).optional(),
+  allowedOrigins: z.array(origin).default([])
+    .describe('Origins besides the issuer\'s that the harness may send requests to and the browser may load (e.g. a separate login host). Default: none; everything else is refused.'),
+  limits: z.strictObject({
+    maxBodyBytes: z.int().min(1024).optional().describe('Bytes read of one response body, after decompression (default 5242880, 5 MiB); a larger body is an error.'),
+  }).optional().describe('Resource caps against a misbehaving target.'),
 }).superRefine((config, ctx) => {
+  if (config.issuer.startsWith('https:')) {
+    config.allowedOrigins.forEach((o, i) => {
+      if (o.startsWith('http:')) {
+        ctx.addIssue({ code: 'custom', path: ['allowedOrigins', i], message: 'is http: but the issuer is https; secrets go over https only' });
+      }
+    });
+  }
   const confidentialRoles: ClientRole[] = ['confidential', 'confidential2', 'machine', 'exchange'];
   const redirectRoles: ClientRole[] = ['confidential', 'confidential2', 'public'];
   for (const role of CLIENT_ROLES) {

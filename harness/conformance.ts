@@ -8,6 +8,7 @@ import { Redactor } from './redact.ts';
 import type { Report, ScenarioResult, Summary } from './results.ts';
 import { type RunnerOptions, runScenarios } from './runner.ts';
 import { resolveTarget } from './target.ts';
+import { assessVerdict } from './verdict.ts';
 
 export const TOOL = { name: PACKAGE.name, version: PACKAGE.version } as const;
 
@@ -19,6 +20,8 @@ export interface SuiteOptions extends Omit<RunnerOptions, 'target' | 'redactor' 
   secrets?: string[];
   /** Planted flaws the target runs with (the embedded reference's --flaw): every report names them. */
   plantedFlaws?: readonly string[];
+  /** The run's redactor (default: a new one with the config's secrets); pass one to redact the caller's own error output. */
+  redactor?: Redactor;
 }
 
 export function summarize(results: readonly ScenarioResult[]): Summary {
@@ -40,7 +43,7 @@ export function summarize(results: readonly ScenarioResult[]): Summary {
  */
 export async function runSuite(options: SuiteOptions): Promise<Report> {
   const { config } = options;
-  const redactor = new Redactor([...configSecrets(config), ...(options.secrets ?? [])]);
+  const redactor = options.redactor ?? new Redactor([...configSecrets(config), ...(options.secrets ?? [])]);
   const startedAt = new Date();
   const started = performance.now();
   const target = await resolveTarget(config, redactor, options.fetch);
@@ -59,5 +62,6 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     results: outcome.results,
     ...(options.plantedFlaws?.length ? { plantedFlaws: [...options.plantedFlaws] } : {}),
     ...(outcome.notices.length ? { notices: outcome.notices } : {}),
+    verdict: assessVerdict(outcome.results, new Set(outcome.needsLogin)),
   };
 }

@@ -6,6 +6,8 @@ import { CheckFailure, HarnessError, PreconditionError, SkipSignal } from './fai
 import { createFlows } from './flows.ts';
 import { HttpClient, type Params, Recorder } from './http.ts';
 import { JwtTools } from './jwt.ts';
+import type { Limits } from './limits.ts';
+import type { OriginPolicy } from './origin.ts';
 import type { BrowserHost } from './login/chromium.ts';
 import type { LoginDriver } from './login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
@@ -38,6 +40,10 @@ export interface ContextInput {
   /** The run's Chromium (launched on first use). */
   browser: BrowserHost;
   screenshots: ScreenshotStore;
+  /** Where requests and the browser may go (DESIGN §9). */
+  origins?: OriginPolicy;
+  /** Caps on responses (the config's limits). */
+  limits?: Partial<Limits>;
   /** Decides failed/warning for a failure (by the requirement it names). */
   statusOf: (failure: CheckFailure) => Finding['status'];
   fetch?: typeof fetch;
@@ -71,6 +77,8 @@ export function createContext(input: ContextInput): ContextState {
     signal: input.signal,
     requestTimeoutMs: input.requestTimeoutMs,
     encoding: config.tokenRequestEncoding,
+    ...(input.origins ? { origins: input.origins } : {}),
+    ...(input.limits ? { limits: input.limits } : {}),
     ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
     ...(input.fetch ? { fetch: input.fetch } : {}),
   });
@@ -94,8 +102,9 @@ export function createContext(input: ContextInput): ContextState {
   const env: DriverEnvironment = {
     ...(input.browser.unavailable ? { browserUnavailable: input.browser.unavailable } : {}),
     newBrowserContext,
-    recorder: { screenshot, transcript: (e) => recorder.add(e) },
+    recorder: { screenshot, transcript: (e) => recorder.add(e), learn: (fields) => recorder.learnIssued(fields) },
     signal: input.signal,
+    ...(input.origins ? { origins: input.origins } : {}),
     log: (message) => { log.push(message); },
     timeoutMs: input.requestTimeoutMs,
   };

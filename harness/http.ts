@@ -9,16 +9,28 @@ import { request as httpsRequest } from 'node:https';
 import type { Evidence, HttpEvidence } from './results.ts';
 import type { AuthMethod, Client } from './config.ts';
 import { HarnessError, TargetUnreachableError } from './failures.ts';
+import { DEFAULT_LIMITS, LimitExceededError, type Limits, jsonDeeperThan, parseJsonBounded } from './limits.ts';
+import type { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
 
+/** Characters of a body kept in the evidence (the whole body is read, and learned from, first). */
 const MAX_BODY = 32_000;
 
-/** Collects a scenario's evidence; every HTTP exchange passes through the redactor's `observe`. */
+/**
+ * Collects a scenario's evidence. Every HTTP exchange passes through the redactor's `observe` with
+ * its whole bodies; a body longer than the evidence keeps is redacted before it is cut, so a token
+ * that straddles the cut is never shown in part.
+ */
 export class Recorder {
   readonly evidence: Evidence[] = [];
   constructor(readonly redactor: Redactor) {}
   add(e: Evidence): void {
-    if (e.kind === 'http') this.redactor.observe(e);
+    if (e.kind === 'http') {
+      this.redactor.observe(e);
+      const cut = (body: string) => truncate(this.redactor.body(body));
+      if (e.request.body !== undefined && e.request.body.length > MAX_BODY) e.request.body = cut(e.request.body);
+      if (e.response?.body !== undefined && e.response.body.length > MAX_BODY) e.response.body = cut(e.response.body);
+    }
     this.evidence.push(e);
   }
   #explicit = false;
@@ -44,6 +56,11 @@ export class Recorder {
       }
     }
     return false;
+  }
+
+  /** Learn the tokens of an authorization response the harness caught without a response to observe. */
+  learnIssued(fields: Record<string, string>): void {
+    this.redactor.learnIssued(fields);
   }
 }
 
@@ -91,6 +108,10 @@ export interface HttpClientOptions {
   recorder: Recorder;
   signal?: AbortSignal;
   requestTimeoutMs?: number;
+  /** Where requests may go (DESIGN §9); a request elsewhere is refused before it is sent (OffOriginError). */
+  origins?: OriginPolicy;
+  /** Body size and JSON depth caps (default DEFAULT_LIMITS). */
+  limits?: Partial<Limits>;
   tokenEndpoint?: string;
   encoding?: 'form' | 'json';
   fetch?: typeof fetch;
@@ -104,6 +125,16 @@ function formBody(params: Params): string {
 
 function definedOnly(params: Params): Record<string, string> {
   return Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** A timer-driven abort signal (Node 20's AbortSignal.timeout inside AbortSignal.any can stop firing after a GC). */
+function requestSignal(timeoutMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no response within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  return { signal: controller.signal, done: () => { clearTimeout(timer); outer?.removeEventListener('abort', onAbort); } };
 }
 
 function transportCause(error: unknown, timeoutMs: number): string {
@@ -129,23 +160,74 @@ export class HttpClient {
     this.#o = options;
   }
 
+  get #limits(): Limits {
+    return { ...DEFAULT_LIMITS, ...this.#o.limits };
+  }
+
+  /** Refuse a request off the allowed origins before anything is sent: recorded without its body. */
+  #checkOrigin(req: HttpRequest, method: string): void {
+    const problem = this.#o.origins?.problem(req.url);
+    if (!problem) return;
+    const what = this.#o.origins!.describe(req.url, req.label);
+    this.#o.recorder.add({
+      kind: 'http', ...(req.label ? { label: req.label } : {}), durationMs: 0,
+      request: { method, url: req.url, headers: {} }, error: `not sent: ${problem}`,
+    });
+    throw new OffOriginError(`refused to send ${what}: ${problem}`);
+  }
+
   /** One request, redirects not followed, recorded as evidence. */
   async send(req: HttpRequest): Promise<HttpResponse> {
     const { method, headers, body } = prepare(req);
+    this.#checkOrigin(req, method);
     const timeoutMs = this.#o.requestTimeoutMs ?? 10_000;
     const started = performance.now();
     const evidence = requestEvidence(req, method, headers, body);
+    const { signal, done } = requestSignal(timeoutMs, this.#o.signal);
     let res: Response;
     let text: string;
     try {
       res = await (this.#o.fetch ?? fetch)(req.url, {
-        method, headers, ...(body === undefined ? {} : { body }), redirect: 'manual', signal: this.#signal(timeoutMs),
+        method, headers, ...(body === undefined ? {} : { body }), redirect: 'manual', signal,
       });
-      text = await res.text();
+      text = await this.#readBody(res, evidence, started);
     } catch (error) {
+      if (error instanceof LimitExceededError) throw error;
       throw this.#transportFailure(evidence, error, timeoutMs, started);
+    } finally {
+      done();
     }
     return this.#received(evidence, req.url, res.status, res.headers, text, started);
+  }
+
+  /** The body as text, read up to limits.maxBodyBytes (counted after decompression: a gzip bomb stops there). */
+  async #readBody(res: Response, evidence: HttpEvidence, started: number): Promise<string> {
+    if (!res.body) return '';
+    const max = this.#limits.maxBodyBytes;
+    const reader = res.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel().catch(() => undefined);
+        throw this.#overLimit(evidence, res.status, res.headers, started, `is larger than ${max} bytes (limits.maxBodyBytes)${res.headers.get('content-encoding') ? ` once decompressed (content-encoding ${res.headers.get('content-encoding')})` : ''}; the harness read no further`);
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  #overLimit(evidence: HttpEvidence, status: number, headers: Headers, started: number, why: string): LimitExceededError {
+    const responseHeaders: Record<string, string> = {};
+    headers.forEach((value, name) => { responseHeaders[name] = value; });
+    evidence.response = { status, headers: responseHeaders };
+    evidence.error = `the response ${why}`;
+    evidence.durationMs = Math.round(performance.now() - started);
+    this.#o.recorder.add(evidence);
+    return new LimitExceededError(`the response to ${evidence.label ?? `${evidence.request.method} ${evidence.request.url}`} (${evidence.request.url}) ${why}`);
   }
 
   /**
@@ -157,10 +239,12 @@ export class HttpClient {
    */
   async sendAtOnce(req: HttpRequest, count: number): Promise<HttpResponse[]> {
     const { method, headers, body } = prepare(req);
+    this.#checkOrigin(req, method);
     const url = new URL(req.url);
     const tls = url.protocol === 'https:';
     const timeoutMs = this.#o.requestTimeoutMs ?? 10_000;
-    const signal = this.#signal(timeoutMs);
+    const { signal, done } = requestSignal(timeoutMs, this.#o.signal);
+    const max = this.#limits.maxBodyBytes;
     const length = body === undefined ? {} : { 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
     const started = performance.now();
     const name = req.label ?? `${method} ${url.pathname}`;
@@ -170,7 +254,14 @@ export class HttpClient {
       const response = new Promise<{ res: IncomingMessage; text: string }>((resolve, reject) => {
         request.once('error', reject).once('response', (res) => {
           const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk)).once('error', reject)
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.byteLength;
+            if (size > max) {
+              res.destroy();
+              reject(new LimitExceededError(`the response to ${name} (${req.url}) is larger than ${max} bytes (limits.maxBodyBytes); the harness read no further`));
+            } else chunks.push(chunk);
+          }).once('error', reject)
             .once('end', () => resolve({ res, text: Buffer.concat(chunks).toString('utf8') }));
         });
       });
@@ -179,23 +270,24 @@ export class HttpClient {
     });
     const fail = (i: number, error: unknown): never => {
       for (const { request } of exchanges) request.destroy();
+      if (error instanceof LimitExceededError) throw error;
       throw this.#transportFailure(exchanges[i]!.evidence, error, timeoutMs, started);
     };
-    const opened = await Promise.allSettled(exchanges.map(({ request }) => connected(request, tls)));
-    const refused = opened.findIndex((r) => r.status === 'rejected');
-    if (refused >= 0) fail(refused, (opened[refused] as PromiseRejectedResult).reason);
-    // Every connection is open: write every request now, in one go.
-    for (const { request } of exchanges) request.end(body);
-    const out: HttpResponse[] = [];
-    for (const [i, { evidence, response }] of exchanges.entries()) {
-      const got = await response.catch((error: unknown) => fail(i, error));
-      out.push(this.#received(evidence, req.url, got.res.statusCode ?? 0, incomingHeaders(got.res), got.text, started));
+    try {
+      const opened = await Promise.allSettled(exchanges.map(({ request }) => connected(request, tls)));
+      const refused = opened.findIndex((r) => r.status === 'rejected');
+      if (refused >= 0) fail(refused, (opened[refused] as PromiseRejectedResult).reason);
+      // Every connection is open: write every request now, in one go.
+      for (const { request } of exchanges) request.end(body);
+      const out: HttpResponse[] = [];
+      for (const [i, { evidence, response }] of exchanges.entries()) {
+        const got = await response.catch((error: unknown) => fail(i, error));
+        out.push(this.#received(evidence, req.url, got.res.statusCode ?? 0, incomingHeaders(got.res), got.text, started));
+      }
+      return out;
+    } finally {
+      done();
     }
-    return out;
-  }
-
-  #signal(timeoutMs: number): AbortSignal {
-    return AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(this.#o.signal ? [this.#o.signal] : [])]);
   }
 
   #transportFailure(evidence: HttpEvidence, error: unknown, timeoutMs: number, started: number): unknown {
@@ -209,10 +301,15 @@ export class HttpClient {
   #received(evidence: HttpEvidence, url: string, status: number, headers: Headers, text: string, started: number): HttpResponse {
     const responseHeaders: Record<string, string> = {};
     headers.forEach((value, name) => { responseHeaders[name] = value; });
-    evidence.response = { status, headers: responseHeaders, ...(text ? { body: truncate(text) } : {}) };
+    const maxDepth = this.#limits.maxJsonDepth;
+    const looksJson = isJsonCandidate(text, headers.get('content-type'));
+    if (looksJson && jsonDeeperThan(text, maxDepth)) {
+      throw this.#overLimit(evidence, status, headers, started, `nests JSON deeper than ${maxDepth} levels; the harness does not parse it`);
+    }
+    evidence.response = { status, headers: responseHeaders, ...(text ? { body: text } : {}) };
     evidence.durationMs = Math.round(performance.now() - started);
     this.#o.recorder.add(evidence);
-    const json = parseJson(text, headers.get('content-type'));
+    const json = looksJson ? parseJsonBounded(text, maxDepth) : undefined;
     return {
       status,
       url,
@@ -286,7 +383,7 @@ function requestEvidence(req: HttpRequest, method: string, headers: Record<strin
   return {
     kind: 'http',
     ...(req.label ? { label: req.label } : {}),
-    request: { method, url: req.url, headers, ...(text === undefined ? {} : { body: truncate(text) }) },
+    request: { method, url: req.url, headers, ...(text === undefined ? {} : { body: text }) },
     durationMs: 0,
   };
 }
@@ -317,11 +414,11 @@ function truncate(text: string): string {
   return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}\n… (${text.length - MAX_BODY} more characters)` : text;
 }
 
-function parseJson(text: string, contentType: string | null): unknown {
-  if (!text || (!/json/i.test(contentType ?? '') && !/^\s*[{[]/.test(text))) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+function isJsonCandidate(text: string, contentType: string | null): boolean {
+  return Boolean(text) && (/json/i.test(contentType ?? '') || /^\s*[{[]/.test(text));
+}
+
+/** A request to somewhere the origin policy does not allow: refused, never sent (an `error`). */
+export class OffOriginError extends HarnessError {
+  override readonly name = 'OffOriginError';
 }

@@ -63,6 +63,10 @@ export class JwtTools {
     if (res.status !== 200 || !Array.isArray(keys)) {
       throw new CheckFailure(`GET ${uri} answered ${res.status} without a "keys" array; RFC 7517 §5 requires a JWK Set with "keys".`);
     }
+    const odd = keys.flatMap((k: unknown, i) => (k && typeof k === 'object' && !Array.isArray(k) ? [] : [`entry ${i + 1} is ${k === null ? 'null' : Array.isArray(k) ? 'an array' : typeof k}`]));
+    if (odd.length) {
+      throw new CheckFailure(`GET ${uri} answered a "keys" array whose ${odd.slice(0, 5).join(', ')}${odd.length > 5 ? ', …' : ''}; RFC 7517 §5 requires "keys" to be an array of JWK objects.`);
+    }
     this.#jwks = { keys: keys as jose.JWK[] };
     return this.#jwks;
   }

@@ -7,7 +7,17 @@
  *   members of any JWK (an object with kty), so a JWKS that leaks its private keys is not leaked again.
  * A value keeps a stable label (`[REDACTED:access_token:2]`), so a reader can still tell that
  * two transcripts show the same token.
+ *
+ * Against a hostile target (DESIGN §9): values are learned only from what the target sent (response
+ * bodies, Location, Set-Cookie) and the config, never from what the harness sent (its probes and
+ * forged tokens stay readable; an echo of a request value in its own response is not learned);
+ * values shorter than 8 characters are redacted by field name only; at most
+ * MAX_LEARNED_PER_MESSAGE values are learned from one response; replacing is a linear scan (no
+ * regular expression built from secrets, so no pattern can be too large or be printed); and a
+ * result's own words (id, status, level, area, severity, counts, requirements) are never touched —
+ * only target-supplied text is (messages, logs, evidence).
  */
+import { parseJsonBounded } from './limits.ts';
 import type { Evidence, HttpEvidence, ScenarioResult } from './results.ts';
 
 export const SECRET_FIELDS = new Set([
@@ -27,8 +37,13 @@ function stringsIn(value: unknown): string[] {
   if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
   return [];
 }
-/** Shorter values are only redacted by field name: replacing them everywhere would garble text. */
-const MIN_VALUE_LENGTH = 6;
+/**
+ * Shorter values are only redacted by field name: replacing them everywhere would garble text (a
+ * target could issue the token "failed"). The config refuses secrets shorter than this.
+ */
+export const MIN_SECRET_LENGTH = 8;
+/** At most this many new values are learned from one response: a body of a million tokens does not grow the redactor without bound. */
+export const MAX_LEARNED_PER_MESSAGE = 256;
 
 function formEncode(value: string): string {
   return new URLSearchParams({ v: value }).toString().slice(2);
@@ -39,9 +54,16 @@ function htmlEscape(value: string): string {
 }
 
 export class Redactor {
+  /** Every redacted-by-value variant (raw, URL-, form-, JSON-, HTML-encoded) → its label. */
   readonly #labels = new Map<string, string>();
+  /** The variants by a hash of their first MIN_SECRET_LENGTH characters, longest first: the linear scan's index. */
+  readonly #byPrefix = new Map<number, string[]>();
+  /** Labels of values redacted by field name only (too short, or sent by the harness): never replaced in free text. */
+  readonly #fieldLabels = new Map<string, string>();
   readonly #counts = new Map<string, number>();
-  #pattern: RegExp | undefined;
+  /** While observing one response: values the request carried (an echo is not learned) and the learning budget. */
+  #echo: ReadonlySet<string> = new Set();
+  #budget = Infinity;
 
   constructor(secrets: Iterable<string | { value: string; kind: string }> = []) {
     for (const s of secrets) {
@@ -50,65 +72,120 @@ export class Redactor {
     }
   }
 
-  /** Register a secret value; `kind` names it in the label. Returns the label. */
+  #newLabel(kind: string): string {
+    const n = (this.#counts.get(kind) ?? 0) + 1;
+    this.#counts.set(kind, n);
+    return `[REDACTED:${kind}:${n}]`;
+  }
+
+  /** Register a secret value, redacted wherever it appears from now on; `kind` names it in the label. Returns the label. */
   add(value: string, kind = 'secret'): string {
     if (isLabel(value)) return value;
     const known = this.#labels.get(value);
     if (known) return known;
-    const n = (this.#counts.get(kind) ?? 0) + 1;
-    this.#counts.set(kind, n);
-    const label = `[REDACTED:${kind}:${n}]`;
-    if (value.length < MIN_VALUE_LENGTH) return label;
+    if (value.length < MIN_SECRET_LENGTH) return this.#fieldLabel(value, kind);
+    const label = this.#fieldLabels.get(value) ?? this.#newLabel(kind);
+    this.#fieldLabels.delete(value);
     for (const variant of new Set([value, encodeURIComponent(value), formEncode(value), JSON.stringify(value).slice(1, -1), htmlEscape(value)])) {
-      if (!this.#labels.has(variant)) this.#labels.set(variant, label);
+      if (this.#labels.has(variant)) continue;
+      this.#labels.set(variant, label);
+      const prefix = windowHash(variant, 0);
+      const list = this.#byPrefix.get(prefix);
+      if (!list) this.#byPrefix.set(prefix, [variant]);
+      else {
+        list.push(variant);
+        list.sort((a, b) => b.length - a.length);
+      }
     }
-    this.#pattern = undefined;
     return label;
   }
 
-  /** Replace every known secret in a text. */
-  text(input: string): string {
-    if (this.#labels.size === 0) return input;
-    this.#pattern ??= new RegExp(
-      [...this.#labels.keys()].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
-      'g',
-    );
-    return input.replace(this.#pattern, (m) => this.#labels.get(m) ?? '[REDACTED]');
+  /** A label for a value found in a secret field but not learned (too short, or sent by the harness). */
+  #fieldLabel(value: string, kind: string): string {
+    if (isLabel(value)) return value;
+    const known = this.#labels.get(value) ?? this.#fieldLabels.get(value);
+    if (known) return known;
+    const label = this.#newLabel(kind);
+    this.#fieldLabels.set(value, label);
+    return label;
   }
 
-  /** Learn the secrets a request or response carries (before anything is redacted). */
+  /** Learn a value the target sent, within the budget of the response being observed and unless it echoes the request. */
+  #learn(value: string, kind: string): void {
+    if (value.length < MIN_SECRET_LENGTH || this.#labels.has(value) || this.#echo.has(value)) return;
+    if (this.#budget <= 0) return;
+    this.#budget--;
+    this.add(value, kind);
+  }
+
+  /** Learn the response parameters of an authorization response the harness caught (e.g. a redirect the browser never loaded). */
+  learnIssued(fields: Record<string, string>): void {
+    for (const [k, v] of Object.entries(fields)) if (SECRET_FIELDS.has(k) && v) this.#learn(v, k);
+  }
+
+  /**
+   * Replace every known secret in a text: one left-to-right scan with a rolling hash of the next
+   * MIN_SECRET_LENGTH characters (linear in the text, whatever the number and length of the
+   * secrets), the longest secret at each position.
+   */
+  text(input: string): string {
+    if (this.#labels.size === 0 || input.length < MIN_SECRET_LENGTH) return input;
+    let out = '';
+    let copied = 0;
+    let h = windowHash(input, 0);
+    for (let i = 0; i + MIN_SECRET_LENGTH <= input.length;) {
+      const candidates = this.#byPrefix.get(h);
+      const hit = candidates?.find((c) => input.startsWith(c, i));
+      if (hit === undefined) {
+        if (i + MIN_SECRET_LENGTH < input.length) h = rollHash(h, input.charCodeAt(i), input.charCodeAt(i + MIN_SECRET_LENGTH));
+        i++;
+        continue;
+      }
+      out += input.slice(copied, i) + this.#labels.get(hit)!;
+      i += hit.length;
+      copied = i;
+      if (i + MIN_SECRET_LENGTH <= input.length) h = windowHash(input, i);
+    }
+    return copied === 0 ? input : out + input.slice(copied);
+  }
+
+  /**
+   * Learn the secrets an exchange carries (before anything is redacted): the client secret of a
+   * Basic header, and what the target sent — tokens and codes in the response body, Location and
+   * Set-Cookie. Nothing else the harness sent is learned (its probes and forged tokens stay readable).
+   */
   observe(e: HttpEvidence): void {
     this.#observeHeaders(e.request.headers);
-    this.#observeBody(e.request.body);
-    this.#observeUrl(e.request.url);
-    if (e.response) {
+    if (!e.response) return;
+    this.#echo = requestValues(e);
+    this.#budget = MAX_LEARNED_PER_MESSAGE;
+    try {
       this.#observeBody(e.response.body);
       const location = e.response.headers.location;
       if (location) this.#observeUrl(location, e.request.url);
       const cookies = e.response.headers['set-cookie'];
       if (cookies) for (const c of cookies.split(/,(?=\s*[^;,=\s]+=)/)) this.#observeCookie(c);
+    } finally {
+      this.#echo = new Set();
+      this.#budget = Infinity;
     }
   }
 
   #observeHeaders(headers: Record<string, string>): void {
     const auth = headers.authorization;
-    if (auth) {
-      const [scheme, credentials = ''] = auth.split(/\s+/, 2);
-      if (/^basic$/i.test(scheme ?? '')) {
-        const decoded = Buffer.from(credentials, 'base64').toString();
-        const secret = decoded.slice(decoded.indexOf(':') + 1);
-        if (secret) this.add(decodeURIComponentSafe(secret.replace(/\+/g, ' ')), 'client_secret');
-        this.add(credentials, 'client_secret');
-      } else if (credentials) {
-        this.add(credentials, 'access_token');
-      }
+    if (!auth) return;
+    const [scheme, credentials = ''] = auth.split(/\s+/, 2);
+    if (/^basic$/i.test(scheme ?? '')) {
+      const decoded = Buffer.from(credentials, 'base64').toString();
+      const secret = decoded.slice(decoded.indexOf(':') + 1);
+      if (secret) this.add(decodeURIComponentSafe(secret.replace(/\+/g, ' ')), 'client_secret');
+      this.add(credentials, 'client_secret');
     }
-    if (headers.cookie) for (const c of headers.cookie.split(';')) this.#observeCookie(c);
   }
 
   #observeCookie(cookie: string): void {
     const value = cookie.split(';')[0]?.split('=').slice(1).join('=').trim();
-    if (value) this.add(value, 'cookie');
+    if (value) this.#learn(value, 'cookie');
   }
 
   #observeUrl(url: string, base?: string): void {
@@ -123,7 +200,7 @@ export class Redactor {
 
   #observeBody(body: string | undefined): void {
     if (!body) return;
-    const json = tryJson(body);
+    const json = boundedJson(body);
     if (json !== undefined) {
       this.#observeJson(json);
     } else if (/^[\w.%+~-]+=[^<>\s]*(&|$)/.test(body)) {
@@ -136,15 +213,15 @@ export class Redactor {
     else if (value && typeof value === 'object') {
       const jwk = isJwk(value);
       for (const [k, v] of Object.entries(value)) {
-        if (SECRET_FIELDS.has(k) && typeof v === 'string') this.add(v, k);
-        else if (jwk && PRIVATE_JWK_MEMBERS.has(k)) for (const secret of stringsIn(v)) this.add(secret, 'private_key');
+        if (SECRET_FIELDS.has(k) && typeof v === 'string') this.#learn(v, k);
+        else if (jwk && PRIVATE_JWK_MEMBERS.has(k)) for (const secret of stringsIn(v)) this.#learn(secret, 'private_key');
         else this.#observeJson(v);
       }
     }
   }
 
   #observeFields(params: URLSearchParams): void {
-    for (const [k, v] of params) if (SECRET_FIELDS.has(k) && v) this.add(v, k);
+    for (const [k, v] of params) if (SECRET_FIELDS.has(k) && v) this.#learn(v, k);
   }
 
   /** Redact one HTTP transcript: by field name, then by value. */
@@ -200,12 +277,12 @@ export class Redactor {
   }
 
   body(body: string): string {
-    const json = tryJson(body);
+    const json = boundedJson(body);
     if (json !== undefined && typeof json === 'object' && json !== null) {
       return this.text(JSON.stringify(this.#redactJson(json), null, 2));
     }
     if (/^[\w.%+~-]+=[^<>\s]*(&|$)/.test(body)) return this.#redactForm(body);
-    return this.text(body.replace(/(<input\b[^>]*\bname=["']?(?:code|id_token|access_token|token)["']?[^>]*\bvalue=)(["'])[^"']*\2/gi, '$1$2[REDACTED:form-value]$2'));
+    return this.text(body.replace(/(<input\b[^>]{0,2000}?\bname=["']?(?:code|id_token|access_token|token)["']?[^>]{0,2000}?\bvalue=)(["'])[^"']*\2/gi, '$1$2[REDACTED:form-value]$2'));
   }
 
   #redactForm(form: string): string {
@@ -214,7 +291,7 @@ export class Redactor {
       const key = decodeURIComponentSafe(k.replace(/\+/g, ' '));
       if (SECRET_FIELDS.has(key) && rest.length) {
         const value = decodeURIComponentSafe(rest.join('=').replace(/\+/g, ' '));
-        return `${k}=${this.add(value, key)}`;
+        return `${k}=${this.#fieldLabel(value, key)}`;
       }
       return this.text(pair);
     }).join('&');
@@ -225,8 +302,8 @@ export class Redactor {
     if (value && typeof value === 'object') {
       const jwk = isJwk(value);
       return Object.fromEntries(Object.entries(value).map(([k, v]) => {
-        if (SECRET_FIELDS.has(k) && typeof v === 'string') return [k, this.add(v, k)];
-        if (jwk && PRIVATE_JWK_MEMBERS.has(k)) return [k, this.#replaceStrings(v, (s) => this.add(s, 'private_key'))];
+        if (SECRET_FIELDS.has(k) && typeof v === 'string') return [k, this.#fieldLabel(v, k)];
+        if (jwk && PRIVATE_JWK_MEMBERS.has(k)) return [k, this.#replaceStrings(v, (s) => this.#fieldLabel(s, 'private_key'))];
         return [k, this.#redactJson(v)];
       }));
     }
@@ -243,36 +320,70 @@ export class Redactor {
   }
 
   evidence(e: Evidence): Evidence {
-    if (e.kind === 'http') return this.http(e);
-    return this.#deep(e) as Evidence;
-  }
-
-  /** A result with everything in it redacted (idempotent). */
-  result(r: ScenarioResult): ScenarioResult {
-    const { evidence, ...rest } = r;
-    return { ...(this.#deep(rest) as Omit<ScenarioResult, 'evidence'>), evidence: evidence.map((e) => this.evidence(e)) };
-  }
-
-  #deep(value: unknown): unknown {
-    if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) return value.map((v) => this.#deep(v));
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.#deep(v)]));
+    switch (e.kind) {
+      case 'http': return this.http(e);
+      case 'note': return { ...e, text: this.text(e.text), ...(e.label === undefined ? {} : { label: this.text(e.label) }) };
+      case 'counterexample': return { ...e, value: this.text(e.value), ...(e.label === undefined ? {} : { label: this.text(e.label) }) };
+      case 'screenshot': return e.label === undefined ? e : { ...e, label: this.text(e.label) };
     }
-    return value;
   }
+
+  /**
+   * A result with its target-supplied text redacted (idempotent): the message, the skip reason,
+   * findings, the log and the evidence. The harness's own words — id, title, area, status,
+   * severity, level, requirements, counts — are never touched, whatever the target sent.
+   */
+  result(r: ScenarioResult): ScenarioResult {
+    return {
+      ...r,
+      ...(r.message === undefined ? {} : { message: this.text(r.message) }),
+      ...(r.skipReason === undefined ? {} : { skipReason: this.text(r.skipReason) }),
+      ...(r.findings ? { findings: r.findings.map((f) => ({ ...f, message: this.text(f.message) })) } : {}),
+      ...(r.log ? { log: r.log.map((l) => this.text(l)) } : {}),
+      evidence: r.evidence.map((e) => this.evidence(e)),
+    };
+  }
+}
+
+/** Every value a request carried (URL parameters, form or JSON fields): its response echoing one is not the target's secret. */
+function requestValues(e: HttpEvidence): Set<string> {
+  const out = new Set<string>();
+  const addParams = (p: URLSearchParams) => { for (const [, v] of p) if (v.length >= MIN_SECRET_LENGTH) out.add(v); };
+  try {
+    const u = new URL(e.request.url);
+    addParams(u.searchParams);
+  } catch {
+    // not a URL
+  }
+  const body = e.request.body;
+  if (body) {
+    const json = boundedJson(body);
+    if (json !== undefined) for (const v of stringsIn(json)) { if (v.length >= MIN_SECRET_LENGTH) out.add(v); }
+    else if (/^[\w.%+~-]+=/.test(body)) addParams(new URLSearchParams(body));
+  }
+  return out;
+}
+
+/** Polynomial hash (base 31, 32-bit) of the MIN_SECRET_LENGTH characters of `text` from `at`. */
+const BASE = 31;
+const TOP = (() => { let p = 1; for (let k = 1; k < MIN_SECRET_LENGTH; k++) p = Math.imul(p, BASE); return p; })();
+function windowHash(text: string, at: number): number {
+  let h = 0;
+  for (let k = 0; k < MIN_SECRET_LENGTH; k++) h = (Math.imul(h, BASE) + text.charCodeAt(at + k)) | 0;
+  return h;
+}
+/** The hash of the window one character further: `out` leaves it, `next` enters. */
+function rollHash(h: number, out: number, next: number): number {
+  return (Math.imul((h - Math.imul(out, TOP)) | 0, BASE) + next) | 0;
 }
 
 const isLabel = (value: string) => /^\[REDACTED(:[\w-]+)*\]$/.test(value);
 
-function tryJson(text: string): unknown {
+/** The text as JSON when it is an object or array no deeper than the harness reads, else undefined. */
+function boundedJson(text: string): unknown {
   const t = text.trimStart();
   if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  return parseJsonBounded(text);
 }
 
 function decodeURIComponentSafe(s: string): string {

@@ -125,6 +125,16 @@ export interface Summary {
   interop?: number;
 }
 
+/**
+ * Whether the run judged the target at all (DESIGN §9). Not when errors outnumber the judged
+ * results, or when every scenario that needs a login errored: then the exit code is 1 whatever
+ * else happened, and `reason` says why the run was not a verdict.
+ */
+export interface Verdict {
+  judged: boolean;
+  reason?: string;
+}
+
 export interface Report {
   schemaVersion: 1;
   tool: { name: string; version: string };
@@ -147,6 +157,8 @@ export interface Report {
   baseline?: BaselineComparison;
   /** Things the run noticed about its own input (e.g. an unknown id in expectedFailures). */
   notices?: string[];
+  /** Whether the run was a verdict on the target (absent on reports from before it was computed). */
+  verdict?: Verdict;
 }
 
 /** A scenario whose verdict differs from the baseline run's (`absent`: not in that run). */

@@ -13,6 +13,7 @@ import { idMatcher } from './glob.ts';
 import { Recorder } from './http.ts';
 import { BrowserHost } from './login/chromium.ts';
 import { type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
+import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
 import { type ClientRole, type LinkOptions, findRequirement, resolveLevel } from './requirements.ts';
 import type { Finding, Level, ProfileName, ResolvedRequirement, ScenarioResult, Status } from './results.ts';
@@ -60,6 +61,8 @@ export interface RunOutcome {
   seed: number;
   runs: number;
   notices: string[];
+  /** Ids of the selected scenarios that need a login (requires.user): the run's core flows. */
+  needsLogin: string[];
 }
 
 export const DEFAULTS = { concurrency: 4, runs: 50, scenarioTimeoutMs: 30_000, requestTimeoutMs: 10_000 } as const;
@@ -137,6 +140,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const known = new Set(options.scenarios.map((s) => s.id));
   for (const id of expected) if (!known.has(id)) notices.push(`expectedFailures lists "${id}", which is not a known scenario id`);
 
+  const origins = target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] });
   const chosen = selectScenarios(options.scenarios, options.only, options.skip);
   const selected = options.shard ? shardOf(chosen, options.shard) : chosen;
   const browser = options.browser ?? new BrowserHost();
@@ -162,7 +166,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     const limit = s.timeoutMs ?? timeoutMs;
     const { ctx, findings, log, dispose } = createContext({
       scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runsGiven, runSeed: seed, seed: scenarioSeed(seed, s.id),
-      recorder, signal: controller.signal, requestTimeoutMs, statusOf, browser, screenshots,
+      recorder, signal: controller.signal, requestTimeoutMs, statusOf, browser, screenshots, origins,
+      ...(config.limits ? { limits: config.limits } : {}),
       loginDriver: (http, env) => loginDriver(http, config, env),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
@@ -234,7 +239,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     if (!options.browser) await browser.close();
   }
   // Tokens seen late may have appeared in earlier results: redact all once more.
-  return { results: results.map((r) => redactor.result(r)), seed, runs, notices };
+  const needsLogin = selected.filter((s) => s.requires?.user).map((s) => s.id);
+  return { results: results.map((r) => redactor.result(r)), seed, runs, notices, needsLogin };
 }
 
 function levelOf(requirements: ResolvedRequirement[], ref: string): Level | undefined {

@@ -4,6 +4,7 @@
  */
 import type { TargetConfig } from './config.ts';
 import { HttpClient, Recorder } from './http.ts';
+import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
 import type { HttpEvidence } from './results.ts';
 
@@ -48,6 +49,12 @@ export interface Target {
   endpoints: Partial<Record<EndpointName, string>>;
   capabilities: ReadonlySet<Capability>;
   supports(capability: Capability): boolean;
+  /**
+   * Where requests may go (DESIGN §9): the issuer's origin and allowedOrigins, the endpoints named;
+   * refusing everything when the discovery document must not be used (OIDC Discovery §4.3).
+   * Absent on a Target built by hand: the runner then applies the config's rule.
+   */
+  origins?: OriginPolicy;
 }
 
 export const GRANT = {
@@ -110,18 +117,32 @@ export function targetFromDiscovery(
  * that answers but is unusable gives a Target with discovery null and the problem named.
  */
 export async function resolveTarget(
-  config: Pick<TargetConfig, 'issuer' | 'discoveryUrl' | 'timeouts'>,
+  config: Pick<TargetConfig, 'issuer' | 'discoveryUrl' | 'timeouts'> & Partial<Pick<TargetConfig, 'allowedOrigins' | 'limits'>>,
   redactor: Redactor,
   fetchImpl?: typeof fetch,
 ): Promise<Target> {
   const url = discoveryUrlOf(config);
+  // A discoveryUrl the config names is the user's choice: its origin is allowed for discovery.
+  const base = new OriginPolicy({ issuer: config.issuer, allowedOrigins: [...(config.allowedOrigins ?? []), ...(config.discoveryUrl ? [new URL(config.discoveryUrl).origin] : [])] });
   const recorder = new Recorder(redactor);
-  const http = new HttpClient({ recorder, requestTimeoutMs: config.timeouts?.requestMs ?? 10_000, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  const http = new HttpClient({
+    recorder, requestTimeoutMs: config.timeouts?.requestMs ?? 10_000, origins: base,
+    ...(config.limits ? { limits: config.limits } : {}),
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
   const res = await http.get(url, { label: 'discovery document' });
   const evidence = recorder.evidence.filter((e): e is HttpEvidence => e.kind === 'http');
   let problem: string | undefined;
   if (res.status !== 200) problem = `GET ${url} answered ${res.status}, not 200`;
   else if (!res.json || typeof res.json !== 'object' || Array.isArray(res.json)) problem = `GET ${url} did not return a JSON object`;
   const discovery = problem ? null : res.body;
-  return targetFromDiscovery(config.issuer, url, discovery, problem, evidence);
+  const target = targetFromDiscovery(config.issuer, url, discovery, problem, evidence);
+  const named = Object.fromEntries(Object.entries(target.endpoints).map(([name, u]) => [ENDPOINT_FIELDS[name as EndpointName], u]));
+  const issuer = discovery?.issuer;
+  const unusable = discovery && issuer !== config.issuer
+    ? `the discovery document names the issuer ${typeof issuer === 'string' ? `"${issuer}"` : 'nothing'}, not the configured "${config.issuer}"; OIDC Discovery §4.3: its contents MUST NOT be used, so the harness sends nothing to its endpoints`
+    : undefined;
+  // The policy for the run: the issuer's origin and allowedOrigins only (a discoveryUrl elsewhere serves discovery alone).
+  target.origins = new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [], endpoints: named, ...(unusable ? { unusable } : {}) });
+  return target;
 }

@@ -1,5 +1,6 @@
 /** The console reporter: a line per scenario as it finishes, then the summary. */
 import type { Report, ScenarioResult, Status } from '../harness/results.ts';
+import { consoleText as safe } from './escape.ts';
 import { baselineLines, groupCounts, plantedFlawsLine, requirementsText, resultDetail, resultLabel, splitLine, summaryLine } from './format.ts';
 
 const COLORS: Record<Status | 'expected', string> = {
@@ -29,20 +30,20 @@ export class ConsoleReporter {
   }
 
   line(text: string): void {
-    this.#write(`${text}\n`);
+    this.#write(`${safe(text)}\n`);
   }
 
   result(r: ScenarioResult): void {
     const label = this.#paint(r.expected ? 'expected' : r.status, resultLabel(r).padEnd(5));
     const time = r.status === 'skipped' ? '' : ` (${r.durationMs} ms)`;
     this.#write(`  ${label} ${r.id}${time}\n`);
-    const detail = resultDetail(r);
+    const detail = safe(resultDetail(r));
     if (detail && r.status !== 'passed') this.#write(`        ${detail}\n`);
     else if (r.unexpectedPass) this.#write(`        ${detail}\n`);
     if (r.status === 'failed' || r.status === 'warning') this.#write(`        ${requirementsText(r)}\n`);
-    for (const f of r.findings ?? []) if (f.message !== r.message) this.#write(`        also ${f.status}: ${f.message}\n`);
+    for (const f of r.findings ?? []) if (f.message !== r.message) this.#write(`        also ${f.status}: ${safe(f.message)}\n`);
     for (const e of r.evidence) {
-      if (e.kind === 'counterexample') this.#write(`        counterexample ${e.value} (${e.runs} runs, property seed ${e.seed}); replay: add ${e.replay}\n`);
+      if (e.kind === 'counterexample') this.#write(`        counterexample ${safe(e.value)} (${e.runs} runs, property seed ${e.seed}); replay: add ${safe(e.replay)}\n`);
     }
   }
 
@@ -53,7 +54,7 @@ export class ConsoleReporter {
     const flaws = plantedFlawsLine(report);
     if (flaws) this.#write(`!! ${flaws}\n`);
     for (const line of baselineLines(report)) this.#write(`${line}\n`);
-    for (const n of report.notices ?? []) this.#write(`note: ${n}\n`);
+    for (const n of report.notices ?? []) this.#write(`note: ${safe(n)}\n`);
     if (written.length) this.#write(`reports: ${written.join(', ')}\n`);
   }
 }

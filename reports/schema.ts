@@ -74,6 +74,7 @@ export const reportSchema = z.strictObject({
     newFailures: z.array(verdictChange), fixed: z.array(verdictChange), changed: z.array(verdictChange),
   }).optional(),
   notices: z.array(z.string()).optional(),
+  verdict: z.strictObject({ judged: z.boolean(), reason: z.string().optional() }).optional(),
 });
 
 // The schema and the Report type must describe the same thing.

@@ -8,6 +8,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, CDPSession, Page, Response } from 'playwright-core';
 import { PreconditionError } from '../failures.ts';
+import { OffOriginError } from '../http.ts';
+import type { OriginPolicy } from '../origin.ts';
 import type { HttpEvidence } from '../results.ts';
 import { type PageKind, type PageVisit, type RequestRecord, isRedirectTo, responseParams } from './driver.ts';
 
@@ -16,6 +18,8 @@ export interface WalkRecorder {
   /** Saves a screenshot of the page as evidence; never throws. */
   screenshot(page: Page, label: string): Promise<void>;
   transcript(e: HttpEvidence): void;
+  /** Learn the tokens of an authorization response caught before it was loaded (for redaction). */
+  learn?(fields: Record<string, string>): void;
 }
 
 export interface WalkOptions {
@@ -23,6 +27,11 @@ export interface WalkOptions {
   stopAt: readonly string[];
   /** An origin the walk must not leave: requests elsewhere are blocked, a navigation ends the walk. */
   stayWithin?: string;
+  /**
+   * Where the browser may go at all (DESIGN §9): any other request is blocked, and a navigation
+   * elsewhere ends the walk with an OffOriginError (an `error` naming the URL and the rule).
+   */
+  origins?: OriginPolicy;
   recorder: WalkRecorder;
   /** How long a navigation may take (ms). */
   timeoutMs: number;
@@ -32,7 +41,8 @@ export interface WalkOptions {
 /** How a walk ended before the driver stopped it: at the redirect_uri, or at the edge of `stayWithin`. */
 export type WalkEnd =
   | { kind: 'redirect'; url: string; params: Record<string, string> }
-  | { kind: 'left'; url: string };
+  | { kind: 'left'; url: string }
+  | { kind: 'refused'; url: string; reason: string };
 
 /** Fetch.requestPaused as far as the walk reads it (the Chrome DevTools Protocol). */
 interface PausedRequest {
@@ -107,9 +117,15 @@ export class BrowserWalk {
     const record: RequestRecord = { url, method: request.method, type: event.resourceType, navigation };
     this.requests.push(record);
     let block: string | undefined;
+    const refused = this.o.origins?.browserMay(url);
     if (isRedirectTo(url, this.o.stopAt)) {
       block = 'the redirect to the redirect_uri, caught and not loaded';
-      if (navigation) this.#finish({ kind: 'redirect', url, params: { ...responseParams(url), ...formPostParams(request) } });
+      const params = { ...responseParams(url), ...formPostParams(request) };
+      this.o.recorder.learn?.(params);
+      if (navigation) this.#finish({ kind: 'redirect', url, params });
+    } else if (refused) {
+      block = refused;
+      if (navigation) this.#finish({ kind: 'refused', url, reason: refused });
     } else if (this.o.stayWithin && /^https?:/.test(url) && new URL(url).origin !== new URL(this.o.stayWithin).origin) {
       block = `outside ${new URL(this.o.stayWithin).origin}, blocked`;
       if (navigation) this.#finish({ kind: 'left', url });
@@ -153,8 +169,10 @@ export class BrowserWalk {
     return this.#endedPromise;
   }
 
-  /** The first page: the authorization URL or the verification URI. */
+  /** The first page: the authorization URL or the verification URI (never opened outside the origin policy). */
   async open(url: string): Promise<void> {
+    const refused = this.o.origins?.browserMay(url);
+    if (refused) throw new OffOriginError(`the browser did not open ${url.replace(/[?#].*$/, '')}: ${refused}`);
     await this.settle(async () => {
       // A caught redirect aborts the navigation goto is waiting for: that is the walk ending.
       await this.page.goto(url, { timeout: this.o.timeoutMs, waitUntil: 'load' }).catch((error: unknown) => {
@@ -214,6 +232,12 @@ export class BrowserWalk {
     const title = await this.page.title().catch(() => '');
     const h1 = title ? '' : await this.page.locator('h1').first().innerText({ timeout: 500 }).catch(() => '');
     return { status: this.status, url: this.page.url(), body, headline: (title || h1).trim().slice(0, 200), reason };
+  }
+
+  /** A walk that ended at a refused navigation is an error naming the URL and the rule. */
+  throwIfRefused(): void {
+    const end = this.#end;
+    if (end?.kind === 'refused') throw new OffOriginError(`the browser was sent to ${end.url.replace(/[?#].*$/, '')} and did not go: ${end.reason}`);
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,7 @@ import {
 } from './driver.ts';
 import { type LoginForm, decisionControl, hasControls, loginForm, readControl, userCodeInput } from './browser-page.ts';
 import { gives } from './words.ts';
+import type { OriginPolicy } from '../origin.ts';
 import { BrowserWalk, type WalkRecorder, firstLine } from './browser-walk.ts';
 
 const MAX_PAGES = 15;
@@ -31,6 +32,8 @@ export interface BrowserLoginOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   log?: (message: string) => void;
+  /** Where the browser may go (DESIGN §9). */
+  origins?: OriginPolicy;
 }
 
 const LOGIN_CAME_BACK = 'the login form came back after the credentials were submitted (wrong user or password?)';
@@ -67,6 +70,7 @@ export class BrowserLoginDriver implements LoginDriver {
       stopAt, recorder: this.o.recorder, timeoutMs: this.#timeoutMs,
       ...(stayWithin ? { stayWithin } : {}),
       ...(this.o.signal ? { signal: this.o.signal } : {}),
+      ...(this.o.origins ? { origins: this.o.origins } : {}),
     });
   }
 
@@ -127,6 +131,7 @@ export class BrowserLoginDriver implements LoginDriver {
     const decision = options.consent ?? 'approve';
     const walk = await this.#walk(stopAt, options.stayWithin);
     const outcome = async (reason: string): Promise<AuthorizeOutcome> => {
+      walk.throwIfRefused();
       const { pages, visits, requests } = walk;
       const end = walk.end;
       if (end?.kind === 'redirect') return { kind: 'redirect', url: end.url, params: end.params, pages, visits, requests };
@@ -177,9 +182,10 @@ export class BrowserLoginDriver implements LoginDriver {
     let codeSent = false;
     let decided = false;
     let stepsRun = false;
-    const end = async (reason: string, done = decided): Promise<DeviceActivationOutcome> => ({
-      decided: done, ...await walk.endPage(reason), pages: walk.pages, visits: walk.visits, requests: walk.requests,
-    });
+    const end = async (reason: string, done = decided): Promise<DeviceActivationOutcome> => {
+      walk.throwIfRefused();
+      return { decided: done, ...await walk.endPage(reason), pages: walk.pages, visits: walk.visits, requests: walk.requests };
+    };
     try {
       await walk.open(activation.verificationUri);
       await walk.screenshot('verification URI');

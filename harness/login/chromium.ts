@@ -21,10 +21,18 @@ export const CHROMIUM_CANDIDATES = [
 export const CHROMIUM_INSTALL = 'apt-get update && apt-get install -y chromium';
 
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
   // Containers give /dev/shm 64 MB, too little for Chromium: use the temp folder instead.
   '--disable-dev-shm-usage',
 ] as const;
+
+/**
+ * The flags for this process: Chromium's sandbox stays on (it is what keeps a hostile page in its
+ * renderer), except as root, where Chromium refuses to start with it.
+ */
+export function chromiumArgs(uid: number | undefined = process.getuid?.()): string[] {
+  return uid === 0 ? ['--no-sandbox', ...CHROMIUM_ARGS] : [...CHROMIUM_ARGS];
+}
 
 /** The screenshots' size: the pages of an IdP are small forms. */
 export const VIEWPORT = { width: 800, height: 600 } as const;
@@ -78,7 +86,7 @@ export class BrowserHost {
   #launch(): Promise<Browser> {
     if ('missing' in this.#lookup) return Promise.reject(new HarnessError(`the browser is not available: ${this.#lookup.missing}`));
     const path = this.#lookup.path;
-    return import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: path, headless: true, args: [...CHROMIUM_ARGS] }))
+    return import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: path, headless: true, args: chromiumArgs() }))
       .catch((error: unknown) => {
         throw new HarnessError(`Chromium at ${path} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
       });

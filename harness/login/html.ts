@@ -2,6 +2,7 @@
  * A tiny HTML form reader for server-rendered login and consent pages: forms, their inputs and
  * submit buttons, with attribute quoting and entity decoding. Not a general HTML parser.
  */
+import { LimitExceededError } from '../limits.ts';
 
 export interface FormField {
   tag: 'input' | 'button' | 'select' | 'textarea';
@@ -50,8 +51,17 @@ function clean(html: string): string {
   return html.replace(/<!--[\s\S]*?-->/g, '').replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '');
 }
 
-/** Controls: inputs are void elements; buttons, selects and textareas have bodies. */
-const CONTROLS = /<(?:(input)\b([^>]*)>|(button|select|textarea)\b([^>]*)>([\s\S]*?)<\/\3\s*>)/gi;
+/**
+ * Controls: inputs are void elements; buttons, selects and textareas have bodies (read up to
+ * 8,000 characters: an unclosed tag does not make every later match scan to the end of the page).
+ */
+const CONTROLS = /<(?:(input)\b([^>]*)>|(button|select|textarea)\b([^>]*)>([\s\S]{0,8000}?)<\/\3\s*>)/gi;
+/**
+ * A hostile page cannot make the reader work without bound (DESIGN §9): at most this many forms
+ * are read, and a page with more control tags than this is refused (LimitExceededError).
+ */
+export const MAX_FORMS = 50;
+export const MAX_CONTROL_TAGS = 2_000;
 
 function readControl(tag: FormField['tag'], a: Record<string, string>, body: string): FormField {
   let value = a.value ?? '';
@@ -81,6 +91,7 @@ export function parseForms(html: string): HtmlForm[] {
   const source = clean(html);
   const spans: { start: number; end: number; id?: string; form: HtmlForm }[] = [];
   for (const m of source.matchAll(/<form\b([^>]*)>([\s\S]*?)(?:<\/form\s*>|$)/gi)) {
+    if (spans.length >= MAX_FORMS) break;
     const attrs = parseAttributes(m[1] ?? '');
     spans.push({
       start: m.index,
@@ -92,6 +103,10 @@ export function parseForms(html: string): HtmlForm[] {
         fields: [],
       },
     });
+  }
+  let tags = 0;
+  for (const _ of source.matchAll(/<(?:input|button|select|textarea)\b/gi)) {
+    if (++tags > MAX_CONTROL_TAGS) throw new LimitExceededError(`the page has more than ${MAX_CONTROL_TAGS} form control tags; the login form reader reads no page that large`);
   }
   for (const t of source.matchAll(CONTROLS)) {
     const tag = (t[1] ?? t[3])!.toLowerCase() as FormField['tag'];

@@ -3,6 +3,7 @@ import type { BrowserContext } from 'playwright-core';
 import type { TargetConfig } from '../config.ts';
 import { HarnessError } from '../failures.ts';
 import type { HttpClient } from '../http.ts';
+import type { OriginPolicy } from '../origin.ts';
 import { BrowserLoginDriver } from './browser.ts';
 import type { WalkRecorder } from './browser-walk.ts';
 import type { LoginDriver } from './driver.ts';
@@ -19,6 +20,8 @@ export interface DriverEnvironment {
   log(message: string): void;
   /** Per navigation and per required browser step. */
   timeoutMs: number;
+  /** Where the browser may go (DESIGN §9). */
+  origins?: OriginPolicy;
 }
 
 export type LoginDriverFactory = (http: HttpClient, config: TargetConfig, env: DriverEnvironment) => LoginDriver;
@@ -41,6 +44,7 @@ export function browserLoginDriver(config: TargetConfig, env: DriverEnvironment)
     timeoutMs: env.timeoutMs,
     log: env.log,
     ...(env.signal ? { signal: env.signal } : {}),
+    ...(env.origins ? { origins: env.origins } : {}),
   });
 }
 

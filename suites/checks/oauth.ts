@@ -17,6 +17,9 @@ export function describeResponse(res: HttpResponse): string {
   if (typeof b.access_token === 'string') return `HTTP ${res.status} with an access_token`;
   if (typeof b.error === 'string') return `HTTP ${res.status} with error=${b.error}`;
   if (res.json === undefined) return `HTTP ${res.status} with a non-JSON body`;
+  if (res.json === null || typeof res.json !== 'object' || Array.isArray(res.json)) {
+    return `HTTP ${res.status} with a JSON ${res.json === null ? 'null' : Array.isArray(res.json) ? 'array' : typeof res.json}, not a JSON object`;
+  }
   return `HTTP ${res.status} without an error code`;
 }
 

@@ -28,7 +28,7 @@ describe('target config validation', () => {
     const config = validateConfig({ issuer: 'https://idp.example' }, {});
     expect(config).toEqual({
       issuer: 'https://idp.example', tokenRequestEncoding: 'form', clients: {},
-      login: { driver: 'form', usernameField: 'username', passwordField: 'password' }, expectedFailures: [],
+      login: { driver: 'form', usernameField: 'username', passwordField: 'password' }, expectedFailures: [], allowedOrigins: [],
     });
   });
 
@@ -45,7 +45,7 @@ describe('target config validation', () => {
       .toEqual({ role: 'legacy', ...legacy, authMethod: 'client_secret_basic' });
     expect(resolveClients(validateConfig({ ...base, clients: { legacy: { clientId: 'spa-old' } } }, {})).legacy)
       .toEqual({ role: 'legacy', clientId: 'spa-old', scope: 'openid', authMethod: 'none' });
-    expect(issuesOf({ ...base, clients: { legacy: { clientId: 'x', clientSecret: 's', authMethod: 'none' } } }))
+    expect(issuesOf({ ...base, clients: { legacy: { clientId: 'x', clientSecret: 's-secret-1', authMethod: 'none' } } }))
       .toEqual(['clients.legacy.authMethod: "none" sends no secret but clientSecret is set; use "client_secret_basic" or "client_secret_post", or remove the secret']);
   });
 
@@ -121,8 +121,8 @@ describe('target config validation', () => {
     expect(issuesOf(raw, {})).toEqual([
       'clients.confidential.clientSecret: environment variable WEB_SECRET is not set; export WEB_SECRET or write the value into the file',
     ]);
-    expect(validateConfig({ ...base, user: { username: 'a$${LITERAL}', password: 'pw-${PW}' } }, { PW: 'x1' }).user)
-      .toEqual({ username: 'a${LITERAL}', password: 'pw-x1' });
+    expect(validateConfig({ ...base, user: { username: 'a$${LITERAL}', password: 'pw-${PW}' } }, { PW: 'x1234567' }).user)
+      .toEqual({ username: 'a${LITERAL}', password: 'pw-x1234567' });
   });
 
   it('accepts // and /* */ comments, trailing commas and $schema; reports JSON errors with line and column', () => {

@@ -357,7 +357,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     tokenRequestEncoding: 'form',
     clients: Object.fromEntries(clients.map((c) => [c.role, c.target])),
     // devInteractions accept any password; findAccount only knows alice.
-    user: { username: USER.username, password: 'any' },
+    user: { username: USER.username, password: 'any-password' },
     login: { driver: 'form', usernameField: 'login', passwordField: 'password' },
     expectedFailures: [],
   };

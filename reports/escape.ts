@@ -1,0 +1,29 @@
+/**
+ * Target-supplied text is data (DESIGN §9): never a terminal control sequence, a fake line, a CI
+ * workflow command or markup. Reporters pass every string that may quote the target (messages,
+ * skip reasons, findings, counterexamples, the issuer) through these before writing it.
+ */
+
+/** C0 and C1 controls, DEL, line and paragraph separators, and bidirectional overrides. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_FOR_TERMINAL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function visible(c: string): string {
+  const code = c.charCodeAt(0);
+  if (c === '\n') return '\\n';
+  if (c === '\r') return '\\r';
+  if (c === '\t') return '\\t';
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * One inert line for a terminal or a CI log: control characters and line breaks shown as escapes
+ * (so no ANSI sequence runs and no fake line starts), and a leading `::` (a GitHub Actions
+ * workflow command such as ::add-mask:: or ::warning::, honoured after leading spaces) broken up.
+ */
+export function consoleText(text: string): string {
+  return text.replace(UNSAFE_FOR_TERMINAL, visible).replace(/^(\s*):(?=:)/, '$1: ');
+}
+
+/** Text for a Markdown document (a CI step summary): one implementation, in reports/markdown.ts. */
+export { markdownText } from './markdown.ts';

@@ -1,0 +1,97 @@
+/**
+ * Runs `idp-conformance run` against a hostile IdP in a child process (so a crash, a heap
+ * exhaustion or a blocked event loop shows as what it is), and collects what a CI job would see:
+ * the exit code, stdout, stderr, every report file, and the child's peak RSS.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SECRETS, type HostileIdp } from './hostile-idp.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The child's heap limit: a run that needs more than this is not bounded. */
+export const HEAP_LIMIT_MB = 512;
+/** Peak RSS a hostile run may reach (heap limit plus Chromium-less overhead, generous). */
+export const RSS_LIMIT_MB = 900;
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Report files by name (screenshots as their names only). */
+  files: Record<string, string>;
+  screenshots: string[];
+  rssMb: number | undefined;
+  wallMs: number;
+  /** Everything a reader could see: console, stderr and every report file. */
+  everything: string;
+}
+
+export async function runCli(idp: HostileIdp, options: { only: string[]; config?: Record<string, unknown>; rawConfig?: Record<string, unknown>; args?: string[] }): Promise<CliRun> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'hostile-'));
+  try {
+    const cfg = path.join(dir, 'target.json');
+    await writeFile(cfg, JSON.stringify(options.rawConfig ?? idp.config(options.config)));
+    const rssFile = path.join(dir, 'rss');
+    const report = path.join(dir, 'report');
+    const argv = [
+      `--max-old-space-size=${HEAP_LIMIT_MB}`, '--import', path.join(ROOT, 'test/hostile/rss.mjs'), path.join(ROOT, 'bin/idp-conformance.js'),
+      'run', '--target', cfg, '--report', report, '--seed', '1', '--concurrency', '2', ...options.only.flatMap((o) => ['--only', o]), ...(options.args ?? []),
+    ];
+    const started = performance.now();
+    const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOSTILE_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+    const wallMs = performance.now() - started;
+    const files: Record<string, string> = {};
+    const screenshots: string[] = [];
+    for (const name of await readdir(report).catch(() => [] as string[])) {
+      if (name === 'screenshots') screenshots.push(...await readdir(path.join(report, name)));
+      else files[name] = await readFile(path.join(report, name), 'utf8');
+    }
+    const rss = await readFile(rssFile, 'utf8').catch(() => undefined);
+    const rssMb = rss === undefined ? undefined : Number(rss) / 1024;
+    return { code, signal, stdout, stderr, files, screenshots, rssMb, wallMs, everything: [stdout, stderr, ...Object.values(files)].join('\n') };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The config's secrets and every long token the IdP issued that appear in what a reader sees. */
+export function leaks(run: CliRun, idp: HostileIdp): string[] {
+  const secrets = [...Object.values(SECRETS), ...idp.issued.filter((t) => t.length >= 8)];
+  const found: string[] = [];
+  for (const s of secrets) {
+    // A 40 KiB token may appear cut: any 64-character piece of it counts.
+    const probes = s.length > 128 ? [s.slice(0, 64), s.slice(s.length / 2, s.length / 2 + 64), s.slice(-64)] : [s];
+    const encoded = probes.flatMap((p) => [p, encodeURIComponent(p), Buffer.from(p).toString('base64')]);
+    if (encoded.some((p) => run.everything.includes(p))) found.push(`${s.slice(0, 12)}…(${s.length} chars)`);
+  }
+  const basic = Buffer.from(`machine:${SECRETS.machine}`).toString('base64');
+  if (run.everything.includes(basic)) found.push('Basic credentials');
+  return found;
+}
+
+export interface ReportJson {
+  summary: { failed: number; passed: number; errors: number; warnings: number; skipped: number };
+  results: { id: string; status: string; message?: string; severity: string; level?: string; area: string }[];
+  [key: string]: unknown;
+}
+
+export function reportOf(run: CliRun): ReportJson {
+  const text = run.files['report.json'];
+  if (!text) throw new Error(`no report.json; exit ${run.code}, stderr: ${run.stderr.slice(0, 2000)}`);
+  return JSON.parse(text) as ReportJson;
+}
+
+export function resultOf(run: CliRun, id: string): ReportJson['results'][number] {
+  const r = reportOf(run).results.find((x) => x.id === id);
+  if (!r) throw new Error(`no result for ${id}`);
+  return r;
+}
