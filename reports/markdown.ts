@@ -24,7 +24,9 @@ export const MAX_MARKDOWN_BYTES = 1024 * 1024 - 16 * 1024;
 export function markdownText(text: string): string {
   // eslint-disable-next-line no-control-regex
   return visibleControls(text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ')).replace(/\t/g, ' ')
-    .replace(/[\\`*_{}[\]()<>#+\-.!|~&:@$]/g, (c) => `\\${c}`);
+    .replace(/[\\`*_{}[\]()#+\-.!|~:@$]/g, (c) => `\\${c}`)
+    // Entities, not backslashes, for the characters that open HTML: no renderer makes a tag of them.
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** A fenced code block whose fence is longer than any backtick run in the text. */

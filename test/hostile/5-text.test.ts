@@ -27,6 +27,6 @@ describe('item 5: a target that sends escape sequences, fake lines, workflow com
   it('consoleText and markdownText', () => {
     expect(consoleText('a\x1b[31mb\nc\r\u2028d\u202ee')).toBe('a\\x1b[31mb\\nc\\r\\u2028d\\u202ee');
     expect(consoleText('  ::warning::x')).toBe('  : :warning::x');
-    expect(markdownText('<img src=x> ![a](http://b) *c* | `d`\ne')).toBe('\\<img src=x\\> \\!\\[a\\]\\(http\\://b\\) \\*c\\* \\| \\`d\\` e');
+    expect(markdownText('<img src=x> ![a](http://b) *c* | `d`\ne')).toBe('&lt;img src=x&gt; \\!\\[a\\]\\(http\\://b\\) \\*c\\* \\| \\`d\\` e');
   });
 });
