@@ -21,6 +21,9 @@ Options:
   --signing-alg ALG  RS256 (default), PS256, ES256 or EdDSA
   --legacy-client    also seed the legacy client (password and implicit grants)
   --target-out FILE  write a target config for the harness (DESIGN §4) to FILE
+  --admin-hooks      expose the key-rotation hook (POST to a secret URL) that the
+                     jwks.rotation scenario calls; --target-out writes it as
+                     hooks.rotateKeys. Off by default: for test setups only
   -h, --help         show this help
 
 Stop it with Ctrl+C (SIGINT) or SIGTERM.`;
@@ -38,6 +41,7 @@ export const serveCommand: Command = {
       'signing-alg': { type: 'string', default: 'RS256' },
       'legacy-client': { type: 'boolean', default: false },
       'target-out': { type: 'string' },
+      'admin-hooks': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -55,7 +59,7 @@ export const serveCommand: Command = {
     let server: ReferenceServer;
     try {
       server = createReferenceServer({
-        flaws, signingAlg, legacyClient: values['legacy-client'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
+        flaws, signingAlg, legacyClient: values['legacy-client'], adminHooks: values['admin-hooks'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
       });
     } catch (err) {
       throw new UsageError((err as Error).message);

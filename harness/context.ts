@@ -7,7 +7,8 @@ import { createFlows } from './flows.ts';
 import { HttpClient, type Params, Recorder } from './http.ts';
 import { JwtTools } from './jwt.ts';
 import type { BrowserHost } from './login/chromium.ts';
-import type { LoginDriver } from './login/driver.ts';
+import { createHooks } from './hooks.ts';
+import { LoginSession, type LoginDriver } from './login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';
 import { type ClientRole, findRequirement } from './requirements.ts';
@@ -149,6 +150,13 @@ export function createContext(input: ContextInput): ContextState {
     },
     authorizationUrl,
     authorize: authorizeWith(login),
+    loginSession: (label) => new LoginSession(label),
+    hooks: createHooks(config, {
+      timeoutMs: input.requestTimeoutMs,
+      signal: input.signal,
+      ...(input.fetch ? { fetch: input.fetch } : {}),
+      note: (text) => recorder.add({ kind: 'note', text }),
+    }),
     get browser() {
       return browser();
     },
