@@ -9,6 +9,7 @@
  */
 import type { BrowserContext, Cookie, Locator } from 'playwright-core';
 import type { BrowserStep } from '../config.ts';
+import { HarnessError } from '../failures.ts';
 import {
   type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver, type LoginSession,
 } from './driver.ts';
@@ -127,6 +128,9 @@ export class BrowserLoginDriver implements LoginDriver {
   }
 
   async authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
+    if (options.method === 'POST') {
+      throw new HarnessError('the browser login driver cannot send the authorization request as a form POST yet; use the form driver for this scenario');
+    }
     const decision = options.consent ?? 'approve';
     const walk = await this.#walk(stopAt, options.stayWithin);
     const outcome = async (reason: string): Promise<AuthorizeOutcome> => {

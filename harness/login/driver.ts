@@ -27,6 +27,11 @@ export interface AuthorizeOptions {
    */
   interact?: boolean;
   /**
+   * POST: send the authorization request as an HTML form POST of the URL's query parameters to
+   * the URL without its query (OIDC Core §3.1.2.1), as a page's auto-submitted form would.
+   */
+  method?: 'GET' | 'POST';
+  /**
    * An origin the walk must not leave: a redirect anywhere else (other than to a stopAt URI) is
    * not followed, and the walk ends as a page outcome whose `location` is that redirect.
    */

@@ -141,6 +141,15 @@ function submission(form: HtmlForm, pageUrl: string, values: [string, string][])
   return { method: 'GET', url: u.href };
 }
 
+/** The authorization request: a GET of the URL, or a form POST of its query to the URL without it. */
+function firstStep(authorizationUrl: string, method: AuthorizeOptions['method'] = 'GET'): Step {
+  if (method === 'GET') return { method: 'GET', url: authorizationUrl };
+  const url = new URL(authorizationUrl);
+  const form = [...url.searchParams];
+  url.search = '';
+  return { method: 'POST', url: url.href, form };
+}
+
 /** What a walk through an IdP's pages has done so far. */
 interface Walk {
   pages: PageKind[];
@@ -196,7 +205,7 @@ export class FormLoginDriver implements LoginDriver {
     const session = new Session(this.o.http, 'authorization request', options.session);
     const walk = newWalk();
     const { pages, visits } = walk;
-    let request: Step = { method: 'GET', url: authorizationUrl };
+    let request = firstStep(authorizationUrl, options.method);
     for (let step = 0; step < MAX_STEPS; step++) {
       const res = await session.send(request);
       const redirect = redirectOf(res, request.url);
