@@ -29,6 +29,10 @@ const SKIPS: Record<string, RegExp> = {
   'jwt.key-confusion-rejected': /opaque|accept/,
   'jwt.signature-tamper-rejected': /opaque|accept/,
   'jwt.embedded-key-rejected': /opaque|accept/,
+  // Its keys are fixed at start-up: there is no hook that could rotate them.
+  'jwks.rotation': /hooks\.rotateKeys/,
+  // Its development consent page offers only "Continue": a user cannot deny there.
+  'authorize.user-denies': /nothing to deny/,
 };
 
 let op: StartedOidcProvider;
