@@ -38,7 +38,8 @@ const SKIPS: Record<string, RegExp> = {
 let op: StartedOidcProvider;
 let report: Report;
 beforeAll(async () => {
-  op = await startOidcProvider();
+  // HTTP only: POST at the authorization endpoint on, as OIDC Core §3.1.2.1 requires (README).
+  op = await startOidcProvider({ authorizationPost: true });
   report = await runConformance({
     target: { ...op.target, expectedFailures: EXPECTED_FAILURES },
     scenarios: CATALOG,

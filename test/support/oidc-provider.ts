@@ -84,6 +84,12 @@ export interface OidcProviderOptions {
   apiAccessTokenFormat?: 'opaque' | 'jwt';
   /** Print oidc-provider's development notices too (errors are always printed). */
   verbose?: boolean;
+  /**
+   * Accept the authorization request by POST (OIDC Core §3.1.2.1 MUST). oidc-provider leaves it
+   * off by default and allows it only with SameSite=None cookies, which a browser drops over plain
+   * http: so it is for the HTTP-only runs, never for Chromium against this http fixture.
+   */
+  authorizationPost?: boolean;
 }
 
 export interface StartedOidcProvider {
@@ -268,10 +274,9 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     }),
     clients: clients.map((c) => c.metadata),
     jwks: { keys: [signingKey] },
-    // OIDC Core §3.1.2.1: the authorization endpoint MUST take POST too; oidc-provider leaves it
-    // off by default (enableHttpPostMethods), and requires SameSite=None cookies for it.
-    enableHttpPostMethods: true,
-    cookies: { keys: [secret(), secret()], long: { sameSite: 'none' } },
+    // OIDC Core §3.1.2.1: the authorization endpoint MUST take POST too (opts.authorizationPost).
+    enableHttpPostMethods: opts.authorizationPost === true,
+    cookies: { keys: [secret(), secret()], ...(opts.authorizationPost ? { long: { sameSite: 'none' } } : {}) },
     findAccount: (_ctx: KoaContextWithOIDC, sub: string) => (sub === USER.username ? account : undefined),
     scopes: ['openid', 'offline_access', 'profile', 'email', 'address', 'phone', 'api:read', 'api:write'],
     claims: {
