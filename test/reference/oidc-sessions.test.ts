@@ -6,61 +6,10 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReferenceServer, SEEDED_USER, targetConfig, type ReferenceServer, type UserConfig } from '../../reference/index.ts';
+import { Browser, walk } from '../support/session-browser.ts';
 import { basic, formAction, pkce, SPA, WEB } from './helpers.ts';
 
 const BOB: UserConfig = { ...SEEDED_USER, username: 'bob', password: 'bob-builder-77', sub: 'user-0002-bob' };
-
-/** One user agent: a cookie jar, redirects not followed. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  /** Every Set-Cookie line received. */
-  readonly setCookies: string[] = [];
-  async send(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
-    const headers: Record<string, string> = {};
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([n, v]) => `${n}=${v}`).join('; ');
-    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(url, {
-      method: init.method ?? (init.form ? 'POST' : 'GET'), headers, redirect: 'manual',
-      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
-    });
-    for (const line of res.headers.getSetCookie()) {
-      this.setCookies.push(line);
-      const [pair = ''] = line.split(';');
-      const [name = '', value = ''] = pair.split('=');
-      if (/Max-Age=0/.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return res;
-  }
-}
-
-interface Walk { location?: URL; page?: { status: number; html: string }; pages: string[] }
-
-/** Follows a URL at the IdP as the user: logs in as `user`, answers consent, stops at a redirect off the IdP or at a page it will not act on. */
-async function walk(browser: Browser, issuer: string, url: string, o: { user?: UserConfig; decision?: 'approve' | 'deny'; act?: boolean; post?: boolean } = {}): Promise<Walk> {
-  const pages: string[] = [];
-  let res = o.post
-    ? await browser.send(url.split('?')[0]!, { form: Object.fromEntries(new URL(url).searchParams) })
-    : await browser.send(url);
-  for (let step = 0; step < 8; step++) {
-    const location = res.headers.get('location');
-    if (location) {
-      const next = new URL(location, issuer);
-      if (!next.href.startsWith(issuer)) return { location: next, pages };
-      res = await browser.send(next.href);
-      continue;
-    }
-    const html = await res.text();
-    const kind = /name="password"/.test(html) ? 'login' : /name="decision"/.test(html) ? 'consent' : undefined;
-    if (!kind || o.act === false) return { page: { status: res.status, html }, pages };
-    pages.push(kind);
-    const user = o.user ?? SEEDED_USER;
-    res = await browser.send(formAction(html), {
-      form: kind === 'login' ? { username: user.username, password: user.password } : { decision: o.decision ?? 'approve' },
-    });
-  }
-  throw new Error('the walk did not end');
-}
 
 let clock = Date.UTC(2026, 10, 23, 12);
 let server: ReferenceServer;
