@@ -16,7 +16,9 @@ export interface EmbeddedReference {
 export const EMBEDDED_DEVICE_INTERVAL = 1;
 
 export async function startEmbeddedReference(options: ReferenceOptions = {}): Promise<EmbeddedReference> {
-  const server = createReferenceServer({ deviceInterval: EMBEDDED_DEVICE_INTERVAL, ...options });
+  // The embedded reference is the harness's own, on loopback: its key-rotation hook is on, so
+  // jwks.rotation runs against it (a standalone `serve` needs --admin-hooks).
+  const server = createReferenceServer({ deviceInterval: EMBEDDED_DEVICE_INTERVAL, adminHooks: true, ...options });
   const { issuer } = await server.listen(0, '127.0.0.1');
   return { server, issuer, target: targetConfig(server) };
 }

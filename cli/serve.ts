@@ -24,6 +24,9 @@ Options:
                      instances on one Redis share state and signing keys (run them behind one
                      load balancer with --issuer set to its URL)
   --target-out FILE  write a target config for the harness (DESIGN §4) to FILE
+  --admin-hooks      expose the key-rotation hook (POST to a secret URL) that the
+                     jwks.rotation scenario calls; --target-out writes it as
+                     hooks.rotateKeys. Off by default: for test setups only
   -h, --help         show this help
 
 Stop it with Ctrl+C (SIGINT) or SIGTERM.`;
@@ -42,6 +45,7 @@ export const serveCommand: Command = {
       'legacy-client': { type: 'boolean', default: false },
       'target-out': { type: 'string' },
       store: { type: 'string', default: 'memory' },
+      'admin-hooks': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -61,7 +65,7 @@ export const serveCommand: Command = {
     let server: ReferenceServer;
     try {
       server = createReferenceServer({
-        flaws, signingAlg, legacyClient: values['legacy-client'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
+        flaws, signingAlg, legacyClient: values['legacy-client'], adminHooks: values['admin-hooks'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
         ...shared,
       });
     } catch (err) {

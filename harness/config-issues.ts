@@ -8,6 +8,8 @@ export const EXAMPLES: Record<string, string> = {
   issuer: '"https://idp.example"',
   discoveryUrl: '"https://idp.example/.well-known/openid-configuration"',
   redirectUri: '"https://app.example/callback"',
+  postLogoutRedirectUri: '"https://app.example/logged-out"',
+  rotateKeys: '"https://idp.example/admin/rotate-keys" or "./rotate-keys.sh"',
   clientId: '"my-app"',
   clientSecret: '"${WEB_SECRET}"',
   scope: '"openid profile"',

@@ -58,6 +58,10 @@ const clientSchema = z.strictObject({
   authMethod: z.enum(AUTH_METHODS).optional()
     .describe('Token endpoint client authentication; default client_secret_basic with a secret, none without.'),
   firstParty: z.boolean().optional().describe('First-party (trusted) or third-party client, per the SPEC table.'),
+  postLogoutRedirectUri: z.string()
+    .refine((v) => isAbsoluteUrl(v), { error: `must be an absolute URL, e.g. ${EXAMPLES.postLogoutRedirectUri}` })
+    .optional()
+    .describe('A post_logout_redirect_uri registered for the client (OIDC RP-Initiated Logout): logout.rp-initiated needs it. Never fetched.'),
 });
 
 const ROLE_DESCRIPTIONS: Record<ClientRole, string> = {
@@ -120,6 +124,10 @@ export const targetConfigSchema = z.strictObject({
   expectedFailures: z.array(z.string().regex(/^[a-z0-9-]+\.[a-z0-9-]+$/, {
     error: 'must be a scenario id such as "pkce.plain-rejected" (see `idp-conformance list`)',
   })).default([]).describe('Scenario ids whose failure is accepted for now: reported, but not failing the run.'),
+  hooks: z.strictObject({
+    rotateKeys: nonEmpty('rotateKeys').optional()
+      .describe('How to make the IdP rotate its signing key (jwks.rotation): an http(s) URL the harness POSTs to, or a shell command it runs (exit 0 = rotated). Without it jwks.rotation is skipped.'),
+  }).optional().describe('Test hooks: actions on the IdP that only its operator can take.'),
   timeouts: z.strictObject({
     requestMs: z.int().positive().optional().describe('Per HTTP request (default 10000).'),
     scenarioMs: z.int().positive().optional().describe('Per scenario (default 30000).'),
@@ -180,6 +188,8 @@ export interface Client {
   scope: string;
   authMethod: AuthMethod;
   firstParty?: boolean;
+  /** A registered post_logout_redirect_uri (OIDC RP-Initiated Logout §2). */
+  postLogoutRedirectUri?: string;
 }
 
 export function resolveClients(config: TargetConfig): Partial<Record<ClientRole, Client>> {
@@ -195,6 +205,7 @@ export function resolveClients(config: TargetConfig): Partial<Record<ClientRole,
       scope: c.scope ?? (['machine', 'exchange'].includes(role) ? '' : 'openid'),
       authMethod: c.authMethod ?? (c.clientSecret ? 'client_secret_basic' : 'none'),
       ...(c.firstParty === undefined ? {} : { firstParty: c.firstParty }),
+      ...(c.postLogoutRedirectUri ? { postLogoutRedirectUri: c.postLogoutRedirectUri } : {}),
     };
   }
   return out;

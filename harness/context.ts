@@ -9,7 +9,8 @@ import { JwtTools } from './jwt.ts';
 import type { Limits } from './limits.ts';
 import type { OriginPolicy } from './origin.ts';
 import type { BrowserHost } from './login/chromium.ts';
-import type { LoginDriver } from './login/driver.ts';
+import { createHooks } from './hooks.ts';
+import { LoginSession, type LoginDriver } from './login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';
 import { type ClientRole, findRequirement } from './requirements.ts';
@@ -158,6 +159,13 @@ export function createContext(input: ContextInput): ContextState {
     },
     authorizationUrl,
     authorize: authorizeWith(login),
+    loginSession: (label) => new LoginSession(label),
+    hooks: createHooks(config, {
+      timeoutMs: input.requestTimeoutMs,
+      signal: input.signal,
+      ...(input.fetch ? { fetch: input.fetch } : {}),
+      note: (text) => recorder.add({ kind: 'note', text }),
+    }),
     get browser() {
       return browser();
     },

@@ -53,9 +53,9 @@ export class JwtTools {
   #jwks: jose.JSONWebKeySet | undefined;
   constructor(private readonly http: HttpClient, private readonly target: Target) {}
 
-  /** The key set at jwks_uri (fetched once per scenario). */
-  async jwks(): Promise<jose.JSONWebKeySet> {
-    if (this.#jwks) return this.#jwks;
+  /** The key set at jwks_uri (fetched once per scenario; `fresh` fetches it again, e.g. after a key rotation). */
+  async jwks(options: { fresh?: boolean } = {}): Promise<jose.JSONWebKeySet> {
+    if (this.#jwks && !options.fresh) return this.#jwks;
     const uri = this.target.endpoints.jwks;
     if (!uri) throw new CheckFailure('The discovery document has no jwks_uri; OIDC Discovery §3 requires it, and ID tokens cannot be verified without it.');
     const res = await this.http.get(uri, { label: 'JWKS' });

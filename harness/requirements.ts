@@ -20,6 +20,7 @@ export type SpecName =
   | 'SPEC'
   | 'OIDC Core'
   | 'OIDC Discovery'
+  | 'OIDC RP-Initiated Logout'
   | `RFC ${number}`;
 
 export interface Requirement {
@@ -76,6 +77,7 @@ export function requirementUrl(r: Pick<Requirement, 'spec' | 'section'>, options
   if (r.spec === 'OIDC Discovery') {
     return `https://openid.net/specs/openid-connect-discovery-1_0.html#rfc.section.${r.section}`;
   }
+  if (r.spec === 'OIDC RP-Initiated Logout') return `https://openid.net/specs/openid-connect-rpinitiated-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'SPEC' && options.specUrl) return `${options.specUrl}#${slug(r.section)}`;
   return undefined;
 }

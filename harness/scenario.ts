@@ -10,7 +10,8 @@ import type { DeviceFlow, DeviceFlowOptions } from './device.ts';
 import { HarnessError } from './failures.ts';
 import type { HttpClient, HttpResponse, Params } from './http.ts';
 import type { JwtTools } from './jwt.ts';
-import type { AuthorizeOptions, AuthorizeOutcome, LoginDriver } from './login/driver.ts';
+import type { Hooks } from './hooks.ts';
+import type { AuthorizeOptions, AuthorizeOutcome, LoginDriver, LoginSession } from './login/driver.ts';
 import type { Pkce } from './pkce.ts';
 import type { ClientRole, Requirement } from './requirements.ts';
 import type { Evidence, Level, ProfileName, Severity } from './results.ts';
@@ -22,7 +23,8 @@ export type { Client } from './config.ts';
 export type * from './results.ts';
 export type { HttpResponse, Params } from './http.ts';
 export type { Pkce } from './pkce.ts';
-export type { AuthorizeOutcome, DeviceActivationOutcome, PageKind, PageVisit, RequestRecord } from './login/driver.ts';
+export type { AuthorizeOutcome, DeviceActivationOutcome, LoginSession, PageKind, PageVisit, RequestRecord } from './login/driver.ts';
+export type { Hooks } from './hooks.ts';
 export type { Page as BrowserPage } from 'playwright-core';
 export type { DeviceAuthorization, DeviceFlow, DeviceFlowOptions, DevicePoller, PollOptions } from './device.ts';
 export { DEFAULT_POLL_INTERVAL_SECONDS, SLOW_DOWN_SECONDS } from './device.ts';
@@ -116,6 +118,8 @@ export interface CodeFlowOptions {
   /** Extra or replaced authorization parameters (undefined removes a default). */
   params?: Params;
   consent?: AuthorizeOptions['consent'];
+  /** Walk in this login session (ctx.loginSession()): its cookies persist across flows. */
+  session?: LoginSession;
 }
 
 /** Common flows; a step that does not work is a PreconditionError (an `error`, not a failure). */
@@ -190,6 +194,13 @@ export interface ScenarioContext {
    * Returns the redirect to redirect_uri (never fetched) or the page the login stopped at.
    */
   authorize(role: ClientRole, params?: Params, options?: AuthorizeOptions): Promise<AuthorizeResult>;
+  /**
+   * A new login session at the IdP: pass it as `session` to ctx.authorize (or a flow) and the
+   * IdP's cookies carry over from one authorization to the next, as in one browser.
+   */
+  loginSession(label?: string): LoginSession;
+  /** The target config's test hooks (hooks.rotateKeys); a scenario needing an absent one skips. */
+  readonly hooks: Hooks;
   /** The authorization request URL ctx.authorize would open (same defaults), and its parameters; nothing is sent. */
   authorizationUrl(role: ClientRole, params?: Params): { url: string; request: Record<string, string> };
   readonly flows: Flows;

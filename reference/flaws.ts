@@ -55,6 +55,26 @@ export const FLAWS = {
   'no-frame-protection': 'login, consent and activation pages may be framed',
   'race-code': 'concurrent redemptions of one code can all succeed (check-then-act)',
   'race-refresh': 'concurrent refreshes of one token can all succeed (check-then-act)',
+  // OpenID Connect Core, Discovery and RP-Initiated Logout (issue 15).
+  'response-type-defaulted': 'an authorization request without response_type is treated as response_type=code',
+  'authorize-get-only': 'the authorization endpoint refuses the request sent as a form POST',
+  'unknown-param-rejected': 'an authorization request with a parameter the server does not know is refused',
+  'scope-order-sensitive': 'scopes are accepted only in the order of the client\'s registered scope',
+  'denial-wrong-error': 'a user who denies consent is sent back with an error other than access_denied',
+  'nonce-required-for-code': 'a code flow request without nonce is refused',
+  'auth-time-missing': 'ID tokens carry no auth_time, even when max_age was requested',
+  'prompt-none-shows-page': 'prompt=none without a session shows the login page instead of answering login_required',
+  'prompt-none-ignored': 'prompt=none answers login_required even when the user has a session',
+  'prompt-login-ignored': 'prompt=login reuses the session instead of asking the user to log in again',
+  'max-age-ignored': 'max_age is ignored: an older session is reused without a new login',
+  'id-token-hint-ignored': 'id_token_hint is ignored: a code is issued for the session\'s user whoever the hint names',
+  'userinfo-get-only': 'the userinfo endpoint refuses POST',
+  'request-object-ignored': 'a request object is neither processed nor refused: the query parameters win silently',
+  'claims-parameter-ignored': 'the claims request parameter is advertised but ignored',
+  'discovery-field-missing': 'the discovery document lacks subject_types_supported (a REQUIRED field)',
+  'rotation-drops-old-key': 'a key rotation drops the old key from the JWKS while tokens it signed are still live',
+  'logout-open-redirect': 'the logout endpoint redirects to any post_logout_redirect_uri, registered or not',
+  'logout-keeps-session': 'the logout endpoint redirects back but leaves the login session alive',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

@@ -126,10 +126,13 @@ export class KeySet {
     return key;
   }
 
-  /** A new current key (of `alg`, default the current one's); the old ones verify until their tokens expire. */
-  rotate(alg: SigningAlg = this.current.alg): SigningKey {
+  /**
+   * A new current key (of `alg`, default the current one's); the old ones verify until their tokens
+   * expire. `keepOld: false` drops them at once (the rotation-drops-old-key flaw only).
+   */
+  rotate(alg: SigningAlg = this.current.alg, options: { keepOld?: boolean } = {}): SigningKey {
     const next = generateSigningKey(alg);
-    this.#keys = [next, ...this.#retained()];
+    this.#keys = options.keepOld === false ? [next] : [next, ...this.#retained()];
     return next;
   }
 

@@ -32,6 +32,8 @@ export interface ClientConfig {
   firstParty: boolean;
   /** Display name on the consent page. */
   name: string;
+  /** Where RP-Initiated Logout may send the user back to (exact match, OIDC RP-Initiated Logout §2). */
+  postLogoutRedirectUris?: string[];
 }
 
 export interface UserConfig {
@@ -60,6 +62,8 @@ export interface Lifetimes {
   deviceCode: number;
   /** A pending authorization request: from GET /auth to the end of login and consent. */
   interaction: number;
+  /** The login session at the IdP (its cookie): prompt, max_age and logout act on it. */
+  session: number;
 }
 
 export interface ReferenceOptions {
@@ -91,6 +95,11 @@ export interface ReferenceOptions {
    * balancer pass `await sharedKeySet(redisStore, alg)` so each verifies the others' tokens.
    */
   keys?: KeySet;
+  /**
+   * Expose the admin hooks (POST {issuer}/admin/{secret}/rotate-keys) that let a harness ask for a
+   * key rotation (the jwks.rotation scenario). Off by default; never enable it on a shared server.
+   */
+  adminHooks?: boolean;
 }
 
 export const DEFAULT_LIFETIMES: Lifetimes = {
@@ -102,6 +111,7 @@ export const DEFAULT_LIFETIMES: Lifetimes = {
   idToken: 3600,
   deviceCode: 600,
   interaction: 600,
+  session: 8 * 3600,
 };
 
 export const SCOPES_SUPPORTED = [
@@ -133,6 +143,7 @@ export const SEEDED_CLIENTS = {
     clientId: 'web-app',
     clientSecret: 'web-app-secret-4f9c2a',
     redirectUris: ['https://web.example.test/callback'],
+    postLogoutRedirectUris: ['https://web.example.test/logged-out'],
     allowedScope: 'openid profile email address phone offline_access api:read',
     grantTypes: ['authorization_code', 'refresh_token'],
     firstParty: true,
@@ -142,6 +153,7 @@ export const SEEDED_CLIENTS = {
     clientId: 'partner-app',
     clientSecret: 'partner-app-secret-7d1e5b',
     redirectUris: ['https://partner.example.test/callback'],
+    postLogoutRedirectUris: ['https://partner.example.test/logged-out'],
     allowedScope: 'openid profile email offline_access',
     grantTypes: ['authorization_code', 'refresh_token'],
     firstParty: true,
@@ -150,6 +162,7 @@ export const SEEDED_CLIENTS = {
   public: {
     clientId: 'spa',
     redirectUris: ['https://spa.example.test/callback'],
+    postLogoutRedirectUris: ['https://spa.example.test/logged-out'],
     allowedScope: 'openid profile offline_access',
     grantTypes: ['authorization_code', 'refresh_token'],
     firstParty: false,

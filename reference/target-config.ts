@@ -5,6 +5,7 @@
  * the embedded run uses it in-process.
  */
 import type { ClientAuthMethod, TargetRole, UserConfig } from './options.ts';
+import { rotateKeysHookUrl } from './endpoints/admin.ts';
 import type { ReferenceServer } from './server.ts';
 
 export interface TargetClient {
@@ -14,6 +15,8 @@ export interface TargetClient {
   scope: string;
   authMethod: ClientAuthMethod;
   firstParty: boolean;
+  /** Where RP-Initiated Logout may return the user (the first registered one). */
+  postLogoutRedirectUri?: string;
 }
 
 export interface TargetConfig {
@@ -23,16 +26,20 @@ export interface TargetConfig {
   user: Pick<UserConfig, 'username' | 'password'>;
   login: { driver: 'form' };
   expectedFailures: string[];
+  /** Only when the server runs with admin hooks: the URL the harness POSTs to for a key rotation. */
+  hooks?: { rotateKeys: string };
 }
 
 export function targetConfig(server: ReferenceServer): TargetConfig {
   const { clients, users } = server.context;
   const user = users[0];
   if (!user) throw new Error('the reference server has no user to log in with');
+  const rotateKeys = rotateKeysHookUrl(server.context);
   const byRole: Partial<Record<TargetRole, TargetClient>> = {};
   for (const client of clients) {
     if (!client.role) continue;
     const redirectUri = client.redirectUris[0];
+    const postLogoutRedirectUri = client.postLogoutRedirectUris?.[0];
     byRole[client.role] = {
       clientId: client.clientId,
       ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
@@ -40,6 +47,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
       scope: client.allowedScope,
       authMethod: client.clientSecret === undefined ? 'none' : 'client_secret_basic',
       firstParty: client.firstParty,
+      ...(postLogoutRedirectUri === undefined ? {} : { postLogoutRedirectUri }),
     };
   }
   return {
@@ -49,5 +57,6 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
     user: { username: user.username, password: user.password },
     login: { driver: 'form' },
     expectedFailures: [],
+    ...(rotateKeys === undefined ? {} : { hooks: { rotateKeys } }),
   };
 }

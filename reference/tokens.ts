@@ -77,6 +77,8 @@ export class TokenService {
     authTime: number;
     nonce?: string;
     accessToken: string;
+    /** Claims asked for with the claims request parameter (OIDC Core §5.5), by value. */
+    requested?: Record<string, unknown>;
   }): Promise<string> {
     const { flaws } = this.deps;
     const iat = this.#seconds();
@@ -86,13 +88,15 @@ export class TokenService {
       'JWT',
       {
         ...claimsForScope(input.user, input.scope, flaws),
+        ...input.requested,
         iss: this.deps.issuer(),
         sub: input.user.sub,
         aud: flaws.has('id-token-wrong-aud') ? `${input.client.clientId}-other` : input.client.clientId,
         iat,
         nbf: iat,
         exp: iat + this.deps.lifetimes.idToken,
-        auth_time: input.authTime,
+        // OIDC Core §2: REQUIRED when max_age was requested; always sent here.
+        ...(flaws.has('auth-time-missing') ? {} : { auth_time: input.authTime }),
         ...(input.nonce === undefined ? {} : { nonce: input.nonce }),
         at_hash: tokenHash(hashed, current.alg),
       },

@@ -2,137 +2,173 @@
 // Do not edit: add a file suites/<area>/<name>.ts and run `npm run catalog`.
 import s0 from './discovery/document.ts';
 import s1 from './discovery/pkce-advertised.ts';
-import s2 from './jwks/public-keys-only.ts';
-import s3 from './code/bound-to-client.ts';
-import s4 from './code/happy-path.ts';
-import s5 from './code/redirect-uri-checked.ts';
-import s6 from './code/reuse-revokes-tokens.ts';
-import s7 from './code/single-use.ts';
-import s8 from './code/state-round-trip.ts';
-import s9 from './pkce/downgrade.ts';
-import s10 from './pkce/plain-rejected.ts';
-import s11 from './pkce/required-for-public.ts';
-import s12 from './pkce/verifier-format.ts';
-import s13 from './pkce/verifier-mismatch.ts';
-import s14 from './pkce/verifier-missing.ts';
-import s15 from './redirect/exact-match.ts';
-import s16 from './redirect/no-open-redirect.ts';
-import s17 from './refresh/bound-to-client.ts';
-import s18 from './refresh/reuse-rejected.ts';
-import s19 from './refresh/reuse-revokes-family.ts';
-import s20 from './refresh/rotation.ts';
-import s21 from './refresh/scope-no-widen.ts';
-import s22 from './refresh/unknown-rejected.ts';
-import s23 from './client-credentials/issues-token.ts';
-import s24 from './client-credentials/no-refresh-token.ts';
-import s25 from './client-auth/bad-secret.ts';
-import s26 from './scope/escalation-authorize.ts';
-import s27 from './scope/escalation-token.ts';
-import s28 from './id-token/at-hash.ts';
-import s29 from './id-token/claims.ts';
-import s30 from './id-token/scope-claims.ts';
-import s31 from './id-token/signature.ts';
-import s32 from './jwt/alg-none-rejected.ts';
-import s33 from './jwt/embedded-key-rejected.ts';
-import s34 from './jwt/key-confusion-rejected.ts';
-import s35 from './jwt/signature-tamper-rejected.ts';
-import s36 from './device/approved.ts';
-import s37 from './device/authorization.ts';
-import s38 from './device/code-single-use.ts';
-import s39 from './device/denied.ts';
-import s40 from './device/pending.ts';
-import s41 from './device/slow-down.ts';
-import s42 from './token-exchange/downscope.ts';
-import s43 from './token-exchange/invalid-subject.ts';
-import s44 from './token-exchange/scope-escalation.ts';
-import s45 from './implicit/deprecated.ts';
-import s46 from './implicit/no-refresh-token.ts';
-import s47 from './password/no-refresh-token.ts';
-import s48 from './token/error-format.ts';
-import s49 from './token/json-body.ts';
-import s50 from './token/no-store.ts';
-import s51 from './token/unsupported-grant-type.ts';
-import s52 from './userinfo/bearer.ts';
-import s53 from './revocation/refresh-token.ts';
-import s54 from './introspection/active-state.ts';
-import s55 from './introspection/requires-auth.ts';
-import s56 from './tokens/third-party-short-lived.ts';
-import s57 from './consent/third-party-required.ts';
-import s58 from './headers/clickjacking.ts';
-import s59 from './race/code-redemption.ts';
-import s60 from './race/refresh-rotation.ts';
-import s61 from './browser/clickjacking.ts';
-import s62 from './browser/code-flow.ts';
-import s63 from './browser/consent-third-party.ts';
-import s64 from './browser/device-activation.ts';
-import s65 from './browser/error-page.ts';
+import s2 from './discovery/required-fields.ts';
+import s3 from './jwks/public-keys-only.ts';
+import s4 from './jwks/rotation.ts';
+import s5 from './code/bound-to-client.ts';
+import s6 from './code/happy-path.ts';
+import s7 from './code/redirect-uri-checked.ts';
+import s8 from './code/reuse-revokes-tokens.ts';
+import s9 from './code/single-use.ts';
+import s10 from './code/state-round-trip.ts';
+import s11 from './authorize/post.ts';
+import s12 from './authorize/response-type-missing.ts';
+import s13 from './authorize/scope-order.ts';
+import s14 from './authorize/unknown-parameter.ts';
+import s15 from './authorize/user-denies.ts';
+import s16 from './prompt/login.ts';
+import s17 from './prompt/none-no-session.ts';
+import s18 from './prompt/none-with-session.ts';
+import s19 from './max-age/reauthenticates.ts';
+import s20 from './id-token-hint/prompt-none.ts';
+import s21 from './request-object/unsigned.ts';
+import s22 from './claims/parameter.ts';
+import s23 from './pkce/downgrade.ts';
+import s24 from './pkce/plain-rejected.ts';
+import s25 from './pkce/required-for-public.ts';
+import s26 from './pkce/verifier-format.ts';
+import s27 from './pkce/verifier-mismatch.ts';
+import s28 from './pkce/verifier-missing.ts';
+import s29 from './redirect/exact-match.ts';
+import s30 from './redirect/no-open-redirect.ts';
+import s31 from './refresh/bound-to-client.ts';
+import s32 from './refresh/reuse-rejected.ts';
+import s33 from './refresh/reuse-revokes-family.ts';
+import s34 from './refresh/rotation.ts';
+import s35 from './refresh/scope-no-widen.ts';
+import s36 from './refresh/unknown-rejected.ts';
+import s37 from './client-credentials/issues-token.ts';
+import s38 from './client-credentials/no-refresh-token.ts';
+import s39 from './client-auth/bad-secret.ts';
+import s40 from './scope/escalation-authorize.ts';
+import s41 from './scope/escalation-token.ts';
+import s42 from './id-token/at-hash.ts';
+import s43 from './id-token/auth-time.ts';
+import s44 from './id-token/claims.ts';
+import s45 from './id-token/nonce-optional.ts';
+import s46 from './id-token/scope-claims.ts';
+import s47 from './id-token/signature.ts';
+import s48 from './jwt/alg-none-rejected.ts';
+import s49 from './jwt/embedded-key-rejected.ts';
+import s50 from './jwt/key-confusion-rejected.ts';
+import s51 from './jwt/signature-tamper-rejected.ts';
+import s52 from './device/approved.ts';
+import s53 from './device/authorization.ts';
+import s54 from './device/code-single-use.ts';
+import s55 from './device/denied.ts';
+import s56 from './device/pending.ts';
+import s57 from './device/slow-down.ts';
+import s58 from './token-exchange/downscope.ts';
+import s59 from './token-exchange/invalid-subject.ts';
+import s60 from './token-exchange/scope-escalation.ts';
+import s61 from './implicit/deprecated.ts';
+import s62 from './implicit/no-refresh-token.ts';
+import s63 from './password/no-refresh-token.ts';
+import s64 from './token/error-format.ts';
+import s65 from './token/json-body.ts';
+import s66 from './token/no-store.ts';
+import s67 from './token/unsupported-grant-type.ts';
+import s68 from './userinfo/bearer.ts';
+import s69 from './userinfo/post.ts';
+import s70 from './logout/rp-initiated.ts';
+import s71 from './revocation/refresh-token.ts';
+import s72 from './introspection/active-state.ts';
+import s73 from './introspection/requires-auth.ts';
+import s74 from './tokens/third-party-short-lived.ts';
+import s75 from './consent/third-party-required.ts';
+import s76 from './headers/clickjacking.ts';
+import s77 from './race/code-redemption.ts';
+import s78 from './race/refresh-rotation.ts';
+import s79 from './browser/clickjacking.ts';
+import s80 from './browser/code-flow.ts';
+import s81 from './browser/consent-third-party.ts';
+import s82 from './browser/device-activation.ts';
+import s83 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['discovery/document', s0],
   ['discovery/pkce-advertised', s1],
-  ['jwks/public-keys-only', s2],
-  ['code/bound-to-client', s3],
-  ['code/happy-path', s4],
-  ['code/redirect-uri-checked', s5],
-  ['code/reuse-revokes-tokens', s6],
-  ['code/single-use', s7],
-  ['code/state-round-trip', s8],
-  ['pkce/downgrade', s9],
-  ['pkce/plain-rejected', s10],
-  ['pkce/required-for-public', s11],
-  ['pkce/verifier-format', s12],
-  ['pkce/verifier-mismatch', s13],
-  ['pkce/verifier-missing', s14],
-  ['redirect/exact-match', s15],
-  ['redirect/no-open-redirect', s16],
-  ['refresh/bound-to-client', s17],
-  ['refresh/reuse-rejected', s18],
-  ['refresh/reuse-revokes-family', s19],
-  ['refresh/rotation', s20],
-  ['refresh/scope-no-widen', s21],
-  ['refresh/unknown-rejected', s22],
-  ['client-credentials/issues-token', s23],
-  ['client-credentials/no-refresh-token', s24],
-  ['client-auth/bad-secret', s25],
-  ['scope/escalation-authorize', s26],
-  ['scope/escalation-token', s27],
-  ['id-token/at-hash', s28],
-  ['id-token/claims', s29],
-  ['id-token/scope-claims', s30],
-  ['id-token/signature', s31],
-  ['jwt/alg-none-rejected', s32],
-  ['jwt/embedded-key-rejected', s33],
-  ['jwt/key-confusion-rejected', s34],
-  ['jwt/signature-tamper-rejected', s35],
-  ['device/approved', s36],
-  ['device/authorization', s37],
-  ['device/code-single-use', s38],
-  ['device/denied', s39],
-  ['device/pending', s40],
-  ['device/slow-down', s41],
-  ['token-exchange/downscope', s42],
-  ['token-exchange/invalid-subject', s43],
-  ['token-exchange/scope-escalation', s44],
-  ['implicit/deprecated', s45],
-  ['implicit/no-refresh-token', s46],
-  ['password/no-refresh-token', s47],
-  ['token/error-format', s48],
-  ['token/json-body', s49],
-  ['token/no-store', s50],
-  ['token/unsupported-grant-type', s51],
-  ['userinfo/bearer', s52],
-  ['revocation/refresh-token', s53],
-  ['introspection/active-state', s54],
-  ['introspection/requires-auth', s55],
-  ['tokens/third-party-short-lived', s56],
-  ['consent/third-party-required', s57],
-  ['headers/clickjacking', s58],
-  ['race/code-redemption', s59],
-  ['race/refresh-rotation', s60],
-  ['browser/clickjacking', s61],
-  ['browser/code-flow', s62],
-  ['browser/consent-third-party', s63],
-  ['browser/device-activation', s64],
-  ['browser/error-page', s65],
+  ['discovery/required-fields', s2],
+  ['jwks/public-keys-only', s3],
+  ['jwks/rotation', s4],
+  ['code/bound-to-client', s5],
+  ['code/happy-path', s6],
+  ['code/redirect-uri-checked', s7],
+  ['code/reuse-revokes-tokens', s8],
+  ['code/single-use', s9],
+  ['code/state-round-trip', s10],
+  ['authorize/post', s11],
+  ['authorize/response-type-missing', s12],
+  ['authorize/scope-order', s13],
+  ['authorize/unknown-parameter', s14],
+  ['authorize/user-denies', s15],
+  ['prompt/login', s16],
+  ['prompt/none-no-session', s17],
+  ['prompt/none-with-session', s18],
+  ['max-age/reauthenticates', s19],
+  ['id-token-hint/prompt-none', s20],
+  ['request-object/unsigned', s21],
+  ['claims/parameter', s22],
+  ['pkce/downgrade', s23],
+  ['pkce/plain-rejected', s24],
+  ['pkce/required-for-public', s25],
+  ['pkce/verifier-format', s26],
+  ['pkce/verifier-mismatch', s27],
+  ['pkce/verifier-missing', s28],
+  ['redirect/exact-match', s29],
+  ['redirect/no-open-redirect', s30],
+  ['refresh/bound-to-client', s31],
+  ['refresh/reuse-rejected', s32],
+  ['refresh/reuse-revokes-family', s33],
+  ['refresh/rotation', s34],
+  ['refresh/scope-no-widen', s35],
+  ['refresh/unknown-rejected', s36],
+  ['client-credentials/issues-token', s37],
+  ['client-credentials/no-refresh-token', s38],
+  ['client-auth/bad-secret', s39],
+  ['scope/escalation-authorize', s40],
+  ['scope/escalation-token', s41],
+  ['id-token/at-hash', s42],
+  ['id-token/auth-time', s43],
+  ['id-token/claims', s44],
+  ['id-token/nonce-optional', s45],
+  ['id-token/scope-claims', s46],
+  ['id-token/signature', s47],
+  ['jwt/alg-none-rejected', s48],
+  ['jwt/embedded-key-rejected', s49],
+  ['jwt/key-confusion-rejected', s50],
+  ['jwt/signature-tamper-rejected', s51],
+  ['device/approved', s52],
+  ['device/authorization', s53],
+  ['device/code-single-use', s54],
+  ['device/denied', s55],
+  ['device/pending', s56],
+  ['device/slow-down', s57],
+  ['token-exchange/downscope', s58],
+  ['token-exchange/invalid-subject', s59],
+  ['token-exchange/scope-escalation', s60],
+  ['implicit/deprecated', s61],
+  ['implicit/no-refresh-token', s62],
+  ['password/no-refresh-token', s63],
+  ['token/error-format', s64],
+  ['token/json-body', s65],
+  ['token/no-store', s66],
+  ['token/unsupported-grant-type', s67],
+  ['userinfo/bearer', s68],
+  ['userinfo/post', s69],
+  ['logout/rp-initiated', s70],
+  ['revocation/refresh-token', s71],
+  ['introspection/active-state', s72],
+  ['introspection/requires-auth', s73],
+  ['tokens/third-party-short-lived', s74],
+  ['consent/third-party-required', s75],
+  ['headers/clickjacking', s76],
+  ['race/code-redemption', s77],
+  ['race/refresh-rotation', s78],
+  ['browser/clickjacking', s79],
+  ['browser/code-flow', s80],
+  ['browser/consent-third-party', s81],
+  ['browser/device-activation', s82],
+  ['browser/error-page', s83],
 ];

@@ -7,10 +7,11 @@
  * and ends at the redirect to the redirect_uri — caught, never loaded — or at the page where it
  * could go no further. A screenshot is taken after every step.
  */
-import type { BrowserContext, Locator } from 'playwright-core';
+import type { BrowserContext, Cookie, Locator } from 'playwright-core';
 import type { BrowserStep } from '../config.ts';
+import { HarnessError } from '../failures.ts';
 import {
-  type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver,
+  type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver, type LoginSession,
 } from './driver.ts';
 import { type LoginForm, decisionControl, hasControls, loginForm, readControl, userCodeInput } from './browser-page.ts';
 import { gives } from './words.ts';
@@ -18,6 +19,9 @@ import type { OriginPolicy } from '../origin.ts';
 import { BrowserWalk, type WalkRecorder, firstLine } from './browser-walk.ts';
 
 const MAX_PAGES = 15;
+
+/** The cookies of shared login sessions (AuthorizeOptions.session), carried from one walk's browser context to the next. */
+const SESSION_COOKIES = new WeakMap<LoginSession, Cookie[]>();
 /** How long an optional step waits for its element by default. */
 export const OPTIONAL_STEP_MS = 2_000;
 
@@ -128,6 +132,9 @@ export class BrowserLoginDriver implements LoginDriver {
   }
 
   async authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
+    if (options.method === 'POST') {
+      throw new HarnessError('the browser login driver cannot send the authorization request as a form POST yet; use the form driver for this scenario');
+    }
     const decision = options.consent ?? 'approve';
     const walk = await this.#walk(stopAt, options.stayWithin);
     const outcome = async (reason: string): Promise<AuthorizeOutcome> => {
@@ -142,8 +149,11 @@ export class BrowserLoginDriver implements LoginDriver {
       return { kind: 'page', ...await walk.endPage(reason), pages, visits, requests };
     };
     try {
+      const cookies = options.session && SESSION_COOKIES.get(options.session);
+      if (cookies) await walk.context.addCookies(cookies);
       await walk.open(authorizationUrl);
       await walk.screenshot('authorization request');
+      if (options.interact === false && !walk.end) return await outcome('a page the user would have to act on; this request asked for no interaction');
       if (this.o.steps?.length && !walk.end) {
         const { failed } = await this.#runSteps(walk, decision);
         if (failed) return await outcome(failed);
@@ -168,6 +178,7 @@ export class BrowserLoginDriver implements LoginDriver {
       }
       return await outcome(walk.end ? '' : `no redirect to the redirect_uri within ${MAX_PAGES} pages`);
     } finally {
+      if (options.session) SESSION_COOKIES.set(options.session, await walk.context.cookies().catch(() => []));
       await walk.close();
     }
   }

@@ -6,9 +6,31 @@
  * `form.ts` does this over HTTP; `browser.ts` in Chromium (Playwright).
  */
 
+/**
+ * One user agent's session at the IdP, shared by the walks that pass it (ctx.loginSession()):
+ * the IdP's cookies outlive a walk, so a second authorization sees the first one's login
+ * (prompt=none, prompt=login, max_age, logout). Without one, every walk starts with no cookies.
+ * Drivers keep their state for it (a cookie jar, the browser's cookies) keyed by the object.
+ */
+export class LoginSession {
+  constructor(readonly label = 'login session') {}
+}
+
 export interface AuthorizeOptions {
   /** Answer a consent page by approving (default) or denying. */
   consent?: 'approve' | 'deny';
+  /** Walk in this session (its cookies), and leave it with the cookies the walk got. */
+  session?: LoginSession;
+  /**
+   * false: act on no page at all (no login, no consent): stop at the first page the IdP shows,
+   * as a page outcome. For requests that must be answered without any interaction (prompt=none).
+   */
+  interact?: boolean;
+  /**
+   * POST: send the authorization request as an HTML form POST of the URL's query parameters to
+   * the URL without its query (OIDC Core §3.1.2.1), as a page's auto-submitted form would.
+   */
+  method?: 'GET' | 'POST';
   /**
    * An origin the walk must not leave: a redirect anywhere else (other than to a stopAt URI) is
    * not followed, and the walk ends as a page outcome whose `location` is that redirect.

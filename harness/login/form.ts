@@ -8,7 +8,7 @@
  */
 import type { HttpClient, HttpResponse } from '../http.ts';
 import {
-  type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver, type PageKind,
+  type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type LoginSession, type DeviceActivationOutcome, type LoginDriver, type PageKind,
   type PageVisit, isRedirectTo, responseParams,
 } from './driver.ts';
 import { type FormField, type HtmlForm, formValues, isSubmit, pageHeadline, parseForms } from './html.ts';
@@ -87,11 +87,26 @@ function userCodeInput(form: HtmlForm): FormField | undefined {
 
 interface Step { method: 'GET' | 'POST'; url: string; form?: [string, string][] }
 
+/** The cookie jars of shared login sessions (AuthorizeOptions.session). */
+const SESSION_JARS = new WeakMap<LoginSession, CookieJar>();
+
+function jarOf(session: LoginSession | undefined): CookieJar {
+  if (!session) return new CookieJar();
+  let jar = SESSION_JARS.get(session);
+  if (!jar) {
+    jar = new CookieJar();
+    SESSION_JARS.set(session, jar);
+  }
+  return jar;
+}
+
 /** A user agent without scripts: one cookie jar, redirects not followed, every request recorded. */
 class Session {
-  readonly #jar = new CookieJar();
+  readonly #jar: CookieJar;
   #count = 0;
-  constructor(private readonly http: HttpClient, private readonly first: string) {}
+  constructor(private readonly http: HttpClient, private readonly first: string, shared?: LoginSession) {
+    this.#jar = jarOf(shared);
+  }
 
   async send(step: Step): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: 'text/html,application/xhtml+xml' };
@@ -124,6 +139,15 @@ function submission(form: HtmlForm, pageUrl: string, values: [string, string][])
   const u = new URL(url);
   u.search = new URLSearchParams(values).toString();
   return { method: 'GET', url: u.href };
+}
+
+/** The authorization request: a GET of the URL, or a form POST of its query to the URL without it. */
+function firstStep(authorizationUrl: string, method: AuthorizeOptions['method'] = 'GET'): Step {
+  if (method === 'GET') return { method: 'GET', url: authorizationUrl };
+  const url = new URL(authorizationUrl);
+  const form = [...url.searchParams];
+  url.search = '';
+  return { method: 'POST', url: url.href, form };
 }
 
 /** What a walk through an IdP's pages has done so far. */
@@ -178,10 +202,10 @@ export class FormLoginDriver implements LoginDriver {
   }
 
   async authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
-    const session = new Session(this.o.http, 'authorization request');
+    const session = new Session(this.o.http, 'authorization request', options.session);
     const walk = newWalk();
     const { pages, visits } = walk;
-    let request: Step = { method: 'GET', url: authorizationUrl };
+    let request = firstStep(authorizationUrl, options.method);
     for (let step = 0; step < MAX_STEPS; step++) {
       const res = await session.send(request);
       const redirect = redirectOf(res, request.url);
@@ -207,6 +231,7 @@ export class FormLoginDriver implements LoginDriver {
         const params = Object.fromEntries(formValues(formPost));
         return { kind: 'redirect', url: action(formPost), params, pages, visits };
       }
+      if (options.interact === false && forms.length > 0) return stop(`a page the user would have to act on (HTTP ${res.status}); this request asked for no interaction`);
       const login = this.#login(forms, request.url, walk);
       if (login === LOGIN_CAME_BACK) return stop(login);
       const next = login ?? decide(forms, request.url, options.consent ?? 'approve', walk);

@@ -82,6 +82,7 @@ export async function issueCode(server: ServerContext, interaction: InteractionR
     authTime: interaction.authTime,
     expiresAt: server.now() + server.lifetimes.authorizationCode * 1000,
     ...(interaction.nonce === undefined ? {} : { nonce: interaction.nonce }),
+    ...(interaction.claims === undefined ? {} : { claims: interaction.claims }),
     ...(interaction.codeChallenge === undefined ? {} : { codeChallenge: interaction.codeChallenge }),
     ...(interaction.codeChallengeMethod === undefined ? {} : { codeChallengeMethod: interaction.codeChallengeMethod }),
   });

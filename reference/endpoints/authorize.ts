@@ -8,12 +8,13 @@
  */
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
-import { paramsFromPairs, type Params } from '../http/body.ts';
-import { invalidRequest, OAuthError, unauthorizedClient } from '../http/errors.ts';
+import { parseClaimsRequest } from '../claims-request.ts';
+import { paramsFromPairs, parseBody, type Params } from '../http/body.ts';
+import { invalidRequest, invalidScope, OAuthError, unauthorizedClient } from '../http/errors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
 import { someClientEnables, type RegisteredClient } from '../options.ts';
 import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
-import { grantScope, hasScope } from '../scopes.ts';
+import { grantScope, hasScope, parseScope } from '../scopes.ts';
 import type { InteractionRecord, PkceMethod, ResponseType } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
 import { loginPage } from '../views/login.ts';
@@ -21,18 +22,26 @@ import {
   interactionPath, parseResponseType, RedirectError, redirectError, responseModeOf, setInteractionCookie,
   type RedirectTarget,
 } from './authorization-response.ts';
+import { readSessionParams, sessionDecision, type SessionParams } from './authorize-session.ts';
 import type { Endpoint } from './endpoint.ts';
+import { answerClient, needsConsent } from './interaction.ts';
+import { currentSession } from './login-session.ts';
 
 export const authorizeEndpoint: Endpoint = {
   mount(router, server) {
-    router.get('/auth', pageErrors(server.flaws), async (ctx) => {
+    const handle = async (ctx: Context, query: URLSearchParams) => {
       try {
-        await startInteraction(ctx, server);
+        await startInteraction(ctx, server, query);
       } catch (err) {
         if (err instanceof RedirectError) return redirectError(ctx, server, err);
         throw err;
       }
-    });
+    };
+    router.get('/auth', pageErrors(server.flaws), (ctx) => handle(ctx, new URLSearchParams(ctx.querystring)));
+    // OIDC Core §3.1.2.1: the authorization endpoint MUST support GET and POST (a form body).
+    if (!server.flaws.has('authorize-get-only')) {
+      router.post('/auth', pageErrors(server.flaws), async (ctx) => handle(ctx, new URLSearchParams(Object.entries(await parseBody(ctx, ['form'])))));
+    }
   },
   metadata: (server) => {
     // The deprecated implicit grant is advertised only when some client enables it.
@@ -47,12 +56,33 @@ export const authorizeEndpoint: Endpoint = {
   },
 };
 
-async function startInteraction(ctx: Context, server: ServerContext): Promise<void> {
-  const query = new URLSearchParams(ctx.querystring);
+async function startInteraction(ctx: Context, server: ServerContext, query: URLSearchParams): Promise<void> {
   const { client, target } = resolveClientAndRedirect(server, query);
-  const request = validateRequest(server, client, target, query);
+  const { request, session: sessionParams } = await validateRequest(server, client, target, query);
+  const session = await currentSession(ctx, server);
+  let decision;
+  try {
+    decision = sessionDecision(server, client, request.scope, sessionParams, session, needsConsent(server, client));
+  } catch (err) {
+    if (err instanceof OAuthError) throw new RedirectError(target, err);
+    throw err;
+  }
   const id = randomToken();
-  await server.store.saveInteraction({ ...request, id, expiresAt: server.now() + server.lifetimes.interaction * 1000 });
+  const expiresAt = server.now() + server.lifetimes.interaction * 1000;
+  if (decision.kind === 'answer') {
+    // Signed in by the session, nothing to ask: the answer goes straight back (OIDC Core §3.1.2.5).
+    const { sub, authTime } = decision.session;
+    return answerClient(ctx, server, client, { ...request, id, expiresAt, sub, authTime });
+  }
+  if (decision.kind === 'consent') {
+    const { sub, authTime } = decision.session;
+    await server.store.saveInteraction({ ...request, id, expiresAt, sub, authTime });
+    setInteractionCookie(ctx, server, id, server.lifetimes.interaction);
+    ctx.status = 303;
+    ctx.set('Location', server.url(interactionPath(id)));
+    return;
+  }
+  await server.store.saveInteraction({ ...request, id, expiresAt });
   setInteractionCookie(ctx, server, id, server.lifetimes.interaction);
   renderPage(ctx, server.flaws, loginPage({ action: server.url(`${interactionPath(id)}/login`), clientName: client.name }));
 }
@@ -93,14 +123,16 @@ function redirectUriRegistered(server: ServerContext, client: RegisteredClient, 
 type AuthorizationRequest = Omit<InteractionRecord, 'id' | 'expiresAt' | 'sub' | 'authTime'>;
 
 /** Everything else; from here on the redirect_uri is trusted, so errors are redirected to it. */
-function validateRequest(
+async function validateRequest(
   server: ServerContext,
   client: RegisteredClient,
   target: RedirectTarget,
   query: URLSearchParams,
-): AuthorizationRequest {
+): Promise<{ request: AuthorizationRequest; session: SessionParams }> {
   try {
-    return checkRequest(server, client, target, paramsFromPairs(query));
+    const params = paramsFromPairs(query);
+    const request = checkRequest(server, client, target, params);
+    return { request, session: await readSessionParams(server, params) };
   } catch (err) {
     if (err instanceof OAuthError) throw new RedirectError(target, err);
     throw err;
@@ -108,10 +140,14 @@ function validateRequest(
 }
 
 function checkRequest(server: ServerContext, client: RegisteredClient, target: RedirectTarget, params: Params): AuthorizationRequest {
-  if (params.request !== undefined) throw new OAuthError('request_not_supported', 'request objects are not supported');
+  // OIDC Core §6.1: a request object this server does not support is refused, never silently dropped.
+  if (params.request !== undefined && !server.flaws.has('request-object-ignored')) {
+    throw new OAuthError('request_not_supported', 'request objects are not supported');
+  }
   if (params.request_uri !== undefined) throw new OAuthError('request_uri_not_supported', 'request_uri is not supported');
-  if (params.response_type === undefined) throw invalidRequest('response_type is required');
-  const responseType = parseResponseType(params.response_type);
+  if (params.response_type === undefined && !server.flaws.has('response-type-defaulted')) throw invalidRequest('response_type is required');
+  rejectUnknownParameters(server, params);
+  const responseType = parseResponseType(params.response_type ?? 'code');
   const implicit = responseType !== undefined && responseType !== 'code';
   if (responseType === undefined || (implicit && !implicitOffered(server))) {
     throw new OAuthError('unsupported_response_type', implicitOffered(server)
@@ -126,10 +162,11 @@ function checkRequest(server: ServerContext, client: RegisteredClient, target: R
   if (params.response_mode !== undefined && params.response_mode !== mode) {
     throw invalidRequest(`response_type=${responseType} requires response_mode=${mode}`);
   }
-  // No single sign-on session is kept, so the user can never be signed in silently.
-  if (params.prompt?.split(' ').includes('none')) throw new OAuthError('login_required', 'the user must sign in');
   const scope = grantScope(params.scope ?? '', client.allowedScope, server.flaws);
+  checkScopeOrder(server, scope, client.allowedScope);
   if (implicit) checkImplicit(responseType, scope, params);
+  // OIDC Core §3.1.2.1: nonce is OPTIONAL for the code flow.
+  if (!implicit && params.nonce === undefined && server.flaws.has('nonce-required-for-code')) throw invalidRequest('nonce is required');
   return {
     clientId: client.clientId,
     redirectUri: target.redirectUri,
@@ -137,9 +174,32 @@ function checkRequest(server: ServerContext, client: RegisteredClient, target: R
     scope,
     ...(target.state === undefined ? {} : { state: target.state }),
     ...(params.nonce === undefined ? {} : { nonce: params.nonce }),
+    ...(params.claims === undefined || server.flaws.has('claims-parameter-ignored') ? {} : { claims: parseClaimsRequest(params.claims) }),
     // PKCE protects the code; an implicit request has none.
     ...(implicit ? {} : checkPkce(server, client, params)),
   };
+}
+
+/** The parameters this endpoint reads or knows (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3). */
+const KNOWN_PARAMETERS = new Set([
+  'response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'response_mode', 'nonce', 'display', 'prompt', 'max_age',
+  'ui_locales', 'claims_locales', 'id_token_hint', 'login_hint', 'acr_values', 'claims', 'request', 'request_uri',
+  'code_challenge', 'code_challenge_method',
+]);
+
+/** RFC 6749 §3.1 and OIDC Core §3.1.2.1: parameters the server does not understand are ignored; the flaw refuses them. */
+function rejectUnknownParameters(server: ServerContext, params: Params): void {
+  if (!server.flaws.has('unknown-param-rejected')) return;
+  const unknown = Object.keys(params).filter((name) => !KNOWN_PARAMETERS.has(name));
+  if (unknown.length > 0) throw invalidRequest(`unknown parameter: ${unknown.join(', ')}`);
+}
+
+/** RFC 6749 §3.3: scope is a set, its order has no meaning; the flaw wants the registered order. */
+function checkScopeOrder(server: ServerContext, scope: string, allowed: string): void {
+  if (!server.flaws.has('scope-order-sensitive')) return;
+  const order = parseScope(allowed);
+  const positions = parseScope(scope).map((token) => order.indexOf(token));
+  if (positions.some((p, i) => i > 0 && p < positions[i - 1]!)) throw invalidScope('scope is not in the registered order');
 }
 
 /** OIDC Core §3.2.2.1 and §3.2.2.11: a nonce against replayed ID tokens; an ID token needs openid. */

@@ -11,12 +11,13 @@ export function discoveryDocument(server: ServerContext, endpoints: readonly End
   return {
     issuer,
     ...Object.assign({}, ...endpoints.map((endpoint) => endpoint.metadata?.(server) ?? {})),
-    subject_types_supported: ['public'],
+    // OIDC Discovery §3: REQUIRED; the flaw leaves it out.
+    ...(server.flaws.has('discovery-field-missing') ? {} : { subject_types_supported: ['public'] }),
     // The alg the current key signs with; older keys only verify what they signed before a rotation.
     id_token_signing_alg_values_supported: [server.keys.current.alg],
     scopes_supported: [...SCOPES_SUPPORTED],
     claims_supported: [...ID_TOKEN_CLAIMS, ...Object.values(SCOPE_CLAIMS).flat()],
-    claims_parameter_supported: false,
+    claims_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
   };

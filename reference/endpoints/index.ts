@@ -1,9 +1,11 @@
 /** Every endpoint of the reference server. A new endpoint is one new file plus one line here. */
 import { activateEndpoint } from './activate.ts';
+import { adminEndpoint } from './admin.ts';
 import { authorizeEndpoint } from './authorize.ts';
 import { deviceAuthorizationEndpoint } from './device-authorization.ts';
 import { discoveryEndpoint } from './discovery.ts';
 import type { Endpoint } from './endpoint.ts';
+import { endSessionEndpoint } from './end-session.ts';
 import { interactionEndpoint } from './interaction.ts';
 import { introspectionEndpoint } from './introspection.ts';
 import { jwksEndpoint } from './jwks.ts';
@@ -21,6 +23,8 @@ const SERVICE_ENDPOINTS: readonly Endpoint[] = [
   userinfoEndpoint,
   revocationEndpoint,
   introspectionEndpoint,
+  endSessionEndpoint,
+  adminEndpoint,
 ];
 
 export const ENDPOINTS: readonly Endpoint[] = [discoveryEndpoint(SERVICE_ENDPOINTS), ...SERVICE_ENDPOINTS];

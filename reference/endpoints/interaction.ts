@@ -14,13 +14,14 @@ import { parseScope } from '../scopes.ts';
 import type { InteractionRecord } from '../store/store.ts';
 import { authenticateUser } from '../users.ts';
 import { consentPage } from '../views/consent.ts';
+import { rememberConsent, startSession } from './login-session.ts';
 import { loginPage } from '../views/login.ts';
 import {
   hasInteractionCookie, interactionPath, issueCode, redirectToClient, setInteractionCookie, targetOf,
 } from './authorization-response.ts';
 import type { Endpoint } from './endpoint.ts';
 
-type LoggedIn = InteractionRecord & { sub: string; authTime: number };
+export type LoggedIn = InteractionRecord & { sub: string; authTime: number };
 
 export const interactionEndpoint: Endpoint = {
   mount(router, server) {
@@ -41,6 +42,7 @@ export const interactionEndpoint: Endpoint = {
         });
       }
       const loggedIn: LoggedIn = { ...interaction, sub: user.sub, authTime: Math.floor(server.now() / 1000) };
+      await startSession(ctx, server, loggedIn.sub, loggedIn.authTime);
       if (!needsConsent(server, client)) return complete(ctx, server, client, loggedIn, 'approve');
       await server.store.saveInteraction(loggedIn);
       ctx.status = 303;
@@ -64,7 +66,7 @@ function isLoggedIn(interaction: InteractionRecord): interaction is LoggedIn {
 }
 
 /** SPEC first/third-party table: consent is required for third-party clients, optional (skipped) for first-party ones. */
-function needsConsent(server: ServerContext, client: RegisteredClient): boolean {
+export function needsConsent(server: ServerContext, client: RegisteredClient): boolean {
   return !client.firstParty && !server.flaws.has('consent-skipped');
 }
 
@@ -120,11 +122,17 @@ async function complete(
     throw invalidRequest('this sign-in request has already been completed');
   }
   setInteractionCookie(ctx, server, interaction.id, 0);
-  const target = targetOf(interaction);
   if (decision === 'deny') {
-    const denied = new OAuthError('access_denied', 'the user denied the request');
-    return redirectToClient(ctx, server, target, denied.toJSON());
+    const denied = new OAuthError(server.flaws.has('denial-wrong-error') ? 'invalid_request' : 'access_denied', 'the user denied the request');
+    return redirectToClient(ctx, server, targetOf(interaction), denied.toJSON());
   }
+  if (needsConsent(server, client)) await rememberConsent(ctx, server, interaction.sub, client.clientId, interaction.scope);
+  await answerClient(ctx, server, client, interaction);
+}
+
+/** The approved answer to the client: a code, or the tokens of an implicit request. */
+export async function answerClient(ctx: Context, server: ServerContext, client: RegisteredClient, interaction: LoggedIn): Promise<void> {
+  const target = targetOf(interaction);
   const response = target.responseMode === 'fragment'
     ? await implicitResponse(server, client, interaction)
     : { code: await issueCode(server, interaction) };

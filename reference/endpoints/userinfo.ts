@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { bearerChallenge, bearerError, bearerToken } from '../http/bearer.ts';
 import { noStore } from '../http/headers.ts';
+import { requestedClaimValues } from '../claims-request.ts';
 import { claimsForScope, hasScope } from '../scopes.ts';
 import { InvalidTokenError, verifyPresentedAccessToken, type VerifiedAccessToken } from '../verify.ts';
 import type { Endpoint } from './endpoint.ts';
@@ -15,7 +16,8 @@ export const userinfoEndpoint: Endpoint = {
   mount(router, server) {
     const handler = (ctx: Context) => userinfo(ctx, server);
     router.get('/userinfo', noStore(server.flaws), handler);
-    router.post('/userinfo', noStore(server.flaws), handler);
+    // OIDC Core §5.3.1: the UserInfo Endpoint MUST support GET and POST.
+    if (!server.flaws.has('userinfo-get-only')) router.post('/userinfo', noStore(server.flaws), handler);
   },
   metadata: (server) => ({ userinfo_endpoint: server.url('/userinfo') }),
 };
@@ -24,11 +26,12 @@ async function userinfo(ctx: Context, server: ServerContext): Promise<void> {
   const token = await bearerToken(ctx);
   if (token === undefined) return bearerChallenge(ctx);
   const { claims } = await verified(server, token);
+  const requested = (await server.store.findAccessToken(claims.jti))?.record.userinfoClaims;
   // OIDC Core §5.3: userinfo is an OpenID resource; a token without openid may not read it.
   if (!hasScope(claims.scope, 'openid')) throw bearerError('insufficient_scope', 'the token was not granted the openid scope', 'openid');
   const user = server.userBySub(claims.sub);
   if (!user) throw bearerError('invalid_token', 'the token was not issued for a user');
-  ctx.body = { ...claimsForScope(user, claims.scope, server.flaws), sub: user.sub };
+  ctx.body = { ...claimsForScope(user, claims.scope, server.flaws), ...requestedClaimValues(user, requested), sub: user.sub };
 }
 
 async function verified(server: ServerContext, token: string): Promise<VerifiedAccessToken> {

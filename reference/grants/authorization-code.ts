@@ -33,6 +33,7 @@ export const authorizationCode: Grant = {
     const { sub, scope, grantId, authTime } = record;
     return issueUserTokens(server, {
       client, sub, scope, grantId, authTime, ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
+      ...(record.claims === undefined ? {} : { claims: record.claims }),
     });
   },
 };

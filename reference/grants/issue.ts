@@ -3,7 +3,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerContext } from '../context.ts';
 import type { RegisteredClient } from '../options.ts';
 import { hasScope } from '../scopes.ts';
-import type { RefreshRecord } from '../store/store.ts';
+import { requestedClaimValues } from '../claims-request.ts';
+import type { RefreshRecord, RequestedClaims } from '../store/store.ts';
 import { randomToken, type ActClaim } from '../tokens.ts';
 import type { TokenResponse } from './grant.ts';
 
@@ -19,6 +20,8 @@ export interface Issuance {
   nonce?: string;
   /** Token exchange (RFC 8693 §4.1): who acts on behalf of `sub`. */
   act?: ActClaim;
+  /** The claims request parameter's claims (OIDC Core §5.5). */
+  claims?: RequestedClaims;
 }
 
 /** Mints the access token (recorded in the store) and, for openid with a user, the ID token. */
@@ -30,6 +33,7 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
     clientId: client.clientId,
     expiresAt: access.expiresAt,
     ...(grantId === undefined ? {} : { grantId }),
+    ...(issuance.claims?.userinfo === undefined ? {} : { userinfoClaims: issuance.claims.userinfo }),
   });
   const response: TokenResponse = {
     access_token: access.token,
@@ -45,6 +49,7 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
       scope,
       authTime: issuance.authTime,
       accessToken: access.token,
+      ...(issuance.claims?.idToken === undefined ? {} : { requested: requestedClaimValues(user, issuance.claims.idToken) }),
       ...(issuance.nonce === undefined ? {} : { nonce: issuance.nonce }),
     });
   }

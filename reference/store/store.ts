@@ -16,6 +16,12 @@ export type PkceMethod = 'S256' | 'plain';
 /** RFC 6749 §3.1.1 and OAuth 2.0 Multiple Response Types: a code, or tokens (implicit). */
 export type ResponseType = 'code' | 'token' | 'id_token token';
 
+/** Claims asked for by name with the claims request parameter (OIDC Core §5.5), by where they go. */
+export interface RequestedClaims {
+  idToken?: string[];
+  userinfo?: string[];
+}
+
 /** An authorization code and everything it is bound to (RFC 6749 §4.1.3, RFC 7636 §4.6). */
 export interface CodeRecord {
   code: string;
@@ -30,6 +36,8 @@ export interface CodeRecord {
   codeChallengeMethod?: PkceMethod;
   /** Epoch seconds of the user's login (the ID token's auth_time). */
   authTime: number;
+  /** The claims request parameter's claims (OIDC Core §5.5). */
+  claims?: RequestedClaims;
   expiresAt: number;
 }
 
@@ -58,6 +66,8 @@ export interface AccessTokenRecord {
   jti: string;
   grantId?: string;
   clientId: string;
+  /** Claims the claims request parameter asked userinfo to return for this token (OIDC Core §5.5). */
+  userinfoClaims?: string[];
   expiresAt: number;
 }
 
@@ -82,6 +92,8 @@ export interface InteractionRecord {
   /** Set once the user has logged in. */
   sub?: string;
   authTime?: number;
+  /** The claims request parameter's claims (OIDC Core §5.5). */
+  claims?: RequestedClaims;
   expiresAt: number;
 }
 

@@ -37,3 +37,39 @@ export function expectIssuerMatches(doc: Record<string, unknown>, issuer: string
     throw new CheckFailure(`The discovery document names the issuer ${JSON.stringify(doc.issuer)}, not the configured "${issuer}"; OIDC Discovery §4.3 requires them to be identical.`, { requirement: 'OIDC Discovery §4.3' });
   }
 }
+
+const isUrl = (value: unknown, schemes = ['https:', 'http:']) => typeof value === 'string' && URL.canParse(value) && schemes.includes(new URL(value).protocol);
+const isStringArray = (value: unknown) => Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string');
+
+/**
+ * Everything wrong with the REQUIRED members of OIDC Discovery §3 (and the optional ones it
+ * types), one sentence each: absent, of the wrong type, or without a value the spec requires.
+ */
+export function discoveryFieldProblems(doc: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const need = (field: string, ok: (v: unknown) => boolean, want: string) => {
+    if (doc[field] === undefined) problems.push(`${field} is missing (REQUIRED)`);
+    else if (!ok(doc[field])) problems.push(`${field} is ${JSON.stringify(doc[field])}, not ${want}`);
+  };
+  need('issuer', (v) => isUrl(v) && !new URL(v as string).search && !new URL(v as string).hash, 'an http(s) URL without query or fragment');
+  need('authorization_endpoint', (v) => isUrl(v), 'an http(s) URL');
+  const implicitOnly = Array.isArray(doc.response_types_supported) && doc.response_types_supported.every((t) => typeof t === 'string' && !t.split(' ').includes('code'));
+  if (!implicitOnly) need('token_endpoint', (v) => isUrl(v), 'an http(s) URL');
+  need('jwks_uri', (v) => isUrl(v), 'an http(s) URL');
+  need('response_types_supported', (v) => isStringArray(v) && (v as string[]).includes('code'), 'a JSON array of strings that includes "code"');
+  need('subject_types_supported', (v) => isStringArray(v) && (v as string[]).every((t) => t === 'public' || t === 'pairwise'), 'a JSON array of "public" and/or "pairwise"');
+  need('id_token_signing_alg_values_supported', (v) => isStringArray(v) && (v as string[]).includes('RS256'), 'a JSON array of strings that includes "RS256"');
+  const optional: Array<[string, (v: unknown) => boolean, string]> = [
+    ['userinfo_endpoint', (v) => isUrl(v), 'an http(s) URL'],
+    ['scopes_supported', (v) => isStringArray(v) && (v as string[]).includes('openid'), 'a JSON array of strings that includes "openid"'],
+    ['claims_supported', isStringArray, 'a JSON array of strings'],
+    ['grant_types_supported', isStringArray, 'a JSON array of strings'],
+    ['claims_parameter_supported', (v) => typeof v === 'boolean', 'a boolean'],
+    ['request_parameter_supported', (v) => typeof v === 'boolean', 'a boolean'],
+    ['request_uri_parameter_supported', (v) => typeof v === 'boolean', 'a boolean'],
+  ];
+  for (const [field, ok, want] of optional) {
+    if (doc[field] !== undefined && !ok(doc[field])) problems.push(`${field} is ${JSON.stringify(doc[field])}, not ${want}`);
+  }
+  return problems;
+}

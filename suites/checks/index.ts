@@ -19,3 +19,4 @@ export * from './token-error.ts';
 export * from './race.ts';
 export * from './consent.ts';
 export * from './meta-refresh.ts';
+export * from './oidc.ts';

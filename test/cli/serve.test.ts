@@ -19,7 +19,8 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
   let proc: ReturnType<typeof start>;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'idpc-serve-'));
-    proc = start(['serve', '--port', '0', '--target-out', join(dir, 'nested', 't.json')]);
+    // --admin-hooks: the written config names the key-rotation hook, so jwks.rotation runs too.
+    proc = start(['serve', '--port', '0', '--admin-hooks', '--target-out', join(dir, 'nested', 't.json')]);
     await waitFor(proc.output, 'Press Ctrl+C to stop.');
   });
   afterAll(async () => {
@@ -38,6 +39,7 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
       user: { username: 'alice', password: expect.any(String) },
       login: { driver: 'form' },
       expectedFailures: [],
+      hooks: { rotateKeys: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/admin\/[\w-]+\/rotate-keys$/) },
       clients: {
         confidential: { clientId: 'web-app', clientSecret: expect.any(String), redirectUri: expect.any(String), authMethod: 'client_secret_basic', firstParty: true },
         confidential2: { clientId: 'partner-app', authMethod: 'client_secret_basic' },
@@ -66,7 +68,7 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
     const report = JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8'));
     expect(report.target.source).toBe('file');
     expectOnlyLegacySkipped(report);
-  });
+  }, 120_000);
 
   it('stops cleanly on SIGTERM with exit code 0', async () => {
     proc.child.kill('SIGTERM');
@@ -100,7 +102,7 @@ describe('command-line errors and the embedded run', () => {
     expect(run.output()).toMatch(/\d+ scenarios: \d+ passed, 0 failed, 0 warnings, \d+ skipped, 0 errors/);
     expectOnlyLegacySkipped(JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8')));
     await rm(dir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('an unknown command is exit 2 with the command list; --help is exit 0', async () => {
     const unknown = start(['frobnicate']);

@@ -90,7 +90,7 @@ describe('GET /auth: other errors redirect with error, error_description and sta
     ['code_challenge_method without code_challenge', { code_challenge: '' }, 'invalid_request'],
     ['a malformed S256 challenge', { code_challenge: 'short' }, 'invalid_request'],
     ['an unknown code_challenge_method', { code_challenge_method: 'S512' }, 'invalid_request'],
-    ['prompt=none (no session is kept)', { prompt: 'none' }, 'login_required'],
+    ['prompt=none without a session', { prompt: 'none' }, 'login_required'],
     ['response_mode fragment', { response_mode: 'fragment' }, 'invalid_request'],
     ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported'],
   ])('%s → %s', async (_, over, error) => {

@@ -65,6 +65,7 @@ export interface TargetClient {
   scope?: string;
   authMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
   firstParty?: boolean;
+  postLogoutRedirectUri?: string;
 }
 
 export type ClientRole = 'confidential' | 'confidential2' | 'public' | 'machine' | 'device' | 'exchange';
@@ -85,6 +86,12 @@ export interface OidcProviderOptions {
   verbose?: boolean;
   /** Port on 127.0.0.1 (default 0: any free port). */
   port?: number;
+  /**
+   * Accept the authorization request by POST (OIDC Core §3.1.2.1 MUST). oidc-provider leaves it
+   * off by default and allows it only with SameSite=None cookies, which a browser drops over plain
+   * http: so it is for the HTTP-only runs, never for Chromium against this http fixture.
+   */
+  authorizationPost?: boolean;
 }
 
 export interface StartedOidcProvider {
@@ -135,12 +142,14 @@ function fixtureClients(): FixtureClient[] {
   const confidential = (role: 'confidential' | 'confidential2', clientId: string, redirectUri: string,
     allowedScope: string): FixtureClient => {
     const clientSecret = secret();
+    const postLogoutRedirectUri = redirectUri.replace(/\/callback$/, '/logged-out');
     return {
       role,
       metadata: {
         client_id: clientId,
         client_secret: clientSecret,
         redirect_uris: [redirectUri],
+        post_logout_redirect_uris: [postLogoutRedirectUri],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
@@ -148,7 +157,7 @@ function fixtureClients(): FixtureClient[] {
       },
       target: {
         clientId, clientSecret, redirectUri, scope: 'openid profile email offline_access',
-        authMethod: 'client_secret_basic', firstParty: true,
+        authMethod: 'client_secret_basic', firstParty: true, postLogoutRedirectUri,
       },
     };
   };
@@ -267,7 +276,9 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     }),
     clients: clients.map((c) => c.metadata),
     jwks: { keys: [signingKey] },
-    cookies: { keys: [secret(), secret()] },
+    // OIDC Core §3.1.2.1: the authorization endpoint MUST take POST too (opts.authorizationPost).
+    enableHttpPostMethods: opts.authorizationPost === true,
+    cookies: { keys: [secret(), secret()], ...(opts.authorizationPost ? { long: { sameSite: 'none' } } : {}) },
     findAccount: (_ctx: KoaContextWithOIDC, sub: string) => (sub === USER.username ? account : undefined),
     scopes: ['openid', 'offline_access', 'profile', 'email', 'address', 'phone', 'api:read', 'api:write'],
     claims: {
@@ -303,6 +314,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     },
     features: {
       devInteractions: { enabled: true },
+      claimsParameter: { enabled: true },
       deviceFlow: { enabled: true },
       clientCredentials: { enabled: true },
       userinfo: { enabled: true },

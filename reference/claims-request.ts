@@ -1,0 +1,41 @@
+/**
+ * The claims request parameter (OIDC Core §5.5): a JSON object whose `id_token` and `userinfo`
+ * members name the claims the client asks to be returned there. Only the names are kept; a claim
+ * this server has for the user is returned when asked for, whatever the scope.
+ */
+import { invalidRequest } from './http/errors.ts';
+import type { UserConfig } from './options.ts';
+import type { RequestedClaims } from './store/store.ts';
+
+const CLAIMS_LIMIT = 4096;
+
+export function parseClaimsRequest(value: string): RequestedClaims {
+  if (value.length > CLAIMS_LIMIT) throw invalidRequest(`the claims parameter exceeds ${CLAIMS_LIMIT} characters`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw invalidRequest('the claims parameter is not JSON');
+  }
+  if (!isObject(parsed)) throw invalidRequest('the claims parameter must be a JSON object');
+  const names = (member: string): string[] | undefined => {
+    const requested = parsed[member];
+    if (requested === undefined || requested === null) return undefined;
+    if (!isObject(requested)) throw invalidRequest(`claims.${member} must be a JSON object`);
+    return Object.keys(requested);
+  };
+  const idToken = names('id_token');
+  const userinfo = names('userinfo');
+  return { ...(idToken ? { idToken } : {}), ...(userinfo ? { userinfo } : {}) };
+}
+
+/** The user's values of the named claims that this server holds. */
+export function requestedClaimValues(user: UserConfig, names: readonly string[] | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names ?? []) if (Object.hasOwn(user.claims, name)) out[name] = user.claims[name as keyof UserConfig['claims']];
+  return out;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,64 @@
+/**
+ * The login session at the IdP: a cookie holding the id of a SessionRecord in the Store. It is
+ * what prompt, max_age and id_token_hint (OIDC Core §3.1.2.1) and RP-Initiated Logout act on.
+ * Consent given in a session is remembered for prompt=none (OIDC Core §3.1.2.6 consent_required).
+ */
+import type { Context } from 'koa';
+import type { ServerContext } from '../context.ts';
+import type { SessionRecord } from '../store/store.ts';
+import { parseScope } from '../scopes.ts';
+import { randomToken } from '../tokens.ts';
+
+const COOKIE = 'idpc_session';
+
+/** The value of a cookie of the request, if it was sent exactly once. */
+function cookieValue(ctx: Context, name: string): string | undefined {
+  const values = ctx.get('cookie').split(';').map((part) => part.trim())
+    .filter((part) => part.startsWith(`${name}=`)).map((part) => part.slice(name.length + 1));
+  return values.length === 1 && values[0] !== '' ? values[0] : undefined;
+}
+
+function setSessionCookie(ctx: Context, server: ServerContext, value: string, maxAge: number): void {
+  const url = new URL(server.issuer);
+  const secure = url.protocol === 'https:' ? '; Secure' : '';
+  ctx.append('Set-Cookie', `${COOKIE}=${value}; Path=${url.pathname}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`);
+}
+
+/** The live session of this browser, if any. */
+export async function currentSession(ctx: Context, server: ServerContext): Promise<SessionRecord | undefined> {
+  const id = cookieValue(ctx, COOKIE);
+  return id === undefined ? undefined : server.store.findSession(id);
+}
+
+/** A new login: a new session (replacing this browser's old one), its cookie set on the response. */
+export async function startSession(ctx: Context, server: ServerContext, sub: string, authTime: number): Promise<SessionRecord> {
+  const old = cookieValue(ctx, COOKIE);
+  if (old !== undefined) await server.store.deleteSession(old);
+  const record: SessionRecord = { id: randomToken(), sub, authTime, expiresAt: server.now() + server.lifetimes.session * 1000 };
+  await server.store.saveSession(record);
+  setSessionCookie(ctx, server, record.id, server.lifetimes.session);
+  return record;
+}
+
+/** Ends this browser's session: deleted from the Store, its cookie cleared. */
+export async function endSession(ctx: Context, server: ServerContext, session: SessionRecord): Promise<void> {
+  await server.store.deleteSession(session.id);
+  setSessionCookie(ctx, server, '', 0);
+}
+
+/** Whether the user consented to every scope of `scope` for the client in this session. */
+export function consentedInSession(session: SessionRecord, clientId: string, scope: string): boolean {
+  const given = session.consents?.[clientId];
+  if (given === undefined) return false;
+  const granted = new Set(parseScope(given));
+  return parseScope(scope).every((token) => granted.has(token));
+}
+
+/** Remembers a consent in the session of `sub` that this browser holds (if it still holds one). */
+export async function rememberConsent(ctx: Context, server: ServerContext, sub: string, clientId: string, scope: string): Promise<void> {
+  const session = await currentSession(ctx, server);
+  if (!session || session.sub !== sub) return;
+  const before = session.consents?.[clientId];
+  const merged = [...new Set([...parseScope(before ?? ''), ...parseScope(scope)])].join(' ');
+  await server.store.saveSession({ ...session, consents: { ...session.consents, [clientId]: merged } });
+}

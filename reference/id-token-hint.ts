@@ -1,0 +1,30 @@
+/**
+ * An ID token of ours presented back as a hint: id_token_hint at the authorization endpoint
+ * (OIDC Core §3.1.2.1) and at the logout endpoint (OIDC RP-Initiated Logout §2). Only the
+ * signature (one of our keys, by kid, with its own alg) and the issuer are checked: an expired
+ * ID token is still a good hint of who the user was.
+ */
+import { compactVerify, decodeProtectedHeader } from 'jose';
+import type { ServerContext } from './context.ts';
+
+export interface IdTokenHint {
+  sub: string;
+  /** The clients it was issued to. */
+  aud: string[];
+}
+
+/** The hint's user and audience, or undefined when it is not an ID token this server signed. */
+export async function readIdTokenHint(server: Pick<ServerContext, 'issuer' | 'keys'>, token: string): Promise<IdTokenHint | undefined> {
+  try {
+    const header = decodeProtectedHeader(token);
+    const key = typeof header.kid === 'string' ? server.keys.find(header.kid) : undefined;
+    if (!key || key.alg !== header.alg) return undefined;
+    const { payload } = await compactVerify(token, key.publicKey, { algorithms: [key.alg] });
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+    const aud = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.filter((a): a is string => typeof a === 'string') : [];
+    if (claims.iss !== server.issuer || typeof claims.sub !== 'string' || aud.length === 0) return undefined;
+    return { sub: claims.sub, aud };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,25 @@
+import { defineScenario } from '../../harness/scenario.ts';
+import { CODE_FLOW_CAPABILITIES, expectAuthorizationCode, expectTokenResponse, withOpenid } from '../checks/index.ts';
+
+export default defineScenario({
+  id: 'authorize.scope-order',
+  title: 'The same scopes in another order are accepted: scope is a set',
+  requirements: [{ spec: 'RFC 6749', section: '3.3', level: 'MUST', note: 'the order of scope values does not matter' }],
+  severity: 'low',
+  requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
+  catches: ['scope-order-sensitive'],
+  async run(ctx) {
+    const client = ctx.client('confidential');
+    const scopes = withOpenid(client.scope).split(' ');
+    if (scopes.length < 2) return ctx.skip('clients.confidential.scope has a single value; there is no other order to send');
+    const reversed = [...scopes].reverse().join(' ');
+    const pkce = ctx.pkce.create();
+    const outcome = await ctx.authorize('confidential', { scope: reversed, nonce: ctx.random(), code_challenge: pkce.challenge, code_challenge_method: pkce.method });
+    const rule = { when: `The authorization request with scope "${reversed}" (the configured scope in reverse order)`, per: 'RFC 6749 §3.3' };
+    const code = expectAuthorizationCode(outcome, rule);
+    const res = await ctx.http.token(client, {
+      grant_type: 'authorization_code', code, redirect_uri: outcome.request.redirect_uri, code_verifier: pkce.verifier,
+    }, { label: 'token request for the reordered scope' });
+    expectTokenResponse(res, { ...rule, when: 'Redeeming the code of the reordered scope' });
+  },
+});
