@@ -11,6 +11,7 @@ import {
 import { idMatcher } from './glob.ts';
 import { Recorder } from './http.ts';
 import { BrowserHost } from './login/chromium.ts';
+import { LoginSession } from './login/session.ts';
 import { type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
 import type { Redactor } from './redact.ts';
 import { type ClientRole, type LinkOptions, findRequirement, resolveLevel } from './requirements.ts';
@@ -60,6 +61,14 @@ export interface RunOutcome {
 }
 
 export const DEFAULTS = { concurrency: 4, runs: 50, scenarioTimeoutMs: 30_000, requestTimeoutMs: 10_000 } as const;
+
+/**
+ * How much longer a scenario may take when it logs in through Chromium (login.driver "browser",
+ * or a browser scenario): a script-heavy IdP's login costs seconds in a browser. It scales the
+ * default limit and a scenario's own; an explicit timeouts.scenarioMs (or --scenario-timeout) is
+ * taken as given.
+ */
+export const BROWSER_TIME_FACTOR = 3;
 
 export function randomSeed(): number {
   return Math.floor(Math.random() * 0x7fffffff);
@@ -126,7 +135,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const runs = options.runs ?? DEFAULTS.runs;
   const runsGiven = options.runs !== undefined;
   const clients = resolveClients(config);
-  const timeoutMs = options.scenarioTimeoutMs ?? config.timeouts?.scenarioMs ?? DEFAULTS.scenarioTimeoutMs;
+  const explicitTimeoutMs = options.scenarioTimeoutMs ?? config.timeouts?.scenarioMs;
+  const timeoutMs = explicitTimeoutMs ?? DEFAULTS.scenarioTimeoutMs;
   const requestTimeoutMs = options.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs;
   const loginDriver = options.loginDriver ?? defaultLoginDriver;
   const expected = new Set(config.expectedFailures);
@@ -136,6 +146,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
 
   const selected = selectScenarios(options.scenarios, options.only, options.skip);
   const browser = options.browser ?? new BrowserHost();
+  // One IdP session for the run: walks that ask for it ("shared") reuse a sign-in.
+  const session = new LoginSession();
   const screenshots = new ScreenshotStore(options.reportDir);
 
   const runOne = async (s: Scenario): Promise<ScenarioResult> => {
@@ -155,10 +167,13 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     const statusOf = (failure: CheckFailure): Finding['status'] => levelStatus(failure.requirement ? levelOf(resolution.requirements, failure.requirement) ?? level : level);
     const recorder = new Recorder(redactor);
     const controller = new AbortController();
-    const limit = s.timeoutMs ?? timeoutMs;
-    const { ctx, findings, log, dispose } = createContext({
+    const inBrowser = config.login.driver === 'browser' || s.requires?.browser === true;
+    const limit = s.timeoutMs !== undefined || explicitTimeoutMs === undefined
+      ? (s.timeoutMs ?? timeoutMs) * (inBrowser ? BROWSER_TIME_FACTOR : 1)
+      : timeoutMs;
+    const { ctx, findings, log, activity, dispose } = createContext({
       scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runsGiven, runSeed: seed, seed: scenarioSeed(seed, s.id),
-      recorder, signal: controller.signal, requestTimeoutMs, statusOf, browser, screenshots,
+      recorder, signal: controller.signal, requestTimeoutMs, statusOf, browser, screenshots, session, timeLimitMs: limit,
       loginDriver: (http, env) => loginDriver(http, config, env),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
@@ -169,7 +184,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
         Promise.resolve().then(() => s.run(ctx)),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
-            const error = new ScenarioTimeoutError(`did not finish within ${limit} ms (is the target hanging? raise timeouts.scenarioMs in the target config)`);
+            const exchanges = recorder.evidence.filter((e) => e.kind === 'http').length;
+            const error = new ScenarioTimeoutError(`did not finish within ${limit} ms (${activity.describe(exchanges)}); is the target hanging? raise timeouts.scenarioMs in the target config`);
             controller.abort(error);
             reject(error);
           }, limit);

@@ -6,9 +6,21 @@
  * `form.ts` does this over HTTP; `browser.ts` in Chromium (Playwright).
  */
 
+import type { SessionChoice } from './session.ts';
+
+export type { SessionChoice } from './session.ts';
+export { LoginSession } from './session.ts';
+
 export interface AuthorizeOptions {
   /** Answer a consent page by approving (default) or denying. */
   consent?: 'approve' | 'deny';
+  /**
+   * The IdP session the walk starts from (session.ts): `fresh` (default: a new cookie jar or
+   * browser context, so the user signs in), `shared` (the run's one session: a sign-in — and
+   * a consent — the IdP remembers from an earlier walk carries over), or a LoginSession the
+   * scenario holds (two authorizations sharing one sign-in and no other walk's).
+   */
+  session?: SessionChoice;
   /**
    * An origin the walk must not leave: a redirect anywhere else (other than to a stopAt URI) is
    * not followed, and the walk ends as a page outcome whose `location` is that redirect.
@@ -18,6 +30,12 @@ export interface AuthorizeOptions {
 
 export interface RedirectOutcome {
   kind: 'redirect';
+  /**
+   * Whether the walk passed a consent page (one that asks for access: see page.ts). false on a
+   * redirect means the IdP did not ask: it remembers an earlier consent, or asks none for this
+   * client — a remembered consent, never a failure by itself.
+   */
+  consentShown?: boolean;
   /** The redirect target (to the redirect_uri), never fetched. */
   url: string;
   /** Parameters from its query, fragment (or form_post fields): code, state, error, iss, … */
@@ -39,6 +57,8 @@ export interface EndPage {
   headline: string;
   /** Why the driver stopped here. */
   reason: string;
+  /** Whether the walk passed a consent page before it stopped. */
+  consentShown?: boolean;
   /** A redirect the driver did not follow because it left the `stayWithin` origin. */
   location?: string;
   /** The pages it acted on, in order. */
@@ -53,6 +73,9 @@ export interface PageOutcome extends EndPage {
 
 /** The pages a driver acted on: the login form, a consent or approve/deny page, a user-code form. */
 export type PageKind = 'login' | 'consent' | 'user-code';
+
+/** How a page reads to the drivers (page.ts). */
+export type { PageClass, PageModel, PageControl } from './page.ts';
 
 /** One page of `pages` as it was served: e.g. for the headers that forbid framing (RFC 9700 §4.16). */
 export interface PageVisit {
@@ -85,6 +108,10 @@ export interface DeviceActivation {
   userCode: string;
   /** What the user answers when asked whether the device may have access. */
   decision: 'approve' | 'deny';
+  /** Open verificationUriComplete when there is one (default true); false types the code at verificationUri. */
+  useComplete?: boolean;
+  /** The IdP session the activation starts from (as AuthorizeOptions.session; default fresh). */
+  session?: SessionChoice;
 }
 
 /** The page the activation ended on: the IdP's confirmation, an error page, or where it went no further. */
