@@ -64,6 +64,8 @@ export class BrowserWalk {
   #navigations = 0;
   #document: Response | undefined;
   #mainFrameId = '';
+  /** The navigation count when the first page answered an HTTP error without a body. */
+  #bodilessErrorAt: number | undefined;
 
   private constructor(readonly context: BrowserContext, readonly page: Page, private readonly cdp: CDPSession, private readonly o: WalkOptions) {}
 
@@ -160,7 +162,11 @@ export class BrowserWalk {
       // A caught redirect aborts the navigation goto is waiting for: that is the walk ending.
       await this.page.goto(url, { timeout: this.o.timeoutMs, waitUntil: 'load' }).catch((error: unknown) => {
         // An HTTP error without a body: Chromium shows its own error page, and the walk reads it as the IdP's error page.
-        if (this.#end || (this.showsBrowserError && this.status >= 400)) return;
+        if (this.#end) return;
+        if (/ERR_HTTP_RESPONSE_CODE_FAILURE/.test(firstLine(error))) {
+          this.#bodilessErrorAt = this.#navigations;
+          return;
+        }
         throw new PreconditionError(`the browser could not open ${url}: ${firstLine(error)}`);
       });
     });
@@ -196,7 +202,7 @@ export class BrowserWalk {
 
   /** Chromium shows its own error page (an HTTP error without a body, a failed navigation), not a document of the IdP. */
   get showsBrowserError(): boolean {
-    return this.page.url().startsWith('chrome-error:');
+    return this.page.url().startsWith('chrome-error:') || this.#bodilessErrorAt === this.#navigations;
   }
 
   /** The URL of the last document the IdP served (the page's URL, unless Chromium shows its own error page). */

@@ -151,16 +151,16 @@ export class BrowserLoginDriver implements LoginDriver {
   }
 
   /** Types into an input (unless it already holds the text) and submits by its button, else by Enter. */
-  async #submit(walk: BrowserWalk, reading: Reading, fills: [PageControl, string][], submit: PageControl | undefined, label: string): Promise<void> {
+  async #submit(walk: BrowserWalk, reading: Reading, fills: [PageControl, string][], submit: PageControl | undefined, labels: [string, string]): Promise<void> {
     for (const [control, value] of fills) {
       const input = locate(walk.page, reading.snapshot, control);
       if (control.value !== value) await input.fill(value, { timeout: this.#timeoutMs });
     }
-    await walk.screenshot(`${label} filled in`);
+    await walk.screenshot(labels[0]);
     const last = fills.at(-1)?.[0];
     const enter = (): Promise<void> => (last ? locate(walk.page, reading.snapshot, last).press('Enter', { timeout: this.#timeoutMs }) : Promise.resolve());
     await walk.settle(() => (submit ? this.#click(locate(walk.page, reading.snapshot, submit)) : enter()));
-    await walk.screenshot(`after the ${label}`);
+    await walk.screenshot(labels[1]);
   }
 
   async #click(target: Locator): Promise<void> {
@@ -180,14 +180,14 @@ export class BrowserLoginDriver implements LoginDriver {
       const fills: [PageControl, string][] = [];
       if (cls.username) fills.push([cls.username, this.o.username]);
       fills.push([cls.password, this.o.password]);
-      await this.#submit(walk, reading, fills, cls.submit, 'login form');
+      await this.#submit(walk, reading, fills, cls.submit, ['login form filled in', 'after signing in']);
       return 'acted';
     }
     if (cls.kind === 'identifier') {
       if (this.o.steps?.length) return STEPS_LEFT_LOGIN;
       if (walk.identified++ > 0) return 'the identifier (username) page came back after the username was submitted (wrong user?)';
       await walk.passed('login');
-      await this.#submit(walk, reading, [[cls.username, this.o.username]], cls.submit, 'username');
+      await this.#submit(walk, reading, [[cls.username, this.o.username]], cls.submit, ['username filled in', 'after the username']);
       return 'acted';
     }
     if (cls.kind === 'consent') {
@@ -293,7 +293,7 @@ export class BrowserLoginDriver implements LoginDriver {
           codeSent = true;
           codeIn = true;
           await walk.passed('user-code');
-          await this.#submit(walk, reading, [[cls.input, activation.userCode]], cls.submit, 'user code');
+          await this.#submit(walk, reading, [[cls.input, activation.userCode]], cls.submit, ['user code typed in', 'after the user code']);
           continue;
         }
         // The steps log in: on the first login page, before or after the code, or on the first page after the code that asks for no decision.
