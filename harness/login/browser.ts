@@ -18,6 +18,7 @@ import { emptyModel, locate, readLivePage } from './browser-page.ts';
 import { BrowserWalk, type WalkRecorder, firstLine } from './browser-walk.ts';
 import { type PageClass, type PageControl, type PageModel, classify, reads, says } from './page.ts';
 import { type BrowserState, type LoginSession, sessionFor } from './session.ts';
+import { PreconditionError } from '../failures.ts';
 
 /** The most actions (a fill-and-submit, a click) one walk takes. */
 const MAX_ACTIONS = 15;
@@ -112,7 +113,10 @@ export class BrowserLoginDriver implements LoginDriver {
     }
   }
 
-  /** The configured steps in order; a required step that cannot be done ends the run with the reason. */
+  /**
+   * The configured steps in order. A required step that cannot be done is a set-up problem (a
+   * PreconditionError: the scenario is an `error`); on an error page no step is run and the walk ends there.
+   */
   async #runSteps(walk: BrowserWalk, decision: 'approve' | 'deny'): Promise<{ failed?: string; decided: boolean }> {
     let decided = false;
     // An error page is no login page: no step waits for its element there.
@@ -131,7 +135,7 @@ export class BrowserLoginDriver implements LoginDriver {
           this.o.log?.(`browser: optional ${what} skipped: nothing visible within ${timeout} ms`);
           continue;
         }
-        return { failed: `${what} found nothing visible within ${timeout} ms on "${await walk.page.title().catch(() => '')}"`, decided };
+        throw new PreconditionError(`the configured login steps could not be done: ${what} found nothing visible within ${timeout} ms on "${await walk.page.title().catch(() => '')}"`);
       }
       try {
         if ('fill' in step) await target.fill(this.#fillIn(step.value), { timeout });
@@ -142,7 +146,7 @@ export class BrowserLoginDriver implements LoginDriver {
         }
         else if ('check' in step) await target.check({ timeout });
       } catch (error) {
-        if (!step.optional) return { failed: `${what} failed: ${firstLine(error)}`, decided };
+        if (!step.optional) throw new PreconditionError(`the configured login steps could not be done: ${what} failed: ${firstLine(error)}`);
       }
       decided ||= step.decision !== undefined;
       await walk.screenshot(`step ${i + 1}: ${describeStep(step)}`);
