@@ -40,8 +40,10 @@ export interface ContextInput {
   browser: BrowserHost;
   /** The run's shared IdP session (AuthorizeOptions.session "shared"). */
   session?: LoginSession;
-  /** The scenario's time limit (ms): properties get a share of it as their time budget. */
+  /** The scenario's time limit (ms). */
   timeLimitMs?: number;
+  /** A property's time budget (ms) when it sets none: what the scenario has used before it is taken off. */
+  propertyBudgetMs?: number;
   screenshots: ScreenshotStore;
   /** Decides failed/warning for a failure (by the requirement it names). */
   statusOf: (failure: CheckFailure) => Finding['status'];
@@ -232,7 +234,8 @@ export function createContext(input: ContextInput): ContextState {
       let failingRun: typeof recorder.evidence = [];
       let harnessError: unknown;
       // The time budget: the cases that fit are run and judged; the rest are not started.
-      const left = input.timeLimitMs === undefined ? undefined : input.timeLimitMs * PROPERTY_BUDGET_SHARE - (performance.now() - started);
+      const share = input.propertyBudgetMs ?? (input.timeLimitMs === undefined ? undefined : input.timeLimitMs * PROPERTY_BUDGET_SHARE);
+      const left = share === undefined ? undefined : share - (performance.now() - started);
       const budgetMs = Math.max(1, Math.round(options.budgetMs ?? left ?? Number.POSITIVE_INFINITY));
       const deadline = performance.now() + budgetMs;
       let skipped = 0;

@@ -4,7 +4,7 @@
  * its scenarios; it never imports suites/.
  */
 import { type Client, type TargetConfig, resolveClients } from './config.ts';
-import { createContext } from './context.ts';
+import { PROPERTY_BUDGET_SHARE, createContext } from './context.ts';
 import {
   CheckFailure, HarnessError, PreconditionError, ScenarioTimeoutError, SkipSignal, TargetUnreachableError, describeError,
 } from './failures.ts';
@@ -168,12 +168,13 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     const recorder = new Recorder(redactor);
     const controller = new AbortController();
     const inBrowser = config.login.driver === 'browser' || s.requires?.browser === true;
-    const limit = s.timeoutMs !== undefined || explicitTimeoutMs === undefined
-      ? (s.timeoutMs ?? timeoutMs) * (inBrowser ? BROWSER_TIME_FACTOR : 1)
-      : timeoutMs;
+    const unscaled = s.timeoutMs !== undefined || explicitTimeoutMs === undefined ? s.timeoutMs ?? timeoutMs : timeoutMs;
+    const limit = s.timeoutMs !== undefined || explicitTimeoutMs === undefined ? unscaled * (inBrowser ? BROWSER_TIME_FACTOR : 1) : timeoutMs;
     const { ctx, findings, log, activity, dispose } = createContext({
       scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runsGiven, runSeed: seed, seed: scenarioSeed(seed, s.id),
       recorder, signal: controller.signal, requestTimeoutMs, statusOf, browser, screenshots, session, timeLimitMs: limit,
+      // A property's budget comes from the limit before the browser's factor: in a browser each case costs more, so fewer run.
+      propertyBudgetMs: unscaled * PROPERTY_BUDGET_SHARE,
       loginDriver: (http, env) => loginDriver(http, config, env),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });

@@ -165,8 +165,9 @@ export interface PropertyOptions<T = unknown> {
   runs?: number;
   label?: string;
   /**
-   * How long its cases may take in all (ms). Default: 60% of the scenario's time limit, less what
-   * the scenario used before. The cases that fit are run and judged; how many ran is noted.
+   * How long its cases may take in all (ms). Default: 60% of the scenario's time limit before the
+   * browser's factor, less what the scenario used before. The cases that fit are run and judged;
+   * how many ran is noted.
    */
   budgetMs?: number;
   /** How the counterexample reads in the report (default: fast-check's stringify, clipped). */

@@ -190,7 +190,21 @@ export class FormLoginDriver implements LoginDriver {
   }
 
   async authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
-    const agent = new Agent(this.o.http, sessionFor(options.session, this.o.sharedSession), 'authorization request');
+    return this.#within(options.session, 'authorization request', (agent) => this.#authorize(agent, authorizationUrl, stopAt, options));
+  }
+
+  /** A walk on its own copy of the session it starts from; the session takes over the copy's cookies when the walk ends. */
+  async #within<T>(choice: AuthorizeOptions['session'], first: string, walk: (agent: Agent) => Promise<T>): Promise<T> {
+    const session = sessionFor(choice, this.o.sharedSession);
+    const own = session.fork();
+    try {
+      return await walk(new Agent(this.o.http, own, first));
+    } finally {
+      session.adopt(own);
+    }
+  }
+
+  async #authorize(agent: Agent, authorizationUrl: string, stopAt: string[], options: AuthorizeOptions): Promise<AuthorizeOutcome> {
     const walk = new Walk();
     const { pages, visits } = walk;
     const decision = options.consent ?? 'approve';
@@ -243,8 +257,11 @@ export class FormLoginDriver implements LoginDriver {
    * on one page or two. Ends at the first page with nothing left to do.
    */
   async activateDevice(activation: DeviceActivation): Promise<DeviceActivationOutcome> {
+    return this.#within(activation.session, 'device activation page', (agent) => this.#activate(agent, activation));
+  }
+
+  async #activate(agent: Agent, activation: DeviceActivation): Promise<DeviceActivationOutcome> {
     const complete = activation.verificationUriComplete && activation.useComplete !== false ? activation.verificationUriComplete : undefined;
-    const agent = new Agent(this.o.http, sessionFor(activation.session, this.o.sharedSession), 'device activation page');
     const walk = new Walk();
     const { pages, visits } = walk;
     let request: Step = { method: 'GET', url: complete ?? activation.verificationUri };

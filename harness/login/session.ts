@@ -10,11 +10,32 @@ import { CookieJar } from 'tough-cookie';
 /** Playwright's storage state (browserContext.storageState()), kept opaque here. */
 export type BrowserState = Awaited<ReturnType<import('playwright-core').BrowserContext['storageState']>>;
 
+function newJar(): CookieJar {
+  return new CookieJar(undefined, { allowSpecialUseDomain: true, rejectPublicSuffixes: true, looseMode: true });
+}
+
 export class LoginSession {
   /** The form driver's cookies. Special-use names such as *.localhost are allowed (tests, local IdPs). */
-  readonly jar = new CookieJar(undefined, { allowSpecialUseDomain: true, rejectPublicSuffixes: true, looseMode: true });
+  jar = newJar();
   /** The browser driver's state after the last walk through it, when there was one. */
   browserState: BrowserState | undefined;
+
+  /**
+   * A copy for one walk: walks that share a session run at the same time, and one walk's
+   * transaction cookies must not land in another's requests halfway through.
+   */
+  fork(): LoginSession {
+    const copy = new LoginSession();
+    copy.jar = CookieJar.deserializeSync(this.jar.serializeSync() ?? newJar().serializeSync()!);
+    copy.browserState = this.browserState;
+    return copy;
+  }
+
+  /** Takes over what a walk on a fork ended with (the last walk to end wins). */
+  adopt(walk: LoginSession): void {
+    this.jar = walk.jar;
+    if (walk.browserState) this.browserState = walk.browserState;
+  }
 
   /** The Cookie header for a request to `url` (undefined when no cookie applies). */
   cookieHeader(url: string): string | undefined {
