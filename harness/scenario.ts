@@ -22,7 +22,9 @@ export type { Client } from './config.ts';
 export type * from './results.ts';
 export type { HttpResponse, Params } from './http.ts';
 export type { Pkce } from './pkce.ts';
-export type { AuthorizeOutcome, DeviceActivationOutcome, PageKind, PageVisit, RequestRecord } from './login/driver.ts';
+export type { AuthorizeOptions, AuthorizeOutcome, DeviceActivationOutcome, PageKind, PageVisit, RequestRecord, SessionChoice } from './login/driver.ts';
+/** An IdP session a scenario holds: `authorize(role, params, { session })` with one shares its sign-in between those walks only. */
+export { LoginSession } from './login/session.ts';
 export type { Page as BrowserPage } from 'playwright-core';
 export type { DeviceAuthorization, DeviceFlow, DeviceFlowOptions, DevicePoller, PollOptions } from './device.ts';
 export { DEFAULT_POLL_INTERVAL_SECONDS, SLOW_DOWN_SECONDS } from './device.ts';
