@@ -226,8 +226,12 @@ export class BrowserLoginDriver implements LoginDriver {
   }
 
   async authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
-    const decision = options.consent ?? 'approve';
     const session = sessionFor(options.session, this.o.sharedSession);
+    return session.exclusive(() => this.#authorize(session, authorizationUrl, stopAt, options));
+  }
+
+  async #authorize(session: LoginSession, authorizationUrl: string, stopAt: string[], options: AuthorizeOptions): Promise<AuthorizeOutcome> {
+    const decision = options.consent ?? 'approve';
     const walk = await this.#walk(stopAt, session, options.stayWithin);
     const outcome = async (reason: string): Promise<AuthorizeOutcome> => {
       const { pages, visits, requests } = walk;
@@ -272,8 +276,12 @@ export class BrowserLoginDriver implements LoginDriver {
    * that offers nothing more to do.
    */
   async activateDevice(activation: DeviceActivation): Promise<DeviceActivationOutcome> {
-    const complete = activation.verificationUriComplete && activation.useComplete !== false ? activation.verificationUriComplete : undefined;
     const session = sessionFor(activation.session, this.o.sharedSession);
+    return session.exclusive(() => this.#activate(session, activation));
+  }
+
+  async #activate(session: LoginSession, activation: DeviceActivation): Promise<DeviceActivationOutcome> {
+    const complete = activation.verificationUriComplete && activation.useComplete !== false ? activation.verificationUriComplete : undefined;
     const walk = await this.#walk([], session);
     let codeSent = false;
     let codeIn = complete !== undefined;

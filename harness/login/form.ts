@@ -196,12 +196,14 @@ export class FormLoginDriver implements LoginDriver {
   /** A walk on its own copy of the session it starts from; the session takes over the copy's cookies when the walk ends. */
   async #within<T>(choice: AuthorizeOptions['session'], first: string, walk: (agent: Agent) => Promise<T>): Promise<T> {
     const session = sessionFor(choice, this.o.sharedSession);
-    const own = session.fork();
-    try {
-      return await walk(new Agent(this.o.http, own, first));
-    } finally {
-      session.adopt(own);
-    }
+    return session.exclusive(async () => {
+      const own = session.fork();
+      try {
+        return await walk(new Agent(this.o.http, own, first));
+      } finally {
+        session.adopt(own);
+      }
+    });
   }
 
   async #authorize(agent: Agent, authorizationUrl: string, stopAt: string[], options: AuthorizeOptions): Promise<AuthorizeOutcome> {

@@ -19,6 +19,18 @@ export class LoginSession {
   jar = newJar();
   /** The browser driver's state after the last walk through it, when there was one. */
   browserState: BrowserState | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs one walk at a time on this session: an IdP keeps one server-side session per cookie, and
+   * two interactions on it at once can spoil each other (oidc-provider answers the second one's
+   * resume with an error). Walks on fresh sessions never wait.
+   */
+  exclusive<T>(walk: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(walk, walk);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
 
   /**
    * A copy for one walk: walks that share a session run at the same time, and one walk's
