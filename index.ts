@@ -12,7 +12,7 @@ import type { Scenario } from './harness/scenario.ts';
 import { type ReportFormat, writeReports } from './reports/index.ts';
 import { BUILT_IN_SCENARIOS } from './suites/index.ts';
 
-export { defineScenario, isScenario, CheckFailure, PreconditionError, GRANT } from './harness/scenario.ts';
+export { defineScenario, isScenario, CheckFailure, PreconditionError, GRANT, LoginSession } from './harness/scenario.ts';
 export type * from './harness/scenario.ts';
 export { createReferenceServer, type ReferenceOptions, type ReferenceServer } from './reference/index.ts';
 export { loadTarget, validateConfig, targetConfigSchema, type TargetConfig, type TargetConfigInput } from './harness/config.ts';

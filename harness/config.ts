@@ -98,6 +98,8 @@ const loginSchema = z.discriminatedUnion('driver', [
     driver: z.literal('form'),
     usernameField: z.string().min(1).default('username').describe('Name of the login form\'s username input.'),
     passwordField: z.string().min(1).default('password').describe('Name of the login form\'s password input.'),
+    steps: z.array(browserStep).optional()
+      .describe('Steps for the browser scenarios (browser.*), which log in through Chromium whichever driver the others use: as for the browser driver.'),
   }),
   z.strictObject({
     driver: z.literal('browser'),
@@ -128,6 +130,11 @@ export const targetConfigSchema = z.strictObject({
     rotateKeys: nonEmpty('rotateKeys').optional()
       .describe('How to make the IdP rotate its signing key (jwks.rotation): an http(s) URL the harness POSTs to, or a shell command it runs (exit 0 = rotated). Without it jwks.rotation is skipped.'),
   }).optional().describe('Test hooks: actions on the IdP that only its operator can take.'),
+  browser: z.strictObject({
+    framingHost: z.string().min(1).default('127.0.0.1')
+      .describe('Where browser.clickjacking\'s framing page (another origin, which frames the IdP\'s pages) listens: an address of this machine the browser reaches.'),
+    framingPort: z.int().min(0).max(65535).default(0).describe('Its port (0: any free port).'),
+  }).optional().describe('The browser scenarios\' own servers (default: 127.0.0.1, a free port).'),
   timeouts: z.strictObject({
     requestMs: z.int().positive().optional().describe('Per HTTP request (default 10000).'),
     scenarioMs: z.int().positive().optional().describe('Per scenario (default 30000).'),

@@ -10,8 +10,9 @@ import type { Limits } from './limits.ts';
 import type { OriginPolicy } from './origin.ts';
 import type { BrowserHost } from './login/chromium.ts';
 import { createHooks } from './hooks.ts';
-import { LoginSession, type LoginDriver } from './login/driver.ts';
+import type { LoginDriver } from './login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
+import { type BrowserState, LoginSession } from './login/session.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';
 import { type ClientRole, findRequirement } from './requirements.ts';
 import type { Finding, Level, ProfileName, ResolvedRequirement } from './results.ts';
@@ -40,6 +41,12 @@ export interface ContextInput {
   loginDriver: (http: HttpClient, env: DriverEnvironment) => LoginDriver;
   /** The run's Chromium (launched on first use). */
   browser: BrowserHost;
+  /** The run's shared IdP session (AuthorizeOptions.session "shared"). */
+  session?: LoginSession;
+  /** The scenario's time limit (ms). */
+  timeLimitMs?: number;
+  /** A property's time budget (ms) when it sets none: what the scenario has used before it is taken off. */
+  propertyBudgetMs?: number;
   screenshots: ScreenshotStore;
   /** Where requests and the browser may go (DESIGN §9). */
   origins?: OriginPolicy;
@@ -50,10 +57,45 @@ export interface ContextInput {
   fetch?: typeof fetch;
 }
 
+/**
+ * What a scenario has under way and has finished, for the message of a timeout: login walks and
+ * properties in flight (with when they started) and how many have ended.
+ */
+export class Activity {
+  readonly #inFlight = new Map<number, { what: string; started: number }>();
+  readonly #finished: string[] = [];
+  #next = 0;
+
+  async track<T>(what: string, work: () => Promise<T>): Promise<T> {
+    const id = this.#next++;
+    this.#inFlight.set(id, { what, started: performance.now() });
+    try {
+      return await work();
+    } finally {
+      this.#inFlight.delete(id);
+      this.#finished.push(what);
+    }
+  }
+
+  /** "finished: …; in flight: …" — the HTTP exchanges recorded count as finished too. */
+  describe(exchanges: number): string {
+    const now = performance.now();
+    const counts = new Map<string, number>();
+    for (const what of this.#finished) counts.set(what, (counts.get(what) ?? 0) + 1);
+    const finished = [`${exchanges} HTTP exchange${exchanges === 1 ? '' : 's'}`, ...[...counts].map(([what, n]) => (n > 1 ? `${n}× ${what}` : what))];
+    const inFlight = [...this.#inFlight.values()].map((a) => `${a.what} (for ${Math.round((now - a.started) / 1000)} s)`);
+    return `finished: ${finished.join(', ')}; in flight: ${inFlight.length ? inFlight.join(', ') : 'nothing the harness tracks (the scenario\'s own requests)'}`;
+  }
+}
+
+/** The share of a scenario's time limit a property may use by default (the rest is for its set-up and judgement). */
+export const PROPERTY_BUDGET_SHARE = 0.6;
+
 export interface ContextState {
   ctx: ScenarioContext;
   findings: Finding[];
   log: string[];
+  activity: Activity;
   /** Closes what the scenario opened (browser contexts); the runner calls it when the scenario ends. */
   dispose(): Promise<void>;
 }
@@ -73,6 +115,8 @@ export function createContext(input: ContextInput): ContextState {
   const { scenario, target, config, clients, recorder } = input;
   const findings: Finding[] = [];
   const log: string[] = [];
+  const activity = new Activity();
+  const started = performance.now();
   const http = new HttpClient({
     recorder,
     signal: input.signal,
@@ -85,9 +129,9 @@ export function createContext(input: ContextInput): ContextState {
   });
   const opened = new Set<BrowserContext>();
   let disposed = false;
-  const newBrowserContext = async (): Promise<BrowserContext> => {
+  const newBrowserContext = async (state?: BrowserState): Promise<BrowserContext> => {
     if (disposed) throw new HarnessError(`scenario ${scenario.id} has ended; no browser context can be opened`);
-    const context = await input.browser.newContext();
+    const context = await input.browser.newContext(state);
     opened.add(context);
     context.on('close', () => opened.delete(context));
     return context;
@@ -108,9 +152,16 @@ export function createContext(input: ContextInput): ContextState {
     ...(input.origins ? { origins: input.origins } : {}),
     log: (message) => { log.push(message); },
     timeoutMs: input.requestTimeoutMs,
+    ...(input.session ? { session: input.session } : {}),
   };
   let driver: LoginDriver | undefined;
-  const login = (): LoginDriver => (driver ??= input.loginDriver(http, env));
+  const login = (): LoginDriver => (driver ??= tracked(input.loginDriver(http, env)));
+  /** The driver's walks, tracked as activity (for a timeout's message). */
+  const tracked = (d: LoginDriver): LoginDriver => ({
+    name: d.name,
+    authorize: (url, stopAt, options) => activity.track(`${d.name} login walk (${url.split('?')[0]})`, () => d.authorize(url, stopAt, options)),
+    activateDevice: (activation) => activity.track(`${d.name} device activation (${activation.verificationUri.split('?')[0]})`, () => d.activateDevice(activation)),
+  });
   const client = (role: ClientRole): Client => {
     const c = clients[role];
     if (!c) throw new HarnessError(`scenario ${scenario.id} uses client role "${role}" but does not declare it in requires.roles (clients.${role} is not configured)`);
@@ -201,8 +252,21 @@ export function createContext(input: ContextInput): ContextState {
       const before = recorder.evidence.length;
       let failingRun: typeof recorder.evidence = [];
       let harnessError: unknown;
-      const details = await fc.check(fc.asyncProperty(arbitrary, async (value) => {
+      // The time budget: the cases that fit are run and judged; the rest are not started.
+      const share = input.propertyBudgetMs ?? (input.timeLimitMs === undefined ? undefined : input.timeLimitMs * PROPERTY_BUDGET_SHARE);
+      const left = share === undefined ? undefined : share - (performance.now() - started);
+      const budgetMs = Math.max(1, Math.round(options.budgetMs ?? left ?? Number.POSITIVE_INFINITY));
+      const deadline = performance.now() + budgetMs;
+      let skipped = 0;
+      let begun = 0;
+      const details = (await activity.track(`property${options.label ? ` "${options.label}"` : ''} (${runs} cases)`, () => fc.check(fc.asyncProperty(arbitrary, async (value) => {
         if (harnessError) return true;
+        // Past the budget no case is started (but the first always is): it passes unjudged, and is counted as not run.
+        if (begun > 0 && performance.now() > deadline) {
+          skipped++;
+          return true;
+        }
+        begun++;
         const start = recorder.evidence.length;
         try {
           await predicate(value);
@@ -216,9 +280,16 @@ export function createContext(input: ContextInput): ContextState {
         } finally {
           recorder.evidence.length = start;
         }
-      }), { seed: input.seed, numRuns: runs, endOnFailure: false });
+      }), { seed: input.seed, numRuns: runs, endOnFailure: false }))) as fc.RunDetails<[typeof arbitrary extends fc.Arbitrary<infer V> ? V : never]>;
       if (harnessError) throw harnessError;
       recorder.evidence.length = before;
+      if (!details.failed && skipped > 0) {
+        const ran = details.numRuns - skipped;
+        const what = `the property${options.label ? ` "${options.label}"` : ''}`;
+        const note = `${what[0]!.toUpperCase()}${what.slice(1)} ran ${ran} of ${runs} cases within its time budget of ${budgetMs} ms; those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).`;
+        recorder.add({ kind: 'note', label: 'property time budget', text: note });
+        log.push(note);
+      }
       if (!details.failed) return;
       recorder.evidence.push(...failingRun);
       const value = details.counterexample?.[0];
@@ -242,12 +313,13 @@ export function createContext(input: ContextInput): ContextState {
   const browser = (): ScenarioBrowser => {
     if (!scenario.requires?.browser) throw new HarnessError(`scenario ${scenario.id} uses ctx.browser but does not declare requires.browser`);
     if (browserTools) return browserTools;
-    const driver = browserLoginDriver(config, env);
+    const driver = tracked(browserLoginDriver(config, env));
     const authorize = authorizeWith(() => driver);
     const page = async (): Promise<Page> => (await newBrowserContext()).newPage();
+    const framing = { host: config.browser?.framingHost ?? '127.0.0.1', port: config.browser?.framingPort ?? 0 };
     // The same ctx with the browser as its login driver (a prototype view: spreading would run base's getters).
     const view = Object.create(base, { login: { value: driver }, authorize: { value: authorize } }) as typeof base;
-    browserTools = { login: driver, authorize, flows: createFlows(view), newPage: page, screenshot };
+    browserTools = { login: driver, authorize, flows: createFlows(view), newPage: page, screenshot, framing };
     return browserTools;
   };
   const ctx: ScenarioContext = Object.assign(base, { flows: createFlows(base) });
@@ -255,5 +327,5 @@ export function createContext(input: ContextInput): ContextState {
     disposed = true;
     await Promise.all([...opened].map((c) => c.close().catch(() => undefined)));
   };
-  return { ctx, findings, log, dispose };
+  return { ctx, findings, log, activity, dispose };
 }

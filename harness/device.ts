@@ -106,9 +106,14 @@ export interface DeviceFlow {
    * The user enters the user code at verification_uri, logs in, and approves or denies, through
    * the login driver. A driver that could not give the decision is a PreconditionError.
    */
-  activate(decision: 'approve' | 'deny'): Promise<DeviceActivationOutcome>;
+  activate(decision: 'approve' | 'deny', options?: ActivateOptions): Promise<DeviceActivationOutcome>;
   /** Set-up: the user approves, and the next poll's tokens (a PreconditionError when none come). */
   tokens(): Promise<TokenSet>;
+}
+
+export interface ActivateOptions {
+  /** Open verification_uri_complete when the server gave one (default true); false types the code at verification_uri. */
+  useComplete?: boolean;
 }
 
 export interface DeviceFlowOptions {
@@ -141,8 +146,9 @@ export async function startDeviceFlow(ctx: Omit<ScenarioContext, 'flows'>, role:
     http: ctx.http, client: ctx.client(role), deviceCode: authorization.device_code, signal: ctx.signal,
     ...(typeof authorization.interval === 'number' ? { interval: authorization.interval } : {}),
   });
-  const activate = async (decision: 'approve' | 'deny'): Promise<DeviceActivationOutcome> => {
+  const activate = async (decision: 'approve' | 'deny', options: ActivateOptions = {}): Promise<DeviceActivationOutcome> => {
     const outcome = await ctx.login.activateDevice({
+      ...(options.useComplete !== undefined ? { useComplete: options.useComplete } : {}),
       verificationUri: authorization.verification_uri,
       ...(typeof authorization.verification_uri_complete === 'string' ? { verificationUriComplete: authorization.verification_uri_complete } : {}),
       userCode: authorization.user_code,

@@ -27,7 +27,10 @@ export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {
       ...(options.scope ? { scope: options.scope } : {}),
       ...(pkce ? { code_challenge: pkce.challenge, code_challenge_method: pkce.method } : {}),
       ...options.params,
-    }, { ...(options.consent ? { consent: options.consent } : {}), ...(options.session ? { session: options.session } : {}) });
+    }, {
+      ...(options.consent ? { consent: options.consent } : {}),
+      session: options.session ?? (options.consent !== 'deny' && options.params?.prompt === undefined ? 'shared' : 'fresh'),
+    });
     if (outcome.kind !== 'redirect' || !outcome.params.code) {
       throw new PreconditionError(`the authorization request as ${role} ${describeOutcome(outcome)}; a code was needed to go on`);
     }

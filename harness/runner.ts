@@ -5,13 +5,14 @@
  */
 import { type Shard, shardOf } from './shard.ts';
 import { type Client, type TargetConfig, resolveClients } from './config.ts';
-import { createContext } from './context.ts';
+import { PROPERTY_BUDGET_SHARE, createContext } from './context.ts';
 import {
   CheckFailure, HarnessError, PreconditionError, ScenarioTimeoutError, SkipSignal, TargetUnreachableError, describeError,
 } from './failures.ts';
 import { idMatcher } from './glob.ts';
 import { Recorder } from './http.ts';
 import { BrowserHost } from './login/chromium.ts';
+import { LoginSession } from './login/session.ts';
 import { type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
 import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
@@ -66,6 +67,14 @@ export interface RunOutcome {
 }
 
 export const DEFAULTS = { concurrency: 4, runs: 50, scenarioTimeoutMs: 30_000, requestTimeoutMs: 10_000 } as const;
+
+/**
+ * How much longer a scenario may take when it logs in through Chromium (login.driver "browser",
+ * or a browser scenario): a script-heavy IdP's login costs seconds in a browser. It scales the
+ * default limit and a scenario's own; an explicit timeouts.scenarioMs (or --scenario-timeout) is
+ * taken as given.
+ */
+export const BROWSER_TIME_FACTOR = 3;
 
 export function randomSeed(): number {
   return Math.floor(Math.random() * 0x7fffffff);
@@ -132,7 +141,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const runs = options.runs ?? DEFAULTS.runs;
   const runsGiven = options.runs !== undefined;
   const clients = resolveClients(config);
-  const timeoutMs = options.scenarioTimeoutMs ?? config.timeouts?.scenarioMs ?? DEFAULTS.scenarioTimeoutMs;
+  const explicitTimeoutMs = options.scenarioTimeoutMs ?? config.timeouts?.scenarioMs;
+  const timeoutMs = explicitTimeoutMs ?? DEFAULTS.scenarioTimeoutMs;
   const requestTimeoutMs = options.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs;
   const loginDriver = options.loginDriver ?? defaultLoginDriver;
   const expected = new Set(config.expectedFailures);
@@ -144,6 +154,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const chosen = selectScenarios(options.scenarios, options.only, options.skip);
   const selected = options.shard ? shardOf(chosen, options.shard) : chosen;
   const browser = options.browser ?? new BrowserHost();
+  // One IdP session for the run: walks that ask for it ("shared") reuse a sign-in.
+  const session = new LoginSession();
   const screenshots = new ScreenshotStore(options.reportDir);
 
   const runOne = async (s: Scenario): Promise<ScenarioResult> => {
@@ -163,11 +175,15 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     const statusOf = (failure: CheckFailure): Finding['status'] => levelStatus(failure.requirement ? levelOf(resolution.requirements, failure.requirement) ?? level : level);
     const recorder = new Recorder(redactor);
     const controller = new AbortController();
-    const limit = s.timeoutMs ?? timeoutMs;
-    const { ctx, findings, log, dispose } = createContext({
+    const inBrowser = config.login.driver === 'browser' || s.requires?.browser === true;
+    const unscaled = s.timeoutMs !== undefined || explicitTimeoutMs === undefined ? s.timeoutMs ?? timeoutMs : timeoutMs;
+    const limit = s.timeoutMs !== undefined || explicitTimeoutMs === undefined ? unscaled * (inBrowser ? BROWSER_TIME_FACTOR : 1) : timeoutMs;
+    const { ctx, findings, log, activity, dispose } = createContext({
       scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runsGiven, runSeed: seed, seed: scenarioSeed(seed, s.id),
-      recorder, signal: controller.signal, requestTimeoutMs, statusOf, browser, screenshots, origins,
+      recorder, signal: controller.signal, requestTimeoutMs, statusOf, browser, screenshots, origins, session, timeLimitMs: limit,
       ...(config.limits ? { limits: config.limits } : {}),
+      // A property's budget comes from the limit before the browser's factor: in a browser each case costs more, so fewer run.
+      propertyBudgetMs: unscaled * PROPERTY_BUDGET_SHARE,
       loginDriver: (http, env) => loginDriver(http, config, env),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
@@ -178,7 +194,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
         Promise.resolve().then(() => s.run(ctx)),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
-            const error = new ScenarioTimeoutError(`did not finish within ${limit} ms (is the target hanging? raise timeouts.scenarioMs in the target config)`);
+            const exchanges = recorder.evidence.filter((e) => e.kind === 'http').length;
+            const error = new ScenarioTimeoutError(`did not finish within ${limit} ms (${activity.describe(exchanges)}); is the target hanging? raise timeouts.scenarioMs in the target config`);
             controller.abort(error);
             reject(error);
           }, limit);

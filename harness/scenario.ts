@@ -23,7 +23,9 @@ export type { Client } from './config.ts';
 export type * from './results.ts';
 export type { HttpResponse, Params } from './http.ts';
 export type { Pkce } from './pkce.ts';
-export type { AuthorizeOutcome, DeviceActivationOutcome, LoginSession, PageKind, PageVisit, RequestRecord } from './login/driver.ts';
+export type { AuthorizeOptions, AuthorizeOutcome, DeviceActivationOutcome, PageKind, PageVisit, RequestRecord, SessionChoice } from './login/driver.ts';
+/** An IdP session a scenario holds: `authorize(role, params, { session })` with one shares its sign-in between those walks only. */
+export { LoginSession } from './login/session.ts';
 export type { Hooks } from './hooks.ts';
 export type { Page as BrowserPage } from 'playwright-core';
 export type { DeviceAuthorization, DeviceFlow, DeviceFlowOptions, DevicePoller, PollOptions } from './device.ts';
@@ -118,8 +120,12 @@ export interface CodeFlowOptions {
   /** Extra or replaced authorization parameters (undefined removes a default). */
   params?: Params;
   consent?: AuthorizeOptions['consent'];
-  /** Walk in this login session (ctx.loginSession()): its cookies persist across flows. */
-  session?: LoginSession;
+  /**
+   * The IdP session to sign in with (AuthorizeOptions.session). Default: the run's shared one when
+   * the flow approves and sends no `prompt` (a code is all it needs; a remembered sign-in saves a
+   * login), else a fresh one.
+   */
+  session?: AuthorizeOptions['session'];
 }
 
 /** Common flows; a step that does not work is a PreconditionError (an `error`, not a failure). */
@@ -151,6 +157,8 @@ export interface ScenarioBrowser {
   newPage(): Promise<Page>;
   /** A screenshot of the page, saved in the report folder and added as evidence. */
   screenshot(page: Page, label: string): Promise<void>;
+  /** Where a scenario's own page for the browser listens (config browser.framingHost / framingPort; default 127.0.0.1, port 0). */
+  readonly framing: { host: string; port: number };
 }
 
 export interface PropertyOptions<T = unknown> {
@@ -160,6 +168,12 @@ export interface PropertyOptions<T = unknown> {
    */
   runs?: number;
   label?: string;
+  /**
+   * How long its cases may take in all (ms). Default: 60% of the scenario's time limit before the
+   * browser's factor, less what the scenario used before. The cases that fit are run and judged;
+   * how many ran is noted.
+   */
+  budgetMs?: number;
   /** How the counterexample reads in the report (default: fast-check's stringify, clipped). */
   show?(value: T): string;
 }

@@ -1,101 +1,124 @@
 /**
- * Reading a live page as a user would, for the browser driver's defaults: the login form (the
- * one with a visible password input), the buttons that approve or deny, and the input a device's
- * user code goes into. Only visible controls count, so script-rendered pages work too.
+ * Reading a live page into a PageModel (page.ts) for the browser driver: the same model the form
+ * driver reads from HTML, taken from the DOM after scripts ran, with real visibility. Each control
+ * read is marked with a data attribute so the driver can act on exactly the control the shared
+ * page walk chose. The reading is capped like the form driver's (MAX_FORMS, MAX_CONTROLS,
+ * MAX_TEXT), in the page, so a page of 50,000 buttons costs one pass.
  */
 import type { Locator, Page } from 'playwright-core';
-import { TEXT_INPUT_TYPES, USER_CODE_NAME, gives } from './words.ts';
+import { MAX_CONTROLS, MAX_FORMS, MAX_TEXT, type PageControl, type PageModel } from './page.ts';
 
-const TEXT_INPUTS = `:is(input:not([type]), ${[...TEXT_INPUT_TYPES, 'email'].map((t) => `input[type=${t}]`).join(', ')}):visible`;
-const PASSWORD = 'input[type=password]:visible';
-const BUTTONS = ':is(button:not([type=reset]), input[type=submit], input[type=image], input[type=button]):visible';
-const SUBMITS = ':is(button:not([type=reset]):not([type=button]), input[type=submit], input[type=image]):visible';
-/** Attributes that name a login form's username input. */
-const USERNAME_HINT = /user|login|email|account|name|identifier/i;
-
-export interface Control {
-  locator: Locator;
-  /** Name, value and visible text: what the decision words are matched against. */
-  reads: string;
-  /** Value and visible text only (a button named "decision" may still say "Deny"). */
-  label: string;
-  /** What the user sees on it. */
-  shown: string;
-}
-
-async function attr(locator: Locator, name: string): Promise<string> {
-  return (await locator.getAttribute(name, { timeout: 1_000 }).catch(() => null)) ?? '';
-}
-
-async function all(locator: Locator): Promise<Locator[]> {
-  return locator.all().catch(() => []);
-}
-
-/** What a control says: its name, value and visible text. */
-export async function readControl(locator: Locator): Promise<Control> {
-  const text = await locator.innerText({ timeout: 1_000 }).catch(() => '');
-  const value = await attr(locator, 'value');
-  const label = `${value} ${text}`.replace(/\s+/g, ' ').trim();
-  return { locator, label, reads: `${await attr(locator, 'name')} ${label}`, shown: (text.trim() || value).replace(/\s+/g, ' ') };
-}
-
-/** The visible buttons of a page (or of one form). */
-export async function buttons(scope: Page | Locator, selector = BUTTONS): Promise<Control[]> {
-  return Promise.all((await all(scope.locator(selector))).map(readControl));
-}
-
-/** The first visible control that approves (or denies), anywhere on the page: a button may sit outside its form. */
-export async function decisionControl(page: Page, decision: 'approve' | 'deny'): Promise<Control | undefined> {
-  return (await buttons(page)).find((c) => gives(decision, c.reads, c.label));
-}
-
-export interface LoginForm {
-  username?: Locator;
-  password: Locator;
-  /** The form's submit button (not a cancel); absent: submit by Enter in the password field. */
-  submit?: Locator;
-}
-
-/** The form with a visible password input, its username input (when there is one) and its submit button. */
-export async function loginForm(page: Page): Promise<LoginForm | undefined> {
-  const password = page.locator(PASSWORD).first();
-  if ((await password.count()) === 0) return undefined;
-  const form = page.locator('form', { has: page.locator(PASSWORD) }).first();
-  const scope = (await form.count()) > 0 ? form : page.locator('body');
-  const inputs = await all(scope.locator(TEXT_INPUTS));
-  let username = inputs[0];
-  for (const input of inputs) {
-    const hints = `${await attr(input, 'name')} ${await attr(input, 'id')} ${await attr(input, 'autocomplete')}`;
-    if (USERNAME_HINT.test(hints)) {
-      username = input;
-      break;
-    }
-  }
-  const submit = (await buttons(scope, SUBMITS)).find((c) => !gives('deny', c.reads, c.label));
-  return { password, ...(username ? { username } : {}), ...(submit ? { submit: submit.locator } : {}) };
-}
+/** The attribute that marks a read control: `data-idpc="<snapshot>-<index>"`. */
+const MARK = 'data-idpc';
 
 /**
- * The input a user types a device's user code into (RFC 8628 §3.3): a visible text input named
- * like a code, or the only visible text input of a page without a password input.
+ * Runs in the page (as a string, so no bundler helper leaks into it). Returns the model's forms,
+ * controls, text and script count; marks each control with MARK.
  */
-export async function userCodeInput(page: Page): Promise<{ input: Locator; submit?: Locator } | undefined> {
-  const inputs = await all(page.locator(TEXT_INPUTS));
-  let input: Locator | undefined;
-  for (const candidate of inputs) {
-    if (USER_CODE_NAME.test(`${await attr(candidate, 'name')} ${await attr(candidate, 'id')}`)) {
-      input = candidate;
-      break;
-    }
+const READ_PAGE = `(({ mark, snapshot, maxForms, maxControls, maxText }) => {
+  const forms = [];
+  const formIndex = new Map();
+  for (let i = 0; i < document.forms.length && forms.length < maxForms; i++) {
+    const f = document.forms[i];
+    formIndex.set(f, forms.length);
+    forms.push({ action: f.getAttribute('action') ?? undefined, method: (f.getAttribute('method') || '').toLowerCase() === 'post' ? 'POST' : 'GET', id: f.id || undefined });
   }
-  if (!input && inputs.length === 1 && (await page.locator(PASSWORD).count()) === 0) input = inputs[0];
-  if (!input) return undefined;
-  const form = page.locator('form', { has: input }).first();
-  const submit = (await form.count()) > 0 ? (await buttons(form, SUBMITS)).find((c) => !gives('deny', c.reads, c.label)) : undefined;
-  return { input, ...(submit ? { submit: submit.locator } : {}) };
+  const found = document.querySelectorAll('input, button, select, textarea, a[href], a[onclick], [role=button]');
+  const controls = [];
+  const visible = (el) => {
+    if (el.type === 'hidden') return false;
+    if (typeof el.checkVisibility === 'function') return el.checkVisibility({ visibilityProperty: true });
+    return !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
+  };
+  for (let i = 0; i < found.length && controls.length < maxControls; i++) {
+    const el = found[i];
+    const tag = el.tagName.toLowerCase();
+    const kind = ['input', 'button', 'select', 'textarea', 'a'].includes(tag) ? tag : 'button';
+    const type = kind === 'a' ? 'link' : kind === 'button' && tag !== 'button' ? 'button' : (el.getAttribute('type') || (kind === 'button' ? 'submit' : kind === 'input' ? 'text' : kind)).toLowerCase();
+    const labels = el.labels ? Array.from(el.labels).map((l) => l.innerText).join(' ') : '';
+    const own = kind === 'input' ? '' : (el.innerText || el.textContent || '');
+    const text = [el.getAttribute('aria-label'), el.getAttribute('placeholder'), el.getAttribute('title'), labels, kind === 'textarea' || kind === 'select' ? '' : own]
+      .filter(Boolean).join(' ').replace(/\\s+/g, ' ').trim().slice(0, 1000);
+    const href = el.getAttribute('href');
+    const index = controls.length;
+    el.setAttribute(mark, snapshot + '-' + index);
+    const owner = el.form ? formIndex.get(el.form) : undefined;
+    controls.push({
+      index, tag: kind, type,
+      name: el.getAttribute('name') ?? undefined,
+      id: el.id || undefined,
+      value: kind === 'a' ? (href ?? '') : String(el.value ?? ''),
+      text,
+      autocomplete: el.getAttribute('autocomplete') || undefined,
+      checked: !!el.checked,
+      disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
+      visible: visible(el),
+      form: owner,
+      scripted: kind === 'a' ? (href === null || /^\\s*javascript:/i.test(href) || el.hasAttribute('onclick')) : (type === 'button' || el.hasAttribute('onclick')),
+      formAction: el.getAttribute('formaction') ?? undefined,
+      formMethod: el.hasAttribute('formmethod') ? ((el.getAttribute('formmethod') || '').toLowerCase() === 'post' ? 'POST' : 'GET') : undefined,
+    });
+  }
+  const h1 = document.querySelector('h1');
+  const body = document.body ? document.body.innerText : '';
+  return {
+    forms, controls,
+    formsSeen: document.forms.length, controlsSeen: found.length,
+    headline: (document.title || (h1 ? h1.innerText : '') || '').replace(/\\s+/g, ' ').trim().slice(0, 200),
+    text: body.replace(/\\s+/g, ' ').trim().slice(0, maxText),
+    scripts: document.scripts.length,
+  };
+})`;
+
+interface Read {
+  forms: PageModel['forms'];
+  controls: PageControl[];
+  formsSeen: number;
+  controlsSeen: number;
+  headline: string;
+  text: string;
+  scripts: number;
 }
 
-/** Whether the page still offers something to fill in or press. */
-export async function hasControls(page: Page): Promise<boolean> {
-  return (await page.locator(`${BUTTONS}, ${TEXT_INPUTS}, ${PASSWORD}`).count()) > 0;
+let snapshots = 0;
+
+/** Drops the keys whose value is undefined (the page returns them; the model's optional fields are absent instead). */
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as T;
+}
+
+/** A model of a page that shows no document of the IdP (Chromium's own error page, a blank page). */
+export function emptyModel(url: string, status: number, headline = ''): PageModel {
+  return { url, status, headline, text: '', forms: [], controls: [], scripts: 0 };
+}
+
+/** The page as the shared page walk reads it. `status` is the HTTP status of its document. */
+export async function readLivePage(page: Page, status: number): Promise<{ model: PageModel; snapshot: string }> {
+  const snapshot = `s${++snapshots}`;
+  const url = page.url();
+  const read = await page.evaluate(`${READ_PAGE}(${JSON.stringify({ mark: MARK, snapshot, maxForms: MAX_FORMS, maxControls: MAX_CONTROLS, maxText: MAX_TEXT })})`)
+    .catch(() => undefined) as Read | undefined;
+  if (!read) return { model: emptyModel(url, status), snapshot };
+  const cut = [
+    read.formsSeen > read.forms.length ? `the first ${read.forms.length} of ${read.formsSeen} forms` : '',
+    read.controlsSeen > read.controls.length ? `the first ${read.controls.length} of ${read.controlsSeen} controls` : '',
+  ].filter(Boolean);
+  return {
+    snapshot,
+    model: {
+      url,
+      status,
+      headline: read.headline,
+      text: read.text,
+      forms: read.forms.map(defined),
+      controls: read.controls.map(defined),
+      scripts: read.scripts,
+      ...(cut.length ? { truncated: `read ${cut.join(' and ')}` } : {}),
+    },
+  };
+}
+
+/** The element of a control read in `snapshot`. */
+export function locate(page: Page, snapshot: string, control: PageControl): Locator {
+  return page.locator(`[${MARK}="${snapshot}-${control.index}"]`);
 }

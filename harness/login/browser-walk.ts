@@ -67,12 +67,15 @@ export class BrowserWalk {
   readonly visits: PageVisit[] = [];
   readonly requests: RequestRecord[] = [];
   logins = 0;
+  identified = 0;
   #end: WalkEnd | undefined;
   #ended!: () => void;
   readonly #endedPromise = new Promise<void>((resolve) => { this.#ended = resolve; });
   #navigations = 0;
   #document: Response | undefined;
   #mainFrameId = '';
+  /** The navigation count when the first page answered an HTTP error without a body. */
+  #bodilessErrorAt: number | undefined;
 
   private constructor(readonly context: BrowserContext, readonly page: Page, private readonly cdp: CDPSession, private readonly o: WalkOptions) {}
 
@@ -176,7 +179,13 @@ export class BrowserWalk {
     await this.settle(async () => {
       // A caught redirect aborts the navigation goto is waiting for: that is the walk ending.
       await this.page.goto(url, { timeout: this.o.timeoutMs, waitUntil: 'load' }).catch((error: unknown) => {
-        if (!this.#end) throw new PreconditionError(`the browser could not open ${url}: ${firstLine(error)}`);
+        // An HTTP error without a body: Chromium shows its own error page, and the walk reads it as the IdP's error page.
+        if (this.#end) return;
+        if (/ERR_HTTP_RESPONSE_CODE_FAILURE/.test(firstLine(error))) {
+          this.#bodilessErrorAt = this.#navigations;
+          return;
+        }
+        throw new PreconditionError(`the browser could not open ${url}: ${firstLine(error)}`);
       });
     });
   }
@@ -209,6 +218,16 @@ export class BrowserWalk {
     return test() || this.#end !== undefined;
   }
 
+  /** Chromium shows its own error page (an HTTP error without a body, a failed navigation), not a document of the IdP. */
+  get showsBrowserError(): boolean {
+    return this.page.url().startsWith('chrome-error:') || this.#bodilessErrorAt === this.#navigations;
+  }
+
+  /** The URL of the last document the IdP served (the page's URL, unless Chromium shows its own error page). */
+  get documentUrl(): string {
+    return this.showsBrowserError ? this.#document?.url() ?? this.page.url() : this.page.url();
+  }
+
   /** The HTTP status of the page shown (0 before the first). */
   get status(): number {
     return this.#document?.status() ?? 0;
@@ -218,7 +237,7 @@ export class BrowserWalk {
   async passed(kind: PageKind): Promise<void> {
     this.pages.push(kind);
     const doc = this.#document;
-    this.visits.push({ kind, url: this.page.url(), status: this.status, headers: doc ? await doc.allHeaders().catch(() => ({})) : {} });
+    this.visits.push({ kind, url: this.documentUrl, status: this.status, headers: doc ? await doc.allHeaders().catch(() => ({})) : {} });
   }
 
   async screenshot(label: string): Promise<void> {
@@ -228,6 +247,7 @@ export class BrowserWalk {
 
   /** The page as it is now, for an outcome that ends on it. */
   async endPage(reason: string): Promise<{ status: number; url: string; body: string; headline: string; reason: string }> {
+    if (this.showsBrowserError) return { status: this.status, url: this.documentUrl, body: '', headline: '', reason };
     const body = await this.page.content().catch(() => '');
     const title = await this.page.title().catch(() => '');
     const h1 = title ? '' : await this.page.locator('h1').first().innerText({ timeout: 500 }).catch(() => '');

@@ -1,33 +1,37 @@
 /**
  * The browser login driver (DESIGN §4): the same walks as the form driver, in Chromium through
- * Playwright, for any IdP including script-heavy login pages. With `steps` (fill, click, check,
+ * Playwright, for any IdP including script-rendered pages. With `steps` (fill, click, check,
  * waitFor a selector; optional steps; steps for one decision only) it runs them from the first
- * page; without, it fills the form that has a password input and approves (or denies) by the
- * button that says so. Either way it then answers what is left (a consent page) by its buttons,
- * and ends at the redirect to the redirect_uri — caught, never loaded — or at the page where it
+ * page; without, the shared page walk (page.ts) reads each page as the form driver does — login,
+ * identifier-first login, user-code entry, consent, interstitial, error — and it acts on the
+ * control that walk chose. A page that shows nothing to act on yet is given time to render. The
+ * walk ends at the redirect to the redirect_uri — caught, never loaded — or at the page where it
  * could go no further. A screenshot is taken after every step.
  */
-import type { BrowserContext, Cookie, Locator } from 'playwright-core';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BrowserContext, Locator } from 'playwright-core';
 import type { BrowserStep } from '../config.ts';
 import { HarnessError } from '../failures.ts';
 import {
-  type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver, type LoginSession,
+  type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver,
 } from './driver.ts';
-import { type LoginForm, decisionControl, hasControls, loginForm, readControl, userCodeInput } from './browser-page.ts';
-import { gives } from './words.ts';
+import { emptyModel, locate, readLivePage } from './browser-page.ts';
 import type { OriginPolicy } from '../origin.ts';
 import { BrowserWalk, type WalkRecorder, firstLine } from './browser-walk.ts';
+import { type PageClass, type PageControl, type PageModel, classify, reads, says } from './page.ts';
+import { type BrowserState, type LoginSession, sessionFor } from './session.ts';
+import { PreconditionError } from '../failures.ts';
 
-const MAX_PAGES = 15;
-
-/** The cookies of shared login sessions (AuthorizeOptions.session), carried from one walk's browser context to the next. */
-const SESSION_COOKIES = new WeakMap<LoginSession, Cookie[]>();
+/** The most actions (a fill-and-submit, a click) one walk takes. */
+const MAX_ACTIONS = 15;
 /** How long an optional step waits for its element by default. */
 export const OPTIONAL_STEP_MS = 2_000;
+/** How long a page that shows nothing to act on is given to render it (scripts, late forms). */
+export const RENDER_WAIT_MS = 5_000;
 
 export interface BrowserLoginOptions {
-  /** A fresh browser context for each walk (the caller owns and may close it early, e.g. on a timeout). */
-  newContext(): Promise<BrowserContext>;
+  /** A fresh browser context for each walk, from a session's state when given (the caller owns and may close it early, e.g. on a timeout). */
+  newContext(state?: BrowserState): Promise<BrowserContext>;
   username: string;
   password: string;
   steps?: readonly BrowserStep[];
@@ -38,6 +42,8 @@ export interface BrowserLoginOptions {
   log?: (message: string) => void;
   /** Where the browser may go (DESIGN §9). */
   origins?: OriginPolicy;
+  /** The run's shared IdP session (AuthorizeOptions.session "shared"). */
+  sharedSession?: LoginSession;
 }
 
 const LOGIN_CAME_BACK = 'the login form came back after the credentials were submitted (wrong user or password?)';
@@ -54,12 +60,11 @@ function selectorOf(step: BrowserStep): string {
   return 'fill' in step ? step.fill : 'click' in step ? step.click : 'check' in step ? step.check : step.waitFor;
 }
 
-/** Whether a control approves or denies (by what it says), on a page that is no longer asking for a password. */
-async function answersRequest(walk: BrowserWalk, target: Locator): Promise<boolean> {
-  if (await loginForm(walk.page)) return false;
-  const control = await readControl(target);
-  return gives('approve', control.reads, control.label) || gives('deny', control.reads, control.label);
+function shown(c: PageControl): string {
+  return reads(c).label || c.name || c.tag;
 }
+
+interface Reading { model: PageModel; snapshot: string; cls: PageClass }
 
 export class BrowserLoginDriver implements LoginDriver {
   readonly name = 'browser';
@@ -69,8 +74,8 @@ export class BrowserLoginDriver implements LoginDriver {
     this.#timeoutMs = o.timeoutMs ?? 10_000;
   }
 
-  async #walk(stopAt: readonly string[], stayWithin?: string): Promise<BrowserWalk> {
-    return BrowserWalk.open(await this.o.newContext(), {
+  async #walk(stopAt: readonly string[], session: LoginSession, stayWithin?: string): Promise<BrowserWalk> {
+    return BrowserWalk.open(await this.o.newContext(session.browserState), {
       stopAt, recorder: this.o.recorder, timeoutMs: this.#timeoutMs,
       ...(stayWithin ? { stayWithin } : {}),
       ...(this.o.signal ? { signal: this.o.signal } : {}),
@@ -78,11 +83,45 @@ export class BrowserLoginDriver implements LoginDriver {
     });
   }
 
+  /** Keeps the walk's cookies and storage in its session (for the next walk that shares it), then closes it. */
+  async #close(walk: BrowserWalk, session: LoginSession): Promise<void> {
+    const state = await walk.context.storageState().catch(() => undefined);
+    if (state) session.browserState = state;
+    await walk.close();
+  }
+
   #fillIn(value: string): string {
     return value.replace(/\$\{user\.(username|password)\}/g, (_, field: string) => (field === 'username' ? this.o.username : this.o.password));
   }
 
-  /** The configured steps in order; a required step that cannot be done ends the run with the reason. */
+  /** The page as the shared walk reads it (Chromium's own error page, for an error response without a body, reads as an empty page). */
+  async #read(walk: BrowserWalk, wantsUserCode = false): Promise<Reading> {
+    const { model, snapshot } = walk.showsBrowserError
+      ? { model: emptyModel(walk.documentUrl, walk.status), snapshot: '' }
+      : await readLivePage(walk.page, walk.status);
+    return { model, snapshot, cls: classify(model, { wantsUserCode }) };
+  }
+
+  /**
+   * Reads the page until it shows something to act on: a page that is `other` (nothing a driver
+   * knows yet) may still be rendering, or about to navigate by script or meta refresh.
+   */
+  async #settled(walk: BrowserWalk, wantsUserCode = false): Promise<Reading> {
+    const deadline = performance.now() + Math.min(RENDER_WAIT_MS, this.#timeoutMs);
+    for (;;) {
+      const reading = await this.#read(walk, wantsUserCode);
+      // Only a page that runs scripts may still render something; a page of plain HTML is what it is.
+      if (reading.cls.kind !== 'other' || reading.model.scripts === 0 || walk.end || walk.showsBrowserError) return reading;
+      if (await walk.quiet(250)) continue;
+      if (performance.now() >= deadline) return reading;
+      await sleep(250);
+    }
+  }
+
+  /**
+   * The configured steps in order. A required step that cannot be done is a set-up problem (a
+   * PreconditionError: the scenario is an `error`); on an error page no step is run and the walk ends there.
+   */
   async #runSteps(walk: BrowserWalk, decision: 'approve' | 'deny'): Promise<{ failed?: string; decided: boolean }> {
     let decided = false;
     // An error page is no login page: no step waits for its element there.
@@ -101,18 +140,18 @@ export class BrowserLoginDriver implements LoginDriver {
           this.o.log?.(`browser: optional ${what} skipped: nothing visible within ${timeout} ms`);
           continue;
         }
-        return { failed: `${what} found nothing visible within ${timeout} ms on "${await walk.page.title().catch(() => '')}"`, decided };
+        throw new PreconditionError(`the configured login steps could not be done: ${what} found nothing visible within ${timeout} ms on "${await walk.page.title().catch(() => '')}"`);
       }
       try {
         if ('fill' in step) await target.fill(this.#fillIn(step.value), { timeout });
         else if ('click' in step) {
-          // A click that answers the request (marked with a decision, or saying so) passes a consent page.
-          if (step.decision || await answersRequest(walk, target)) await walk.passed('consent');
+          // A click that answers a request for access (marked with a decision, or on a consent page) passes a consent page.
+          if (step.decision || (await this.#read(walk)).cls.kind === 'consent') await walk.passed('consent');
           await walk.settle(() => target.click({ timeout }));
         }
         else if ('check' in step) await target.check({ timeout });
       } catch (error) {
-        if (!step.optional) return { failed: `${what} failed: ${firstLine(error)}`, decided };
+        if (!step.optional) throw new PreconditionError(`the configured login steps could not be done: ${what} failed: ${firstLine(error)}`);
       }
       decided ||= step.decision !== undefined;
       await walk.screenshot(`step ${i + 1}: ${describeStep(step)}`);
@@ -120,140 +159,197 @@ export class BrowserLoginDriver implements LoginDriver {
     return { decided };
   }
 
-  /** Fill in the user's credentials and submit, once per walk. */
-  async #logIn(walk: BrowserWalk, form: LoginForm): Promise<void> {
-    walk.logins++;
-    await walk.passed('login');
-    if (form.username) await form.username.fill(this.o.username, { timeout: this.#timeoutMs });
-    await form.password.fill(this.o.password, { timeout: this.#timeoutMs });
-    await walk.screenshot('login form filled in');
-    await walk.settle(() => (form.submit ? form.submit.click({ timeout: this.#timeoutMs }) : form.password.press('Enter')));
-    await walk.screenshot('after signing in');
+  /** Types into an input (unless it already holds the text) and submits by its button, else by Enter. */
+  async #submit(walk: BrowserWalk, reading: Reading, fills: [PageControl, string][], submit: PageControl | undefined, labels: [string, string]): Promise<void> {
+    for (const [control, value] of fills) {
+      const input = locate(walk.page, reading.snapshot, control);
+      if (control.value !== value) await input.fill(value, { timeout: this.#timeoutMs });
+    }
+    await walk.screenshot(labels[0]);
+    const last = fills.at(-1)?.[0];
+    const enter = (): Promise<void> => (last ? locate(walk.page, reading.snapshot, last).press('Enter', { timeout: this.#timeoutMs }) : Promise.resolve());
+    await walk.settle(() => (submit ? this.#click(locate(walk.page, reading.snapshot, submit)) : enter()));
+    await walk.screenshot(labels[1]);
+  }
+
+  async #click(target: Locator): Promise<void> {
+    await target.click({ timeout: this.#timeoutMs });
+  }
+
+  /**
+   * One action on a login, identifier, consent or interstitial page; a string says why the walk
+   * stops, undefined that there was nothing to do.
+   */
+  async #act(walk: BrowserWalk, reading: Reading, decision: 'approve' | 'deny'): Promise<string | 'acted' | undefined> {
+    const { cls } = reading;
+    if (cls.kind === 'login') {
+      if (this.o.steps?.length) return STEPS_LEFT_LOGIN;
+      if (walk.logins++ > 0) return LOGIN_CAME_BACK;
+      await walk.passed('login');
+      const fills: [PageControl, string][] = [];
+      if (cls.username) fills.push([cls.username, this.o.username]);
+      fills.push([cls.password, this.o.password]);
+      await this.#submit(walk, reading, fills, cls.submit, ['login form filled in', 'after signing in']);
+      return 'acted';
+    }
+    if (cls.kind === 'identifier') {
+      if (this.o.steps?.length) return STEPS_LEFT_LOGIN;
+      if (walk.identified++ > 0) return 'the identifier (username) page came back after the username was submitted (wrong user?)';
+      await walk.passed('login');
+      await this.#submit(walk, reading, [[cls.username, this.o.username]], cls.submit, ['username filled in', 'after the username']);
+      return 'acted';
+    }
+    if (cls.kind === 'consent') {
+      const control = decision === 'approve' ? cls.approve : cls.deny;
+      if (!control) return undefined;
+      await walk.passed('consent');
+      // An approving user ticks what the page asks to be ticked (per-scope consent); a denying one ticks nothing.
+      if (decision === 'approve') for (const choice of cls.choices) await locate(walk.page, reading.snapshot, choice).check({ timeout: this.#timeoutMs });
+      await walk.settle(() => this.#click(locate(walk.page, reading.snapshot, control)));
+      await walk.screenshot(`after ${decision === 'approve' ? 'approving' : 'denying'} "${shown(control)}"`);
+      return 'acted';
+    }
+    if (cls.kind === 'continue') {
+      await walk.settle(() => this.#click(locate(walk.page, reading.snapshot, cls.submit)));
+      await walk.screenshot(`after "${shown(cls.submit)}"`);
+      return 'acted';
+    }
+    return undefined;
+  }
+
+  /** Why a page with nothing to act on stopped the walk. */
+  #stopReason(reading: Reading, decision: 'approve' | 'deny'): string {
+    const { model, cls } = reading;
+    const cut = model.truncated ? ` (${model.truncated})` : '';
+    if (cls.kind === 'error') return `an error page (HTTP ${model.status})${cut}`;
+    if (cls.kind === 'consent') {
+      return decision === 'deny'
+        ? `a page that asks for access but offers no deny, cancel or abort control${cut}`
+        : `a page that asks for access but offers no approving control${cut}`;
+    }
+    return `a page with no login form and no ${decision} control (waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)${cut}`;
   }
 
   async authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
     if (options.method === 'POST') {
       throw new HarnessError('the browser login driver cannot send the authorization request as a form POST yet; use the form driver for this scenario');
     }
+    const session = sessionFor(options.session, this.o.sharedSession);
+    return session.exclusive(() => this.#authorize(session, authorizationUrl, stopAt, options));
+  }
+
+  async #authorize(session: LoginSession, authorizationUrl: string, stopAt: string[], options: AuthorizeOptions): Promise<AuthorizeOutcome> {
     const decision = options.consent ?? 'approve';
-    const walk = await this.#walk(stopAt, options.stayWithin);
+    const walk = await this.#walk(stopAt, session, options.stayWithin);
     const outcome = async (reason: string): Promise<AuthorizeOutcome> => {
       walk.throwIfRefused();
       const { pages, visits, requests } = walk;
+      const consentShown = pages.includes('consent');
       const end = walk.end;
-      if (end?.kind === 'redirect') return { kind: 'redirect', url: end.url, params: end.params, pages, visits, requests };
+      if (end?.kind === 'redirect') return { kind: 'redirect', url: end.url, params: end.params, pages, visits, requests, consentShown };
       if (end?.kind === 'left') {
         const origin = new URL(options.stayWithin!).origin;
-        return { kind: 'page', ...await walk.endPage(`a navigation to ${end.url}, outside ${origin}, blocked`), location: end.url, pages, visits, requests };
+        return { kind: 'page', ...await walk.endPage(`a navigation to ${end.url}, outside ${origin}, blocked`), location: end.url, pages, visits, requests, consentShown };
       }
-      return { kind: 'page', ...await walk.endPage(reason), pages, visits, requests };
+      return { kind: 'page', ...await walk.endPage(reason), pages, visits, requests, consentShown };
     };
     try {
-      const cookies = options.session && SESSION_COOKIES.get(options.session);
-      if (cookies) await walk.context.addCookies(cookies);
       await walk.open(authorizationUrl);
       await walk.screenshot('authorization request');
       if (options.interact === false && !walk.end) return await outcome('a page the user would have to act on; this request asked for no interaction');
       if (this.o.steps?.length && !walk.end) {
-        const { failed } = await this.#runSteps(walk, decision);
-        if (failed) return await outcome(failed);
-      }
-      for (let n = 0; n < MAX_PAGES && !walk.end; n++) {
-        const form = await loginForm(walk.page);
-        if (form) {
-          if (this.o.steps?.length) return await outcome(STEPS_LEFT_LOGIN);
-          if (walk.logins > 0) return await outcome(LOGIN_CAME_BACK);
-          await this.#logIn(walk, form);
-          continue;
+        const first = await this.#read(walk);
+        // A remembered sign-in (a shared session) may skip the login page: steps only run where there is one.
+        if (first.cls.kind === 'login' || first.cls.kind === 'identifier' || first.cls.kind === 'other') {
+          const { failed } = await this.#runSteps(walk, decision);
+          if (failed) return await outcome(failed);
         }
-        const button = await decisionControl(walk.page, decision);
-        if (button) {
-          await walk.passed('consent');
-          await walk.settle(() => button.locator.click({ timeout: this.#timeoutMs }));
-          await walk.screenshot(`after ${decision === 'approve' ? 'approving' : 'denying'} "${button.shown || 'button'}"`);
-          continue;
-        }
-        if (await walk.quiet()) continue;
-        return await outcome(`a page with no login form and no ${decision} button`);
       }
-      return await outcome(walk.end ? '' : `no redirect to the redirect_uri within ${MAX_PAGES} pages`);
+      for (let n = 0; n < MAX_ACTIONS && !walk.end; n++) {
+        const reading = await this.#settled(walk);
+        if (walk.end) break;
+        const done = await this.#act(walk, reading, decision);
+        if (done === 'acted') continue;
+        return await outcome(done ?? this.#stopReason(reading, decision));
+      }
+      return await outcome(walk.end ? '' : `no redirect to the redirect_uri within ${MAX_ACTIONS} actions`);
     } finally {
-      if (options.session) SESSION_COOKIES.set(options.session, await walk.context.cookies().catch(() => []));
-      await walk.close();
+      await this.#close(walk, session);
     }
   }
 
   /**
-   * Opens verification_uri, types the user code into the input that asks for it, logs in (by the
-   * steps when configured), and gives the decision wherever it is asked. Ends at the first page
+   * Opens verification_uri_complete when given (unless declined), else verification_uri, types
+   * the user code into the input that asks for it (in a form or not: a script-rendered input is
+   * waited for and submitted by its visible button), logs in (by the steps when configured,
+   * before or after the code), and gives the decision wherever it is asked. Ends at the first page
    * that offers nothing more to do.
    */
   async activateDevice(activation: DeviceActivation): Promise<DeviceActivationOutcome> {
-    const walk = await this.#walk([]);
+    const session = sessionFor(activation.session, this.o.sharedSession);
+    return session.exclusive(() => this.#activate(session, activation));
+  }
+
+  async #activate(session: LoginSession, activation: DeviceActivation): Promise<DeviceActivationOutcome> {
+    const complete = activation.verificationUriComplete && activation.useComplete !== false ? activation.verificationUriComplete : undefined;
+    const walk = await this.#walk([], session);
     let codeSent = false;
+    let codeIn = complete !== undefined;
     let decided = false;
     let stepsRun = false;
     const end = async (reason: string, done = decided): Promise<DeviceActivationOutcome> => {
       walk.throwIfRefused();
-      return { decided: done, ...await walk.endPage(reason), pages: walk.pages, visits: walk.visits, requests: walk.requests };
+      return { decided: done, ...await walk.endPage(reason), pages: walk.pages, visits: walk.visits, requests: walk.requests, consentShown: walk.pages.includes('consent') };
     };
     try {
-      await walk.open(activation.verificationUri);
-      await walk.screenshot('verification URI');
-      for (let n = 0; n < MAX_PAGES; n++) {
-        const code = await userCodeInput(walk.page);
-        if (code) {
-          if (codeSent) {
+      await walk.open(complete ?? activation.verificationUri);
+      await walk.screenshot(complete ? 'verification URI (complete)' : 'verification URI');
+      for (let n = 0; n < MAX_ACTIONS; n++) {
+        const reading = await this.#settled(walk, !codeSent);
+        const { cls } = reading;
+        if (cls.kind === 'user-code') {
+          if (codeSent || decided) {
             return await end(decided
               ? 'the user-code form came back after the decision: the activation is over'
               : 'the user-code form came back after the code was submitted: the code was not accepted?');
           }
           codeSent = true;
+          codeIn = true;
           await walk.passed('user-code');
-          await code.input.fill(activation.userCode, { timeout: this.#timeoutMs });
-          await walk.screenshot('user code typed in');
-          await walk.settle(() => (code.submit ? code.submit.click({ timeout: this.#timeoutMs }) : code.input.press('Enter')));
-          await walk.screenshot('after the user code');
+          await this.#submit(walk, reading, [[cls.input, activation.userCode]], cls.submit, ['user code typed in', 'after the user code']);
           continue;
         }
-        const form = await loginForm(walk.page);
-        const button = codeSent ? await decisionControl(walk.page, activation.decision) : undefined;
-        // The steps log in: on the first login form, before or after the code, or on the first page after the code that asks for no decision.
-        if (this.o.steps?.length && !stepsRun && (form || (codeSent && !button))) {
+        // The steps log in: on the first login page, before or after the code, or on the first page after the code that asks for no decision.
+        if (this.o.steps?.length && !stepsRun && (cls.kind === 'login' || cls.kind === 'identifier' || (codeIn && cls.kind !== 'consent' && cls.kind !== 'error'))) {
           stepsRun = true;
           const run = await this.#runSteps(walk, activation.decision);
           if (run.failed) return await end(run.failed);
           decided ||= run.decided;
           continue;
         }
-        if (form) {
-          if (this.o.steps?.length) return await end(STEPS_LEFT_LOGIN);
-          if (walk.logins > 0) return await end(LOGIN_CAME_BACK);
-          await this.#logIn(walk, form);
-          continue;
-        }
         // A decision counts only once the code is in: before it, a "Cancel" would cancel nothing.
-        if (button) {
-          await walk.passed('consent');
-          await walk.settle(() => button.locator.click({ timeout: this.#timeoutMs }));
-          decided = true;
-          await walk.screenshot(`after ${activation.decision === 'approve' ? 'approving' : 'denying'} "${button.shown || 'button'}"`);
+        if (cls.kind === 'consent' && !codeIn) return await end('a page that asks for a decision before the user code was entered');
+        const done = await this.#act(walk, reading, activation.decision);
+        if (done === 'acted') {
+          decided ||= cls.kind === 'consent';
           continue;
         }
-        if (await walk.quiet()) continue;
-        if (!codeSent) return await end('no text input for the user code at the verification URI');
-        if (await hasControls(walk.page)) {
-          const why = activation.decision === 'deny' && (await decisionControl(walk.page, 'approve'))
-            ? 'a page that asks for approval but offers no deny, cancel or abort button'
-            : 'a page with controls the driver does not recognize';
-          return await end(why);
+        if (done) return await end(done);
+        if (!codeIn) return await end(`no input for the user code at the verification URI (waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)`);
+        if (cls.kind === 'error') return await end(`the activation ended on an error page (HTTP ${reading.model.status})`);
+        if (cls.kind === 'other' && !cls.controls) {
+          // The end of the activation. Approving by signing in counts: the IdP asked nothing more.
+          return await end('the activation ended on a page without a form', decided || (activation.decision === 'approve' && (walk.logins > 0 || stepsRun)));
         }
-        // The end of the activation. Approving by signing in counts: the IdP asked nothing more.
-        return await end('the activation ended on a page without a form', decided || (activation.decision === 'approve' && (walk.logins > 0 || stepsRun)));
+        if (cls.kind === 'consent') return await end(this.#stopReason(reading, activation.decision));
+        const why = activation.decision === 'deny' && reading.model.controls.some((c) => c.visible && says(c, 'approve'))
+          ? 'a page that asks for approval but offers no deny, cancel or abort button'
+          : 'a page with controls the driver does not recognize';
+        return await end(why);
       }
-      return await end(`the activation did not end within ${MAX_PAGES} pages`);
+      return await end(`the activation did not end within ${MAX_ACTIONS} actions`);
     } finally {
-      await walk.close();
+      await this.#close(walk, session);
     }
   }
 }

@@ -7,6 +7,7 @@
 import { accessSync, constants } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { HarnessError } from '../failures.ts';
+import type { BrowserState } from './session.ts';
 
 /** Where a Chromium is looked for after CHROMIUM_PATH, in order. */
 export const CHROMIUM_CANDIDATES = [
@@ -92,14 +93,14 @@ export class BrowserHost {
       });
   }
 
-  /** A fresh context: its own cookies and storage, as a new user agent would have. */
-  async newContext(): Promise<BrowserContext> {
+  /** A fresh context: its own cookies and storage, as a new user agent would have (or those of `state`, a session's). */
+  async newContext(state?: BrowserState): Promise<BrowserContext> {
     this.#browser ??= this.#launch();
     const browser = await this.#browser.catch((error: unknown) => {
       this.#browser = undefined; // a later call may try again
       throw error;
     });
-    return browser.newContext({ viewport: VIEWPORT, ignoreHTTPSErrors: false, serviceWorkers: 'block' });
+    return browser.newContext({ viewport: VIEWPORT, ignoreHTTPSErrors: false, serviceWorkers: 'block', ...(state ? { storageState: state } : {}) });
   }
 
   async close(): Promise<void> {

@@ -6,21 +6,14 @@
  * `form.ts` does this over HTTP; `browser.ts` in Chromium (Playwright).
  */
 
-/**
- * One user agent's session at the IdP, shared by the walks that pass it (ctx.loginSession()):
- * the IdP's cookies outlive a walk, so a second authorization sees the first one's login
- * (prompt=none, prompt=login, max_age, logout). Without one, every walk starts with no cookies.
- * Drivers keep their state for it (a cookie jar, the browser's cookies) keyed by the object.
- */
-export class LoginSession {
-  constructor(readonly label = 'login session') {}
-}
+import type { SessionChoice } from './session.ts';
+
+export type { SessionChoice } from './session.ts';
+export { LoginSession } from './session.ts';
 
 export interface AuthorizeOptions {
   /** Answer a consent page by approving (default) or denying. */
   consent?: 'approve' | 'deny';
-  /** Walk in this session (its cookies), and leave it with the cookies the walk got. */
-  session?: LoginSession;
   /**
    * false: act on no page at all (no login, no consent): stop at the first page the IdP shows,
    * as a page outcome. For requests that must be answered without any interaction (prompt=none).
@@ -32,6 +25,13 @@ export interface AuthorizeOptions {
    */
   method?: 'GET' | 'POST';
   /**
+   * The IdP session the walk starts from (session.ts): `fresh` (default: a new cookie jar or
+   * browser context, so the user signs in), `shared` (the run's one session: a sign-in — and
+   * a consent — the IdP remembers from an earlier walk carries over), or a LoginSession the
+   * scenario holds (two authorizations sharing one sign-in and no other walk's).
+   */
+  session?: SessionChoice;
+  /**
    * An origin the walk must not leave: a redirect anywhere else (other than to a stopAt URI) is
    * not followed, and the walk ends as a page outcome whose `location` is that redirect.
    */
@@ -40,6 +40,12 @@ export interface AuthorizeOptions {
 
 export interface RedirectOutcome {
   kind: 'redirect';
+  /**
+   * Whether the walk passed a consent page (one that asks for access: see page.ts). false on a
+   * redirect means the IdP did not ask: it remembers an earlier consent, or asks none for this
+   * client — a remembered consent, never a failure by itself.
+   */
+  consentShown?: boolean;
   /** The redirect target (to the redirect_uri), never fetched. */
   url: string;
   /** Parameters from its query, fragment (or form_post fields): code, state, error, iss, … */
@@ -61,6 +67,8 @@ export interface EndPage {
   headline: string;
   /** Why the driver stopped here. */
   reason: string;
+  /** Whether the walk passed a consent page before it stopped. */
+  consentShown?: boolean;
   /** A redirect the driver did not follow because it left the `stayWithin` origin. */
   location?: string;
   /** The pages it acted on, in order. */
@@ -75,6 +83,9 @@ export interface PageOutcome extends EndPage {
 
 /** The pages a driver acted on: the login form, a consent or approve/deny page, a user-code form. */
 export type PageKind = 'login' | 'consent' | 'user-code';
+
+/** How a page reads to the drivers (page.ts). */
+export type { PageClass, PageModel, PageControl } from './page.ts';
 
 /** One page of `pages` as it was served: e.g. for the headers that forbid framing (RFC 9700 §4.16). */
 export interface PageVisit {
@@ -107,6 +118,10 @@ export interface DeviceActivation {
   userCode: string;
   /** What the user answers when asked whether the device may have access. */
   decision: 'approve' | 'deny';
+  /** Open verificationUriComplete when there is one (default true); false types the code at verificationUri. */
+  useComplete?: boolean;
+  /** The IdP session the activation starts from (as AuthorizeOptions.session; default fresh). */
+  session?: SessionChoice;
 }
 
 /** The page the activation ended on: the IdP's confirmation, an error page, or where it went no further. */

@@ -1,18 +1,25 @@
 /**
- * The form login driver (DESIGN §4): HTTP only, no browser. Follows redirects with a cookie jar,
- * submits the login form (the one with a password input) with the user's credentials, submits
- * consent forms by their approving (or denying) button, and stops at the redirect to the
- * redirect_uri without fetching it — or at an error page. For a device (RFC 8628 §3.3) it
- * enters the user code at the verification URI first, and ends at the page that closes the
- * activation.
+ * The form login driver (DESIGN §4): HTTP only, no browser, no scripts. Follows redirects with a
+ * cookie jar (tough-cookie, session.ts), reads each page (html.ts) and lets the shared page walk
+ * (page.ts) say what it is: it fills the login (or identifier-first) form with the user's
+ * credentials, answers consent pages by the approving (or denying) control, and stops at the
+ * redirect to the redirect_uri without fetching it — or at a page it cannot act on. For a device
+ * (RFC 8628 §3.3) it enters the user code at the verification URI first (or opens
+ * verification_uri_complete), and ends at the page that closes the activation.
+ *
+ * It never presses what it cannot press as the page means it: a control that needs a script, or
+ * a deny button whose submission would be the same as approving, ends the walk as an `error` that
+ * names the browser driver.
  */
+import { PreconditionError } from '../failures.ts';
 import type { HttpClient, HttpResponse } from '../http.ts';
 import {
-  type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type LoginSession, type DeviceActivationOutcome, type LoginDriver, type PageKind,
+  type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver, type PageKind,
   type PageVisit, isRedirectTo, responseParams,
 } from './driver.ts';
-import { type FormField, type HtmlForm, formValues, isSubmit, pageHeadline, parseForms } from './html.ts';
-import { DENY, TEXT_INPUT_TYPES, USER_CODE_NAME, gives } from './words.ts';
+import { formValues, readPage } from './html.ts';
+import { type PageClass, type PageControl, type PageModel, classify, reads, whyNotSubmittable } from './page.ts';
+import { type LoginSession, sessionFor } from './session.ts';
 
 const MAX_STEPS = 15;
 
@@ -22,95 +29,20 @@ export interface FormLoginOptions {
   password: string;
   usernameField?: string;
   passwordField?: string;
-}
-
-interface Cookie { name: string; value: string; host: string; path: string }
-
-/** A minimal cookie jar: host-only cookies, path prefix matching, Max-Age/Expires deletion. */
-export class CookieJar {
-  readonly #cookies = new Map<string, Cookie>();
-
-  store(url: string, setCookies: string[]): void {
-    const u = new URL(url);
-    for (const line of setCookies) {
-      const [pair = '', ...attrs] = line.split(';');
-      const eq = pair.indexOf('=');
-      if (eq <= 0) continue;
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      let path = u.pathname.replace(/\/[^/]*$/, '') || '/';
-      let expired = false;
-      for (const attr of attrs) {
-        const [k = '', v = ''] = attr.split('=').map((s) => s.trim());
-        if (/^path$/i.test(k) && v.startsWith('/')) path = v;
-        if (/^max-age$/i.test(k) && Number(v) <= 0) expired = true;
-        if (/^expires$/i.test(k) && Date.parse(v) < Date.now()) expired = true;
-      }
-      const key = `${u.host} ${path} ${name}`;
-      if (expired) this.#cookies.delete(key);
-      else this.#cookies.set(key, { name, value, host: u.host, path });
-    }
-  }
-
-  header(url: string): string | undefined {
-    const u = new URL(url);
-    const matching = [...this.#cookies.values()].filter((c) => c.host === u.host
-      && (u.pathname === c.path || u.pathname.startsWith(c.path.endsWith('/') ? c.path : `${c.path}/`)));
-    return matching.length ? matching.map((c) => `${c.name}=${c.value}`).join('; ') : undefined;
-  }
-}
-
-function decisionButton(form: HtmlForm, decision: 'approve' | 'deny'): FormField | undefined {
-  const submits = form.fields.filter(isSubmit);
-  return submits.find((f) => gives(decision, `${f.name ?? ''} ${f.value} ${f.text}`, `${f.value} ${f.text}`));
-}
-
-/** The first form with a decision control, and the control. */
-function findDecision(forms: HtmlForm[], decision: 'approve' | 'deny'): [HtmlForm, FormField] | undefined {
-  for (const form of forms) {
-    const button = decisionButton(form, decision);
-    if (button) return [form, button];
-  }
-  return undefined;
-}
-
-/**
- * The input a user types a device's user code into (RFC 8628 §3.3): a visible text input named
- * like a code, or the only text input of a form without a password.
- */
-function userCodeInput(form: HtmlForm): FormField | undefined {
-  const texts = form.fields.filter((f) => f.tag === 'input' && f.name && TEXT_INPUT_TYPES.has(f.type));
-  const named = texts.find((f) => USER_CODE_NAME.test(f.name!));
-  if (named) return named;
-  return texts.length === 1 && !form.fields.some((f) => f.type === 'password') ? texts[0] : undefined;
+  /** The run's shared IdP session (AuthorizeOptions.session "shared"). */
+  sharedSession?: LoginSession;
 }
 
 interface Step { method: 'GET' | 'POST'; url: string; form?: [string, string][] }
 
-/** The cookie jars of shared login sessions (AuthorizeOptions.session). */
-const SESSION_JARS = new WeakMap<LoginSession, CookieJar>();
-
-function jarOf(session: LoginSession | undefined): CookieJar {
-  if (!session) return new CookieJar();
-  let jar = SESSION_JARS.get(session);
-  if (!jar) {
-    jar = new CookieJar();
-    SESSION_JARS.set(session, jar);
-  }
-  return jar;
-}
-
 /** A user agent without scripts: one cookie jar, redirects not followed, every request recorded. */
-class Session {
-  readonly #jar: CookieJar;
+class Agent {
   #count = 0;
-  constructor(private readonly http: HttpClient, private readonly first: string, shared?: LoginSession) {
-    this.#jar = jarOf(shared);
-  }
+  constructor(private readonly http: HttpClient, private readonly session: LoginSession, private readonly first: string) {}
 
   async send(step: Step): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: 'text/html,application/xhtml+xml' };
-    const cookie = this.#jar.header(step.url);
+    const cookie = this.session.cookieHeader(step.url);
     if (cookie) headers.cookie = cookie;
     if (step.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const n = this.#count++;
@@ -121,7 +53,7 @@ class Session {
       ...(step.form ? { body: new URLSearchParams(step.form).toString() } : {}),
       label: n === 0 ? this.first : `login step ${n}`,
     });
-    this.#jar.store(step.url, res.headers.getSetCookie());
+    this.session.store(step.url, res.headers.getSetCookie());
     return res;
   }
 }
@@ -132,10 +64,13 @@ function redirectOf(res: HttpResponse, from: string): string | undefined {
   return res.status >= 300 && res.status < 400 && location ? new URL(location, from).href : undefined;
 }
 
-/** Submitting `form` with `values`, as a browser would (GET puts them in the query). */
-function submission(form: HtmlForm, pageUrl: string, values: [string, string][]): Step {
-  const url = new URL(form.action || pageUrl, pageUrl).href;
-  if (form.method === 'POST') return { method: 'POST', url, form: values };
+/** Pressing `control` as a browser would: submitting its form (GET puts the values in the query), or following a link. */
+function press(model: PageModel, control: PageControl, overrides: Record<string, string> = {}, check: PageControl[] = []): Step {
+  if (control.tag === 'a') return { method: 'GET', url: new URL(control.value, model.url).href };
+  const form = model.forms[control.form!]!;
+  const values = formValues(model, control.form!, overrides, control, check);
+  const url = new URL(control.formAction || form.action || model.url, model.url).href;
+  if ((control.formMethod ?? form.method) === 'POST') return { method: 'POST', url, form: values };
   const u = new URL(url);
   u.search = new URLSearchParams(values).toString();
   return { method: 'GET', url: u.href };
@@ -150,24 +85,15 @@ function firstStep(authorizationUrl: string, method: AuthorizeOptions['method'] 
   return { method: 'POST', url: url.href, form };
 }
 
-/** What a walk through an IdP's pages has done so far. */
-interface Walk {
-  pages: PageKind[];
-  /** The same pages with their responses' headers (e.g. for the framing check, RFC 9700 §4.16). */
-  visits: PageVisit[];
-  logins: number;
-  /** The page being read now. */
-  page?: { url: string; res: HttpResponse };
-}
-
-function newWalk(): Walk {
-  return { pages: [], visits: [], logins: 0 };
-}
-
-/** The driver acts on the current page as a `kind` page. */
-function passed(walk: Walk, kind: PageKind): void {
-  walk.pages.push(kind);
-  if (walk.page) walk.visits.push({ kind, url: walk.page.url, status: walk.page.res.status, headers: headersOf(walk.page.res) });
+/** Submitting the form of `input` without a button (as Enter does): its values, no submitter. */
+function submitWithout(model: PageModel, input: PageControl, overrides: Record<string, string>): Step {
+  const form = model.forms[input.form!]!;
+  const values = formValues(model, input.form!, overrides);
+  const url = new URL(form.action || model.url, model.url).href;
+  if (form.method === 'POST') return { method: 'POST', url, form: values };
+  const u = new URL(url);
+  u.search = new URLSearchParams(values).toString();
+  return { method: 'GET', url: u.href };
 }
 
 function headersOf(res: HttpResponse): Record<string, string> {
@@ -176,133 +102,242 @@ function headersOf(res: HttpResponse): Record<string, string> {
   return headers;
 }
 
+const USE_BROWSER = 'use the browser driver (login.driver "browser" in the target config), which runs the page\'s scripts';
 const LOGIN_CAME_BACK = 'the login form came back after the credentials were submitted (wrong user, or wrong usernameField/passwordField?)';
 
-/** Clicking the button that approves or denies, on a consent (or device confirmation) page. */
-function decide(forms: HtmlForm[], pageUrl: string, decision: 'approve' | 'deny', walk: Walk): Step | undefined {
-  const found = findDecision(forms, decision);
-  if (!found) return undefined;
-  passed(walk, 'consent');
-  return submission(found[0], pageUrl, formValues(found[0], {}, found[1]));
+function shown(c: PageControl): string {
+  return reads(c).label || c.name || c.tag;
+}
+
+/** Why a page without anything to act on stopped the walk. */
+function stopReason(model: PageModel, cls: PageClass, decision: 'approve' | 'deny'): string {
+  const cut = model.truncated ? ` (${model.truncated})` : '';
+  if (cls.kind === 'error') return `an error page (HTTP ${model.status})${cut}`;
+  if (cls.kind === 'consent') {
+    return decision === 'deny'
+      ? `a page that asks for access but offers no deny, cancel or abort control (HTTP ${model.status})${cut}`
+      : `a page that asks for access but offers no approving control (HTTP ${model.status})${cut}`;
+  }
+  if (cls.kind === 'other' && !cls.controls && model.scripts > 0) {
+    return `a page without a form or button that runs scripts (HTTP ${model.status}): a page rendered by script cannot be used without running it; ${USE_BROWSER}${cut}`;
+  }
+  const what = model.forms.length || (cls.kind === 'other' && cls.controls) ? 'a page with controls the driver does not recognize as login or consent' : 'a page without a form';
+  return `${what} (HTTP ${model.status})${cut}`;
+}
+
+/** What one walk through an IdP's pages has done so far. */
+class Walk {
+  readonly pages: PageKind[] = [];
+  readonly visits: PageVisit[] = [];
+  logins = 0;
+  identified = 0;
+  consentShown = false;
+  page: { model: PageModel; res: HttpResponse } | undefined;
+
+  /** The driver acts on the current page as a `kind` page. */
+  passed(kind: PageKind): void {
+    this.pages.push(kind);
+    if (kind === 'consent') this.consentShown = true;
+    if (this.page) this.visits.push({ kind, url: this.page.model.url, status: this.page.res.status, headers: headersOf(this.page.res) });
+  }
 }
 
 export class FormLoginDriver implements LoginDriver {
   readonly name = 'form';
   constructor(private readonly o: FormLoginOptions) {}
 
-  /** Submitting the login form (the one with a password input) with the user's credentials, once. */
-  #login(forms: HtmlForm[], pageUrl: string, walk: Walk): Step | typeof LOGIN_CAME_BACK | undefined {
-    const passwordField = this.o.passwordField ?? 'password';
-    const form = forms.find((f) => f.fields.some((x) => x.type === 'password' || x.name === passwordField));
-    if (!form) return undefined;
-    if (walk.logins++ > 0) return LOGIN_CAME_BACK;
-    passed(walk, 'login');
-    const values = { [this.o.usernameField ?? 'username']: this.o.username, [passwordField]: this.o.password };
-    return submission(form, pageUrl, formValues(form, values, form.fields.find(isSubmit)));
+  #classify(model: PageModel, wantsUserCode = false): PageClass {
+    return classify(model, {
+      wantsUserCode,
+      ...(this.o.usernameField ? { usernameField: this.o.usernameField } : {}),
+      ...(this.o.passwordField ? { passwordField: this.o.passwordField } : {}),
+    });
+  }
+
+  /** A control the driver must press, or why it cannot: it never presses something else in its place. */
+  #pressable(model: PageModel, control: PageControl, what: string, other?: PageControl): void {
+    const why = whyNotSubmittable(control, other);
+    if (why) {
+      throw new PreconditionError(`the ${what} control "${shown(control)}" on ${model.url.split('?')[0]} (HTTP ${model.status}) is ${why}: the form driver cannot press it as the page means it${what === 'deny' ? ' (and would never approve instead)' : ''}; ${USE_BROWSER}`);
+    }
+  }
+
+  /** The step for a login, identifier or consent page (or an interstitial); a string is why the walk stops. */
+  #act(cls: PageClass, model: PageModel, walk: Walk, decision: 'approve' | 'deny'): Step | string | undefined {
+    if (cls.kind === 'login') {
+      if (walk.logins++ > 0) return LOGIN_CAME_BACK;
+      if (cls.password.form === undefined) return `a login page whose password input is in no form: it is submitted by script; ${USE_BROWSER}`;
+      walk.passed('login');
+      const values: Record<string, string> = { [cls.password.name || this.o.passwordField || 'password']: this.o.password };
+      if (cls.username) values[cls.username.name || this.o.usernameField || 'username'] = this.o.username;
+      if (!cls.submit) return submitWithout(model, cls.password, values);
+      this.#pressable(model, cls.submit, 'sign-in');
+      return press(model, cls.submit, values);
+    }
+    if (cls.kind === 'identifier') {
+      if (walk.identified++ > 0) return 'the identifier (username) page came back after the username was submitted (wrong user?)';
+      if (cls.username.form === undefined) return `an identifier-first login page whose input is in no form: it is submitted by script; ${USE_BROWSER}`;
+      walk.passed('login');
+      const values = { [cls.username.name || this.o.usernameField || 'username']: this.o.username };
+      if (!cls.submit) return submitWithout(model, cls.username, values);
+      this.#pressable(model, cls.submit, 'continue');
+      return press(model, cls.submit, values);
+    }
+    if (cls.kind === 'consent') {
+      const control = decision === 'approve' ? cls.approve : cls.deny;
+      if (!control) return undefined;
+      this.#pressable(model, control, decision, decision === 'approve' ? cls.deny : cls.approve);
+      walk.passed('consent');
+      // An approving user ticks what the page asks to be ticked (per-scope consent); a denying one ticks nothing.
+      return press(model, control, {}, decision === 'approve' ? cls.choices : []);
+    }
+    if (cls.kind === 'continue') {
+      if (whyNotSubmittable(cls.submit)) return undefined;
+      return press(model, cls.submit);
+    }
+    return undefined;
   }
 
   async authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
-    const session = new Session(this.o.http, 'authorization request', options.session);
-    const walk = newWalk();
+    return this.#within(options.session, 'authorization request', (agent) => this.#authorize(agent, authorizationUrl, stopAt, options));
+  }
+
+  /** A walk on its own copy of the session it starts from; the session takes over the copy's cookies when the walk ends. */
+  async #within<T>(choice: AuthorizeOptions['session'], first: string, walk: (agent: Agent) => Promise<T>): Promise<T> {
+    const session = sessionFor(choice, this.o.sharedSession);
+    return session.exclusive(async () => {
+      const own = session.fork();
+      try {
+        return await walk(new Agent(this.o.http, own, first));
+      } finally {
+        session.adopt(own);
+      }
+    });
+  }
+
+  async #authorize(agent: Agent, authorizationUrl: string, stopAt: string[], options: AuthorizeOptions): Promise<AuthorizeOutcome> {
+    const walk = new Walk();
     const { pages, visits } = walk;
-    let request = firstStep(authorizationUrl, options.method);
+    const decision = options.consent ?? 'approve';
+    let request: Step = firstStep(authorizationUrl, options.method);
     for (let step = 0; step < MAX_STEPS; step++) {
-      const res = await session.send(request);
+      const res = await agent.send(request);
       const redirect = redirectOf(res, request.url);
       if (redirect) {
-        if (isRedirectTo(redirect, stopAt)) return { kind: 'redirect', url: redirect, params: responseParams(redirect), pages, visits };
+        if (isRedirectTo(redirect, stopAt)) return { kind: 'redirect', url: redirect, params: responseParams(redirect), pages, visits, consentShown: walk.consentShown };
         if (options.stayWithin && new URL(redirect).origin !== new URL(options.stayWithin).origin) {
+          const model = readPage(res.text, request.url, res.status);
           return {
-            kind: 'page', status: res.status, url: request.url, body: res.text, headline: pageHeadline(res.text),
+            kind: 'page', status: res.status, url: request.url, body: res.text, headline: model.headline, consentShown: walk.consentShown,
             reason: `a redirect to ${redirect}, outside ${new URL(options.stayWithin).origin}, not followed`, location: redirect, pages, visits,
           };
         }
         request = { method: 'GET', url: redirect };
         continue;
       }
+      const model = readPage(res.text, request.url, res.status);
+      walk.page = { model, res };
       const stop = (reason: string): AuthorizeOutcome => ({
-        kind: 'page', status: res.status, url: request.url, body: res.text, headline: pageHeadline(res.text), reason, pages, visits,
+        kind: 'page', status: res.status, url: request.url, body: res.text, headline: model.headline, reason, pages, visits, consentShown: walk.consentShown,
       });
-      walk.page = { url: request.url, res };
-      const forms = parseForms(res.text);
-      const action = (f: HtmlForm) => new URL(f.action || request.url, request.url).href;
-      const formPost = forms.find((f) => isRedirectTo(action(f), stopAt));
-      if (formPost) {
-        const params = Object.fromEntries(formValues(formPost));
-        return { kind: 'redirect', url: action(formPost), params, pages, visits };
+      // form_post (OAuth 2.0 Form Post Response Mode): a form that posts to the redirect_uri.
+      const formPost = model.forms.findIndex((f) => isRedirectTo(new URL(f.action || request.url, request.url).href, stopAt));
+      if (formPost >= 0) {
+        const url = new URL(model.forms[formPost]!.action || request.url, request.url).href;
+        return { kind: 'redirect', url, params: Object.fromEntries(formValues(model, formPost)), pages, visits, consentShown: walk.consentShown };
       }
-      if (options.interact === false && forms.length > 0) return stop(`a page the user would have to act on (HTTP ${res.status}); this request asked for no interaction`);
-      const login = this.#login(forms, request.url, walk);
-      if (login === LOGIN_CAME_BACK) return stop(login);
-      const next = login ?? decide(forms, request.url, options.consent ?? 'approve', walk);
+      if (options.interact === false && model.forms.length > 0) return stop(`a page the user would have to act on (HTTP ${res.status}); this request asked for no interaction`);
+      const cls = this.#classify(model);
+      const next = this.#act(cls, model, walk, decision);
+      if (typeof next === 'string') return stop(next);
       if (next) {
         request = next;
         continue;
       }
-      return stop(forms.length ? `a page with a form the driver does not recognize as login or consent (HTTP ${res.status})` : `a page without a form (HTTP ${res.status})`);
+      return stop(stopReason(model, cls, decision));
     }
-    return { kind: 'page', status: 0, url: request.url, body: '', headline: '', reason: `no redirect to the redirect_uri within ${MAX_STEPS} steps (a redirect loop?)`, pages, visits };
+    return {
+      kind: 'page', status: 0, url: request.url, body: '', headline: '', reason: `no redirect to the redirect_uri within ${MAX_STEPS} steps (a redirect loop?)`,
+      pages, visits, consentShown: walk.consentShown,
+    };
   }
 
   /**
-   * Opens verification_uri, types the user code into the form that asks for it, logs in when the
-   * login form appears, and submits the decision (approve, or deny/cancel/abort) wherever it is
-   * asked — before or after the login, on one page or two. Ends at the first page without a form.
+   * Opens verification_uri (or verification_uri_complete, when given and not declined), types the
+   * user code into the form that asks for it, logs in when the login form appears, and submits
+   * the decision (approve, or deny/cancel/abort) wherever it is asked — before or after the login,
+   * on one page or two. Ends at the first page with nothing left to do.
    */
   async activateDevice(activation: DeviceActivation): Promise<DeviceActivationOutcome> {
-    const session = new Session(this.o.http, 'device activation page');
-    const walk = newWalk();
+    return this.#within(activation.session, 'device activation page', (agent) => this.#activate(agent, activation));
+  }
+
+  async #activate(agent: Agent, activation: DeviceActivation): Promise<DeviceActivationOutcome> {
+    const complete = activation.verificationUriComplete && activation.useComplete !== false ? activation.verificationUriComplete : undefined;
+    const walk = new Walk();
     const { pages, visits } = walk;
-    let request: Step = { method: 'GET', url: activation.verificationUri };
+    let request: Step = { method: 'GET', url: complete ?? activation.verificationUri };
     let codeSent = false;
+    /** The code is in: typed and sent, or carried by verification_uri_complete. */
+    let codeIn = complete !== undefined;
     let decided = false;
     for (let step = 0; step < MAX_STEPS; step++) {
-      const res = await session.send(request);
+      const res = await agent.send(request);
       const redirect = redirectOf(res, request.url);
       if (redirect) {
         request = { method: 'GET', url: redirect };
         continue;
       }
+      const model = readPage(res.text, request.url, res.status);
+      walk.page = { model, res };
       const end = (reason: string, done = decided): DeviceActivationOutcome => ({
-        decided: done, status: res.status, url: request.url, body: res.text, headline: pageHeadline(res.text), reason, pages, visits,
+        decided: done, status: res.status, url: request.url, body: res.text, headline: model.headline, reason, pages, visits, consentShown: walk.consentShown,
       });
-      walk.page = { url: request.url, res };
-      const forms = parseForms(res.text);
-      const codeForm = forms.map((f) => [f, userCodeInput(f)] as const).find(([, input]) => input);
-      if (codeForm) {
-        if (codeSent) {
+      const cls = this.#classify(model, !codeSent);
+      if (cls.kind === 'user-code') {
+        if (codeSent || decided) {
           return end(decided
             ? `the user-code form came back after the decision (HTTP ${res.status}): the activation is over`
             : `the user-code form came back after the code was submitted (HTTP ${res.status}): the code was not accepted?`);
         }
+        if (cls.input.form === undefined) return end(`a user-code input that is in no form: it is submitted by script; ${USE_BROWSER}`);
         codeSent = true;
-        passed(walk, 'user-code');
-        const [form, input] = codeForm;
-        const button = form.fields.find((f) => isSubmit(f) && !DENY.test(`${f.name ?? ''} ${f.value} ${f.text}`));
-        request = submission(form, request.url, formValues(form, { [input!.name!]: activation.userCode }, button));
+        codeIn = true;
+        walk.passed('user-code');
+        const values = { [cls.input.name || 'user_code']: activation.userCode };
+        if (!cls.submit) request = submitWithout(model, cls.input, values);
+        else {
+          this.#pressable(model, cls.submit, 'user-code submit');
+          request = press(model, cls.submit, values);
+        }
         continue;
       }
-      const login = this.#login(forms, request.url, walk);
-      if (login === LOGIN_CAME_BACK) return end(login);
       // A decision counts only once the code is in: before it, a "Cancel" would cancel nothing.
-      const decision = login || !codeSent ? undefined : decide(forms, request.url, activation.decision, walk);
-      decided ||= decision !== undefined;
-      const next = login ?? decision;
+      if (cls.kind === 'consent' && !codeIn) return end(`a page that asks for a decision before the user code was entered (HTTP ${res.status})`);
+      const next = this.#act(cls, model, walk, activation.decision);
+      if (typeof next === 'string') return end(next);
       if (next) {
+        decided ||= cls.kind === 'consent';
         request = next;
         continue;
       }
-      if (!codeSent) return end(`no form with a text input for the user code at the verification URI (HTTP ${res.status})`);
-      if (forms.length) {
-        const why = activation.decision === 'deny' && findDecision(forms, 'approve') ? 'a page that asks for approval but offers no deny, cancel or abort button' : 'a page with a form the driver does not recognize';
-        return end(`${why} (HTTP ${res.status})`);
+      if (!codeIn) {
+        const why = cls.kind === 'other' && !cls.controls && model.scripts > 0
+          ? `no user-code input at the verification URI, and the page runs scripts (HTTP ${res.status}): an input rendered by script needs the browser; ${USE_BROWSER}`
+          : `no form with a text input for the user code at the verification URI (HTTP ${res.status})`;
+        return end(why);
       }
-      // The end of the activation. Approving by signing in counts: the IdP asked nothing more.
-      const approvedBySignIn = activation.decision === 'approve' && walk.logins > 0;
-      return end(`the activation ended on a page without a form (HTTP ${res.status})`, decided || approvedBySignIn);
+      if (cls.kind === 'error') return end(`the activation ended on an error page (HTTP ${res.status})`);
+      if (cls.kind === 'other' && !cls.controls) {
+        // The end of the activation. Approving by signing in counts: the IdP asked nothing more.
+        const approvedBySignIn = activation.decision === 'approve' && walk.logins > 0;
+        return end(`the activation ended on a page without a form (HTTP ${res.status})`, decided || approvedBySignIn);
+      }
+      return end(stopReason(model, cls, activation.decision));
     }
     return {
-      decided, status: 0, url: request.url, body: '', headline: '', reason: `the activation did not end within ${MAX_STEPS} steps (a redirect loop?)`, pages, visits,
+      decided, status: 0, url: request.url, body: '', headline: '', reason: `the activation did not end within ${MAX_STEPS} steps (a redirect loop?)`,
+      pages, visits, consentShown: walk.consentShown,
     };
   }
 }

@@ -1,146 +1,255 @@
 /**
- * A tiny HTML form reader for server-rendered login and consent pages: forms, their inputs and
- * submit buttons, with attribute quoting and entity decoding. Not a general HTML parser.
+ * Reading a served HTML page into a PageModel (page.ts) for the form driver, by parse5's SAX
+ * parser: the HTML tokenizer of the spec (attribute quoting, character references, raw text in
+ * script, style, textarea and title), so `value="a>b"` and `onsubmit="x > 1"` read as browsers
+ * read them. It runs in one linear pass; our own element stack is capped at MAX_DEPTH, and what is
+ * collected is capped (MAX_FORMS forms, MAX_CONTROLS controls, MAX_TEXT characters of text): past
+ * the caps the parser stops and the model says what was cut. A page of 50,000 buttons or an
+ * unclosed tag costs no more than its length.
  */
-import { LimitExceededError } from '../limits.ts';
+import { TokenizerMode } from 'parse5';
+import { SAXParser, type StartTag } from 'parse5-sax-parser';
+import { MAX_CONTROLS, MAX_FORMS, MAX_TEXT, type PageControl, type PageForm, type PageModel, isSubmit } from './page.ts';
 
-export interface FormField {
-  tag: 'input' | 'button' | 'select' | 'textarea';
-  type: string;
-  name?: string;
-  value: string;
-  /** Visible text (buttons). */
-  text: string;
-  checked: boolean;
+/** How deep the reader tracks nesting; deeper elements are read as part of the deepest one tracked. */
+export const MAX_DEPTH = 256;
+
+interface Frame {
+  name: string;
+  /** This element hides what it holds (hidden, display:none, visibility:hidden, <template>, a closed <dialog>). */
+  hides: boolean;
+  silent: boolean;
+  /** A <form> that owns controls until it closes (a nested <form> is ignored, as browsers do). */
+  form?: number;
+  /** A control whose content is its text (button, a, textarea, select). */
+  control?: PageControl;
+  option?: { value?: string; selected: boolean; text: string };
+  label?: { for?: string; text: string; controls: PageControl[] };
 }
 
-export interface HtmlForm {
-  action?: string;
-  method: 'GET' | 'POST';
-  fields: FormField[];
+const CONTROL_TAGS = new Set(['input', 'button', 'select', 'textarea', 'a']);
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+/** Elements whose text is not shown. */
+const SILENT = new Set(['script', 'style', 'template', 'head', 'title']);
+/** A start tag of these closes an open element of the same name (HTML's implied end tags). */
+const SELF_CLOSING_SIBLINGS = new Set(['option', 'button', 'a', 'li', 'p']);
+const HIDING_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
+
+/**
+ * parse5's SAX parser reads as a browser with scripting on, where <noscript> holds raw text. The
+ * form driver runs no scripts, so it sees what a browser without scripts shows: markup.
+ */
+class ScriptlessParser extends SAXParser {
+  readNoscriptAsMarkup(): void {
+    this.tokenizer.state = TokenizerMode.DATA;
+  }
 }
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', '#39': "'" };
+function method(value: string | undefined): 'GET' | 'POST' {
+  return (value ?? '').trim().toLowerCase() === 'post' ? 'POST' : 'GET';
+}
 
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (m, e: string) => {
-    if (e[0] === '#') {
-      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function attributesOf(tag: StartTag): Record<string, string> {
+  const a: Record<string, string> = {};
+  for (const { name, value } of tag.attrs) if (!(name in a)) a[name] = value;
+  return a;
+}
+
+/** The page's forms and controls, title and visible text, as a browser would parse them (without running scripts). */
+export function readPage(html: string, url: string, status: number): PageModel {
+  const forms: PageForm[] = [];
+  const controls: PageControl[] = [];
+  const formAttribute = new Map<PageControl, string>();
+  const labelsFor: { for: string; text: string }[] = [];
+  const stack: Frame[] = [];
+  // What the open elements add up to, kept as the stack changes (never recomputed per token).
+  let hiding = 0;
+  let silence = 0;
+  let openForm: number | undefined;
+  let formDepth = 0;
+  const labels: Frame[] = [];
+  const inside: Frame[] = [];
+  let text = '';
+  let title = '';
+  let h1: string | undefined;
+  let inTitle = false;
+  let inH1 = false;
+  let scripts = 0;
+  let cut: string | undefined;
+  const parser = new ScriptlessParser();
+
+  const newControl = (tag: PageControl['tag'], a: Record<string, string>): PageControl | undefined => {
+    if (controls.length >= MAX_CONTROLS) {
+      cut = `read the first ${MAX_CONTROLS} controls; the rest of the page was not read`;
+      parser.stop();
+      return undefined;
     }
-    return NAMED[e.toLowerCase()] ?? m;
+    const type = tag === 'a' ? 'link' : (a.type ?? (tag === 'button' ? 'submit' : tag === 'input' ? 'text' : tag)).trim().toLowerCase();
+    const control: PageControl = {
+      index: controls.length,
+      tag,
+      type,
+      ...(a.name !== undefined ? { name: a.name } : {}),
+      ...(a.id ? { id: a.id } : {}),
+      value: tag === 'a' ? a.href ?? '' : a.value ?? '',
+      text: collapse([a['aria-label'], a.placeholder, a.title].filter(Boolean).join(' ')),
+      ...(a.autocomplete ? { autocomplete: a.autocomplete } : {}),
+      checked: 'checked' in a,
+      disabled: 'disabled' in a,
+      visible: type !== 'hidden' && hiding === 0 && !('hidden' in a) && !HIDING_STYLE.test(a.style ?? ''),
+      ...(openForm !== undefined ? { form: openForm } : {}),
+      scripted: tag === 'a' ? a.href === undefined || /^\s*javascript:/i.test(a.href) || 'onclick' in a : type === 'button' || 'onclick' in a,
+      ...(a.formaction !== undefined ? { formAction: a.formaction } : {}),
+      ...(a.formmethod !== undefined ? { formMethod: method(a.formmethod) } : {}),
+    };
+    if (a.form !== undefined) formAttribute.set(control, a.form);
+    controls.push(control);
+    for (const l of labels) l.label!.controls.push(control);
+    return control;
+  };
+
+  const close = (frame: Frame): void => {
+    if (frame.hides) hiding--;
+    if (frame.silent) silence--;
+    if (frame.name === 'title') inTitle = false;
+    if (frame.name === 'h1') inH1 = false;
+    if (frame.form !== undefined) openForm = undefined;
+    if (frame.name === 'form') formDepth--;
+    if (frame.label) {
+      labels.pop();
+      const words = collapse(frame.label.text);
+      if (frame.label.for) labelsFor.push({ for: frame.label.for, text: words });
+      else for (const c of frame.label.controls) c.text = collapse(`${c.text} ${words}`);
+    }
+    if (frame.control || frame.option) inside.pop();
+    if (frame.option) {
+      const select = [...inside].reverse().find((f) => f.control?.tag === 'select')?.control;
+      // The selected option, else the first (HTML's selectedness).
+      if (select && (frame.option.selected || !select.checked)) {
+        if (frame.option.selected || select.value === '' ) select.value = frame.option.value ?? collapse(frame.option.text);
+        if (frame.option.selected) select.checked = true;
+      }
+    }
+    if (frame.control) frame.control.text = collapse(frame.control.text);
+  };
+  const popTo = (at: number): void => {
+    for (const frame of stack.splice(at).reverse()) close(frame);
+  };
+
+  parser.on('startTag', (tag: StartTag) => {
+    const name = tag.tagName;
+    const a = attributesOf(tag);
+    if (name === 'script') scripts++;
+    if (name === 'noscript') parser.readNoscriptAsMarkup();
+    if (SELF_CLOSING_SIBLINGS.has(name)) {
+      const open = stack.findLastIndex((f) => f.name === name);
+      if (open >= 0) popTo(open);
+    }
+    let control: PageControl | undefined;
+    if (CONTROL_TAGS.has(name) && (name !== 'a' || a.href !== undefined || 'onclick' in a || a.role === 'button')) {
+      control = newControl(name as PageControl['tag'], a);
+      if (cut) return;
+    }
+    if (VOID.has(name) || tag.selfClosing && name !== 'form') return;
+    if (stack.length >= MAX_DEPTH) return;
+    const frame: Frame = {
+      name,
+      hides: name === 'template' || 'hidden' in a || HIDING_STYLE.test(a.style ?? '') || (name === 'dialog' && !('open' in a)),
+      silent: SILENT.has(name),
+    };
+    if (name === 'title') inTitle = true;
+    if (name === 'h1' && h1 === undefined) inH1 = true;
+    if (name === 'form') {
+      formDepth++;
+      if (openForm === undefined && formDepth === 1) {
+        if (forms.length >= MAX_FORMS) {
+          cut = `read the first ${MAX_FORMS} forms; the rest of the page was not read`;
+          parser.stop();
+          return;
+        }
+        frame.form = forms.length;
+        openForm = forms.length;
+        forms.push({ ...(a.action !== undefined ? { action: a.action } : {}), method: method(a.method), ...(a.id ? { id: a.id } : {}) });
+      }
+    } else if (name === 'label') {
+      frame.label = { ...(a.for ? { for: a.for } : {}), text: '', controls: [] };
+      labels.push(frame);
+    } else if (name === 'option') {
+      frame.option = { ...(a.value !== undefined ? { value: a.value } : {}), selected: 'selected' in a, text: '' };
+      inside.push(frame);
+    } else if (control) {
+      frame.control = control;
+      inside.push(frame);
+    }
+    if (frame.hides) hiding++;
+    if (frame.silent) silence++;
+    stack.push(frame);
   });
-}
+  parser.on('endTag', (tag) => {
+    const at = stack.findLastIndex((f) => f.name === tag.tagName);
+    if (at >= 0) popTo(at);
+  });
+  parser.on('text', ({ text: data }) => {
+    if (inTitle && title.length < 1000) title += data;
+    if (inH1 && (h1 ?? '').length < 1000) h1 = (h1 ?? '') + data;
+    if (silence > 0 || hiding > 0) return;
+    // Adjacent elements' words must not run together.
+    if (text.length < MAX_TEXT) text += ` ${data}`;
+    for (const l of labels) if (l.label!.text.length < 1000) l.label!.text += data;
+    const innermost = inside.at(-1);
+    if (innermost?.option && innermost.option.text.length < 1000) innermost.option.text += data;
+    const c = innermost?.control;
+    if (c && c.tag === 'textarea') c.value += data;
+    else if (c && c.tag !== 'select' && c.text.length < 1000) c.text += data;
+  });
+  parser.write(html);
+  parser.end();
+  popTo(0);
 
-export function parseAttributes(source: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  const re = /([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?/g;
-  for (const m of source.matchAll(re)) {
-    const name = m[1]!.toLowerCase();
-    if (!(name in attrs)) attrs[name] = decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
+  // The `form` attribute names its owner by id (HTML's form owner): a button outside the form can submit it.
+  for (const [control, id] of formAttribute) {
+    const owner = forms.findIndex((f) => f.id === id);
+    if (owner < 0) delete control.form;
+    else control.form = owner;
   }
-  return attrs;
-}
-
-function stripTags(html: string): string {
-  return decodeEntities(html.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
-}
-
-/** Remove comments, scripts and styles, whose contents are not markup. */
-function clean(html: string): string {
-  return html.replace(/<!--[\s\S]*?-->/g, '').replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '');
-}
-
-/**
- * Controls: inputs are void elements; buttons, selects and textareas have bodies (read up to
- * 8,000 characters: an unclosed tag does not make every later match scan to the end of the page).
- */
-const CONTROLS = /<(?:(input)\b([^>]*)>|(button|select|textarea)\b([^>]*)>([\s\S]{0,8000}?)<\/\3\s*>)/gi;
-/**
- * A hostile page cannot make the reader work without bound (DESIGN §9): at most this many forms
- * are read, and a page with more control tags than this is refused (LimitExceededError).
- */
-export const MAX_FORMS = 50;
-export const MAX_CONTROL_TAGS = 2_000;
-
-function readControl(tag: FormField['tag'], a: Record<string, string>, body: string): FormField {
-  let value = a.value ?? '';
-  if (tag === 'textarea') value = decodeEntities(body);
-  if (tag === 'select') {
-    const options = [...body.matchAll(/<option\b([^>]*)>([^<]*)/gi)];
-    const chosen = options.find((o) => 'selected' in parseAttributes(o[1] ?? '')) ?? options[0];
-    value = chosen ? parseAttributes(chosen[1] ?? '').value ?? stripTags(chosen[2] ?? '') : '';
+  const byId = new Map<string, PageControl>();
+  for (const c of controls) if (c.id && !byId.has(c.id)) byId.set(c.id, c);
+  for (const label of labelsFor) {
+    const control = byId.get(label.for);
+    if (control && label.text) control.text = collapse(`${control.text} ${label.text}`);
   }
-  const type = (a.type ?? (tag === 'button' ? 'submit' : tag === 'input' ? 'text' : tag)).toLowerCase();
+  for (const c of controls) if (c.tag === 'select') c.checked = false;
   return {
-    tag,
-    type,
-    ...(a.name !== undefined ? { name: a.name } : {}),
-    value,
-    text: tag === 'button' ? stripTags(body) : '',
-    checked: 'checked' in a,
+    url,
+    status,
+    headline: collapse(title || h1 || '').slice(0, 200),
+    text: collapse(text).slice(0, MAX_TEXT),
+    forms,
+    controls,
+    scripts,
+    ...(cut ? { truncated: cut } : {}),
   };
 }
 
 /**
- * The page's forms with their controls. A control belongs to the form named by its `form`
- * attribute (HTML's form owner: a button outside the form can submit it, as oidc-provider's
- * device confirmation page does), else to the form it sits in.
+ * The values a browser submits for `form` (HTML's form data set): named, enabled controls of the
+ * form; checkboxes and radios only when checked; no buttons except the one pressed; `overrides`
+ * replace values (and are added when the form has no such field); `check` ticks checkboxes.
  */
-export function parseForms(html: string): HtmlForm[] {
-  const source = clean(html);
-  const spans: { start: number; end: number; id?: string; form: HtmlForm }[] = [];
-  for (const m of source.matchAll(/<form\b([^>]*)>([\s\S]*?)(?:<\/form\s*>|$)/gi)) {
-    if (spans.length >= MAX_FORMS) break;
-    const attrs = parseAttributes(m[1] ?? '');
-    spans.push({
-      start: m.index,
-      end: m.index + m[0].length,
-      ...(attrs.id ? { id: attrs.id } : {}),
-      form: {
-        ...(attrs.action !== undefined ? { action: attrs.action } : {}),
-        method: (attrs.method ?? 'get').toUpperCase() === 'POST' ? 'POST' : 'GET',
-        fields: [],
-      },
-    });
-  }
-  let tags = 0;
-  for (const _ of source.matchAll(/<(?:input|button|select|textarea)\b/gi)) {
-    if (++tags > MAX_CONTROL_TAGS) throw new LimitExceededError(`the page has more than ${MAX_CONTROL_TAGS} form control tags; the login form reader reads no page that large`);
-  }
-  for (const t of source.matchAll(CONTROLS)) {
-    const tag = (t[1] ?? t[3])!.toLowerCase() as FormField['tag'];
-    const a = parseAttributes(t[2] ?? t[4] ?? '');
-    const owner = a.form !== undefined
-      ? spans.find((s) => s.id === a.form)
-      : spans.find((s) => t.index >= s.start && t.index < s.end);
-    owner?.form.fields.push(readControl(tag, a, t[5] ?? ''));
-  }
-  return spans.map((s) => s.form);
-}
-
-export function isSubmit(f: FormField): boolean {
-  return (f.tag === 'button' && f.type === 'submit') || (f.tag === 'input' && (f.type === 'submit' || f.type === 'image'));
-}
-
-/**
- * The values a browser would submit: named fields with their values (checkboxes and radios only
- * when checked, no submit buttons except the one clicked), with `overrides` applied.
- */
-export function formValues(form: HtmlForm, overrides: Record<string, string> = {}, clicked?: FormField): [string, string][] {
+export function formValues(model: PageModel, form: number, overrides: Record<string, string> = {}, pressed?: PageControl, check: PageControl[] = []): [string, string][] {
   const out: [string, string][] = [];
-  for (const f of form.fields) {
-    if (!f.name || isSubmit(f) || f.tag === 'button') continue;
-    if ((f.type === 'checkbox' || f.type === 'radio') && !f.checked) continue;
-    out.push([f.name, Object.hasOwn(overrides, f.name) ? overrides[f.name]! : f.value]);
+  for (const c of model.controls) {
+    if (c.form !== form || !c.name || c.disabled || c.tag === 'a' || c.tag === 'button' || isSubmit(c) || c.type === 'button' || c.type === 'reset') continue;
+    const ticked = c.checked || check.includes(c);
+    if ((c.type === 'checkbox' || c.type === 'radio') && !ticked) continue;
+    const value = (c.type === 'checkbox' || c.type === 'radio') && c.value === '' ? 'on' : c.value;
+    out.push([c.name, Object.hasOwn(overrides, c.name) ? overrides[c.name]! : value]);
   }
   for (const [name, value] of Object.entries(overrides)) if (!out.some(([n]) => n === name)) out.push([name, value]);
-  if (clicked?.name) out.push([clicked.name, clicked.value]);
+  if (pressed?.name && !pressed.disabled) out.push([pressed.name, pressed.value]);
   return out;
-}
-
-/** The page's title or first heading, for error messages. */
-export function pageHeadline(html: string): string {
-  const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html) ?? /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html);
-  return m ? stripTags(m[1] ?? '').slice(0, 200) : '';
 }

@@ -8,13 +8,16 @@ import { BrowserLoginDriver } from './browser.ts';
 import type { WalkRecorder } from './browser-walk.ts';
 import type { LoginDriver } from './driver.ts';
 import { FormLoginDriver } from './form.ts';
+import type { BrowserState, LoginSession } from './session.ts';
 
 /** What a scenario's run offers a driver besides HTTP: the browser, evidence, the time limit. */
 export interface DriverEnvironment {
   /** Why there is no browser (no Chromium found), or undefined when there is one. */
   browserUnavailable?: string;
-  /** A fresh browser context, closed when the scenario ends at the latest. */
-  newBrowserContext(): Promise<BrowserContext>;
+  /** A fresh browser context (from a session's state when given), closed when the scenario ends at the latest. */
+  newBrowserContext(state?: BrowserState): Promise<BrowserContext>;
+  /** The run's shared IdP session (AuthorizeOptions.session "shared"); without one, "shared" is fresh. */
+  session?: LoginSession;
   recorder: WalkRecorder;
   signal?: AbortSignal;
   log(message: string): void;
@@ -31,15 +34,19 @@ function user(config: TargetConfig): { username: string; password: string } {
   return config.user;
 }
 
-/** The browser driver: the config's steps when login.driver is "browser", else the default walk. */
+/**
+ * The browser driver, with the config's steps whichever driver the other scenarios use (the form
+ * driver's config may carry steps for the browser scenarios), else the shared page walk.
+ */
 export function browserLoginDriver(config: TargetConfig, env: DriverEnvironment): BrowserLoginDriver {
   if (env.browserUnavailable) throw new HarnessError(`the browser login driver needs Chromium: ${env.browserUnavailable}`);
   const { username, password } = user(config);
   return new BrowserLoginDriver({
-    newContext: () => env.newBrowserContext(),
+    newContext: (state) => env.newBrowserContext(state),
     username,
     password,
-    ...(config.login.driver === 'browser' && config.login.steps ? { steps: config.login.steps } : {}),
+    ...(config.login.steps ? { steps: config.login.steps } : {}),
+    ...(env.session ? { sharedSession: env.session } : {}),
     recorder: env.recorder,
     timeoutMs: env.timeoutMs,
     log: env.log,
@@ -57,5 +64,6 @@ export const defaultLoginDriver: LoginDriverFactory = (http, config, env) => {
     password,
     usernameField: config.login.usernameField,
     passwordField: config.login.passwordField,
+    ...(env.session ? { sharedSession: env.session } : {}),
   });
 };

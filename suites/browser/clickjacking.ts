@@ -1,12 +1,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type BrowserPage, CheckFailure, type ScenarioContext, defineScenario } from '../../harness/scenario.ts';
+import { type BrowserPage, CheckFailure, PreconditionError, type ScenarioContext, defineScenario } from '../../harness/scenario.ts';
 import { CODE_FLOW_ROLES, findClient, framingVerdict, partyClient } from '../checks/index.ts';
 
 const RULE = 'RFC 9700 §4.16';
 
-/** A page on another origin (a local server on 127.0.0.1, port 0) that frames `?src=`: the attacker's page. */
-async function startFramer(): Promise<{ url(src: string): string; close(): Promise<void> }> {
+/**
+ * A page on another origin that frames `?src=`: the attacker's page. It listens where the config
+ * says (browser.framingHost / framingPort; default 127.0.0.1, a free port): an IdP that the
+ * browser reaches by a name may need the framer on an address of its own.
+ */
+async function startFramer(at: { host: string; port: number }): Promise<{ url(src: string): string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const src = new URL(req.url ?? '/', 'http://localhost').searchParams.get('src') ?? 'about:blank';
     const attr = src.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -14,10 +18,16 @@ async function startFramer(): Promise<{ url(src: string): string; close(): Promi
     res.end(`<!doctype html><html><head><title>Another site</title></head><body style="font:14px system-ui;margin:12px">
 <p>A page on another origin, framing the IdP's page:</p><iframe src="${attr}" width="760" height="500" style="border:2px dashed #c00"></iframe></body></html>`);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(at.port, at.host, resolve);
+  }).catch((error: unknown) => {
+    throw new PreconditionError(`the framing page could not listen on ${at.host}:${at.port} (browser.framingHost / framingPort): ${error instanceof Error ? error.message : String(error)}`);
+  });
   const { port } = server.address() as AddressInfo;
+  const host = at.host.includes(':') ? `[${at.host}]` : at.host;
   return {
-    url: (src) => `http://127.0.0.1:${port}/?src=${encodeURIComponent(src)}`,
+    url: (src) => `http://${host}:${port}/?src=${encodeURIComponent(src)}`,
     close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
   };
 }
@@ -58,7 +68,7 @@ export default defineScenario({
   async run(ctx) {
     const targets = await pagesToFrame(ctx);
     if (targets.length === 0) return ctx.skip('no page to frame (needs a code-flow client with a redirectUri, or a device client and a device endpoint)');
-    const framer = await startFramer();
+    const framer = await startFramer(ctx.browser.framing);
     try {
       const page = await ctx.browser.newPage();
       const framed = new Map<string, Record<string, string>>();

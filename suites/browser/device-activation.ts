@@ -16,7 +16,8 @@ export default defineScenario({
   requires: { browser: true, roles: ['device'], user: true, capabilities: DEVICE_CAPABILITIES },
   async run(ctx) {
     const device = await ctx.browser.flows.device('device');
-    const outcome = await device.activate('approve');
+    // The page this scenario is about is the one the code is typed into: verification_uri, not verification_uri_complete.
+    const outcome = await device.activate('approve', { useComplete: false });
     if (!outcome.pages.includes('user-code')) {
       throw new CheckFailure(`The activation in Chromium at ${device.authorization.verification_uri} never showed a page to type the user code into (it ended at "${outcome.headline}": ${outcome.reason}); RFC 8628 §3.3 has the user enter the code at the verification URI.`, { requirement: 'RFC 8628 §3.3' });
     }

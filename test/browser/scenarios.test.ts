@@ -18,6 +18,7 @@ import { runConformance } from '../../index.ts';
 import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { startOidcProvider } from '../support/oidc-provider.ts';
+import { closedPort } from '../support/ports.ts';
 
 const BROWSER = BUILT_IN_SCENARIOS.filter((s) => s.area === 'browser');
 const byId = (id: string) => BUILT_IN_SCENARIOS.find((s) => s.id === id)!;
@@ -93,6 +94,30 @@ describe('with the flaw each browser scenario claims', () => {
     expect(result!.status, show(result!)).toBe('failed');
     expect(result!.message).toBeTruthy();
   }, 30_000);
+});
+
+describe('browser.clickjacking\'s framing page', () => {
+  it('listens where browser.framingHost and framingPort say, and the failure names that origin', async () => {
+    const port = await closedPort();
+    const report = await runOn({ flaws: ['no-frame-protection'] }, [byId('browser.clickjacking')], undefined, (t) => ({ ...t, browser: { framingHost: 'localhost', framingPort: port } }));
+    expect(report.results[0], show(report.results[0]!)).toMatchObject({ status: 'failed' });
+    expect(report.results[0]!.message).toContain(`A page on http://localhost:${port} framed the login page`);
+  }, 60_000);
+
+  it('a host it cannot listen on is a set-up error that names the setting', async () => {
+    const report = await runOn({}, [byId('browser.clickjacking')], undefined, (t) => ({ ...t, browser: { framingHost: '203.0.113.7', framingPort: 0 } }));
+    expect(report.results[0]).toMatchObject({ status: 'error' });
+    expect(report.results[0]!.message).toMatch(/framing page could not listen on 203\.0\.113\.7:0 \(browser\.framingHost/);
+  }, 60_000);
+});
+
+describe('the browser scenarios with login.driver "form" and steps: the browser logs in by the steps', () => {
+  it('uses the config\'s steps whichever driver the other scenarios use', async () => {
+    const wrong: BrowserStep[] = [{ fill: '#no-such-input', value: '${user.username}', timeoutMs: 300 }];
+    const report = await runOn({}, [byId('browser.code-flow')], undefined, (t) => ({ ...t, login: { driver: 'form', usernameField: 'username', passwordField: 'password', steps: wrong } }));
+    expect(report.results[0]).toMatchObject({ status: 'error' });
+    expect(report.results[0]!.message).toContain('step 1 (fill #no-such-input) found nothing visible within 300 ms');
+  }, 60_000);
 });
 
 describe('against oidc-provider (an independent IdP), with the driver\'s defaults on its dev pages', () => {

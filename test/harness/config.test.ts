@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTarget, resolveClients, validateConfig } from '../../harness/config.ts';
-import { parseJsonc, stripJsonComments } from '../../harness/jsonc.ts';
+import { parseJsonc } from '../../harness/jsonc.ts';
 import { ConfigError } from '../../harness/failures.ts';
 
 const base = {
@@ -128,8 +128,9 @@ describe('target config validation', () => {
   it('accepts // and /* */ comments, trailing commas and $schema; reports JSON errors with line and column', () => {
     const text = '// head\n{\n  "$schema": "./schema.json", /* c */\n  "issuer": "https://idp.example", // "x": 1\n  "expectedFailures": ["a.b",],\n}\n';
     expect(validateConfig(parseJsonc(text, 'f.jsonc'), {}).expectedFailures).toEqual(['a.b']);
-    expect(stripJsonComments('{"u": "http://x//y"}')).toBe('{"u": "http://x//y"}');
-    expect(() => parseJsonc('{\n  "issuer": "x"\n  "clients": {}\n}', 'bad.json')).toThrow(/bad\.json: not valid JSON at line 3, column 3/);
+    expect(parseJsonc('{"u": "http://x//y", "c": "/* not a comment */"}', 'f.jsonc')).toEqual({ u: 'http://x//y', c: '/* not a comment */' });
+    expect(() => parseJsonc('{\n  "issuer": "x"\n  "clients": {}\n}', 'bad.json')).toThrow(/bad\.json: not valid JSON at line 3, column 3: comma expected/);
+    expect(() => parseJsonc('', 'empty.json')).toThrow(/empty\.json: not valid JSON/);
   });
 
   it('loads a file or an issuer URL, and names an unreadable file', async () => {

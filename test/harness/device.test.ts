@@ -9,7 +9,7 @@ import { DEFAULT_POLL_INTERVAL_SECONDS, DevicePoller } from '../../harness/devic
 import { HttpClient, Recorder } from '../../harness/http.ts';
 import type { DeviceActivation } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
-import { parseForms } from '../../harness/login/html.ts';
+import { readPage } from '../../harness/login/html.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { GRANT } from '../../harness/target.ts';
 import { createReferenceServer, SEEDED_CLIENTS, SEEDED_USER, type ReferenceServer } from '../../reference/index.ts';
@@ -100,14 +100,14 @@ describe('the HTML form reader and form owners', () => {
       <button autofocus type="submit" form="confirm">Continue</button>
       <div><button type="submit" form="confirm" value="yes" name="abort">[ Abort ]</button></div>
       <form id="other" action="/x"><input name="q"><button form="confirm" name="inside" value="1">Elsewhere</button></form>`;
-    const [confirm, other] = parseForms(html);
-    expect(confirm!.fields.map((f) => f.name ?? f.text)).toEqual(['confirm', 'Continue', 'abort', 'inside']);
-    expect(other!.fields.map((f) => f.name)).toEqual(['q']);
+    const page = readPage(html, 'https://idp.test/', 200);
+    expect(page.controls.filter((c) => c.form === 0).map((f) => f.name ?? f.text)).toEqual(['confirm', 'Continue', 'abort', 'inside']);
+    expect(page.controls.filter((c) => c.form === 1).map((f) => f.name)).toEqual(['q']);
   });
 
   it('reads void inputs without swallowing the controls after them', () => {
-    const [form] = parseForms('<form><input type="hidden" name="xsrf" value="1"/>\n<input type="text" name="user_code"></input></form>');
-    expect(form!.fields.map((f) => [f.name, f.type])).toEqual([['xsrf', 'hidden'], ['user_code', 'text']]);
+    const page = readPage('<form><input type="hidden" name="xsrf" value="1"/>\n<input type="text" name="user_code"></input></form>', 'https://idp.test/', 200);
+    expect(page.controls.map((f) => [f.name, f.type, f.form])).toEqual([['xsrf', 'hidden', 0], ['user_code', 'text', 0]]);
   });
 });
 
@@ -123,7 +123,7 @@ async function startDevice(issuer: string, clientId: string, scope: string) {
     body: new URLSearchParams({ grant_type: GRANT.device, device_code: body.device_code!, client_id: clientId }),
   }).then((r) => r.json())) as Record<string, unknown>;
   const activation = (decision: 'approve' | 'deny'): DeviceActivation => ({
-    verificationUri: body.verification_uri!, verificationUriComplete: body.verification_uri_complete!, userCode: body.user_code!, decision,
+    verificationUri: body.verification_uri!, verificationUriComplete: body.verification_uri_complete!, userCode: body.user_code!, decision, useComplete: false,
   });
   return { activation, poll };
 }
@@ -191,6 +191,14 @@ describe('device activation through the form driver, on oidc-provider', () => {
     const outcome = await driverFor().driver.activateDevice(activation('approve'));
     expect(outcome).toMatchObject({ decided: true, headline: 'Sign-in Success', pages: ['user-code', 'consent', 'login', 'consent'] });
     expect(await poll()).toMatchObject({ access_token: expect.any(String), refresh_token: expect.any(String) });
+  });
+
+  it('opens verification_uri_complete when offered: the code arrives with it, no code is typed', async () => {
+    const device = op.target.clients.device!;
+    const { activation, poll } = await startDevice(op.issuer, device.clientId, device.scope!);
+    const outcome = await driverFor().driver.activateDevice({ ...activation('approve'), useComplete: true });
+    expect(outcome).toMatchObject({ decided: true, headline: 'Sign-in Success', pages: ['consent', 'login', 'consent'] });
+    expect(await poll()).toMatchObject({ access_token: expect.any(String) });
   });
 
   it('denies with its [ Abort ] button: the next poll gets access_denied', async () => {

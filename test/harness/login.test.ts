@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, Recorder } from '../../harness/http.ts';
 import { isRedirectTo } from '../../harness/login/driver.ts';
-import { CookieJar, FormLoginDriver } from '../../harness/login/form.ts';
-import { decodeEntities, formValues, parseForms } from '../../harness/login/html.ts';
+import { FormLoginDriver } from '../../harness/login/form.ts';
+import { formValues, readPage } from '../../harness/login/html.ts';
+import { LoginSession } from '../../harness/login/session.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { STUB, type StubIdp, startStubIdp } from '../support/stub-idp.ts';
 
@@ -21,15 +22,22 @@ describe('the HTML form reader', () => {
         <textarea name="note">x &lt; y</textarea>
         <button type="submit" name="go" value="login">Sign <b>in</b></button>
       </FORM>`;
-    const [form, ...rest] = parseForms(html);
-    expect(rest).toEqual([]);
-    expect(form).toMatchObject({ action: '/login?x=1&y=2', method: 'POST' });
-    expect(form!.fields.find((f) => f.name === 'csrf')!.value).toBe('a"b\'cA');
-    expect(form!.fields.find((f) => f.tag === 'button')).toMatchObject({ type: 'submit', text: 'Sign in', value: 'login' });
-    expect(formValues(form!, { username: 'alice', pw: 'secret' }, form!.fields.find((f) => f.tag === 'button'))).toEqual([
+    const page = readPage(html, 'https://idp.test/a', 200);
+    expect(page.forms).toEqual([{ action: '/login?x=1&y=2', method: 'POST' }]);
+    expect(page.controls.find((f) => f.name === 'csrf')!.value).toBe('a"b\'cA');
+    const button = page.controls.find((f) => f.tag === 'button')!;
+    expect(button).toMatchObject({ type: 'submit', text: 'Sign in', value: 'login', form: 0 });
+    expect(formValues(page, 0, { username: 'alice', pw: 'secret' }, button)).toEqual([
       ['csrf', 'a"b\'cA'], ['username', 'alice'], ['pw', 'secret'], ['remember', '1'], ['lang', 'fr'], ['note', 'x < y'], ['go', 'login'],
     ]);
-    expect(decodeEntities('&amp;lt; &#60; &unknown; &nbsp;')).toBe('&lt; < &unknown; \u00a0');
+  });
+
+  it('reads attributes as a browser does: > inside quotes, a form whose onsubmit compares, disabled inputs left out', () => {
+    const page = readPage(`<form onsubmit="return x > 1" action="/go" method="post"><input name="a" value="a>b"><input name="off" value="1" disabled>
+      <p>&lt;not a tag&gt; &amp;lt; &#60; &unknown; &nbsp;x</p><button>Go</button></form>`, 'https://idp.test/', 200);
+    expect(page.forms).toEqual([{ action: '/go', method: 'POST' }]);
+    expect(formValues(page, 0)).toEqual([['a', 'a>b']]);
+    expect(page.text).toContain('<not a tag> &lt; < &unknown; x');
   });
 
   it('compares redirects by origin and path, not query', () => {
@@ -39,14 +47,17 @@ describe('the HTML form reader', () => {
     expect(isRedirectTo('com.example.app:/oauth?code=1', ['com.example.app:/oauth'])).toBe(true);
   });
 
-  it('keeps cookies per host and path, and forgets expired ones', () => {
-    const jar = new CookieJar();
+  it('keeps cookies per host and path (tough-cookie), honours Domain, and forgets expired ones', () => {
+    const jar = new LoginSession();
     jar.store('http://a.test/login/step', ['sid=1; Path=/', 'flow=2; Path=/login', 'gone=3; Max-Age=0']);
-    expect(jar.header('http://a.test/login/next')).toBe('sid=1; flow=2');
-    expect(jar.header('http://a.test/other')).toBe('sid=1');
-    expect(jar.header('http://b.test/')).toBeUndefined();
+    expect(jar.cookieHeader('http://a.test/login/next')).toBe('flow=2; sid=1'); // longer paths first (RFC 6265 §5.4)
+    expect(jar.cookieHeader('http://a.test/other')).toBe('sid=1');
+    expect(jar.cookieHeader('http://b.test/')).toBeUndefined();
     jar.store('http://a.test/', ['sid=1; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT']);
-    expect(jar.header('http://a.test/other')).toBeUndefined();
+    expect(jar.cookieHeader('http://a.test/other')).toBeUndefined();
+    jar.store('http://login.example.test/', ['parent=1; Domain=example.test; Path=/', 'foreign=1; Domain=other.test', 'suffix=1; Domain=com']);
+    expect(jar.cookieHeader('http://idp.example.test/x')).toBe('parent=1');
+    expect(jar.cookieHeader('http://other.test/')).toBeUndefined();
   });
 });
 
@@ -96,7 +107,7 @@ describe('the form login driver', () => {
   it('stops at the error page for an unregistered redirect_uri', async () => {
     const { d, url } = await driver();
     const outcome = await d.authorize(url({ redirect_uri: 'https://evil.test/cb' }), ['https://evil.test/cb', STUB.web.redirect]);
-    expect(outcome).toMatchObject({ kind: 'page', status: 400, headline: 'Stub IdP', reason: 'a page without a form (HTTP 400)' });
+    expect(outcome).toMatchObject({ kind: 'page', status: 400, headline: 'Stub IdP', reason: 'an error page (HTTP 400)' });
   });
 
   it('with stayWithin, follows redirects only within that origin and reports the one it did not follow', async () => {

@@ -279,3 +279,36 @@ describe('unreachable targets', () => {
     expect((error as Error).message).toBe(`cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: connection refused (ECONNREFUSED)`);
   });
 });
+
+describe('time: property budgets, the limit in the browser, what a timeout was doing', () => {
+  it('a property runs the cases that fit its budget, judges those and says how many ran', async () => {
+    let ran = 0;
+    const { byId } = await run([scenario('prop.slow', async (ctx) => {
+      await ctx.property(fc.integer(), async () => { ran++; await new Promise((r) => setTimeout(r, 100)); }, { runs: 50, budgetMs: 300, label: 'slow cases' });
+    })]);
+    expect(byId['prop.slow']).toMatchObject({ status: 'passed' });
+    expect(ran).toBeGreaterThanOrEqual(1);
+    expect(ran).toBeLessThan(50);
+    const note = byId['prop.slow']!.evidence.find((e) => e.kind === 'note' && e.label === 'property time budget');
+    expect(note).toMatchObject({ text: `The property "slow cases" ran ${ran} of 50 cases within its time budget of 300 ms; those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).` });
+  });
+
+  it('a counterexample among the cases that fit still fails the property', async () => {
+    const { byId } = await run([scenario('prop.slow-fail', async (ctx) => {
+      await ctx.property(fc.constant(3), async (n) => {
+        await new Promise((r) => setTimeout(r, 50));
+        throw new CheckFailure(`${n} is odd; the rule wants even`);
+      }, { runs: 50, budgetMs: 200 });
+    })]);
+    expect(byId['prop.slow-fail']).toMatchObject({ status: 'failed' });
+  });
+
+  it('the default limit scales for a browser login; the timeout names what was in flight and what finished', async () => {
+    const hanging = { name: 'hanging', authorize: () => new Promise<never>(() => {}), activateDevice: () => new Promise<never>(() => {}) };
+    const { byId } = await run([scenario('slow.login', async (ctx) => { await ctx.authorize('confidential'); }, { timeoutMs: 40, requires: { roles: ['confidential'], user: true } })], {
+      rawConfig: { ...fullConfig, login: { driver: 'browser' } }, loginDriver: () => hanging,
+    });
+    expect(byId['slow.login']).toMatchObject({ status: 'error' });
+    expect(byId['slow.login']!.message).toMatch(/^did not finish within 120 ms \(finished: 0 HTTP exchanges; in flight: hanging login walk \(https:\/\/idp\.test\/auth\) \(for \d+ s\)\)/);
+  });
+});

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_RESOURCE, startOidcProvider, type StartedOidcProvider, type TargetClient, type TargetConfig } from '../support/oidc-provider.ts';
-import { CookieJar, runFormFlow, send } from '../support/html-forms.ts';
+import { LoginSession, activateDevice, redirectAfterLogin, send } from '../support/form-login.ts';
 
 interface Discovery {
   issuer: string;
@@ -84,16 +84,7 @@ describe('oidc-provider fixture', () => {
 
   /** Logs alice in through the dev interaction pages and returns the redirect to redirect_uri. */
   async function authorize(who: TargetClient, url: URL): Promise<URL> {
-    const end = await runFormFlow(url, {
-      jar: new CookieJar(),
-      username: idp.target.user.username,
-      password: idp.target.user.password,
-      usernameField: idp.target.login.usernameField,
-      passwordField: idp.target.login.passwordField,
-      isFinalRedirect: (next) => next.href.startsWith(`${who.redirectUri}?`),
-    });
-    if (end.kind !== 'redirect') throw new Error(`ended on a page (${end.status}) instead of a redirect: ${end.html.slice(0, 300)}`);
-    return end.url;
+    return redirectAfterLogin(url, who.redirectUri ?? '', { ...idp.target.user, ...idp.target.login });
   }
 
   async function codeFlowTokens(who: TargetClient, extra: Record<string, string> = {}) {
@@ -200,7 +191,7 @@ describe('oidc-provider fixture', () => {
   it('requires PKCE with S256 from every client, confidential ones included', async () => {
     const web = client(idp.target, 'confidential');
     const errorOf = async (url: URL) => {
-      const response = await send(new CookieJar(), url);
+      const response = await send(new LoginSession(), url);
       await response.body?.cancel();
       const location = new URL(response.headers.get('location') ?? '', idp.issuer);
       expect(location.href.startsWith(`${web.redirectUri}?`)).toBe(true);
@@ -214,7 +205,7 @@ describe('oidc-provider fixture', () => {
   });
 
   it('serves its login page with anti-framing headers', async () => {
-    const jar = new CookieJar();
+    const jar = new LoginSession();
     const start = await send(jar, authorizationUrl(client(idp.target, 'confidential')).url);
     await start.body?.cancel();
     const page = await send(jar, new URL(start.headers.get('location') ?? '', idp.issuer));
@@ -248,15 +239,11 @@ describe('oidc-provider fixture', () => {
     });
     expect(await poll()).toMatchObject({ status: 400, body: { error: 'authorization_pending' } });
 
-    const end = await runFormFlow(new URL(String(authorization.body.verification_uri_complete)), {
-      jar: new CookieJar(),
-      username: idp.target.user.username,
-      password: idp.target.user.password,
-      usernameField: idp.target.login.usernameField,
-      passwordField: idp.target.login.passwordField,
-    });
-    expect(end).toMatchObject({ kind: 'page', status: 200 });
-    if (end.kind === 'page') expect(end.html).toContain('Sign-in Success');
+    const end = await activateDevice({
+      verificationUri: String(authorization.body.verification_uri), verificationUriComplete: String(authorization.body.verification_uri_complete),
+      userCode: String(authorization.body.user_code), decision: 'approve',
+    }, { ...idp.target.user, ...idp.target.login });
+    expect(end).toMatchObject({ decided: true, status: 200, headline: 'Sign-in Success' });
 
     const tokens = await poll();
     expect(tokens.status).toBe(200);

@@ -6,7 +6,7 @@
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_CLIENTS, SEEDED_USER } from '../../reference/index.ts';
-import { CookieJar, runFormFlow } from '../support/html-forms.ts';
+import { redirectAfterLogin } from '../support/form-login.ts';
 import { ACCESS_TOKEN_TYPE, startReference, TOKEN_EXCHANGE, type RunningReference } from '../support/reference.ts';
 
 const web = SEEDED_CLIENTS.confidential;
@@ -35,16 +35,8 @@ async function signIn(scope: string) {
     code_challenge: await client.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
   });
-  const end = await runFormFlow(url, {
-    jar: new CookieJar(),
-    username: SEEDED_USER.username,
-    password: SEEDED_USER.password,
-    usernameField: 'username',
-    passwordField: 'password',
-    isFinalRedirect: (next) => next.href.startsWith(redirectUri),
-  });
-  if (end.kind !== 'redirect') throw new Error(`the login flow ended on a page: ${end.status}`);
-  return client.authorizationCodeGrant(webConfig, end.url, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+  const end = await redirectAfterLogin(url, redirectUri, SEEDED_USER);
+  return client.authorizationCodeGrant(webConfig, end, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
 }
 
 beforeAll(async () => {

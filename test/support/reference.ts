@@ -1,13 +1,13 @@
 /**
  * The reference server as tests talk to it: started on 127.0.0.1, tokens obtained through its
- * real login page (code + PKCE, by test/support/html-forms.ts), and form POSTs authenticated as a
+ * real login page (code + PKCE, by the harness's form login driver), and form POSTs authenticated as a
  * client. Every request goes over HTTP, as a client's would.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
   createReferenceServer, SEEDED_CLIENTS, SEEDED_USER, type ClientConfig, type ReferenceOptions, type ReferenceServer,
 } from '../../reference/index.ts';
-import { CookieJar, runFormFlow } from './html-forms.ts';
+import { redirectAfterLogin } from './form-login.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -79,16 +79,9 @@ export async function codeFlowTokens(ref: RunningReference, client: ClientConfig
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
   }).toString();
-  const end = await runFormFlow(start, {
-    jar: new CookieJar(),
-    username: SEEDED_USER.username,
-    password: SEEDED_USER.password,
-    usernameField: 'username',
-    passwordField: 'password',
-    isFinalRedirect: (url) => url.href.startsWith(redirectUri),
-  });
-  const code = end.kind === 'redirect' ? end.url.searchParams.get('code') : null;
-  if (!code) throw new Error(`the code flow ended without a code: ${end.kind === 'page' ? end.html.slice(0, 200) : end.url.href}`);
+  const end = await redirectAfterLogin(start, redirectUri, SEEDED_USER);
+  const code = end.searchParams.get('code');
+  if (!code) throw new Error(`the code flow ended without a code: ${end.href}`);
   return tokenRequest(ref, client, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier });
 }
 

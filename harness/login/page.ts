@@ -1,0 +1,204 @@
+/**
+ * One page walk for both login drivers: what a page of an IdP is (a login, an identifier-first
+ * login, a user-code entry, a consent, an interstitial, an error, or nothing the drivers know) and
+ * which of its controls to use, decided from a `PageModel`. The form driver builds the model from
+ * the HTML it fetched (html.ts); the browser driver from the live page (browser-page.ts). The
+ * classification is the same function for both, so the drivers cannot drift apart.
+ */
+import { APPROVE, DENY, TEXT_INPUT_TYPES, USER_CODE_NAME, gives } from './words.ts';
+
+/** The most forms and controls a page is read for (a hostile page may carry 50,000 buttons). */
+export const MAX_FORMS = 100;
+export const MAX_CONTROLS = 500;
+/** The most visible text kept from a page (for the wording of a consent page). */
+export const MAX_TEXT = 20_000;
+
+export interface PageControl {
+  /** Its position among the page's controls in document order; the browser driver finds it by this. */
+  index: number;
+  tag: 'input' | 'button' | 'select' | 'textarea' | 'a';
+  /** Lower case: text, password, submit, checkbox, button, … (links: "link"). */
+  type: string;
+  name?: string;
+  id?: string;
+  /** The value it submits (links: the href). */
+  value: string;
+  /** What it says: visible text, aria-label, its <label>, placeholder. */
+  text: string;
+  autocomplete?: string;
+  checked: boolean;
+  disabled: boolean;
+  /** Shown to the user (not type=hidden, not inside something hidden). */
+  visible: boolean;
+  /** Its form owner (an index into `forms`): the form it sits in, or the one its `form` attribute names. */
+  form?: number;
+  /** Works only through a script: a type=button control, an onclick handler, a javascript: link. */
+  scripted: boolean;
+  /** A submit button's formaction / formmethod. */
+  formAction?: string;
+  formMethod?: 'GET' | 'POST';
+}
+
+export interface PageForm {
+  action?: string;
+  method: 'GET' | 'POST';
+  id?: string;
+}
+
+export interface PageModel {
+  url: string;
+  /** The HTTP status of the document (0 when unknown). */
+  status: number;
+  /** The title, else the first heading. */
+  headline: string;
+  /** The visible text, whitespace collapsed, at most MAX_TEXT characters. */
+  text: string;
+  forms: PageForm[];
+  controls: PageControl[];
+  /** How many script elements the page has (a page without controls but with scripts may render later). */
+  scripts: number;
+  /** What the reader left out because of the caps, e.g. "read the first 500 of 50000 controls". */
+  truncated?: string;
+}
+
+/** Words of a page that asks for access on the user's behalf (a consent page). */
+export const ACCESS_WORDING = /\b(access|permissions?|scopes?|authori[sz]e|authori[sz]ation|consent|allow|grant|wants? to|would like to|is (?:asking|requesting)|on your behalf)\b/i;
+/** Attributes that name a login form's username input. */
+export const USERNAME_HINT = /user|login|email|e-mail|account|identifier|name|phone/i;
+
+export type PageClass =
+  /** An HTTP error status and nothing to sign in with. */
+  | { kind: 'error' }
+  /** A visible password input: fill in the user (when asked here) and the password. */
+  | { kind: 'login'; username?: PageControl; password: PageControl; submit?: PageControl }
+  /** Identifier-first: a username input without a password input; the password comes on the next page. */
+  | { kind: 'identifier'; username: PageControl; submit?: PageControl }
+  /** The input a device's user code goes into (RFC 8628 §3.3), and its submit button. */
+  | { kind: 'user-code'; input: PageControl; submit?: PageControl }
+  /**
+   * A page that asks for access: approve and/or deny controls, and either wording about access
+   * or both choices. `choices` are unchecked checkboxes of the page (per-scope consent) that an
+   * approving user ticks.
+   */
+  | { kind: 'consent'; approve?: PageControl; deny?: PageControl; choices: PageControl[] }
+  /** One button that moves on ("Continue", "Yes") on a page that asks for no access: an interstitial. */
+  | { kind: 'continue'; submit: PageControl }
+  /** Nothing a driver knows: no controls (links do not count), or controls that are none of the above. */
+  | { kind: 'other'; controls: boolean };
+
+export interface ClassifyOptions {
+  /** A device activation that has not yet sent the user code: a lone text input is the code's. */
+  wantsUserCode?: boolean;
+  usernameField?: string;
+  passwordField?: string;
+}
+
+const BUTTON_TYPES = new Set(['submit', 'image', 'button']);
+
+/** A control a user presses: a button (not reset), a submit/image/button input, a link. */
+export function isPressable(c: PageControl): boolean {
+  if (c.tag === 'a') return true;
+  if (c.tag === 'button') return c.type !== 'reset';
+  return c.tag === 'input' && BUTTON_TYPES.has(c.type);
+}
+
+/** A control that submits its form when pressed, without a script. */
+export function isSubmit(c: PageControl): boolean {
+  return (c.tag === 'button' && c.type === 'submit') || (c.tag === 'input' && (c.type === 'submit' || c.type === 'image'));
+}
+
+/** What a control says, for the decision words: its name, value and text (links: only the text). */
+export function reads(c: PageControl): { reads: string; label: string } {
+  const label = `${c.tag === 'a' ? '' : c.value} ${c.text}`.replace(/\s+/g, ' ').trim();
+  return { label, reads: `${c.name ?? ''} ${label}`.trim() };
+}
+
+export function says(c: PageControl, decision: 'approve' | 'deny'): boolean {
+  const r = reads(c);
+  return gives(decision, r.reads, r.label);
+}
+
+function usable(c: PageControl): boolean {
+  return c.visible && !c.disabled;
+}
+
+function isTextInput(c: PageControl): boolean {
+  return c.tag === 'input' && (TEXT_INPUT_TYPES.has(c.type) || c.type === 'email');
+}
+
+function hints(c: PageControl): string {
+  return `${c.name ?? ''} ${c.id ?? ''} ${c.autocomplete ?? ''} ${c.text}`;
+}
+
+/** The submit control of a form that moves on (not a cancel): the first that does not deny. */
+function submitOf(model: PageModel, form: number | undefined, near?: PageControl): PageControl | undefined {
+  const buttons = model.controls.filter((c) => usable(c) && isPressable(c) && c.tag !== 'a' && !says(c, 'deny'));
+  const inForm = form === undefined ? [] : buttons.filter((c) => c.form === form);
+  const chosen = inForm.find(isSubmit) ?? inForm[0];
+  if (chosen || form !== undefined) return chosen;
+  // No form (a script-rendered page): the first visible button after the input, else any.
+  return buttons.find((c) => near && c.index > near.index) ?? buttons[0];
+}
+
+/** The user-code input: named (or labelled) like a code, or — when one is expected — the only text input. */
+function userCodeInput(inputs: PageControl[], wanted: boolean): PageControl | undefined {
+  const named = inputs.find((c) => USER_CODE_NAME.test(hints(c)) && !/password/i.test(hints(c)));
+  if (named) return named;
+  return wanted && inputs.length === 1 && !USERNAME_HINT.test(hints(inputs[0]!)) ? inputs[0] : undefined;
+}
+
+export function classify(model: PageModel, options: ClassifyOptions = {}): PageClass {
+  const visible = model.controls.filter(usable);
+  const passwordName = options.passwordField ?? 'password';
+  const password = visible.find((c) => c.tag === 'input' && c.type === 'password')
+    ?? visible.find((c) => c.tag === 'input' && c.name === passwordName && c.type !== 'hidden');
+  const inputs = visible.filter(isTextInput);
+  if (password) {
+    const scope = password.form === undefined ? inputs : inputs.filter((c) => c.form === password.form);
+    const username = (options.usernameField ? scope.find((c) => c.name === options.usernameField) : undefined)
+      ?? scope.find((c) => USERNAME_HINT.test(hints(c)))
+      ?? scope.find((c) => c.index < password.index);
+    const submit = submitOf(model, password.form, password);
+    return { kind: 'login', password, ...(username ? { username } : {}), ...(submit ? { submit } : {}) };
+  }
+  const code = userCodeInput(inputs, options.wantsUserCode === true);
+  if (code) {
+    const submit = submitOf(model, code.form, code);
+    return { kind: 'user-code', input: code, ...(submit ? { submit } : {}) };
+  }
+  const username = (options.usernameField ? inputs.find((c) => c.name === options.usernameField) : undefined)
+    ?? inputs.find((c) => USERNAME_HINT.test(hints(c)) || c.type === 'email')
+    ?? (inputs.length === 1 && !options.wantsUserCode ? inputs[0] : undefined);
+  if (username) {
+    const submit = submitOf(model, username.form, username);
+    return { kind: 'identifier', username, ...(submit ? { submit } : {}) };
+  }
+  // An error status: the page is an error page, unless it asks for the code or the user again (a wrong entry).
+  if (model.status >= 400) return { kind: 'error' };
+  const pressable = visible.filter(isPressable);
+  const approve = pressable.find((c) => c.tag !== 'a' && says(c, 'approve'));
+  const deny = pressable.find((c) => says(c, 'deny'));
+  const asks = ACCESS_WORDING.test(model.text);
+  if ((approve && (deny || asks)) || (deny && asks)) {
+    const decisionForm = approve?.form ?? deny?.form;
+    const choices = visible.filter((c) => c.tag === 'input' && c.type === 'checkbox' && !c.checked && (decisionForm === undefined || c.form === decisionForm));
+    return { kind: 'consent', ...(approve ? { approve } : {}), ...(deny ? { deny } : {}), choices };
+  }
+  const buttons = pressable.filter((c) => c.tag !== 'a');
+  if (buttons.length === 1 && APPROVE.test(reads(buttons[0]!).label) && !DENY.test(reads(buttons[0]!).label)) return { kind: 'continue', submit: buttons[0]! };
+  return { kind: 'other', controls: visible.some((c) => c.tag !== 'a' && (isPressable(c) || isTextInput(c))) };
+}
+
+/** Why the form driver cannot press `control` (it needs a script, or submits the same as another), or undefined when it can. */
+export function whyNotSubmittable(control: PageControl, other?: PageControl): string | undefined {
+  if (control.tag === 'a') return control.scripted || !control.value || control.value.startsWith('#') ? 'a link that works by script' : undefined;
+  if (control.scripted) return control.tag === 'input' || control.type === 'button' ? `a ${control.type} control that works by script` : 'a button with a script handler';
+  if (!isSubmit(control)) return 'not a submit button';
+  if (control.form === undefined) return 'a button outside any form';
+  // Pressed, a submit button adds its own name=value: two in one form that add the same thing (nothing) cannot be told apart.
+  const sends = (c: PageControl) => `${c.name ? `${c.name}=${c.value}` : ''} ${c.formAction ?? ''} ${c.formMethod ?? ''}`;
+  if (other && isSubmit(other) && !other.scripted && other.form === control.form && sends(other) === sends(control)) {
+    return `a button that submits exactly what "${reads(other).label || 'the other choice'}" submits (same form, ${control.name ? 'same name and value' : 'neither has a name'})`;
+  }
+  return undefined;
+}

@@ -1,0 +1,85 @@
+/**
+ * An IdP session as a user agent keeps it: the cookies (RFC 6265, by tough-cookie: Domain,
+ * Path, Secure, expiry, public suffixes) the form driver sends, and the browser's storage state
+ * (cookies and local storage) the browser driver starts from. A walk either starts from a fresh
+ * session, or shares one with other walks so the IdP's sign-in (and remembered consent) carries
+ * over — what a user sees who signs in once and uses several applications.
+ */
+import { CookieJar } from 'tough-cookie';
+
+/** Playwright's storage state (browserContext.storageState()), kept opaque here. */
+export type BrowserState = Awaited<ReturnType<import('playwright-core').BrowserContext['storageState']>>;
+
+function newJar(): CookieJar {
+  return new CookieJar(undefined, { allowSpecialUseDomain: true, rejectPublicSuffixes: true, looseMode: true });
+}
+
+export class LoginSession {
+  /** @param label how reports name this session (ctx.loginSession(label)). */
+  constructor(readonly label = 'login session') {}
+  /** The form driver's cookies. Special-use names such as *.localhost are allowed (tests, local IdPs). */
+  jar = newJar();
+  /** The browser driver's state after the last walk through it, when there was one. */
+  browserState: BrowserState | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs one walk at a time on this session: an IdP keeps one server-side session per cookie, and
+   * two interactions on it at once can spoil each other (oidc-provider answers the second one's
+   * resume with an error). Walks on fresh sessions never wait.
+   */
+  exclusive<T>(walk: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(walk, walk);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * A copy for one walk: walks that share a session run at the same time, and one walk's
+   * transaction cookies must not land in another's requests halfway through.
+   */
+  fork(): LoginSession {
+    const copy = new LoginSession();
+    copy.jar = CookieJar.deserializeSync(this.jar.serializeSync() ?? newJar().serializeSync()!);
+    copy.browserState = this.browserState;
+    return copy;
+  }
+
+  /** Takes over what a walk on a fork ended with (the last walk to end wins). */
+  adopt(walk: LoginSession): void {
+    this.jar = walk.jar;
+    if (walk.browserState) this.browserState = walk.browserState;
+  }
+
+  /** The Cookie header for a request to `url` (undefined when no cookie applies). */
+  cookieHeader(url: string): string | undefined {
+    const header = this.jar.getCookieStringSync(url);
+    return header || undefined;
+  }
+
+  /** Keeps the Set-Cookie lines of a response from `url`; a line the jar refuses (a foreign Domain, a bad prefix) is dropped. */
+  store(url: string, setCookies: readonly string[]): void {
+    for (const line of setCookies) {
+      try {
+        this.jar.setCookieSync(line, url, { ignoreError: true });
+      } catch {
+        // an unparseable line: a browser would drop it too
+      }
+    }
+  }
+}
+
+/**
+ * Which IdP session an authorization starts from: `fresh` (a new, empty one: the user signs in),
+ * `shared` (the run's one session, shared with every walk that asks for it: a remembered sign-in
+ * skips the login page), or a LoginSession of the scenario's own (e.g. two authorizations that
+ * must share one sign-in, and no other).
+ */
+export type SessionChoice = 'fresh' | 'shared' | LoginSession;
+
+/** The session a walk uses. */
+export function sessionFor(choice: SessionChoice | undefined, shared: LoginSession | undefined): LoginSession {
+  if (choice instanceof LoginSession) return choice;
+  if (choice === 'shared' && shared) return shared;
+  return new LoginSession();
+}

@@ -1,0 +1,81 @@
+/**
+ * The shared page walk (harness/login/page.ts) on pages read by the form driver's reader: what a
+ * page is, which control each decision uses, and when the form driver may not press a control.
+ */
+import { describe, expect, it } from 'vitest';
+import { readPage } from '../../harness/login/html.ts';
+import { MAX_CONTROLS, classify, whyNotSubmittable } from '../../harness/login/page.ts';
+
+const read = (html: string, status = 200) => readPage(html, 'https://idp.test/page', status);
+
+describe('what a page is', () => {
+  it('a lone "Continue" on a page that asks for nothing is an interstitial, not a consent', () => {
+    expect(classify(read('<h1>Welcome back</h1><form method=post><button>Continue</button></form>')).kind).toBe('continue');
+  });
+
+  it('a consent page asks for access: wording and a choice, or both choices', () => {
+    const worded = classify(read('<h1>App wants to access your profile</h1><form method=post><button>Continue</button></form>'));
+    expect(worded).toMatchObject({ kind: 'consent', approve: { text: 'Continue' } });
+    const choice = classify(read('<h1>Hello</h1><form method=post><button name=d value=yes>Yes</button><button name=d value=no>No</button></form>'));
+    expect(choice).toMatchObject({ kind: 'consent', approve: { value: 'yes' }, deny: { value: 'no' } });
+  });
+
+  it('per-scope checkboxes are the choices an approving user ticks', () => {
+    const cls = classify(read(`<p>Example wants permission to see:</p><form method=post><input type=checkbox name=s value=a checked>
+      <input type=checkbox name=s value=b><input type=checkbox name=s value=c hidden><button name=x value=allow>Allow</button><button name=x value=deny>Deny</button></form>`));
+    expect(cls.kind === 'consent' && cls.choices.map((c) => c.value)).toEqual(['b']);
+  });
+
+  it('an error status is an error page, unless it asks for the password, the code or the user again', () => {
+    expect(classify(read('<h1>Forbidden</h1>', 403)).kind).toBe('error');
+    expect(classify(read('', 403)).kind).toBe('error');
+    expect(classify(read('<form><input name=user_code><button>Go</button></form>', 400)).kind).toBe('user-code');
+    expect(classify(read('<form><input name=u><input type=password name=p><button>Go</button></form>', 401)).kind).toBe('login');
+  });
+
+  it('a lone text input is the user code only where one is expected; else the identifier of an identifier-first login', () => {
+    const page = read('<form method=post><input name=entry><button>Next</button></form>');
+    expect(classify(page, { wantsUserCode: true }).kind).toBe('user-code');
+    expect(classify(page).kind).toBe('identifier');
+  });
+
+  it('hidden and disabled controls are not offered', () => {
+    const cls = classify(read('<form method=post><input type=password name=p style="display:none"><div hidden><input type=password name=q></div><button disabled>Sign in</button></form>'));
+    expect(cls).toEqual({ kind: 'other', controls: false });
+  });
+});
+
+describe('what the form driver may press', () => {
+  it('not a script-driven button, nor one whose submission equals the other choice', () => {
+    const p = read(`<form method=post id=f><button>Allow</button><button>Deny</button></form><button type=button onclick="x()">Cancel</button>
+      <form method=post><button name=d value=1>Yes</button><button name=d value=1>No</button></form><a href="javascript:void 0">Decline</a>`);
+    const [allow, deny, cancel, yes, no, decline] = p.controls;
+    expect(whyNotSubmittable(deny!, allow)).toMatch(/submits exactly what "Allow" submits \(same form, neither has a name\)/);
+    expect(whyNotSubmittable(cancel!)).toBe('a button control that works by script');
+    expect(whyNotSubmittable(no!, yes)).toMatch(/same name and value/);
+    expect(whyNotSubmittable(decline!)).toBe('a link that works by script');
+  });
+
+  it('a named deny, a deny in a form of its own, and a plain link are pressable', () => {
+    const p = read(`<form method=post><button name=a value=allow>Allow</button><button name=a value=deny>Deny</button></form>
+      <form method=post action=/no><button>Deny</button></form><a href="/cancel">Cancel</a>`);
+    const [allow, deny, own, link] = p.controls;
+    expect(whyNotSubmittable(deny!, allow)).toBeUndefined();
+    expect(whyNotSubmittable(own!, allow)).toBeUndefined();
+    expect(whyNotSubmittable(link!)).toBeUndefined();
+  });
+});
+
+describe('the reader on hostile pages (linear time, capped collection)', () => {
+  it('reads at most MAX_CONTROLS controls of 50,000 and says it cut the page', () => {
+    const page = read(`<form>${'<button name=b>x</button>'.repeat(50_000)}</form>`);
+    expect(page.controls).toHaveLength(MAX_CONTROLS);
+    expect(page.truncated).toBe(`read the first ${MAX_CONTROLS} controls; the rest of the page was not read`);
+  });
+
+  it('reads a page whose attribute never closes, and a page nested 200,000 deep, without error', () => {
+    expect(read(`<form><input name=a value="${'x'.repeat(2_000_000)}`).controls).toEqual([]);
+    const deep = read(`${'<div>'.repeat(200_000)}<form><input type=password name=p></form>`);
+    expect(deep.controls).toHaveLength(1);
+  });
+});

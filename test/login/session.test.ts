@@ -1,0 +1,38 @@
+/** IdP sessions (harness/login/session.ts): cookies by tough-cookie, a copy per walk, one walk at a time on a shared one. */
+import { describe, expect, it } from 'vitest';
+import { LoginSession, sessionFor } from '../../harness/login/session.ts';
+
+describe('a login session', () => {
+  it('a walk works on a copy; the session takes over the copy when the walk ends', () => {
+    const shared = new LoginSession();
+    shared.store('http://idp.test/', ['sid=1; Path=/']);
+    const walk = shared.fork();
+    walk.store('http://idp.test/', ['txn=2; Path=/']);
+    expect(shared.cookieHeader('http://idp.test/')).toBe('sid=1');
+    shared.adopt(walk);
+    expect(shared.cookieHeader('http://idp.test/')).toBe('sid=1; txn=2');
+  });
+
+  it('runs walks one at a time, in order, also after one fails', async () => {
+    const session = new LoginSession();
+    const order: string[] = [];
+    let release!: () => void;
+    const first = session.exclusive(async () => { order.push('a start'); await new Promise<void>((r) => { release = r; }); order.push('a end'); throw new Error('a failed'); });
+    const second = session.exclusive(async () => { order.push('b'); return 2; });
+    await Promise.resolve();
+    expect(order).toEqual(['a start']);
+    release();
+    await expect(first).rejects.toThrow('a failed');
+    expect(await second).toBe(2);
+    expect(order).toEqual(['a start', 'a end', 'b']);
+  });
+
+  it('"fresh" (and no choice) is a new session; "shared" the run\'s; a LoginSession itself', () => {
+    const run = new LoginSession();
+    const own = new LoginSession();
+    expect(sessionFor(undefined, run)).not.toBe(run);
+    expect(sessionFor('fresh', run)).not.toBe(run);
+    expect(sessionFor('shared', run)).toBe(run);
+    expect(sessionFor(own, run)).toBe(own);
+  });
+});
