@@ -26,7 +26,9 @@ Options:
                         (then only discovery-level scenarios apply; the rest are skipped)
   --only GLOB           run only these scenario ids, e.g. 'pkce.*' (comma-separated, repeatable)
   --skip GLOB           leave these out (comma-separated, repeatable)
-  --profile spec|rfc    which documents count (default spec: SPEC plus the RFCs and OIDC)
+  --profile spec|rfc|fapi2
+                        which documents count (default spec: SPEC plus the RFCs and OIDC;
+                        fapi2: the FAPI 2.0 Security Profile's server requirements alone)
   --report DIR          where reports go (default ./conformance-report)
   --format LIST         json,junit,html,md (default all)
   --seed N              seed for generated values (default random; printed and in report.json)

@@ -14,6 +14,12 @@ export interface AuthorizeOptions {
    * not followed, and the walk ends as a page outcome whose `location` is that redirect.
    */
   stayWithin?: string;
+  /**
+   * ctx.authorize only: push the request to the PAR endpoint first (RFC 9126) and open the
+   * authorization endpoint with client_id and request_uri. Default: when the target requires
+   * PAR (require_pushed_authorization_requests).
+   */
+  par?: boolean;
 }
 
 export interface RedirectOutcome {
@@ -28,6 +34,16 @@ export interface RedirectOutcome {
   visits?: PageVisit[];
   /** Every request the page made or tried, in order (drivers that see them: the browser). */
   requests?: RequestRecord[];
+  /** Every HTTP redirect on the way, with the method of the request it answered (the form driver reports them). */
+  redirects?: RedirectRecord[];
+}
+
+/** One HTTP redirect a walk met: e.g. to check that a login POST is never answered 307 (RFC 9700 §4.12). */
+export interface RedirectRecord {
+  method: string;
+  url: string;
+  status: number;
+  location: string;
 }
 
 /** The page a driver ended on, and why. */
@@ -45,6 +61,7 @@ export interface EndPage {
   pages: PageKind[];
   visits?: PageVisit[];
   requests?: RequestRecord[];
+  redirects?: RedirectRecord[];
 }
 
 export interface PageOutcome extends EndPage {

@@ -9,7 +9,7 @@
 import type { HttpClient, HttpResponse } from '../http.ts';
 import {
   type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver, type PageKind,
-  type PageVisit, isRedirectTo, responseParams,
+  type PageVisit, type RedirectRecord, isRedirectTo, responseParams,
 } from './driver.ts';
 import { type FormField, type HtmlForm, formValues, isSubmit, pageHeadline, parseForms } from './html.ts';
 import { DENY, TEXT_INPUT_TYPES, USER_CODE_NAME, gives } from './words.ts';
@@ -181,23 +181,25 @@ export class FormLoginDriver implements LoginDriver {
     const session = new Session(this.o.http, 'authorization request');
     const walk = newWalk();
     const { pages, visits } = walk;
+    const redirects: RedirectRecord[] = [];
     let request: Step = { method: 'GET', url: authorizationUrl };
     for (let step = 0; step < MAX_STEPS; step++) {
       const res = await session.send(request);
       const redirect = redirectOf(res, request.url);
       if (redirect) {
-        if (isRedirectTo(redirect, stopAt)) return { kind: 'redirect', url: redirect, params: responseParams(redirect), pages, visits };
+        redirects.push({ method: request.method, url: request.url, status: res.status, location: redirect });
+        if (isRedirectTo(redirect, stopAt)) return { kind: 'redirect', url: redirect, params: responseParams(redirect), pages, visits, redirects };
         if (options.stayWithin && new URL(redirect).origin !== new URL(options.stayWithin).origin) {
           return {
             kind: 'page', status: res.status, url: request.url, body: res.text, headline: pageHeadline(res.text),
-            reason: `a redirect to ${redirect}, outside ${new URL(options.stayWithin).origin}, not followed`, location: redirect, pages, visits,
+            reason: `a redirect to ${redirect}, outside ${new URL(options.stayWithin).origin}, not followed`, location: redirect, pages, visits, redirects,
           };
         }
         request = { method: 'GET', url: redirect };
         continue;
       }
       const stop = (reason: string): AuthorizeOutcome => ({
-        kind: 'page', status: res.status, url: request.url, body: res.text, headline: pageHeadline(res.text), reason, pages, visits,
+        kind: 'page', status: res.status, url: request.url, body: res.text, headline: pageHeadline(res.text), reason, pages, visits, redirects,
       });
       walk.page = { url: request.url, res };
       const forms = parseForms(res.text);
@@ -205,7 +207,7 @@ export class FormLoginDriver implements LoginDriver {
       const formPost = forms.find((f) => isRedirectTo(action(f), stopAt));
       if (formPost) {
         const params = Object.fromEntries(formValues(formPost));
-        return { kind: 'redirect', url: action(formPost), params, pages, visits };
+        return { kind: 'redirect', url: action(formPost), params, pages, visits, redirects };
       }
       const login = this.#login(forms, request.url, walk);
       if (login === LOGIN_CAME_BACK) return stop(login);
