@@ -20,6 +20,8 @@ Options:
   --list-flaws       list every planted flaw with what it breaks, and exit
   --signing-alg ALG  RS256 (default), PS256, ES256 or EdDSA
   --legacy-client    also seed the legacy client (password and implicit grants)
+  --fapi2            the FAPI 2.0 Security Profile's server settings: PAR required, DPoP
+                     required, private_key_jwt only (use the keyed client; run --profile fapi2)
   --target-out FILE  write a target config for the harness (DESIGN §4) to FILE
   -h, --help         show this help
 
@@ -37,6 +39,7 @@ export const serveCommand: Command = {
       'list-flaws': { type: 'boolean' },
       'signing-alg': { type: 'string', default: 'RS256' },
       'legacy-client': { type: 'boolean', default: false },
+      fapi2: { type: 'boolean', default: false },
       'target-out': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -56,6 +59,7 @@ export const serveCommand: Command = {
     try {
       server = createReferenceServer({
         flaws, signingAlg, legacyClient: values['legacy-client'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
+        ...(values.fapi2 ? { profile: 'fapi2' as const } : {}),
       });
     } catch (err) {
       throw new UsageError((err as Error).message);
@@ -132,7 +136,7 @@ ${line}`);
   const rows = context.clients.map((client) => [
     client.role ?? '-',
     client.clientId,
-    client.clientSecret ?? '(public)',
+    client.clientSecret ?? (client.jwks ? '(private_key_jwt)' : '(public)'),
     client.redirectUris[0] ?? '-',
     client.allowedScope,
   ]);

@@ -22,6 +22,7 @@ import {
   type RedirectTarget,
 } from './authorization-response.ts';
 import type { Endpoint } from './endpoint.ts';
+import { authorizationParameters } from './par.ts';
 
 export const authorizeEndpoint: Endpoint = {
   mount(router, server) {
@@ -48,7 +49,8 @@ export const authorizeEndpoint: Endpoint = {
 };
 
 async function startInteraction(ctx: Context, server: ServerContext): Promise<void> {
-  const query = new URLSearchParams(ctx.querystring);
+  // RFC 9126 §4: a pushed request's parameters (by its request_uri), or the query's.
+  const query = await authorizationParameters(server, new URLSearchParams(ctx.querystring));
   const { client, target } = resolveClientAndRedirect(server, query);
   const request = validateRequest(server, client, target, query);
   const id = randomToken();
@@ -85,12 +87,12 @@ function resolveClientAndRedirect(server: ServerContext, query: URLSearchParams)
 }
 
 /** SPEC authentication 5: exact string match against the registered list; no prefix, no wildcard. */
-function redirectUriRegistered(server: ServerContext, client: RegisteredClient, redirectUri: string): boolean {
+export function redirectUriRegistered(server: ServerContext, client: RegisteredClient, redirectUri: string): boolean {
   const prefix = server.flaws.has('redirect-prefix-match');
   return client.redirectUris.some((registered) => (prefix ? redirectUri.startsWith(registered) : redirectUri === registered));
 }
 
-type AuthorizationRequest = Omit<InteractionRecord, 'id' | 'expiresAt' | 'sub' | 'authTime'>;
+export type AuthorizationRequest = Omit<InteractionRecord, 'id' | 'expiresAt' | 'sub' | 'authTime'>;
 
 /** Everything else; from here on the redirect_uri is trusted, so errors are redirected to it. */
 function validateRequest(
@@ -107,7 +109,7 @@ function validateRequest(
   }
 }
 
-function checkRequest(server: ServerContext, client: RegisteredClient, target: RedirectTarget, params: Params): AuthorizationRequest {
+export function checkRequest(server: ServerContext, client: RegisteredClient, target: RedirectTarget, params: Params): AuthorizationRequest {
   if (params.request !== undefined) throw new OAuthError('request_not_supported', 'request objects are not supported');
   if (params.request_uri !== undefined) throw new OAuthError('request_uri_not_supported', 'request_uri is not supported');
   if (params.response_type === undefined) throw invalidRequest('response_type is required');

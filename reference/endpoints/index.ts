@@ -7,6 +7,7 @@ import type { Endpoint } from './endpoint.ts';
 import { interactionEndpoint } from './interaction.ts';
 import { introspectionEndpoint } from './introspection.ts';
 import { jwksEndpoint } from './jwks.ts';
+import { parEndpoint } from './par.ts';
 import { revocationEndpoint } from './revocation.ts';
 import { tokenEndpoint } from './token.ts';
 import { userinfoEndpoint } from './userinfo.ts';
@@ -21,6 +22,7 @@ const SERVICE_ENDPOINTS: readonly Endpoint[] = [
   userinfoEndpoint,
   revocationEndpoint,
   introspectionEndpoint,
+  parEndpoint,
 ];
 
 export const ENDPOINTS: readonly Endpoint[] = [discoveryEndpoint(SERVICE_ENDPOINTS), ...SERVICE_ENDPOINTS];
