@@ -13,7 +13,7 @@ import { isScenario, type Scenario } from '../harness/scenario.ts';
 export const AREA_ORDER = [
   'discovery', 'jwks', 'code', 'pkce', 'redirect', 'refresh', 'client-credentials', 'client-auth',
   'scope', 'id-token', 'jwt', 'device', 'token-exchange', 'implicit', 'password', 'token', 'userinfo',
-  'revocation', 'introspection', 'tokens', 'consent', 'headers', 'race', 'browser',
+  'revocation', 'introspection', 'tokens', 'consent', 'par', 'dpop', 'mixup', 'resource', 'entropy', 'headers', 'race', 'browser',
 ] as const;
 
 /** Folders under suites/ that hold no scenarios. */

@@ -78,6 +78,8 @@ export interface PageVisit {
   status: number;
   /** Response headers, names in lower case (repeated headers joined with ", "). */
   headers: Record<string, string>;
+  /** The page's HTML, where the driver read it (the form driver): e.g. for a referrer meta tag. */
+  body?: string;
 }
 
 /** A request a browser made or tried during a walk: navigations, and everything a page loads. */

@@ -143,7 +143,7 @@ function newWalk(): Walk {
 /** The driver acts on the current page as a `kind` page. */
 function passed(walk: Walk, kind: PageKind): void {
   walk.pages.push(kind);
-  if (walk.page) walk.visits.push({ kind, url: walk.page.url, status: walk.page.res.status, headers: headersOf(walk.page.res) });
+  if (walk.page) walk.visits.push({ kind, url: walk.page.url, status: walk.page.res.status, headers: headersOf(walk.page.res), body: walk.page.res.text });
 }
 
 function headersOf(res: HttpResponse): Record<string, string> {

@@ -19,3 +19,7 @@ export * from './token-error.ts';
 export * from './race.ts';
 export * from './consent.ts';
 export * from './meta-refresh.ts';
+export * from './modern.ts';
+export * from './par.ts';
+export * from './dpop.ts';
+export * from './client-assertion.ts';
