@@ -4,7 +4,9 @@ import { redeem, tokensOf } from './modern.ts';
 
 /** A fresh code as `client`, redeemed with a proof by `key`: the tokens must come. */
 export async function dpopTokens(ctx: ScenarioContext, client: Client, key: DpopKey, scope?: string): Promise<TokenSet> {
-  const code = await ctx.flows.code(client.role, scope ? { scope } : {});
+  // OIDC Core §11: with offline_access, prompt=consent, or the server may ignore it.
+  const offline = scope?.split(' ').includes('offline_access');
+  const code = await ctx.flows.code(client.role, scope ? { scope, ...(offline ? { params: { prompt: 'consent' } } : {}) } : {});
   return tokensOf(await redeem(ctx, client, code, key, 'token request with a DPoP proof'), `redeeming the code as ${client.role} with a DPoP proof`);
 }
 

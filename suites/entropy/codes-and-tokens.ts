@@ -47,7 +47,7 @@ export default defineScenario({
     const scope = client.scope.split(' ').includes('offline_access') ? client.scope : undefined;
     const kinds: Record<string, string[]> = { 'authorization code': [], 'refresh token': [], 'opaque access token': [] };
     for (let i = 0; i < SAMPLES; i++) {
-      const code = await ctx.flows.code(client.role, scope ? { scope } : {});
+      const code = await ctx.flows.code(client.role, scope ? { scope, params: { prompt: 'consent' } } : {}); // OIDC Core §11
       kinds['authorization code']!.push(code.code);
       const tokens = tokensOf(await redeem(ctx, client, code, dpopExpected(ctx) ? dpopKey(ctx) : undefined, `token request (sample ${i + 1})`), `redeeming sample code ${i + 1}`);
       if (typeof tokens.refresh_token === 'string' && !jwtPayload(tokens.refresh_token)) kinds['refresh token']!.push(tokens.refresh_token);
