@@ -32,6 +32,17 @@ async function parFlow(config: client.Configuration, dpop?: client.DPoPHandle) {
   return client.authorizationCodeGrant(config, new URL(location!), { pkceCodeVerifier, expectedState: state, expectedNonce: nonce }, undefined, dpop ? { DPoP: dpop } : undefined);
 }
 
+/** PAR + private_key_jwt + DPoP: token_type dpop, and userinfo in the DPoP scheme. */
+async function dpopFlow(issuer: string) {
+  const config = await keyedConfig(issuer);
+  const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'));
+  const tokens = await parFlow(config, dpop);
+  expect(tokens.token_type).toBe('dpop');
+  const info = await client.fetchUserInfo(config, tokens.access_token, ALICE.sub, { DPoP: dpop });
+  expect(info.sub).toBe(ALICE.sub);
+  return { config, dpop, tokens };
+}
+
 describe('openid-client: PAR, DPoP and private_key_jwt against the default reference', () => {
   const ctx = useServer();
 
@@ -44,12 +55,7 @@ describe('openid-client: PAR, DPoP and private_key_jwt against the default refer
   });
 
   it('DPoP: token_type dpop, userinfo with the DPoP scheme, refresh with the same key', async () => {
-    const config = await keyedConfig(ctx.issuer);
-    const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'));
-    const tokens = await parFlow(config, dpop);
-    expect(tokens.token_type).toBe('dpop');
-    const info = await client.fetchUserInfo(config, tokens.access_token, ALICE.sub, { DPoP: dpop });
-    expect(info.sub).toBe(ALICE.sub);
+    const { config, dpop, tokens } = await dpopFlow(ctx.issuer);
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP: dpop });
     expect(refreshed.token_type).toBe('dpop');
   });
@@ -67,12 +73,7 @@ describe('openid-client against the reference with its FAPI 2.0 settings', () =>
   });
 
   it('PAR + private_key_jwt + DPoP complete; the library checks iss (RFC 9207)', async () => {
-    const config = await keyedConfig(ctx.issuer);
-    const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'));
-    const tokens = await parFlow(config, dpop);
-    expect(tokens.token_type).toBe('dpop');
-    const info = await client.fetchUserInfo(config, tokens.access_token, ALICE.sub, { DPoP: dpop });
-    expect(info.sub).toBe(ALICE.sub);
+    await dpopFlow(ctx.issuer);
   });
 
   it('without DPoP the token request is refused: only sender-constrained tokens', async () => {
