@@ -29,12 +29,8 @@ const SKIPS: Record<string, RegExp> = {
   'jwt.key-confusion-rejected': /opaque|accept/,
   'jwt.signature-tamper-rejected': /opaque|accept/,
   'jwt.embedded-key-rejected': /opaque|accept/,
-  // Its fixture registers no private_key_jwt client, does not require PAR, and names no resource indicator.
-  'client-auth.private-key-jwt': /keyed client/,
-  'client-auth.assertion-replay': /keyed client/,
-  'client-auth.assertion-audience': /keyed client/,
+  // Its fixture offers PAR without requiring it.
   'par.required': /require_pushed_authorization_requests/,
-  'resource.audience': /resource/,
 };
 
 let op: StartedOidcProvider;

@@ -16,7 +16,7 @@ async function run(options: ReferenceOptions, ids: readonly string[] | 'all', pr
   const ref = await startEmbeddedReference(options);
   try {
     const scenarios = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser' && (ids === 'all' || ids.includes(s.id)));
-    return await runConformance({ target: ref.target, scenarios, seed: 20261123, concurrency: 4, profile });
+    return await runConformance({ target: ref.target, scenarios, seed: 20261123, concurrency: 4, profile, scenarioTimeoutMs: 90_000 });
   } finally {
     await ref.server.close();
   }
