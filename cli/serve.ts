@@ -146,7 +146,7 @@ ${line}`);
   console.log(`idp-conformance reference server
   issuer     ${issuer}
   discovery  ${issuer}/.well-known/openid-configuration
-  user       ${user ? `${user.username} / ${user.password}` : '(none)'}
+  user       ${user ? `${user.username} / ${user.password}` : '(none)'}${context.options.profile === 'fapi2' ? '\n  settings   FAPI 2.0: PAR required, DPoP required, private_key_jwt only (use the keyed client)' : ''}
   clients (seeded, secrets are test-only):
 ${[header, ...rows].map(format).join('\n')}`);
 }
