@@ -69,6 +69,7 @@ export const FLAWS = {
   'dpop-bearer-accepted': 'a DPoP-bound access token is accepted as a Bearer token',
   'client-assertion-replay': 'a client assertion\'s jti is not tracked: the same assertion authenticates again',
   'client-assertion-aud-unchecked': 'a client assertion\'s aud is not checked',
+  'cors-at-authorization-endpoint': 'the authorization endpoint answers cross-origin requests with CORS headers',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

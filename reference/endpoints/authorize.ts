@@ -10,6 +10,7 @@ import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { paramsFromPairs, type Params } from '../http/body.ts';
 import { invalidRequest, OAuthError, unauthorizedClient } from '../http/errors.ts';
+import { authorizationEndpointCors } from '../http/cors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
 import { someClientEnables, type RegisteredClient } from '../options.ts';
 import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
@@ -26,7 +27,7 @@ import { authorizationParameters } from './par.ts';
 
 export const authorizeEndpoint: Endpoint = {
   mount(router, server) {
-    router.get('/auth', pageErrors(server.flaws), async (ctx) => {
+    router.get('/auth', authorizationEndpointCors(server.flaws), pageErrors(server.flaws), async (ctx) => {
       try {
         await startInteraction(ctx, server);
       } catch (err) {

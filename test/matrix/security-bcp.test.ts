@@ -39,6 +39,7 @@ const EXPECTED: ReadonlyArray<[FlawName, string, 'failed' | 'warning', Reference
   ['dpop-bearer-accepted', 'dpop.no-bearer-downgrade', 'failed'],
   ['client-assertion-replay', 'client-auth.assertion-replay', 'failed'],
   ['client-assertion-aud-unchecked', 'client-auth.assertion-audience', 'failed'],
+  ['cors-at-authorization-endpoint', 'headers.authorization-cors', 'failed'],
 ];
 
 describe('the security BCP and modern building blocks', () => {
