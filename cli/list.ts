@@ -13,7 +13,7 @@ Lists the scenarios: id, severity, level in the profile, requirements and title.
 
 Options:
   --only GLOB         only these ids, e.g. 'pkce.*' (comma-separated, repeatable)
-  --profile spec|rfc  the profile whose levels to show (default spec)
+  --profile spec|rfc|fapi2  the profile whose levels to show (default spec)
   --scenarios GLOB    include your own scenario files (repeatable)
   --json              print JSON instead of text
   -h, --help          show this help`;

@@ -34,7 +34,9 @@ Options:
                         an index in DIR/index.html
   --only GLOB           run only these scenario ids, e.g. 'pkce.*' (comma-separated, repeatable)
   --skip GLOB           leave these out (comma-separated, repeatable)
-  --profile spec|rfc    which documents count (default spec: SPEC plus the RFCs and OIDC)
+  --profile spec|rfc|fapi2
+                        which documents count (default spec: SPEC plus the RFCs and OIDC;
+                        fapi2: the FAPI 2.0 Security Profile's server requirements alone)
   --report DIR          where reports go (default ./conformance-report)
   --format LIST         json,junit,html,md,sarif (default json,junit,html,md; sarif is
                         SARIF 2.1.0 for GitHub code scanning, written as report.sarif)

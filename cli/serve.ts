@@ -23,6 +23,8 @@ Options:
   --store URL        where codes, tokens and sessions live: memory (default) or redis://HOST:PORT[/DB];
                      instances on one Redis share state and signing keys (run them behind one
                      load balancer with --issuer set to its URL)
+  --fapi2            the FAPI 2.0 Security Profile's server settings: PAR required, DPoP
+                     required, private_key_jwt only (use the keyed client; run --profile fapi2)
   --target-out FILE  write a target config for the harness (DESIGN §4) to FILE
   --admin-hooks      expose the key-rotation hook (POST to a secret URL) that the
                      jwks.rotation scenario calls; --target-out writes it as
@@ -43,6 +45,7 @@ export const serveCommand: Command = {
       'list-flaws': { type: 'boolean' },
       'signing-alg': { type: 'string', default: 'RS256' },
       'legacy-client': { type: 'boolean', default: false },
+      fapi2: { type: 'boolean', default: false },
       'target-out': { type: 'string' },
       store: { type: 'string', default: 'memory' },
       'admin-hooks': { type: 'boolean', default: false },
@@ -67,6 +70,7 @@ export const serveCommand: Command = {
       server = createReferenceServer({
         flaws, signingAlg, legacyClient: values['legacy-client'], adminHooks: values['admin-hooks'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
         ...shared,
+        ...(values.fapi2 ? { profile: 'fapi2' as const } : {}),
       });
     } catch (err) {
       throw new UsageError((err as Error).message);
@@ -165,7 +169,7 @@ ${line}`);
   const rows = context.clients.map((client) => [
     client.role ?? '-',
     client.clientId,
-    client.clientSecret ?? '(public)',
+    client.clientSecret ?? (client.jwks ? '(private_key_jwt)' : '(public)'),
     client.redirectUris[0] ?? '-',
     client.allowedScope,
   ]);
@@ -175,7 +179,7 @@ ${line}`);
   console.log(`idp-conformance reference server
   issuer     ${issuer}
   discovery  ${issuer}/.well-known/openid-configuration
-  user       ${user ? `${user.username} / ${user.password}` : '(none)'}
+  user       ${user ? `${user.username} / ${user.password}` : '(none)'}${context.options.profile === 'fapi2' ? '\n  settings   FAPI 2.0: PAR required, DPoP required, private_key_jwt only (use the keyed client)' : ''}
   clients (seeded, secrets are test-only):
 ${[header, ...rows].map(format).join('\n')}`);
 }

@@ -3,6 +3,7 @@
  * schema/target-config.schema.json), `${ENV}` interpolation, JSONC comments, and validation
  * messages that name the field and the fix. Nothing here sends a request.
  */
+import { createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { CLIENT_ROLES, type ClientRole } from './requirements.ts';
@@ -43,7 +44,24 @@ const origin = z.string().refine((v) => {
   }
 }, { error: 'must be an http(s) origin without a path, e.g. "https://login.idp.example"' });
 
-export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
+export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'] as const;
+
+/** The members of a private JWK that are secret (RFC 7518 §6.2.2, §6.3.2; RFC 8037 §2). */
+export const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const;
+
+/** A private JWK (RSA, EC or OKP) as JSON: node:crypto must be able to import it. */
+const privateJwkSchema = z.looseObject({
+  kty: z.enum(['RSA', 'EC', 'OKP'], { error: 'must be "RSA", "EC" or "OKP" (an asymmetric key)' }),
+  d: z.string().min(1, { error: 'the private member "d" is required: the harness signs client assertions with this key' }),
+  kid: z.string().optional(),
+  alg: z.string().optional(),
+}).refine((jwk) => {
+  try {
+    return createPrivateKey({ key: jwk as never, format: 'jwk' }).asymmetricKeyType !== undefined;
+  } catch {
+    return false;
+  }
+}, { error: 'is not a private key node:crypto can import (check crv, x, y, n, e and the private members)' });
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
 const clientSchema = z.strictObject({
@@ -56,7 +74,11 @@ const clientSchema = z.strictObject({
     .describe('A redirect URI registered for the client (exact match). Never fetched by the harness.'),
   scope: z.string().optional().describe('Space-separated scopes the client may request.'),
   authMethod: z.enum(AUTH_METHODS).optional()
-    .describe('Token endpoint client authentication; default client_secret_basic with a secret, none without.'),
+    .describe('Token endpoint client authentication; default client_secret_basic with a secret, private_key_jwt with a privateJwk, none without either.'),
+  privateJwk: privateJwkSchema.optional()
+    .describe('private_key_jwt (RFC 7523, OIDC Core §9): the client\'s private JWK, whose public key the IdP has registered. A secret: redacted in every report; keep it out of the file with ${ENV} where you can.'),
+  resource: z.string().refine((v) => isAbsoluteUrl(v), { error: 'must be an absolute URI without a fragment (RFC 8707 §2), e.g. "https://api.example.com"' }).optional()
+    .describe('A resource indicator (RFC 8707) the IdP knows for this client: resource.audience asks for a token restricted to it.'),
   firstParty: z.boolean().optional().describe('First-party (trusted) or third-party client, per the SPEC table.'),
   postLogoutRedirectUri: z.string()
     .refine((v) => isAbsoluteUrl(v), { error: `must be an absolute URL, e.g. ${EXAMPLES.postLogoutRedirectUri}` })
@@ -72,6 +94,7 @@ const ROLE_DESCRIPTIONS: Record<ClientRole, string> = {
   device: 'A client for the device authorization grant (RFC 8628).',
   exchange: 'A confidential client for token exchange (RFC 8693).',
   legacy: 'A client allowed the deprecated password and implicit grants (redirect URI for implicit; secret if confidential).',
+  keyed: 'A confidential client that authenticates with private_key_jwt (privateJwk), for the code flow: PAR, DPoP and FAPI 2.0 scenarios.',
 };
 
 const rolesShape = Object.fromEntries(CLIENT_ROLES.map((role) => [role, clientSchema.optional().describe(ROLE_DESCRIPTIONS[role])])) as
@@ -175,7 +198,17 @@ export const targetConfigSchema = z.strictObject({
       ctx.addIssue({ code: 'custom', path: at('authMethod'),
         message: '"none" sends no secret but clientSecret is set; use "client_secret_basic" or "client_secret_post", or remove the secret' });
     }
-    if (client.authMethod && client.authMethod !== 'none' && !client.clientSecret && !secretMissing) {
+    if (role === 'keyed' && !client.privateJwk) {
+      ctx.addIssue({ code: 'custom', path: at('privateJwk'),
+        message: 'is required for the keyed role (it authenticates with private_key_jwt): the client\'s private JWK, e.g. {"kty":"EC","crv":"P-256","x":"…","y":"…","d":"…"}' });
+    }
+    if (role === 'keyed' && !client.redirectUri) {
+      ctx.addIssue({ code: 'custom', path: at('redirectUri'), message: `is required for the keyed role (it runs the authorization code flow), e.g. ${EXAMPLES.redirectUri}` });
+    }
+    if (client.authMethod === 'private_key_jwt' && !client.privateJwk && role !== 'keyed') {
+      ctx.addIssue({ code: 'custom', path: at('privateJwk'), message: '"private_key_jwt" signs with the client\'s private JWK; add privateJwk or choose another authMethod' });
+    }
+    if (client.authMethod && client.authMethod !== 'none' && client.authMethod !== 'private_key_jwt' && !client.clientSecret && !secretMissing) {
       ctx.addIssue({ code: 'custom', path: at('authMethod'),
         message: `"${client.authMethod}" needs a clientSecret; add one or use "none"` });
     }
@@ -197,7 +230,13 @@ export interface Client {
   firstParty?: boolean;
   /** A registered post_logout_redirect_uri (OIDC RP-Initiated Logout §2). */
   postLogoutRedirectUri?: string;
+  /** private_key_jwt: the client's private JWK. */
+  privateJwk?: PrivateJwk;
+  /** A resource indicator (RFC 8707) the IdP knows for this client. */
+  resource?: string;
 }
+
+export type PrivateJwk = z.output<typeof privateJwkSchema>;
 
 export function resolveClients(config: TargetConfig): Partial<Record<ClientRole, Client>> {
   const out: Partial<Record<ClientRole, Client>> = {};
@@ -210,18 +249,26 @@ export function resolveClients(config: TargetConfig): Partial<Record<ClientRole,
       ...(c.clientSecret ? { clientSecret: c.clientSecret } : {}),
       ...(c.redirectUri ? { redirectUri: c.redirectUri } : {}),
       scope: c.scope ?? (['machine', 'exchange'].includes(role) ? '' : 'openid'),
-      authMethod: c.authMethod ?? (c.clientSecret ? 'client_secret_basic' : 'none'),
+      authMethod: c.authMethod ?? (c.clientSecret ? 'client_secret_basic' : c.privateJwk ? 'private_key_jwt' : 'none'),
       ...(c.firstParty === undefined ? {} : { firstParty: c.firstParty }),
       ...(c.postLogoutRedirectUri ? { postLogoutRedirectUri: c.postLogoutRedirectUri } : {}),
+      ...(c.privateJwk ? { privateJwk: c.privateJwk } : {}),
+      ...(c.resource ? { resource: c.resource } : {}),
     };
   }
   return out;
 }
 
 /** Every secret value in the config: redacted wherever it appears. */
-export function configSecrets(config: TargetConfig): { value: string; kind: 'client_secret' | 'password' }[] {
+export function configSecrets(config: TargetConfig): { value: string; kind: 'client_secret' | 'password' | 'private_key' }[] {
   const secrets = Object.values(config.clients).flatMap((c) => (c?.clientSecret ? [{ value: c.clientSecret, kind: 'client_secret' as const }] : []));
-  return config.user ? [...secrets, { value: config.user.password, kind: 'password' }] : secrets;
+  // A keyed client's private JWK: each private member, wherever it might appear.
+  const keys = Object.values(config.clients).flatMap((c) => PRIVATE_JWK_MEMBERS.flatMap((m) => {
+    const value = (c?.privateJwk as Record<string, unknown> | undefined)?.[m];
+    return typeof value === 'string' && value ? [{ value, kind: 'private_key' as const }] : [];
+  }));
+  const all = [...secrets, ...keys];
+  return config.user ? [...all, { value: config.user.password, kind: 'password' }] : all;
 }
 
 const knownKeys = (path: readonly PropertyKey[]) => knownKeysIn(targetConfigSchema, Object.keys(clientSchema.shape), CLIENT_ROLES, path);

@@ -13,6 +13,7 @@ import { createHooks } from './hooks.ts';
 import type { LoginDriver } from './login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
 import { type BrowserState, LoginSession } from './login/session.ts';
+import { pushRequest, pushedAuthorizationUrl, pushedRequestOf, refusedPush, requiresPar } from './par.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';
 import { type ClientRole, findRequirement } from './requirements.ts';
 import type { Finding, Level, ProfileName, ResolvedRequirement } from './results.ts';
@@ -124,6 +125,7 @@ export function createContext(input: ContextInput): ContextState {
     encoding: config.tokenRequestEncoding,
     ...(input.origins ? { origins: input.origins } : {}),
     ...(input.limits ? { limits: input.limits } : {}),
+    issuer: target.issuer,
     ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
     ...(input.fetch ? { fetch: input.fetch } : {}),
   });
@@ -181,8 +183,15 @@ export function createContext(input: ContextInput): ContextState {
   };
   /** ctx.authorize through a given driver. */
   const authorizeWith = (driverOf: () => LoginDriver): ScenarioContext['authorize'] => async (role, params: Params = {}, options = {}): Promise<AuthorizeResult> => {
-    const { url, request } = authorizationUrl(role, params);
+    let { url, request } = authorizationUrl(role, params);
     const stopAt = [request.redirect_uri, client(role).redirectUri].filter((u): u is string => !!u);
+    // RFC 9126: pushed first when asked, or when the target requires it of every request.
+    if (options.par ?? requiresPar(target)) {
+      const res = await pushRequest(http, target, client(role), request);
+      const pushed = pushedRequestOf(res);
+      if (!pushed) return { ...refusedPush(res, res.url), request };
+      url = pushedAuthorizationUrl(target, client(role).clientId, pushed.requestUri);
+    }
     const outcome = await driverOf().authorize(url, stopAt, options);
     return { ...outcome, request };
   };

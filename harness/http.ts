@@ -8,6 +8,7 @@ import { type ClientRequest, type IncomingMessage, request as httpRequest } from
 import { request as httpsRequest } from 'node:https';
 import type { Evidence, HttpEvidence } from './results.ts';
 import type { AuthMethod, Client } from './config.ts';
+import { assertionFields, clientAssertion } from './client-assertion.ts';
 import { HarnessError, TargetUnreachableError } from './failures.ts';
 import { DEFAULT_LIMITS, LimitExceededError, type Limits, jsonDeeperThan, parseJsonBounded } from './limits.ts';
 import type { OriginPolicy } from './origin.ts';
@@ -99,9 +100,13 @@ export interface TokenRequestOptions {
   encoding?: 'form' | 'json';
   /** Send this secret instead of the configured one (e.g. a wrong one). */
   secret?: string;
-  /** Another endpoint than the token endpoint (revocation, introspection). */
+  /** Another endpoint than the token endpoint (revocation, introspection, PAR). */
   url?: string;
   label?: string;
+  /** Extra request headers (e.g. a DPoP proof). */
+  headers?: Record<string, string>;
+  /** private_key_jwt: send this client assertion instead of a fresh one (harness/client-assertion.ts). */
+  assertion?: string;
 }
 
 export interface HttpClientOptions {
@@ -113,6 +118,8 @@ export interface HttpClientOptions {
   /** Body size and JSON depth caps (default DEFAULT_LIMITS). */
   limits?: Partial<Limits>;
   tokenEndpoint?: string;
+  /** The issuer: the audience of private_key_jwt client assertions. */
+  issuer?: string;
   encoding?: 'form' | 'json';
   fetch?: typeof fetch;
 }
@@ -344,7 +351,7 @@ export class HttpClient {
     if (!url) throw new HarnessError('the target has no token endpoint in its discovery document');
     const auth = options.auth ?? client.authMethod;
     const secret = options.secret ?? client.clientSecret;
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     let fields: Params = { ...params };
     if (auth === 'client_secret_basic') {
       if (secret === undefined) throw new HarnessError(`client ${client.role} has no secret for client_secret_basic`);
@@ -353,6 +360,10 @@ export class HttpClient {
       fields = { client_id: client.clientId, client_secret: secret, ...fields };
     } else if (auth === 'none') {
       fields = { client_id: client.clientId, ...fields };
+    } else if (auth === 'private_key_jwt') {
+      if (!options.assertion && !this.#o.issuer) throw new HarnessError('private_key_jwt needs the issuer (the assertion\'s audience)');
+      const assertion = options.assertion ?? clientAssertion(client, { audience: this.#o.issuer! });
+      fields = { ...assertionFields(client.clientId, assertion), ...fields };
     }
     const encoding = options.encoding ?? this.#o.encoding ?? 'form';
     const label = options.label ?? `${params.grant_type ?? 'request'} as ${client.role}`;

@@ -4,6 +4,8 @@
  * Profiles choose which documents count:
  * - `spec` (default): the service spec (SPEC) plus the standards it builds on (RFCs, OIDC).
  * - `rfc`: the RFCs and OpenID specifications alone.
+ * - `fapi2`: the FAPI 2.0 Security Profile's server requirements alone (every one a MUST or
+ *   SHOULD of that document); a scenario that does not cite it is skipped with that reason.
  * A scenario's level is the strictest level among the requirements that apply in the profile;
  * a requirement may be limited to some client roles (`roles`), e.g. RFC 9700 §2.2.2 makes refresh
  * rotation a MUST for public clients only.
@@ -11,9 +13,9 @@
 import type { Level, ProfileName, ResolvedRequirement } from './results.ts';
 
 /** The client roles of the target config (DESIGN §4); `legacy` may use the password and implicit grants. */
-export type ClientRole = 'confidential' | 'confidential2' | 'public' | 'machine' | 'device' | 'exchange' | 'legacy';
+export type ClientRole = 'confidential' | 'confidential2' | 'public' | 'machine' | 'device' | 'exchange' | 'legacy' | 'keyed';
 export const CLIENT_ROLES: readonly ClientRole[] = [
-  'confidential', 'confidential2', 'public', 'machine', 'device', 'exchange', 'legacy',
+  'confidential', 'confidential2', 'public', 'machine', 'device', 'exchange', 'legacy', 'keyed',
 ];
 
 export type SpecName =
@@ -21,6 +23,7 @@ export type SpecName =
   | 'OIDC Core'
   | 'OIDC Discovery'
   | 'OIDC RP-Initiated Logout'
+  | 'FAPI 2.0 SP'
   | `RFC ${number}`;
 
 export interface Requirement {
@@ -37,7 +40,10 @@ export interface Requirement {
   note?: string;
 }
 
-export const PROFILES: readonly ProfileName[] = ['spec', 'rfc'];
+export const PROFILES: readonly ProfileName[] = ['spec', 'rfc', 'fapi2'];
+
+/** The FAPI 2.0 Security Profile (final): its own document, counted only by the fapi2 profile. */
+export const FAPI2_URL = 'https://openid.net/specs/fapi-security-profile-2_0-final.html';
 
 const LEVEL_RANK: Record<Level, number> = { MUST: 3, SHOULD: 2, MAY: 1 };
 
@@ -49,6 +55,10 @@ export function strictest(levels: Level[]): Level | undefined {
 
 /** Whether a profile counts a document. */
 export function profileCounts(profile: ProfileName, spec: SpecName): boolean {
+  // fapi2 counts the FAPI 2.0 Security Profile alone (its server requirements, cited by the
+  // scenarios that check them); spec and rfc never count it (it is a profile, not a default).
+  if (profile === 'fapi2') return spec === 'FAPI 2.0 SP';
+  if (spec === 'FAPI 2.0 SP') return false;
   return profile === 'spec' ? true : spec !== 'SPEC';
 }
 
@@ -78,6 +88,7 @@ export function requirementUrl(r: Pick<Requirement, 'spec' | 'section'>, options
     return `https://openid.net/specs/openid-connect-discovery-1_0.html#rfc.section.${r.section}`;
   }
   if (r.spec === 'OIDC RP-Initiated Logout') return `https://openid.net/specs/openid-connect-rpinitiated-1_0.html#rfc.section.${r.section}`;
+  if (r.spec === 'FAPI 2.0 SP') return `${FAPI2_URL}#section-${r.section}`;
   if (r.spec === 'SPEC' && options.specUrl) return `${options.specUrl}#${slug(r.section)}`;
   return undefined;
 }

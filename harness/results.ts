@@ -6,7 +6,7 @@
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
 export type Status = 'passed' | 'failed' | 'warning' | 'skipped' | 'error';
-export type ProfileName = 'spec' | 'rfc';
+export type ProfileName = 'spec' | 'rfc' | 'fapi2';
 
 /** A requirement as it appears in a result: resolved against the profile, with its link. */
 export interface ResolvedRequirement {

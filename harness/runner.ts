@@ -101,6 +101,7 @@ function describeCapability(c: Capability): string {
     case 'pkce': return `the PKCE method ${value} (code_challenge_methods_supported)`;
     case 'auth': return `the client authentication method "${value}" (token_endpoint_auth_methods_supported)`;
     case 'endpoint': return `a ${value} endpoint`;
+    case 'metadata': return `${value} (true or a non-empty list in the discovery document)`;
     default: return `"${value}" (${kind})`;
   }
 }

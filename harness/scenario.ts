@@ -249,3 +249,8 @@ export interface ScenarioContext {
    */
   property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: PropertyOptions<T>): Promise<void>;
 }
+
+export { DpopKey, createDpopKey, jwkThumbprint, type DpopProofOptions } from './dpop.ts';
+export { CLIENT_ASSERTION_TYPE, assertionFields, clientAssertion, type ClientAssertionOptions } from './client-assertion.ts';
+export { pushRequest, pushedAuthorizationUrl, pushedRequestOf, requiresPar, type PushedRequest } from './par.ts';
+export type { RedirectRecord } from './login/driver.ts';

@@ -10,7 +10,7 @@ import type { HttpEvidence } from './results.ts';
 
 export type EndpointName =
   | 'authorization' | 'token' | 'userinfo' | 'jwks' | 'revocation' | 'introspection'
-  | 'deviceAuthorization' | 'registration' | 'endSession';
+  | 'deviceAuthorization' | 'registration' | 'endSession' | 'pushedAuthorization';
 
 const ENDPOINT_FIELDS: Record<EndpointName, string> = {
   authorization: 'authorization_endpoint',
@@ -22,12 +22,24 @@ const ENDPOINT_FIELDS: Record<EndpointName, string> = {
   deviceAuthorization: 'device_authorization_endpoint',
   registration: 'registration_endpoint',
   endSession: 'end_session_endpoint',
+  pushedAuthorization: 'pushed_authorization_request_endpoint',
 };
+
+/**
+ * Discovery fields whose presence (true, or a non-empty list) advertises an optional feature:
+ * `metadata:<field>` capabilities (RFC 9126 §5, RFC 9207 §3, RFC 9449 §5.1).
+ */
+export const FEATURE_FIELDS = [
+  'require_pushed_authorization_requests',
+  'authorization_response_iss_parameter_supported',
+  'dpop_signing_alg_values_supported',
+] as const;
 
 /**
  * What a target offers, as advertised by discovery:
  * `grant:<grant_type>`, `response_type:<type>`, `pkce:<method>`, `auth:<token endpoint auth method>`,
- * `endpoint:<EndpointName>`, `id_token_alg:<alg>`.
+ * `endpoint:<EndpointName>`, `id_token_alg:<alg>`, `metadata:<field>` (an optional feature's field is
+ * true or a non-empty list).
  */
 export type Capability =
   | `grant:${string}`
@@ -35,7 +47,8 @@ export type Capability =
   | `pkce:${string}`
   | `auth:${string}`
   | `endpoint:${EndpointName}`
-  | `id_token_alg:${string}`;
+  | `id_token_alg:${string}`
+  | `metadata:${(typeof FEATURE_FIELDS)[number]}`;
 
 export interface Target {
   /** The configured (trusted) issuer: what ID tokens must carry. */
@@ -99,6 +112,10 @@ export function targetFromDiscovery(
     for (const m of strings(discovery.code_challenge_methods_supported) ?? []) caps.add(`pkce:${m}`);
     for (const m of strings(discovery.token_endpoint_auth_methods_supported) ?? ['client_secret_basic']) caps.add(`auth:${m}`);
     for (const a of strings(discovery.id_token_signing_alg_values_supported) ?? []) caps.add(`id_token_alg:${a}`);
+    for (const field of FEATURE_FIELDS) {
+      const value = discovery[field];
+      if (value === true || (Array.isArray(value) && value.length > 0)) caps.add(`metadata:${field}`);
+    }
   }
   return {
     issuer,

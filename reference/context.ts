@@ -2,6 +2,7 @@
 import type { Flaws } from './flaws.ts';
 import type { KeySet } from './keys.ts';
 import type { Lifetimes, ReferenceOptions, RegisteredClient, UserConfig } from './options.ts';
+import type { SecuritySettings } from './security-profile.ts';
 import type { Store } from './store/store.ts';
 import type { TokenService } from './tokens.ts';
 
@@ -11,6 +12,8 @@ export interface ServerContext {
   /** {device_auth_url} (SPEC): the base of the device activation page; the issuer unless configured. */
   readonly deviceAuthUrl: string;
   readonly options: Readonly<ReferenceOptions>;
+  /** PAR, DPoP, client authentication and resource settings (the fapi2 profile, or single options). */
+  readonly security: SecuritySettings;
   readonly flaws: Flaws;
   readonly store: Store;
   readonly keys: KeySet;

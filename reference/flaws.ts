@@ -75,6 +75,21 @@ export const FLAWS = {
   'rotation-drops-old-key': 'a key rotation drops the old key from the JWKS while tokens it signed are still live',
   'logout-open-redirect': 'the logout endpoint redirects to any post_logout_redirect_uri, registered or not',
   'logout-keeps-session': 'the logout endpoint redirects back but leaves the login session alive',
+  // RFC 9700 (AS side), RFC 9207, RFC 8707, PAR, DPoP and private_key_jwt
+  'redirect-307-after-login': 'the redirect after the login form POST is a 307, which re-posts the credentials to the client',
+  'iss-missing': 'authorization responses lack the iss parameter though discovery advertises it',
+  'no-referrer-policy': 'the login and consent pages carry no Referrer-Policy',
+  'low-entropy-codes': 'authorization codes carry 48 random bits (12 hex digits)',
+  'resource-ignored': 'the resource parameter is ignored: tokens keep the default audience, unknown resources are accepted',
+  'par-request-uri-reuse': 'a pushed request_uri can be used more than once',
+  'par-not-client-bound': 'a pushed request_uri works for a client other than the one that pushed it',
+  'par-not-enforced': 'discovery says PAR is required, but a plain authorization request is accepted',
+  'dpop-htu-unchecked': 'DPoP proofs at the token endpoint are accepted whatever their htm and htu',
+  'dpop-refresh-not-bound': 'a public client\'s DPoP-bound refresh token works with another key (or none)',
+  'dpop-bearer-accepted': 'a DPoP-bound access token is accepted as a Bearer token',
+  'client-assertion-replay': 'a client assertion\'s jti is not tracked: the same assertion authenticates again',
+  'client-assertion-aud-unchecked': 'a client assertion\'s aud is not checked',
+  'cors-at-authorization-endpoint': 'the authorization endpoint answers cross-origin requests with CORS headers',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

@@ -2,7 +2,7 @@
 export { createReferenceServer, type ReferenceServer } from './server.ts';
 export type { ServerContext } from './context.ts';
 export {
-  DEFAULT_LIFETIMES, LEGACY_CLIENT, SCOPES_SUPPORTED, SEEDED_CLIENTS, SEEDED_USER, resolveClients,
+  DEFAULT_LIFETIMES, DEFAULT_RESOURCES, LEGACY_CLIENT, SEEDED_KEYED_PRIVATE_JWK, SCOPES_SUPPORTED, SEEDED_CLIENTS, SEEDED_USER, resolveClients,
   type ClientAuthMethod, type ClientConfig, type ClientRole, type GrantType, type Lifetimes, type TargetRole,
   type ReferenceOptions, type RegisteredClient, type SigningAlg, type UserConfig,
 } from './options.ts';
@@ -14,3 +14,4 @@ export { isSigningAlg, KeySet, SIGNING_ALGS, sharedKeySet, type SharedValues, ty
 export { OAuthError } from './http/errors.ts';
 export type { Grant, TokenResponse } from './grants/grant.ts';
 export { targetConfig, targetConfig as targetConfigFor, type TargetClient, type TargetConfig } from './target-config.ts';
+export { securitySettings, type SecuritySettings } from './security-profile.ts';

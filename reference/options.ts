@@ -17,7 +17,10 @@ export type GrantType =
   | 'password'
   | 'implicit';
 
-export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
+
+/** A public JWK as JSON (RFC 7517): a private_key_jwt client's registered keys. */
+export type PublicJwk = Record<string, unknown> & { kty: string };
 
 export interface ClientConfig {
   clientId: string;
@@ -34,6 +37,11 @@ export interface ClientConfig {
   name: string;
   /** Where RP-Initiated Logout may send the user back to (exact match, OIDC RP-Initiated Logout §2). */
   postLogoutRedirectUris?: string[];
+  /**
+   * private_key_jwt (RFC 7523, OIDC Core §9): the client's registered public keys. A client with
+   * keys authenticates only with a client assertion signed by one of them; it has no secret.
+   */
+  jwks?: { keys: PublicJwk[] };
 }
 
 export interface UserConfig {
@@ -100,7 +108,35 @@ export interface ReferenceOptions {
    * key rotation (the jwks.rotation scenario). Off by default; never enable it on a shared server.
    */
   adminHooks?: boolean;
+  /**
+   * `fapi2`: the FAPI 2.0 Security Profile's server settings (reference/security-profile.ts):
+   * PAR required, DPoP required, private_key_jwt only (assertion aud: the issuer alone).
+   * The settings below override single parts of it.
+   */
+  profile?: 'fapi2';
+  /** Refuse authorization requests that were not pushed (RFC 9126 §5, require_pushed_authorization_requests). */
+  requirePushedAuthorizationRequests?: boolean;
+  /** Seconds a pushed request_uri lives (RFC 9126 §2.2; default 60). */
+  pushedRequestLifetime?: number;
+  /** Refuse token requests without a DPoP proof (every access token sender-constrained). */
+  requireDpop?: boolean;
+  /** Resource indicators (RFC 8707) a token may be restricted to; default: DEFAULT_RESOURCES. */
+  resources?: string[];
 }
+
+/** RFC 8707: the resource servers the reference issues audience-restricted tokens for, by default. */
+export const DEFAULT_RESOURCES = ['https://api.example.test'];
+
+/**
+ * The seeded keyed client's private key (test-only, like the seeded secrets): serve --target-out
+ * writes it for the harness; the server registers only its public part.
+ */
+export const SEEDED_KEYED_PRIVATE_JWK = {
+  kty: 'EC', crv: 'P-256', kid: 'keyed-app-1', alg: 'ES256',
+  x: '8giua_bOno6h4pn6Vu0Zh2Cnt7RHsIWHp9wF5VfMIsM',
+  y: 'Rc5MM5ZxPtr2hr2X9IBf_P_nmKUW9VglKqB5W_LE8HY',
+  d: 'KrWuYtDzAhwqNJd2fY4SKGEvWOgLFqCM1By5lEKFTU0',
+} as const;
 
 export const DEFAULT_LIFETIMES: Lifetimes = {
   authorizationCode: 60,
@@ -194,6 +230,15 @@ export const SEEDED_CLIENTS = {
     firstParty: true,
     name: 'Token Exchange Service',
   },
+  keyed: {
+    clientId: 'keyed-app',
+    redirectUris: ['https://keyed.example.test/callback'],
+    allowedScope: 'openid profile email offline_access api:read',
+    grantTypes: ['authorization_code', 'refresh_token', 'client_credentials'],
+    firstParty: true,
+    name: 'Keyed App (private_key_jwt)',
+    jwks: { keys: [(({ d: _d, ...pub }) => pub)(SEEDED_KEYED_PRIVATE_JWK)] },
+  },
 } satisfies Record<string, ClientConfig>;
 
 export type ClientRole = keyof typeof SEEDED_CLIENTS;
@@ -233,6 +278,9 @@ export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'lega
   }
   return clients;
 }
+
+/** A client without a secret and without registered keys (RFC 6749 §2.1): public. */
+export const isPublicClient = (client: ClientConfig): boolean => client.clientSecret === undefined && client.jwks === undefined;
 
 /** Whether any client may use the grant; discovery advertises the deprecated grants only then. */
 export function someClientEnables(clients: readonly ClientConfig[], grantType: string): boolean {

@@ -13,6 +13,7 @@ import { errorHandler } from './http/errors.ts';
 import { baseHeaders } from './http/headers.ts';
 import { KeySet } from './keys.ts';
 import { resolveClients, resolveLifetimes, SEEDED_USER, type ReferenceOptions } from './options.ts';
+import { securitySettings } from './security-profile.ts';
 import { MemoryStore } from './store/memory.ts';
 import { TokenService } from './tokens.ts';
 
@@ -52,6 +53,7 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
       return deviceAuthUrl ?? issuer();
     },
     options,
+    security: securitySettings(options),
     flaws,
     store,
     keys,

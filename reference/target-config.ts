@@ -4,7 +4,7 @@
  * login driver. `serve --target-out` writes it;
  * the embedded run uses it in-process.
  */
-import type { ClientAuthMethod, TargetRole, UserConfig } from './options.ts';
+import { SEEDED_KEYED_PRIVATE_JWK, type ClientAuthMethod, type RegisteredClient, type TargetRole, type UserConfig } from './options.ts';
 import { rotateKeysHookUrl } from './endpoints/admin.ts';
 import type { ReferenceServer } from './server.ts';
 
@@ -17,6 +17,10 @@ export interface TargetClient {
   firstParty: boolean;
   /** Where RP-Initiated Logout may return the user (the first registered one). */
   postLogoutRedirectUri?: string;
+  /** private_key_jwt: the seeded keyed client's private key (test-only, like the seeded secrets). */
+  privateJwk?: { kty: 'EC'; crv: string; kid: string; alg: string; x: string; y: string; d: string };
+  /** A resource indicator (RFC 8707) the server knows. */
+  resource?: string;
 }
 
 export interface TargetConfig {
@@ -45,9 +49,11 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
       ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
       ...(redirectUri === undefined ? {} : { redirectUri }),
       scope: client.allowedScope,
-      authMethod: client.clientSecret === undefined ? 'none' : 'client_secret_basic',
+      authMethod: client.clientSecret !== undefined ? 'client_secret_basic' : client.jwks ? 'private_key_jwt' : 'none',
       firstParty: client.firstParty,
       ...(postLogoutRedirectUri === undefined ? {} : { postLogoutRedirectUri }),
+      ...(seededPrivateKey(client) ? { privateJwk: { ...SEEDED_KEYED_PRIVATE_JWK } } : {}),
+      ...(client.role === 'machine' && server.context.security.resources[0] ? { resource: server.context.security.resources[0] } : {}),
     };
   }
   return {
@@ -59,4 +65,9 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
     expectedFailures: [],
     ...(rotateKeys === undefined ? {} : { hooks: { rotateKeys } }),
   };
+}
+
+/** Whether the client registered the seeded key (whose private part only the seed knows). */
+function seededPrivateKey(client: RegisteredClient): boolean {
+  return client.jwks?.keys.some((key) => key.kid === SEEDED_KEYED_PRIVATE_JWK.kid && key.x === SEEDED_KEYED_PRIVATE_JWK.x) ?? false;
 }

@@ -50,21 +50,23 @@ export class TokenService {
   }
 
   /** RFC 9068 §2.2: iss, exp, aud, sub, client_id, iat, jti, scope; header typ at+jwt. */
-  async accessToken(input: { client: ClientConfig; sub: string; scope: string; act?: ActClaim }): Promise<MintedAccessToken> {
+  async accessToken(input: { client: ClientConfig; sub: string; scope: string; act?: ActClaim; jkt?: string; audience?: string }): Promise<MintedAccessToken> {
     const iat = this.#seconds();
     const expiresIn = this.lifetimesFor(input.client).accessToken;
     const jti = randomToken();
     const token = await this.#sign('at+jwt', {
       iss: this.deps.issuer(),
       sub: input.sub,
-      // RFC 9068 §3: without a resource indicator, the default resource is this server.
-      aud: this.deps.issuer(),
+      // RFC 9068 §3: without a resource indicator (RFC 8707), the default resource is this server.
+      aud: input.audience ?? this.deps.issuer(),
       client_id: input.client.clientId,
       scope: input.scope,
       iat,
       exp: iat + expiresIn,
       jti,
       ...(input.act === undefined ? {} : { act: input.act }),
+      // RFC 9449 §6.1: bound to the DPoP proof's key.
+      ...(input.jkt === undefined ? {} : { cnf: { jkt: input.jkt } }),
     });
     return { token, jti, expiresIn, expiresAt: (iat + expiresIn) * 1000 };
   }

@@ -52,7 +52,7 @@ export interface VerifiedAccessToken {
   grantId?: string;
 }
 
-export type VerifierContext = Pick<ServerContext, 'issuer' | 'keys' | 'flaws' | 'store' | 'now'>;
+export type VerifierContext = Pick<ServerContext, 'issuer' | 'keys' | 'flaws' | 'store' | 'now'> & Partial<Pick<ServerContext, 'security'>>;
 
 /** Header members that name a key of the token's own choosing (RFC 8725 §3.10). */
 const EMBEDDED_KEY_HEADERS = ['jwk', 'jku', 'x5u', 'x5c'] as const;
@@ -153,8 +153,8 @@ async function verifySignatureAndClaims(server: VerifierContext, token: string, 
   const { flaws, keys } = server;
   const claims: JWTClaimVerificationOptions = {
     issuer: server.issuer,
-    // RFC 9068 §3: without a resource indicator, our access tokens are for this server.
-    audience: server.issuer,
+    // RFC 9068 §3: our access tokens are for this server, or for a resource (RFC 8707) we know.
+    audience: [server.issuer, ...(server.security?.resources ?? [])],
     typ: 'at+jwt',
     currentDate: new Date(server.now()),
     clockTolerance: CLOCK_TOLERANCE,

@@ -55,7 +55,7 @@ export const reportSchema = z.strictObject({
   schemaVersion: z.literal(1),
   tool: z.strictObject({ name: z.string(), version: z.string() }),
   target: z.strictObject({ issuer: z.string(), source: z.enum(['file', 'issuer-url', 'embedded', 'object']), discoveryUrl: z.string() }),
-  profile: z.enum(['spec', 'rfc']),
+  profile: z.enum(['spec', 'rfc', 'fapi2']),
   startedAt: z.iso.datetime(),
   durationMs: z.number().nonnegative(),
   seed: z.int().nonnegative(),

@@ -36,6 +36,12 @@ export interface AuthorizeOptions {
    * not followed, and the walk ends as a page outcome whose `location` is that redirect.
    */
   stayWithin?: string;
+  /**
+   * ctx.authorize only: push the request to the PAR endpoint first (RFC 9126) and open the
+   * authorization endpoint with client_id and request_uri. Default: when the target requires
+   * PAR (require_pushed_authorization_requests).
+   */
+  par?: boolean;
 }
 
 export interface RedirectOutcome {
@@ -56,6 +62,16 @@ export interface RedirectOutcome {
   visits?: PageVisit[];
   /** Every request the page made or tried, in order (drivers that see them: the browser). */
   requests?: RequestRecord[];
+  /** Every HTTP redirect on the way, with the method of the request it answered (the form driver reports them). */
+  redirects?: RedirectRecord[];
+}
+
+/** One HTTP redirect a walk met: e.g. to check that a login POST is never answered 307 (RFC 9700 §4.12). */
+export interface RedirectRecord {
+  method: string;
+  url: string;
+  status: number;
+  location: string;
 }
 
 /** The page a driver ended on, and why. */
@@ -75,6 +91,7 @@ export interface EndPage {
   pages: PageKind[];
   visits?: PageVisit[];
   requests?: RequestRecord[];
+  redirects?: RedirectRecord[];
 }
 
 export interface PageOutcome extends EndPage {
@@ -94,6 +111,8 @@ export interface PageVisit {
   status: number;
   /** Response headers, names in lower case (repeated headers joined with ", "). */
   headers: Record<string, string>;
+  /** The page's HTML, where the driver read it (the form driver): e.g. for a referrer meta tag. */
+  body?: string;
 }
 
 /** A request a browser made or tried during a walk: navigations, and everything a page loads. */

@@ -15,7 +15,7 @@ import { PreconditionError } from '../failures.ts';
 import type { HttpClient, HttpResponse } from '../http.ts';
 import {
   type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver, type PageKind,
-  type PageVisit, isRedirectTo, responseParams,
+  type PageVisit, type RedirectRecord, isRedirectTo, responseParams,
 } from './driver.ts';
 import { formValues, readPage } from './html.ts';
 import { type PageClass, type PageControl, type PageModel, classify, reads, whyNotSubmittable } from './page.ts';
@@ -138,7 +138,7 @@ class Walk {
   passed(kind: PageKind): void {
     this.pages.push(kind);
     if (kind === 'consent') this.consentShown = true;
-    if (this.page) this.visits.push({ kind, url: this.page.model.url, status: this.page.res.status, headers: headersOf(this.page.res) });
+    if (this.page) this.visits.push({ kind, url: this.page.model.url, status: this.page.res.status, headers: headersOf(this.page.res), body: this.page.res.text });
   }
 }
 
@@ -218,18 +218,20 @@ export class FormLoginDriver implements LoginDriver {
   async #authorize(agent: Agent, authorizationUrl: string, stopAt: string[], options: AuthorizeOptions): Promise<AuthorizeOutcome> {
     const walk = new Walk();
     const { pages, visits } = walk;
+    const redirects: RedirectRecord[] = [];
     const decision = options.consent ?? 'approve';
     let request: Step = firstStep(authorizationUrl, options.method);
     for (let step = 0; step < MAX_STEPS; step++) {
       const res = await agent.send(request);
       const redirect = redirectOf(res, request.url);
       if (redirect) {
-        if (isRedirectTo(redirect, stopAt)) return { kind: 'redirect', url: redirect, params: responseParams(redirect), pages, visits, consentShown: walk.consentShown };
+        redirects.push({ method: request.method, url: request.url, status: res.status, location: redirect });
+        if (isRedirectTo(redirect, stopAt)) return { kind: 'redirect', url: redirect, params: responseParams(redirect), pages, visits, consentShown: walk.consentShown, redirects };
         if (options.stayWithin && new URL(redirect).origin !== new URL(options.stayWithin).origin) {
           const model = readPage(res.text, request.url, res.status);
           return {
             kind: 'page', status: res.status, url: request.url, body: res.text, headline: model.headline, consentShown: walk.consentShown,
-            reason: `a redirect to ${redirect}, outside ${new URL(options.stayWithin).origin}, not followed`, location: redirect, pages, visits,
+            reason: `a redirect to ${redirect}, outside ${new URL(options.stayWithin).origin}, not followed`, location: redirect, pages, visits, redirects,
           };
         }
         request = { method: 'GET', url: redirect };
@@ -238,13 +240,13 @@ export class FormLoginDriver implements LoginDriver {
       const model = readPage(res.text, request.url, res.status);
       walk.page = { model, res };
       const stop = (reason: string): AuthorizeOutcome => ({
-        kind: 'page', status: res.status, url: request.url, body: res.text, headline: model.headline, reason, pages, visits, consentShown: walk.consentShown,
+        kind: 'page', status: res.status, url: request.url, body: res.text, headline: model.headline, reason, pages, visits, redirects, consentShown: walk.consentShown,
       });
       // form_post (OAuth 2.0 Form Post Response Mode): a form that posts to the redirect_uri.
       const formPost = model.forms.findIndex((f) => isRedirectTo(new URL(f.action || request.url, request.url).href, stopAt));
       if (formPost >= 0) {
         const url = new URL(model.forms[formPost]!.action || request.url, request.url).href;
-        return { kind: 'redirect', url, params: Object.fromEntries(formValues(model, formPost)), pages, visits, consentShown: walk.consentShown };
+        return { kind: 'redirect', url, params: Object.fromEntries(formValues(model, formPost)), pages, visits, consentShown: walk.consentShown, redirects };
       }
       if (options.interact === false && model.forms.length > 0) return stop(`a page the user would have to act on (HTTP ${res.status}); this request asked for no interaction`);
       const cls = this.#classify(model);

@@ -2,6 +2,7 @@
  * Shared by the authorization endpoint and the login/consent interaction: the interaction
  * cookie, issuing the code, and redirecting back to the client (RFC 6749 §4.1.2, §4.2.2, RFC 9207).
  */
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import type { OAuthError } from '../http/errors.ts';
@@ -56,12 +57,13 @@ export function redirectToClient(
 ): void {
   const response = new URLSearchParams(params);
   if (target.state !== undefined && !server.flaws.has('state-dropped')) response.set('state', target.state);
-  response.set('iss', server.issuer);
+  if (!server.flaws.has('iss-missing')) response.set('iss', server.issuer);
   const url = new URL(target.redirectUri);
   if (target.responseMode === 'fragment') url.hash = response.toString();
   else for (const [name, value] of response) url.searchParams.set(name, value);
   pageHeaders(ctx, server.flaws);
-  ctx.status = 303;
+  // RFC 9700 §4.12: a 307 would make the browser re-post the login form (the credentials) to the client.
+  ctx.status = ctx.method === 'POST' && server.flaws.has('redirect-307-after-login') ? 307 : 303;
   ctx.set('Location', url.href);
 }
 
@@ -71,7 +73,8 @@ export function redirectError(ctx: Context, server: ServerContext, err: Redirect
 
 /** Issues the authorization code for a completed interaction: single use, short-lived, bound to all of it. */
 export async function issueCode(server: ServerContext, interaction: InteractionRecord & { sub: string; authTime: number }): Promise<string> {
-  const code = randomToken();
+  // RFC 6749 §10.10: 256 random bits; the flaw keeps 48.
+  const code = server.flaws.has('low-entropy-codes') ? randomBytes(6).toString('hex') : randomToken();
   await server.store.saveCode({
     code,
     grantId: randomToken(),

@@ -11,6 +11,7 @@ import type { ServerContext } from '../context.ts';
 import { parseClaimsRequest } from '../claims-request.ts';
 import { paramsFromPairs, parseBody, type Params } from '../http/body.ts';
 import { invalidRequest, invalidScope, OAuthError, unauthorizedClient } from '../http/errors.ts';
+import { authorizationEndpointCors } from '../http/cors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
 import { someClientEnables, type RegisteredClient } from '../options.ts';
 import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
@@ -26,6 +27,7 @@ import { readSessionParams, sessionDecision, type SessionParams } from './author
 import type { Endpoint } from './endpoint.ts';
 import { answerClient, needsConsent } from './interaction.ts';
 import { currentSession } from './login-session.ts';
+import { authorizationParameters } from './par.ts';
 
 export const authorizeEndpoint: Endpoint = {
   mount(router, server) {
@@ -37,10 +39,11 @@ export const authorizeEndpoint: Endpoint = {
         throw err;
       }
     };
-    router.get('/auth', pageErrors(server.flaws), (ctx) => handle(ctx, new URLSearchParams(ctx.querystring)));
+    const cors = authorizationEndpointCors(server.flaws);
+    router.get('/auth', cors, pageErrors(server.flaws), (ctx) => handle(ctx, new URLSearchParams(ctx.querystring)));
     // OIDC Core §3.1.2.1: the authorization endpoint MUST support GET and POST (a form body).
     if (!server.flaws.has('authorize-get-only')) {
-      router.post('/auth', pageErrors(server.flaws), async (ctx) => handle(ctx, new URLSearchParams(Object.entries(await parseBody(ctx, ['form'])))));
+      router.post('/auth', cors, pageErrors(server.flaws), async (ctx) => handle(ctx, new URLSearchParams(Object.entries(await parseBody(ctx, ['form'])))));
     }
   },
   metadata: (server) => {
@@ -56,7 +59,9 @@ export const authorizeEndpoint: Endpoint = {
   },
 };
 
-async function startInteraction(ctx: Context, server: ServerContext, query: URLSearchParams): Promise<void> {
+async function startInteraction(ctx: Context, server: ServerContext, sent: URLSearchParams): Promise<void> {
+  // RFC 9126 §4: a pushed request's parameters (by its request_uri), or the request's own.
+  const query = await authorizationParameters(server, sent);
   const { client, target } = resolveClientAndRedirect(server, query);
   const { request, session: sessionParams } = await validateRequest(server, client, target, query);
   const session = await currentSession(ctx, server);
@@ -115,12 +120,12 @@ function resolveClientAndRedirect(server: ServerContext, query: URLSearchParams)
 }
 
 /** SPEC authentication 5: exact string match against the registered list; no prefix, no wildcard. */
-function redirectUriRegistered(server: ServerContext, client: RegisteredClient, redirectUri: string): boolean {
+export function redirectUriRegistered(server: ServerContext, client: RegisteredClient, redirectUri: string): boolean {
   const prefix = server.flaws.has('redirect-prefix-match');
   return client.redirectUris.some((registered) => (prefix ? redirectUri.startsWith(registered) : redirectUri === registered));
 }
 
-type AuthorizationRequest = Omit<InteractionRecord, 'id' | 'expiresAt' | 'sub' | 'authTime'>;
+export type AuthorizationRequest = Omit<InteractionRecord, 'id' | 'expiresAt' | 'sub' | 'authTime'>;
 
 /** Everything else; from here on the redirect_uri is trusted, so errors are redirected to it. */
 async function validateRequest(
@@ -139,7 +144,7 @@ async function validateRequest(
   }
 }
 
-function checkRequest(server: ServerContext, client: RegisteredClient, target: RedirectTarget, params: Params): AuthorizationRequest {
+export function checkRequest(server: ServerContext, client: RegisteredClient, target: RedirectTarget, params: Params): AuthorizationRequest {
   // OIDC Core §6.1: a request object this server does not support is refused, never silently dropped.
   if (params.request !== undefined && !server.flaws.has('request-object-ignored')) {
     throw new OAuthError('request_not_supported', 'request objects are not supported');

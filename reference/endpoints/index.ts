@@ -9,6 +9,7 @@ import { endSessionEndpoint } from './end-session.ts';
 import { interactionEndpoint } from './interaction.ts';
 import { introspectionEndpoint } from './introspection.ts';
 import { jwksEndpoint } from './jwks.ts';
+import { parEndpoint } from './par.ts';
 import { revocationEndpoint } from './revocation.ts';
 import { tokenEndpoint } from './token.ts';
 import { userinfoEndpoint } from './userinfo.ts';
@@ -25,6 +26,7 @@ const SERVICE_ENDPOINTS: readonly Endpoint[] = [
   introspectionEndpoint,
   endSessionEndpoint,
   adminEndpoint,
+  parEndpoint,
 ];
 
 export const ENDPOINTS: readonly Endpoint[] = [discoveryEndpoint(SERVICE_ENDPOINTS), ...SERVICE_ENDPOINTS];

@@ -4,7 +4,9 @@
  * use the grant → the grant's handler with its allowed parameters only.
  */
 import { parseBody, type BodyEncoding, type Params } from '../http/body.ts';
-import { authenticateClient } from '../http/client-auth.ts';
+import { ASSERTION_ALGS, authenticate } from '../http/client-assertion.ts';
+import { DPOP_ALGS, tokenEndpointProof, tokenRequestBinding } from '../http/dpop.ts';
+import { requestedResource } from '../http/resource.ts';
 import { invalidRequest, OAuthError, unauthorizedClient } from '../http/errors.ts';
 import { noStore } from '../http/headers.ts';
 import { findGrant, GRANTS } from '../grants/index.ts';
@@ -22,16 +24,22 @@ export const tokenEndpoint: Endpoint = {
       if (grantType === undefined) throw invalidRequest('grant_type is required');
       const grant = findGrant(grantType);
       if (!grant) throw new OAuthError('unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported`);
-      const { client } = authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
+      const { client } = await authenticate(ctx, params, server);
       if (!(client.grantTypes as readonly string[]).includes(grantType)) {
         throw unauthorizedClient(`the client may not use the ${grantType} grant`);
       }
-      ctx.body = await grant.handler({ ctx, server, client, params: pick(params, grant.parameters) });
+      // RFC 9449 §5 and RFC 8707 §2.2: what the issued tokens are bound and restricted to.
+      const jkt = await tokenEndpointProof(ctx, server);
+      const resource = requestedResource(server, params.resource);
+      const binding = { ...(jkt === undefined ? {} : { jkt }), ...(resource === undefined ? {} : { resource }) };
+      ctx.body = await tokenRequestBinding.run(binding, () => grant.handler({ ctx, server, client, params: pick(params, grant.parameters) }));
     });
   },
   metadata: (server) => ({
     token_endpoint: server.url('/token'),
-    token_endpoint_auth_methods_supported: [...TOKEN_AUTH_METHODS],
+    token_endpoint_auth_methods_supported: [...server.security.authMethods],
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
+    dpop_signing_alg_values_supported: DPOP_ALGS,
     grant_types_supported: [
       ...GRANTS.filter((grant) => !grant.deprecated || someClientEnables(server.clients, grant.grantType)).map((grant) => grant.grantType),
       // Issued at the authorization endpoint (grants/implicit.ts), so not in the token endpoint's registry.

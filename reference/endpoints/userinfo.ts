@@ -6,6 +6,7 @@
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { bearerChallenge, bearerError, bearerToken } from '../http/bearer.ts';
+import { checkSenderConstraint, dpopSchemeToken } from '../http/dpop.ts';
 import { noStore } from '../http/headers.ts';
 import { requestedClaimValues } from '../claims-request.ts';
 import { claimsForScope, hasScope } from '../scopes.ts';
@@ -23,9 +24,13 @@ export const userinfoEndpoint: Endpoint = {
 };
 
 async function userinfo(ctx: Context, server: ServerContext): Promise<void> {
-  const token = await bearerToken(ctx);
+  const dpopToken = dpopSchemeToken(ctx);
+  const token = dpopToken ?? await bearerToken(ctx);
   if (token === undefined) return bearerChallenge(ctx);
   const { claims } = await verified(server, token);
+  // RFC 9068 §4: a token restricted to another resource (RFC 8707) is not for userinfo.
+  if (![claims.aud].flat().includes(server.issuer)) throw bearerError('invalid_token', 'the token is for another resource');
+  await checkSenderConstraint(ctx, server, claims, token, dpopToken === undefined ? 'Bearer' : 'DPoP', server.url('/userinfo'));
   const requested = (await server.store.findAccessToken(claims.jti))?.record.userinfoClaims;
   // OIDC Core §5.3: userinfo is an OpenID resource; a token without openid may not read it.
   if (!hasScope(claims.scope, 'openid')) throw bearerError('insufficient_scope', 'the token was not granted the openid scope', 'openid');

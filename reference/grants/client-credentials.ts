@@ -1,5 +1,6 @@
 /** RFC 6749 §4.4: client credentials. A self-contained access token and never a refresh token (SPEC token rule 1). */
 import { unauthorizedClient } from '../http/errors.ts';
+import { isPublicClient } from '../options.ts';
 import { grantScope } from '../scopes.ts';
 import { randomToken } from '../tokens.ts';
 import type { Grant } from './grant.ts';
@@ -9,7 +10,7 @@ export const clientCredentials: Grant = {
   grantType: 'client_credentials',
   parameters: ['scope'],
   async handler({ server, client, params }) {
-    if (client.clientSecret === undefined) throw unauthorizedClient('client_credentials requires a confidential client');
+    if (isPublicClient(client)) throw unauthorizedClient('client_credentials requires a confidential client');
     const scope = grantScope(params.scope ?? client.allowedScope, client.allowedScope, server.flaws);
     const response = await issueTokens(server, { client, sub: client.clientId, scope });
     if (server.flaws.has('cc-issues-refresh')) {

@@ -12,7 +12,8 @@ import type { RegisteredClient } from '../options.ts';
 /** RFC 6749 §5.1 (and OIDC Core §3.1.3.3) successful token response. */
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  /** DPoP for a token bound to a DPoP proof's key (RFC 9449 §5). */
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   scope: string;
   refresh_token?: string;

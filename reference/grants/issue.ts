@@ -1,7 +1,8 @@
 /** Issuing the tokens of a grant: access token, ID token for openid, and new refresh tokens. */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerContext } from '../context.ts';
-import type { RegisteredClient } from '../options.ts';
+import { currentBinding } from '../http/dpop.ts';
+import { isPublicClient, type RegisteredClient } from '../options.ts';
 import { hasScope } from '../scopes.ts';
 import { requestedClaimValues } from '../claims-request.ts';
 import type { RefreshRecord, RequestedClaims } from '../store/store.ts';
@@ -27,7 +28,11 @@ export interface Issuance {
 /** Mints the access token (recorded in the store) and, for openid with a user, the ID token. */
 export async function issueTokens(server: ServerContext, issuance: Issuance): Promise<TokenResponse> {
   const { client, sub, scope, grantId, act } = issuance;
-  const access = await server.tokens.accessToken({ client, sub, scope, ...(act === undefined ? {} : { act }) });
+  // RFC 9449 §6 (cnf.jkt) and RFC 8707 §2.2 (aud): set by the token endpoint for this request.
+  const { jkt, resource } = currentBinding();
+  const access = await server.tokens.accessToken({
+    client, sub, scope, ...(act === undefined ? {} : { act }), ...(jkt === undefined ? {} : { jkt }), ...(resource === undefined ? {} : { audience: resource }),
+  });
   await server.store.saveAccessToken({
     jti: access.jti,
     clientId: client.clientId,
@@ -37,7 +42,7 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
   });
   const response: TokenResponse = {
     access_token: access.token,
-    token_type: 'Bearer',
+    token_type: jkt === undefined ? 'Bearer' : 'DPoP',
     expires_in: access.expiresIn,
     scope,
   };
@@ -73,7 +78,10 @@ export function newRefreshRecord(
   server: ServerContext,
   grant: { client: RegisteredClient; sub: string; scope: string; grantId: string; authTime: number },
 ): RefreshRecord {
+  // RFC 9449 §5: a public client's refresh token is bound to the DPoP key it was issued with.
+  const { jkt } = currentBinding();
   return {
+    ...(jkt !== undefined && isPublicClient(grant.client) ? { jkt } : {}),
     token: randomToken(),
     grantId: grant.grantId,
     clientId: grant.client.clientId,

@@ -9,6 +9,7 @@ import type { RegisteredClient } from '../options.ts';
 import { grantScope, narrowScope } from '../scopes.ts';
 import type { RefreshRecord, StoredRefresh } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
+import { checkRefreshBinding } from '../http/dpop-refresh.ts';
 import type { Grant } from './grant.ts';
 import { checkThenActDelay, grantRevocationUntil, issueTokens, newRefreshRecord } from './issue.ts';
 
@@ -26,6 +27,7 @@ export const refreshToken: Grant = {
     if (record.clientId !== client.clientId && !flaws.has('refresh-not-client-bound')) {
       throw invalidGrant('the refresh token was issued to another client');
     }
+    checkRefreshBinding(server, record);
     const scope = params.scope === undefined
       ? record.scope
       : flaws.has('refresh-scope-widen')

@@ -11,7 +11,7 @@ import { invalidClient, invalidRequest } from './errors.ts';
 
 export interface AuthenticatedClient {
   client: ClientConfig;
-  method: 'client_secret_basic' | 'client_secret_post' | 'none';
+  method: 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
 }
 
 export function authenticateClient(
@@ -32,6 +32,8 @@ export function authenticateClient(
   const secret = basic?.secret ?? params.client_secret;
   const client = findClient(clientId);
   if (!client) throw invalidClient('client authentication failed');
+  // A client with registered keys authenticates with a signed assertion only (http/client-assertion.ts).
+  if (client.jwks !== undefined) throw invalidClient('this client authenticates with private_key_jwt (a client assertion)');
 
   if (client.clientSecret === undefined) {
     if (secret !== undefined) throw invalidClient('a public client must not present a secret');

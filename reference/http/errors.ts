@@ -28,7 +28,9 @@ export type OAuthErrorCode =
   | 'request_not_supported'
   | 'request_uri_not_supported'
   | 'unsupported_token_type'
-  | 'invalid_target';
+  | 'invalid_target'
+  | 'invalid_dpop_proof'
+  | 'invalid_request_uri';
 
 const DEFAULT_STATUS: Partial<Record<OAuthErrorCode, number>> = {
   invalid_client: 401,

@@ -34,4 +34,6 @@ export function pageHeaders(ctx: Context, flaws: Flaws): void {
     csp.push("frame-ancestors 'none'");
   }
   ctx.set('Content-Security-Policy', csp.join('; '));
+  // RFC 9700 §4.2.4: baseHeaders sends Referrer-Policy: no-referrer; the flaw takes it off the pages.
+  if (flaws.has('no-referrer-policy')) ctx.remove('Referrer-Policy');
 }

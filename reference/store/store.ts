@@ -50,6 +50,8 @@ export interface RefreshRecord {
   /** The scope of the grant; every rotation keeps it (RFC 6749 §6). */
   scope: string;
   authTime: number;
+  /** RFC 9449 §5: a public client's token is bound to this DPoP key thumbprint. */
+  jkt?: string;
   expiresAt: number;
 }
 

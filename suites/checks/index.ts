@@ -20,3 +20,7 @@ export * from './race.ts';
 export * from './consent.ts';
 export * from './meta-refresh.ts';
 export * from './oidc.ts';
+export * from './modern.ts';
+export * from './par.ts';
+export * from './dpop.ts';
+export * from './client-assertion.ts';

@@ -46,7 +46,7 @@ export function idTokenOf(ctx: ScenarioContext, tokens: TokenSet, what: string):
 }
 
 /** Redeems the code of an authorization answer as `role` (set-up: a failure is a PreconditionError). */
-export async function redeem(ctx: ScenarioContext, role: ClientRole, outcome: AuthorizeResult, verifier: string | undefined, what: string): Promise<TokenSet> {
+export async function redeemOutcome(ctx: ScenarioContext, role: ClientRole, outcome: AuthorizeResult, verifier: string | undefined, what: string): Promise<TokenSet> {
   const code = outcome.kind === 'redirect' ? outcome.params.code : undefined;
   if (!code) throw new PreconditionError(`${what} ${describeOutcome(outcome)}; a code was needed`);
   const res = await ctx.http.token(ctx.client(role), {

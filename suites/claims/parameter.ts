@@ -1,5 +1,5 @@
 import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, authorizeInSession, idTokenOf, redeem, signIn, userinfoRequest } from '../checks/index.ts';
+import { CODE_FLOW_CAPABILITIES, authorizeInSession, idTokenOf, redeemOutcome, signIn, userinfoRequest } from '../checks/index.ts';
 
 /** Claims a user commonly has, in the order the scenario prefers them (OIDC Core §5.1). */
 const CANDIDATES = ['email', 'name', 'family_name', 'given_name', 'phone_number', 'preferred_username'];
@@ -27,7 +27,7 @@ export default defineScenario({
     // Scope openid alone: the claim can only come back because the claims parameter asked for it.
     const claims = JSON.stringify({ id_token: { [claim]: { essential: true } }, userinfo: { [claim]: { essential: true } } });
     const { outcome, verifier } = await authorizeInSession(ctx, 'confidential', ctx.loginSession(), { scope: 'openid', claims });
-    const tokens = await redeem(ctx, 'confidential', outcome, verifier, 'the request with the claims parameter');
+    const tokens = await redeemOutcome(ctx, 'confidential', outcome, verifier, 'the request with the claims parameter');
     const { claims: idClaims } = idTokenOf(ctx, tokens, 'redeeming the code of the claims request');
     await ctx.softly(() => {
       if (idClaims[claim] !== undefined) return;

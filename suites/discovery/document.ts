@@ -7,6 +7,7 @@ export default defineScenario({
   requirements: [
     { spec: 'OIDC Discovery', section: '3', level: 'MUST' },
     { spec: 'OIDC Discovery', section: '4.3', level: 'MUST' },
+    { spec: 'FAPI 2.0 SP', section: '5.3.2.1', level: 'MUST', note: 'discovery metadata distributed by the metadata document (OIDC Discovery, RFC 8414)' },
   ],
   severity: 'high',
   catches: ['discovery-issuer-mismatch'],

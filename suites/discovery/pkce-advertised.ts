@@ -14,6 +14,7 @@ export default defineScenario({
     { spec: 'RFC 7636', section: '4.2', level: 'MUST', note: 'S256 is mandatory to implement on the server' },
     { spec: 'RFC 9700', section: '2.1.1', level: 'SHOULD', note: 'publish code_challenge_methods_supported; only methods that do not expose the verifier' },
     { spec: 'SPEC', section: 'Code challenge (PKCE)', level: 'MUST', note: 'code_challenge_method: S256' },
+    { spec: 'FAPI 2.0 SP', section: '5.3.2.2', level: 'MUST', note: 'PKCE with S256 as the code challenge method' },
   ],
   severity: 'medium',
   catches: ['pkce-plain-allowed'],
@@ -36,8 +37,10 @@ export default defineScenario({
     });
     if (methods.includes('plain')) {
       // SPEC counts only in the spec profile; under rfc the SHOULD of RFC 9700 is what remains.
-      const requirement = ctx.profile === 'spec' ? 'SPEC › Code challenge (PKCE)' : 'RFC 9700 §2.1.1';
-      const per = ctx.profile === 'spec' ? 'the SPEC allows only S256' : 'RFC 9700 §2.1.1 asks for methods that do not expose the verifier, and S256 is the only one';
+      const requirement = ctx.profile === 'spec' ? 'SPEC › Code challenge (PKCE)' : ctx.profile === 'fapi2' ? 'FAPI 2.0 SP §5.3.2.2' : 'RFC 9700 §2.1.1';
+      const per = ctx.profile === 'spec' ? 'the SPEC allows only S256'
+        : ctx.profile === 'fapi2' ? 'FAPI 2.0 SP §5.3.2.2 requires S256 as the code challenge method'
+          : 'RFC 9700 §2.1.1 asks for methods that do not expose the verifier, and S256 is the only one';
       throw new CheckFailure(`code_challenge_methods_supported is ${shown}: it offers plain, whose challenge is the verifier itself; ${per}.`, { requirement });
     }
   },

@@ -1,6 +1,6 @@
 import { forgeClaimsChanged } from '../../generators/index.ts';
 import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, authorizeInSession, expectSameSub, expectSilentCode, idTokenOf, redeem, signIn } from '../checks/index.ts';
+import { CODE_FLOW_CAPABILITIES, authorizeInSession, expectSameSub, expectSilentCode, idTokenOf, redeemOutcome, signIn } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'id-token-hint.prompt-none',
@@ -17,7 +17,7 @@ export default defineScenario({
     const same = await authorizeInSession(ctx, 'confidential', first.session, { prompt: 'none', id_token_hint: first.idToken }, { interact: false });
     const rule = { when: 'The prompt=none request with the signed-in user\'s ID token as id_token_hint', per: 'OIDC Core §3.1.2.1' };
     expectSilentCode(same.outcome, rule);
-    const tokens = await redeem(ctx, 'confidential', same.outcome, same.verifier, 'the prompt=none request with id_token_hint');
+    const tokens = await redeemOutcome(ctx, 'confidential', same.outcome, same.verifier, 'the prompt=none request with id_token_hint');
     expectSameSub(first.claims, idTokenOf(ctx, tokens, 'redeeming the code of the hinted request').claims, rule);
 
     // Only one user is configured: the other user's hint is the same ID token with another sub

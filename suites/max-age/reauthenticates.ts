@@ -1,5 +1,5 @@
 import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, authorizeInSession, expectAuthTime, idTokenOf, nextSecond, redeem, signIn } from '../checks/index.ts';
+import { CODE_FLOW_CAPABILITIES, authorizeInSession, expectAuthTime, idTokenOf, nextSecond, redeemOutcome, signIn } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'max-age.reauthenticates',
@@ -23,7 +23,7 @@ export default defineScenario({
     if (!outcome.pages.includes('login')) {
       throw new CheckFailure(`${when} ${describeOutcome(outcome)} without showing the login page; OIDC Core §3.1.2.1 requires the OP to actively re-authenticate the user.`, { requirement: 'OIDC Core §3.1.2.1' });
     }
-    const tokens = await redeem(ctx, 'confidential', outcome, verifier, 'the max_age=1 request');
+    const tokens = await redeemOutcome(ctx, 'confidential', outcome, verifier, 'the max_age=1 request');
     const after = expectAuthTime(idTokenOf(ctx, tokens, 'redeeming the max_age=1 code').claims, { when, per: 'OIDC Core §2' });
     const before = typeof first.claims.auth_time === 'number' ? first.claims.auth_time : undefined;
     if (before !== undefined && after <= before) {

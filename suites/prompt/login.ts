@@ -1,6 +1,6 @@
 import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario.ts';
 import {
-  CODE_FLOW_CAPABILITIES, authorizeInSession, expectSameSub, idTokenOf, nextSecond, redeem, signIn,
+  CODE_FLOW_CAPABILITIES, authorizeInSession, expectSameSub, idTokenOf, nextSecond, redeemOutcome, signIn,
 } from '../checks/index.ts';
 
 export default defineScenario({
@@ -25,7 +25,7 @@ export default defineScenario({
     if (!outcome.pages.includes('login')) {
       throw new CheckFailure(`${when} ${describeOutcome(outcome)} without showing the login page; OIDC Core §3.1.2.1 requires the user to be reauthenticated (or an error such as login_required).`, { requirement: 'OIDC Core §3.1.2.1' });
     }
-    const tokens = await redeem(ctx, 'confidential', outcome, verifier, 'the prompt=login request');
+    const tokens = await redeemOutcome(ctx, 'confidential', outcome, verifier, 'the prompt=login request');
     const { claims } = idTokenOf(ctx, tokens, 'redeeming the prompt=login code');
     expectSameSub(first.claims, claims, { when, per: 'OIDC Core §3.1.2.1' });
     // auth_time is compared where both ID tokens carry it (id-token.auth-time judges its presence).

@@ -1,5 +1,5 @@
 import { defineScenario } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, authorizeInSession, expectSameSub, expectSilentCode, idTokenOf, redeem, signIn } from '../checks/index.ts';
+import { CODE_FLOW_CAPABILITIES, authorizeInSession, expectSameSub, expectSilentCode, idTokenOf, redeemOutcome, signIn } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'prompt.none-with-session',
@@ -13,7 +13,7 @@ export default defineScenario({
     const { outcome, verifier } = await authorizeInSession(ctx, 'confidential', first.session, { prompt: 'none' }, { interact: false });
     const rule = { when: 'The prompt=none request in the signed-in session', per: 'OIDC Core §3.1.2.1' };
     expectSilentCode(outcome, rule);
-    const tokens = await redeem(ctx, 'confidential', outcome, verifier, 'the prompt=none request');
+    const tokens = await redeemOutcome(ctx, 'confidential', outcome, verifier, 'the prompt=none request');
     expectSameSub(first.claims, idTokenOf(ctx, tokens, 'redeeming the prompt=none code').claims, rule);
   },
 });

@@ -1,6 +1,6 @@
 import { encodeJson } from '../../generators/index.ts';
 import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, idTokenOf, redeem, withOpenid } from '../checks/index.ts';
+import { CODE_FLOW_CAPABILITIES, idTokenOf, redeemOutcome, withOpenid } from '../checks/index.ts';
 
 /** Errors that refuse a request object (OIDC Core §3.1.2.6, §6.3). */
 const REFUSALS = ['request_not_supported', 'invalid_request_object'];
@@ -50,7 +50,7 @@ export default defineScenario({
     if (outcome.params.state !== objectState) {
       throw new CheckFailure(`${when} redirected with a code and state ${JSON.stringify(outcome.params.state)}${outcome.params.state === outcome.request.state ? ' (the query\'s)' : ''}, not the request object's ${JSON.stringify(objectState)}: the request object was ignored; OIDC Core §6.1 requires its values to supersede the query's, or §6.3 an error.`, { requirement: 'OIDC Core §6.1' });
     }
-    const tokens = await redeem(ctx, 'confidential', outcome, pkce.verifier, 'the request with a request object');
+    const tokens = await redeemOutcome(ctx, 'confidential', outcome, pkce.verifier, 'the request with a request object');
     const { claims } = idTokenOf(ctx, tokens, 'redeeming the code of the request object');
     if (claims.nonce !== objectNonce) {
       throw new CheckFailure(`The ID token for the request object carries nonce ${JSON.stringify(claims.nonce)}, not the request object's; OIDC Core §6.1 requires the request object's values to be used.`, { requirement: 'OIDC Core §6.1' });

@@ -8,6 +8,7 @@ import { reportSchema } from '../../reports/schema.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { cli } from '../support/cli.ts';
 import { closedPort } from '../support/ports.ts';
+import { OPT_IN } from '../matrix/opt-in.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'idpc-cli-')); });
@@ -16,7 +17,9 @@ const readReport = async (reportDir: string) => reportSchema.parse(JSON.parse(aw
 
 /** Scenarios of the legacy grants that need a legacy client (the embedded reference seeds none). */
 const LEGACY = BUILT_IN_SCENARIOS.filter((s) => s.requires?.roles?.includes('legacy'));
-const APPLICABLE = BUILT_IN_SCENARIOS.filter((s) => !LEGACY.includes(s));
+/** Scenarios of settings the default reference leaves off (PAR required): skipped with the reason. */
+const OPTED_OUT = BUILT_IN_SCENARIOS.filter((s) => Object.hasOwn(OPT_IN, s.id));
+const APPLICABLE = BUILT_IN_SCENARIOS.filter((s) => !LEGACY.includes(s) && !OPTED_OUT.includes(s));
 
 describe('run against the embedded reference', () => {
   it('passes every scenario, prints a line each, writes all four reports, exits 0', async () => {
@@ -26,6 +29,7 @@ describe('run against the embedded reference', () => {
     // The embedded reference offers no legacy grant (no legacy client): those scenarios skip.
     for (const s of APPLICABLE) expect(stdout).toContain(`PASS  ${s.id}`);
     for (const s of LEGACY) expect(stdout).toContain(`SKIP  ${s.id}\n        needs the legacy client`);
+    for (const s of OPTED_OUT) expect(stdout).toContain(`SKIP  ${s.id}\n        the target does not advertise`);
     expect(stdout).toMatch(/profile spec, seed 5/);
     // The browser scenarios leave their screenshots beside the reports, named by their evidence.
     expect((await readdir(reportDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md', 'screenshots']);
@@ -36,9 +40,9 @@ describe('run against the embedded reference', () => {
     expect((await readdir(path.join(reportDir, 'screenshots'))).sort()).toEqual(APPLICABLE.filter((s) => s.area === 'browser').map((s) => s.id).sort());
     expect(report).toMatchObject({
       seed: 5, target: { source: 'embedded' },
-      summary: { total: BUILT_IN_SCENARIOS.length, passed: APPLICABLE.length, skipped: LEGACY.length },
+      summary: { total: BUILT_IN_SCENARIOS.length, passed: APPLICABLE.length, skipped: LEGACY.length + OPTED_OUT.length },
     });
-  });
+  }, 240_000); // runs the whole catalog: generous on a loaded machine
 
   it('exits 1 when a planted flaw makes a scenario fail, and --format limits the files', async () => {
     const reportDir = path.join(dir, 'flaw');
@@ -56,7 +60,7 @@ describe('run against the embedded reference', () => {
     expect(report.profile).toBe('rfc');
     const happy = report.results.find((r) => r.id === 'code.happy-path')!;
     expect(happy.requirements.find((r) => r.spec === 'SPEC')!.applies).toBe(false);
-  });
+  }, 240_000); // runs the whole catalog: generous on a loaded machine
 });
 
 describe('run against a target', () => {
@@ -74,7 +78,7 @@ describe('run against a target', () => {
     const reportDir = path.join(dir, 'file');
     expect((await cli('run', '--target', file, '--report', reportDir, '--format', 'json')).code).toBe(0);
     expect((await readReport(reportDir)).target).toMatchObject({ source: 'file', issuer: ref.issuer });
-  });
+  }, 240_000); // runs the whole catalog: generous on a loaded machine
 
   it('an issuer URL runs the discovery-level scenarios and skips the rest for missing roles', async () => {
     const reportDir = path.join(dir, 'url');

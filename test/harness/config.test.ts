@@ -62,7 +62,7 @@ describe('target config validation', () => {
 
   it('suggests the closest known field for a misspelt one', () => {
     expect(issuesOf({ ...base, clients: { confidental: base.clients.confidential } })).toEqual([
-      'clients.confidental: unknown field; did you mean "confidential"? Known fields: confidential, confidential2, public, machine, device, exchange, legacy',
+      'clients.confidental: unknown field; did you mean "confidential"? Known fields: confidential, confidential2, public, machine, device, exchange, legacy, keyed',
     ]);
     expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, secret: 'x' } } })[0])
       .toMatch(/^clients\.confidential\.secret: unknown field; did you mean "clientSecret"\?/);
@@ -82,8 +82,8 @@ describe('target config validation', () => {
   });
 
   it('lists the allowed values of enums and the login driver', () => {
-    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, authMethod: 'private_key_jwt' } } }))
-      .toEqual(['clients.confidential.authMethod: must be one of "client_secret_basic", "client_secret_post", "none"']);
+    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, authMethod: 'tls_client_auth' } } }))
+      .toEqual(['clients.confidential.authMethod: must be one of "client_secret_basic", "client_secret_post", "none", "private_key_jwt"']);
     expect(issuesOf({ ...base, tokenRequestEncoding: 'xml' })).toEqual(['tokenRequestEncoding: must be one of "form", "json"']);
     expect(issuesOf({ ...base, login: { driver: 'selenium' } })).toEqual(['login.driver: must be one of "form", "browser"']);
     expect(issuesOf({ ...base, expectedFailures: ['PKCE plain'] }))

@@ -33,7 +33,7 @@ describe('the library API (import from "idp-conformance")', () => {
     } finally {
       await server.close();
     }
-  });
+  }, 240_000); // runs the whole catalog: generous on a loaded machine
 
   it('throws ConfigError with the issues before any request', async () => {
     const error = await runConformance({ target: { issuer: 'not a url' } }).catch((e: unknown) => e);

@@ -115,7 +115,7 @@ describe('oidc-provider fixture', () => {
     const { target } = idp;
     expect(target.tokenRequestEncoding).toBe('form');
     expect(target.login).toEqual({ driver: 'form', usernameField: 'login', passwordField: 'password' });
-    expect(Object.keys(target.clients).sort()).toEqual(['confidential', 'confidential2', 'device', 'machine', 'public']);
+    expect(Object.keys(target.clients).sort()).toEqual(['confidential', 'confidential2', 'device', 'keyed', 'machine', 'public']);
     expect(target.clients.public).not.toHaveProperty('clientSecret');
     expect(target.clients.confidential).toMatchObject({ authMethod: 'client_secret_basic', firstParty: true });
     expect(target.clients.public).toMatchObject({ authMethod: 'none', firstParty: false });

@@ -30,6 +30,8 @@
  *   token (conformIdTokenClaims, OIDC Core §5.4). api:read and api:write are registered scopes,
  *   so a client asking for one outside its registered `scope` gets invalid_scope at /auth and at
  *   the token endpoint (oidc-provider silently ignores scopes it does not know at all).
+ * - A keyed client (private_key_jwt, an ES256 key made per start) and PAR and DPoP, which
+ *   oidc-provider offers by default; the machine client names the API as its resource (RFC 8707).
  * - Introspection answers only confidential clients; a client may revoke only its own tokens.
  * - Pages: X-Frame-Options DENY and CSP frame-ancestors 'none' on every response, added by
  *   a middleware here — the one thing the fixture adds to oidc-provider's own HTTP behaviour; it
@@ -41,7 +43,7 @@
  *   development-only MemoryAdapter (a 1000-entry LRU). Keys: a fresh RS256 key per start, not the
  *   development keys; fresh cookie keys and client secrets too.
  */
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -63,12 +65,16 @@ export interface TargetClient {
   clientSecret?: string;
   redirectUri?: string;
   scope?: string;
-  authMethod?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  authMethod?: 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
   firstParty?: boolean;
   postLogoutRedirectUri?: string;
+  /** private_key_jwt: the keyed client's private JWK (generated per start). */
+  privateJwk?: { kty: 'EC'; crv: string; x: string; y: string; d: string; kid: string; alg: string };
+  /** A resource indicator (RFC 8707) the provider knows. */
+  resource?: string;
 }
 
-export type ClientRole = 'confidential' | 'confidential2' | 'public' | 'machine' | 'device' | 'exchange';
+export type ClientRole = 'confidential' | 'confidential2' | 'public' | 'machine' | 'device' | 'exchange' | 'keyed';
 
 export interface TargetConfig {
   issuer: string;
@@ -195,9 +201,10 @@ function fixtureClients(): FixtureClient[] {
       },
       target: {
         clientId: 'machine', clientSecret: machineSecret, scope: 'api:read',
-        authMethod: 'client_secret_basic', firstParty: true,
+        authMethod: 'client_secret_basic', firstParty: true, resource: API_RESOURCE,
       },
     },
+    keyedClient(),
     {
       role: 'device',
       metadata: {
@@ -212,6 +219,30 @@ function fixtureClients(): FixtureClient[] {
       target: { clientId: 'tv-device', scope: 'openid offline_access', authMethod: 'none', firstParty: true },
     },
   ];
+}
+
+/** A private_key_jwt client (RFC 7523, OIDC Core §9) with an ES256 key made for this start. */
+function keyedClient(): FixtureClient {
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as { crv: string; x: string; y: string; d: string };
+  const privateJwk = { kty: 'EC' as const, crv: jwk.crv, x: jwk.x, y: jwk.y, d: jwk.d, kid: 'keyed-1', alg: 'ES256' };
+  const { d: _d, ...publicJwk } = privateJwk;
+  return {
+    role: 'keyed',
+    metadata: {
+      client_id: 'keyed-app',
+      redirect_uris: ['https://keyed.example.test/callback'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'private_key_jwt',
+      token_endpoint_auth_signing_alg: 'ES256',
+      jwks: { keys: [publicJwk] },
+      scope: 'openid profile email offline_access',
+    },
+    target: {
+      clientId: 'keyed-app', redirectUri: 'https://keyed.example.test/callback', scope: 'openid profile email offline_access',
+      authMethod: 'private_key_jwt', firstParty: true, privateJwk,
+    },
+  };
 }
 
 /** The notices oidc-provider prints about quick-start settings; `verbose` keeps them. */
@@ -290,7 +321,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     },
     conformIdTokenClaims: true,
     responseTypes: ['code'],
-    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'],
     allowOmittingSingleRegisteredRedirectUri: false,
     pkce: { required: () => true },
     rotateRefreshToken: true,

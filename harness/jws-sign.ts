@@ -1,0 +1,59 @@
+/**
+ * Compact JWS signing with node:crypto, synchronously (the harness signs client assertions and
+ * DPoP proofs while it builds a request). Keys are JWKs; the algorithm follows the key.
+ */
+import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { HarnessError } from './failures.ts';
+
+export type JwsAlg = 'RS256' | 'PS256' | 'ES256' | 'ES384' | 'ES512' | 'EdDSA';
+
+export type Jwk = Record<string, unknown> & { kty: string };
+
+const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+
+/** The algorithm a key signs with: its own `alg`, else the usual one for its type and curve. */
+export function algOf(jwk: Jwk): JwsAlg {
+  if (typeof jwk.alg === 'string' && ['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'].includes(jwk.alg)) return jwk.alg as JwsAlg;
+  if (jwk.kty === 'RSA') return 'RS256';
+  if (jwk.kty === 'OKP') return 'EdDSA';
+  if (jwk.kty === 'EC') return ({ 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' } as const)[String(jwk.crv) as 'P-256'] ?? 'ES256';
+  throw new HarnessError(`a ${jwk.kty} key cannot sign a JWS here`);
+}
+
+/** The public members of a private JWK (what goes into a DPoP proof's jwk header). */
+export function publicJwkOf(jwk: Jwk): Jwk {
+  const key = createPublicKey(createPrivateKey({ key: jwk as never, format: 'jwk' }));
+  return key.export({ format: 'jwk' }) as Jwk;
+}
+
+function keyObject(jwk: Jwk): KeyObject {
+  try {
+    return createPrivateKey({ key: jwk as never, format: 'jwk' });
+  } catch (error) {
+    throw new HarnessError(`the private JWK cannot be imported: ${(error as Error).message}`);
+  }
+}
+
+/** A compact JWS of `payload`, signed by `jwk` with `header` (alg defaults to the key's). */
+export function signJws(header: Record<string, unknown>, payload: Record<string, unknown>, jwk: Jwk): string {
+  const alg = (header.alg as JwsAlg | undefined) ?? algOf(jwk);
+  const input = `${b64({ ...header, alg })}.${b64(payload)}`;
+  const key = keyObject(jwk);
+  const data = Buffer.from(input);
+  let signature: Buffer;
+  switch (alg) {
+    case 'RS256': signature = sign('sha256', data, key); break;
+    case 'PS256': signature = sign('sha256', data, { key, padding: 6, saltLength: 32 }); break;
+    case 'ES256': signature = sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' }); break;
+    case 'ES384': signature = sign('sha384', data, { key, dsaEncoding: 'ieee-p1363' }); break;
+    case 'ES512': signature = sign('sha512', data, { key, dsaEncoding: 'ieee-p1363' }); break;
+    case 'EdDSA': signature = sign(null, data, key); break;
+    default: throw new HarnessError(`unsupported JWS alg ${String(alg)}`);
+  }
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+/** An unsecured JWS (alg none, RFC 7519 §6): for checks that it is refused. */
+export function unsecuredJws(header: Record<string, unknown>, payload: Record<string, unknown>): string {
+  return `${b64({ ...header, alg: 'none' })}.${b64(payload)}.`;
+}
