@@ -20,6 +20,8 @@ Options:
   --list-flaws       list every planted flaw with what it breaks, and exit
   --signing-alg ALG  RS256 (default), PS256, ES256 or EdDSA
   --legacy-client    also seed the legacy client (password and implicit grants)
+  --auto-login USER  sign USER in at every authorization request without the login page
+                     (for headless clients under test; never for a real IdP)
   --store URL        where codes, tokens and sessions live: memory (default) or redis://HOST:PORT[/DB];
                      instances on one Redis share state and signing keys (run them behind one
                      load balancer with --issuer set to its URL)
@@ -40,6 +42,7 @@ export const serveCommand: Command = {
       'list-flaws': { type: 'boolean' },
       'signing-alg': { type: 'string', default: 'RS256' },
       'legacy-client': { type: 'boolean', default: false },
+      'auto-login': { type: 'string' },
       'target-out': { type: 'string' },
       store: { type: 'string', default: 'memory' },
       help: { type: 'boolean', short: 'h' },
@@ -62,6 +65,7 @@ export const serveCommand: Command = {
     try {
       server = createReferenceServer({
         flaws, signingAlg, legacyClient: values['legacy-client'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
+        ...(values['auto-login'] === undefined ? {} : { autoLogin: values['auto-login'] }),
         ...shared,
       });
     } catch (err) {
@@ -155,6 +159,14 @@ function printBanner(server: ReferenceServer, flaws: FlawName[]): void {
 !! WARNING: PLANTED FLAWS ARE ON. This server is deliberately insecure.
 !! Use it only to test the conformance harness, never as a real identity provider.
 ${list}
+${line}`);
+  }
+  const autoLogin = context.options.autoLogin;
+  if (autoLogin !== undefined) {
+    const line = '!'.repeat(78);
+    console.error(`${line}
+!! WARNING: AUTO-LOGIN IS ON (--auto-login ${autoLogin}). Every authorization request is signed
+!! in as "${autoLogin}" without a login page. For headless clients under test only.
 ${line}`);
   }
   const user = context.users[0];

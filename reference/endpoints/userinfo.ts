@@ -28,7 +28,7 @@ async function userinfo(ctx: Context, server: ServerContext): Promise<void> {
   if (!hasScope(claims.scope, 'openid')) throw bearerError('insufficient_scope', 'the token was not granted the openid scope', 'openid');
   const user = server.userBySub(claims.sub);
   if (!user) throw bearerError('invalid_token', 'the token was not issued for a user');
-  ctx.body = { ...claimsForScope(user, claims.scope, server.flaws), sub: user.sub };
+  ctx.body = { ...claimsForScope(user, claims.scope, server.flaws, server.options.scopeClaims), sub: user.sub };
 }
 
 async function verified(server: ServerContext, token: string): Promise<VerifiedAccessToken> {

@@ -24,7 +24,10 @@ export interface Issuance {
 /** Mints the access token (recorded in the store) and, for openid with a user, the ID token. */
 export async function issueTokens(server: ServerContext, issuance: Issuance): Promise<TokenResponse> {
   const { client, sub, scope, grantId, act } = issuance;
-  const access = await server.tokens.accessToken({ client, sub, scope, ...(act === undefined ? {} : { act }) });
+  const user = server.userBySub(sub);
+  const access = await server.tokens.accessToken({
+    client, sub, scope, ...(act === undefined ? {} : { act }), ...(user === undefined ? {} : { user }),
+  });
   await server.store.saveAccessToken({
     jti: access.jti,
     clientId: client.clientId,
@@ -37,7 +40,6 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
     expires_in: access.expiresIn,
     scope,
   };
-  const user = server.userBySub(sub);
   if (hasScope(scope, 'openid') && user && issuance.authTime !== undefined) {
     response.id_token = await server.tokens.idToken({
       client,
