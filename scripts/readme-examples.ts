@@ -9,8 +9,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const MARKED = /<!-- example: (\S+) -->\n([\s\S]*?)<!-- \/example -->/g;
 
-/** The fenced block README.md shows for an example file's content. */
-export const exampleBlock = (content: string) => `\`\`\`ts\n${content.replace(/\n?$/, '\n')}\`\`\`\n`;
+/** The fenced block README.md shows for an example file's content (the fence names the language by the file's extension). */
+export function exampleBlock(content: string, path = 'example.ts'): string {
+  const language = /\.ya?ml$/.test(path) ? 'yaml' : 'ts';
+  return `\`\`\`${language}\n${content.replace(/\n?$/, '\n')}\`\`\`\n`;
+}
 
 /** Every marked example in the README: its path and the block shown. */
 export function readmeExamples(readme: string): { path: string; shown: string }[] {
@@ -19,7 +22,7 @@ export function readmeExamples(readme: string): { path: string; shown: string }[
 
 /** The README with every marked block rewritten from its file (read by `read`). */
 export function withExamples(readme: string, read: (path: string) => string): string {
-  return readme.replace(MARKED, (_, path: string) => `<!-- example: ${path} -->\n${exampleBlock(read(path))}<!-- /example -->`);
+  return readme.replace(MARKED, (_, path: string) => `<!-- example: ${path} -->\n${exampleBlock(read(path), path)}<!-- /example -->`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
