@@ -29,6 +29,12 @@ export interface ClientConfig {
   clientId: string;
   /** Absent for public clients (token_endpoint_auth_method "none"). */
   clientSecret?: string;
+  /**
+   * Pins the one method this client may authenticate with (RFC 7591 token_endpoint_auth_method):
+   * `client_secret_basic` or `client_secret_post` for a client with a secret, `none` for one
+   * without. Absent: either secret method for a client with a secret.
+   */
+  tokenEndpointAuthMethod?: ClientAuthMethod;
   /** Exact-match list (SPEC authentication 5). */
   redirectUris: string[];
   /**
@@ -257,6 +263,10 @@ export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'lega
   if (options.legacyClient) clients.push({ ...LEGACY_CLIENT, role: 'legacy' });
   const ids = new Set<string>();
   for (const client of clients) {
+    const pinned = client.tokenEndpointAuthMethod;
+    if (pinned !== undefined && (pinned === 'none') !== (client.clientSecret === undefined)) {
+      throw new Error(`client "${client.clientId}": tokenEndpointAuthMethod ${pinned} ${pinned === 'none' ? 'is for a client without a secret' : 'needs a clientSecret'}`);
+    }
     if (ids.has(client.clientId)) throw new Error(`duplicate client_id "${client.clientId}" in the reference options`);
     ids.add(client.clientId);
   }

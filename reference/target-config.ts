@@ -38,7 +38,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
       ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
       ...(redirectUri === undefined ? {} : { redirectUri }),
       scope: client.allowedScope,
-      authMethod: client.clientSecret === undefined ? 'none' : 'client_secret_basic',
+      authMethod: client.tokenEndpointAuthMethod ?? (client.clientSecret === undefined ? 'none' : 'client_secret_basic'),
       firstParty: client.firstParty,
     };
   }

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  createReferenceServer, OAuthError, PROTECTED_CLAIMS, SEEDED_CLIENTS, SEEDED_USER, type ReferenceOptions, type UserConfig,
+  createReferenceServer, OAuthError, PROTECTED_CLAIMS, SEEDED_CLIENTS, SEEDED_USER, targetConfigFor, type ReferenceOptions,
+  type UserConfig,
 } from '../../reference/index.ts';
 import { readmeExamples } from '../../scripts/readme-examples.ts';
 import { ALICE, authUrl, claimsOf, openLogin, pkce, redeem, SPA, token, useServer, WEB } from './helpers.ts';
@@ -266,5 +267,26 @@ describe('shapeClaims', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('tokenEndpointAuthMethod', () => {
+  const POST_ONLY = { ...SEEDED_CLIENTS.machine, tokenEndpointAuthMethod: 'client_secret_post' as const };
+  const ctx = useServer({ clients: { machine: POST_ONLY } });
+
+  it('pins the client to one method: the other one is invalid_client', async () => {
+    const basic = await token(ctx.issuer, { grant_type: 'client_credentials', scope: 'api:read' }, { id: POST_ONLY.clientId, secret: POST_ONLY.clientSecret });
+    expect(basic.status).toBe(401);
+    expect(basic.json.error).toBe('invalid_client');
+    const post = await token(ctx.issuer, { grant_type: 'client_credentials', scope: 'api:read', client_id: POST_ONLY.clientId, client_secret: POST_ONLY.clientSecret });
+    expect(post.status).toBe(200);
+  });
+
+  it('is checked against the secret, and the target config names it', () => {
+    expect(() => createReferenceServer({ clients: { machine: { ...SEEDED_CLIENTS.machine, tokenEndpointAuthMethod: 'none' } } }))
+      .toThrow('tokenEndpointAuthMethod none is for a client without a secret');
+    expect(() => createReferenceServer({ clients: { public: { ...SEEDED_CLIENTS.public, tokenEndpointAuthMethod: 'client_secret_basic' } } }))
+      .toThrow('needs a clientSecret');
+    expect(targetConfigFor(ctx.server).clients.machine?.authMethod).toBe('client_secret_post');
   });
 });
