@@ -4,9 +4,11 @@
  * `node --import tsx`; the `idp-conformance` command registers tsx itself.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type TargetConfig, type TargetConfigInput, loadTarget, validateConfig } from './harness/config.ts';
 import { type SuiteOptions, runSuite } from './harness/conformance.ts';
+import { PACKAGE_ROOT } from './harness/package-info.ts';
 import type { Report } from './harness/results.ts';
 import type { Scenario } from './harness/scenario.ts';
 import { type ReportFormat, writeReports } from './reports/index.ts';
@@ -25,9 +27,12 @@ export * as checks from './suites/checks/index.ts';
 export { default as fc } from 'fast-check';
 export * as generators from './generators/index.ts';
 
-/** The service spec beside the repository (../shared/SPEC.md), linked from SPEC requirements when present. */
+/** The service specification in this package (docs/service-spec.md), where SPEC requirements link. */
+export const SERVICE_SPEC_PATH = 'docs/service-spec.md';
+
+/** A file URL of the package's own docs/service-spec.md (it ships in the package), or undefined if it is missing. */
 export function defaultSpecUrl(): string | undefined {
-  const file = fileURLToPath(new URL('../shared/SPEC.md', import.meta.url));
+  const file = join(PACKAGE_ROOT, SERVICE_SPEC_PATH);
   return existsSync(file) ? pathToFileURL(file).href : undefined;
 }
 

@@ -20,6 +20,8 @@ Options:
   --list-flaws       list every planted flaw with what it breaks, and exit
   --signing-alg ALG  RS256 (default), PS256, ES256 or EdDSA
   --legacy-client    also seed the legacy client (password and implicit grants)
+  --auto-login USER  sign USER in at every authorization request without the login page
+                     (for headless clients under test; never for a real IdP)
   --store URL        where codes, tokens and sessions live: memory (default) or redis://HOST:PORT[/DB];
                      instances on one Redis share state and signing keys (run them behind one
                      load balancer with --issuer set to its URL)
@@ -46,6 +48,7 @@ export const serveCommand: Command = {
       'signing-alg': { type: 'string', default: 'RS256' },
       'legacy-client': { type: 'boolean', default: false },
       fapi2: { type: 'boolean', default: false },
+      'auto-login': { type: 'string' },
       'target-out': { type: 'string' },
       store: { type: 'string', default: 'memory' },
       'admin-hooks': { type: 'boolean', default: false },
@@ -69,6 +72,7 @@ export const serveCommand: Command = {
     try {
       server = createReferenceServer({
         flaws, signingAlg, legacyClient: values['legacy-client'], adminHooks: values['admin-hooks'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
+        ...(values['auto-login'] === undefined ? {} : { autoLogin: values['auto-login'] }),
         ...shared,
         ...(values.fapi2 ? { profile: 'fapi2' as const } : {}),
       });
@@ -163,6 +167,14 @@ function printBanner(server: ReferenceServer, flaws: FlawName[]): void {
 !! WARNING: PLANTED FLAWS ARE ON. This server is deliberately insecure.
 !! Use it only to test the conformance harness, never as a real identity provider.
 ${list}
+${line}`);
+  }
+  const autoLogin = context.options.autoLogin;
+  if (autoLogin !== undefined) {
+    const line = '!'.repeat(78);
+    console.error(`${line}
+!! WARNING: AUTO-LOGIN IS ON (--auto-login ${autoLogin}). Every authorization request is signed
+!! in as "${autoLogin}" without a login page. For headless clients under test only.
 ${line}`);
   }
   const user = context.users[0];

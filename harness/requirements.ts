@@ -67,13 +67,13 @@ export function requirementLabel(r: Pick<Requirement, 'spec' | 'section' | 'note
   return r.note ? `${base} (${r.note})` : base;
 }
 
-/** GitHub-style heading anchor, for links into SPEC.md. */
+/** GitHub-style heading anchor, for links into the service spec (docs/service-spec.md). */
 function slug(title: string): string {
   return title.trim().toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s+/g, '-');
 }
 
 export interface LinkOptions {
-  /** Where the service spec lives (a URL to SPEC.md); SPEC requirements get no link without it. */
+  /** Where the service spec lives (a URL of docs/service-spec.md); SPEC requirements get no link without it. */
   specUrl?: string;
 }
 

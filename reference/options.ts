@@ -2,6 +2,7 @@
  * Options of the reference server and the seeded clients and user (DESIGN §4 roles).
  * Everything here is data; server.ts turns it into a running server.
  */
+import type { ShapeClaims } from './fixture.ts';
 import type { FlawName } from './flaws.ts';
 import type { KeySet } from './keys.ts';
 import type { Store } from './store/store.ts';
@@ -22,16 +23,34 @@ export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'n
 /** A public JWK as JSON (RFC 7517): a private_key_jwt client's registered keys. */
 export type PublicJwk = Record<string, unknown> & { kty: string };
 
+/**
+ * A client the server knows. The token endpoint authentication method follows from the secret:
+ * with one, client_secret_basic or client_secret_post (the client picks; exactly one per request);
+ * without one, a public client ("none") that must use PKCE.
+ */
 export interface ClientConfig {
   clientId: string;
   /** Absent for public clients (token_endpoint_auth_method "none"). */
   clientSecret?: string;
+  /**
+   * Pins the one method this client may authenticate with (RFC 7591 token_endpoint_auth_method):
+   * `client_secret_basic` or `client_secret_post` for a client with a secret, `none` for one
+   * without. Absent: either secret method for a client with a secret.
+   */
+  tokenEndpointAuthMethod?: ClientAuthMethod;
   /** Exact-match list (SPEC authentication 5). */
   redirectUris: string[];
-  /** Space-separated scopes the client may be granted; anything beyond is refused. */
+  /**
+   * Space-separated scopes the client may be granted; anything beyond is refused (invalid_scope).
+   * Your own scopes (e.g. `roles`) go here too, with `scopeClaims` saying what they release.
+   */
   allowedScope: string;
   grantTypes: GrantType[];
-  /** SPEC first-party vs third-party table: consent, PKCE, lifetimes. */
+  /**
+   * SPEC first-party vs third-party table. Third-party (false): the consent page is shown, PKCE
+   * is required, and tokens get the third-party lifetimes. First-party (true): no consent page,
+   * PKCE optional for a confidential client, the first-party lifetimes.
+   */
   firstParty: boolean;
   /** Display name on the consent page. */
   name: string;
@@ -44,19 +63,27 @@ export interface ClientConfig {
   jwks?: { keys: PublicJwk[] };
 }
 
+/** The standard claims the OIDC scopes release (OIDC Core §5.4); any may be left out. */
+export interface StandardClaims {
+  name?: string;
+  family_name?: string;
+  picture?: string;
+  email?: string;
+  email_verified?: boolean;
+  address?: { formatted: string };
+  phone_number?: string;
+}
+
 export interface UserConfig {
   username: string;
   password: string;
   sub: string;
-  claims: {
-    name: string;
-    family_name: string;
-    picture: string;
-    email: string;
-    email_verified: boolean;
-    address: { formatted: string };
-    phone_number: string;
-  };
+  /**
+   * The standard claims, and any of your own (`roles: ['admin']`, `groups: [...]`), released by
+   * the scopes `ReferenceOptions.scopeClaims` names. Protocol claims (iss, sub, aud, exp, nonce…:
+   * fixture.ts PROTECTED_CLAIMS) cannot be set here.
+   */
+  claims: StandardClaims & { [claim: string]: unknown };
 }
 
 export interface Lifetimes {
@@ -93,9 +120,30 @@ export interface ReferenceOptions {
   deviceAuthUrl?: string;
   /** Device polling interval in seconds (RFC 8628 §3.2); short values suit tests. */
   deviceInterval?: number;
+  /** Seconds; each one given replaces its default (DEFAULT_LIFETIMES). */
   lifetimes?: Partial<Lifetimes>;
-  /** Clock in milliseconds; tests may pass a fake one. */
+  /**
+   * The base clock, epoch milliseconds (default Date.now). `server.clock` adds an offset tests can
+   * move (`server.clock.advance(ms)`); every expiry reads the result.
+   */
   now?: () => number;
+  /**
+   * Scopes of your own and the user claims each releases in the ID token and at userinfo, e.g.
+   * `{ roles: ['roles'], groups: ['groups'] }`; a standard scope named here releases these claims
+   * in addition to its own. Put the scope in the client's `allowedScope` too.
+   */
+  scopeClaims?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Shapes every access token's and ID token's claims before signing (fixture.ts ShapeClaims).
+   * It may add and change claims but never a protected one (iss, sub, aud, exp, iat, nonce, jti,
+   * cnf…): such a token is refused with an error, never signed.
+   */
+  shapeClaims?: ShapeClaims;
+  /**
+   * For headless clients: GET /auth signs in the user with this username (and consents) without
+   * showing the login page, and redirects with the code. Never on by default.
+   */
+  autoLogin?: string;
   /** Where codes, refresh tokens and revocations live; defaults to a MemoryStore. */
   store?: Store;
   /**
@@ -273,6 +321,10 @@ export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'lega
   if (options.legacyClient) clients.push({ ...LEGACY_CLIENT, role: 'legacy' });
   const ids = new Set<string>();
   for (const client of clients) {
+    const pinned = client.tokenEndpointAuthMethod;
+    if (pinned !== undefined && (pinned === 'none') !== (client.clientSecret === undefined)) {
+      throw new Error(`client "${client.clientId}": tokenEndpointAuthMethod ${pinned} ${pinned === 'none' ? 'is for a client without a secret' : 'needs a clientSecret'}`);
+    }
     if (ids.has(client.clientId)) throw new Error(`duplicate client_id "${client.clientId}" in the reference options`);
     ids.add(client.clientId);
   }

@@ -48,13 +48,25 @@ function nonEmpty(tokens: string[]): string[] {
   return tokens;
 }
 
-/** The user's claims released by the granted scope (ID token, and userinfo in issue 3). */
-export function claimsForScope(user: UserConfig, scope: string, flaws: Flaws): Partial<UserConfig['claims']> {
+/** The claims each scope releases: OIDC Core §5.4, plus the options' `scopeClaims` (added to a standard scope's own). */
+export function scopeClaimMap(extra: Readonly<Record<string, readonly string[]>> = {}): Record<string, string[]> {
+  const map: Record<string, string[]> = Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]]));
+  for (const [scope, names] of Object.entries(extra)) map[scope] = [...new Set([...(map[scope] ?? []), ...names])];
+  return map;
+}
+
+/** The user's claims released by the granted scope (ID token and userinfo); claims the user lacks are left out. */
+export function claimsForScope(
+  user: UserConfig,
+  scope: string,
+  flaws: Flaws,
+  extra?: Readonly<Record<string, readonly string[]>>,
+): Partial<UserConfig['claims']> {
   const granted = new Set(scope.split(' '));
   const claims: Record<string, unknown> = {};
-  for (const [scopeName, names] of Object.entries(SCOPE_CLAIMS)) {
+  for (const [scopeName, names] of Object.entries(scopeClaimMap(extra))) {
     if (!granted.has(scopeName) && !flaws.has('claims-overshare')) continue;
-    for (const name of names) claims[name] = user.claims[name];
+    for (const name of names) if (user.claims[name] !== undefined) claims[name] = user.claims[name];
   }
   return claims as Partial<UserConfig['claims']>;
 }

@@ -8,6 +8,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { ServerContext } from './context.ts';
 import { ENDPOINTS } from './endpoints/index.ts';
+import { checkFixtureOptions, Clock, mountAutoLogin, testLogin, type TestLoginRequest, type TestLoginResult } from './fixture.ts';
 import { Flaws } from './flaws.ts';
 import { errorHandler } from './http/errors.ts';
 import { baseHeaders } from './http/headers.ts';
@@ -23,6 +24,13 @@ export interface ReferenceServer {
   readonly issuer: string;
   /** Configuration and services (store, keys, tokens, clients): for tests and extensions. */
   readonly context: ServerContext;
+  /** The server's clock: `clock.advance(ms)` moves its time (codes, tokens and sessions expire by it). */
+  readonly clock: Clock;
+  /**
+   * An authorization code for a user without the login pages: the request passes GET /auth's
+   * checks and the code carries every binding a real login gives it (fixture.ts).
+   */
+  testLogin(request: TestLoginRequest): Promise<TestLoginResult>;
   listen(port?: number, host?: string): Promise<{ issuer: string; port: number }>;
   close(): Promise<void>;
 }
@@ -36,14 +44,18 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
     return value;
   };
   const deviceAuthUrl = options.deviceAuthUrl === undefined ? undefined : normalizeIssuer(options.deviceAuthUrl, 'deviceAuthUrl');
-  const now = options.now ?? Date.now;
+  const clock = new Clock(options.now ?? Date.now);
+  const now = clock.now;
   const flaws = new Flaws(options.flaws ?? []);
   const keys = options.keys ?? KeySet.generate(options.signingAlg ?? 'RS256', { now });
   const lifetimes = resolveLifetimes(options.lifetimes);
   const clients = resolveClients(options);
   const users = options.users ?? [SEEDED_USER];
+  checkFixtureOptions(options, users);
   const store = options.store ?? new MemoryStore({ now });
-  const tokens = new TokenService({ issuer, keys, flaws, lifetimes, now });
+  const tokens = new TokenService({
+    issuer, keys, flaws, lifetimes, now, scopeClaims: options.scopeClaims, shapeClaims: options.shapeClaims,
+  });
 
   const context: ServerContext = {
     get issuer() {
@@ -72,6 +84,7 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   // The issuer's path (https://host/tenant) prefixes every route.
   const prefix = fixedIssuer === undefined ? '' : new URL(fixedIssuer).pathname.replace(/\/$/, '');
   const router = new Router(prefix ? { prefix } : {});
+  mountAutoLogin(router, context);
   for (const endpoint of ENDPOINTS) endpoint.mount(router, context);
   app.use(errorHandler(flaws));
   app.use(baseHeaders);
@@ -82,6 +95,8 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   return {
     app,
     context,
+    clock,
+    testLogin: (request) => testLogin(context, request),
     get issuer() {
       return issuer();
     },

@@ -49,7 +49,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
       ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
       ...(redirectUri === undefined ? {} : { redirectUri }),
       scope: client.allowedScope,
-      authMethod: client.clientSecret !== undefined ? 'client_secret_basic' : client.jwks ? 'private_key_jwt' : 'none',
+      authMethod: client.tokenEndpointAuthMethod ?? (client.clientSecret !== undefined ? 'client_secret_basic' : client.jwks ? 'private_key_jwt' : 'none'),
       firstParty: client.firstParty,
       ...(postLogoutRedirectUri === undefined ? {} : { postLogoutRedirectUri }),
       ...(seededPrivateKey(client) ? { privateJwk: { ...SEEDED_KEYED_PRIVATE_JWK } } : {}),

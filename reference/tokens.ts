@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
+import { shapeClaims, type ShapeClaims } from './fixture.ts';
 import type { Flaws } from './flaws.ts';
 import { signCompact } from './jws.ts';
 import type { KeySet } from './keys.ts';
@@ -20,6 +21,10 @@ export interface TokenServiceDeps {
   lifetimes: Lifetimes;
   /** Epoch milliseconds. */
   now(): number;
+  /** ReferenceOptions.scopeClaims: your own scopes and the claims they release. */
+  scopeClaims?: Readonly<Record<string, readonly string[]>> | undefined;
+  /** ReferenceOptions.shapeClaims: may add claims, never change a protected one. */
+  shapeClaims?: ShapeClaims | undefined;
 }
 
 /** RFC 8693 §4.1: the acting party; a nested `act` is the one that acted before it. */
@@ -50,11 +55,12 @@ export class TokenService {
   }
 
   /** RFC 9068 §2.2: iss, exp, aud, sub, client_id, iat, jti, scope; header typ at+jwt. */
-  async accessToken(input: { client: ClientConfig; sub: string; scope: string; act?: ActClaim; jkt?: string; audience?: string }): Promise<MintedAccessToken> {
+  async accessToken(input: { client: ClientConfig; sub: string; scope: string; act?: ActClaim; jkt?: string; audience?: string; user?: UserConfig }): Promise<MintedAccessToken> {
     const iat = this.#seconds();
     const expiresIn = this.lifetimesFor(input.client).accessToken;
     const jti = randomToken();
-    const token = await this.#sign('at+jwt', {
+    const shapeContext = { client: input.client, scope: input.scope, ...(input.user === undefined ? {} : { user: input.user }) };
+    const token = await this.#sign('at+jwt', shapeClaims(this.deps.shapeClaims, 'access_token', {
       iss: this.deps.issuer(),
       sub: input.sub,
       // RFC 9068 §3: without a resource indicator (RFC 8707), the default resource is this server.
@@ -67,7 +73,7 @@ export class TokenService {
       ...(input.act === undefined ? {} : { act: input.act }),
       // RFC 9449 §6.1: bound to the DPoP proof's key.
       ...(input.jkt === undefined ? {} : { cnf: { jkt: input.jkt } }),
-    });
+    }, shapeContext));
     return { token, jti, expiresIn, expiresAt: (iat + expiresIn) * 1000 };
   }
 
@@ -88,8 +94,8 @@ export class TokenService {
     const hashed = flaws.has('at-hash-wrong') ? `${input.accessToken}x` : input.accessToken;
     return this.#sign(
       'JWT',
-      {
-        ...claimsForScope(input.user, input.scope, flaws),
+      shapeClaims(this.deps.shapeClaims, 'id_token', {
+        ...claimsForScope(input.user, input.scope, flaws, this.deps.scopeClaims),
         ...input.requested,
         iss: this.deps.issuer(),
         sub: input.user.sub,
@@ -101,7 +107,7 @@ export class TokenService {
         ...(flaws.has('auth-time-missing') ? {} : { auth_time: input.authTime }),
         ...(input.nonce === undefined ? {} : { nonce: input.nonce }),
         at_hash: tokenHash(hashed, current.alg),
-      },
+      }, { client: input.client, user: input.user, scope: input.scope }),
       flaws.has('id-token-unknown-kid') ? `${current.kid}-unknown` : current.kid,
     );
   }

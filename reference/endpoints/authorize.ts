@@ -244,3 +244,18 @@ function checkPkce(
 function implicitOffered(server: ServerContext): boolean {
   return someClientEnables(server.clients, 'implicit');
 }
+
+/**
+ * The checks of GET /auth on a request's query, for the fixture's test login and auto-login: the
+ * request as it would be stored, or the OAuthError the endpoint would answer (on the page or at
+ * the redirect_uri).
+ */
+export async function checkAuthorizationRequest(server: ServerContext, query: URLSearchParams): Promise<AuthorizationRequest> {
+  const { client, target } = resolveClientAndRedirect(server, query);
+  try {
+    return (await validateRequest(server, client, target, query)).request;
+  } catch (err) {
+    if (err instanceof RedirectError) throw err.oauth;
+    throw err;
+  }
+}

@@ -1,5 +1,5 @@
 /** GET /.well-known/openid-configuration (OIDC Discovery §3, §4): built from every endpoint's metadata. */
-import { SCOPE_CLAIMS } from '../scopes.ts';
+import { scopeClaimMap } from '../scopes.ts';
 import { SCOPES_SUPPORTED } from '../options.ts';
 import type { ServerContext } from '../context.ts';
 import type { Endpoint } from './endpoint.ts';
@@ -15,8 +15,9 @@ export function discoveryDocument(server: ServerContext, endpoints: readonly End
     ...(server.flaws.has('discovery-field-missing') ? {} : { subject_types_supported: ['public'] }),
     // The alg the current key signs with; older keys only verify what they signed before a rotation.
     id_token_signing_alg_values_supported: [server.keys.current.alg],
-    scopes_supported: [...SCOPES_SUPPORTED],
-    claims_supported: [...ID_TOKEN_CLAIMS, ...Object.values(SCOPE_CLAIMS).flat()],
+    // The options' own scopes (scopeClaims) and the claims they release are advertised too.
+    scopes_supported: [...new Set([...SCOPES_SUPPORTED, ...Object.keys(server.options.scopeClaims ?? {})])],
+    claims_supported: [...new Set([...ID_TOKEN_CLAIMS, ...Object.values(scopeClaimMap(server.options.scopeClaims)).flat()])],
     claims_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

@@ -36,7 +36,7 @@ async function userinfo(ctx: Context, server: ServerContext): Promise<void> {
   if (!hasScope(claims.scope, 'openid')) throw bearerError('insufficient_scope', 'the token was not granted the openid scope', 'openid');
   const user = server.userBySub(claims.sub);
   if (!user) throw bearerError('invalid_token', 'the token was not issued for a user');
-  ctx.body = { ...claimsForScope(user, claims.scope, server.flaws), ...requestedClaimValues(user, requested), sub: user.sub };
+  ctx.body = { ...claimsForScope(user, claims.scope, server.flaws, server.options.scopeClaims), ...requestedClaimValues(user, requested), sub: user.sub };
 }
 
 async function verified(server: ServerContext, token: string): Promise<VerifiedAccessToken> {

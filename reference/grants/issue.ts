@@ -30,8 +30,10 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
   const { client, sub, scope, grantId, act } = issuance;
   // RFC 9449 §6 (cnf.jkt) and RFC 8707 §2.2 (aud): set by the token endpoint for this request.
   const { jkt, resource } = currentBinding();
+  const user = server.userBySub(sub);
   const access = await server.tokens.accessToken({
     client, sub, scope, ...(act === undefined ? {} : { act }), ...(jkt === undefined ? {} : { jkt }), ...(resource === undefined ? {} : { audience: resource }),
+    ...(user === undefined ? {} : { user }),
   });
   await server.store.saveAccessToken({
     jti: access.jti,
@@ -46,7 +48,6 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
     expires_in: access.expiresIn,
     scope,
   };
-  const user = server.userBySub(sub);
   if (hasScope(scope, 'openid') && user && issuance.authTime !== undefined) {
     response.id_token = await server.tokens.idToken({
       client,

@@ -43,7 +43,12 @@ export function authenticateClient(
   if (!flaws.has('client-secret-unchecked') && !safeEqual(secret, client.clientSecret)) {
     throw invalidClient('client authentication failed');
   }
-  return { client, method: basic ? 'client_secret_basic' : 'client_secret_post' };
+  const method = basic ? 'client_secret_basic' : 'client_secret_post';
+  // A client pinned to one method (options tokenEndpointAuthMethod) may not use the other.
+  if (client.tokenEndpointAuthMethod !== undefined && client.tokenEndpointAuthMethod !== method) {
+    throw invalidClient(`this client authenticates with ${client.tokenEndpointAuthMethod}`);
+  }
+  return { client, method };
 }
 
 /** Constant-time comparison of two strings of any length (compares their SHA-256 digests). */

@@ -116,6 +116,31 @@ describe('the packed package in a new project', () => {
     expect(stdout).toMatch(/1 passed/);
   }, 200_000);
 
+  it('ships its documents (the service spec SPEC links point at, action.yml) and the fixture works from it', async () => {
+    await writeFile(join(app, 'fixture.mjs'), `
+      import { existsSync } from 'node:fs';
+      import { fileURLToPath } from 'node:url';
+      import { defaultSpecUrl } from 'idp-conformance';
+      import { createReferenceServer, SEEDED_CLIENTS } from 'idp-conformance/reference';
+      const web = SEEDED_CLIENTS.confidential;
+      const server = createReferenceServer({ shapeClaims: (kind, claims) => ({ ...claims, shaped: kind }) });
+      const { issuer } = await server.listen(0);
+      const { callbackUrl } = await server.testLogin({ clientId: web.clientId, redirectUri: web.redirectUris[0], scope: 'openid' });
+      server.clock.advance(61_000);
+      const late = await fetch(issuer + '/token', { method: 'POST', body: new URLSearchParams({
+        grant_type: 'authorization_code', code: callbackUrl.searchParams.get('code'), redirect_uri: web.redirectUris[0],
+        client_id: web.clientId, client_secret: web.clientSecret }) });
+      await server.close();
+      const spec = fileURLToPath(defaultSpecUrl());
+      console.log(JSON.stringify({ spec, specExists: existsSync(spec), action: existsSync(new URL('../action.yml', new URL(defaultSpecUrl()))),
+        iss: callbackUrl.searchParams.get('iss') === issuer, late: (await late.json()).error }));
+    `);
+    const { stdout } = await node(['fixture.mjs']);
+    const out = JSON.parse(stdout) as { spec: string; specExists: boolean; action: boolean; iss: boolean; late: string };
+    expect(out.spec).toBe(join(app, 'node_modules', 'idp-conformance', 'docs', 'service-spec.md'));
+    expect(out).toMatchObject({ specExists: true, action: true, iss: true, late: 'invalid_grant' });
+  }, 60_000);
+
   it('tsc --noEmit of a consumer file under NodeNext and strict: 0 errors, no other settings', async () => {
     await writeFile(join(app, 'consumer.ts'), `
       import { runConformance, createReferenceServer, defineScenario, type Report } from 'idp-conformance';
@@ -128,6 +153,14 @@ describe('the packed package in a new project', () => {
       const report: Report = await runConformance({ target: targetConfigFor(server), only: ['discovery.*'], extraScenarios: [mine] });
       console.log(report.summary.passed);
       await server.close();
+      const fixture = createReferenceServer({
+        users: [{ username: 'bob', password: 'pw', sub: 'bob', claims: { email: 'bob@example.test', roles: ['admin'] } }],
+        scopeClaims: { roles: ['roles'] }, autoLogin: 'bob', lifetimes: { accessTokenFirstParty: 60 },
+        shapeClaims: (kind, claims, { user }) => (kind === 'access_token' ? { ...claims, roles: user?.claims.roles } : claims),
+      });
+      fixture.clock.advance(1000);
+      const login: { code: string; callbackUrl: URL } = await fixture.testLogin({ clientId: 'web-app', redirectUri: 'https://web.example.test/callback' });
+      console.log(login.code, fixture.clock.offset);
     `);
     await writeFile(join(app, 'tsconfig.json'), JSON.stringify({
       compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true },
