@@ -19,7 +19,7 @@ import { emptyModel, locate, readLivePage } from './browser-page.ts';
 import type { OriginPolicy } from '../origin.ts';
 import { BrowserWalk, type WalkRecorder, firstLine } from './browser-walk.ts';
 import { type PageClass, type PageControl, type PageModel, classify, reads, says } from './page.ts';
-import { type BrowserState, type LoginSession, sessionFor } from './session.ts';
+import { type BrowserState, type LoginSession, sessionFor, walkOn } from './session.ts';
 import { PreconditionError } from '../failures.ts';
 
 /** The most actions (a fill-and-submit, a click) one walk takes. */
@@ -235,7 +235,7 @@ export class BrowserLoginDriver implements LoginDriver {
       throw new HarnessError('the browser login driver cannot send the authorization request as a form POST yet; use the form driver for this scenario');
     }
     const session = sessionFor(options.session, this.o.sharedSession);
-    return session.exclusive(() => this.#authorize(session, authorizationUrl, stopAt, options));
+    return walkOn(session, () => this.#authorize(session, authorizationUrl, stopAt, options));
   }
 
   async #authorize(session: LoginSession, authorizationUrl: string, stopAt: string[], options: AuthorizeOptions): Promise<AuthorizeOutcome> {
@@ -287,7 +287,7 @@ export class BrowserLoginDriver implements LoginDriver {
    */
   async activateDevice(activation: DeviceActivation): Promise<DeviceActivationOutcome> {
     const session = sessionFor(activation.session, this.o.sharedSession);
-    return session.exclusive(() => this.#activate(session, activation));
+    return walkOn(session, () => this.#activate(session, activation));
   }
 
   async #activate(session: LoginSession, activation: DeviceActivation): Promise<DeviceActivationOutcome> {

@@ -19,7 +19,7 @@ import {
 } from './driver.ts';
 import { formValues, readPage } from './html.ts';
 import { type PageClass, type PageControl, type PageModel, classify, reads, whyNotSubmittable } from './page.ts';
-import { type LoginSession, sessionFor } from './session.ts';
+import { type LoginSession, sessionFor, walkOn } from './session.ts';
 
 const MAX_STEPS = 15;
 
@@ -203,9 +203,9 @@ export class FormLoginDriver implements LoginDriver {
   }
 
   /** A walk on its own copy of the session it starts from; the session takes over the copy's cookies when the walk ends. */
-  async #within<T>(choice: AuthorizeOptions['session'], first: string, walk: (agent: Agent) => Promise<T>): Promise<T> {
+  async #within<T extends { pages: PageKind[] }>(choice: AuthorizeOptions['session'], first: string, walk: (agent: Agent) => Promise<T>): Promise<T> {
     const session = sessionFor(choice, this.o.sharedSession);
-    return session.exclusive(async () => {
+    return walkOn(session, async () => {
       const own = session.fork();
       try {
         return await walk(new Agent(this.o.http, own, first));

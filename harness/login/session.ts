@@ -22,6 +22,26 @@ export class LoginSession {
   /** The browser driver's state after the last walk through it, when there was one. */
   browserState: BrowserState | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Whether the IdP remembers a sign-in on this session: false once a walk that started from a
+   * signed-in state still had to sign in. The run's shared session then stops being shared (its
+   * walks would only wait for each other), and "shared" walks start fresh.
+   */
+  remembers: boolean | undefined;
+
+  /** Whether the session holds anything a walk would start from (cookies, or a browser's state). */
+  hasState(): boolean {
+    return (this.jar.serializeSync()?.cookies.length ?? 0) > 0 || (this.browserState?.cookies.length ?? 0) > 0;
+  }
+
+  /**
+   * What a walk learned: one that started signed in and still had to sign in, or one that left
+   * nothing behind to be remembered by (no cookie, no storage), shows the IdP keeps no sign-in.
+   */
+  learn(startedWithState: boolean, pages: readonly string[]): void {
+    if (startedWithState) this.remembers = !pages.includes('login');
+    else if (!this.hasState()) this.remembers = false;
+  }
 
   /**
    * Runs one walk at a time on this session: an IdP keeps one server-side session per cookie, and
@@ -80,6 +100,16 @@ export type SessionChoice = 'fresh' | 'shared' | LoginSession;
 /** The session a walk uses. */
 export function sessionFor(choice: SessionChoice | undefined, shared: LoginSession | undefined): LoginSession {
   if (choice instanceof LoginSession) return choice;
-  if (choice === 'shared' && shared) return shared;
+  if (choice === 'shared' && shared && shared.remembers !== false) return shared;
   return new LoginSession();
+}
+
+/** Runs a walk on `session` (one at a time), and learns from its pages whether the IdP remembers the sign-in. */
+export function walkOn<T extends { pages: readonly string[] }>(session: LoginSession, walk: () => Promise<T>): Promise<T> {
+  return session.exclusive(async () => {
+    const had = session.hasState();
+    const outcome = await walk();
+    session.learn(had, outcome.pages);
+    return outcome;
+  });
 }

@@ -1,6 +1,6 @@
 /** IdP sessions (harness/login/session.ts): cookies by tough-cookie, a copy per walk, one walk at a time on a shared one. */
 import { describe, expect, it } from 'vitest';
-import { LoginSession, sessionFor } from '../../harness/login/session.ts';
+import { LoginSession, sessionFor, walkOn } from '../../harness/login/session.ts';
 
 describe('a login session', () => {
   it('a walk works on a copy; the session takes over the copy when the walk ends', () => {
@@ -25,6 +25,19 @@ describe('a login session', () => {
     await expect(first).rejects.toThrow('a failed');
     expect(await second).toBe(2);
     expect(order).toEqual(['a start', 'a end', 'b']);
+  });
+
+  it('the run\'s session stops being shared once a walk that started signed in had to sign in again', async () => {
+    const run = new LoginSession();
+    run.store('http://idp.test/', ['sid=1']);
+    await walkOn(run, async () => ({ pages: ['consent'] }));
+    expect(sessionFor('shared', run)).toBe(run);
+    await walkOn(run, async () => ({ pages: ['login', 'consent'] }));
+    expect(run.remembers).toBe(false);
+    expect(sessionFor('shared', run)).not.toBe(run);
+    const empty = new LoginSession();
+    await walkOn(empty, async () => ({ pages: ['login'] }));
+    expect(empty.remembers).toBe(false); // the walk left no cookie to remember a sign-in by
   });
 
   it('"fresh" (and no choice) is a new session; "shared" the run\'s; a LoginSession itself', () => {
