@@ -88,7 +88,7 @@ describe('action.yml', () => {
     const values: Record<string, string> = {
       target: 'tenant-a.json\ntenant b.json\n', scenarios: 'my/*.scenario.ts', only: 'pkce.*,token.*', skip: 'device.*',
       profile: 'rfc', report: 'out dir', format: 'junit,md', 'fail-on': 'warning', seed: '42', runs: '7',
-      concurrency: '2', shard: '1/3', timeout: '45000', package: 'idp-conformance@0.1.0',
+      concurrency: '2', shard: '1/3', timeout: '45000', baseline: 'main/report.json', package: 'idp-conformance@0.1.0',
     };
     expect(Object.keys(values).filter((k) => k !== 'package').sort()).toEqual([...cliInputs].sort());
     const result = runStep(step((s) => s.id === 'run'), values, { cwd: tmp, path: bin });
@@ -103,9 +103,9 @@ describe('action.yml', () => {
       ['--target', 'tenant-a.json'], ['--target', 'tenant b.json'], ['--scenarios', 'my/*.scenario.ts'],
       ['--only', 'pkce.*,token.*'], ['--skip', 'device.*'], ['--profile', 'rfc'], ['--report', 'out dir'],
       ['--format', 'junit,md'], ['--fail-on', 'warning'], ['--seed', '42'], ['--runs', '7'], ['--concurrency', '2'],
-      ['--shard', '1/3'], ['--timeout', '45000'],
+      ['--shard', '1/3'], ['--timeout', '45000'], ['--baseline', 'main/report.json'],
     ]));
-    expect(passed).toHaveLength(14);
+    expect(passed).toHaveLength(15);
     expect(new Set(passed.map(([flag]) => flag.slice(2)))).toEqual(new Set(cliInputs));
 
     // With the defaults only: the run options the action defaults, nothing empty.
