@@ -14,7 +14,8 @@ import { GRANT } from './target.ts';
 export function describeOutcome(outcome: AuthorizeResult): string {
   if (outcome.kind === 'redirect') {
     const { error, error_description: d } = outcome.params;
-    return error ? `redirected with error=${error}${d ? ` (${d})` : ''}` : 'redirected without a code';
+    if (error) return `redirected with error=${error}${d ? ` (${d})` : ''}`;
+    return outcome.params.code ? 'redirected with a code' : 'redirected without a code';
   }
   const headline = outcome.headline ? ` "${outcome.headline}"` : '';
   return `stopped at ${outcome.url} (HTTP ${outcome.status}${headline}): ${outcome.reason}`;
