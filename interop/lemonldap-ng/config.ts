@@ -8,9 +8,15 @@
  *   address directly (nginx has one default server), so no name in /etc/hosts is needed. The
  *   portal adds the cookie domain's leading dot itself (`.127.0.0.1`); the harness's form driver
  *   keeps cookies host-only, so the SSO cookie still comes back.
- * - Demo authentication (users dwho, rtyler, msmith; password = login), registerDB and passwordDB
- *   Null (no self-registration, no password change). Without registerDB = Null the portal stops at
- *   "Initialization failed … Unable to protect this server" when its captcha libraries are missing.
+ * - DBI authentication and user database (userDB Same) on SQLite: a users table written fresh under
+ *   workDir at every start with one test user whose password is random per start (24 characters;
+ *   the harness refuses secrets shorter than 8, which LLNG's Demo users' password = login are).
+ *   The password column holds the password in clear (dbiAuthPasswordHash empty): LLNG's hashing
+ *   calls an SQL function of that name (SHA256(?), ENCRYPT(...)), which SQLite does not have; the
+ *   file is mode 0600 and the password dies with the start. Session attributes come from the row
+ *   (dbiExportedVars). registerDB and passwordDB Null (no self-registration, no password change).
+ *   Without registerDB = Null the portal stops at "Initialization failed … Unable to protect this
+ *   server" when its captcha libraries are missing.
  * - OIDC: authorization code flow only (implicit and hybrid off), no dynamic registration, a fresh
  *   RS256 key (2048 bits) per start, ID tokens, userinfo and JWT access tokens signed RS256,
  *   claims released by scope only (oidcServiceIgnoreScopeForClaims 0), unknown scopes dropped
@@ -26,10 +32,23 @@
 
 export const PACKAGES = [
   'lemonldap-ng', 'lemonldap-ng-fastcgi-server', 'nginx-light',
-  'libimage-magick-perl', 'libgd-securityimage-perl', 'libstring-random-perl',
+  'libimage-magick-perl', 'libgd-securityimage-perl', 'libstring-random-perl', 'libdbd-sqlite3-perl',
 ] as const;
 
-export const USER = { username: 'dwho', password: 'dwho' };
+/** The SQLite users table DBI authentication reads: its name and its one row but the password. */
+export const USERS_TABLE = 'users';
+export const TEST_USER = { uid: 'interop', cn: 'Interop Test User', mail: 'interop@example.org' } as const;
+/** The session attributes taken from the user's row (attribute: column); the OIDC claims map from them. */
+const DBI_EXPORTED_VARS = { uid: 'uid', cn: 'cn', mail: 'mail' };
+
+/**
+ * The SQLite DBI data source for a database file. DBI splits the DSN's attributes on ";", so a
+ * path holding one would be misread.
+ */
+export function sqliteDsn(file: string): string {
+  if (/[;=]/.test(file)) throw new Error(`lemonldap-ng: the users database path must not contain ";" or "=": ${file}`);
+  return `dbi:SQLite:dbname=${file}`;
+}
 
 /** Lifetimes in seconds. */
 export const TTL = {
@@ -61,6 +80,8 @@ export interface LlngPaths {
   nginxAccessLog: string;
   nginxErrorLog: string;
   nginxTempDir: string;
+  /** The SQLite database holding the users table. */
+  usersDb: string;
 }
 
 export interface SigningKey {
@@ -73,7 +94,7 @@ export interface SigningKey {
 
 const PORTAL_ROOT = '/usr/share/lemonldap-ng/portal';
 
-/** The claims every client may receive, by the demo user's session attributes (uid, cn, mail). */
+/** The claims every client may receive, by the user's session attributes (uid, cn, mail). */
 const EXPORTED_VARS = { preferred_username: 'uid', name: 'cn', email: 'mail' };
 
 function rpOptions(client: LlngClient): Record<string, unknown> {
@@ -142,11 +163,21 @@ export function lmConf(options: { issuer: string; paths: LlngPaths; key: Signing
     portalAntiFrame: 1,
     requireToken: 1,
     bruteForceProtection: 0,
-    authentication: 'Demo',
+    authentication: 'DBI',
     userDB: 'Same',
     passwordDB: 'Null',
     registerDB: 'Null',
-    demoExportedVars: { uid: 'uid', cn: 'cn', mail: 'mail' },
+    dbiAuthChain: sqliteDsn(paths.usersDb),
+    dbiAuthUser: '',
+    dbiAuthPassword: '',
+    dbiAuthTable: USERS_TABLE,
+    dbiUserTable: USERS_TABLE,
+    dbiAuthLoginCol: 'uid',
+    dbiAuthPasswordCol: 'password',
+    dbiAuthPasswordHash: '',
+    dbiDynamicHashEnabled: 0,
+    userPivot: 'uid',
+    dbiExportedVars: DBI_EXPORTED_VARS,
     exportedVars: {},
     whatToTrace: 'uid',
     macros: {},

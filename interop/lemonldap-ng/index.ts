@@ -11,7 +11,8 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { InteropIdp, RunningIdp } from '../idp.ts';
-import { type LlngClient, type LlngPaths, PACKAGES, type SigningKey, USER, lemonldapIni, lmConf, nginxConf } from './config.ts';
+import { type LlngClient, type LlngPaths, PACKAGES, type SigningKey, TEST_USER, USERS_TABLE, lemonldapIni, lmConf, nginxConf,
+  sqliteDsn } from './config.ts';
 import { type Started, startProcess, stopProcess } from './process.ts';
 
 const run = promisify(execFile);
@@ -88,7 +89,30 @@ function clients(port: number): LlngClient[] {
   ];
 }
 
-function targetConfig(issuer: string, list: LlngClient[]): Record<string, unknown> {
+/**
+ * Creates the users table DBI authentication reads, with the one test user, in a fresh SQLite file
+ * (mode 0600). Perl's DBI and DBD::SQLite (the packages' own) write it; the row goes in on stdin
+ * as JSON, so the password is never on a command line.
+ */
+async function createUsersDb(file: string, password: string): Promise<void> {
+  await writeFile(file, '', { mode: 0o600 });
+  const script = `use strict; use warnings; use DBI; use JSON::PP;
+my $in = JSON::PP->new->utf8->decode(do { local $/; <STDIN> });
+my $dbh = DBI->connect($in->{dsn}, '', '', { RaiseError => 1, PrintError => 0, ShowErrorStatement => 0, AutoCommit => 1 });
+$dbh->do("CREATE TABLE $in->{table} (uid TEXT PRIMARY KEY NOT NULL, password TEXT NOT NULL, cn TEXT NOT NULL, mail TEXT NOT NULL)");
+$dbh->do("INSERT INTO $in->{table} (uid, password, cn, mail) VALUES (?, ?, ?, ?)", undef, @{$in->{row}}{qw(uid password cn mail)});
+$dbh->disconnect;`;
+  const child = run('perl', ['-e', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+  child.child.stdin?.end(JSON.stringify({ dsn: sqliteDsn(file), table: USERS_TABLE, row: { ...TEST_USER, password } }));
+  try {
+    await child;
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '').slice(-2000);
+    throw new Error(`lemonldap-ng: creating the users database ${file} failed (is libdbd-sqlite3-perl installed?):\n${stderr}`);
+  }
+}
+
+function targetConfig(issuer: string, list: LlngClient[], password: string): Record<string, unknown> {
   return {
     $comment: 'LemonLDAP::NG 2.16 (Debian), written by interop/lemonldap-ng',
     issuer,
@@ -101,7 +125,7 @@ function targetConfig(issuer: string, list: LlngClient[]): Record<string, unknow
       authMethod: c.clientSecret ? 'client_secret_basic' : 'none',
       firstParty: c.firstParty,
     }])),
-    user: { ...USER },
+    user: { username: TEST_USER.uid, password },
     login: { driver: 'form', usernameField: 'user', passwordField: 'password' },
     // A Perl portal with 4 FastCGI workers: a property scenario's hundreds of requests (e.g.
     // redirect.exact-match) took 21–33 s on a loaded 2-core machine, past the 30 s default.
@@ -181,6 +205,7 @@ export async function start(options: { port: number; workDir: string; log?: (lin
     nginxAccessLog: join(nginxDir, 'access.log'),
     nginxErrorLog: join(nginxDir, 'error.log'),
     nginxTempDir: join(nginxDir, 'temp'),
+    usersDb: join(llngDir, 'users.sqlite'),
   };
   // Fresh every start: no sessions, codes or keys survive from an earlier run.
   await rm(llngDir, { recursive: true, force: true });
@@ -198,13 +223,16 @@ export async function start(options: { port: number; workDir: string; log?: (lin
 
   const list = clients(port);
   const key = signingKey();
+  // The test user's password: fresh per start, 24 characters (the harness wants 8 or more).
+  const password = secret();
+  await createUsersDb(paths.usersDb, password);
   const iniFile = join(paths.confDir, 'lemonldap-ng.ini');
   const confFile = join(paths.confDir, 'lmConf-1.json');
   await writeFile(confFile, `${JSON.stringify(lmConf({ issuer, paths, key, clients: list }), null, 2)}\n`, { mode: 0o600 });
   await writeFile(iniFile, lemonldapIni(paths), { mode: 0o600 });
   const nginxConfFile = join(nginxDir, 'nginx.conf');
   await writeFile(nginxConfFile, nginxConf({ port, paths, ...(isRoot() ? { user: SERVICE_USER } : {}) }));
-  await ownedByService([...dirs, confFile, iniFile]);
+  await ownedByService([...dirs, confFile, iniFile, paths.usersDb]);
 
   const llngLog = join(workDir, 'llng-fastcgi-server.log');
   const started: Started[] = [];
@@ -246,7 +274,7 @@ export async function start(options: { port: number; workDir: string; log?: (lin
     throw error;
   }
   return {
-    targetConfig: targetConfig(issuer, list),
+    targetConfig: targetConfig(issuer, list, password),
     stop,
     pids: () => started.flatMap((p) => (p.child.pid === undefined ? [] : [p.child.pid])),
   };

@@ -33,7 +33,7 @@ const skipReason = absent.length && !root
 describe('LemonLDAP::NG configuration (no packages needed)', () => {
   const paths = {
     confDir: '/w/conf', sessionsDir: '/w/s', psessionsDir: '/w/p', cacheDir: '/w/c', socket: '/w/sock',
-    nginxPid: '/w/pid', nginxAccessLog: '/w/a', nginxErrorLog: '/w/e', nginxTempDir: '/w/t',
+    nginxPid: '/w/pid', nginxAccessLog: '/w/a', nginxErrorLog: '/w/e', nginxTempDir: '/w/t', usersDb: '/w/users.sqlite',
   };
   const conf = lmConf({
     issuer: 'http://127.0.0.1:9000',
@@ -60,6 +60,18 @@ describe('LemonLDAP::NG configuration (no packages needed)', () => {
       oidcServiceAllowImplicitFlow: 0, oidcServiceAllowHybridFlow: 0, oidcServiceAllowDynamicRegistration: 0,
       registerDB: 'Null', oidcServiceMetaDataIssuer: 'http://127.0.0.1:9000', portal: 'http://127.0.0.1:9000/',
     });
+  });
+
+  it('authenticates and reads users from the SQLite users table, the claims from its columns', () => {
+    expect(conf).toMatchObject({
+      authentication: 'DBI', userDB: 'Same', passwordDB: 'Null',
+      dbiAuthChain: 'dbi:SQLite:dbname=/w/users.sqlite', dbiAuthTable: 'users', dbiAuthLoginCol: 'uid',
+      dbiAuthPasswordCol: 'password', dbiExportedVars: { uid: 'uid', cn: 'cn', mail: 'mail' },
+    });
+    expect((conf.oidcRPMetaDataExportedVars as Record<string, unknown>).confidential)
+      .toEqual({ preferred_username: 'uid', name: 'cn', email: 'mail' });
+    expect(() => lmConf({ issuer: 'http://127.0.0.1:9000', paths: { ...paths, usersDb: '/w/a;b' }, key: { kid: 'k', privatePem: '', publicPem: '' }, clients: [] }))
+      .toThrow(/must not contain/);
   });
 });
 
@@ -102,6 +114,27 @@ describe.skipIf(Boolean(skipReason))(`LemonLDAP::NG 2.16 from Debian${skipReason
     ]));
     expect(report.results).toHaveLength(2);
   }, 120_000);
+
+  it('logs in the users table\'s test user (password of 24 characters) and refuses a wrong password', async () => {
+    const config = validateConfig(running.targetConfig);
+    expect(config.user?.username).toBe('interop');
+    expect(config.user?.password.length).toBeGreaterThanOrEqual(24);
+    // The portal's own login form (its anti-CSRF token is one use): does it set an SSO cookie?
+    const sso = async (password: string) => {
+      const form = await fetch(`${issuer}/`);
+      const token = /name="token" value="([^"]+)"/.exec(await form.text())?.[1];
+      expect(token).toBeDefined();
+      const res = await fetch(`${issuer}/`, {
+        method: 'POST', redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ user: 'interop', password, token: token ?? '' }).toString(),
+      });
+      await res.arrayBuffer();
+      return res.headers.getSetCookie().some((c) => /^lemonldap=[0-9a-f]{16,}/.test(c));
+    };
+    expect(await sso(config.user!.password)).toBe(true);
+    expect(await sso(`${config.user!.password}x`)).toBe(false);
+  }, 60_000);
 
   it('stops every process it started, by PID', async () => {
     const nginxPid = Number((await readFile(join(workDir, 'run', 'nginx.pid'), 'utf8')).trim());
