@@ -30,6 +30,8 @@ export function summarize(results: readonly ScenarioResult[]): Summary {
     skipped: count('skipped'),
     errors: count('error'),
     expectedFailures: results.filter((r) => r.expected).length,
+    security: results.filter((r) => r.status === 'failed' && r.failureKind === 'accepted').length,
+    interop: results.filter((r) => r.status === 'failed' && r.failureKind === 'refused-wrongly').length,
   };
 }
 

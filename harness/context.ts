@@ -10,7 +10,7 @@ import type { BrowserHost } from './login/chromium.ts';
 import type { LoginDriver } from './login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';
-import { type ClientRole, findRequirement } from './requirements.ts';
+import type { ClientRole, RequirementRef } from './requirements.ts';
 import type { Finding, Level, ProfileName, ResolvedRequirement } from './results.ts';
 import type { AuthorizeResult, Scenario, ScenarioBrowser, ScenarioContext } from './scenario.ts';
 import type { ScreenshotStore } from './screenshots.ts';
@@ -40,6 +40,8 @@ export interface ContextInput {
   screenshots: ScreenshotStore;
   /** Decides failed/warning for a failure (by the requirement it names). */
   statusOf: (failure: CheckFailure) => Finding['status'];
+  /** The scenario's requirement (declared by the scenario), or a HarnessError naming the mistake. */
+  declared: (ref: RequirementRef) => ResolvedRequirement;
   fetch?: typeof fetch;
 }
 
@@ -130,13 +132,9 @@ export function createContext(input: ContextInput): ContextState {
     target,
     profile: input.profile,
     level: input.level,
+    req: scenario.req,
     applies(requirement) {
-      const found = findRequirement(input.requirements, requirement);
-      if (!found) {
-        const known = input.requirements.map((r) => r.label).join(', ');
-        throw new HarnessError(`scenario ${scenario.id} asks about the requirement "${requirement}", which it does not declare (it declares ${known})`);
-      }
-      return found.applies;
+      return input.declared(requirement).applies;
     },
     seed: input.seed,
     runs: input.runs,
@@ -169,8 +167,11 @@ export function createContext(input: ContextInput): ContextState {
         return true;
       } catch (error) {
         if (!(error instanceof CheckFailure)) throw error;
-        const failure = options.requirement && !error.requirement ? new CheckFailure(error.message, { requirement: options.requirement }) : error;
-        findings.push({ status: input.statusOf(failure), message: failure.message, ...(failure.requirement ? { requirement: failure.requirement } : {}) });
+        const failure = options.requirement && !error.requirement ? new CheckFailure(error.message, { requirement: options.requirement, kind: error.kind }) : error;
+        findings.push({
+          status: input.statusOf(failure), message: failure.message, failureKind: failure.kind,
+          ...(failure.requirement ? { requirement: failure.requirement.label } : {}),
+        });
         return false;
       }
     },
@@ -182,6 +183,8 @@ export function createContext(input: ContextInput): ContextState {
       const before = recorder.evidence.length;
       let failingRun: typeof recorder.evidence = [];
       let harnessError: unknown;
+      // Runs where the target answered HTTP 5xx: its own finding, never the property's counterexample.
+      const serverErrors: { status: number; request: string; evidence: typeof recorder.evidence }[] = [];
       const details = await fc.check(fc.asyncProperty(arbitrary, async (value) => {
         if (harnessError) return true;
         const start = recorder.evidence.length;
@@ -192,7 +195,13 @@ export function createContext(input: ContextInput): ContextState {
             harnessError ??= error; // not a counterexample: stop judging and report the error
             return true;
           }
-          failingRun = recorder.evidence.slice(start);
+          const run = recorder.evidence.slice(start);
+          const crashed = run.find((e) => e.kind === 'http' && e.response !== undefined && e.response.status >= 500);
+          if (crashed?.kind === 'http') {
+            serverErrors.push({ status: crashed.response!.status, request: `${crashed.request.method} ${crashed.request.url.split('?')[0]}${crashed.label ? ` (${crashed.label})` : ''}`, evidence: run });
+            return true;
+          }
+          failingRun = run;
           throw error;
         } finally {
           recorder.evidence.length = start;
@@ -200,6 +209,15 @@ export function createContext(input: ContextInput): ContextState {
       }), { seed: input.seed, numRuns: runs, endOnFailure: false });
       if (harnessError) throw harnessError;
       recorder.evidence.length = before;
+      if (serverErrors.length) {
+        const first = serverErrors[0]!;
+        recorder.evidence.push(...first.evidence);
+        const statuses = [...new Set(serverErrors.map((e) => e.status))].join(', ');
+        findings.push({
+          status: 'warning', failureKind: 'refused-wrongly',
+          message: `the target failed with HTTP 5xx (${statuses}) in ${serverErrors.length} of ${runs} runs of ${options.label ?? 'the property'}, first on ${first.request}; a server error is no verdict on the property, but a request the client could send should get a 4xx answer (RFC 9110 §15.6).`,
+        });
+      }
       if (!details.failed) return;
       recorder.evidence.push(...failingRun);
       const value = details.counterexample?.[0];
@@ -215,7 +233,9 @@ export function createContext(input: ContextInput): ContextState {
       });
       const inner = details.errorInstance instanceof CheckFailure ? details.errorInstance : undefined;
       const why = inner?.message ?? (details.interrupted ? 'the property was interrupted' : 'the property failed');
-      throw new CheckFailure(`${why} (counterexample ${shown}, found within ${details.numRuns} run${details.numRuns === 1 ? '' : 's'})`, inner?.requirement ? { requirement: inner.requirement } : {});
+      throw new CheckFailure(`${why} (counterexample ${shown}, found within ${details.numRuns} run${details.numRuns === 1 ? '' : 's'})`, {
+        ...(inner?.requirement ? { requirement: inner.requirement } : {}), kind: inner?.kind ?? 'accepted',
+      });
     },
   };
   const jwt = new JwtTools(http, target);

@@ -13,8 +13,8 @@ import { Recorder } from './http.ts';
 import { BrowserHost } from './login/chromium.ts';
 import { type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
 import type { Redactor } from './redact.ts';
-import { type ClientRole, type LinkOptions, findRequirement, resolveLevel } from './requirements.ts';
-import type { Finding, Level, ProfileName, ResolvedRequirement, ScenarioResult, Status } from './results.ts';
+import { type ClientRole, type LinkOptions, type RequirementRef, resolveLevel } from './requirements.ts';
+import type { FailureKind, Finding, Level, ProfileName, ResolvedRequirement, ScenarioResult, Status } from './results.ts';
 import type { Scenario } from './scenario.ts';
 import { ScreenshotStore } from './screenshots.ts';
 import type { Capability, Target } from './target.ts';
@@ -152,13 +152,25 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
     }
     const level: Level = resolution.level;
-    const statusOf = (failure: CheckFailure): Finding['status'] => levelStatus(failure.requirement ? levelOf(resolution.requirements, failure.requirement) ?? level : level);
+    const declared = (ref: RequirementRef): ResolvedRequirement => {
+      const i = s.requirements.indexOf(ref);
+      if (i < 0) {
+        const known = s.requirements.map((r) => `${r.key} (${r.label})`).join(', ');
+        throw new HarnessError(`scenario ${s.id} cites ${ref?.label ?? String(ref)}${ref?.key ? ` as "${ref.key}"` : ''}, which is not one of its declared requirements (${known})`);
+      }
+      return resolution.requirements[i]!;
+    };
+    // A requirement that does not apply (another profile, a client rule) cannot set the status: the scenario's level does.
+    const statusOf = (failure: CheckFailure): Finding['status'] => {
+      const named = failure.requirement ? declared(failure.requirement) : undefined;
+      return levelStatus(named?.applies ? named.level : level);
+    };
     const recorder = new Recorder(redactor);
     const controller = new AbortController();
     const limit = s.timeoutMs ?? timeoutMs;
     const { ctx, findings, log, dispose } = createContext({
       scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runsGiven, runSeed: seed, seed: scenarioSeed(seed, s.id),
-      recorder, signal: controller.signal, requestTimeoutMs, statusOf, browser, screenshots,
+      recorder, signal: controller.signal, requestTimeoutMs, statusOf, declared, browser, screenshots,
       loginDriver: (http, env) => loginDriver(http, config, env),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
@@ -184,21 +196,33 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     let status: Status = 'passed';
     let message: string | undefined;
     let skip: string | undefined;
+    let failureKind: FailureKind | undefined;
     if (thrown instanceof CheckFailure) {
-      status = statusOf(thrown);
-      message = thrown.message;
+      try {
+        status = statusOf(thrown);
+        message = thrown.message;
+        failureKind = thrown.kind;
+      } catch (error) {
+        ({ status, message } = classify(error, limit));
+      }
     } else if (thrown !== undefined) {
       ({ status, message, skipReason: skip } = classify(thrown, limit));
     }
     for (const f of findings) {
-      if (RANK[f.status] > RANK[status]) {
+      // The worst status wins; among equals, a security failure outranks an interop one.
+      const worse = RANK[f.status] > RANK[status]
+        || (RANK[f.status] === RANK[status] && status !== 'error' && failureKind === 'refused-wrongly' && f.failureKind === 'accepted');
+      if (worse) {
         status = f.status;
         message = f.message;
+        failureKind = f.failureKind;
       }
     }
+    if (status !== 'failed' && status !== 'warning') failureKind = undefined;
     const result: ScenarioResult = {
       ...base, status, durationMs: Math.round(performance.now() - started), evidence: recorder.evidence,
       ...(message ? { message } : {}),
+      ...(failureKind ? { failureKind } : {}),
       ...(skip ? { skipReason: skip } : {}),
       ...(findings.length ? { findings } : {}),
       ...(log.length ? { log } : {}),
@@ -230,11 +254,6 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   }
   // Tokens seen late may have appeared in earlier results: redact all once more.
   return { results: results.map((r) => redactor.result(r)), seed, runs, notices };
-}
-
-function levelOf(requirements: ResolvedRequirement[], ref: string): Level | undefined {
-  const r = findRequirement(requirements, ref);
-  return r?.applies ? r.level : undefined;
 }
 
 function levelStatus(level: Level): Finding['status'] {

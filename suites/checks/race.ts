@@ -19,7 +19,7 @@ export function expectAtMostOneSuccess(responses: readonly HttpResponse[], rule:
   const wins = responses.filter(succeeded).length;
   const statuses = responses.map((r) => (succeeded(r) ? '200 with tokens' : `${r.status}${typeof r.body.error === 'string' ? ` ${r.body.error}` : ''}`));
   if (wins > 1) {
-    throw new CheckFailure(`${rule.when}: ${wins} of ${responses.length} succeeded (${statuses.join(', ')}); ${rule.per} allows one use, so at most one may succeed.`, { requirement: rule.per });
+    throw new CheckFailure(`${rule.when}: ${wins} of ${responses.length} succeeded (${statuses.join(', ')}); ${rule.per.label} allows one use, so at most one may succeed.`, { requirement: rule.per, kind: 'accepted' });
   }
   if (wins === 0 && !responses.every((r) => r.status === 400 && r.body.error === 'invalid_grant')) {
     throw new PreconditionError(`none of the ${responses.length} parallel requests succeeded (${statuses.join(', ')}), so the race was not run on a usable credential`);

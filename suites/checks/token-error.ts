@@ -47,6 +47,8 @@ export function tokenErrorFormatProblem(res: HttpResponse, options: TokenErrorFo
 export function expectTokenErrorFormat(res: HttpResponse, rule: Rule, options: TokenErrorFormatOptions = {}): void {
   const problem = tokenErrorFormatProblem(res, options);
   if (problem) {
-    throw new CheckFailure(`${rule.when} got ${problem}; ${rule.per} requires HTTP 400 (401 for invalid_client) with an application/json error object from its set.`, { requirement: rule.per });
+    throw new CheckFailure(`${rule.when} got ${problem}; ${rule.per.label} requires HTTP 400 (401 for invalid_client) with an application/json error object from its set.`, {
+      requirement: rule.per, kind: res.status >= 200 && res.status < 300 ? 'accepted' : 'refused-wrongly',
+    });
   }
 }

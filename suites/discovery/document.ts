@@ -4,16 +4,16 @@ import { expectDiscoveryDocument, expectIssuerMatches, expectRequiredDiscoveryFi
 export default defineScenario({
   id: 'discovery.document',
   title: 'The discovery document has the required fields and its issuer equals the configured issuer',
-  requirements: [
-    { spec: 'OIDC Discovery', section: '3', level: 'MUST' },
-    { spec: 'OIDC Discovery', section: '4.3', level: 'MUST' },
-  ],
+  requirements: {
+    oidcDiscovery_3: { spec: 'OIDC Discovery', section: '3', level: 'MUST', party: 'server' },
+    oidcDiscovery_4_3: { spec: 'OIDC Discovery', section: '4.3', level: 'MUST', party: 'server' },
+  },
   severity: 'high',
   catches: ['discovery-issuer-mismatch'],
   async run(ctx) {
     for (const exchange of ctx.target.discoveryEvidence) ctx.evidence.add(exchange);
-    const doc = expectDiscoveryDocument(ctx.target);
-    await ctx.softly(() => expectRequiredDiscoveryFields(doc));
-    expectIssuerMatches(doc, ctx.target.issuer);
+    const doc = expectDiscoveryDocument(ctx.target, ctx.req.oidcDiscovery_3);
+    await ctx.softly(() => expectRequiredDiscoveryFields(doc, ctx.req.oidcDiscovery_3));
+    expectIssuerMatches(doc, ctx.target.issuer, ctx.req.oidcDiscovery_4_3);
   },
 });

@@ -4,11 +4,11 @@ import { codeFlowIdToken } from '../checks/index.ts';
 export default defineScenario({
   id: 'id-token.at-hash',
   title: 'The ID token\'s at_hash, when present, matches the access token issued with it',
-  requirements: [
-    { spec: 'OIDC Core', section: '3.1.3.8', level: 'MUST' },
-    { spec: 'OIDC Core', section: '3.2.2.9', level: 'MUST' },
-    { spec: 'SPEC', section: 'Authentication', level: 'MUST', note: 'rule 6: at_hash verified for ID tokens' },
-  ],
+  requirements: {
+    oidcCore_3_1_3_8: { spec: 'OIDC Core', section: '3.1.3.8', level: 'MUST', party: 'server' },
+    oidcCore_3_2_2_9: { spec: 'OIDC Core', section: '3.2.2.9', level: 'MUST', party: 'server' },
+    specAuthentication: { spec: 'SPEC', section: 'Authentication', level: 'MUST', party: 'server', note: 'rule 6: at_hash verified for ID tokens' },
+  },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['at-hash-wrong'],

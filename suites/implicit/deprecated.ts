@@ -4,7 +4,7 @@ import { implicitOffers } from '../checks/index.ts';
 export default defineScenario({
   id: 'implicit.deprecated',
   title: 'The implicit grant (access tokens in the authorization response) is not offered',
-  requirements: [{ spec: 'RFC 9700', section: '2.1.2', level: 'SHOULD', note: 'the implicit grant should not be used' }],
+  requirements: { rfc9700_2_1_2: { spec: 'RFC 9700', section: '2.1.2', level: 'SHOULD', party: 'server', note: 'the implicit grant should not be used' } },
   severity: 'low',
   async run(ctx) {
     if (!ctx.target.discovery) {
@@ -12,7 +12,7 @@ export default defineScenario({
     }
     const offers = implicitOffers(ctx.target);
     if (offers.length) {
-      throw new CheckFailure(`The target offers the implicit grant (${offers.join('; ')}); RFC 9700 §2.1.2 says access tokens should not be issued in the authorization response: clients should use the code flow with PKCE.`, { requirement: 'RFC 9700 §2.1.2' });
+      throw new CheckFailure(`The target offers the implicit grant (${offers.join('; ')}); RFC 9700 §2.1.2 says access tokens should not be issued in the authorization response: clients should use the code flow with PKCE.`, { requirement: ctx.req.rfc9700_2_1_2 });
     }
   },
 });

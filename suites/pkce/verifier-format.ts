@@ -6,7 +6,7 @@ import { expectOAuthError } from '../checks/index.ts';
 export default defineScenario({
   id: 'pkce.verifier-format',
   title: 'A code_verifier outside 43–128 unreserved characters is rejected, even when its S256 matches the code_challenge',
-  requirements: [{ spec: 'RFC 7636', section: '4.1', level: 'MUST' }],
+  requirements: { rfc7636_4_1: { spec: 'RFC 7636', section: '4.1', level: 'MUST', party: 'server' } },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['pkce-verifier-format-unchecked'],
@@ -25,7 +25,7 @@ export default defineScenario({
       // RFC 7636 §4.6 names invalid_grant for a failed verification; RFC 6749 §5.2 invalid_request for a malformed parameter.
       expectOAuthError(res, ['invalid_request', 'invalid_grant'], {
         when: `A token request whose code_verifier is ${describe(kind, verifier)} (its S256 matches the challenge)`,
-        per: 'RFC 7636 §4.1',
+        per: ctx.req.rfc7636_4_1,
       });
     }, { runs: 8, label: 'invalid code_verifiers', show: ({ kind, verifier }) => `${kind}: ${describe(kind, verifier)}` });
   },

@@ -4,7 +4,7 @@ import { RACE_WIDTH, expectAtMostOneSuccess, withOpenid } from '../checks/index.
 export default defineScenario({
   id: 'race.refresh-rotation',
   title: 'Of N parallel refreshes with one refresh token, at most one succeeds',
-  requirements: [{ spec: 'SPEC', section: 'States and transitions', level: 'MUST', note: 'refresh token: active → revoked on use' }],
+  requirements: { specStatesAndTransitions: { spec: 'SPEC', section: 'States and transitions', level: 'MUST', party: 'server', note: 'refresh token: active → revoked on use' } },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
   catches: ['race-refresh'],
@@ -22,7 +22,7 @@ export default defineScenario({
       label: 'refresh with one token',
     });
     expectAtMostOneSuccess(responses, {
-      when: `${RACE_WIDTH} refreshes with one refresh token sent at once`, per: 'SPEC › States and transitions',
+      when: `${RACE_WIDTH} refreshes with one refresh token sent at once`, per: ctx.req.specStatesAndTransitions,
     });
   },
 });

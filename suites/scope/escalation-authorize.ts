@@ -2,12 +2,10 @@ import { GRANT, PreconditionError, defineScenario, describeOutcome } from '../..
 import { parseScope } from '../../generators/scope.ts';
 import { CODE_FLOW_ROLES, escalatingScopes, expectScopesWithheld, findClient, partyClient } from '../checks/index.ts';
 
-const RULE = 'SPEC › Errors (rule 4)';
-
 export default defineScenario({
   id: 'scope.escalation-authorize',
   title: "An authorization request for scopes beyond the client's is refused (invalid_scope, or the extra scopes are not granted)",
-  requirements: [{ spec: 'SPEC', section: 'Errors', level: 'MUST', note: 'rule 4' }],
+  requirements: { specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 4' } },
   severity: 'critical',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['scope-unchecked'],
@@ -38,6 +36,6 @@ export default defineScenario({
     if (res.status !== 200 && res.body.error !== 'invalid_scope') {
       throw new PreconditionError(`redeeming the code got HTTP ${res.status}${typeof res.body.error === 'string' ? ` error=${res.body.error}` : ''} instead of tokens whose scope could be read`);
     }
-    expectScopesWithheld(res, extra, requested, ctx.jwt, { when, per: RULE });
+    expectScopesWithheld(res, extra, requested, ctx.jwt, { when, per: ctx.req.specErrors });
   },
 });

@@ -5,11 +5,10 @@ import { USER_SCOPES, escalatingScopes, expectScopesWithheld } from '../checks/i
 export default defineScenario({
   id: 'scope.escalation-token',
   title: "A client_credentials request for scopes beyond the client's gets invalid_scope (or the extra scopes are not granted)",
-  requirements: [
-    { spec: 'SPEC', section: 'Errors', level: 'MUST', note: 'rule 4' },
-    // The RFCs leave granting to server policy (RFC 6749 §3.3); §5.2 names the error when it refuses.
-    { spec: 'RFC 6749', section: '5.2', level: 'MUST', profiles: ['spec'], note: 'invalid_scope' },
-  ],
+  requirements: {
+    specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 4' },
+    rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', profiles: ['spec'], note: 'invalid_scope' },
+  },
   severity: 'critical',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
   catches: ['scope-unchecked'],
@@ -27,7 +26,7 @@ export default defineScenario({
     });
     expectScopesWithheld(res, extra, requested, ctx.jwt, {
       when: `A client_credentials request for ${extra.join(' ')} beyond the machine client's scope "${client.scope}"`,
-      per: 'SPEC › Errors (rule 4)',
+      per: ctx.req.specErrors,
     });
   },
 });
