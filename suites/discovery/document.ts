@@ -6,13 +6,14 @@ export default defineScenario({
   title: 'The discovery document has the required fields and its issuer equals the configured issuer',
   requirements: {
     oidcDiscovery_3: { spec: 'OIDC Discovery', section: '3', level: 'MUST', party: 'server' },
+    oidcDiscovery_4: { spec: 'OIDC Discovery', section: '4', level: 'MUST', party: 'server', note: 'a JSON object at the configuration URL' },
     oidcDiscovery_4_3: { spec: 'OIDC Discovery', section: '4.3', level: 'MUST', party: 'server' },
   },
   severity: 'high',
   catches: ['discovery-issuer-mismatch'],
   async run(ctx) {
     for (const exchange of ctx.target.discoveryEvidence) ctx.evidence.add(exchange);
-    const doc = expectDiscoveryDocument(ctx.target, ctx.req.oidcDiscovery_3);
+    const doc = expectDiscoveryDocument(ctx.target, ctx.req.oidcDiscovery_4);
     await ctx.softly(() => expectRequiredDiscoveryFields(doc, ctx.req.oidcDiscovery_3));
     expectIssuerMatches(doc, ctx.target.issuer, ctx.req.oidcDiscovery_4_3);
   },
