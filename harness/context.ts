@@ -112,9 +112,14 @@ export function createContext(input: ContextInput): ContextState {
     const c = client(role);
     const endpoint = target.endpoints.authorization;
     if (!endpoint) throw new PreconditionError('the discovery document has no authorization_endpoint');
+    // The configured authorizationParams (target, then client) come before the scenario's own.
     const merged: Params = {
-      response_type: 'code', client_id: c.clientId, redirect_uri: c.redirectUri, scope: c.scope || undefined, state: randomToken(), ...params,
+      response_type: 'code', client_id: c.clientId, redirect_uri: c.redirectUri, scope: c.scope || undefined, state: randomToken(),
+      ...c.authorizationParams, ...params,
     };
+    // A fresh nonce on every OpenID Connect request: some IdPs require it and OIDC Core §3.1.2.1
+    // always allows it. A scenario that must send none passes `nonce: undefined`.
+    if (!Object.hasOwn(params, 'nonce') && (merged.scope ?? '').split(' ').includes('openid')) merged.nonce = randomToken();
     const request = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
     const url = new URL(endpoint);
     for (const [k, v] of Object.entries(request)) url.searchParams.set(k, v);

@@ -48,7 +48,15 @@ export class HarnessError extends Error {
 
 /** A step a scenario depends on (logging in, getting a token) did not work, so it cannot judge. */
 export class PreconditionError extends HarnessError {
-  override readonly name = 'PreconditionError';
+  override readonly name: string = 'PreconditionError';
+}
+
+/**
+ * The target refused what the scenario tried, but for a reason the scenario is not about (a sound
+ * control request was refused too): an `error` reading "could not judge: …", never a pass or a failure.
+ */
+export class JudgementError extends PreconditionError {
+  override readonly name = 'JudgementError';
 }
 
 /** The target config is invalid: each issue names the field and the fix. */

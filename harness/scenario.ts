@@ -26,7 +26,7 @@ export type { AuthorizeOutcome, DeviceActivationOutcome, PageKind, PageVisit, Re
 export type { Page as BrowserPage } from 'playwright-core';
 export type { DeviceAuthorization, DeviceFlow, DeviceFlowOptions, DevicePoller, PollOptions } from './device.ts';
 export { DEFAULT_POLL_INTERVAL_SECONDS, SLOW_DOWN_SECONDS } from './device.ts';
-export { CheckFailure, PreconditionError, TargetServerError } from './failures.ts';
+export { CheckFailure, JudgementError, PreconditionError, TargetServerError } from './failures.ts';
 export { GRANT } from './target.ts';
 export { describeOutcome } from './flows.ts';
 
