@@ -46,6 +46,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const started = performance.now();
   const target = await resolveTarget(config, redactor, options.fetch);
   const outcome = await runScenarios({ ...options, config, target, redactor });
+  const notices = [...(target.discoveryNotices ?? []), ...outcome.notices];
   return {
     schemaVersion: 1,
     tool: TOOL,
@@ -58,6 +59,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     selection: { only: options.only ?? [], skip: options.skip ?? [] },
     summary: summarize(outcome.results),
     results: outcome.results,
-    ...(outcome.notices.length ? { notices: outcome.notices } : {}),
+    ...(target.discoveryOverrides ? { discoveryOverrides: target.discoveryOverrides } : {}),
+    ...(notices.length ? { notices } : {}),
   };
 }

@@ -180,6 +180,9 @@ export function createContext(input: ContextInput): ContextState {
         return false;
       }
     },
+    warn(message, kind = 'refused-wrongly') {
+      findings.push({ status: 'warning', message, failureKind: kind });
+    },
     skip(reason) {
       throw new SkipSignal(reason);
     },

@@ -13,7 +13,7 @@ import type { JwtTools } from './jwt.ts';
 import type { AuthorizeOptions, AuthorizeOutcome, LoginDriver } from './login/driver.ts';
 import type { Pkce } from './pkce.ts';
 import { type ClientRole, PARTIES, type Requirement, type RequirementRef, declareRequirements } from './requirements.ts';
-import type { Evidence, Level, ProfileName, Severity } from './results.ts';
+import type { Evidence, FailureKind, Level, ProfileName, Severity } from './results.ts';
 import type { Capability, Target } from './target.ts';
 
 export type { Requirement, RequirementRef, Party, ClientRole } from './requirements.ts';
@@ -250,6 +250,11 @@ export interface ScenarioContext<K extends string = string> {
    * `requirement`, else the scenario's) and the scenario goes on. Returns whether it passed.
    */
   softly(check: () => unknown, options?: { requirement?: RequirementRef }): Promise<boolean>;
+  /**
+   * Record a warning that is no requirement's verdict (e.g. "the target failed with HTTP 5xx" in a
+   * race): a finding of its own, so the scenario never passes silently over it.
+   */
+  warn(message: string, kind?: FailureKind): void;
   /** The scenario does not apply after all (found at run time): skipped with this reason. */
   skip(reason: string): never;
   /**

@@ -48,6 +48,7 @@ export class ConsoleReporter {
 
   summary(report: Report, written: string[] = []): void {
     this.#write(`\n${summaryLine(report)}\n`);
+    if (report.discoveryOverrides) this.#write(`discoveryOverrides (merged over the fetched discovery document): ${JSON.stringify(report.discoveryOverrides)}\n`);
     for (const n of report.notices ?? []) this.#write(`note: ${n}\n`);
     if (written.length) this.#write(`reports: ${written.join(', ')}\n`);
   }

@@ -24,6 +24,8 @@ const evidence = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('note'), label: z.string().optional(), text: z.string() }),
 ]);
 
+const failureKind = z.enum(['accepted', 'refused-wrongly']);
+
 const result = z.strictObject({
   id: z.string().regex(/^[a-z0-9-]+\.[a-z0-9-]+$/),
   title: z.string().min(1),
@@ -32,14 +34,18 @@ const result = z.strictObject({
   severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
   level: level.optional(),
   requirements: z.array(z.strictObject({
-    spec: z.string(), section: z.string(), level, url: z.url().optional(), label: z.string(), applies: z.boolean(), note: z.string().optional(),
+    spec: z.string(), section: z.string(), level, party: z.enum(['server', 'client']).optional(), key: z.string().optional(),
+    url: z.url().optional(), label: z.string(), applies: z.boolean(), note: z.string().optional(),
   })).min(1),
   catches: z.array(z.string()),
   durationMs: z.number().nonnegative(),
   message: z.string().optional(),
-  findings: z.array(z.strictObject({ status: z.enum(['failed', 'warning']), message: z.string(), requirement: z.string().optional() })).optional(),
+  findings: z.array(z.strictObject({
+    status: z.enum(['failed', 'warning']), message: z.string(), failureKind: failureKind.optional(), requirement: z.string().optional(),
+  })).optional(),
   evidence: z.array(evidence),
   skipReason: z.string().optional(),
+  failureKind: failureKind.optional(),
   expected: z.boolean().optional(),
   unexpectedPass: z.boolean().optional(),
   log: z.array(z.string()).optional(),
@@ -57,8 +63,11 @@ export const reportSchema = z.strictObject({
   selection: z.strictObject({ only: z.array(z.string()), skip: z.array(z.string()) }),
   summary: z.strictObject({
     total: z.int(), passed: z.int(), failed: z.int(), warnings: z.int(), skipped: z.int(), errors: z.int(), expectedFailures: z.int(),
+    security: z.int().optional(), interop: z.int().optional(),
   }),
   results: z.array(result),
+  plantedFlaws: z.array(z.string()).optional(),
+  discoveryOverrides: z.record(z.string(), z.unknown()).optional(),
   notices: z.array(z.string()).optional(),
 });
 

@@ -1,5 +1,5 @@
 /** Conditions on the discovery document (OIDC Discovery §3, §4.3). */
-import { CheckFailure, type RequirementRef, type Target } from '../../harness/scenario.ts';
+import { CheckFailure, PreconditionError, type RequirementRef, type Target } from '../../harness/scenario.ts';
 
 /** REQUIRED members of the OP metadata (OIDC Discovery §3). */
 export const REQUIRED_DISCOVERY_FIELDS = [
@@ -9,6 +9,9 @@ export const REQUIRED_DISCOVERY_FIELDS = [
 
 /** The discovery document, or a failure saying why there is none. */
 export function expectDiscoveryDocument(target: Target, per: RequirementRef): Record<string, unknown> {
+  if (!target.discovery && target.discoveryProblemIsSetup) {
+    throw new PreconditionError(`${target.discoveryProblem ?? 'the discovery document could not be read'}`);
+  }
   if (!target.discovery) {
     throw new CheckFailure(`${target.discoveryProblem ?? 'The discovery document could not be read'}; ${per.label} requires a JSON object at ${target.discoveryUrl}.`, { requirement: per, kind: 'refused-wrongly' });
   }

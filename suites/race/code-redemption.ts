@@ -15,7 +15,7 @@ export default defineScenario({
     const responses = await ctx.http.tokenAtOnce(ctx.client('confidential'), {
       grant_type: GRANT.code, code, redirect_uri: request.redirect_uri, code_verifier: pkce?.verifier,
     }, RACE_WIDTH, { label: 'redemption of one code' });
-    expectAtMostOneSuccess(responses, {
+    expectAtMostOneSuccess(ctx, responses, {
       when: `${RACE_WIDTH} redemptions of one authorization code sent at once`, per: ctx.req.rfc6749_4_1_2,
     });
   },

@@ -21,7 +21,7 @@ export default defineScenario({
     const responses = await ctx.http.tokenAtOnce(client, { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token }, RACE_WIDTH, {
       label: 'refresh with one token',
     });
-    expectAtMostOneSuccess(responses, {
+    expectAtMostOneSuccess(ctx, responses, {
       when: `${RACE_WIDTH} refreshes with one refresh token sent at once`, per: ctx.req.specStatesAndTransitions,
     });
   },

@@ -116,7 +116,7 @@ describe('usage errors exit 2', () => {
     [['--format', 'xml'], /--format: unknown format "xml"; choose from json, junit, html, md/],
     [['--seed', 'abc'], /--seed must be an integer ≥ 0, not "abc"/],
     [['--profile', 'oauth21'], /--profile must be one of spec, rfc/],
-    [['--fail-on', 'never'], /--fail-on must be failed, warning or error/],
+    [['--fail-on', 'never'], /--fail-on must be failed, warning, error or security/],
     [['--flaw', 'no-such-flaw'], /unknown flaw "no-such-flaw"/],
     [['--flaw', 'state-dropped', '--target', 'x.json'], /--flaw applies to the embedded reference only/],
     [['--bogus'], /Unknown option '--bogus'/],
