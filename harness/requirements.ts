@@ -149,6 +149,30 @@ export function resolveLevel(
   return { requirements: resolved, reason };
 }
 
+/** One row of the requirement audit table (`idp-conformance list --requirements`). */
+export interface RequirementRow {
+  scenario: string;
+  key: string;
+  label: string;
+  party: Party;
+  level: Level;
+  /** Whether it counts toward the scenario's level in the profile (and why not). */
+  counts: boolean;
+  why?: string;
+}
+
+export function requirementRows(scenario: string, requirements: readonly RequirementRef[], profile: ProfileName, roles: readonly ClientRole[]): RequirementRow[] {
+  const resolved = resolveLevel(requirements, profile, roles).requirements;
+  return requirements.map((r, i) => {
+    const counts = resolved[i]!.applies;
+    const why = counts ? undefined
+      : r.party === 'client' ? 'binds the client'
+        : !profileCounts(profile, r.spec) || (r.profiles && !r.profiles.includes(profile)) ? `not in the ${profile} profile`
+          : `only for ${r.roles?.join(', ')} clients`;
+    return { scenario, key: r.key, label: r.label, party: r.party, level: r.level, counts, ...(why ? { why } : {}) };
+  });
+}
+
 /** Declare a scenario's requirements: each gets its name (key) and label; frozen. */
 export function declareRequirements<K extends string>(requirements: Readonly<Record<K, Requirement>>): Readonly<Record<K, RequirementRef>> {
   const out = {} as Record<K, RequirementRef>;

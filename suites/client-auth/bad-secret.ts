@@ -8,7 +8,9 @@ export default defineScenario({
   title: 'A wrong client secret gets invalid_client (401 with WWW-Authenticate: Basic when Basic was used)',
   requirements: {
     rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_client; 401 and WWW-Authenticate for Basic' },
-    rfc6749_4_4_2: { spec: 'RFC 6749', section: '4.4.2', level: 'MUST', party: 'server', note: 'the client must authenticate' },
+    // "The client MUST authenticate" (§4.4.2) binds the client; §3.2.1 makes the server require and check it.
+    rfc6749_4_4_2: { spec: 'RFC 6749', section: '4.4.2', level: 'MUST', party: 'client', note: 'the client must authenticate' },
+    rfc6749_3_2_1: { spec: 'RFC 6749', section: '3.2.1', level: 'MUST', party: 'server', note: 'require and check client authentication' },
   },
   severity: 'critical',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },

@@ -12,7 +12,9 @@ export default defineScenario({
   requirements: {
     rfc8414_2: { spec: 'RFC 8414', section: '2', level: 'MUST', party: 'server', note: 'code_challenge_methods_supported is a JSON array' },
     rfc7636_4_2: { spec: 'RFC 7636', section: '4.2', level: 'MUST', party: 'server', note: 'S256 is mandatory to implement on the server' },
-    rfc9700_2_1_1: { spec: 'RFC 9700', section: '2.1.1', level: 'SHOULD', party: 'server', note: 'publish code_challenge_methods_supported; only methods that do not expose the verifier' },
+    rfc9700_2_1_1: { spec: 'RFC 9700', section: '2.1.1', level: 'SHOULD', party: 'server', note: 'publish code_challenge_methods_supported' },
+    // "Clients SHOULD use PKCE code challenge methods that do not expose the PKCE verifier": a client rule.
+    noPlainClient: { spec: 'RFC 9700', section: '2.1.1', level: 'SHOULD', party: 'client', note: 'clients use methods that do not expose the verifier' },
     specCodeChallengePkce: { spec: 'SPEC', section: 'Code challenge (PKCE)', level: 'MUST', party: 'server', note: 'code_challenge_method: S256' },
   },
   severity: 'medium',
@@ -35,10 +37,12 @@ export default defineScenario({
       }
     });
     if (methods.includes('plain')) {
-      // SPEC counts only in the spec profile; under rfc the SHOULD of RFC 9700 is what remains.
-      const requirement = ctx.profile === 'spec' ? ctx.req.specCodeChallengePkce : ctx.req.rfc9700_2_1_1;
-      const per = ctx.profile === 'spec' ? 'the SPEC allows only S256' : 'RFC 9700 §2.1.1 asks for methods that do not expose the verifier, and S256 is the only one';
-      throw new CheckFailure(`code_challenge_methods_supported is ${shown}: it offers plain, whose challenge is the verifier itself; ${per}.`, { requirement });
+      // Only the SPEC binds the server here (its one method is S256); RFC 9700 §2.1.1 asks it of clients.
+      if (!ctx.applies(ctx.req.specCodeChallengePkce)) {
+        ctx.evidence.note(`code_challenge_methods_supported offers plain; RFC 9700 §2.1.1 asks clients not to use it, which binds no server (${ctx.profile} profile).`);
+        return;
+      }
+      throw new CheckFailure(`code_challenge_methods_supported is ${shown}: it offers plain, whose challenge is the verifier itself; the SPEC allows only S256.`, { requirement: ctx.req.specCodeChallengePkce });
     }
   },
 });

@@ -6,7 +6,8 @@ export default defineScenario({
   title: 'The ID token has a valid iss, sub, aud, iat and exp, and echoes the nonce',
   requirements: {
     oidcCore_2: { spec: 'OIDC Core', section: '2', level: 'MUST', party: 'server' },
-    oidcCore_3_1_3_7: { spec: 'OIDC Core', section: '3.1.3.7', level: 'MUST', party: 'server' },
+    // ID Token Validation: how the client checks what §2 obliges the OP to put in.
+    oidcCore_3_1_3_7: { spec: 'OIDC Core', section: '3.1.3.7', level: 'MUST', party: 'client' },
   },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },

@@ -7,6 +7,7 @@ export default defineScenario({
   requirements: {
     specStatesAndTransitions: { spec: 'SPEC', section: 'States and transitions', level: 'MUST', party: 'server', note: 'refresh token: revoked → rejected' },
     specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 1' },
+    // With rotation (RFC 9700's choice for public clients) a used refresh token is invalidated.
     rfc9700_4_14_2: { spec: 'RFC 9700', section: '4.14.2', level: 'MUST', party: 'server', roles: ['public'], note: 'public clients' },
   },
   severity: 'critical',

@@ -5,6 +5,7 @@ export default defineScenario({
   id: 'refresh.reuse-revokes-family',
   title: 'Replaying a rotated-out refresh token also revokes the newest refresh token of its family',
   requirements: {
+    // Refresh token rotation as RFC 9700 §4.14.2 describes it, required of public clients (§2.2.2).
     rfc9700_4_14_2: { spec: 'RFC 9700', section: '4.14.2', level: 'MUST', party: 'server', roles: ['public'], note: 'public clients: rotation revokes the active token on a replay' },
   },
   severity: 'high',

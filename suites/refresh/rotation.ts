@@ -24,6 +24,7 @@ export default defineScenario({
   title: 'A refresh returns a new refresh token and a new access token of type Bearer (rotation)',
   requirements: {
     specTokenEndpoint: { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', party: 'server', note: 'rule 2' },
+    // RFC 9700 asks rotation (or sender-constrained refresh tokens, which the harness does not use) of public clients only.
     rfc9700_4_14_2: { spec: 'RFC 9700', section: '4.14.2', level: 'MUST', party: 'server', roles: ['public'], note: 'public clients' },
     rfc9700_2_2_2: { spec: 'RFC 9700', section: '2.2.2', level: 'MUST', party: 'server', roles: ['public'], note: 'public clients' },
   },

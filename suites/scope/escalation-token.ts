@@ -7,6 +7,7 @@ export default defineScenario({
   title: "A client_credentials request for scopes beyond the client's gets invalid_scope (or the extra scopes are not granted)",
   requirements: {
     specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 4' },
+    // The RFCs leave granting to server policy (RFC 6749 §3.3); §5.2 names the error when it refuses.
     rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', profiles: ['spec'], note: 'invalid_scope' },
   },
   severity: 'critical',

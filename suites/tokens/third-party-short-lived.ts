@@ -39,6 +39,7 @@ export default defineScenario({
   title: 'Tokens issued to third-party clients live no longer than those of first-party clients',
   requirements: {
     specFirstPartyVersusThirdParty: { spec: 'SPEC', section: 'First-party versus third-party', level: 'MUST', party: 'server', note: 'token lifetime: third-party short' },
+    // "Short" has no number: equal lifetimes may both be short, so they are only a warning.
     specLimits: { spec: 'SPEC', section: 'Limits', level: 'SHOULD', party: 'server', note: 'rule 1: third-party lifetimes shorter' },
   },
   severity: 'medium',
