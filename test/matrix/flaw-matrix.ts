@@ -1,0 +1,127 @@
+/**
+ * The planted-flaw matrix (DESIGN §6; issue 13 item 8), registered once per seed:
+ * 1. Against the clean reference every scenario passes (a skip only with a written reason; the
+ *    legacy grants' warnings only where the legacy client is seeded).
+ * 2. For every flaw, the whole non-browser catalog runs against the reference with that flaw on:
+ *    each scenario that claims the flaw gets exactly the status its level implies (failed at MUST,
+ *    warning at SHOULD) unless EXPECTED says otherwise with the reason, and every other scenario
+ *    keeps its clean status unless SIDE_EFFECTS names it with the reason — a flaw that breaks a
+ *    scenario that does not claim it is visible.
+ * Browser scenarios are proven in test/browser with Chromium.
+ *
+ * MATRIX_ONLY='code.*,pkce.*' narrows the catalog while writing scenarios.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedReference } from '../../cli/embedded.ts';
+import { idMatcher, patternList } from '../../harness/glob.ts';
+import type { Report, ScenarioResult, Status } from '../../harness/results.ts';
+import type { Scenario } from '../../harness/scenario.ts';
+import { runConformance } from '../../index.ts';
+import { FLAW_NAMES, type FlawName, type ReferenceOptions } from '../../reference/index.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+
+export const CATALOG = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
+const only = process.env.MATRIX_ONLY ? idMatcher(patternList([process.env.MATRIX_ONLY])) : () => true;
+export const IN_SCOPE = CATALOG.filter((s) => only(s.id));
+
+/** Areas that need the opt-in legacy client (password and implicit grants) on the reference. */
+const LEGACY_AREAS = new Set(['implicit', 'password']);
+
+/** Flaws whose only claimants are browser scenarios (proven in the browser test). */
+export const BROWSER_ONLY_FLAWS: ReadonlySet<string> = new Set<string>([]);
+
+/**
+ * Flaws that break no requirement binding the server, so no scenario may claim them (they stay in
+ * reference/flaws.ts for the reference's own probes).
+ */
+export const NOT_A_SERVER_VIOLATION: Readonly<Partial<Record<FlawName, string>>> = {
+  'pkce-verifier-format-unchecked': 'RFC 7636 §4.1 tells the client how to make a verifier; no RFC or SPEC sentence makes the server refuse one made otherwise (see pkce.verifier-format)',
+};
+
+/** A claimant whose status is not the one its level implies, with the reason. */
+export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, { status: Status; why: string }>>>> = {};
+
+/** Scenarios that do not claim a flaw but change status under it, with the reason. */
+export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, { status: Status; why: string }>>>> = {};
+
+const show = (r: ScenarioResult) => `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
+
+async function runAgainst(options: ReferenceOptions, scenarios: readonly Scenario[], seed: number): Promise<Report> {
+  const ref = await startEmbeddedReference(options);
+  try {
+    return await runConformance({ target: ref.target, scenarios, seed, concurrency: 4 });
+  } finally {
+    await ref.server.close();
+  }
+}
+
+const claimants = (flaw: FlawName) => CATALOG.filter((s) => s.catches?.includes(flaw));
+
+export function registerFlawMatrix(seed: number): void {
+  describe(`the clean reference (seed ${seed})`, () => {
+    let report: Report;
+    let legacyReport: Report;
+    beforeAll(async () => {
+      [report, legacyReport] = await Promise.all([
+        runAgainst({}, IN_SCOPE, seed),
+        runAgainst({ legacyClient: true }, IN_SCOPE, seed),
+      ]);
+    }, 180_000);
+
+    it('passes every scenario; a skip only with a written reason', () => {
+      const bad = report.results.filter((r) => r.status !== 'passed' && !(r.status === 'skipped' && r.skipReason));
+      expect(bad.map(show)).toEqual([]);
+      expect(report.results).toHaveLength(IN_SCOPE.length);
+    });
+
+    it('skips only the legacy scenarios (whose grants the default reference does not offer) and those no server rule binds', () => {
+      const skipped = report.results.filter((r) => r.status === 'skipped' && !LEGACY_AREAS.has(r.area) && !/of the server: .* binds? the client/.test(r.skipReason ?? ''));
+      expect(skipped.map(show)).toEqual([]);
+    });
+
+    it('with the legacy client seeded, the legacy scenarios apply: no failure, and offering them is a warning; nothing else changes', () => {
+      for (const r of legacyReport.results) {
+        if (LEGACY_AREAS.has(r.area)) expect(['passed', 'warning'], show(r)).toContain(r.status);
+        else expect(r.status, show(r)).toBe(report.results.find((x) => x.id === r.id)!.status);
+      }
+      const deprecated = legacyReport.results.find((r) => r.id === 'implicit.deprecated');
+      if (deprecated) expect(deprecated.status).toBe('warning');
+    });
+  });
+
+  describe(`the planted flaws (seed ${seed}): the whole catalog under each`, () => {
+    let baseline: Map<string, Status>;
+    beforeAll(async () => {
+      const clean = await runAgainst({ legacyClient: true }, IN_SCOPE, seed);
+      baseline = new Map(clean.results.map((r) => [r.id, r.status]));
+    }, 180_000);
+
+    it('every flaw is claimed by at least one scenario (or says why none may), and every claim names a known flaw', () => {
+      if (process.env.MATRIX_ONLY) return; // a narrowed run proves only its own scenarios
+      const unclaimed = FLAW_NAMES.filter((flaw) => claimants(flaw).length === 0 && !BROWSER_ONLY_FLAWS.has(flaw) && !NOT_A_SERVER_VIOLATION[flaw]);
+      expect(unclaimed).toEqual([]);
+      for (const flaw of Object.keys(NOT_A_SERVER_VIOLATION) as FlawName[]) expect(claimants(flaw).map((s) => s.id), flaw).toEqual([]);
+      const unknown = CATALOG.flatMap((s) => (s.catches ?? []).filter((f) => !(FLAW_NAMES as readonly string[]).includes(f)).map((f) => `${s.id}: ${f}`));
+      expect(unknown).toEqual([]);
+    });
+
+    const flaws = FLAW_NAMES.filter((flaw) => claimants(flaw).some((s) => IN_SCOPE.includes(s)) || SIDE_EFFECTS[flaw]);
+    it.each(flaws)('%s: its claimants get the status their level implies; every other scenario keeps its clean status', async (flaw) => {
+      const report = await runAgainst({ flaws: [flaw], legacyClient: true }, IN_SCOPE, seed);
+      const wrong: string[] = [];
+      for (const r of report.results) {
+        const claims = r.catches.includes(flaw);
+        const expected = claims
+          ? EXPECTED[flaw]?.[r.id]?.status ?? (r.level === 'MUST' ? 'failed' : 'warning')
+          : SIDE_EFFECTS[flaw]?.[r.id]?.status ?? baseline.get(r.id);
+        if (r.status !== expected) wrong.push(`${claims ? 'claims' : 'does not claim'} ${flaw}, expected ${expected}, got ${show(r)}`);
+        if (claims && (r.status === 'failed' || r.status === 'warning')) {
+          if (!r.message) wrong.push(`${r.id}: no message saying what the target did`);
+          if (!r.failureKind) wrong.push(`${r.id}: no failureKind`);
+        }
+      }
+      expect(wrong).toEqual([]);
+      expect(report.results).toHaveLength(IN_SCOPE.length);
+    }, 120_000);
+  });
+}
