@@ -11,6 +11,7 @@ export default defineScenario({
     specTokenEndpoint: { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', party: 'server' },
   },
   severity: 'critical',
+  catches: ['at-hash-wrong', 'id-token-unknown-kid', 'id-token-wrong-aud'],
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   async run(ctx) {
     const client = ctx.client('confidential');

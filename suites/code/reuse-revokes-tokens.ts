@@ -10,7 +10,7 @@ export default defineScenario({
   },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
-  catches: ['code-reuse-keeps-tokens'],
+  catches: ['code-reuse-keeps-tokens', 'code-reuse-allowed', 'introspection-always-active'],
   async run(ctx) {
     const client = ctx.client('confidential');
     const probe = tokenProbe(ctx, 'confidential')

@@ -6,7 +6,7 @@ export default defineScenario({
   title: 'The discovery document has the required fields and its issuer equals the configured issuer',
   requirements: {
     oidcDiscovery_3: { spec: 'OIDC Discovery', section: '3', level: 'MUST', party: 'server' },
-    oidcDiscovery_4: { spec: 'OIDC Discovery', section: '4', level: 'MUST', party: 'server', note: 'a JSON object at the configuration URL' },
+    oidcDiscovery_4: { spec: 'OIDC Discovery', section: '4', level: 'MUST', party: 'server' },
     oidcDiscovery_4_3: { spec: 'OIDC Discovery', section: '4.3', level: 'MUST', party: 'server' },
   },
   severity: 'high',

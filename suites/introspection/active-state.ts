@@ -23,7 +23,7 @@ export default defineScenario({
   },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token', 'endpoint:introspection'] },
-  catches: ['introspection-always-active'],
+  catches: ['introspection-always-active', 'revocation-noop'],
   async run(ctx) {
     const client = ctx.client('confidential');
     const { tokens, request } = await offlineCodeFlow(ctx, 'confidential');

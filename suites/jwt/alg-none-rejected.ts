@@ -12,6 +12,6 @@ export default defineScenario({
   },
   severity: 'critical',
   requires: FORGERY_REQUIRES,
-  catches: ['alg-none-accepted', 'signature-unchecked'],
+  catches: ['alg-none-accepted', 'signature-unchecked', 'exchange-subject-unverified', 'introspection-always-active'],
   run: (ctx) => expectForgeriesRefused(ctx, ['alg-none'], { per: ctx.req.rfc8725_3_1 }),
 });

@@ -10,6 +10,6 @@ export default defineScenario({
   },
   severity: 'critical',
   requires: FORGERY_REQUIRES,
-  catches: ['trusts-embedded-jwk'],
+  catches: ['trusts-embedded-jwk', 'exchange-subject-unverified', 'introspection-always-active'],
   run: (ctx) => expectForgeriesRefused(ctx, ['embedded-jwk', 'jku', 'x5u'], { per: ctx.applies(ctx.req.specAuthentication) ? ctx.req.specAuthentication : ctx.req.rfc8725_3_10 }),
 });

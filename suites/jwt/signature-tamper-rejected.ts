@@ -10,6 +10,6 @@ export default defineScenario({
   },
   severity: 'critical',
   requires: FORGERY_REQUIRES,
-  catches: ['signature-unchecked'],
+  catches: ['signature-unchecked', 'exchange-subject-unverified', 'introspection-always-active'],
   run: (ctx) => expectForgeriesRefused(ctx, ['signature-stripped', 'signature-changed', 'claims-changed'], { per: ctx.req.rfc7515_5_2 }),
 });

@@ -7,7 +7,7 @@ export default defineScenario({
   requirements: { rfc6749_4_1_2: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server', note: 'the server MUST deny a code used more than once' } },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
-  catches: ['race-code'],
+  catches: ['race-code', 'code-reuse-allowed'],
   // Timing-sensitive: run alone, so other scenarios' traffic cannot spread the requests apart.
   exclusive: true,
   async run(ctx) {

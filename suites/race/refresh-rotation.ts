@@ -7,7 +7,7 @@ export default defineScenario({
   requirements: { specStatesAndTransitions: { spec: 'SPEC', section: 'States and transitions', level: 'MUST', party: 'server', note: 'refresh token: active → revoked on use' } },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
-  catches: ['race-refresh'],
+  catches: ['race-refresh', 'refresh-not-rotated', 'refresh-reuse-allowed'],
   // Timing-sensitive: run alone, so other scenarios' traffic cannot spread the requests apart.
   exclusive: true,
   async run(ctx) {

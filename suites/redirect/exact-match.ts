@@ -64,7 +64,7 @@ export default defineScenario({
   },
   severity: 'critical',
   requires: { roles: ['confidential'], user: true, capabilities: ['endpoint:authorization'] },
-  catches: ['redirect-prefix-match'],
+  catches: ['redirect-prefix-match', 'redirect-open-on-error'],
   async run(ctx) {
     const client = ctx.client('confidential');
     const registered = client.redirectUri ?? ctx.skip('the confidential client has no redirectUri in the target config');

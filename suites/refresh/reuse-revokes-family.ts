@@ -10,7 +10,7 @@ export default defineScenario({
   },
   severity: 'high',
   requires: { roles: ['public'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
-  catches: ['refresh-family-kept'],
+  catches: ['refresh-family-kept', 'refresh-reuse-allowed'],
   async run(ctx) {
     const { tokens } = await tokensWithRefresh(ctx, 'public');
     const newest = await rotateOnce(ctx, 'public', tokens.refresh_token);

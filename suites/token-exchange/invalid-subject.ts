@@ -11,7 +11,7 @@ export default defineScenario({
   requirements: { rfc8693_2_2_2: { spec: 'RFC 8693', section: '2.2.2', level: 'MUST', party: 'server' } },
   severity: 'critical',
   requires: EXCHANGE_OF_USER_TOKEN,
-  catches: ['exchange-subject-unverified'],
+  catches: ['exchange-subject-unverified', 'signature-unchecked'],
   async run(ctx) {
     const subject = await userSubjectToken(ctx);
     await expectSubjectExchangeable(ctx, subject);

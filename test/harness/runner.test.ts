@@ -101,7 +101,9 @@ describe('gating', () => {
     const { byId } = await run(scenarios, { rawConfig: { issuer, clients: { machine: fullConfig.clients.machine } } });
     expect(byId['g.role']!.skipReason).toBe('needs the public and device clients (clients.public, clients.device in the target config)');
     expect(byId['g.user']!.skipReason).toBe('needs a user who can log in (user.username and user.password in the target config)');
-    expect(byId['g.cap']!.skipReason).toBe('the target does not advertise the grant type "urn:ietf:params:oauth:grant-type:device_code" (grant_types_supported), a revocation endpoint');
+    expect(byId['g.cap']!.skipReason).toBe('the grant type "urn:ietf:params:oauth:grant-type:device_code" is not advertised: discovery\'s grant_types_supported is ["authorization_code","client_credentials"]; '
+      + 'if the IdP supports it, set "discoveryOverrides": { "grant_types_supported": ["authorization_code","client_credentials","urn:ietf:params:oauth:grant-type:device_code"] } in the target config; '
+      + 'discovery has no revocation_endpoint; if the IdP has one, set "discoveryOverrides": { "revocation_endpoint": "<its URL>" } in the target config');
     expect(byId['g.ok']!.status).toBe('passed');
     const noDisco = await run([scenarios[3]!], { disco: null });
     expect(noDisco.byId['g.ok']!.skipReason).toBe('the discovery document could not be read (GET … answered 404, not 200), so it cannot tell the grant type "client_credentials" (grant_types_supported)');
