@@ -67,10 +67,6 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
     ].map((id) => [id, NON_JSON_ERRORS])),
     'device.slow-down': { status: 'error', why: 'its first poll gets no readable authorization_pending, so it cannot start polling too fast' },
   },
-  'jwks-leaks-private': {
-    'code.happy-path': { status: 'failed', why: 'a JWK Set with private members is not a valid public key set for jose (RFC 7517 §5 / OIDC Discovery §3), so the ID token cannot be verified against it' },
-    'id-token.signature': { status: 'failed', why: 'the same: the ID token cannot be verified against a JWK Set jose refuses' },
-  },
   'refresh-not-rotated': {
     'refresh.reuse-rejected': { status: 'skipped', why: 'without rotation no refresh token is ever rotated out, so there is nothing to replay (refresh.rotation fails)' },
     'refresh.reuse-revokes-family': { status: 'skipped', why: 'the same: no rotated-out token to replay' },
