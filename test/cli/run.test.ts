@@ -16,7 +16,9 @@ const readReport = async (reportDir: string) => reportSchema.parse(JSON.parse(aw
 
 /** Scenarios of the legacy grants that need a legacy client (the embedded reference seeds none). */
 const LEGACY = BUILT_IN_SCENARIOS.filter((s) => s.requires?.roles?.includes('legacy'));
-const APPLICABLE = BUILT_IN_SCENARIOS.filter((s) => !LEGACY.includes(s));
+/** Scenarios whose every requirement binds the client: no server verdict, skipped with that reason. */
+const CLIENT_RULES = BUILT_IN_SCENARIOS.filter((s) => s.requirements.every((r) => r.party === 'client'));
+const APPLICABLE = BUILT_IN_SCENARIOS.filter((s) => !LEGACY.includes(s) && !CLIENT_RULES.includes(s));
 
 describe('run against the embedded reference', () => {
   it('passes every scenario, prints a line each, writes all four reports, exits 0', async () => {
@@ -26,6 +28,7 @@ describe('run against the embedded reference', () => {
     // The embedded reference offers no legacy grant (no legacy client): those scenarios skip.
     for (const s of APPLICABLE) expect(stdout).toContain(`PASS  ${s.id}`);
     for (const s of LEGACY) expect(stdout).toContain(`SKIP  ${s.id}\n        needs the legacy client`);
+    for (const s of CLIENT_RULES) expect(stdout).toMatch(new RegExp(`SKIP  ${s.id.replace('.', '\\.')}\\n {8}no document of the spec profile requires this of the server`));
     expect(stdout).toMatch(/profile spec, seed 5/);
     // The browser scenarios leave their screenshots beside the reports, named by their evidence.
     expect((await readdir(reportDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md', 'screenshots']);
@@ -36,7 +39,7 @@ describe('run against the embedded reference', () => {
     expect((await readdir(path.join(reportDir, 'screenshots'))).sort()).toEqual(APPLICABLE.filter((s) => s.area === 'browser').map((s) => s.id).sort());
     expect(report).toMatchObject({
       seed: 5, target: { source: 'embedded' },
-      summary: { total: BUILT_IN_SCENARIOS.length, passed: APPLICABLE.length, skipped: LEGACY.length },
+      summary: { total: BUILT_IN_SCENARIOS.length, passed: APPLICABLE.length, skipped: LEGACY.length + CLIENT_RULES.length },
     });
   });
 
