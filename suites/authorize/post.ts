@@ -9,7 +9,7 @@ export default defineScenario({
   },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
-  catches: ['authorize-get-only'],
+  catches: ['authorize-get-only', 'state-dropped'],
   async run(ctx) {
     const client = ctx.client('confidential');
     const pkce = ctx.pkce.create();

@@ -10,7 +10,7 @@ export default defineScenario({
   },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
-  catches: ['response-type-defaulted'],
+  catches: ['response-type-defaulted', 'redirect-open-on-error'],
   async run(ctx) {
     // The redirect_uri is the registered one, so an error may be redirected to it (RFC 6749 §4.1.2.1).
     const outcome = await ctx.authorize('confidential', { response_type: undefined, ...pkceParams(ctx) });

@@ -10,7 +10,7 @@ export default defineScenario({
   severity: 'medium',
   // The third-party client is the one a consent page is shown for (SPEC first/third-party).
   requires: { roles: ['public'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
-  catches: ['denial-wrong-error'],
+  catches: ['denial-wrong-error', 'state-dropped'],
   async run(ctx) {
     const outcome = await ctx.authorize('public', pkceParams(ctx), { consent: 'deny' });
     if (!outcome.pages.includes('consent')) {

@@ -11,7 +11,7 @@ export default defineScenario({
     fapi2Metadata: { spec: 'FAPI 2.0 SP', section: '5.3.2.1', level: 'MUST', party: 'server', note: 'discovery metadata distributed by the metadata document (OIDC Discovery, RFC 8414)' },
   },
   severity: 'high',
-  catches: ['discovery-issuer-mismatch'],
+  catches: ['discovery-issuer-mismatch', 'discovery-field-missing'],
   async run(ctx) {
     for (const exchange of ctx.target.discoveryEvidence) ctx.evidence.add(exchange);
     const doc = expectDiscoveryDocument(ctx.target, ctx.req.oidcDiscovery_4);

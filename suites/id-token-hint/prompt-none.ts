@@ -11,7 +11,7 @@ export default defineScenario({
   },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
-  catches: ['id-token-hint-ignored'],
+  catches: ['id-token-hint-ignored', 'prompt-none-ignored'],
   async run(ctx) {
     const first = await signIn(ctx, 'confidential');
     const same = await authorizeInSession(ctx, 'confidential', first.session, { prompt: 'none', id_token_hint: first.idToken }, { interact: false });

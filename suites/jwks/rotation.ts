@@ -10,7 +10,7 @@ export default defineScenario({
   },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: [...CODE_FLOW_CAPABILITIES, 'endpoint:jwks'] },
-  catches: ['rotation-drops-old-key'],
+  catches: ['rotation-drops-old-key', 'id-token-unknown-kid'],
   // A rotation changes what every other scenario's JWKS should hold: it runs alone.
   exclusive: true,
   async run(ctx) {

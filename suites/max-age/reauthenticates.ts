@@ -10,7 +10,7 @@ export default defineScenario({
   },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
-  catches: ['max-age-ignored'],
+  catches: ['max-age-ignored', 'auth-time-missing'],
   async run(ctx) {
     const first = await signIn(ctx, 'confidential');
     // Two whole seconds later the session is older than max_age=1 on any clock.

@@ -10,6 +10,7 @@ export default defineScenario({
     fapi2_5_3_2_2: { spec: 'FAPI 2.0 SP', section: '5.3.2.2', level: 'MUST', party: 'server', note: 'support client-authenticated PAR; request_uri expires_in below 600 seconds' },
   },
   severity: 'high',
+  catches: ['state-dropped'],
   requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization', 'endpoint:token'] },
   async run(ctx) {
     const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');

@@ -10,7 +10,7 @@ export default defineScenario({
   },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
-  catches: ['prompt-none-shows-page'],
+  catches: ['prompt-none-shows-page', 'state-dropped'],
   async run(ctx) {
     // A new login session: no cookies, so nobody is signed in. The driver acts on no page.
     const { outcome } = await authorizeInSession(ctx, 'confidential', ctx.loginSession('no session'), { prompt: 'none' }, { interact: false });

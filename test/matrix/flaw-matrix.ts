@@ -43,6 +43,21 @@ interface Outcome { status: Status; why: string; kind?: FailureKind }
 
 /** A claimant whose status is not the one its level implies, with the reason. */
 export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>>>> = {
+  'id-token-hint-ignored': {
+    'id-token-hint.prompt-none': {
+      status: 'warning',
+      why: 'a hint naming another user must not be answered for the session\'s user, but OIDC Core §3.1.2.1 says only that the OP SHOULD return an error then',
+    },
+  },
+  'rotation-drops-old-key': {
+    'jwks.rotation': { status: 'warning', why: 'OIDC Core §10.1.1 asks (SHOULD) that recently decommissioned signing keys stay in the JWKS' },
+  },
+  'par-request-uri-reuse': {
+    'par.request-uri-single-use': {
+      status: 'warning',
+      why: 'RFC 9126 §4 makes one-time use of a request_uri a SHOULD; the FAPI 2.0 SP MUST counts only in the fapi2 profile',
+    },
+  },
   'third-party-long-lived': {
     'tokens.third-party-short-lived': {
       status: 'warning',
@@ -56,6 +71,27 @@ const NON_JSON_ERRORS: Outcome = { status: 'failed', kind: 'refused-wrongly', wh
 
 /** Scenarios that do not claim a flaw but change status under it, with the reason (a real detection belongs in `catches` instead). */
 export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outcome>>>> = {
+  'consent-skipped': {
+    'authorize.user-denies': { status: 'skipped', why: 'without a consent page the user has nothing to deny' },
+  },
+  'id-token-wrong-aud': {
+    'logout.rp-initiated': { status: 'failed', kind: 'refused-wrongly', why: 'its id_token_hint is an ID token with the wrong aud, so the OP does not take it as a hint for this client and does not redirect back' },
+  },
+  'id-token-unknown-kid': {
+    'id-token-hint.prompt-none': { status: 'failed', kind: 'refused-wrongly', why: 'the hint is an ID token whose kid the OP\'s own JWKS lacks, so the OP refuses it as not issued by it' },
+    'logout.rp-initiated': { status: 'failed', kind: 'refused-wrongly', why: 'the same: the id_token_hint is refused, so the logout does not redirect back' },
+  },
+  'prompt-none-shows-page': {
+    'logout.rp-initiated': { status: 'error', why: 'it proves the session ended with a prompt=none request, which now stops at a page instead of answering' },
+  },
+  'scope-order-sensitive': {
+    'id-token.scope-claims': { status: 'error', why: 'its set-up asks for scopes in an order the flawed server refuses, so it gets no code to judge' },
+  },
+  'unknown-param-rejected': {
+    'par.flow': { status: 'failed', kind: 'refused-wrongly', why: 'the flaw refuses the pushed request too (its parameters are checked by the same code), so a sound push gets invalid_request' },
+    'par.bound-to-client': { status: 'error', why: 'the same: its set-up push is refused, so there is no request_uri to judge' },
+    'par.request-uri-single-use': { status: 'error', why: 'the same: its set-up push is refused' },
+  },
   'device-tokens-before-approval': {
     'device.slow-down': { status: 'error', why: 'the first poll already gets tokens, so there is no pending device code to poll too fast with: it cannot judge slow_down' },
   },
@@ -65,12 +101,25 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
       'pkce.downgrade', 'pkce.verifier-mismatch', 'pkce.verifier-missing', 'refresh.bound-to-client', 'refresh.reuse-rejected',
       'refresh.reuse-revokes-family', 'refresh.scope-no-widen', 'refresh.unknown-rejected', 'revocation.refresh-token',
       'scope.escalation-token', 'token-exchange.invalid-subject', 'token-exchange.scope-escalation', 'token.unsupported-grant-type',
+      'client-auth.assertion-audience', 'client-auth.assertion-replay', 'client-auth.private-key-jwt',
     ].map((id) => [id, NON_JSON_ERRORS])),
+    'resource.audience': { ...NON_JSON_ERRORS, status: 'warning' }, // RFC 8707 §2's invalid_target is a SHOULD
     'device.slow-down': { status: 'error', why: 'its first poll gets no readable authorization_pending, so it cannot start polling too fast' },
   },
   'refresh-not-rotated': {
     'refresh.reuse-rejected': { status: 'skipped', why: 'without rotation no refresh token is ever rotated out, so there is nothing to replay (refresh.rotation fails)' },
     'refresh.reuse-revokes-family': { status: 'skipped', why: 'the same: no rotated-out token to replay' },
+  },
+};
+
+/**
+ * Flaws under which every scenario that does not claim them may be an error for the reason given
+ * (matched in its message); one that does not error keeps its clean status.
+ */
+export const STOPS_THE_RUN: Readonly<Partial<Record<FlawName, { message: RegExp; why: string }>>> = {
+  'discovery-issuer-mismatch': {
+    message: /the discovery document names the issuer .*OIDC Discovery §4\.3/,
+    why: 'OIDC Discovery §4.3: a document naming another issuer must not be used, so the origin policy refuses every endpoint it names',
   },
 };
 
@@ -151,7 +200,8 @@ export function registerFlawMatrix(seed: number): void {
       for (const r of report.results) {
         const claims = r.catches.includes(flaw);
         const listed = claims ? EXPECTED[flaw]?.[r.id] : SIDE_EFFECTS[flaw]?.[r.id];
-        const expected = listed?.status ?? (claims ? (r.level === 'MUST' ? 'failed' : 'warning') : baseline.get(r.id));
+        const stopped = !claims && !listed && r.status === 'error' && STOPS_THE_RUN[flaw]?.message.test(r.message ?? '');
+        const expected = stopped ? 'error' : listed?.status ?? (claims ? (r.level === 'MUST' ? 'failed' : 'warning') : baseline.get(r.id));
         if (r.status !== expected) wrong.push(`${claims ? 'claims' : 'does not claim'} ${flaw}, expected ${expected}, got ${show(r)}`);
         if (listed?.kind && r.failureKind !== listed.kind) wrong.push(`${r.id}: expected failureKind ${listed.kind}, got ${r.failureKind}`);
         if (claims && (r.status === 'failed' || r.status === 'warning')) {
