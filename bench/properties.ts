@@ -31,7 +31,7 @@ export interface PropertyBenchResult {
 const malformedTokenRequests = defineScenario({
   id: 'bench.malformed-token-request',
   title: 'Malformed token requests get RFC 6749 §5.2 JSON errors',
-  requirements: [{ spec: 'RFC 6749', section: '5.2', level: 'MUST' }],
+  requirements: { rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server' } },
   severity: 'medium',
   requires: { roles: ['machine'], capabilities: ['endpoint:token'] },
   async run(ctx) {
@@ -47,7 +47,7 @@ const malformedTokenRequests = defineScenario({
         label: request.description,
       });
       checks.expectOAuthError(res, ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_grant', 'invalid_scope', 'unauthorized_client'], {
-        when: `A token request with ${request.description}`, per: 'RFC 6749 §5.2',
+        when: `A token request with ${request.description}`, per: ctx.req.rfc6749_5_2,
       });
     });
   },
@@ -56,7 +56,7 @@ const malformedTokenRequests = defineScenario({
 const redirectNearMisses = defineScenario({
   id: 'bench.redirect-near-miss',
   title: 'Near-miss redirect URIs are refused and never redirected to',
-  requirements: [{ spec: 'RFC 9700', section: '4.1.3', level: 'MUST' }],
+  requirements: { rfc9700_4_1_3: { spec: 'RFC 9700', section: '4.1.3', level: 'MUST', party: 'server' } },
   severity: 'critical',
   requires: { roles: ['confidential'], capabilities: ['endpoint:authorization'] },
   async run(ctx) {

@@ -1,8 +1,9 @@
 /** `idp-conformance list`: the scenarios with their id, title, requirements and severity. */
 import { patternList } from '../harness/glob.ts';
-import { PROFILES, resolveLevel } from '../harness/requirements.ts';
+import { PROFILES, type RequirementRow, requirementRows, resolveLevel } from '../harness/requirements.ts';
 import type { ProfileName } from '../harness/results.ts';
 import { selectScenarios } from '../harness/runner.ts';
+import type { Scenario } from '../harness/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
@@ -15,6 +16,8 @@ Options:
   --only GLOB         only these ids, e.g. 'pkce.*' (comma-separated, repeatable)
   --profile spec|rfc|fapi2  the profile whose levels to show (default spec)
   --scenarios GLOB    include your own scenario files (repeatable)
+  --requirements      the requirement audit table: one row per (scenario, requirement) with the
+                      party the cited sentence binds and its level, and whether it counts in the profile
   --json              print JSON instead of text
   -h, --help          show this help`;
 
@@ -27,6 +30,7 @@ export const listCommand: Command = {
       profile: { type: 'string', default: 'spec' },
       scenarios: { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean' },
+      requirements: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
     if (v.help) {
@@ -36,7 +40,14 @@ export const listCommand: Command = {
     if (!(PROFILES as readonly string[]).includes(v.profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
     const profile = v.profile as ProfileName;
     const all = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
-    const rows = selectScenarios(all, patternList(v.only)).map((s) => {
+    const selected = selectScenarios(all, patternList(v.only));
+    if (v.requirements) {
+      const table = requirementTable(selected, profile);
+      if (v.json) console.log(JSON.stringify(table, null, 2));
+      else console.log(formatRequirementTable(table));
+      return 0;
+    }
+    const rows = selected.map((s) => {
       const resolution = resolveLevel(s.requirements, profile, s.requires?.roles ?? []);
       return {
         id: s.id,
@@ -62,3 +73,16 @@ export const listCommand: Command = {
     return 0;
   },
 };
+
+/** The audit table (DESIGN §9): every (scenario, requirement, party, level), in catalog order. */
+export function requirementTable(scenarios: readonly Scenario[], profile: ProfileName): RequirementRow[] {
+  return scenarios.flatMap((s) => requirementRows(s.id, s.requirements, profile, s.requires?.roles ?? []));
+}
+
+export function formatRequirementTable(rows: readonly RequirementRow[]): string {
+  const head = ['scenario', 'requirement', 'party', 'level', 'counts'];
+  const cells = rows.map((r) => [r.scenario, `${r.label} [${r.key}]`, r.party, r.level, r.counts ? 'yes' : `no (${r.why})`]);
+  const width = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((x, i) => (i === c.length - 1 ? x : x.padEnd(width[i]!))).join('  ');
+  return [line(head), line(width.map((w) => '-'.repeat(w))), ...cells.map(line), '', `${rows.length} requirements of ${new Set(rows.map((r) => r.scenario)).size} scenarios`].join('\n');
+}

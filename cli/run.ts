@@ -49,7 +49,8 @@ Options:
   --shard I/N           run only part I of N of the selected scenarios (a stable split by id,
                         for CI runners in parallel); merge the parts with merge-reports
   --timeout MS          per-scenario time limit (default: the config's timeouts.scenarioMs, else 30000)
-  --fail-on LEVEL       exit 1 on: failed (default), warning (failed or warning), error (any of them)
+  --fail-on LEVEL       exit 1 on: failed (default), warning (failed or warning), error (any of them),
+                        security (only failures where the attack or bad request was accepted)
   --scenarios GLOB      also load your own scenario files (TS or JS; repeatable)
   --flaw NAME           embedded reference only: switch on a planted flaw (repeatable)
   -h, --help            show this help
@@ -58,7 +59,8 @@ Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (
 the judged results, or every scenario that needs a login errored: a line says so), 2 usage or
 config error, 3 target unreachable.`;
 
-export type FailOn = 'failed' | 'warning' | 'error';
+export type FailOn = 'failed' | 'warning' | 'error' | 'security';
+export const FAIL_ON: readonly FailOn[] = ['failed', 'warning', 'error', 'security'];
 
 type Loaded = Pick<LoadedTarget, 'config' | 'location'> & { source: Report['target']['source'] };
 
@@ -185,10 +187,13 @@ async function runSeveral(targets: readonly string[], reportDir: string, o: RunS
 /**
  * 1 when a result that is not an expected failure reaches the --fail-on threshold, and 1 when the
  * run was not a verdict (report.verdict): a run that could not judge the target never exits 0.
+ * `security` counts only failures whose kind is `accepted` (the attack or bad request succeeded);
+ * a failure without a kind counts too, so nothing slips through unclassified.
  */
 export function exitCodeFor(report: Report, failOn: FailOn = 'failed'): 0 | 1 {
   if (report.verdict && !report.verdict.judged) return 1;
   const counted = report.results.filter((r) => !r.expected);
+  if (failOn === 'security') return counted.some((r) => r.status === 'failed' && r.failureKind !== 'refused-wrongly') ? 1 : 0;
   const bad = counted.some((r) => r.status === 'failed'
     || (failOn !== 'failed' && r.status === 'warning')
     || (failOn === 'error' && r.status === 'error'));
@@ -237,7 +242,7 @@ export const runCommand: Command = {
     }
     if (!(PROFILES as readonly string[]).includes(v.profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
     const failOn = v['fail-on'];
-    if (!['failed', 'warning', 'error'].includes(failOn)) throw new UsageError(`--fail-on must be failed, warning or error, not "${failOn}"`);
+    if (!(FAIL_ON as readonly string[]).includes(failOn)) throw new UsageError(`--fail-on must be ${FAIL_ON.slice(0, -1).join(', ')} or ${FAIL_ON.at(-1)}, not "${failOn}"`);
     const seed = integer('seed', v.seed, 0) ?? randomSeed();
     const runs = integer('runs', v.runs, 1);
     const concurrency = integer('concurrency', v.concurrency, 1);

@@ -64,6 +64,67 @@ const privateJwkSchema = z.looseObject({
 }, { error: 'is not a private key node:crypto can import (check crv, x, y, n, e and the private members)' });
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
+/**
+ * Parameters the harness sets on each authorization request itself (or a scenario varies):
+ * authorizationParams may not set them.
+ */
+export const HARNESS_AUTHORIZATION_PARAMS = [
+  'response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method',
+  'prompt', 'request', 'request_uri', 'response_mode',
+] as const;
+
+const authorizationParams = z.record(z.string().min(1), z.string())
+  .superRefine((params, ctx) => {
+    for (const name of Object.keys(params)) {
+      if ((HARNESS_AUTHORIZATION_PARAMS as readonly string[]).includes(name)) {
+        ctx.addIssue({ code: 'custom', path: [name],
+          message: `is set by the harness on every authorization request (or varied by scenarios); remove it${name === 'scope' ? ' and use the client\'s "scope"' : ''}` });
+      }
+    }
+  })
+  .describe('Extra parameters added to every authorization request (e.g. acr_values, audience, resource); scenarios may still replace them.');
+
+/**
+ * RFC 8414 §2 and OpenID Connect Discovery §3 metadata: the fields discoveryOverrides may set.
+ * A misspelt field would silently change nothing, so an unknown one is a config error.
+ */
+export const DISCOVERY_FIELDS = [
+  'issuer', 'authorization_endpoint', 'token_endpoint', 'userinfo_endpoint', 'jwks_uri', 'registration_endpoint',
+  'scopes_supported', 'response_types_supported', 'response_modes_supported', 'grant_types_supported', 'acr_values_supported',
+  'subject_types_supported', 'id_token_signing_alg_values_supported', 'id_token_encryption_alg_values_supported',
+  'id_token_encryption_enc_values_supported', 'userinfo_signing_alg_values_supported', 'userinfo_encryption_alg_values_supported',
+  'userinfo_encryption_enc_values_supported', 'request_object_signing_alg_values_supported',
+  'request_object_encryption_alg_values_supported', 'request_object_encryption_enc_values_supported',
+  'token_endpoint_auth_methods_supported', 'token_endpoint_auth_signing_alg_values_supported', 'display_values_supported',
+  'claim_types_supported', 'claims_supported', 'service_documentation', 'claims_locales_supported', 'ui_locales_supported',
+  'claims_parameter_supported', 'request_parameter_supported', 'request_uri_parameter_supported',
+  'require_request_uri_registration', 'op_policy_uri', 'op_tos_uri', 'revocation_endpoint',
+  'revocation_endpoint_auth_methods_supported', 'revocation_endpoint_auth_signing_alg_values_supported',
+  'introspection_endpoint', 'introspection_endpoint_auth_methods_supported',
+  'introspection_endpoint_auth_signing_alg_values_supported', 'code_challenge_methods_supported',
+  'device_authorization_endpoint', 'end_session_endpoint', 'check_session_iframe', 'frontchannel_logout_supported',
+  'backchannel_logout_supported', 'pushed_authorization_request_endpoint', 'require_pushed_authorization_requests',
+  'dpop_signing_alg_values_supported', 'authorization_response_iss_parameter_supported', 'mtls_endpoint_aliases',
+  'tls_client_certificate_bound_access_tokens',
+] as const;
+
+const discoveryOverrides = z.record(z.string(), z.unknown())
+  .superRefine((overrides, ctx) => {
+    for (const [field, value] of Object.entries(overrides)) {
+      if (!(DISCOVERY_FIELDS as readonly string[]).includes(field)) {
+        const near = DISCOVERY_FIELDS.filter((f) => f.includes(field.replace(/_supported$|_endpoint$/, '')) || field.includes(f.replace(/_supported$|_endpoint$/, ''))).slice(0, 3);
+        ctx.addIssue({ code: 'custom', path: [field],
+          message: `is not an RFC 8414 / OpenID Connect Discovery metadata field${near.length ? `; did you mean ${near.map((f) => `"${f}"`).join(' or ')}?` : ''}` });
+      } else if (field.endsWith('_supported') && !field.endsWith('_parameter_supported') && !/^(frontchannel|backchannel)_logout_supported$/.test(field)
+        && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
+        ctx.addIssue({ code: 'custom', path: [field], message: 'must be a JSON array of strings, e.g. ["authorization_code", "refresh_token"]' });
+      } else if ((field.endsWith('_endpoint') || field === 'jwks_uri') && !(typeof value === 'string' && isAbsoluteUrl(value, ['http:', 'https:']))) {
+        ctx.addIssue({ code: 'custom', path: [field], message: 'must be an absolute http(s) URL' });
+      }
+    }
+  })
+  .describe('RFC 8414 / OpenID Connect Discovery fields merged over the fetched discovery document, for an IdP whose discovery omits or understates what it does (e.g. "grant_types_supported"). Shown in every report.');
+
 const clientSchema = z.strictObject({
   clientId: nonEmpty('clientId').describe('The client_id registered at the IdP.'),
   clientSecret: secret('clientSecret').optional()
@@ -84,6 +145,7 @@ const clientSchema = z.strictObject({
     .refine((v) => isAbsoluteUrl(v), { error: `must be an absolute URL, e.g. ${EXAMPLES.postLogoutRedirectUri}` })
     .optional()
     .describe('A post_logout_redirect_uri registered for the client (OIDC RP-Initiated Logout): logout.rp-initiated needs it. Never fetched.'),
+  authorizationParams: authorizationParams.optional(),
 });
 
 const ROLE_DESCRIPTIONS: Record<ClientRole, string> = {
@@ -136,6 +198,8 @@ export const targetConfigSchema = z.strictObject({
   $comment: z.string().optional().describe('Free text (ignored).'),
   issuer: httpUrl('issuer').describe('The issuer; discovery is at {issuer}/.well-known/openid-configuration.'),
   discoveryUrl: httpUrl('discoveryUrl').optional().describe('Override of the discovery document URL.'),
+  discoveryOverrides: discoveryOverrides.optional(),
+  authorizationParams: authorizationParams.optional(),
   tokenRequestEncoding: z.enum(['form', 'json']).default('form')
     .describe('"form" (RFC 6749, every IdP) or "json" (the SPEC\'s token endpoint).'),
   clients: z.strictObject(rolesShape).default({})
@@ -234,6 +298,8 @@ export interface Client {
   privateJwk?: PrivateJwk;
   /** A resource indicator (RFC 8707) the IdP knows for this client. */
   resource?: string;
+  /** The target's authorizationParams with this client's own over them. */
+  authorizationParams?: Record<string, string>;
 }
 
 export type PrivateJwk = z.output<typeof privateJwkSchema>;
@@ -254,6 +320,8 @@ export function resolveClients(config: TargetConfig): Partial<Record<ClientRole,
       ...(c.postLogoutRedirectUri ? { postLogoutRedirectUri: c.postLogoutRedirectUri } : {}),
       ...(c.privateJwk ? { privateJwk: c.privateJwk } : {}),
       ...(c.resource ? { resource: c.resource } : {}),
+      ...(config.authorizationParams || c.authorizationParams
+        ? { authorizationParams: { ...config.authorizationParams, ...c.authorizationParams } } : {}),
     };
   }
   return out;

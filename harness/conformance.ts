@@ -34,6 +34,8 @@ export function summarize(results: readonly ScenarioResult[]): Summary {
     skipped: count('skipped'),
     errors: count('error'),
     expectedFailures: results.filter((r) => r.expected).length,
+    security: results.filter((r) => r.status === 'failed' && r.failureKind === 'accepted').length,
+    interop: results.filter((r) => r.status === 'failed' && r.failureKind === 'refused-wrongly').length,
   };
 }
 
@@ -48,6 +50,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const started = performance.now();
   const target = await resolveTarget(config, redactor, options.fetch);
   const outcome = await runScenarios({ ...options, config, target, redactor });
+  const notices = [...(target.discoveryNotices ?? []), ...outcome.notices];
   return {
     schemaVersion: 1,
     tool: TOOL,
@@ -61,7 +64,8 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     summary: summarize(outcome.results),
     results: outcome.results,
     ...(options.plantedFlaws?.length ? { plantedFlaws: [...options.plantedFlaws] } : {}),
-    ...(outcome.notices.length ? { notices: outcome.notices } : {}),
+    ...(target.discoveryOverrides ? { discoveryOverrides: target.discoveryOverrides } : {}),
+    ...(notices.length ? { notices } : {}),
     verdict: assessVerdict(outcome.results, new Set(outcome.needsLogin)),
   };
 }

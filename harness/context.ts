@@ -15,7 +15,7 @@ import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
 import { type BrowserState, LoginSession } from './login/session.ts';
 import { pushRequest, pushedAuthorizationUrl, pushedRequestOf, refusedPush, requiresPar } from './par.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';
-import { type ClientRole, findRequirement } from './requirements.ts';
+import type { ClientRole, RequirementRef } from './requirements.ts';
 import type { Finding, Level, ProfileName, ResolvedRequirement } from './results.ts';
 import type { AuthorizeResult, Scenario, ScenarioBrowser, ScenarioContext } from './scenario.ts';
 import type { ScreenshotStore } from './screenshots.ts';
@@ -55,6 +55,8 @@ export interface ContextInput {
   limits?: Partial<Limits>;
   /** Decides failed/warning for a failure (by the requirement it names). */
   statusOf: (failure: CheckFailure) => Finding['status'];
+  /** The scenario's requirement (declared by the scenario), or a HarnessError naming the mistake. */
+  declared: (ref: RequirementRef) => ResolvedRequirement;
   fetch?: typeof fetch;
 }
 
@@ -173,9 +175,14 @@ export function createContext(input: ContextInput): ContextState {
     const c = client(role);
     const endpoint = target.endpoints.authorization;
     if (!endpoint) throw new PreconditionError('the discovery document has no authorization_endpoint');
+    // The configured authorizationParams (target, then client) come before the scenario's own.
     const merged: Params = {
-      response_type: 'code', client_id: c.clientId, redirect_uri: c.redirectUri, scope: c.scope || undefined, state: randomToken(), ...params,
+      response_type: 'code', client_id: c.clientId, redirect_uri: c.redirectUri, scope: c.scope || undefined, state: randomToken(),
+      ...c.authorizationParams, ...params,
     };
+    // A fresh nonce on every OpenID Connect request: some IdPs require it and OIDC Core §3.1.2.1
+    // always allows it. A scenario that must send none passes `nonce: undefined`.
+    if (!Object.hasOwn(params, 'nonce') && (merged.scope ?? '').split(' ').includes('openid')) merged.nonce = randomToken();
     const request = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
     const url = new URL(endpoint);
     for (const [k, v] of Object.entries(request)) url.searchParams.set(k, v);
@@ -200,13 +207,9 @@ export function createContext(input: ContextInput): ContextState {
     target,
     profile: input.profile,
     level: input.level,
+    req: scenario.req,
     applies(requirement) {
-      const found = findRequirement(input.requirements, requirement);
-      if (!found) {
-        const known = input.requirements.map((r) => r.label).join(', ');
-        throw new HarnessError(`scenario ${scenario.id} asks about the requirement "${requirement}", which it does not declare (it declares ${known})`);
-      }
-      return found.applies;
+      return input.declared(requirement).applies;
     },
     seed: input.seed,
     runs: input.runs,
@@ -247,11 +250,17 @@ export function createContext(input: ContextInput): ContextState {
         return true;
       } catch (error) {
         if (!(error instanceof CheckFailure)) throw error;
-        const failure = options.requirement && !error.requirement ? new CheckFailure(error.message, { requirement: options.requirement }) : error;
+        const failure = options.requirement && !error.requirement ? new CheckFailure(error.message, { requirement: options.requirement, kind: error.kind }) : error;
         recorder.markFailure();
-        findings.push({ status: input.statusOf(failure), message: failure.message, ...(failure.requirement ? { requirement: failure.requirement } : {}) });
+        findings.push({
+          status: input.statusOf(failure), message: failure.message, failureKind: failure.kind,
+          ...(failure.requirement ? { requirement: failure.requirement.label } : {}),
+        });
         return false;
       }
+    },
+    warn(message, kind = 'refused-wrongly') {
+      findings.push({ status: 'warning', message, failureKind: kind });
     },
     skip(reason) {
       throw new SkipSignal(reason);
@@ -268,6 +277,8 @@ export function createContext(input: ContextInput): ContextState {
       const deadline = performance.now() + budgetMs;
       let skipped = 0;
       let begun = 0;
+      // Runs where the target answered HTTP 5xx: its own finding, never the property's counterexample.
+      const serverErrors: { status: number; request: string; evidence: typeof recorder.evidence }[] = [];
       const details = (await activity.track(`property${options.label ? ` "${options.label}"` : ''} (${runs} cases)`, () => fc.check(fc.asyncProperty(arbitrary, async (value) => {
         if (harnessError) return true;
         // Past the budget no case is started (but the first always is): it passes unjudged, and is counted as not run.
@@ -284,7 +295,13 @@ export function createContext(input: ContextInput): ContextState {
             harnessError ??= error; // not a counterexample: stop judging and report the error
             return true;
           }
-          failingRun = recorder.evidence.slice(start);
+          const run = recorder.evidence.slice(start);
+          const crashed = run.find((e) => e.kind === 'http' && e.response !== undefined && e.response.status >= 500);
+          if (crashed?.kind === 'http') {
+            serverErrors.push({ status: crashed.response!.status, request: `${crashed.request.method} ${crashed.request.url.split('?')[0]}${crashed.label ? ` (${crashed.label})` : ''}`, evidence: run });
+            return true;
+          }
+          failingRun = run;
           throw error;
         } finally {
           recorder.evidence.length = start;
@@ -298,6 +315,15 @@ export function createContext(input: ContextInput): ContextState {
         const note = `${what[0]!.toUpperCase()}${what.slice(1)} ran ${ran} of ${runs} cases within its time budget of ${budgetMs} ms; those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).`;
         recorder.add({ kind: 'note', label: 'property time budget', text: note });
         log.push(note);
+      }
+      if (serverErrors.length) {
+        const first = serverErrors[0]!;
+        recorder.evidence.push(...first.evidence);
+        const statuses = [...new Set(serverErrors.map((e) => e.status))].join(', ');
+        findings.push({
+          status: 'warning', failureKind: 'refused-wrongly',
+          message: `the target failed with HTTP 5xx (${statuses}) in ${serverErrors.length} of ${runs} runs of ${options.label ?? 'the property'}, first on ${first.request}; a server error is no verdict on the property, but a request the client could send should get a 4xx answer (RFC 9110 §15.6).`,
+        });
       }
       if (!details.failed) return;
       recorder.evidence.push(...failingRun);
@@ -314,7 +340,9 @@ export function createContext(input: ContextInput): ContextState {
       });
       const inner = details.errorInstance instanceof CheckFailure ? details.errorInstance : undefined;
       const why = inner?.message ?? (details.interrupted ? 'the property was interrupted' : 'the property failed');
-      throw new CheckFailure(`${why} (counterexample ${shown}, found within ${details.numRuns} run${details.numRuns === 1 ? '' : 's'})`, inner?.requirement ? { requirement: inner.requirement } : {});
+      throw new CheckFailure(`${why} (counterexample ${shown}, found within ${details.numRuns} run${details.numRuns === 1 ? '' : 's'})`, {
+        ...(inner?.requirement ? { requirement: inner.requirement } : {}), kind: inner?.kind ?? 'accepted',
+      });
     },
   };
   const jwt = new JwtTools(http, target);

@@ -3,20 +3,41 @@
  * everything else is an `error` result (the harness, the config or the connection failed).
  */
 
+import type { RequirementRef } from './requirements.ts';
+import type { FailureKind } from './results.ts';
+
 export interface CheckFailureOptions {
-  /** Which of the scenario's requirements this check enforces, e.g. `RFC 6749 §4.1.2`; its
+  /** Which of the scenario's declared requirements this check enforces (ctx.req.<name>); its
    *  level then decides failed (MUST) or warning (SHOULD/MAY). Defaults to the scenario's level. */
-  requirement?: string;
+  requirement?: RequirementRef;
+  /**
+   * How the target failed (DESIGN §9): `accepted` — the attack or the bad request succeeded (a
+   * security failure); `refused-wrongly` — refused, but with the wrong status, code or body (an
+   * interoperability failure). Default `accepted`: a check that cannot tell counts as security.
+   */
+  kind?: FailureKind;
   cause?: unknown;
 }
 
 /** The target violated a requirement. The message is one sentence: what it did, what is required. */
 export class CheckFailure extends Error {
   override readonly name = 'CheckFailure';
-  readonly requirement?: string;
+  readonly requirement?: RequirementRef;
+  readonly kind: FailureKind;
   constructor(message: string, options: CheckFailureOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     if (options.requirement) this.requirement = options.requirement;
+    this.kind = options.kind ?? 'accepted';
+  }
+}
+
+/** The target answered with HTTP 5xx where a verdict was needed: its own finding, never a counterexample. */
+export class TargetServerError extends Error {
+  override readonly name = 'TargetServerError';
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.status = status;
   }
 }
 
@@ -27,7 +48,15 @@ export class HarnessError extends Error {
 
 /** A step a scenario depends on (logging in, getting a token) did not work, so it cannot judge. */
 export class PreconditionError extends HarnessError {
-  override readonly name = 'PreconditionError';
+  override readonly name: string = 'PreconditionError';
+}
+
+/**
+ * The target refused what the scenario tried, but for a reason the scenario is not about (a sound
+ * control request was refused too): an `error` reading "could not judge: …", never a pass or a failure.
+ */
+export class JudgementError extends PreconditionError {
+  override readonly name = 'JudgementError';
 }
 
 /** The target config is invalid: each issue names the field and the fix. */

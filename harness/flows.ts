@@ -47,7 +47,10 @@ export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {
         redirect_uri: got.request.redirect_uri,
         code_verifier: got.pkce?.verifier,
       }, { label: 'token request (authorization_code)' });
-      return { ...got, tokens: tokenSetOf(res, `redeeming the code as ${role}`) };
+      const tokens = tokenSetOf(res, `redeeming the code as ${role}`);
+      // Observed behaviour is evidence too: a refresh token enables the refresh scenarios for this client.
+      if (tokens.refresh_token) ctx.target.observe(role, 'grant:refresh_token', `a refresh_token in a token response to the ${role} client`);
+      return { ...got, tokens };
     },
     async clientCredentials(role, scope) {
       const client = ctx.client(role);

@@ -94,9 +94,15 @@ export class JwtTools {
     if (!allowed.includes(alg)) {
       throw new CheckFailure(`The ID token is signed with alg "${alg}", which is not among the allowed asymmetric algorithms advertised by the IdP (${allowed.join(', ') || 'none advertised'}); OIDC Core §3.1.3.7 and RFC 8725 §3.1 require the verifier to reject it.`);
     }
-    const jwks = await this.jwks();
+    // Verify with the public parts only: a JWKS that also leaks private members (jwks.public-keys-only
+    // reports that) still holds the key the token was signed with, and one flaw gets one verdict.
+    const { keys } = await this.jwks();
+    const publicKeys = keys.filter((k) => k.kty !== 'oct').map((k) => {
+      const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...pub } = k as jose.JWK & { oth?: unknown };
+      return pub;
+    });
     try {
-      await jose.compactVerify(idToken, jose.createLocalJWKSet(jwks), { algorithms: allowed });
+      await jose.compactVerify(idToken, jose.createLocalJWKSet({ keys: publicKeys }), { algorithms: allowed });
     } catch (error) {
       throw new CheckFailure(describeJoseError(error, header, '', this.target.issuer), { cause: error });
     }

@@ -26,18 +26,39 @@ export type SpecName =
   | 'FAPI 2.0 SP'
   | `RFC ${number}`;
 
+/**
+ * Whom the cited sentence binds. Only a sentence that binds the server (the authorization server,
+ * the OP) can make the target fail; a client rule is cited for context and never sets the level.
+ */
+export type Party = 'server' | 'client';
+export const PARTIES: readonly Party[] = ['server', 'client'];
+
 export interface Requirement {
   /** The document: `RFC 6749`, `OIDC Core`, `OIDC Discovery`, or `SPEC` (the service spec). */
   spec: SpecName;
   /** A section number (`4.1.2`), or for SPEC the section title (`Token endpoint`). */
   section: string;
   level: Level;
+  /** The party the sentence binds, read from the RFC text (DESIGN §9). */
+  party: Party;
   /** The document requires this only of clients in these roles (the scenario must exercise one). */
   roles?: readonly ClientRole[];
   /** Only in these profiles (rarely needed: the document decides membership). */
   profiles?: readonly ProfileName[];
   /** E.g. "rule 1" or "public clients only". */
   note?: string;
+}
+
+/**
+ * A requirement as a scenario declared it (`requirements: { name: {...} }`), with its name: what a
+ * check's `per` and ctx.applies take. Get it from ctx.req.<name> (or the scenario's `req`); a name
+ * the scenario does not declare is a type error, and at run time a HarnessError.
+ */
+export interface RequirementRef extends Readonly<Requirement> {
+  /** The name the scenario declared it under. */
+  readonly key: string;
+  /** "RFC 7636 §4.6", "SPEC › Errors (rule 4)". */
+  readonly label: string;
 }
 
 export const PROFILES: readonly ProfileName[] = ['spec', 'rfc', 'fapi2'];
@@ -105,7 +126,7 @@ export interface LevelResolution {
  * among the requirements that apply.
  */
 export function resolveLevel(
-  requirements: readonly Requirement[],
+  requirements: readonly (Requirement | RequirementRef)[],
   profile: ProfileName,
   roles: readonly ClientRole[],
   options: LinkOptions = {},
@@ -113,13 +134,16 @@ export function resolveLevel(
   const resolved: ResolvedRequirement[] = requirements.map((r) => {
     const inProfile = profileCounts(profile, r.spec) && (!r.profiles || r.profiles.includes(profile));
     const forRoles = !r.roles || r.roles.some((role) => roles.includes(role));
+    const bindsServer = r.party !== 'client';
     const url = requirementUrl(r, options);
     return {
       spec: r.spec,
       section: r.section,
       level: r.level,
+      party: r.party,
+      ...('key' in r ? { key: r.key } : {}),
       label: requirementLabel(r),
-      applies: inProfile && forRoles,
+      applies: inProfile && forRoles && bindsServer,
       ...(url ? { url } : {}),
       ...(r.note ? { note: r.note } : {}),
     };
@@ -128,10 +152,49 @@ export function resolveLevel(
   if (level) return { level, requirements: resolved };
   const cited = [...new Set(requirements.map((r) => requirementLabel(r)))].join(', ') || 'nothing';
   const roleLimited = requirements.some((r) => r.roles && profileCounts(profile, r.spec));
-  const reason = roleLimited
+  const clientOnly = requirements.filter((r) => profileCounts(profile, r.spec)).every((r) => r.party === 'client')
+    && requirements.some((r) => r.party === 'client' && profileCounts(profile, r.spec));
+  const reason = clientOnly
+    ? `no document of the ${profile} profile requires this of the server: ${cited} bind${requirements.length > 1 ? '' : 's'} the client`
+    : roleLimited
     ? `no document of the ${profile} profile requires this of the client roles it exercises (${roles.join(', ') || 'none'}); it cites ${cited}`
     : `no document of the ${profile} profile requires this; it cites ${cited}`;
   return { requirements: resolved, reason };
+}
+
+/** One row of the requirement audit table (`idp-conformance list --requirements`). */
+export interface RequirementRow {
+  scenario: string;
+  key: string;
+  label: string;
+  party: Party;
+  level: Level;
+  /** Whether it counts toward the scenario's level in the profile (and why not). */
+  counts: boolean;
+  why?: string;
+}
+
+export function requirementRows(scenario: string, requirements: readonly RequirementRef[], profile: ProfileName, roles: readonly ClientRole[]): RequirementRow[] {
+  const resolved = resolveLevel(requirements, profile, roles).requirements;
+  return requirements.map((r, i) => {
+    const counts = resolved[i]!.applies;
+    const why = counts ? undefined
+      : r.party === 'client' ? 'binds the client'
+        : !profileCounts(profile, r.spec) || (r.profiles && !r.profiles.includes(profile)) ? `not in the ${profile} profile`
+          : `only for ${r.roles?.join(', ')} clients`;
+    return { scenario, key: r.key, label: r.label, party: r.party, level: r.level, counts, ...(why ? { why } : {}) };
+  });
+}
+
+/** Declare a scenario's requirements: each gets its name (key) and label; frozen. */
+export function declareRequirements<K extends string>(requirements: Readonly<Record<K, Requirement>>): Readonly<Record<K, RequirementRef>> {
+  const out = {} as Record<K, RequirementRef>;
+  for (const [key, r] of Object.entries(requirements) as [K, Requirement][]) {
+    const label = requirementLabel(r);
+    // toString: a ref interpolated into a failure sentence reads as its label.
+    out[key] = Object.freeze(Object.defineProperty({ ...r, key, label }, 'toString', { value: () => label, enumerable: false }));
+  }
+  return Object.freeze(out);
 }
 
 /** Find a requirement by its label or `spec §section` shorthand, e.g. `RFC 6749 §4.1.2`. */

@@ -13,6 +13,10 @@ export interface ResolvedRequirement {
   spec: string;
   section: string;
   level: Level;
+  /** Whom the sentence binds: only a server rule can fail the target (a client rule is context). */
+  party?: 'server' | 'client';
+  /** The name the scenario declared it under (what checks cite as `per`). */
+  key?: string;
   /** Where the sentence is; absent when the document has no public address. */
   url?: string;
   /** Human label, e.g. "RFC 7636 §4.6" or "SPEC › Token endpoint". */

@@ -7,7 +7,7 @@ import { type Shard, shardOf } from './shard.ts';
 import { type Client, type TargetConfig, resolveClients } from './config.ts';
 import { PROPERTY_BUDGET_SHARE, createContext } from './context.ts';
 import {
-  CheckFailure, HarnessError, PreconditionError, ScenarioTimeoutError, SkipSignal, TargetUnreachableError, describeError,
+  CheckFailure, HarnessError, JudgementError, PreconditionError, ScenarioTimeoutError, SkipSignal, TargetUnreachableError, describeError,
 } from './failures.ts';
 import { idMatcher } from './glob.ts';
 import { Recorder } from './http.ts';
@@ -16,11 +16,11 @@ import { LoginSession } from './login/session.ts';
 import { type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
 import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
-import { type ClientRole, type LinkOptions, findRequirement, resolveLevel } from './requirements.ts';
-import type { Finding, Level, ProfileName, ResolvedRequirement, ScenarioResult, Status } from './results.ts';
-import type { Scenario } from './scenario.ts';
+import { type ClientRole, type LinkOptions, type RequirementRef, resolveLevel } from './requirements.ts';
+import type { FailureKind, Finding, Level, ProfileName, ResolvedRequirement, ScenarioResult, Status } from './results.ts';
+import { type Scenario, defineScenario } from './scenario.ts';
 import { ScreenshotStore } from './screenshots.ts';
-import type { Capability, Target } from './target.ts';
+import { type Capability, type Target, explainMissing } from './target.ts';
 
 export interface RunnerOptions {
   scenarios: readonly Scenario[];
@@ -106,21 +106,54 @@ function describeCapability(c: Capability): string {
   }
 }
 
-/** Why a scenario cannot run against this target and config, or undefined when it can. */
-export function gate(s: Scenario, clients: Partial<Record<ClientRole, Client>>, config: TargetConfig, target: Target, browser?: BrowserHost): string | undefined {
+/** Capabilities a run can observe for a client role when discovery does not advertise them. */
+const OBSERVABLE: ReadonlySet<Capability> = new Set<Capability>(['grant:refresh_token']);
+
+/** The code-flow role a scenario's refresh would use: its first declared role with a redirect URI. */
+function probeRole(s: Scenario, clients: Partial<Record<ClientRole, Client>>): ClientRole | undefined {
+  const roles: readonly ClientRole[] = s.requires?.roles?.length ? s.requires.roles : ['confidential', 'public', 'confidential2'];
+  return roles.find((r) => clients[r]?.redirectUri);
+}
+
+/**
+ * Why a scenario cannot run against this target and config, or undefined when it can. A missing
+ * observable capability (a refresh_token grant) is first looked for by `probe` (one code flow per
+ * client role, shared by the run): a token response with a refresh_token enables it for that role.
+ */
+export async function gate(
+  s: Scenario, clients: Partial<Record<ClientRole, Client>>, config: TargetConfig, target: Target, browser?: BrowserHost,
+  probe?: (role: ClientRole) => Promise<string | undefined>,
+): Promise<string | undefined> {
   if (s.requires?.browser && browser?.unavailable) return `needs Chromium: ${browser.unavailable}`;
   const missing = (s.requires?.roles ?? []).filter((r) => !clients[r]);
   if (missing.length) {
     return `needs the ${missing.join(' and ')} client${missing.length > 1 ? 's' : ''} (${missing.map((r) => `clients.${r}`).join(', ')} in the target config)`;
   }
   if (s.requires?.user && !config.user) return 'needs a user who can log in (user.username and user.password in the target config)';
-  const caps = (s.requires?.capabilities ?? []).filter((c) => !target.supports(c));
-  if (caps.length) {
-    const why = target.discovery ? 'the target does not advertise' : `the discovery document could not be read (${target.discoveryProblem}), so it cannot tell`;
-    return `${why} ${caps.map(describeCapability).join(', ')}`;
+  let caps = (s.requires?.capabilities ?? []).filter((c) => !target.supports(c));
+  if (!caps.length) return undefined;
+  if (!target.discovery) {
+    return `the discovery document could not be read (${target.discoveryProblem}), so it cannot tell ${caps.map(describeCapability).join(', ')}`;
   }
-  return undefined;
+  const role = probeRole(s, clients);
+  const probeNotes: string[] = [];
+  if (role && probe && caps.some((c) => OBSERVABLE.has(c)) && config.user) {
+    const problem = await probe(role);
+    if (problem) probeNotes.push(problem);
+    caps = caps.filter((c) => !target.observed(role).has(c));
+  }
+  if (!caps.length) return undefined;
+  return `${caps.map((c) => explainMissing(target, c)).join('; ')}${probeNotes.length ? ` (${probeNotes.join('; ')})` : ''}`;
 }
+
+/** The synthetic scenario the capability probe runs as (never reported). */
+const PROBE_SCENARIO: Scenario = defineScenario({
+  id: 'harness.capability-probe',
+  title: 'Looks for capabilities discovery does not advertise',
+  requirements: { none: { spec: 'RFC 6749', section: '1', level: 'MAY', party: 'server' } },
+  severity: 'info',
+  run: () => undefined,
+});
 
 const RANK: Record<Status, number> = { passed: 0, skipped: 0, warning: 1, failed: 2, error: 3 };
 
@@ -128,6 +161,7 @@ function classify(error: unknown, timeoutMs: number): { status: Status; message:
   if (error instanceof SkipSignal) return { status: 'skipped', message: error.message, skipReason: error.message };
   if (error instanceof ScenarioTimeoutError) return { status: 'error', message: error.message };
   if (error instanceof TargetUnreachableError) return { status: 'error', message: `the target stopped answering: ${error.message}` };
+  if (error instanceof JudgementError) return { status: 'error', message: `could not judge: ${error.message}` };
   if (error instanceof PreconditionError) return { status: 'error', message: `could not get as far as the check: ${error.message}` };
   if (error instanceof HarnessError) return { status: 'error', message: error.message };
   if (error instanceof Error && error.name === 'AbortError') return { status: 'error', message: `aborted after ${timeoutMs} ms` };
@@ -159,6 +193,42 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const session = new LoginSession();
   const screenshots = new ScreenshotStore(options.reportDir);
 
+  // One probe per client role for capabilities discovery may understate (see gate): a code flow with offline_access.
+  const probes = new Map<ClientRole, Promise<string | undefined>>();
+  const probe = (role: ClientRole): Promise<string | undefined> => {
+    let running = probes.get(role);
+    if (!running) {
+      running = probeRefresh(role);
+      probes.set(role, running);
+    }
+    return running;
+  };
+  const probeRefresh = async (role: ClientRole): Promise<string | undefined> => {
+    const recorder = new Recorder(redactor);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new ScenarioTimeoutError('the refresh probe timed out')), timeoutMs);
+    const probeScenario = PROBE_SCENARIO;
+    const { ctx, dispose } = createContext({
+      scenario: probeScenario, target, config, clients, profile, level: 'MUST', requirements: [], runs, runsGiven, runSeed: seed, seed,
+      recorder, signal: controller.signal, requestTimeoutMs, statusOf: () => 'failed',
+      declared: () => { throw new HarnessError('the probe cites no requirement'); },
+      browser, screenshots, origins, session, ...(config.limits ? { limits: config.limits } : {}),
+      loginDriver: (http, env) => loginDriver(http, config, env),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    try {
+      const scope = [...new Set([...clients[role]!.scope.split(' ').filter(Boolean), 'openid', 'offline_access'])].join(' ');
+      const { tokens } = await ctx.flows.tokens(role, { scope, params: { prompt: 'consent' } });
+      if (!tokens.refresh_token) return `a code flow as the ${role} client with offline_access returned no refresh_token either`;
+      return undefined;
+    } catch (error) {
+      return `a code flow as the ${role} client to look for a refresh_token did not complete: ${describeError(error)}`;
+    } finally {
+      clearTimeout(timer);
+      await dispose();
+    }
+  };
+
   const runOne = async (s: Scenario): Promise<ScenarioResult> => {
     const started = performance.now();
     const roles = s.requires?.roles ?? [];
@@ -168,12 +238,24 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       ...(resolution.level ? { level: resolution.level } : {}),
       requirements: resolution.requirements, catches: [...(s.catches ?? [])],
     };
-    const skipReason = resolution.reason ?? gate(s, clients, config, target, browser);
+    const skipReason = resolution.reason ?? await gate(s, clients, config, target, browser, probe);
     if (!resolution.level || skipReason) {
       return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
     }
     const level: Level = resolution.level;
-    const statusOf = (failure: CheckFailure): Finding['status'] => levelStatus(failure.requirement ? levelOf(resolution.requirements, failure.requirement) ?? level : level);
+    const declared = (ref: RequirementRef): ResolvedRequirement => {
+      const i = s.requirements.indexOf(ref);
+      if (i < 0) {
+        const known = s.requirements.map((r) => `${r.key} (${r.label})`).join(', ');
+        throw new HarnessError(`scenario ${s.id} cites ${ref?.label ?? String(ref)}${ref?.key ? ` as "${ref.key}"` : ''}, which is not one of its declared requirements (${known})`);
+      }
+      return resolution.requirements[i]!;
+    };
+    // A requirement that does not apply (another profile, a client rule) cannot set the status: the scenario's level does.
+    const statusOf = (failure: CheckFailure): Finding['status'] => {
+      const named = failure.requirement ? declared(failure.requirement) : undefined;
+      return levelStatus(named?.applies ? named.level : level);
+    };
     const recorder = new Recorder(redactor);
     const controller = new AbortController();
     const inBrowser = config.login.driver === 'browser' || s.requires?.browser === true;
@@ -181,7 +263,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     const limit = s.timeoutMs !== undefined || explicitTimeoutMs === undefined ? unscaled * (inBrowser ? BROWSER_TIME_FACTOR : 1) : timeoutMs;
     const { ctx, findings, log, activity, dispose } = createContext({
       scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runsGiven, runSeed: seed, seed: scenarioSeed(seed, s.id),
-      recorder, signal: controller.signal, requestTimeoutMs, statusOf, browser, screenshots, origins, session, timeLimitMs: limit,
+      recorder, signal: controller.signal, requestTimeoutMs, statusOf, declared, browser, screenshots, origins, session, timeLimitMs: limit,
       ...(config.limits ? { limits: config.limits } : {}),
       // A property's budget comes from the limit before the browser's factor: in a browser each case costs more, so fewer run.
       propertyBudgetMs: unscaled * PROPERTY_BUDGET_SHARE,
@@ -208,25 +290,41 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       clearTimeout(timer);
       await dispose();
     }
+    for (const c of s.requires?.capabilities ?? []) {
+      const via = target.capabilities.has(c) ? undefined : target.implied.get(c) ?? roles.map((r) => target.observedHow(r, c)).find(Boolean);
+      if (via) recorder.add({ kind: 'note', label: 'capability', text: `${c} is not advertised by discovery; enabled by ${via}` });
+    }
     let status: Status = 'passed';
     let message: string | undefined;
     let skip: string | undefined;
+    let failureKind: FailureKind | undefined;
     if (thrown instanceof CheckFailure) {
       recorder.markFailure();
-      status = statusOf(thrown);
-      message = thrown.message;
+      try {
+        status = statusOf(thrown);
+        message = thrown.message;
+        failureKind = thrown.kind;
+      } catch (error) {
+        ({ status, message } = classify(error, limit));
+      }
     } else if (thrown !== undefined) {
       ({ status, message, skipReason: skip } = classify(thrown, limit));
     }
     for (const f of findings) {
-      if (RANK[f.status] > RANK[status]) {
+      // The worst status wins; among equals, a security failure outranks an interop one.
+      const worse = RANK[f.status] > RANK[status]
+        || (RANK[f.status] === RANK[status] && status !== 'error' && failureKind === 'refused-wrongly' && f.failureKind === 'accepted');
+      if (worse) {
         status = f.status;
         message = f.message;
+        failureKind = f.failureKind;
       }
     }
+    if (status !== 'failed' && status !== 'warning') failureKind = undefined;
     const result: ScenarioResult = {
       ...base, status, durationMs: Math.round(performance.now() - started), evidence: recorder.evidence,
       ...(message ? { message } : {}),
+      ...(failureKind ? { failureKind } : {}),
       ...(skip ? { skipReason: skip } : {}),
       ...(findings.length ? { findings } : {}),
       ...(log.length ? { log } : {}),
@@ -259,11 +357,6 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   // Tokens seen late may have appeared in earlier results: redact all once more.
   const needsLogin = selected.filter((s) => s.requires?.user).map((s) => s.id);
   return { results: results.map((r) => redactor.result(r)), seed, runs, notices, needsLogin };
-}
-
-function levelOf(requirements: ResolvedRequirement[], ref: string): Level | undefined {
-  const r = findRequirement(requirements, ref);
-  return r?.applies ? r.level : undefined;
 }
 
 function levelStatus(level: Level): Finding['status'] {

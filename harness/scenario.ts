@@ -13,11 +13,11 @@ import type { JwtTools } from './jwt.ts';
 import type { Hooks } from './hooks.ts';
 import type { AuthorizeOptions, AuthorizeOutcome, LoginDriver, LoginSession } from './login/driver.ts';
 import type { Pkce } from './pkce.ts';
-import type { ClientRole, Requirement } from './requirements.ts';
-import type { Evidence, Level, ProfileName, Severity } from './results.ts';
+import { type ClientRole, PARTIES, type Requirement, type RequirementRef, declareRequirements } from './requirements.ts';
+import type { Evidence, FailureKind, Level, ProfileName, Severity } from './results.ts';
 import type { Capability, Target } from './target.ts';
 
-export type { Requirement, ClientRole } from './requirements.ts';
+export type { Requirement, RequirementRef, Party, ClientRole } from './requirements.ts';
 export type { Capability, Target } from './target.ts';
 export type { Client } from './config.ts';
 export type * from './results.ts';
@@ -30,7 +30,7 @@ export type { Hooks } from './hooks.ts';
 export type { Page as BrowserPage } from 'playwright-core';
 export type { DeviceAuthorization, DeviceFlow, DeviceFlowOptions, DevicePoller, PollOptions } from './device.ts';
 export { DEFAULT_POLL_INTERVAL_SECONDS, SLOW_DOWN_SECONDS } from './device.ts';
-export { CheckFailure, PreconditionError } from './failures.ts';
+export { CheckFailure, JudgementError, PreconditionError, TargetServerError } from './failures.ts';
 export { GRANT } from './target.ts';
 export { describeOutcome } from './flows.ts';
 
@@ -45,13 +45,17 @@ export interface ScenarioRequires {
   browser?: boolean;
 }
 
-export interface ScenarioDefinition {
+export interface ScenarioDefinition<K extends string = string> {
   /** Stable id `area.name`; the file is `suites/area/name.ts`. */
   id: string;
   /** The spec sentence it checks, as a user would say it. */
   title: string;
-  /** What it enforces; the profile's strictest applicable level decides failed vs warning. */
-  requirements: readonly Requirement[];
+  /**
+   * What it enforces, by name: `{ single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } }`.
+   * The profile's strictest level among those that bind the server decides failed vs warning;
+   * checks cite one as `per: ctx.req.single`.
+   */
+  requirements: Readonly<Record<K, Requirement>>;
   severity: Severity;
   requires?: ScenarioRequires;
   /** Planted flaws (reference/flaws.ts) this scenario must detect. */
@@ -60,30 +64,69 @@ export interface ScenarioDefinition {
   timeoutMs?: number;
   /** Must not overlap with any other scenario (runs alone, after the others). */
   exclusive?: boolean;
-  run(ctx: ScenarioContext): Promise<void> | void;
+  run(ctx: ScenarioContext<K>): Promise<void> | void;
 }
 
 const SCENARIO = Symbol.for('idp-conformance.scenario');
 
-export interface Scenario extends ScenarioDefinition {
+export interface Scenario extends Omit<ScenarioDefinition, 'requirements' | 'run'> {
   readonly area: string;
+  /** The declared requirements, in declaration order, each with its name. */
+  readonly requirements: readonly RequirementRef[];
+  /** The same by name: what checks cite as `per` (also ctx.req). */
+  readonly req: Readonly<Record<string, RequirementRef>>;
+  run(ctx: ScenarioContext): Promise<void> | void;
   readonly [SCENARIO]: true;
 }
 
 export const SCENARIO_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+const LEVELS = ['MUST', 'SHOULD', 'MAY'];
+
+/** ctx.req / scenario.req: a name the scenario did not declare throws instead of reading undefined. */
+export function requirementTable(id: string, declared: Readonly<Record<string, RequirementRef>>): Readonly<Record<string, RequirementRef>> {
+  return new Proxy(declared, {
+    get(target, name) {
+      if (typeof name !== 'string' || name === 'then' || name === 'toJSON') return Reflect.get(target, name);
+      if (!Object.hasOwn(target, name)) {
+        throw new HarnessError(`scenario ${id} cites the requirement "${name}", which it does not declare (it declares ${Object.keys(target).join(', ')})`);
+      }
+      return target[name];
+    },
+  });
+}
+
 /** Declare a scenario. Throws at load time when the declaration itself is wrong. */
-export function defineScenario(definition: ScenarioDefinition): Scenario {
+export function defineScenario<K extends string>(definition: ScenarioDefinition<K>): Scenario {
+  if (isScenario(definition)) return definition;
   const where = `scenario ${JSON.stringify(definition?.id)}`;
   if (typeof definition?.id !== 'string' || !SCENARIO_ID.test(definition.id)) {
     throw new HarnessError(`${where}: id must be "area.name" in lower-case kebab parts, e.g. "pkce.verifier-mismatch"`);
   }
   if (typeof definition.title !== 'string' || !definition.title.trim()) throw new HarnessError(`${where}: title is required`);
-  if (!Array.isArray(definition.requirements) || definition.requirements.length === 0) {
-    throw new HarnessError(`${where}: at least one requirement is needed, e.g. { spec: 'RFC 6749', section: '4.1.2', level: 'MUST' }`);
+  const example = `{ name: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } }`;
+  const declared = definition.requirements as Readonly<Record<string, Requirement>> | undefined;
+  if (!declared || typeof declared !== 'object' || Array.isArray(declared) || Object.keys(declared).length === 0) {
+    throw new HarnessError(`${where}: requirements must name at least one requirement, e.g. ${example}`);
+  }
+  for (const [name, r] of Object.entries(declared)) {
+    if (!r || typeof r.spec !== 'string' || typeof r.section !== 'string' || !LEVELS.includes(r.level)) {
+      throw new HarnessError(`${where}: requirement "${name}" needs spec, section and level (MUST, SHOULD or MAY), e.g. ${example}`);
+    }
+    if (!(PARTIES as readonly string[]).includes(r.party)) {
+      throw new HarnessError(`${where}: requirement "${name}" must say which party its sentence binds (party: 'server' or 'client')`);
+    }
   }
   if (typeof definition.run !== 'function') throw new HarnessError(`${where}: run(ctx) is required`);
-  return Object.freeze({ ...definition, area: definition.id.split('.')[0]!, [SCENARIO]: true as const });
+  const refs = declareRequirements(declared);
+  return Object.freeze({
+    ...definition,
+    requirements: Object.freeze(Object.values(refs)),
+    req: requirementTable(definition.id, refs),
+    run: definition.run as Scenario['run'],
+    area: definition.id.split('.')[0]!,
+    [SCENARIO]: true as const,
+  });
 }
 
 export function isScenario(value: unknown): value is Scenario {
@@ -178,18 +221,19 @@ export interface PropertyOptions<T = unknown> {
   show?(value: T): string;
 }
 
-export interface ScenarioContext {
+export interface ScenarioContext<K extends string = string> {
   readonly id: string;
+  /** The scenario's declared requirements by name: a check's `per` (e.g. `per: ctx.req.single`). */
+  readonly req: Readonly<Record<K, RequirementRef>>;
   readonly target: Target;
   readonly profile: ProfileName;
   /** The scenario's level in this profile. */
   readonly level: Level;
   /**
-   * Whether one of the scenario's requirements (by label or `spec §section`, e.g.
-   * `SPEC › Token endpoint (rule 2)`) counts in this profile for the roles the scenario exercises:
-   * a check that only that document demands runs only when it does.
+   * Whether one of the scenario's requirements counts in this profile for the roles the scenario
+   * exercises (and binds the server): a check that only that document demands runs only when it does.
    */
-  applies(requirement: string): boolean;
+  applies(requirement: RequirementRef): boolean;
   /** This scenario's seed (derived from the run's --seed and the id) and the run's --runs (or the default). */
   readonly seed: number;
   readonly runs: number;
@@ -239,7 +283,12 @@ export interface ScenarioContext {
    * Run a check without stopping: a CheckFailure is recorded as a finding (its level decided by
    * `requirement`, else the scenario's) and the scenario goes on. Returns whether it passed.
    */
-  softly(check: () => unknown, options?: { requirement?: string }): Promise<boolean>;
+  softly(check: () => unknown, options?: { requirement?: RequirementRef }): Promise<boolean>;
+  /**
+   * Record a warning that is no requirement's verdict (e.g. "the target failed with HTTP 5xx" in a
+   * race): a finding of its own, so the scenario never passes silently over it.
+   */
+  warn(message: string, kind?: FailureKind): void;
   /** The scenario does not apply after all (found at run time): skipped with this reason. */
   skip(reason: string): never;
   /**

@@ -1,8 +1,12 @@
 /**
  * Discovery → a resolved Target: the endpoints and the capabilities scenarios are gated on.
- * Defaults follow OIDC Discovery §3 where a field is absent.
+ * Discovery is evidence, not the whole truth (DESIGN §9): the config's discoveryOverrides are
+ * merged over the fetched document, a configured role implies its grant, and behaviour observed
+ * during the run (a refresh_token in a token response) enables capabilities too. Defaults follow
+ * RFC 8414 §2 / OIDC Discovery §3 where a field is absent.
  */
 import type { TargetConfig } from './config.ts';
+import type { ClientRole } from './requirements.ts';
 import { HttpClient, Recorder } from './http.ts';
 import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
@@ -53,14 +57,27 @@ export type Capability =
 export interface Target {
   /** The configured (trusted) issuer: what ID tokens must carry. */
   issuer: string;
+  /** Where the document was read (after a same-origin redirect: the final URL). */
   discoveryUrl: string;
-  /** The discovery document, or null when it could not be read (see discoveryProblem). */
+  /** The discovery document with the config's discoveryOverrides merged over it, or null when it could not be read. */
   discovery: Record<string, unknown> | null;
+  /** The document as the target served it (before the overrides). */
+  fetchedDiscovery?: Record<string, unknown> | null;
+  /** The config's discoveryOverrides that were applied. */
+  discoveryOverrides?: Record<string, unknown>;
   discoveryProblem?: string;
+  /** The problem is the harness's to solve (e.g. a redirect off the issuer's origin), not a verdict on the target. */
+  discoveryProblemIsSetup?: boolean;
+  /** Things worth telling the user about discovery (a redirect followed). */
+  discoveryNotices?: string[];
   /** The discovery exchange, for scenarios that report on it. */
   discoveryEvidence: HttpEvidence[];
   endpoints: Partial<Record<EndpointName, string>>;
+  /** What discovery (with the overrides) advertises. */
   capabilities: ReadonlySet<Capability>;
+  /** Capabilities implied by the configured client roles (a machine client → client_credentials). */
+  implied: ReadonlyMap<Capability, string>;
+  /** Advertised, or implied by a configured role, or observed during the run. */
   supports(capability: Capability): boolean;
   /**
    * Where requests may go (DESIGN §9): the issuer's origin and allowedOrigins, the endpoints named;
@@ -68,7 +85,28 @@ export interface Target {
    * Absent on a Target built by hand: the runner then applies the config's rule.
    */
   origins?: OriginPolicy;
+  /** Grants seen in use for a client role (e.g. a refresh_token in a token response): enables scenarios for that client. */
+  observed(role: ClientRole): ReadonlySet<Capability>;
+  observe(role: ClientRole, capability: Capability, how: string): void;
+  /** How a capability was observed for a role, when it was. */
+  observedHow(role: ClientRole, capability: Capability): string | undefined;
 }
+
+/** A configured role implies the grant it exists for (DESIGN §9). Not legacy: it may be password or implicit. */
+export const ROLE_GRANTS: Partial<Record<ClientRole, string>> = {
+  machine: 'client_credentials',
+  device: 'urn:ietf:params:oauth:grant-type:device_code',
+  exchange: 'urn:ietf:params:oauth:grant-type:token-exchange',
+};
+
+/** Discovery fields that hold a list of capabilities, and their defaults when absent (RFC 8414 §2, OIDC Discovery §3). */
+export const LIST_FIELDS: Record<string, { kind: string; default?: string[]; absentMeans: string }> = {
+  grant_types_supported: { kind: 'grant', default: ['authorization_code', 'implicit'], absentMeans: 'the RFC 8414 §2 default ["authorization_code", "implicit"] applies' },
+  response_types_supported: { kind: 'response_type', absentMeans: 'no response type is advertised' },
+  code_challenge_methods_supported: { kind: 'pkce', absentMeans: 'RFC 8414 §2 reads that as no PKCE support' },
+  token_endpoint_auth_methods_supported: { kind: 'auth', default: ['client_secret_basic'], absentMeans: 'the default ["client_secret_basic"] applies' },
+  id_token_signing_alg_values_supported: { kind: 'id_token_alg', absentMeans: 'no algorithm is advertised' },
+};
 
 export const GRANT = {
   code: 'authorization_code',
@@ -88,16 +126,29 @@ export function discoveryUrlOf(config: Pick<TargetConfig, 'issuer' | 'discoveryU
   return config.discoveryUrl ?? `${config.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
 }
 
+export interface TargetExtras {
+  /** Merged over the fetched document (config `discoveryOverrides`). */
+  overrides?: Record<string, unknown>;
+  /** The configured client roles: each implies its grant (ROLE_GRANTS). */
+  roles?: readonly ClientRole[];
+  problemIsSetup?: boolean;
+  notices?: string[];
+}
+
 /** Build the Target from a discovery document (or from none). */
 export function targetFromDiscovery(
   issuer: string,
   discoveryUrl: string,
-  discovery: Record<string, unknown> | null,
+  fetched: Record<string, unknown> | null,
   problem?: string,
   evidence: HttpEvidence[] = [],
+  extras: TargetExtras = {},
 ): Target {
   const endpoints: Partial<Record<EndpointName, string>> = {};
   const caps = new Set<Capability>();
+  const overrides = extras.overrides && Object.keys(extras.overrides).length ? extras.overrides : undefined;
+  // The overrides apply to a document that was read; without one they cannot stand in for it.
+  const discovery = fetched ? { ...fetched, ...(overrides ?? {}) } : null;
   if (discovery) {
     for (const [name, field] of Object.entries(ENDPOINT_FIELDS) as [EndpointName, string][]) {
       const value = discovery[field];
@@ -117,28 +168,80 @@ export function targetFromDiscovery(
       if (value === true || (Array.isArray(value) && value.length > 0)) caps.add(`metadata:${field}`);
     }
   }
+  const implied = new Map<Capability, string>();
+  for (const role of extras.roles ?? []) {
+    const grant = ROLE_GRANTS[role];
+    if (grant && !caps.has(`grant:${grant}`)) implied.set(`grant:${grant}`, `the configured ${role} client`);
+  }
+  const observed = new Map<ClientRole, Map<Capability, string>>();
   return {
     issuer,
     discoveryUrl,
     discovery,
+    fetchedDiscovery: fetched,
+    ...(overrides ? { discoveryOverrides: overrides } : {}),
     ...(problem ? { discoveryProblem: problem } : {}),
+    ...(problem && extras.problemIsSetup ? { discoveryProblemIsSetup: true } : {}),
+    ...(extras.notices?.length ? { discoveryNotices: extras.notices } : {}),
     discoveryEvidence: evidence,
     endpoints,
     capabilities: caps,
-    supports: (c) => caps.has(c),
+    implied,
+    supports: (c) => caps.has(c) || implied.has(c) || [...observed.values()].some((m) => m.has(c)),
+    observed: (role) => new Set(observed.get(role)?.keys() ?? []),
+    observe(role, capability, how) {
+      if (caps.has(capability)) return;
+      let mine = observed.get(role);
+      if (!mine) observed.set(role, (mine = new Map()));
+      if (!mine.has(capability)) mine.set(capability, how);
+    },
+    observedHow: (role, capability) => observed.get(role)?.get(capability),
   };
 }
 
 /**
+ * Why a capability the target lacks is missing, in one clause, with the override that would enable
+ * it: which discovery field was read, whether it was absent (and the default applied).
+ */
+export function explainMissing(target: Target, capability: Capability): string {
+  const colon = capability.indexOf(':');
+  const [kind, value] = [capability.slice(0, colon), capability.slice(colon + 1)];
+  const doc = target.fetchedDiscovery;
+  if (kind === 'endpoint') {
+    const field = ENDPOINT_FIELDS[value as EndpointName];
+    return `discovery has no ${field}; if the IdP has one, set "discoveryOverrides": { "${field}": "<its URL>" } in the target config`;
+  }
+  const entry = Object.entries(LIST_FIELDS).find(([, f]) => f.kind === kind);
+  if (!entry) return `"${value}" (${kind}) is not advertised`;
+  const [field, info] = entry;
+  const read = doc?.[field];
+  const overridden = target.discoveryOverrides && field in target.discoveryOverrides;
+  const state = overridden
+    ? `discoveryOverrides sets ${field} to ${JSON.stringify(target.discoveryOverrides![field])}`
+    : read === undefined ? `discovery has no ${field}, so ${info.absentMeans}` : `discovery's ${field} is ${JSON.stringify(read)}`;
+  const current = strings(target.discovery?.[field]) ?? info.default ?? [];
+  const fix = JSON.stringify([...current, value]);
+  const label = { grant: 'the grant type', response_type: 'the response type', pkce: 'the PKCE method', auth: 'the client authentication method', id_token_alg: 'the ID token algorithm' }[kind] ?? kind;
+  return `${label} "${value}" is not advertised: ${state}; if the IdP supports it, set "discoveryOverrides": { "${field}": ${fix} } in the target config`;
+}
+
+/** Redirects followed at the discovery URL (each within the issuer's origin). */
+const MAX_DISCOVERY_REDIRECTS = 5;
+
+/**
  * Fetch discovery. Throws TargetUnreachableError when nothing answers (exit code 3); a document
- * that answers but is unusable gives a Target with discovery null and the problem named.
+ * that answers but is unusable gives a Target with discovery null and the problem named. A
+ * redirect (301, 302, 303, 307, 308) is followed within the issuer's origin, with a notice naming
+ * the final URL and the discoveryUrl to set; a redirect elsewhere is not followed: a set-up
+ * problem (an error, never a verdict) that names the Location.
  */
 export async function resolveTarget(
-  config: Pick<TargetConfig, 'issuer' | 'discoveryUrl' | 'timeouts'> & Partial<Pick<TargetConfig, 'allowedOrigins' | 'limits'>>,
+  config: Pick<TargetConfig, 'issuer' | 'discoveryUrl' | 'timeouts'>
+    & Partial<Pick<TargetConfig, 'allowedOrigins' | 'limits' | 'discoveryOverrides' | 'clients'>>,
   redactor: Redactor,
   fetchImpl?: typeof fetch,
 ): Promise<Target> {
-  const url = discoveryUrlOf(config);
+  const first = discoveryUrlOf(config);
   // A discoveryUrl the config names is the user's choice: its origin is allowed for discovery.
   const base = new OriginPolicy({ issuer: config.issuer, allowedOrigins: [...(config.allowedOrigins ?? []), ...(config.discoveryUrl ? [new URL(config.discoveryUrl).origin] : [])] });
   const recorder = new Recorder(redactor);
@@ -147,13 +250,44 @@ export async function resolveTarget(
     ...(config.limits ? { limits: config.limits } : {}),
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
-  const res = await http.get(url, { label: 'discovery document' });
-  const evidence = recorder.evidence.filter((e): e is HttpEvidence => e.kind === 'http');
+  const origin = new URL(config.issuer).origin;
+  const notices: string[] = [];
+  let url = first;
   let problem: string | undefined;
-  if (res.status !== 200) problem = `GET ${url} answered ${res.status}, not 200`;
-  else if (!res.json || typeof res.json !== 'object' || Array.isArray(res.json)) problem = `GET ${url} did not return a JSON object`;
+  let setup = false;
+  let res = await http.get(url, { label: 'discovery document' });
+  for (let hops = 0; [301, 302, 303, 307, 308].includes(res.status); hops++) {
+    const location = res.header('location');
+    const next = location === undefined ? undefined : URL.canParse(location, url) ? new URL(location, url) : undefined;
+    if (!next) {
+      problem = `GET ${url} answered ${res.status} with ${location === undefined ? 'no Location' : `the unusable Location ${JSON.stringify(location.slice(0, 200))}`}`;
+      break;
+    }
+    if ((next.origin !== origin && next.origin !== new URL(first).origin) || !['http:', 'https:'].includes(next.protocol)) {
+      problem = `GET ${url} answered ${res.status} with Location ${next.href}, outside the issuer's origin ${origin}; the harness does not follow it (if that is the document, set "discoveryUrl": "${next.href}" in the target config)`;
+      setup = true;
+      break;
+    }
+    if (hops >= MAX_DISCOVERY_REDIRECTS) {
+      problem = `GET ${first} was redirected more than ${MAX_DISCOVERY_REDIRECTS} times (last to ${next.href})`;
+      setup = true;
+      break;
+    }
+    url = next.href;
+    res = await http.get(url, { label: 'discovery document (redirected)' });
+  }
+  if (url !== first && !problem) {
+    notices.push(`the discovery URL ${first} redirected to ${url}; the harness followed it (same origin) — set "discoveryUrl": "${url}" in the target config to go there directly`);
+  }
+  const evidence = recorder.evidence.filter((e): e is HttpEvidence => e.kind === 'http');
+  if (!problem && res.status !== 200) problem = `GET ${url} answered ${res.status}, not 200`;
+  else if (!problem && (!res.json || typeof res.json !== 'object' || Array.isArray(res.json))) problem = `GET ${url} did not return a JSON object`;
   const discovery = problem ? null : res.body;
-  const target = targetFromDiscovery(config.issuer, url, discovery, problem, evidence);
+  const roles = Object.entries(config.clients ?? {}).filter(([, c]) => c).map(([role]) => role as ClientRole);
+  const target = targetFromDiscovery(config.issuer, url, discovery, problem, evidence, {
+    ...(config.discoveryOverrides ? { overrides: config.discoveryOverrides } : {}),
+    roles, problemIsSetup: setup, notices,
+  });
   const named = Object.fromEntries(Object.entries(target.endpoints).map(([name, u]) => [ENDPOINT_FIELDS[name as EndpointName], u]));
   const issuer = discovery?.issuer;
   const unusable = discovery && issuer !== config.issuer

@@ -20,7 +20,8 @@ export function resultDetail(r: ScenarioResult): string {
 
 export function summaryLine(report: Report): string {
   const s = report.summary;
-  const parts = [`${s.passed} passed`, `${s.failed} failed`, `${s.warnings} warning${s.warnings === 1 ? '' : 's'}`, `${s.skipped} skipped`, `${s.errors} error${s.errors === 1 ? '' : 's'}`];
+  const split = s.failed && (s.security !== undefined || s.interop !== undefined) ? ` (${s.security ?? 0} security, ${s.interop ?? 0} interop)` : '';
+  const parts = [`${s.passed} passed`, `${s.failed} failed${split}`, `${s.warnings} warning${s.warnings === 1 ? '' : 's'}`, `${s.skipped} skipped`, `${s.errors} error${s.errors === 1 ? '' : 's'}`];
   const expected = s.expectedFailures ? ` (${s.expectedFailures} expected)` : '';
   return `${s.total} scenarios: ${parts.join(', ')}${expected} in ${(report.durationMs / 1000).toFixed(1)} s — profile ${report.profile}, seed ${report.seed}`;
 }

@@ -35,7 +35,8 @@ const result = z.strictObject({
   severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
   level: level.optional(),
   requirements: z.array(z.strictObject({
-    spec: z.string(), section: z.string(), level, url: z.url().optional(), label: z.string(), applies: z.boolean(), note: z.string().optional(),
+    spec: z.string(), section: z.string(), level, party: z.enum(['server', 'client']).optional(), key: z.string().optional(),
+    url: z.url().optional(), label: z.string(), applies: z.boolean(), note: z.string().optional(),
   })).min(1),
   catches: z.array(z.string()),
   durationMs: z.number().nonnegative(),

@@ -18,7 +18,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').t
 
 export function catalogTable(scenarios: readonly Scenario[] = BUILT_IN_SCENARIOS): string {
   const rows = scenarios.map((s) => {
-    const requirements = s.requirements.map((r) => `${r.level} ${requirementLabel(r)}`).join('; ');
+    const requirements = s.requirements.map((r) => `${r.level} ${requirementLabel(r)}${r.party === 'client' ? ' [binds the client]' : ''}`).join('; ');
     const flaws = s.catches?.length ? s.catches.map((f) => `\`${f}\``).join(', ') : '—';
     return `| \`${s.id}\` | ${cell(s.title)} | ${cell(requirements)} | ${flaws} |`;
   });

@@ -4,7 +4,9 @@ import { CODE_FLOW_CAPABILITIES, expectAuthorizationCode, expectTokenResponse, w
 export default defineScenario({
   id: 'authorize.scope-order',
   title: 'The same scopes in another order are accepted: scope is a set',
-  requirements: [{ spec: 'RFC 6749', section: '3.3', level: 'MUST', note: 'the order of scope values does not matter' }],
+  requirements: {
+    rfc6749_3_3: { spec: 'RFC 6749', section: '3.3', level: 'MUST', party: 'server', note: 'the order of scope values does not matter' },
+  },
   severity: 'low',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['scope-order-sensitive'],
@@ -15,7 +17,7 @@ export default defineScenario({
     const reversed = [...scopes].reverse().join(' ');
     const pkce = ctx.pkce.create();
     const outcome = await ctx.authorize('confidential', { scope: reversed, nonce: ctx.random(), code_challenge: pkce.challenge, code_challenge_method: pkce.method });
-    const rule = { when: `The authorization request with scope "${reversed}" (the configured scope in reverse order)`, per: 'RFC 6749 §3.3' };
+    const rule = { when: `The authorization request with scope "${reversed}" (the configured scope in reverse order)`, per: ctx.req.rfc6749_3_3 };
     const code = expectAuthorizationCode(outcome, rule);
     const res = await ctx.http.token(client, {
       grant_type: 'authorization_code', code, redirect_uri: outcome.request.redirect_uri, code_verifier: pkce.verifier,

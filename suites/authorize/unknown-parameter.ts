@@ -1,26 +1,26 @@
-import { defineScenario } from '../../harness/scenario.ts';
+import { type RequirementRef, defineScenario } from '../../harness/scenario.ts';
 import { CODE_FLOW_CAPABILITIES, expectAuthorizationCode, pkceParams, withOpenid } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'authorize.unknown-parameter',
   title: 'Unknown authorization parameters are ignored, and login_hint, ui_locales, claims_locales, acr_values and display are accepted',
-  requirements: [
-    { spec: 'RFC 6749', section: '3.1', level: 'MUST', note: 'unrecognized request parameters are ignored' },
-    { spec: 'OIDC Core', section: '3.1.2.1', level: 'MUST', note: 'the OPTIONAL parameters may be sent' },
-  ],
+  requirements: {
+    rfc6749_3_1: { spec: 'RFC 6749', section: '3.1', level: 'MUST', party: 'server', note: 'unrecognized request parameters are ignored' },
+    oidcCore_3_1_2_1: { spec: 'OIDC Core', section: '3.1.2.1', level: 'MUST', party: 'server', note: 'the OPTIONAL parameters may be sent' },
+  },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['unknown-param-rejected'],
   async run(ctx) {
     const client = ctx.client('confidential');
     // One request each, so that a refusal names the parameter it was for.
-    const cases: Array<[string, Record<string, string>, string]> = [
-      ['a parameter no specification defines', { [`x_idpc_unknown_${ctx.random(4).toLowerCase().replace(/[^a-z0-9]/g, '')}`]: ctx.random(8) }, 'RFC 6749 §3.1'],
-      ['login_hint', { login_hint: ctx.user?.username ?? 'user' }, 'OIDC Core §3.1.2.1'],
-      ['ui_locales', { ui_locales: 'en-GB en fr' }, 'OIDC Core §3.1.2.1'],
-      ['claims_locales', { claims_locales: 'en fr' }, 'OIDC Core §3.1.2.1'],
-      ['acr_values', { acr_values: '1 2' }, 'OIDC Core §3.1.2.1'],
-      ['display=page', { display: 'page' }, 'OIDC Core §3.1.2.1'],
+    const cases: Array<[string, Record<string, string>, RequirementRef]> = [
+      ['a parameter no specification defines', { [`x_idpc_unknown_${ctx.random(4).toLowerCase().replace(/[^a-z0-9]/g, '')}`]: ctx.random(8) }, ctx.req.rfc6749_3_1],
+      ['login_hint', { login_hint: ctx.user?.username ?? 'user' }, ctx.req.oidcCore_3_1_2_1],
+      ['ui_locales', { ui_locales: 'en-GB en fr' }, ctx.req.oidcCore_3_1_2_1],
+      ['claims_locales', { claims_locales: 'en fr' }, ctx.req.oidcCore_3_1_2_1],
+      ['acr_values', { acr_values: '1 2' }, ctx.req.oidcCore_3_1_2_1],
+      ['display=page', { display: 'page' }, ctx.req.oidcCore_3_1_2_1],
     ];
     for (const [what, params, per] of cases) {
       await ctx.softly(async () => {

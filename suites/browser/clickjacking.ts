@@ -3,8 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { type BrowserPage, CheckFailure, PreconditionError, type ScenarioContext, defineScenario } from '../../harness/scenario.ts';
 import { CODE_FLOW_ROLES, findClient, framingVerdict, partyClient } from '../checks/index.ts';
 
-const RULE = 'RFC 9700 §4.16';
-
 /**
  * A page on another origin that frames `?src=`: the attacker's page. It listens where the config
  * says (browser.framingHost / framingPort; default 127.0.0.1, a free port): an IdP that the
@@ -61,7 +59,7 @@ async function frameOutcome(page: BrowserPage, framerOrigin: string): Promise<{ 
 export default defineScenario({
   id: 'browser.clickjacking',
   title: 'In Chromium, a page on another origin that frames the login or device activation page gets nothing rendered',
-  requirements: [{ spec: 'RFC 9700', section: '4.16', level: 'MUST', note: 'prevent clickjacking' }],
+  requirements: { rfc9700_4_16: { spec: 'RFC 9700', section: '4.16', level: 'MUST', party: 'server', note: 'prevent clickjacking' } },
   severity: 'high',
   requires: { browser: true, capabilities: ['endpoint:authorization'] },
   catches: ['no-frame-protection'],
@@ -87,7 +85,7 @@ export default defineScenario({
           continue;
         }
         await ctx.softly(() => {
-          throw new CheckFailure(`A page on ${new URL(at).origin} framed the ${target.name} at ${outcome.url.split('?')[0]} and Chromium rendered it ("${outcome.title}")${served}; ${RULE} requires the authorization server to prevent clickjacking (X-Frame-Options or CSP frame-ancestors).`, { requirement: RULE });
+          throw new CheckFailure(`A page on ${new URL(at).origin} framed the ${target.name} at ${outcome.url.split('?')[0]} and Chromium rendered it ("${outcome.title}")${served}; ${ctx.req.rfc9700_4_16} requires the authorization server to prevent clickjacking (X-Frame-Options or CSP frame-ancestors).`, { requirement: ctx.req.rfc9700_4_16 });
         });
       }
     } finally {

@@ -11,10 +11,10 @@ import {
 export default defineScenario({
   id: 'browser.code-flow',
   title: 'The code flow with PKCE works through the real login and consent pages in Chromium',
-  requirements: [
-    { spec: 'OIDC Core', section: '3.1', level: 'MUST' },
-    { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', note: 'state returned unchanged' },
-  ],
+  requirements: {
+    oidcCore_3_1: { spec: 'OIDC Core', section: '3.1', level: 'MUST', party: 'server' },
+    rfc6749_4_1_2: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server', note: 'state returned unchanged' },
+  },
   severity: 'high',
   requires: { browser: true, user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['state-dropped'],
@@ -28,17 +28,17 @@ export default defineScenario({
       scope: withOpenid(client.scope), state, nonce, code_challenge: pkce.challenge, code_challenge_method: pkce.method,
     });
     ctx.evidence.note(`The browser passed ${auth.pages.length ? `the ${auth.pages.join(', ')} page${auth.pages.length > 1 ? 's' : ''}` : 'no page'} as the ${client.role} client.`, 'pages');
-    const code = expectAuthorizationCode(auth, { when: `The authorization request in Chromium as the ${client.role} client`, per: 'OIDC Core §3.1' });
+    const code = expectAuthorizationCode(auth, { when: `The authorization request in Chromium as the ${client.role} client`, per: ctx.req.oidcCore_3_1 });
     if (auth.kind === 'redirect' && auth.params.state !== state) {
       const got = auth.params.state === undefined ? 'no state' : 'a different state';
-      throw new CheckFailure(`The redirect to the redirect_uri in the browser carried ${got} for the request's state; RFC 6749 §4.1.2 requires the exact value sent.`, { requirement: 'RFC 6749 §4.1.2' });
+      throw new CheckFailure(`The redirect to the redirect_uri in the browser carried ${got} for the request's state; RFC 6749 §4.1.2 requires the exact value sent.`, { requirement: ctx.req.rfc6749_4_1_2, kind: 'refused-wrongly' });
     }
     const res = await ctx.http.token(client, {
       grant_type: GRANT.code, code, redirect_uri: auth.request.redirect_uri, code_verifier: pkce.verifier,
     }, { label: 'token request (the code from the browser)' });
-    const tokens = expectTokenResponse(res, { when: 'Redeeming the code from the browser with its code_verifier', per: 'OIDC Core §3.1' });
-    expectBearer(tokens, { when: 'The token endpoint', per: 'OIDC Core §3.1' });
-    const idToken = expectIdToken(tokens, { when: 'The token endpoint', per: 'OIDC Core §3.1' });
+    const tokens = expectTokenResponse(res, { when: 'Redeeming the code from the browser with its code_verifier', per: ctx.req.oidcCore_3_1 });
+    expectBearer(tokens, { when: 'The token endpoint', per: ctx.req.oidcCore_3_1 });
+    const idToken = expectIdToken(tokens, { when: 'The token endpoint', per: ctx.req.oidcCore_3_1 });
     await ctx.jwt.validateIdToken(idToken, { client, nonce, accessToken: tokens.access_token });
   },
 });

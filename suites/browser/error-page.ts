@@ -9,17 +9,15 @@ import { metaRefresh } from '../checks/index.ts';
  * that leaves the IdP's origin, so the attacker's URI is never loaded; one request there fails it.
  */
 const ATTACKER = new URL('https://attacker.example/oauth/callback');
-const NEVER = 'RFC 6749 §4.1.2.1 (never redirect to an invalid redirection URI)';
-const INFORM = 'RFC 6749 §4.1.2.1 (inform the resource owner)';
 
 export default defineScenario({
   id: 'browser.error-page',
   title: 'A request with an unregistered redirect_uri shows an error page in Chromium, and the browser never leaves the IdP',
-  requirements: [
-    { spec: 'RFC 6749', section: '4.1.2.1', level: 'MUST', note: 'never redirect to an invalid redirection URI' },
-    { spec: 'RFC 6749', section: '4.1.2.1', level: 'SHOULD', note: 'inform the resource owner' },
-    { spec: 'RFC 9700', section: '4.11.2', level: 'MUST', note: 'the authorization server as open redirector' },
-  ],
+  requirements: {
+    neverRedirect: { spec: 'RFC 6749', section: '4.1.2.1', level: 'MUST', party: 'server', note: 'never redirect to an invalid redirection URI' },
+    informOwner: { spec: 'RFC 6749', section: '4.1.2.1', level: 'SHOULD', party: 'server', note: 'inform the resource owner' },
+    rfc9700_4_11_2: { spec: 'RFC 9700', section: '4.11.2', level: 'MUST', party: 'server', note: 'the authorization server as open redirector' },
+  },
   severity: 'critical',
   requires: { browser: true, roles: ['confidential'], user: true, capabilities: ['endpoint:authorization'] },
   catches: ['redirect-open-on-error'],
@@ -39,13 +37,13 @@ export default defineScenario({
       const how = !sent ? 'an error page that refreshes there' : sent.navigation ? 'a redirect' : `a ${sent.type.toLowerCase()} request from the page`;
       const url = new URL(toAttacker);
       const error = url.searchParams.get('error') ?? new URLSearchParams(url.hash.slice(1)).get('error');
-      throw new CheckFailure(`${what} sent the browser to ${ATTACKER.origin} (${how}${error ? `, with error=${error}` : ''}; the harness stopped it there); RFC 6749 §4.1.2.1 forbids redirecting to an invalid redirection URI and requires informing the resource owner instead.`, { requirement: NEVER });
+      throw new CheckFailure(`${what} sent the browser to ${ATTACKER.origin} (${how}${error ? `, with error=${error}` : ''}; the harness stopped it there); RFC 6749 §4.1.2.1 forbids redirecting to an invalid redirection URI and requires informing the resource owner instead.`, { requirement: ctx.req.neverRedirect, kind: 'accepted' });
     }
     if (outcome.kind === 'page' && outcome.location) {
       throw new PreconditionError(`the IdP sent the browser to ${outcome.location}, outside its origin ${idp}; that is not the unregistered redirect_uri, and the check goes no further`);
     }
     if (outcome.kind === 'redirect') {
-      throw new CheckFailure(`${what} sent the browser to the client's registered redirect_uri (${outcome.params.error ? `error=${outcome.params.error}` : 'no error code'}) instead of showing an error page; RFC 6749 §4.1.2.1 says the authorization server should inform the resource owner.`, { requirement: INFORM });
+      throw new CheckFailure(`${what} sent the browser to the client's registered redirect_uri (${outcome.params.error ? `error=${outcome.params.error}` : 'no error code'}) instead of showing an error page; RFC 6749 §4.1.2.1 says the authorization server should inform the resource owner.`, { requirement: ctx.req.informOwner, kind: 'refused-wrongly' });
     }
     ctx.evidence.note(`The browser stayed at ${idp} on a page (HTTP ${outcome.status}${outcome.headline ? ` "${outcome.headline}"` : ''}).`);
   },

@@ -4,7 +4,7 @@
  * page shown instead of the login.
  */
 import {
-  type AuthorizeResult, type ClientRole, PreconditionError, type ScenarioContext, describeOutcome,
+  type AuthorizeResult, type ClientRole, JudgementError, PreconditionError, type ScenarioContext, describeOutcome,
 } from '../../harness/scenario.ts';
 
 export type AuthorizationAnswer =
@@ -37,7 +37,7 @@ export async function expectRefusalIsFor(ctx: ScenarioContext, role: ClientRole,
     await ctx.flows.code(role);
   } catch (error) {
     if (!(error instanceof PreconditionError)) throw error;
-    throw new PreconditionError(`the request ${refusal}, but a sound request with an S256 challenge failed too (${error.message}), so the refusal cannot be put down to ${cause}`);
+    throw new JudgementError(`the request ${refusal}, but a sound request with an S256 challenge failed too (${error.message}), so the refusal cannot be put down to ${cause}`);
   }
   ctx.evidence.note(`The authorization request ${refusal}; the same request with an S256 challenge got a code, so the refusal was for ${cause}.`);
 }

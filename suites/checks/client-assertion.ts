@@ -16,11 +16,11 @@ export function redeemWithAssertion(ctx: ScenarioContext, client: Client, code: 
   }, { label, ...(assertion ? { assertion } : {}), ...(dpop ? { headers: dpop } : {}) });
 }
 
-export const wasAccepted = (res: HttpResponse): boolean => res.status === 200 && typeof res.body.access_token === 'string';
+export const tokenIssued = (res: HttpResponse): boolean => res.status === 200 && typeof res.body.access_token === 'string';
 
 /** A sound assertion redeems `code` (or a fresh code): the set-up the refusals are judged against. */
 export async function provesSoundAssertionWorks(ctx: ScenarioContext, client: Client, code: CodeResult): Promise<void> {
   let res = await redeemWithAssertion(ctx, client, code, undefined, 'token request with a sound client assertion');
-  if (!wasAccepted(res)) res = await redeemWithAssertion(ctx, client, await ctx.flows.code(client.role), undefined, 'token request with a sound client assertion (fresh code)');
+  if (!tokenIssued(res)) res = await redeemWithAssertion(ctx, client, await ctx.flows.code(client.role), undefined, 'token request with a sound client assertion (fresh code)');
   tokensOf(res, `private_key_jwt as ${client.role} with a sound assertion`);
 }

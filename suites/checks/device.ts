@@ -1,5 +1,5 @@
 /** Conditions on the device authorization grant (RFC 8628). */
-import { type Capability, CheckFailure, GRANT } from '../../harness/scenario.ts';
+import { type Capability, CheckFailure, GRANT, type RequirementRef } from '../../harness/scenario.ts';
 
 /** What a device scenario needs the target to advertise: the grant, its endpoint, the token endpoint. */
 export const DEVICE_CAPABILITIES: readonly Capability[] = [`grant:${GRANT.device}`, 'endpoint:deviceAuthorization', 'endpoint:token'];
@@ -20,7 +20,7 @@ const isPositiveNumber = (value: unknown) => typeof value === 'number' && Number
  * and expires_in are REQUIRED; verification_uri_complete and interval are OPTIONAL, but must be
  * well-formed when present (an absent interval means 5 seconds).
  */
-export function expectDeviceAuthorizationResponse(body: Record<string, unknown>): void {
+export function expectDeviceAuthorizationResponse(body: Record<string, unknown>, per: RequirementRef): void {
   const problems: string[] = [];
   for (const field of ['device_code', 'user_code']) {
     if (typeof body[field] !== 'string' || !body[field]) problems.push(body[field] === undefined ? `no ${field}` : `a ${field} that is not a non-empty string`);
@@ -34,6 +34,6 @@ export function expectDeviceAuthorizationResponse(body: Record<string, unknown>)
   else if (!isPositiveNumber(body.expires_in)) problems.push(`expires_in ${JSON.stringify(body.expires_in)}, not a positive number of seconds`);
   if (body.interval !== undefined && !isPositiveNumber(body.interval)) problems.push(`interval ${JSON.stringify(body.interval)}, not a positive number of seconds`);
   if (problems.length) {
-    throw new CheckFailure(`The device authorization response has ${problems.join(', ')}; RFC 8628 §3.2 requires device_code, user_code, verification_uri (a URI) and expires_in (seconds), and interval, when present, in seconds.`, { requirement: 'RFC 8628 §3.2' });
+    throw new CheckFailure(`The device authorization response has ${problems.join(', ')}; ${per.label} requires device_code, user_code, verification_uri (a URI) and expires_in (seconds), and interval, when present, in seconds.`, { requirement: per, kind: 'refused-wrongly' });
   }
 }

@@ -57,7 +57,7 @@ export function framingVerdict(headers: PageHeaders): FramingVerdict {
 export function expectFramingForbidden(page: { name: string; url: string; headers: PageHeaders }, rule: Pick<Rule, 'per'>): string {
   const verdict = framingVerdict(page.headers);
   if (!verdict.forbidden) {
-    throw new CheckFailure(`The ${page.name} at ${page.url} was served with ${verdict.because}; ${rule.per} requires the authorization server to prevent clickjacking (X-Frame-Options DENY or SAMEORIGIN, or CSP frame-ancestors).`, { requirement: rule.per });
+    throw new CheckFailure(`The ${page.name} at ${page.url} was served with ${verdict.because}; ${rule.per.label} requires the authorization server to prevent clickjacking (X-Frame-Options DENY or SAMEORIGIN, or CSP frame-ancestors).`, { requirement: rule.per, kind: 'accepted' });
   }
   return verdict.because;
 }

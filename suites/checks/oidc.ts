@@ -8,6 +8,7 @@ import {
   type AuthorizeResult, type Capability, CheckFailure, type Client, type ClientRole, type LoginSession, type Params,
   PreconditionError, type ScenarioContext, type TokenSet, describeOutcome,
 } from '../../harness/scenario.ts';
+import type { Rule } from './oauth.ts';
 import { withOpenid } from './scope.ts';
 
 /** What a code flow with an ID token needs from discovery. */
@@ -75,23 +76,23 @@ export async function authorizeInSession(
 }
 
 /** A redirect back with a code and no page on the way (OIDC Core §3.1.2.1 prompt=none). */
-export function expectSilentCode(outcome: AuthorizeResult, rule: { when: string; per: string }): string {
+export function expectSilentCode(outcome: AuthorizeResult, rule: Rule): string {
   if (outcome.kind === 'redirect' && outcome.params.code && outcome.pages.length === 0) return outcome.params.code;
   const shown = outcome.pages.length ? ` after the ${outcome.pages.join(' and ')} page` : '';
-  throw new CheckFailure(`${rule.when} ${describeOutcome(outcome)}${shown}; ${rule.per} requires a code without any page, since the user is signed in.`, { requirement: rule.per });
+  throw new CheckFailure(`${rule.when} ${describeOutcome(outcome)}${shown}; ${rule.per.label} requires a code without any page, since the user is signed in.`, { requirement: rule.per, kind: rule.kind ?? 'refused-wrongly' });
 }
 
 /** The ID token's auth_time as a number, or a failure naming the rule that requires it. */
-export function expectAuthTime(claims: Record<string, unknown>, rule: { when: string; per: string }): number {
+export function expectAuthTime(claims: Record<string, unknown>, rule: Rule): number {
   const value = claims.auth_time;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  throw new CheckFailure(`${rule.when} returned an ID token ${value === undefined ? 'without auth_time' : `with auth_time ${JSON.stringify(value)}`}; ${rule.per} requires auth_time (a number of seconds) in it.`, { requirement: rule.per });
+  throw new CheckFailure(`${rule.when} returned an ID token ${value === undefined ? 'without auth_time' : `with auth_time ${JSON.stringify(value)}`}; ${rule.per.label} requires auth_time (a number of seconds) in it.`, { requirement: rule.per, kind: rule.kind ?? 'refused-wrongly' });
 }
 
 /** The same user: both ID tokens carry the same sub. */
-export function expectSameSub(first: Record<string, unknown>, second: Record<string, unknown>, rule: { when: string; per: string }): void {
+export function expectSameSub(first: Record<string, unknown>, second: Record<string, unknown>, rule: Rule): void {
   if (second.sub === first.sub) return;
-  throw new CheckFailure(`${rule.when} returned an ID token for sub ${JSON.stringify(second.sub)}, not the signed-in user's ${JSON.stringify(first.sub)}; ${rule.per} requires the session's user.`, { requirement: rule.per });
+  throw new CheckFailure(`${rule.when} returned an ID token for sub ${JSON.stringify(second.sub)}, not the signed-in user's ${JSON.stringify(first.sub)}; ${rule.per.label} requires the session's user.`, { requirement: rule.per, kind: rule.kind ?? 'accepted' });
 }
 
 /**

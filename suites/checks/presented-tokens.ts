@@ -4,7 +4,7 @@
  * revocation (RFC 7009 §2.1). Each is one recorded request; judging the answer is the caller's.
  */
 import { decodeJws, type DecodedJws } from '../../generators/index.ts';
-import { CheckFailure, PreconditionError, type Client, type ClientRole, type HttpResponse, type ScenarioContext } from '../../harness/scenario.ts';
+import { CheckFailure, PreconditionError, type Client, type ClientRole, type HttpResponse, type RequirementRef, type ScenarioContext } from '../../harness/scenario.ts';
 
 /** GET userinfo with `Authorization: Bearer <token>` (the method every resource server supports, RFC 6750 §2.1). */
 export function userinfoRequest(ctx: ScenarioContext, token: string, label = 'userinfo request'): Promise<HttpResponse> {
@@ -37,9 +37,9 @@ export function revocationRequest(ctx: ScenarioContext, role: ClientRole, token:
 }
 
 /** A JSON introspection answer (RFC 7662 §2.2), or a failure saying the answer is none. */
-export function expectIntrospectionResponse(res: HttpResponse, when: string): Record<string, unknown> {
+export function expectIntrospectionResponse(res: HttpResponse, when: string, per: RequirementRef): Record<string, unknown> {
   if (res.status !== 200 || typeof res.body.active !== 'boolean') {
-    throw new CheckFailure(`${when} got HTTP ${res.status}${typeof res.body.error === 'string' ? ` with error=${res.body.error}` : ' without a boolean "active"'}; RFC 7662 §2.2 requires HTTP 200 with a JSON object whose "active" is a boolean.`, { requirement: 'RFC 7662 §2.2' });
+    throw new CheckFailure(`${when} got HTTP ${res.status}${typeof res.body.error === 'string' ? ` with error=${res.body.error}` : ' without a boolean "active"'}; ${per.label} requires HTTP 200 with a JSON object whose "active" is a boolean.`, { requirement: per, kind: 'refused-wrongly' });
   }
   return res.body;
 }

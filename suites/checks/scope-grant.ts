@@ -68,12 +68,12 @@ export function expectScopesWithheld(
   const b = res.body;
   if (res.status !== 200 || typeof b.access_token !== 'string') {
     if (res.status >= 400 && res.status < 500 && b.error === 'invalid_scope') return 'error';
-    throw new CheckFailure(`${rule.when} got ${describeResponse(res)}; ${rule.per} requires error=invalid_scope, or tokens whose granted scope leaves out ${extra.join(' ')}.`, { requirement: rule.per });
+    throw new CheckFailure(`${rule.when} got ${describeResponse(res)}; ${rule.per.label} requires error=invalid_scope, or tokens whose granted scope leaves out ${extra.join(' ')}.`, { requirement: rule.per, kind: 'refused-wrongly' });
   }
   for (const granted of grantedScopes(b as TokenSet, requested, jwt)) {
     const leaked = extra.filter((s) => granted.scopes.includes(s));
     if (leaked.length) {
-      throw new CheckFailure(`${rule.when} was granted ${leaked.join(' ')} (${granted.source}); ${rule.per} requires error=invalid_scope, or a granted scope without ${leaked.length > 1 ? 'them' : 'it'}.`, { requirement: rule.per });
+      throw new CheckFailure(`${rule.when} was granted ${leaked.join(' ')} (${granted.source}); ${rule.per.label} requires error=invalid_scope, or a granted scope without ${leaked.length > 1 ? 'them' : 'it'}.`, { requirement: rule.per, kind: 'accepted' });
     }
   }
   return 'narrowed';

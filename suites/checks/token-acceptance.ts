@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { jwtForgery, type ForgedJwt, type Jwks, type JwtForgeryKind } from '../../generators/index.ts';
-import { CheckFailure, GRANT, PreconditionError, type ScenarioContext, type ScenarioRequires } from '../../harness/scenario.ts';
+import { CheckFailure, GRANT, PreconditionError, type ScenarioContext, type RequirementRef, type ScenarioRequires } from '../../harness/scenario.ts';
 import { bearerChallenge, introspectionRequest, readJwt, userinfoRequest } from './presented-tokens.ts';
 import { withOpenid } from './scope.ts';
 import { exchangeRequest } from './token-exchange.ts';
@@ -85,12 +85,12 @@ export async function placesTakingToken(ctx: ScenarioContext, genuine: string): 
  * `token` is refused at every place; otherwise a failure naming each place that took it. `per` is
  * the rule as the sentence cites it; the scenario's level decides failed or warning.
  */
-export async function expectRefusedEverywhere(places: readonly Place[], token: string, what: string, per: string, label: string): Promise<void> {
+export async function expectRefusedEverywhere(places: readonly Place[], token: string, what: string, per: RequirementRef, label: string): Promise<void> {
   const answers: Acceptance[] = [];
   for (const place of places) answers.push(await place.present(token, `${place.name} with ${label}`));
   const accepted = answers.filter((a) => a.accepted);
   if (accepted.length > 0) {
-    throw new CheckFailure(`The target accepted ${what}: ${accepted.map((a) => a.answer).join('; ')}; ${per} require${/ and /.test(per) ? '' : 's'} it to be refused.`);
+    throw new CheckFailure(`The target accepted ${what}: ${accepted.map((a) => a.answer).join('; ')}; ${per.label} requires it to be refused.`, { requirement: per, kind: 'accepted' });
   }
 }
 
@@ -121,8 +121,8 @@ export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<strin
 }
 
 export interface ForgeryRule {
-  /** The rule, as the failure sentence cites it: "RFC 8725 §3.1". */
-  per: string;
+  /** The rule, as the scenario declared it (ctx.req.<name>). */
+  per: RequirementRef;
 }
 
 /**

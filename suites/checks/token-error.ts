@@ -23,6 +23,9 @@ export interface TokenErrorFormatOptions {
 /** Why the response is not an RFC 6749 §5.2 error, or undefined when it is one. */
 export function tokenErrorFormatProblem(res: HttpResponse, options: TokenErrorFormatOptions = {}): string | undefined {
   const b = res.body;
+  // An oversized body refused before it is read: 413 (RFC 9110 §15.5.14), from the IdP or a proxy in
+  // front of it, which knows nothing of OAuth and answers in its own format. A valid refusal.
+  if (res.status === 413 && options.alsoStatus?.includes(413)) return undefined;
   if (res.status >= 200 && res.status < 300) {
     return `HTTP ${res.status}${typeof b.access_token === 'string' ? ' with an access_token' : ''} instead of an error`;
   }
@@ -47,6 +50,8 @@ export function tokenErrorFormatProblem(res: HttpResponse, options: TokenErrorFo
 export function expectTokenErrorFormat(res: HttpResponse, rule: Rule, options: TokenErrorFormatOptions = {}): void {
   const problem = tokenErrorFormatProblem(res, options);
   if (problem) {
-    throw new CheckFailure(`${rule.when} got ${problem}; ${rule.per} requires HTTP 400 (401 for invalid_client) with an application/json error object from its set.`, { requirement: rule.per });
+    throw new CheckFailure(`${rule.when} got ${problem}; ${rule.per.label} requires HTTP 400 (401 for invalid_client) with an application/json error object from its set.`, {
+      requirement: rule.per, kind: res.status >= 200 && res.status < 300 ? 'accepted' : 'refused-wrongly',
+    });
   }
 }

@@ -7,9 +7,9 @@ const CANDIDATES = ['email', 'name', 'family_name', 'given_name', 'phone_number'
 export default defineScenario({
   id: 'claims.parameter',
   title: 'Where the claims parameter is supported, an essential claim it asks for comes back in the ID token and from userinfo',
-  requirements: [
-    { spec: 'OIDC Core', section: '5.5', level: 'SHOULD', note: 'the claims requested are returned; not returning one is not an error' },
-  ],
+  requirements: {
+    oidcCore_5_5: { spec: 'OIDC Core', section: '5.5', level: 'SHOULD', party: 'server', note: 'the claims requested are returned; not returning one is not an error' },
+  },
   severity: 'low',
   requires: { roles: ['confidential'], user: true, capabilities: [...CODE_FLOW_CAPABILITIES, 'endpoint:userinfo'] },
   catches: ['claims-parameter-ignored'],
@@ -31,11 +31,11 @@ export default defineScenario({
     const { claims: idClaims } = idTokenOf(ctx, tokens, 'redeeming the code of the claims request');
     await ctx.softly(() => {
       if (idClaims[claim] !== undefined) return;
-      throw new CheckFailure(`With scope openid and claims ${claims}, the ID token lacks ${claim} (which userinfo shows this user has); OIDC Core §5.5 asks for the requested claims to be returned in the ID token.`, { requirement: 'OIDC Core §5.5' });
+      throw new CheckFailure(`With scope openid and claims ${claims}, the ID token lacks ${claim} (which userinfo shows this user has); OIDC Core §5.5 asks for the requested claims to be returned in the ID token.`, { requirement: ctx.req.oidcCore_5_5, kind: 'refused-wrongly' });
     });
     const info = await userinfoRequest(ctx, tokens.access_token, 'userinfo for the claims request');
     if (info.body[claim] === undefined) {
-      throw new CheckFailure(`With scope openid and claims ${claims}, userinfo (HTTP ${info.status}) lacks ${claim}; OIDC Core §5.5 asks for the requested claims to be returned from userinfo.`, { requirement: 'OIDC Core §5.5' });
+      throw new CheckFailure(`With scope openid and claims ${claims}, userinfo (HTTP ${info.status}) lacks ${claim}; OIDC Core §5.5 asks for the requested claims to be returned from userinfo.`, { requirement: ctx.req.oidcCore_5_5, kind: 'refused-wrongly' });
     }
   },
 });

@@ -6,10 +6,12 @@ const SECRET_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
 export default defineScenario({
   id: 'client-auth.bad-secret',
   title: 'A wrong client secret gets invalid_client (401 with WWW-Authenticate: Basic when Basic was used)',
-  requirements: [
-    { spec: 'RFC 6749', section: '5.2', level: 'MUST', note: 'invalid_client; 401 and WWW-Authenticate for Basic' },
-    { spec: 'RFC 6749', section: '4.4.2', level: 'MUST', note: 'the client must authenticate' },
-  ],
+  requirements: {
+    rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_client; 401 and WWW-Authenticate for Basic' },
+    // "The client MUST authenticate" (§4.4.2) binds the client; §3.2.1 makes the server require and check it.
+    rfc6749_4_4_2: { spec: 'RFC 6749', section: '4.4.2', level: 'MUST', party: 'client', note: 'the client must authenticate' },
+    rfc6749_3_2_1: { spec: 'RFC 6749', section: '3.2.1', level: 'MUST', party: 'server', note: 'require and check client authentication' },
+  },
   severity: 'critical',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
   catches: ['client-secret-unchecked'],
@@ -24,7 +26,7 @@ export default defineScenario({
       const res = await ctx.http.token(client, { grant_type: GRANT.clientCredentials, scope: client.scope || undefined }, {
         auth, secret: wrong, label: `client_credentials with a wrong secret (${auth})`,
       });
-      const rule = { when: `A client_credentials request with a wrong client secret (${auth})`, per: 'RFC 6749 §5.2' };
+      const rule = { when: `A client_credentials request with a wrong client secret (${auth})`, per: ctx.req.rfc6749_5_2 };
       await ctx.softly(() => {
         expectOAuthError(res, 'invalid_client', rule);
         if (auth !== 'client_secret_basic') return;

@@ -2,18 +2,16 @@ import { generateKeyPairSync } from 'node:crypto';
 import { clientAssertion, defineScenario } from '../../harness/scenario.ts';
 import { expectOAuthError, provesSoundAssertionWorks, redeemWithAssertion } from '../checks/index.ts';
 
-const RULE = 'RFC 7523 §3';
-
 export default defineScenario({
   id: 'client-auth.private-key-jwt',
   title: 'A signed client assertion (private_key_jwt) authenticates; an unsigned, expired or foreign-key assertion gets invalid_client',
-  requirements: [
-    { spec: 'RFC 7523', section: '3', level: 'MUST', note: 'reject an expired JWT, a JWT without a valid signature' },
-    { spec: 'OIDC Core', section: '9', level: 'MUST', note: 'private_key_jwt: a JWT signed with the client\'s registered key' },
-    { spec: 'RFC 6749', section: '5.2', level: 'MUST', note: 'invalid_client' },
-    { spec: 'RFC 9700', section: '2.5', level: 'SHOULD', note: 'asymmetric client authentication is recommended' },
-    { spec: 'FAPI 2.0 SP', section: '5.3.2.1', level: 'MUST', note: 'clients authenticate with private_key_jwt or mTLS' },
-  ],
+  requirements: {
+    rfc7523_3: { spec: 'RFC 7523', section: '3', level: 'MUST', party: 'server', note: 'reject an expired JWT, a JWT without a valid signature' },
+    oidcCore_9: { spec: 'OIDC Core', section: '9', level: 'MUST', party: 'server', note: 'private_key_jwt: a JWT signed with the client\'s registered key' },
+    rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_client' },
+    rfc9700_2_5: { spec: 'RFC 9700', section: '2.5', level: 'SHOULD', party: 'server', note: 'asymmetric client authentication is recommended' },
+    fapi2_5_3_2_1: { spec: 'FAPI 2.0 SP', section: '5.3.2.1', level: 'MUST', party: 'server', note: 'clients authenticate with private_key_jwt or mTLS' },
+  },
   severity: 'critical',
   requires: { roles: ['keyed'], user: true, capabilities: ['auth:private_key_jwt', 'grant:authorization_code', 'endpoint:token'] },
   async run(ctx) {
@@ -28,7 +26,7 @@ export default defineScenario({
     const code = await ctx.flows.code('keyed');
     for (const w of wrong) {
       const res = await redeemWithAssertion(ctx, client, code, w.assertion(), `token request with ${w.name}`);
-      await ctx.softly(() => expectOAuthError(res, 'invalid_client', { when: `A token request authenticated with ${w.name}`, per: RULE }));
+      await ctx.softly(() => expectOAuthError(res, 'invalid_client', { when: `A token request authenticated with ${w.name}`, per: ctx.req.rfc7523_3 }));
     }
     await provesSoundAssertionWorks(ctx, client, code);
   },

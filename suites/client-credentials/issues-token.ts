@@ -4,13 +4,13 @@ import { expectBearer, expectTokenResponse } from '../checks/index.ts';
 export default defineScenario({
   id: 'client-credentials.issues-token',
   title: 'The client_credentials grant returns a Bearer access token',
-  requirements: [{ spec: 'RFC 6749', section: '4.4', level: 'MUST' }],
+  requirements: { rfc6749_4_4: { spec: 'RFC 6749', section: '4.4', level: 'MUST', party: 'server' } },
   severity: 'high',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
   async run(ctx) {
     const client = ctx.client('machine');
     const res = await ctx.http.token(client, { grant_type: GRANT.clientCredentials, scope: client.scope || undefined });
-    const tokens = expectTokenResponse(res, { when: 'A client_credentials request', per: 'RFC 6749 §4.4' });
-    expectBearer(tokens, { when: 'The client_credentials grant', per: 'RFC 6749 §4.4' });
+    const tokens = expectTokenResponse(res, { when: 'A client_credentials request', per: ctx.req.rfc6749_4_4 });
+    expectBearer(tokens, { when: 'The client_credentials grant', per: ctx.req.rfc6749_4_4 });
   },
 });

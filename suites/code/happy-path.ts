@@ -4,13 +4,14 @@ import { expectAuthorizationCode, expectBearer, expectIdToken, expectTokenRespon
 export default defineScenario({
   id: 'code.happy-path',
   title: 'The code flow with PKCE returns an access token, token_type Bearer and a valid ID token for openid',
-  requirements: [
-    { spec: 'RFC 6749', section: '4.1', level: 'MUST' },
-    { spec: 'RFC 7636', section: '4.6', level: 'MUST' },
-    { spec: 'OIDC Core', section: '3.1', level: 'MUST' },
-    { spec: 'SPEC', section: 'Token endpoint', level: 'MUST' },
-  ],
+  requirements: {
+    rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' },
+    rfc7636_4_6: { spec: 'RFC 7636', section: '4.6', level: 'MUST', party: 'server' },
+    oidcCore_3_1: { spec: 'OIDC Core', section: '3.1', level: 'MUST', party: 'server' },
+    specTokenEndpoint: { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', party: 'server' },
+  },
   severity: 'critical',
+  catches: ['at-hash-wrong', 'id-token-unknown-kid', 'id-token-wrong-aud'],
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   async run(ctx) {
     const client = ctx.client('confidential');
@@ -19,14 +20,14 @@ export default defineScenario({
     const auth = await ctx.authorize('confidential', {
       scope: withOpenid(client.scope), nonce, code_challenge: pkce.challenge, code_challenge_method: pkce.method,
     });
-    const code = expectAuthorizationCode(auth, { when: 'The authorization request', per: 'RFC 6749 §4.1' });
+    const code = expectAuthorizationCode(auth, { when: 'The authorization request', per: ctx.req.rfc6749_4_1 });
 
     const res = await ctx.http.token(client, {
       grant_type: GRANT.code, code, redirect_uri: auth.request.redirect_uri, code_verifier: pkce.verifier,
     });
-    const tokens = expectTokenResponse(res, { when: 'Redeeming the code with its code_verifier', per: 'RFC 6749 §4.1' });
-    expectBearer(tokens, { when: 'The token endpoint', per: 'RFC 6749 §4.1' });
-    const idToken = expectIdToken(tokens, { when: 'The token endpoint', per: 'OIDC Core §3.1' });
+    const tokens = expectTokenResponse(res, { when: 'Redeeming the code with its code_verifier', per: ctx.req.rfc6749_4_1 });
+    expectBearer(tokens, { when: 'The token endpoint', per: ctx.req.rfc6749_4_1 });
+    const idToken = expectIdToken(tokens, { when: 'The token endpoint', per: ctx.req.oidcCore_3_1 });
     await ctx.jwt.validateIdToken(idToken, { client, nonce, accessToken: tokens.access_token });
   },
 });

@@ -4,13 +4,13 @@ import { describeResponse, tokenProbe } from '../checks/index.ts';
 export default defineScenario({
   id: 'code.reuse-revokes-tokens',
   title: 'Replaying a redeemed code revokes the tokens its first redemption issued',
-  requirements: [
-    { spec: 'RFC 6749', section: '4.1.2', level: 'SHOULD', note: 'revoke the tokens issued from a code used twice' },
-    { spec: 'RFC 9700', section: '4.2.4', level: 'SHOULD' },
-  ],
+  requirements: {
+    rfc6749_4_1_2: { spec: 'RFC 6749', section: '4.1.2', level: 'SHOULD', party: 'server', note: 'revoke the tokens issued from a code used twice' },
+    rfc9700_4_2_4: { spec: 'RFC 9700', section: '4.2.4', level: 'SHOULD', party: 'server' },
+  },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
-  catches: ['code-reuse-keeps-tokens'],
+  catches: ['code-reuse-keeps-tokens', 'code-reuse-allowed', 'introspection-always-active'],
   async run(ctx) {
     const client = ctx.client('confidential');
     const probe = tokenProbe(ctx, 'confidential')

@@ -3,10 +3,10 @@ import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
 export default defineScenario({
   id: 'code.state-round-trip',
   title: 'The authorization response returns state exactly as the client sent it',
-  requirements: [
-    { spec: 'RFC 6749', section: '4.1.2', level: 'MUST' },
-    { spec: 'SPEC', section: 'Authorization endpoint', level: 'MUST', note: 'state is returned unchanged' },
-  ],
+  requirements: {
+    rfc6749_4_1_2: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' },
+    specAuthorizationEndpoint: { spec: 'SPEC', section: 'Authorization endpoint', level: 'MUST', party: 'server', note: 'state is returned unchanged' },
+  },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
   catches: ['state-dropped'],
@@ -17,6 +17,6 @@ export default defineScenario({
     const { response } = await ctx.flows.code('confidential', { params: { state } });
     if (response.state === state) return;
     const got = response.state === undefined ? 'without state' : `with state ${JSON.stringify(response.state)}`;
-    throw new CheckFailure(`The authorization response for a request with state ${JSON.stringify(state)} came back ${got}; RFC 6749 §4.1.2 requires the exact value the client sent.`);
+    throw new CheckFailure(`The authorization response for a request with state ${JSON.stringify(state)} came back ${got}; RFC 6749 §4.1.2 requires the exact value the client sent.`, { kind: 'refused-wrongly' });
   },
 });

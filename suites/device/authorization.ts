@@ -4,13 +4,13 @@ import { expectDeviceAuthorizationResponse, expectStatus } from '../checks/index
 export default defineScenario({
   id: 'device.authorization',
   title: 'The device authorization endpoint returns device_code, user_code, verification_uri and expires_in (and interval, if any, in seconds)',
-  requirements: [{ spec: 'RFC 8628', section: '3.2', level: 'MUST' }],
+  requirements: { rfc8628_3_2: { spec: 'RFC 8628', section: '3.2', level: 'MUST', party: 'server' } },
   severity: 'medium',
   requires: { roles: ['device'], capabilities: [`grant:${GRANT.device}`, 'endpoint:deviceAuthorization'] },
   async run(ctx) {
     const res = await ctx.flows.deviceAuthorization('device');
-    expectStatus(res, 200, { when: 'The device authorization request', per: 'RFC 8628 §3.2' });
-    expectDeviceAuthorizationResponse(res.body);
+    expectStatus(res, 200, { when: 'The device authorization request', per: ctx.req.rfc8628_3_2 });
+    expectDeviceAuthorizationResponse(res.body, ctx.req.rfc8628_3_2);
     if (res.body.interval === undefined) {
       ctx.evidence.note(`No interval in the response: a device polls every ${DEFAULT_POLL_INTERVAL_SECONDS} seconds, the default of RFC 8628 §3.2.`);
     }

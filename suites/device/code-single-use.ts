@@ -4,7 +4,7 @@ import { DEVICE_CAPABILITIES, describeResponse } from '../checks/index.ts';
 export default defineScenario({
   id: 'device.code-single-use',
   title: 'Polling again with a device code that already got its tokens gets an error, not a second set of tokens',
-  requirements: [{ spec: 'RFC 8628', section: '3.5', level: 'MUST' }],
+  requirements: { rfc8628_3_5: { spec: 'RFC 8628', section: '3.5', level: 'MUST', party: 'server' } },
   severity: 'high',
   requires: { roles: ['device'], user: true, capabilities: DEVICE_CAPABILITIES },
   catches: ['device-code-reuse'],
@@ -14,7 +14,7 @@ export default defineScenario({
     // After the interval, as a device would poll: any error answer is right, tokens are not.
     const again = await device.poller.pollPastSlowDown({ label: 'device code poll after the tokens were issued' });
     if (again.status < 400 || typeof again.body.access_token === 'string') {
-      throw new CheckFailure(`Polling again with a device code that had already been redeemed got ${describeResponse(again)}; RFC 8628 §3.5 ends the device authorization session with the token response, so a second poll must get an error, not a second set of tokens.`, { requirement: 'RFC 8628 §3.5' });
+      throw new CheckFailure(`Polling again with a device code that had already been redeemed got ${describeResponse(again)}; RFC 8628 §3.5 ends the device authorization session with the token response, so a second poll must get an error, not a second set of tokens.`, { requirement: ctx.req.rfc8628_3_5 });
     }
   },
 });

@@ -1,10 +1,10 @@
 import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
-import { DEVICE_CAPABILITIES, describeResponse } from '../checks/index.ts';
+import { DEVICE_CAPABILITIES, describeResponse, wasAccepted } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'device.slow-down',
   title: 'A device that polls faster than the interval gets slow_down',
-  requirements: [{ spec: 'RFC 8628', section: '3.5', level: 'SHOULD', note: 'slow_down for a device polling too fast' }],
+  requirements: { rfc8628_3_5: { spec: 'RFC 8628', section: '3.5', level: 'SHOULD', party: 'server', note: 'slow_down for a device polling too fast' } },
   severity: 'low',
   requires: { roles: ['device'], capabilities: DEVICE_CAPABILITIES },
   catches: ['device-no-slow-down'],
@@ -20,7 +20,7 @@ export default defineScenario({
     const gap = Math.round(device.poller.sinceLastAnswer() ?? 0);
     const second = await device.poller.poll({ early: true, label: 'device code poll at once, faster than the interval' });
     if (second.body.error !== 'slow_down') {
-      throw new CheckFailure(`Polling again ${gap} ms after the previous answer, within the ${interval} s interval, got ${describeResponse(second)}; RFC 8628 §3.5 has the server answer a device that polls too fast with error=slow_down.`, { requirement: 'RFC 8628 §3.5' });
+      throw new CheckFailure(`Polling again ${gap} ms after the previous answer, within the ${interval} s interval, got ${describeResponse(second)}; RFC 8628 §3.5 has the server answer a device that polls too fast with error=slow_down.`, { requirement: ctx.req.rfc8628_3_5, kind: wasAccepted(second) ? 'accepted' : 'refused-wrongly' });
     }
   },
 });

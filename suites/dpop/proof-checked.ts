@@ -1,16 +1,14 @@
 import { CheckFailure, type DpopKey, type HttpResponse, createDpopKey, defineScenario } from '../../harness/scenario.ts';
 import { codeFlowClient, describeResponse, dpopAlgs, dpopKey, redeem, tokensOf } from '../checks/index.ts';
 
-const CHECKS = 'RFC 9449 §4.3';
-const WINDOW = 'RFC 9449 §11.1';
-
-interface Bad { name: string; proof(key: DpopKey, url: string): string; per: string }
+/** `per` names the requirement (ctx.req) the refusal is owed to. */
+interface Bad { name: string; proof(key: DpopKey, url: string): string; per: 'rfc9449_4_3' | 'rfc9449_11_1' }
 
 const BAD_PROOFS: readonly Bad[] = [
-  { name: 'htm GET instead of POST', proof: (key, url) => key.proof('GET', url), per: CHECKS },
-  { name: 'an htu of another URL', proof: (key, url) => key.proof('POST', new URL('/idpc-elsewhere/token', url).href), per: CHECKS },
-  { name: 'an iat an hour old', proof: (key, url) => key.proof('POST', url, { iatOffset: -3600 }), per: WINDOW },
-  { name: 'alg none', proof: (key, url) => key.proof('POST', url, { alg: 'none' }), per: CHECKS },
+  { name: 'htm GET instead of POST', proof: (key, url) => key.proof('GET', url), per: 'rfc9449_4_3' },
+  { name: 'an htu of another URL', proof: (key, url) => key.proof('POST', new URL('/idpc-elsewhere/token', url).href), per: 'rfc9449_4_3' },
+  { name: 'an iat an hour old', proof: (key, url) => key.proof('POST', url, { iatOffset: -3600 }), per: 'rfc9449_11_1' },
+  { name: 'alg none', proof: (key, url) => key.proof('POST', url, { alg: 'none' }), per: 'rfc9449_4_3' },
 ];
 
 function accepted(res: HttpResponse): boolean {
@@ -20,11 +18,11 @@ function accepted(res: HttpResponse): boolean {
 export default defineScenario({
   id: 'dpop.proof-checked',
   title: 'The token endpoint refuses DPoP proofs with a wrong htm or htu, a stale iat, alg none or a signature by another key',
-  requirements: [
-    { spec: 'RFC 9449', section: '4.3', level: 'MUST', note: 'the proof is checked: typ, alg (never none), signature by its jwk, htm, htu' },
-    { spec: 'RFC 9449', section: '11.1', level: 'MUST', note: 'proofs are accepted only for a limited time after iat' },
-    { spec: 'FAPI 2.0 SP', section: '5.3.2.1', level: 'MUST', note: 'sender-constrained access tokens with DPoP' },
-  ],
+  requirements: {
+    rfc9449_4_3: { spec: 'RFC 9449', section: '4.3', level: 'MUST', party: 'server', note: 'the proof is checked: typ, alg (never none), signature by its jwk, htm, htu' },
+    rfc9449_11_1: { spec: 'RFC 9449', section: '11.1', level: 'MUST', party: 'server', note: 'proofs are accepted only for a limited time after iat' },
+    fapi2_5_3_2_1: { spec: 'FAPI 2.0 SP', section: '5.3.2.1', level: 'MUST', party: 'server', note: 'sender-constrained access tokens with DPoP' },
+  },
   severity: 'critical',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['dpop-htu-unchecked'],
@@ -34,7 +32,7 @@ export default defineScenario({
     const key = dpopKey(ctx);
     const url = ctx.target.endpoints.token!;
     const other = createDpopKey(dpopAlgs(ctx));
-    const variants: Bad[] = [...BAD_PROOFS, { name: 'a signature by another key than its jwk', proof: (k, u) => k.proof('POST', u, { signWith: other }), per: CHECKS }];
+    const variants: Bad[] = [...BAD_PROOFS, { name: 'a signature by another key than its jwk', proof: (k, u) => k.proof('POST', u, { signWith: other }), per: 'rfc9449_4_3' }];
     let code = await ctx.flows.code(client.role);
     for (const bad of variants) {
       const res = await ctx.http.token(client, {
@@ -42,7 +40,7 @@ export default defineScenario({
       }, { label: `token request with a DPoP proof with ${bad.name}`, headers: { dpop: bad.proof(key, url) } });
       if (accepted(res)) {
         await ctx.softly(() => {
-          throw new CheckFailure(`A token request with a DPoP proof with ${bad.name} got ${describeResponse(res)}; ${bad.per} requires such a proof to be refused.`, { requirement: bad.per });
+          throw new CheckFailure(`A token request with a DPoP proof with ${bad.name} got ${describeResponse(res)}; ${ctx.req[bad.per]} requires such a proof to be refused.`, { requirement: ctx.req[bad.per] });
         });
         code = await ctx.flows.code(client.role); // that code is spent
       } else if (res.body.error !== 'invalid_dpop_proof') {

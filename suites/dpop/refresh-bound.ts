@@ -1,15 +1,13 @@
 import { CheckFailure, GRANT, createDpopKey, defineScenario } from '../../harness/scenario.ts';
 import { describeResponse, dpopAlgs, dpopKey, dpopTokens, tokensOf } from '../checks/index.ts';
 
-const RULE = 'RFC 9449 §5';
-
 export default defineScenario({
   id: 'dpop.refresh-bound',
   title: 'A public client\'s refresh token issued with a DPoP proof works only with a proof by the same key',
-  requirements: [
-    { spec: 'RFC 9449', section: '5', level: 'MUST', note: 'a public client\'s refresh token is bound to the DPoP key; the binding is checked on use' },
-    { spec: 'RFC 9700', section: '2.2.2', level: 'MUST', roles: ['public'], note: 'public clients\' refresh tokens sender-constrained or rotated' },
-  ],
+  requirements: {
+    rfc9449_5: { spec: 'RFC 9449', section: '5', level: 'MUST', party: 'server', note: 'a public client\'s refresh token is bound to the DPoP key; the binding is checked on use' },
+    rfc9700_2_2_2: { spec: 'RFC 9700', section: '2.2.2', level: 'MUST', party: 'server', roles: ['public'], note: 'public clients\' refresh tokens sender-constrained or rotated' },
+  },
   severity: 'high',
   requires: { roles: ['public'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
   catches: ['dpop-refresh-not-bound'],
@@ -27,7 +25,7 @@ export default defineScenario({
     for (const attempt of attempts) {
       const res = await ctx.http.token(client, { grant_type: GRANT.refresh, refresh_token: refresh }, { label: `refresh with ${attempt.name}`, headers: attempt.headers });
       if (res.status === 200 && typeof res.body.access_token === 'string') {
-        throw new CheckFailure(`The public client's DPoP-bound refresh token was accepted with ${attempt.name} (${describeResponse(res)}); ${RULE} requires the authorization server to check the binding and refuse it.`, { requirement: RULE });
+        throw new CheckFailure(`The public client's DPoP-bound refresh token was accepted with ${attempt.name} (${describeResponse(res)}); ${ctx.req.rfc9449_5} requires the authorization server to check the binding and refuse it.`, { requirement: ctx.req.rfc9449_5 });
       }
     }
     // The binding is usable: the same key refreshes.

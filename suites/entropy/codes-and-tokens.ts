@@ -1,7 +1,6 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
 import { codeFlowClient, dpopExpected, dpopKey, jwtPayload, redeem, tokensOf } from '../checks/index.ts';
 
-const RULE = 'RFC 6749 §10.10';
 const SAMPLES = 4;
 const MIN_BITS = 128;
 
@@ -33,11 +32,11 @@ export function estimateBits(samples: readonly string[]): { bits: number; method
 export default defineScenario({
   id: 'entropy.codes-and-tokens',
   title: 'Authorization codes, refresh tokens and opaque access tokens are unique and carry at least 128 bits of entropy',
-  requirements: [
-    { spec: 'RFC 6749', section: '10.10', level: 'MUST', note: 'the probability of guessing a token or code is at most 2^-128' },
-    { spec: 'RFC 6819', section: '5.1.4.2.2', level: 'SHOULD', note: 'codes and tokens with enough randomness' },
-    { spec: 'FAPI 2.0 SP', section: '5.4.1', level: 'MUST', note: 'credentials created with at least 128 bits of entropy' },
-  ],
+  requirements: {
+    rfc6749_10_10: { spec: 'RFC 6749', section: '10.10', level: 'MUST', party: 'server', note: 'the probability of guessing a token or code is at most 2^-128' },
+    rfc6819_5_1_4_2_2: { spec: 'RFC 6819', section: '5.1.4.2.2', level: 'SHOULD', party: 'server', note: 'codes and tokens with enough randomness' },
+    fapi2_5_4_1: { spec: 'FAPI 2.0 SP', section: '5.4.1', level: 'MUST', party: 'server', note: 'credentials created with at least 128 bits of entropy' },
+  },
   severity: 'high',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['low-entropy-codes'],
@@ -59,8 +58,8 @@ export default defineScenario({
       const { bits, method } = estimateBits(values);
       ctx.evidence.note(`${kind}: about ${bits} bits at most — ${method}`, `${kind} entropy estimate`);
       await ctx.softly(() => {
-        if (new Set(values).size !== values.length) throw new CheckFailure(`Two of ${SAMPLES} ${kind}s were identical; ${RULE} requires values an attacker cannot guess.`, { requirement: RULE });
-        if (bits < MIN_BITS) throw new CheckFailure(`The ${kind}s carry at most about ${bits} bits of entropy (${method}); ${RULE} requires a guessing probability of at most 2^-128, i.e. at least 128 bits.`, { requirement: RULE });
+        if (new Set(values).size !== values.length) throw new CheckFailure(`Two of ${SAMPLES} ${kind}s were identical; ${ctx.req.rfc6749_10_10} requires values an attacker cannot guess.`, { requirement: ctx.req.rfc6749_10_10 });
+        if (bits < MIN_BITS) throw new CheckFailure(`The ${kind}s carry at most about ${bits} bits of entropy (${method}); ${ctx.req.rfc6749_10_10} requires a guessing probability of at most 2^-128, i.e. at least 128 bits.`, { requirement: ctx.req.rfc6749_10_10 });
       });
     }
   },

@@ -1,13 +1,14 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
 import { codeFlowClient } from '../checks/index.ts';
 
-const RULE = 'RFC 9700 §2.6';
 const ORIGIN = 'https://idpc-attacker.example';
 
 export default defineScenario({
   id: 'headers.authorization-cors',
   title: 'The authorization endpoint does not support CORS: another origin\'s script cannot read its responses',
-  requirements: [{ spec: 'RFC 9700', section: '2.6', level: 'MUST', note: 'CORS must not be supported at the authorization endpoint' }],
+  requirements: {
+    rfc9700_2_6: { spec: 'RFC 9700', section: '2.6', level: 'MUST', party: 'server', note: 'CORS must not be supported at the authorization endpoint' },
+  },
   severity: 'high',
   requires: { capabilities: ['endpoint:authorization'] },
   catches: ['cors-at-authorization-endpoint'],
@@ -25,7 +26,7 @@ export default defineScenario({
       const allowed = res.header('access-control-allow-origin');
       await ctx.softly(() => {
         if (allowed === '*' || allowed === ORIGIN) {
-          throw new CheckFailure(`The authorization endpoint answered a ${res === probes[0] ? 'GET' : 'preflight'} from ${ORIGIN} with Access-Control-Allow-Origin: ${allowed}, so a script there can read what it returns; ${RULE} says CORS must not be supported at the authorization endpoint.`, { requirement: RULE });
+          throw new CheckFailure(`The authorization endpoint answered a ${res === probes[0] ? 'GET' : 'preflight'} from ${ORIGIN} with Access-Control-Allow-Origin: ${allowed}, so a script there can read what it returns; ${ctx.req.rfc9700_2_6} says CORS must not be supported at the authorization endpoint.`, { requirement: ctx.req.rfc9700_2_6 });
         }
       });
     }

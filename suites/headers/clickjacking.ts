@@ -1,8 +1,6 @@
 import { type Client, type ScenarioContext, defineScenario } from '../../harness/scenario.ts';
 import { CODE_FLOW_ROLES, type PageHeaders, expectFramingForbidden, findClient, partyClient } from '../checks/index.ts';
 
-const RULE = 'RFC 9700 §4.16';
-
 interface Page { name: string; url: string; headers: PageHeaders }
 
 /** The login and consent pages of one authorization request, as the login driver saw them. */
@@ -36,7 +34,7 @@ async function activationPage(ctx: ScenarioContext, device: Client, endpoint: st
 export default defineScenario({
   id: 'headers.clickjacking',
   title: 'The login, consent and device activation pages forbid framing (X-Frame-Options or CSP frame-ancestors)',
-  requirements: [{ spec: 'RFC 9700', section: '4.16', level: 'MUST', note: 'prevent clickjacking' }],
+  requirements: { rfc9700_4_16: { spec: 'RFC 9700', section: '4.16', level: 'MUST', party: 'server', note: 'prevent clickjacking' } },
   severity: 'high',
   requires: { user: true, capabilities: ['endpoint:authorization'] },
   catches: ['no-frame-protection'],
@@ -53,6 +51,6 @@ export default defineScenario({
     }
     if (pages.length === 0) return ctx.skip('no login, consent or activation page was reached (needs a code-flow client, or a device client and a device endpoint)');
     ctx.evidence.note(pages.map((p) => `${p.name}: ${p.url}`).join('\n'), 'pages checked');
-    for (const page of pages) await ctx.softly(() => expectFramingForbidden(page, { per: RULE }));
+    for (const page of pages) await ctx.softly(() => expectFramingForbidden(page, { per: ctx.req.rfc9700_4_16 }));
   },
 });

@@ -1,8 +1,6 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
 import { codeFlowClient } from '../checks/index.ts';
 
-const RULE = 'RFC 9700 §4.2.4';
-
 /** Policies that never send a path or query to another origin (W3C Referrer Policy §3). */
 const LIMITING = new Set(['no-referrer', 'same-origin', 'strict-origin', 'origin', 'strict-origin-when-cross-origin', 'origin-when-cross-origin']);
 
@@ -20,9 +18,9 @@ function metaPolicy(html: string | undefined): string | undefined {
 export default defineScenario({
   id: 'headers.referrer-policy',
   title: 'The authorization pages set a Referrer-Policy that keeps their URL (state, request parameters) from other sites',
-  requirements: [
-    { spec: 'RFC 9700', section: '4.2.4', level: 'SHOULD', note: 'suppress the Referer with a Referrer Policy (header or meta), e.g. no-referrer' },
-  ],
+  requirements: {
+    rfc9700_4_2_4: { spec: 'RFC 9700', section: '4.2.4', level: 'SHOULD', party: 'server', note: 'suppress the Referer with a Referrer Policy (header or meta), e.g. no-referrer' },
+  },
   severity: 'low',
   requires: { user: true, capabilities: ['endpoint:authorization'] },
   catches: ['no-referrer-policy'],
@@ -39,8 +37,8 @@ export default defineScenario({
       const name = `The ${page.kind} page (${page.url.split('?')[0]})`;
       ctx.evidence.note(`${name}: Referrer-Policy ${header ?? '(none)'}, meta referrer ${meta ?? '(none)'}`);
       await ctx.softly(() => {
-        if (!policy) throw new CheckFailure(`${name} sets no Referrer-Policy (header or meta); ${RULE} recommends one such as no-referrer so that its URL, with state and the request, is not sent to other sites (browsers that default to strict-origin-when-cross-origin limit it, others do not).`, { requirement: RULE });
-        if (!LIMITING.has(policy)) throw new CheckFailure(`${name} sets Referrer-Policy ${policy}, which sends the full URL to other sites; ${RULE} recommends a policy that suppresses it, such as no-referrer.`, { requirement: RULE });
+        if (!policy) throw new CheckFailure(`${name} sets no Referrer-Policy (header or meta); ${ctx.req.rfc9700_4_2_4} recommends one such as no-referrer so that its URL, with state and the request, is not sent to other sites (browsers that default to strict-origin-when-cross-origin limit it, others do not).`, { requirement: ctx.req.rfc9700_4_2_4 });
+        if (!LIMITING.has(policy)) throw new CheckFailure(`${name} sets Referrer-Policy ${policy}, which sends the full URL to other sites; ${ctx.req.rfc9700_4_2_4} recommends a policy that suppresses it, such as no-referrer.`, { requirement: ctx.req.rfc9700_4_2_4 });
       });
     }
   },

@@ -4,7 +4,9 @@ import { CODE_FLOW_CAPABILITIES, expectAuthorizationCode, expectIdToken, expectT
 export default defineScenario({
   id: 'id-token.nonce-optional',
   title: 'A code flow request without nonce succeeds: nonce is OPTIONAL for the code flow',
-  requirements: [{ spec: 'OIDC Core', section: '3.1.2.1', level: 'MUST', note: 'nonce is OPTIONAL with response_type=code' }],
+  requirements: {
+    oidcCore_3_1_2_1: { spec: 'OIDC Core', section: '3.1.2.1', level: 'MUST', party: 'server', note: 'nonce is OPTIONAL with response_type=code' },
+  },
   severity: 'low',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['nonce-required-for-code'],
@@ -15,7 +17,7 @@ export default defineScenario({
     const outcome = await ctx.authorize('confidential', {
       scope: withOpenid(client.scope), nonce: undefined, code_challenge: pkce.challenge, code_challenge_method: pkce.method,
     });
-    const rule = { when: 'The code flow request without nonce', per: 'OIDC Core §3.1.2.1' };
+    const rule = { when: 'The code flow request without nonce', per: ctx.req.oidcCore_3_1_2_1 };
     const code = expectAuthorizationCode(outcome, rule);
     const res = await ctx.http.token(client, {
       grant_type: 'authorization_code', code, redirect_uri: outcome.request.redirect_uri, code_verifier: pkce.verifier,

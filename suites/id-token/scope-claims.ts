@@ -21,10 +21,10 @@ function overshared(claims: Record<string, unknown>, granted: ReadonlySet<string
 export default defineScenario({
   id: 'id-token.scope-claims',
   title: 'The profile, email, address and phone claims are released (ID token or userinfo) only when their scope was granted',
-  requirements: [
-    { spec: 'OIDC Core', section: '5.4', level: 'MUST' },
-    { spec: 'SPEC', section: 'OIDC scopes and claims', level: 'MUST' },
-  ],
+  requirements: {
+    oidcCore_5_4: { spec: 'OIDC Core', section: '5.4', level: 'MUST', party: 'server' },
+    specOidcScopesAndClaims: { spec: 'SPEC', section: 'OIDC scopes and claims', level: 'MUST', party: 'server' },
+  },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['claims-overshare'],
@@ -40,7 +40,7 @@ export default defineScenario({
       const { tokens } = await ctx.flows.tokens('confidential', { scope: formatScope(requested) });
       // RFC 6749 §5.1: scope is in the response when it differs from the request.
       const granted = new Set(typeof tokens.scope === 'string' ? parseScope(tokens.scope) : requested);
-      const per = 'OIDC Core §5.4';
+      const per = ctx.req.oidcCore_5_4;
       if (tokens.id_token) {
         const extra = overshared(ctx.jwt.decode(tokens.id_token).payload, granted);
         if (extra.length) {

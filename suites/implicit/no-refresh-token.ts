@@ -4,10 +4,10 @@ import { expectNoField, tokenResponseTypes, withOpenid } from '../checks/index.t
 export default defineScenario({
   id: 'implicit.no-refresh-token',
   title: 'Where the implicit grant is offered, it never returns a refresh token',
-  requirements: [
-    { spec: 'RFC 6749', section: '4.2.2', level: 'MUST' },
-    { spec: 'SPEC', section: 'What the service does', level: 'MUST', note: 'grant table: implicit issues no refresh token' },
-  ],
+  requirements: {
+    rfc6749_4_2_2: { spec: 'RFC 6749', section: '4.2.2', level: 'MUST', party: 'server' },
+    specWhatTheServiceDoes: { spec: 'SPEC', section: 'What the service does', level: 'MUST', party: 'server', note: 'grant table: implicit issues no refresh token' },
+  },
   severity: 'high',
   requires: { roles: ['legacy'], user: true, capabilities: ['endpoint:authorization'] },
   catches: ['implicit-issues-refresh'],
@@ -23,6 +23,6 @@ export default defineScenario({
     if (outcome.kind !== 'redirect' || !outcome.params.access_token) {
       throw new PreconditionError(`the implicit request (response_type=${responseType}) as legacy ${describeOutcome(outcome)}; an access token was needed to go on`);
     }
-    expectNoField(outcome.params, 'refresh_token', { when: `The implicit grant's authorization response (response_type=${responseType})`, per: 'RFC 6749 §4.2.2' });
+    expectNoField(outcome.params, 'refresh_token', { when: `The implicit grant's authorization response (response_type=${responseType})`, per: ctx.req.rfc6749_4_2_2 });
   },
 });

@@ -4,7 +4,7 @@ import { describeResponse, introspectionRequest } from '../checks/index.ts';
 export default defineScenario({
   id: 'introspection.requires-auth',
   title: 'Introspection without client authentication is refused and reveals nothing about the token',
-  requirements: [{ spec: 'RFC 7662', section: '2.1', level: 'MUST' }],
+  requirements: { rfc7662_2_1: { spec: 'RFC 7662', section: '2.1', level: 'MUST', party: 'server' } },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token', 'endpoint:introspection'] },
   catches: ['introspection-open'],

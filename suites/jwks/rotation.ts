@@ -4,13 +4,13 @@ import { CODE_FLOW_CAPABILITIES, signIn } from '../checks/index.ts';
 export default defineScenario({
   id: 'jwks.rotation',
   title: 'After a key rotation, new ID tokens carry a kid found in the refreshed JWKS, and ID tokens signed before still verify',
-  requirements: [
-    { spec: 'OIDC Core', section: '10.1.1', level: 'MUST', note: 'a new signing key is published in the JWKS and named by kid' },
-    { spec: 'OIDC Core', section: '10.1.1', level: 'SHOULD', note: 'recently decommissioned keys are retained in the JWKS' },
-  ],
+  requirements: {
+    oidcCore_10_1_1: { spec: 'OIDC Core', section: '10.1.1', level: 'MUST', party: 'server', note: 'a new signing key is published in the JWKS and named by kid' },
+    oidcCore_10_1_1_retained: { spec: 'OIDC Core', section: '10.1.1', level: 'SHOULD', party: 'server', note: 'recently decommissioned keys are retained in the JWKS' },
+  },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: [...CODE_FLOW_CAPABILITIES, 'endpoint:jwks'] },
-  catches: ['rotation-drops-old-key'],
+  catches: ['rotation-drops-old-key', 'id-token-unknown-kid'],
   // A rotation changes what every other scenario's JWKS should hold: it runs alone.
   exclusive: true,
   async run(ctx) {
@@ -27,13 +27,13 @@ export default defineScenario({
     const jwks = await ctx.jwt.jwks({ fresh: true });
     const kids = jwks.keys.map((k) => k.kid);
     if (!kids.includes(newKid)) {
-      throw new CheckFailure(`After the rotation, ID tokens carry kid ${JSON.stringify(newKid)}, which the refreshed JWKS (kids ${JSON.stringify(kids)}) does not hold; OIDC Core §10.1.1 requires the new key to be published at jwks_uri.`, { requirement: 'OIDC Core §10.1.1' });
+      throw new CheckFailure(`After the rotation, ID tokens carry kid ${JSON.stringify(newKid)}, which the refreshed JWKS (kids ${JSON.stringify(kids)}) does not hold; OIDC Core §10.1.1 requires the new key to be published at jwks_uri.`, { requirement: ctx.req.oidcCore_10_1_1, kind: 'refused-wrongly' });
     }
     await ctx.jwt.verifyIdTokenSignature(after.idToken);
-    const retained = 'OIDC Core §10.1.1 (recently decommissioned keys are retained in the JWKS)';
+    const retained = ctx.req.oidcCore_10_1_1_retained;
     await ctx.softly(async () => {
       if (!kids.includes(oldKid)) {
-        throw new CheckFailure(`After the rotation the JWKS (kids ${JSON.stringify(kids)}) no longer holds kid ${JSON.stringify(oldKid)}, which signed an ID token that has not expired; OIDC Core §10.1.1 says recently decommissioned signing keys SHOULD stay published, or tokens issued a moment ago fail to verify.`, { requirement: retained });
+        throw new CheckFailure(`After the rotation the JWKS (kids ${JSON.stringify(kids)}) no longer holds kid ${JSON.stringify(oldKid)}, which signed an ID token that has not expired; OIDC Core §10.1.1 says recently decommissioned signing keys SHOULD stay published, or tokens issued a moment ago fail to verify.`, { requirement: retained, kind: 'refused-wrongly' });
       }
       await ctx.jwt.verifyIdTokenSignature(before.idToken);
     }, { requirement: retained });

@@ -1,24 +1,23 @@
-import { CheckFailure, type AuthorizeResult, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, type AuthorizeResult, type RequirementRef, defineScenario } from '../../harness/scenario.ts';
 import { codeFlowClient } from '../checks/index.ts';
 
-const RULE = 'RFC 9207 §2';
-
 /** The authorization response's iss is exactly the issuer (RFC 9207 §2: "MUST ... iss ... issuer identifier"). */
-function expectIss(outcome: AuthorizeResult, issuer: string, what: string): void {
+function expectIss(outcome: AuthorizeResult, issuer: string, what: string, per: RequirementRef): void {
   if (outcome.kind !== 'redirect') return;
   const iss = outcome.params.iss;
-  if (iss === undefined) throw new CheckFailure(`${what} carried no iss parameter; ${RULE} requires iss in every authorization response (success and error) of a server that advertises authorization_response_iss_parameter_supported.`, { requirement: RULE });
-  if (iss !== issuer) throw new CheckFailure(`${what} carried iss=${JSON.stringify(iss)}, not the issuer "${issuer}"; ${RULE} requires the issuer identifier exactly.`, { requirement: RULE });
+  if (iss === undefined) throw new CheckFailure(`${what} carried no iss parameter; ${per} requires iss in every authorization response (success and error) of a server that advertises authorization_response_iss_parameter_supported.`, { requirement: per });
+  if (iss !== issuer) throw new CheckFailure(`${what} carried iss=${JSON.stringify(iss)}, not the issuer "${issuer}"; ${per} requires the issuer identifier exactly.`, { requirement: per });
 }
 
 export default defineScenario({
   id: 'mixup.iss-parameter',
   title: 'Every authorization response (success and error) carries iss, equal to the issuer (mix-up defense)',
-  requirements: [
-    { spec: 'RFC 9207', section: '2', level: 'MUST', note: 'iss in every authorization response, equal to the issuer identifier' },
-    { spec: 'RFC 9700', section: '4.4.2', level: 'SHOULD', note: 'the iss parameter is the mix-up defense of choice' },
-    { spec: 'FAPI 2.0 SP', section: '5.3.2.2', level: 'MUST', note: 'shall return an iss parameter in the authorization response' },
-  ],
+  requirements: {
+    rfc9207_2: { spec: 'RFC 9207', section: '2', level: 'MUST', party: 'server', note: 'iss in every authorization response, equal to the issuer identifier' },
+    // "Clients MUST prevent mix-up attacks"; the iss defense is described, the duty is the client's (RFC 9207 §2 binds the server).
+    rfc9700_4_4_2: { spec: 'RFC 9700', section: '4.4.2', level: 'SHOULD', party: 'client', note: 'the iss parameter is the mix-up defense of choice' },
+    fapi2_5_3_2_2: { spec: 'FAPI 2.0 SP', section: '5.3.2.2', level: 'MUST', party: 'server', note: 'shall return an iss parameter in the authorization response' },
+  },
   severity: 'high',
   requires: { user: true, capabilities: ['endpoint:authorization'] },
   catches: ['iss-missing'],
@@ -32,10 +31,10 @@ export default defineScenario({
     const pkce = ctx.pkce.create();
     const success = await ctx.authorize(client.role, { code_challenge: pkce.challenge, code_challenge_method: pkce.method });
     if (success.kind !== 'redirect' || !success.params.code) ctx.log('the sound request got no code; only the error response is checked');
-    await ctx.softly(() => expectIss(success, issuer, 'The successful authorization response'));
+    await ctx.softly(() => expectIss(success, issuer, 'The successful authorization response', ctx.req.rfc9207_2));
     // An error that is redirected (RFC 6749 §4.1.2.1): an unsupported response_type.
     const error = await ctx.authorize(client.role, { response_type: 'idpc_unsupported', code_challenge: pkce.challenge, code_challenge_method: pkce.method });
-    if (error.kind === 'redirect' && error.params.error) await ctx.softly(() => expectIss(error, issuer, `The error response (error=${error.params.error})`));
+    if (error.kind === 'redirect' && error.params.error) await ctx.softly(() => expectIss(error, issuer, `The error response (error=${error.params.error})`, ctx.req.rfc9207_2));
     else ctx.evidence.note('The request with an unsupported response_type was not answered with an error redirect (an error page, or a refused push); its iss could not be checked.');
     if (success.kind !== 'redirect' && !(error.kind === 'redirect' && error.params.error)) {
       return ctx.skip('no authorization response reached the redirect_uri; nothing to check');

@@ -1,22 +1,20 @@
 import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
 import { authorizationAnswer, codeFlowClient } from '../checks/index.ts';
 
-const RULE = 'RFC 9126 §5';
-
 export default defineScenario({
   id: 'par.required',
   title: 'Where PAR is required, an authorization request that was not pushed is refused',
-  requirements: [
-    { spec: 'RFC 9126', section: '5', level: 'MUST', note: 'require_pushed_authorization_requests: PAR is the only way in' },
-    { spec: 'FAPI 2.0 SP', section: '5.3.2.2', level: 'MUST', note: 'reject authorization requests sent without PAR' },
-  ],
+  requirements: {
+    rfc9126_5: { spec: 'RFC 9126', section: '5', level: 'MUST', party: 'server', note: 'require_pushed_authorization_requests: PAR is the only way in' },
+    fapi2_5_3_2_2: { spec: 'FAPI 2.0 SP', section: '5.3.2.2', level: 'MUST', party: 'server', note: 'reject authorization requests sent without PAR' },
+  },
   severity: 'high',
   requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'] },
   catches: ['par-not-enforced'],
   async run(ctx) {
     const required = ctx.target.supports('metadata:require_pushed_authorization_requests');
     if (!required && ctx.profile !== 'fapi2') return ctx.skip('the target does not advertise require_pushed_authorization_requests (RFC 9126 §5), so plain requests may be allowed');
-    const rule = required ? RULE : 'FAPI 2.0 SP §5.3.2.2';
+    const rule = required ? ctx.req.rfc9126_5 : ctx.req.fapi2_5_3_2_2;
     const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');
     const pkce = ctx.pkce.create();
     const plain = await ctx.authorize(client.role, { code_challenge: pkce.challenge, code_challenge_method: pkce.method }, { par: false });

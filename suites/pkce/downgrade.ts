@@ -10,10 +10,10 @@ import { authorizationAnswer, expectOAuthError, expectRefusalIsFor } from '../ch
 export default defineScenario({
   id: 'pkce.downgrade',
   title: 'A code_verifier for a code issued without a code_challenge is rejected',
-  requirements: [
-    { spec: 'RFC 9700', section: '2.1.1', level: 'MUST', note: 'mitigate PKCE downgrade attacks' },
-    { spec: 'RFC 9700', section: '4.8.2', level: 'MUST' },
-  ],
+  requirements: {
+    rfc9700_2_1_1: { spec: 'RFC 9700', section: '2.1.1', level: 'MUST', party: 'server', note: 'mitigate PKCE downgrade attacks' },
+    rfc9700_4_8_2: { spec: 'RFC 9700', section: '4.8.2', level: 'MUST', party: 'server' },
+  },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['pkce-downgrade'],
@@ -29,7 +29,7 @@ export default defineScenario({
     }, { label: 'token request with a code_verifier for a code issued without a challenge' });
     // RFC 9700 §4.8.2 says "rejected" without naming the code; either fits RFC 6749 §5.2.
     expectOAuthError(res, ['invalid_grant', 'invalid_request'], {
-      when: 'A token request with a code_verifier for a code issued without a code_challenge', per: 'RFC 9700 §4.8.2',
+      when: 'A token request with a code_verifier for a code issued without a code_challenge', per: ctx.req.rfc9700_4_8_2,
     });
   },
 });

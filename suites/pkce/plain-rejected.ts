@@ -15,10 +15,12 @@ const VARIANTS: ReadonlyArray<{ name: string; params: (challenge: string) => Par
 export default defineScenario({
   id: 'pkce.plain-rejected',
   title: 'A plain PKCE challenge, which exposes the verifier, is refused',
-  requirements: [
-    { spec: 'SPEC', section: 'Code challenge (PKCE)', level: 'MUST', note: 'code_challenge_method: S256' },
-    { spec: 'RFC 9700', section: '2.1.1', level: 'SHOULD', note: 'only methods that do not expose the verifier' },
-  ],
+  requirements: {
+    specCodeChallengePkce: { spec: 'SPEC', section: 'Code challenge (PKCE)', level: 'MUST', party: 'server', note: 'code_challenge_method: S256' },
+    // "Clients SHOULD use PKCE code challenge methods that do not expose the PKCE verifier": it binds the client, so under
+    // --profile rfc no document requires the server to refuse plain, and the scenario is skipped there.
+    rfc9700_2_1_1: { spec: 'RFC 9700', section: '2.1.1', level: 'SHOULD', party: 'client', note: 'clients use methods that do not expose the verifier' },
+  },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['pkce-plain-allowed'],

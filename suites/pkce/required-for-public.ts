@@ -10,10 +10,11 @@ import { authorizationAnswer, expectRefusalIsFor } from '../checks/index.ts';
 export default defineScenario({
   id: 'pkce.required-for-public',
   title: 'An authorization request of a public or third-party client without code_challenge is refused',
-  requirements: [
-    { spec: 'SPEC', section: 'Authorization endpoint', level: 'MUST', note: 'code_challenge required for public and third-party clients' },
-    { spec: 'RFC 9700', section: '2.1.1', level: 'SHOULD', note: 'public clients MUST use PKCE; the server can only ensure it by requiring it' },
-  ],
+  requirements: {
+    specAuthorizationEndpoint: { spec: 'SPEC', section: 'Authorization endpoint', level: 'MUST', party: 'server', note: 'code_challenge required for public and third-party clients' },
+    // "Public clients MUST use PKCE" binds the client; no RFC makes the server refuse a public client without it.
+    rfc9700_2_1_1: { spec: 'RFC 9700', section: '2.1.1', level: 'MUST', party: 'client', note: 'public clients use PKCE' },
+  },
   severity: 'high',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
   catches: ['pkce-optional-for-public'],

@@ -6,10 +6,16 @@ import { expectOAuthError } from '../checks/index.ts';
 export default defineScenario({
   id: 'pkce.verifier-format',
   title: 'A code_verifier outside 43–128 unreserved characters is rejected, even when its S256 matches the code_challenge',
-  requirements: [{ spec: 'RFC 7636', section: '4.1', level: 'MUST' }],
+  requirements: {
+    // RFC 7636 §4.1 defines how the client creates the verifier (43–128 unreserved characters); no
+    // sentence of RFC 7636, RFC 6749 or RFC 9700 obliges the server to refuse one made otherwise,
+    // and the SPEC says only that the client generates it. So nothing binds the server: the scenario
+    // is skipped in every profile and claims no planted flaw (pkce-verifier-format-unchecked is
+    // listed in the matrix as a flaw that breaks no server requirement).
+    rfc7636_4_1: { spec: 'RFC 7636', section: '4.1', level: 'MUST', party: 'client', note: 'the client creates a 43–128 character verifier' },
+  },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
-  catches: ['pkce-verifier-format-unchecked'],
   async run(ctx) {
     const client = ctx.client('confidential');
     // Each case costs a login: a fresh code whose challenge is the S256 of the invalid verifier,
@@ -25,7 +31,7 @@ export default defineScenario({
       // RFC 7636 §4.6 names invalid_grant for a failed verification; RFC 6749 §5.2 invalid_request for a malformed parameter.
       expectOAuthError(res, ['invalid_request', 'invalid_grant'], {
         when: `A token request whose code_verifier is ${describe(kind, verifier)} (its S256 matches the challenge)`,
-        per: 'RFC 7636 §4.1',
+        per: ctx.req.rfc7636_4_1,
       });
     }, { runs: 8, label: 'invalid code_verifiers', show: ({ kind, verifier }) => `${kind}: ${describe(kind, verifier)}` });
   },

@@ -4,7 +4,7 @@ import { expectOAuthError } from '../checks/index.ts';
 export default defineScenario({
   id: 'pkce.verifier-mismatch',
   title: 'A token request with a code_verifier that does not match the code_challenge gets invalid_grant',
-  requirements: [{ spec: 'RFC 7636', section: '4.6', level: 'MUST' }],
+  requirements: { rfc7636_4_6: { spec: 'RFC 7636', section: '4.6', level: 'MUST', party: 'server' } },
   severity: 'critical',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['pkce-verifier-ignored'],
@@ -18,7 +18,7 @@ export default defineScenario({
     }, { label: 'token request with a wrong code_verifier' });
     expectOAuthError(res, 'invalid_grant', {
       when: 'A token request with a code_verifier that does not match the code_challenge',
-      per: 'RFC 7636 §4.6',
+      per: ctx.req.rfc7636_4_6,
     });
   },
 });

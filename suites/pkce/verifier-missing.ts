@@ -4,10 +4,10 @@ import { expectOAuthError } from '../checks/index.ts';
 export default defineScenario({
   id: 'pkce.verifier-missing',
   title: 'A token request without code_verifier, for a code issued with a code_challenge, is rejected',
-  requirements: [
-    { spec: 'RFC 9700', section: '2.1.1', level: 'MUST', note: 'enforce the code_verifier once a challenge was sent' },
-    { spec: 'RFC 7636', section: '4.6', level: 'MUST' },
-  ],
+  requirements: {
+    rfc9700_2_1_1: { spec: 'RFC 9700', section: '2.1.1', level: 'MUST', party: 'server', note: 'enforce the code_verifier once a challenge was sent' },
+    rfc7636_4_6: { spec: 'RFC 7636', section: '4.6', level: 'MUST', party: 'server' },
+  },
   severity: 'critical',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['pkce-verifier-optional'],
@@ -18,7 +18,7 @@ export default defineScenario({
     }, { label: 'token request without code_verifier' });
     // A missing parameter (invalid_request) or a grant that does not verify (invalid_grant): RFC 6749 §5.2 fits either.
     expectOAuthError(res, ['invalid_grant', 'invalid_request'], {
-      when: 'A token request without code_verifier for a code issued with a code_challenge', per: 'RFC 9700 §2.1.1',
+      when: 'A token request without code_verifier for a code issued with a code_challenge', per: ctx.req.rfc9700_2_1_1,
     });
   },
 });

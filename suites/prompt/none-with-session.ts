@@ -4,14 +4,16 @@ import { CODE_FLOW_CAPABILITIES, authorizeInSession, expectSameSub, expectSilent
 export default defineScenario({
   id: 'prompt.none-with-session',
   title: 'prompt=none with a signed-in session returns a code without any page, for the same user',
-  requirements: [{ spec: 'OIDC Core', section: '3.1.2.1', level: 'MUST', note: 'prompt=none answers from the existing session' }],
+  requirements: {
+    oidcCore_3_1_2_1: { spec: 'OIDC Core', section: '3.1.2.1', level: 'MUST', party: 'server', note: 'prompt=none answers from the existing session' },
+  },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['prompt-none-ignored'],
   async run(ctx) {
     const first = await signIn(ctx, 'confidential');
     const { outcome, verifier } = await authorizeInSession(ctx, 'confidential', first.session, { prompt: 'none' }, { interact: false });
-    const rule = { when: 'The prompt=none request in the signed-in session', per: 'OIDC Core §3.1.2.1' };
+    const rule = { when: 'The prompt=none request in the signed-in session', per: ctx.req.oidcCore_3_1_2_1 };
     expectSilentCode(outcome, rule);
     const tokens = await redeemOutcome(ctx, 'confidential', outcome, verifier, 'the prompt=none request');
     expectSameSub(first.claims, idTokenOf(ctx, tokens, 'redeeming the prompt=none code').claims, rule);

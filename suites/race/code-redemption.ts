@@ -4,10 +4,10 @@ import { RACE_WIDTH, expectAtMostOneSuccess } from '../checks/index.ts';
 export default defineScenario({
   id: 'race.code-redemption',
   title: 'Of N parallel redemptions of one authorization code, at most one succeeds',
-  requirements: [{ spec: 'RFC 6749', section: '4.1.2', level: 'MUST', note: 'the server MUST deny a code used more than once' }],
+  requirements: { rfc6749_4_1_2: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server', note: 'the server MUST deny a code used more than once' } },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
-  catches: ['race-code'],
+  catches: ['race-code', 'code-reuse-allowed'],
   // Timing-sensitive: run alone, so other scenarios' traffic cannot spread the requests apart.
   exclusive: true,
   async run(ctx) {
@@ -15,8 +15,8 @@ export default defineScenario({
     const responses = await ctx.http.tokenAtOnce(ctx.client('confidential'), {
       grant_type: GRANT.code, code, redirect_uri: request.redirect_uri, code_verifier: pkce?.verifier,
     }, RACE_WIDTH, { label: 'redemption of one code' });
-    expectAtMostOneSuccess(responses, {
-      when: `${RACE_WIDTH} redemptions of one authorization code sent at once`, per: 'RFC 6749 §4.1.2',
+    expectAtMostOneSuccess(ctx, responses, {
+      when: `${RACE_WIDTH} redemptions of one authorization code sent at once`, per: ctx.req.rfc6749_4_1_2,
     });
   },
 });

@@ -4,10 +4,10 @@ import { RACE_WIDTH, expectAtMostOneSuccess, withOpenid } from '../checks/index.
 export default defineScenario({
   id: 'race.refresh-rotation',
   title: 'Of N parallel refreshes with one refresh token, at most one succeeds',
-  requirements: [{ spec: 'SPEC', section: 'States and transitions', level: 'MUST', note: 'refresh token: active → revoked on use' }],
+  requirements: { specStatesAndTransitions: { spec: 'SPEC', section: 'States and transitions', level: 'MUST', party: 'server', note: 'refresh token: active → revoked on use' } },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
-  catches: ['race-refresh'],
+  catches: ['race-refresh', 'refresh-not-rotated', 'refresh-reuse-allowed'],
   // Timing-sensitive: run alone, so other scenarios' traffic cannot spread the requests apart.
   exclusive: true,
   async run(ctx) {
@@ -21,8 +21,8 @@ export default defineScenario({
     const responses = await ctx.http.tokenAtOnce(client, { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token }, RACE_WIDTH, {
       label: 'refresh with one token',
     });
-    expectAtMostOneSuccess(responses, {
-      when: `${RACE_WIDTH} refreshes with one refresh token sent at once`, per: 'SPEC › States and transitions',
+    expectAtMostOneSuccess(ctx, responses, {
+      when: `${RACE_WIDTH} refreshes with one refresh token sent at once`, per: ctx.req.specStatesAndTransitions,
     });
   },
 });

@@ -57,14 +57,14 @@ const CAVEATS: Record<NonNullable<RedirectUriNearMiss['caveat']>, string> = {
 export default defineScenario({
   id: 'redirect.exact-match',
   title: 'Redirect URIs that nearly match the registered one (prefix, case, port, path, host, encoding…) are refused and never redirected to',
-  requirements: [
-    { spec: 'RFC 9700', section: '4.1.3', level: 'MUST' },
-    { spec: 'RFC 6749', section: '3.1.2.4', level: 'MUST' },
-    { spec: 'SPEC', section: 'Authentication', level: 'MUST', note: 'rule 5: exact match, no substring or wildcard' },
-  ],
+  requirements: {
+    rfc9700_4_1_3: { spec: 'RFC 9700', section: '4.1.3', level: 'MUST', party: 'server' },
+    rfc6749_3_1_2_4: { spec: 'RFC 6749', section: '3.1.2.4', level: 'MUST', party: 'server' },
+    specAuthentication: { spec: 'SPEC', section: 'Authentication', level: 'MUST', party: 'server', note: 'rule 5: exact match, no substring or wildcard' },
+  },
   severity: 'critical',
   requires: { roles: ['confidential'], user: true, capabilities: ['endpoint:authorization'] },
-  catches: ['redirect-prefix-match'],
+  catches: ['redirect-prefix-match', 'redirect-open-on-error'],
   async run(ctx) {
     const client = ctx.client('confidential');
     const registered = client.redirectUri ?? ctx.skip('the confidential client has no redirectUri in the target config');

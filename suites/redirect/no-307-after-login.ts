@@ -1,9 +1,6 @@
 import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
 import { codeFlowClient } from '../checks/index.ts';
 
-const MUST = 'RFC 9700 §4.12';
-const SHOULD_303 = 'RFC 9700 §4.12 (303 See Other)';
-
 /**
  * The login form is a POST with the user's credentials. A 307 (or 308) answer makes the browser
  * send the same POST, credentials included, to wherever it points — on the way to the client.
@@ -11,11 +8,11 @@ const SHOULD_303 = 'RFC 9700 §4.12 (303 See Other)';
 export default defineScenario({
   id: 'redirect.no-307-after-login',
   title: 'The redirect that answers the login form POST is never 307 (or 308), which would re-post the credentials',
-  requirements: [
-    { spec: 'RFC 9700', section: '4.12', level: 'MUST', note: 'no HTTP 307 when redirecting a request that may carry credentials' },
-    { spec: 'RFC 9700', section: '4.12', level: 'SHOULD', note: '303 See Other' },
-    { spec: 'FAPI 2.0 SP', section: '5.3.2.2', level: 'MUST', note: 'no HTTP 307 when redirecting a request that contains user credentials' },
-  ],
+  requirements: {
+    rfc9700_4_12: { spec: 'RFC 9700', section: '4.12', level: 'MUST', party: 'server', note: 'no HTTP 307 when redirecting a request that may carry credentials' },
+    rfc9700_4_12_303: { spec: 'RFC 9700', section: '4.12', level: 'SHOULD', party: 'server', note: '303 See Other' },
+    fapi2_5_3_2_2: { spec: 'FAPI 2.0 SP', section: '5.3.2.2', level: 'MUST', party: 'server', note: 'no HTTP 307 when redirecting a request that contains user credentials' },
+  },
   severity: 'high',
   requires: { user: true, capabilities: ['endpoint:authorization'] },
   catches: ['redirect-307-after-login'],
@@ -32,11 +29,11 @@ export default defineScenario({
     for (const r of afterPost) {
       const where = `The POST to ${r.url.split('?')[0]}`;
       if (r.status === 307 || r.status === 308) {
-        throw new CheckFailure(`${where} (the login form, with the user's credentials) was answered ${r.status}, so the browser re-posts the credentials to ${new URL(r.location).origin}; ${MUST} forbids 307 for such a request (308 keeps the method too).`, { requirement: MUST });
+        throw new CheckFailure(`${where} (the login form, with the user's credentials) was answered ${r.status}, so the browser re-posts the credentials to ${new URL(r.location).origin}; ${ctx.req.rfc9700_4_12} forbids 307 for such a request (308 keeps the method too).`, { requirement: ctx.req.rfc9700_4_12 });
       }
       if (r.status !== 303) {
         await ctx.softly(() => {
-          throw new CheckFailure(`${where} was answered ${r.status}; ${MUST} asks for 303 See Other, which always turns the next request into a GET.`, { requirement: SHOULD_303 });
+          throw new CheckFailure(`${where} was answered ${r.status}; ${ctx.req.rfc9700_4_12} asks for 303 See Other, which always turns the next request into a GET.`, { requirement: ctx.req.rfc9700_4_12_303 });
         });
       }
     }

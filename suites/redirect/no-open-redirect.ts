@@ -13,11 +13,11 @@ const ATTACKER = new URL('https://attacker.example/oauth/callback');
 export default defineScenario({
   id: 'redirect.no-open-redirect',
   title: 'An erroneous request with an unregistered redirect_uri gets an error page, never a redirect there',
-  requirements: [
-    { spec: 'RFC 6749', section: '4.1.2.1', level: 'MUST', note: 'never redirect to an invalid redirection URI' },
-    { spec: 'RFC 9700', section: '4.11.2', level: 'MUST', note: 'the authorization server as open redirector' },
-    { spec: 'SPEC', section: 'Errors', level: 'MUST', note: 'rule 2: a redirect_uri that is not registered is denied' },
-  ],
+  requirements: {
+    rfc6749_4_1_2_1: { spec: 'RFC 6749', section: '4.1.2.1', level: 'MUST', party: 'server', note: 'never redirect to an invalid redirection URI' },
+    rfc9700_4_11_2: { spec: 'RFC 9700', section: '4.11.2', level: 'MUST', party: 'server', note: 'the authorization server as open redirector' },
+    specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 2: a redirect_uri that is not registered is denied' },
+  },
   severity: 'critical',
   requires: { roles: ['confidential'], user: true, capabilities: ['endpoint:authorization'] },
   catches: ['redirect-open-on-error'],

@@ -4,10 +4,10 @@ import { expectOAuthError, refresh, tokensWithRefresh } from '../checks/index.ts
 export default defineScenario({
   id: 'refresh.bound-to-client',
   title: "A client cannot use another client's refresh token (invalid_grant)",
-  requirements: [
-    { spec: 'RFC 6749', section: '6', level: 'MUST', note: 'the refresh token was issued to the authenticated client' },
-    { spec: 'RFC 6749', section: '5.2', level: 'MUST', note: 'invalid_grant: issued to another client' },
-  ],
+  requirements: {
+    rfc6749_6: { spec: 'RFC 6749', section: '6', level: 'MUST', party: 'server', note: 'the refresh token was issued to the authenticated client' },
+    rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_grant: issued to another client' },
+  },
   severity: 'critical',
   requires: { roles: ['confidential', 'confidential2'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
   catches: ['refresh-not-client-bound'],
@@ -16,7 +16,7 @@ export default defineScenario({
     const res = await refresh(ctx, 'confidential2', tokens.refresh_token, {}, "refresh_token as confidential2, with the confidential client's token");
     expectOAuthError(res, 'invalid_grant', {
       when: 'A refresh request by the confidential2 client with a refresh token issued to the confidential client',
-      per: 'RFC 6749 §6',
+      per: ctx.req.rfc6749_6,
     });
   },
 });

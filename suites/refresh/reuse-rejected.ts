@@ -4,12 +4,12 @@ import { expectOAuthError, refresh, rotateOnce, tokensWithRefresh } from '../che
 export default defineScenario({
   id: 'refresh.reuse-rejected',
   title: 'A refresh token that has been rotated out is rejected with invalid_grant',
-  requirements: [
-    { spec: 'SPEC', section: 'States and transitions', level: 'MUST', note: 'refresh token: revoked → rejected' },
-    { spec: 'SPEC', section: 'Errors', level: 'MUST', note: 'rule 1' },
+  requirements: {
+    specStatesAndTransitions: { spec: 'SPEC', section: 'States and transitions', level: 'MUST', party: 'server', note: 'refresh token: revoked → rejected' },
+    specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 1' },
     // With rotation (RFC 9700's choice for public clients) a used refresh token is invalidated.
-    { spec: 'RFC 9700', section: '4.14.2', level: 'MUST', roles: ['public'], note: 'public clients' },
-  ],
+    rfc9700_4_14_2: { spec: 'RFC 9700', section: '4.14.2', level: 'MUST', party: 'server', roles: ['public'], note: 'public clients' },
+  },
   severity: 'critical',
   requires: { roles: ['public'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
   catches: ['refresh-reuse-allowed'],
@@ -19,7 +19,7 @@ export default defineScenario({
     const replay = await refresh(ctx, 'public', tokens.refresh_token, {}, 'refresh_token as public, replaying the rotated-out token');
     expectOAuthError(replay, 'invalid_grant', {
       when: 'Replaying a refresh token that a refresh had already rotated out',
-      per: ctx.applies('RFC 9700 §4.14.2') ? 'RFC 9700 §4.14.2' : 'SPEC › States and transitions',
+      per: ctx.applies(ctx.req.rfc9700_4_14_2) ? ctx.req.rfc9700_4_14_2 : ctx.req.specStatesAndTransitions,
     });
   },
 });

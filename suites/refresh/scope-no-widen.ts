@@ -5,10 +5,10 @@ import { expectScopesWithheld, grantedScopes, refresh, tokensWithRefresh } from 
 export default defineScenario({
   id: 'refresh.scope-no-widen',
   title: 'A refresh request for a scope the original grant did not include gets invalid_scope',
-  requirements: [
-    { spec: 'RFC 6749', section: '6', level: 'MUST', note: 'no scope not originally granted' },
-    { spec: 'RFC 6749', section: '5.2', level: 'MUST', note: 'invalid_scope' },
-  ],
+  requirements: {
+    rfc6749_6: { spec: 'RFC 6749', section: '6', level: 'MUST', party: 'server', note: 'no scope not originally granted' },
+    rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_scope' },
+  },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
   catches: ['refresh-scope-widen'],
@@ -26,7 +26,7 @@ export default defineScenario({
     const res = await refresh(ctx, 'confidential', tokens.refresh_token, { scope: wider.join(' ') }, `refresh_token as confidential, asking for ${held} on top of the original grant`);
     expectScopesWithheld(res, [held], wider, ctx.jwt, {
       when: `A refresh request asking for ${held}, which the original grant did not include,`,
-      per: 'RFC 6749 §6',
+      per: ctx.req.rfc6749_6,
     });
   },
 });

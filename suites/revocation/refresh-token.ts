@@ -4,10 +4,10 @@ import { expectOAuthError, expectStatus, revocationRequest, tokensWithRefreshTok
 export default defineScenario({
   id: 'revocation.refresh-token',
   title: 'A revoked refresh token can no longer be used',
-  requirements: [
-    { spec: 'RFC 7009', section: '2.1', level: 'MUST' },
-    { spec: 'RFC 7009', section: '2.2', level: 'MUST', note: 'HTTP 200 for a revoked token' },
-  ],
+  requirements: {
+    rfc7009_2_1: { spec: 'RFC 7009', section: '2.1', level: 'MUST', party: 'server' },
+    rfc7009_2_2: { spec: 'RFC 7009', section: '2.2', level: 'MUST', party: 'server', note: 'HTTP 200 for a revoked token' },
+  },
   severity: 'high',
   requires: {
     roles: ['confidential'], user: true,
@@ -18,12 +18,12 @@ export default defineScenario({
     const client = ctx.client('confidential');
     const { tokens } = await tokensWithRefreshToken(ctx, 'confidential');
     const revoked = await revocationRequest(ctx, 'confidential', tokens.refresh_token, 'refresh_token');
-    expectStatus(revoked, 200, { when: 'Revoking a refresh token of the client', per: 'RFC 7009 §2.2' });
+    expectStatus(revoked, 200, { when: 'Revoking a refresh token of the client', per: ctx.req.rfc7009_2_2 });
 
     const res = await ctx.http.token(client, { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token }, { label: 'refresh with the revoked refresh token' });
     expectOAuthError(res, 'invalid_grant', {
       when: 'A refresh request with a refresh token the revocation endpoint had just revoked (with HTTP 200)',
-      per: 'RFC 7009 §2.1 with RFC 6749 §5.2',
+      per: ctx.req.rfc7009_2_1,
     });
   },
 });

@@ -1,13 +1,11 @@
 import { GRANT, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
-import { CODE_FLOW_ROLES, escalatingScopes, expectScopesWithheld, findClient, partyClient } from '../checks/index.ts';
-
-const RULE = 'SPEC › Errors (rule 4)';
+import { CODE_FLOW_ROLES, escalatingScopes, expectRefusalIsFor, expectScopesWithheld, findClient, partyClient } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'scope.escalation-authorize',
   title: "An authorization request for scopes beyond the client's is refused (invalid_scope, or the extra scopes are not granted)",
-  requirements: [{ spec: 'SPEC', section: 'Errors', level: 'MUST', note: 'rule 4' }],
+  requirements: { specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 4' } },
   severity: 'critical',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['scope-unchecked'],
@@ -28,7 +26,10 @@ export default defineScenario({
     const { code, error } = auth.params;
     if (error) {
       // Refused. RFC 6749 §4.1.2.1 names the code invalid_scope; the SPEC asks only for the refusal.
-      if (error !== 'invalid_scope') ctx.log(`refused with error=${error} rather than invalid_scope`);
+      if (error === 'invalid_scope') return;
+      // Another error may have another cause (a missing parameter the IdP wants, a login problem):
+      // the refusal counts only if the same request within the client's scope gets a code.
+      await expectRefusalIsFor(ctx, client.role, `for ${extra.join(' ')} ${describeOutcome(auth)}`, `the scopes beyond the client's (${extra.join(' ')})`);
       return;
     }
     if (!code) throw new PreconditionError(`the authorization request ${describeOutcome(auth)}`);
@@ -38,6 +39,6 @@ export default defineScenario({
     if (res.status !== 200 && res.body.error !== 'invalid_scope') {
       throw new PreconditionError(`redeeming the code got HTTP ${res.status}${typeof res.body.error === 'string' ? ` error=${res.body.error}` : ''} instead of tokens whose scope could be read`);
     }
-    expectScopesWithheld(res, extra, requested, ctx.jwt, { when, per: RULE });
+    expectScopesWithheld(res, extra, requested, ctx.jwt, { when, per: ctx.req.specErrors });
   },
 });

@@ -4,10 +4,10 @@ import { EXCHANGE_OF_USER_TOKEN, exchangeRequest, expectTokenResponse, grantedSc
 export default defineScenario({
   id: 'token-exchange.downscope',
   title: 'Exchanging a token for a narrower scope returns a token with that scope and issued_token_type',
-  requirements: [
-    { spec: 'RFC 8693', section: '2.2.1', level: 'MUST' },
-    { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', note: 'rule 3: a narrower scope by token exchange' },
-  ],
+  requirements: {
+    rfc8693_2_2_1: { spec: 'RFC 8693', section: '2.2.1', level: 'MUST', party: 'server' },
+    specTokenEndpoint: { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', party: 'server', note: 'rule 3: a narrower scope by token exchange' },
+  },
   severity: 'medium',
   requires: EXCHANGE_OF_USER_TOKEN,
   async run(ctx) {
@@ -21,9 +21,9 @@ export default defineScenario({
 
     const res = await exchangeRequest(ctx, subject.token, requested, 'token exchange for a narrower scope');
     const when = `Exchanging a user's access token (scope "${subject.scope.join(' ')}") for the narrower scope "${requested.join(' ')}"`;
-    const tokens = expectTokenResponse(res, { when, per: 'RFC 8693 §2.2.1' });
+    const tokens = expectTokenResponse(res, { when, per: ctx.req.rfc8693_2_2_1 });
     if (typeof res.body.issued_token_type !== 'string' || !res.body.issued_token_type) {
-      throw new CheckFailure(`${when} returned no issued_token_type; RFC 8693 §2.2.1 requires it.`, { requirement: 'RFC 8693 §2.2.1' });
+      throw new CheckFailure(`${when} returned no issued_token_type; RFC 8693 §2.2.1 requires it.`, { requirement: ctx.req.rfc8693_2_2_1, kind: 'refused-wrongly' });
     }
     for (const { source, scopes } of grantedScopes(tokens, requested, ctx.jwt)) {
       const beyond = scopes.filter((s) => !requested.includes(s));

@@ -8,7 +8,7 @@ const defined = (params: Params): Record<string, string> =>
 export default defineScenario({
   id: 'token.error-format',
   title: 'Malformed token requests get RFC 6749 §5.2 errors: HTTP 400 (401 for invalid_client), a JSON object, an error code from the set',
-  requirements: [{ spec: 'RFC 6749', section: '5.2', level: 'MUST' }],
+  requirements: { rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server' } },
   severity: 'medium',
   requires: { roles: ['confidential'], capabilities: ['endpoint:token'] },
   catches: ['error-format-wrong'],
@@ -25,9 +25,9 @@ export default defineScenario({
         url: valid.url, method: 'POST', body: bad.body, label: `token request: ${bad.description}`,
         headers: { ...valid.headers, ...(bad.contentType === undefined ? {} : { 'content-type': bad.contentType }) },
       });
-      // A body far beyond any token request may be refused before it is read: 413 (RFC 9110 §15.5.14) is
-      // the "unless specified otherwise" of §5.2 then, but the answer must still be a §5.2 error object.
-      expectTokenErrorFormat(res, { when: `A token request with ${bad.description}`, per: 'RFC 6749 §5.2' },
+      // A body far beyond any token request may be refused before it is read: 413 (RFC 9110 §15.5.14), from
+      // the IdP or its proxy, in whatever body format, is a valid refusal then (the "unless specified otherwise" of §5.2).
+      expectTokenErrorFormat(res, { when: `A token request with ${bad.description}`, per: ctx.req.rfc6749_5_2 },
         bad.kind === 'huge-body' ? { alsoStatus: [413] } : {});
     }, { label: 'malformed token requests', show: (bad) => `${bad.kind} (${bad.variant}): ${bad.description}` });
   },

@@ -5,7 +5,7 @@ export default defineScenario({
   id: 'token.json-body',
   title: 'The token endpoint accepts a JSON request body (Content-Type: application/json)',
   // The SPEC's own rule: RFC 6749 §3.2 has form bodies only, so the rfc profile skips this.
-  requirements: [{ spec: 'SPEC', section: 'Token endpoint', level: 'MUST', note: 'JSON request body' }],
+  requirements: { specTokenEndpoint: { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', party: 'server', note: 'JSON request body' } },
   severity: 'medium',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
   catches: ['json-body-rejected'],
@@ -14,7 +14,7 @@ export default defineScenario({
     const res = await ctx.http.token(client, { grant_type: GRANT.clientCredentials, scope: client.scope || undefined }, {
       encoding: 'json', label: 'client_credentials as a JSON body',
     });
-    const rule = { when: 'A client_credentials request sent as application/json', per: 'SPEC › Token endpoint' };
+    const rule = { when: 'A client_credentials request sent as application/json', per: ctx.req.specTokenEndpoint };
     expectBearer(expectTokenResponse(res, rule), rule);
   },
 });

@@ -37,11 +37,11 @@ const show = (c: Comparison) => `${c.what} ${c.third.seconds} s vs ${c.first.sec
 export default defineScenario({
   id: 'tokens.third-party-short-lived',
   title: 'Tokens issued to third-party clients live no longer than those of first-party clients',
-  requirements: [
-    { spec: 'SPEC', section: 'First-party versus third-party', level: 'MUST', note: 'token lifetime: third-party short' },
+  requirements: {
+    specFirstPartyVersusThirdParty: { spec: 'SPEC', section: 'First-party versus third-party', level: 'MUST', party: 'server', note: 'token lifetime: third-party short' },
     // "Short" has no number: equal lifetimes may both be short, so they are only a warning.
-    { spec: 'SPEC', section: 'Limits', level: 'SHOULD', note: 'rule 1: third-party lifetimes shorter' },
-  ],
+    specLimits: { spec: 'SPEC', section: 'Limits', level: 'SHOULD', party: 'server', note: 'rule 1: third-party lifetimes shorter' },
+  },
   severity: 'medium',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['third-party-long-lived'],
@@ -66,10 +66,10 @@ export default defineScenario({
     ctx.evidence.note(comparisons.map((c) => `${c.what}: third-party (${third.role}) ${c.third.seconds} s, first-party (${first.role}) ${c.first.seconds} s`).join('\n'), 'lifetimes');
     const longer = comparisons.filter((c) => c.third.seconds > c.first.seconds + TOLERANCE);
     if (longer.length) {
-      throw new CheckFailure(`The third-party ${third.role} client's tokens live longer than the first-party ${first.role} client's (${longer.map(show).join('; ')}); SPEC › First-party versus third-party requires third-party lifetimes to be short, first-party ones may be long.`, { requirement: 'SPEC › First-party versus third-party' });
+      throw new CheckFailure(`The third-party ${third.role} client's tokens live longer than the first-party ${first.role} client's (${longer.map(show).join('; ')}); SPEC › First-party versus third-party requires third-party lifetimes to be short, first-party ones may be long.`, { requirement: ctx.req.specFirstPartyVersusThirdParty });
     }
     if (!comparisons.some((c) => c.third.seconds < c.first.seconds - TOLERANCE)) {
-      throw new CheckFailure(`The third-party ${third.role} client's tokens live as long as the first-party ${first.role} client's (${comparisons.map(show).join('; ')}); SPEC › Limits (rule 1) asks for short third-party lifetimes where first-party ones may be longer.`, { requirement: 'SPEC › Limits' });
+      throw new CheckFailure(`The third-party ${third.role} client's tokens live as long as the first-party ${first.role} client's (${comparisons.map(show).join('; ')}); SPEC › Limits (rule 1) asks for short third-party lifetimes where first-party ones may be longer.`, { requirement: ctx.req.specLimits });
     }
   },
 });

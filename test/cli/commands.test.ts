@@ -20,7 +20,7 @@ import { defineScenario, CheckFailure } from 'idp-conformance';
 export default defineScenario({
   id: '${id}',
   title: 'The discovery document names a token endpoint',
-  requirements: [{ spec: 'RFC 8414', section: '2', level: '${level}' }],
+  requirements: { tokenEndpoint: { spec: 'RFC 8414', section: '2', level: '${level}', party: 'server' } },
   severity: 'low',
   async run(ctx) {
     const res = await ctx.http.get(ctx.target.discoveryUrl);

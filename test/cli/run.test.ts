@@ -19,7 +19,9 @@ const readReport = async (reportDir: string) => reportSchema.parse(JSON.parse(aw
 const LEGACY = BUILT_IN_SCENARIOS.filter((s) => s.requires?.roles?.includes('legacy'));
 /** Scenarios of settings the default reference leaves off (PAR required): skipped with the reason. */
 const OPTED_OUT = BUILT_IN_SCENARIOS.filter((s) => Object.hasOwn(OPT_IN, s.id));
-const APPLICABLE = BUILT_IN_SCENARIOS.filter((s) => !LEGACY.includes(s) && !OPTED_OUT.includes(s));
+/** Scenarios whose every requirement binds the client: no server verdict, skipped with that reason. */
+const CLIENT_RULES = BUILT_IN_SCENARIOS.filter((s) => s.requirements.every((r) => r.party === 'client'));
+const APPLICABLE = BUILT_IN_SCENARIOS.filter((s) => !LEGACY.includes(s) && !OPTED_OUT.includes(s) && !CLIENT_RULES.includes(s));
 
 describe('run against the embedded reference', () => {
   it('passes every scenario, prints a line each, writes all four reports, exits 0', async () => {
@@ -30,6 +32,7 @@ describe('run against the embedded reference', () => {
     for (const s of APPLICABLE) expect(stdout).toContain(`PASS  ${s.id}`);
     for (const s of LEGACY) expect(stdout).toContain(`SKIP  ${s.id}\n        needs the legacy client`);
     for (const s of OPTED_OUT) expect(stdout).toContain(`SKIP  ${s.id}\n        the target does not advertise`);
+    for (const s of CLIENT_RULES) expect(stdout).toMatch(new RegExp(`SKIP  ${s.id.replace('.', '\\.')}\\n {8}no document of the spec profile requires this of the server`));
     expect(stdout).toMatch(/profile spec, seed 5/);
     // The browser scenarios leave their screenshots beside the reports, named by their evidence.
     expect((await readdir(reportDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md', 'screenshots']);
@@ -40,7 +43,7 @@ describe('run against the embedded reference', () => {
     expect((await readdir(path.join(reportDir, 'screenshots'))).sort()).toEqual(APPLICABLE.filter((s) => s.area === 'browser').map((s) => s.id).sort());
     expect(report).toMatchObject({
       seed: 5, target: { source: 'embedded' },
-      summary: { total: BUILT_IN_SCENARIOS.length, passed: APPLICABLE.length, skipped: LEGACY.length + OPTED_OUT.length },
+      summary: { total: BUILT_IN_SCENARIOS.length, passed: APPLICABLE.length, skipped: LEGACY.length + OPTED_OUT.length + CLIENT_RULES.length },
     });
   }, 240_000); // runs the whole catalog: generous on a loaded machine
 
@@ -120,7 +123,7 @@ describe('usage errors exit 2', () => {
     [['--format', 'xml'], /--format: unknown format "xml"; choose from json, junit, html, md/],
     [['--seed', 'abc'], /--seed must be an integer ≥ 0, not "abc"/],
     [['--profile', 'oauth21'], /--profile must be one of spec, rfc/],
-    [['--fail-on', 'never'], /--fail-on must be failed, warning or error/],
+    [['--fail-on', 'never'], /--fail-on must be failed, warning, error or security/],
     [['--flaw', 'no-such-flaw'], /unknown flaw "no-such-flaw"/],
     [['--flaw', 'state-dropped', '--target', 'x.json'], /--flaw applies to the embedded reference only/],
     [['--bogus'], /Unknown option '--bogus'/],

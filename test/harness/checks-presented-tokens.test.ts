@@ -1,5 +1,6 @@
 /** The pure parts of the checks that present tokens: challenges, JWT detection, granted scope. */
 import { describe, expect, it } from 'vitest';
+import { ref } from '../support/requirements.ts';
 import { CheckFailure } from '../../harness/failures.ts';
 import type { HttpResponse } from '../../harness/http.ts';
 import { bearerChallenge, expectIntrospectionResponse, readJwt } from '../../suites/checks/index.ts';
@@ -31,9 +32,9 @@ describe('checks for presented tokens', () => {
   });
 
   it('expectIntrospectionResponse wants HTTP 200 with a boolean active', () => {
-    expect(expectIntrospectionResponse(response(200, { active: false }), 'Introspecting x')).toEqual({ active: false });
-    expect(() => expectIntrospectionResponse(response(200, { active: 'true' }), 'Introspecting x')).toThrow(CheckFailure);
-    expect(() => expectIntrospectionResponse(response(400, { error: 'invalid_request' }), 'Introspecting x'))
+    expect(expectIntrospectionResponse(response(200, { active: false }), 'Introspecting x', ref('RFC 7662 §2.2'))).toEqual({ active: false });
+    expect(() => expectIntrospectionResponse(response(200, { active: 'true' }), 'Introspecting x', ref('RFC 7662 §2.2'))).toThrow(CheckFailure);
+    expect(() => expectIntrospectionResponse(response(400, { error: 'invalid_request' }), 'Introspecting x', ref('RFC 7662 §2.2')))
       .toThrow('Introspecting x got HTTP 400 with error=invalid_request; RFC 7662 §2.2 requires HTTP 200 with a JSON object whose "active" is a boolean.');
   });
 });

@@ -1,5 +1,6 @@
 /** The checks the refresh, scope, token and header scenarios share: framing, granted scope, offline scope. */
 import { describe, expect, it } from 'vitest';
+import { ref } from '../support/requirements.ts';
 import { CheckFailure } from '../../harness/failures.ts';
 import type { HttpResponse } from '../../harness/http.ts';
 import { decodeJwt } from '../../harness/jwt.ts';
@@ -37,13 +38,13 @@ describe('framing protection (RFC 9700 §4.16)', () => {
     expect(framingVerdict({ 'x-frame-options': 'DENY', 'content-security-policy': 'frame-ancestors *' }).forbidden).toBe(false);
     expect(framingVerdict({ 'content-security-policy': "frame-ancestors 'self' https:" }).forbidden).toBe(false);
     expect(framingVerdict({ 'content-security-policy': "default-src 'self'" }).forbidden).toBe(false);
-    expect(message(() => expectFramingForbidden({ name: 'login page', url: 'https://idp.test/login', headers: {} }, { per: 'RFC 9700 §4.16' })))
+    expect(message(() => expectFramingForbidden({ name: 'login page', url: 'https://idp.test/login', headers: {} }, { per: ref('RFC 9700 §4.16') })))
       .toBe('The login page at https://idp.test/login was served with no X-Frame-Options and no CSP frame-ancestors; RFC 9700 §4.16 requires the authorization server to prevent clickjacking (X-Frame-Options DENY or SAMEORIGIN, or CSP frame-ancestors).');
   });
 });
 
 describe('granted scope', () => {
-  const rule = { when: 'A request for api:write', per: 'SPEC › Errors (rule 4)' };
+  const rule = { when: 'A request for api:write', per: ref('SPEC › Errors (rule 4)') };
 
   it('reads the response scope, the JWT scope or scp claim, and otherwise takes the request (RFC 6749 §5.1)', () => {
     const requested = ['api:read', 'api:write'];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CheckFailure } from '../../harness/failures.ts';
 import type { HttpResponse } from '../../harness/http.ts';
+import type { FailureKind } from '../../harness/results.ts';
+import { ref } from '../support/requirements.ts';
 import {
   expectBearer, expectHeader, expectNoField, expectOAuthError, expectStatus, expectTokenResponse, withOpenid,
 } from '../../suites/checks/index.ts';
@@ -12,11 +14,13 @@ function response(status: number, body: unknown, headers: Record<string, string>
   return { status, url: 'https://idp.test/token', headers: h, text, json, body: json && typeof json === 'object' ? json as Record<string, unknown> : {}, header: (n) => h.get(n) ?? undefined };
 }
 
-const rule = { when: 'A token request with a wrong code_verifier', per: 'RFC 7636 §4.6' };
-const message = (f: () => unknown) => {
-  try { f(); } catch (e) { expect(e).toBeInstanceOf(CheckFailure); expect((e as CheckFailure).requirement).toBe(rule.per); return (e as Error).message; }
+const rule = { when: 'A token request with a wrong code_verifier', per: ref('RFC 7636 §4.6') };
+const failure = (f: () => unknown): CheckFailure => {
+  try { f(); } catch (e) { expect(e).toBeInstanceOf(CheckFailure); expect((e as CheckFailure).requirement).toBe(rule.per); return e as CheckFailure; }
   throw new Error('expected a CheckFailure');
 };
+const message = (f: () => unknown) => failure(f).message;
+const kind = (f: () => unknown): FailureKind => failure(f).kind;
 
 describe('checks', () => {
   it('expectOAuthError accepts the named error and fails on tokens, other errors, or 2xx', () => {
@@ -26,6 +30,20 @@ describe('checks', () => {
     expect(message(() => expectOAuthError(response(400, { error: 'invalid_request' }), ['invalid_grant', 'invalid_client'], rule)))
       .toMatch(/got HTTP 400 with error=invalid_request; .* error=invalid_grant or error=invalid_client\.$/);
     expect(message(() => expectOAuthError(response(500, '<html>oops</html>'), 'invalid_grant', rule))).toMatch(/HTTP 500 with a non-JSON body/);
+  });
+
+  it('a failure says how the target failed: the bad request accepted (security) or refused wrongly (interop)', () => {
+    // The bad request succeeded: a security failure.
+    expect(kind(() => expectOAuthError(response(200, { access_token: 'x', token_type: 'Bearer' }), 'invalid_grant', rule))).toBe('accepted');
+    expect(kind(() => expectOAuthError(response(400, { access_token: 'x' }), 'invalid_grant', rule))).toBe('accepted');
+    expect(kind(() => expectNoField({ refresh_token: 'r' }, 'refresh_token', rule))).toBe('accepted');
+    // Refused, but with the wrong code or body: an interoperability failure.
+    expect(kind(() => expectOAuthError(response(400, { error: 'invalid_request' }), 'invalid_grant', rule))).toBe('refused-wrongly');
+    expect(kind(() => expectOAuthError(response(500, '<html>oops</html>'), 'invalid_grant', rule))).toBe('refused-wrongly');
+    expect(kind(() => expectTokenResponse(response(401, { error: 'invalid_client' }), rule))).toBe('refused-wrongly');
+    expect(kind(() => expectStatus(response(404, {}), 200, rule))).toBe('refused-wrongly');
+    // The rule may say otherwise.
+    expect(kind(() => expectStatus(response(200, {}), 401, { ...rule, kind: 'accepted' }))).toBe('accepted');
   });
 
   it('expectTokenResponse and expectBearer', () => {

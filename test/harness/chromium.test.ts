@@ -97,7 +97,7 @@ describe('a run without Chromium', () => {
 
   it('makes login.driver "browser" an error that says what is missing, not a failure of the target', async () => {
     const logsIn = defineScenario({
-      id: 'custom.logs-in', title: 'logs in', requirements: [{ spec: 'RFC 6749', section: '4.1', level: 'MUST' }], severity: 'low',
+      id: 'custom.logs-in', title: 'logs in', requirements: { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } }, severity: 'low',
       requires: { roles: ['confidential'], user: true },
       async run(ctx) { await ctx.authorize('confidential'); },
     });
@@ -108,7 +108,7 @@ describe('a run without Chromium', () => {
 
   it('refuses ctx.browser in a scenario that does not declare requires.browser', async () => {
     const sneaky = defineScenario({
-      id: 'custom.sneaky', title: 'uses the browser undeclared', requirements: [{ spec: 'RFC 6749', section: '4.1', level: 'MUST' }], severity: 'low',
+      id: 'custom.sneaky', title: 'uses the browser undeclared', requirements: { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } }, severity: 'low',
       async run(ctx) { await ctx.browser.newPage(); },
     });
     const { results } = await runScenarios({ scenarios: [sneaky], config: config({ driver: 'form' }), target, redactor: new Redactor(), browser });

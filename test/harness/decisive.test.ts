@@ -16,7 +16,7 @@ const issuer = 'https://idp.test';
 const fakeFetch: typeof fetch = async (input) => new Response(`{"path":"${new URL(String(input)).pathname}"}`, { status: 200, headers: { 'content-type': 'application/json' } });
 
 function scenario(id: string, run: ScenarioDefinition['run']): ScenarioDefinition {
-  return { id, title: `title of ${id}`, requirements: [{ spec: 'RFC 6749', section: '4.1', level: 'MUST' }], severity: 'high', run };
+  return { id, title: `title of ${id}`, requirements: { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } }, severity: 'high', run };
 }
 
 async function run(scenarios: ScenarioDefinition[]): Promise<Record<string, ScenarioResult>> {

@@ -13,7 +13,7 @@ describe('the library API (import from "idp-conformance")', () => {
       const mine = defineScenario({
         id: 'custom.verifier-mismatch',
         title: 'A token request with a wrong code_verifier gets invalid_grant',
-        requirements: [{ spec: 'RFC 7636', section: '4.6', level: 'MUST' }],
+        requirements: { mismatch: { spec: 'RFC 7636', section: '4.6', level: 'MUST', party: 'server' } },
         severity: 'critical',
         requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code'] },
         async run(ctx) {
@@ -21,7 +21,7 @@ describe('the library API (import from "idp-conformance")', () => {
           const res = await ctx.http.token(ctx.client('confidential'), {
             grant_type: GRANT.code, code, redirect_uri: request.redirect_uri, code_verifier: ctx.pkce.create().verifier,
           });
-          checks.expectOAuthError(res, 'invalid_grant', { when: 'A token request with a wrong code_verifier', per: 'RFC 7636 §4.6' });
+          checks.expectOAuthError(res, 'invalid_grant', { when: 'A token request with a wrong code_verifier', per: ctx.req.mismatch });
         },
       });
       const reportDir = await mkdtemp(path.join(tmpdir(), 'idpc-lib-'));

@@ -6,7 +6,7 @@ import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../h
 import { Redactor } from '../../harness/redact.ts';
 import type { ProfileName, ScenarioResult } from '../../harness/results.ts';
 import { type RunnerOptions, runScenarios, scenarioSeed } from '../../harness/runner.ts';
-import { type ScenarioDefinition, defineScenario } from '../../harness/scenario.ts';
+import { type Requirement, type Scenario, type ScenarioDefinition, defineScenario } from '../../harness/scenario.ts';
 import { targetFromDiscovery } from '../../harness/target.ts';
 import { exitCodeFor } from '../../cli/run.ts';
 import { closedPort } from '../support/ports.ts';
@@ -24,18 +24,18 @@ const fullConfig = {
   },
   user: { username: 'alice', password: 'alice-password-1' },
 };
-const MUST = [{ spec: 'RFC 6749', section: '4.1', level: 'MUST' }] as const;
+const MUST = { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } } as const satisfies Record<string, Requirement>;
 
-function scenario(id: string, run: ScenarioDefinition['run'], extra: Partial<ScenarioDefinition> = {}) {
-  return defineScenario({ id, title: `title of ${id}`, requirements: [...MUST], severity: 'medium', run, ...extra });
+function scenario(id: string, run: ScenarioDefinition['run'], extra: Partial<ScenarioDefinition> = {}): Scenario {
+  return defineScenario({ id, title: `title of ${id}`, requirements: MUST, severity: 'medium', run, ...extra });
 }
 
-async function run(scenarios: ScenarioDefinition[], options: Partial<RunnerOptions> & { rawConfig?: object; disco?: Record<string, unknown> | null } = {}) {
+async function run(scenarios: Scenario[], options: Partial<RunnerOptions> & { rawConfig?: object; disco?: Record<string, unknown> | null } = {}) {
   const config = validateConfig(options.rawConfig ?? fullConfig, {});
   const target = options.disco === null
     ? targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, null, 'GET … answered 404, not 200')
     : targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, options.disco ?? discovery);
-  const outcome = await runScenarios({ scenarios: scenarios.map((s) => defineScenario(s)), config, target, redactor: new Redactor(), seed: 7, ...options });
+  const outcome = await runScenarios({ scenarios, config, target, redactor: new Redactor(), seed: 7, ...options });
   return { ...outcome, byId: Object.fromEntries(outcome.results.map((r) => [r.id, r])) as Record<string, ScenarioResult> };
 }
 
@@ -44,7 +44,7 @@ describe('statuses', () => {
     const { byId } = await run([
       scenario('a.pass', () => {}),
       scenario('a.must', () => { throw new CheckFailure('The IdP did X; RFC 6749 §4.1 requires Y.'); }),
-      scenario('a.should', () => { throw new CheckFailure('did X'); }, { requirements: [{ spec: 'RFC 6749', section: '10.12', level: 'SHOULD' }] }),
+      scenario('a.should', () => { throw new CheckFailure('did X'); }, { requirements: { rfc6749_10_12: { spec: 'RFC 6749', section: '10.12', level: 'SHOULD', party: 'server' } } }),
       scenario('a.throws', () => { throw new TypeError('boom'); }),
       scenario('a.precondition', () => { throw new PreconditionError('login failed'); }),
       scenario('a.unreachable', () => { throw new TargetUnreachableError('https://idp.test/token', 'connection refused (ECONNREFUSED)'); }),
@@ -72,17 +72,17 @@ describe('statuses', () => {
   });
 
   it('a failure naming a SHOULD requirement is a warning; soft checks go on and the worst wins', async () => {
-    const reqs = [{ spec: 'RFC 6749', section: '4.1.2', level: 'MUST' }, { spec: 'RFC 6749', section: '10.5', level: 'SHOULD' }] as const;
+    const reqs = { single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' }, revoke: { spec: 'RFC 6749', section: '10.5', level: 'SHOULD', party: 'server' } } as const;
     const { byId } = await run([
-      scenario('s.named-should', () => { throw new CheckFailure('x', { requirement: 'RFC 6749 §10.5' }); }, { requirements: [...reqs] }),
+      scenario('s.named-should', (ctx) => { throw new CheckFailure('x', { requirement: ctx.req.revoke }); }, { requirements: reqs }),
       scenario('s.soft-should', async (ctx) => {
-        expect(await ctx.softly(() => { throw new CheckFailure('soft one'); }, { requirement: 'RFC 6749 §10.5' })).toBe(false);
+        expect(await ctx.softly(() => { throw new CheckFailure('soft one'); }, { requirement: ctx.req.revoke })).toBe(false);
         expect(await ctx.softly(() => {})).toBe(true);
-      }, { requirements: [...reqs] }),
+      }, { requirements: reqs }),
       scenario('s.soft-then-must', async (ctx) => {
-        await ctx.softly(() => { throw new CheckFailure('should part'); }, { requirement: 'RFC 6749 §10.5' });
+        await ctx.softly(() => { throw new CheckFailure('should part'); }, { requirement: ctx.req.revoke });
         throw new CheckFailure('must part');
-      }, { requirements: [...reqs] }),
+      }, { requirements: reqs }),
     ]);
     expect(byId['s.named-should']).toMatchObject({ status: 'warning', level: 'MUST' });
     expect(byId['s.soft-should']).toMatchObject({ status: 'warning', message: 'soft one', findings: [{ status: 'warning', message: 'soft one', requirement: 'RFC 6749 §10.5' }] });
@@ -101,7 +101,9 @@ describe('gating', () => {
     const { byId } = await run(scenarios, { rawConfig: { issuer, clients: { machine: fullConfig.clients.machine } } });
     expect(byId['g.role']!.skipReason).toBe('needs the public and device clients (clients.public, clients.device in the target config)');
     expect(byId['g.user']!.skipReason).toBe('needs a user who can log in (user.username and user.password in the target config)');
-    expect(byId['g.cap']!.skipReason).toBe('the target does not advertise the grant type "urn:ietf:params:oauth:grant-type:device_code" (grant_types_supported), a revocation endpoint');
+    expect(byId['g.cap']!.skipReason).toBe('the grant type "urn:ietf:params:oauth:grant-type:device_code" is not advertised: discovery\'s grant_types_supported is ["authorization_code","client_credentials"]; '
+      + 'if the IdP supports it, set "discoveryOverrides": { "grant_types_supported": ["authorization_code","client_credentials","urn:ietf:params:oauth:grant-type:device_code"] } in the target config; '
+      + 'discovery has no revocation_endpoint; if the IdP has one, set "discoveryOverrides": { "revocation_endpoint": "<its URL>" } in the target config');
     expect(byId['g.ok']!.status).toBe('passed');
     const noDisco = await run([scenarios[3]!], { disco: null });
     expect(noDisco.byId['g.ok']!.skipReason).toBe('the discovery document could not be read (GET … answered 404, not 200), so it cannot tell the grant type "client_credentials" (grant_types_supported)');
@@ -119,16 +121,16 @@ describe('gating', () => {
 
 describe('profiles and levels', () => {
   const rotation = {
-    requirements: [
-      { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', note: 'rule 2' },
-      { spec: 'RFC 9700', section: '2.2.2', level: 'MUST', roles: ['public'] },
-    ],
+    requirements: {
+      spec: { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', party: 'server', note: 'rule 2' },
+      bcp: { spec: 'RFC 9700', section: '2.2.2', level: 'MUST', party: 'server', roles: ['public'] },
+    },
   } as const;
   const levels = async (profile: ProfileName) => (await run([
-    scenario('p.spec-only', () => { throw new CheckFailure('x'); }, { requirements: [{ spec: 'SPEC', section: 'Endpoints', level: 'MUST' }] }),
-    scenario('p.mixed', () => { throw new CheckFailure('x'); }, { requirements: [{ spec: 'SPEC', section: 'Errors', level: 'MUST' }, { spec: 'RFC 6749', section: '5.2', level: 'SHOULD' }] }),
-    scenario('p.rotation-confidential', () => {}, { ...rotation, requirements: [...rotation.requirements], requires: { roles: ['confidential'] } }),
-    scenario('p.rotation-public', () => {}, { requirements: [...rotation.requirements], requires: { roles: ['public'] } }),
+    scenario('p.spec-only', () => { throw new CheckFailure('x'); }, { requirements: { endpoints: { spec: 'SPEC', section: 'Endpoints', level: 'MUST', party: 'server' } } }),
+    scenario('p.mixed', () => { throw new CheckFailure('x'); }, { requirements: { errors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server' }, rfc: { spec: 'RFC 6749', section: '5.2', level: 'SHOULD', party: 'server' } } }),
+    scenario('p.rotation-confidential', () => {}, { ...rotation, requires: { roles: ['confidential'] } }),
+    scenario('p.rotation-public', () => {}, { requirements: rotation.requirements, requires: { roles: ['public'] } }),
   ], { profile, rawConfig: { ...fullConfig, clients: { ...fullConfig.clients, public: { clientId: 'spa', redirectUri: 'https://spa.test/cb' } } } })).byId;
 
   it('spec: SPEC and the RFCs count; the strictest level wins', async () => {
@@ -154,9 +156,9 @@ describe('profiles and levels', () => {
   it('ctx.applies tells a scenario which of its requirements count, so a check only one document demands runs only then', async () => {
     const seen: Record<string, Array<[string, boolean]>> = {};
     const probe = scenario('p.applies', (ctx) => {
-      seen[ctx.profile] = ['SPEC › Token endpoint (rule 2)', 'RFC 9700 §2.2.2'].map((ref) => [ref, ctx.applies(ref)]);
-      ctx.applies('RFC 6749 §4.1.2');
-    }, { requirements: [...rotation.requirements], requires: { roles: ['public'] } });
+      seen[ctx.profile] = [ctx.req.spec!, ctx.req.bcp!].map((ref) => [ref.label, ctx.applies(ref)]);
+      void ctx.req.single;
+    }, { requirements: rotation.requirements, requires: { roles: ['public'] } });
     const config = { rawConfig: { ...fullConfig, clients: { ...fullConfig.clients, public: { clientId: 'spa', redirectUri: 'https://spa.test/cb' } } } };
     const spec = (await run([probe], { ...config, profile: 'spec' })).byId['p.applies']!;
     await run([probe], { ...config, profile: 'rfc' });
@@ -166,7 +168,7 @@ describe('profiles and levels', () => {
     });
     // A requirement the scenario does not declare is a bug in the scenario, not a verdict on the target.
     expect(spec).toMatchObject({ status: 'error' });
-    expect(spec.message).toContain('"RFC 6749 §4.1.2", which it does not declare');
+    expect(spec.message).toContain('cites the requirement "single", which it does not declare (it declares spec, bcp)');
   });
 });
 
@@ -192,7 +194,7 @@ describe('selection, expected failures, concurrency, seeds', () => {
 
   it('--fail-on decides whether warnings and errors fail the run', async () => {
     const { results } = await run([
-      scenario('w.warn', () => { throw new CheckFailure('x'); }, { requirements: [{ spec: 'RFC 6749', section: '1', level: 'SHOULD' }] }),
+      scenario('w.warn', () => { throw new CheckFailure('x'); }, { requirements: { rfc6749_1: { spec: 'RFC 6749', section: '1', level: 'SHOULD', party: 'server' } } }),
       scenario('w.err', () => { throw new Error('x'); }),
     ]);
     const report = { results } as Parameters<typeof exitCodeFor>[0];

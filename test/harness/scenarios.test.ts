@@ -63,9 +63,10 @@ describe('the first scenarios against a stub IdP', () => {
     }
   });
 
-  it('skips what discovery does not advertise, and says so', async () => {
+  it('a configured machine client implies client_credentials, which discovery leaves out (no longer skipped)', async () => {
     const r = (await run({ noClientCredentials: true }, ['client-credentials.*']))['client-credentials.issues-token']!;
-    expect(r).toMatchObject({ status: 'skipped', skipReason: 'the target does not advertise the grant type "client_credentials" (grant_types_supported)' });
+    expect(r).toMatchObject({ status: 'passed' });
+    expect(r.evidence).toContainEqual(expect.objectContaining({ kind: 'note', text: expect.stringContaining('enabled by the configured machine client') }));
   });
 
   it('an unreadable discovery document fails discovery.document and skips what needs capabilities', async () => {

@@ -148,7 +148,7 @@ describe('the packed package in a new project', () => {
       const server = createReferenceServer();
       await server.listen(0);
       const mine = defineScenario({
-        id: 'mine.works', title: 'mine', requirements: [{ spec: 'RFC 6749', section: '3.1', level: 'MUST' }], severity: 'low', run() {},
+        id: 'mine.works', title: 'mine', requirements: { rfc6749_3_1: { spec: 'RFC 6749', section: '3.1', level: 'MUST', party: 'server' } }, severity: 'low', run() {},
       });
       const report: Report = await runConformance({ target: targetConfigFor(server), only: ['discovery.*'], extraScenarios: [mine] });
       console.log(report.summary.passed);

@@ -22,6 +22,19 @@ export interface StubOptions {
   wrongAud?: string;
   /** Render the login page with these field names. */
   fields?: { username: string; password: string };
+  /** Leave these fields out of the discovery document (as django-oauth-toolkit 1.7 leaves out grant_types_supported). */
+  discoveryOmit?: string[];
+  /** Extra discovery fields (e.g. scopes_supported). */
+  discoveryExtra?: Record<string, unknown>;
+  /**
+   * The discovery URL answers 301: `trailing-slash` to the same path with a slash (where the
+   * document then is, as django-oauth-toolkit 1.7 does), or any absolute Location.
+   */
+  discoveryRedirect?: 'trailing-slash' | string;
+  /** Authorization requests without a nonce are refused (error=invalid_request at the redirect URI). */
+  requireNonce?: boolean;
+  /** Every authorization request is refused with this error at the redirect URI, whatever it asks. */
+  refuseAuthorize?: string;
 }
 
 export const STUB = {
@@ -73,9 +86,15 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', issuer);
     requests.push({ method: req.method ?? 'GET', url: url.href });
-    if (url.pathname === '/.well-known/openid-configuration') {
+    const discoveryPath = '/.well-known/openid-configuration';
+    if (url.pathname === discoveryPath && options.discoveryRedirect) {
+      const location = options.discoveryRedirect === 'trailing-slash' ? `${discoveryPath}/` : options.discoveryRedirect;
+      res.writeHead(301, { location }).end();
+      return;
+    }
+    if (url.pathname === discoveryPath || (url.pathname === `${discoveryPath}/` && options.discoveryRedirect === 'trailing-slash')) {
       if (options.noDiscovery) return html(res, 404, '<h1>Not found</h1>');
-      return json(res, 200, {
+      const doc: Record<string, unknown> = {
         issuer: options.issuerMismatch ? `${issuer}/other` : issuer,
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
@@ -86,13 +105,25 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
         grant_types_supported: ['authorization_code', 'refresh_token', ...(options.noClientCredentials ? [] : ['client_credentials'])],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
-      });
+        ...options.discoveryExtra,
+      };
+      for (const field of options.discoveryOmit ?? []) delete doc[field];
+      return json(res, 200, doc);
     }
+    if (url.pathname === '/boom') return json(res, 500, { error: 'server_error' });
     if (url.pathname === '/jwks') return json(res, 200, { keys: [jwk] });
     if (url.pathname === '/authorize') {
       const p = Object.fromEntries(url.searchParams);
       if (p.client_id !== STUB.web.id || p.redirect_uri !== STUB.web.redirect) {
         return html(res, 400, '<h1>Invalid request</h1><p>Unknown client or redirect_uri.</p>');
+      }
+      const refusal = options.refuseAuthorize ?? (options.requireNonce && !p.nonce ? 'invalid_request' : undefined);
+      if (refusal) {
+        const target = new URL(p.redirect_uri);
+        target.searchParams.set('error', refusal);
+        if (p.state) target.searchParams.set('state', p.state);
+        res.writeHead(302, { location: target.href }).end();
+        return;
       }
       const id = mint(8);
       pending.set(id, p);

@@ -1,0 +1,216 @@
+/**
+ * The planted-flaw matrix (DESIGN §6; issue 13 item 8), registered once per seed:
+ * 1. Against the clean reference every scenario passes (a skip only with a written reason; the
+ *    legacy grants' warnings only where the legacy client is seeded).
+ * 2. For every flaw, the whole non-browser catalog runs against the reference with that flaw on:
+ *    each scenario that claims the flaw gets exactly the status its level implies (failed at MUST,
+ *    warning at SHOULD) unless EXPECTED says otherwise with the reason, and every other scenario
+ *    keeps its clean status unless SIDE_EFFECTS names it with the reason — a flaw that breaks a
+ *    scenario that does not claim it is visible.
+ * Browser scenarios are proven in test/browser with Chromium.
+ *
+ * MATRIX_ONLY='code.*,pkce.*' narrows the catalog while writing scenarios.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedReference } from '../../cli/embedded.ts';
+import { idMatcher, patternList } from '../../harness/glob.ts';
+import type { FailureKind, Report, ScenarioResult, Status } from '../../harness/results.ts';
+import type { Scenario } from '../../harness/scenario.ts';
+import { runConformance } from '../../index.ts';
+import { FLAW_NAMES, type FlawName, type ReferenceOptions } from '../../reference/index.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { FLAW_OPTIONS, OPT_IN } from './opt-in.ts';
+
+export const CATALOG = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
+const only = process.env.MATRIX_ONLY ? idMatcher(patternList([process.env.MATRIX_ONLY])) : () => true;
+export const IN_SCOPE = CATALOG.filter((s) => only(s.id));
+
+/** Areas that need the opt-in legacy client (password and implicit grants) on the reference. */
+const LEGACY_AREAS = new Set(['implicit', 'password']);
+
+/** Flaws whose only claimants are browser scenarios (proven in the browser test). */
+export const BROWSER_ONLY_FLAWS: ReadonlySet<string> = new Set<string>([]);
+
+/**
+ * Flaws that break no requirement binding the server, so no scenario may claim them (they stay in
+ * reference/flaws.ts for the reference's own probes).
+ */
+export const NOT_A_SERVER_VIOLATION: Readonly<Partial<Record<FlawName, string>>> = {
+  'pkce-verifier-format-unchecked': 'RFC 7636 §4.1 tells the client how to make a verifier; no RFC or SPEC sentence makes the server refuse one made otherwise (see pkce.verifier-format)',
+};
+
+interface Outcome { status: Status; why: string; kind?: FailureKind }
+
+/** A claimant whose status is not the one its level implies, with the reason. */
+export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>>>> = {
+  'id-token-hint-ignored': {
+    'id-token-hint.prompt-none': {
+      status: 'warning',
+      why: 'a hint naming another user must not be answered for the session\'s user, but OIDC Core §3.1.2.1 says only that the OP SHOULD return an error then',
+    },
+  },
+  'rotation-drops-old-key': {
+    'jwks.rotation': { status: 'warning', why: 'OIDC Core §10.1.1 asks (SHOULD) that recently decommissioned signing keys stay in the JWKS' },
+  },
+  'par-request-uri-reuse': {
+    'par.request-uri-single-use': {
+      status: 'warning',
+      why: 'RFC 9126 §4 makes one-time use of a request_uri a SHOULD; the FAPI 2.0 SP MUST counts only in the fapi2 profile',
+    },
+  },
+  'third-party-long-lived': {
+    'tokens.third-party-short-lived': {
+      status: 'warning',
+      why: 'the flaw gives third-party clients the first-party lifetimes: equal, not longer; "short" has no number, so equal lifetimes break only SPEC › Limits (rule 1), a SHOULD',
+    },
+  },
+};
+
+/** Every token-endpoint error comes back without a JSON body: what expects an RFC 6749 §5.2 error fails, as interop. */
+const NON_JSON_ERRORS: Outcome = { status: 'failed', kind: 'refused-wrongly', why: 'error-format-wrong answers every token-endpoint error without a JSON body, so a scenario that expects an RFC 6749 §5.2 error code sees none' };
+
+/** Scenarios that do not claim a flaw but change status under it, with the reason (a real detection belongs in `catches` instead). */
+export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outcome>>>> = {
+  'consent-skipped': {
+    'authorize.user-denies': { status: 'skipped', why: 'without a consent page the user has nothing to deny' },
+  },
+  'id-token-wrong-aud': {
+    'logout.rp-initiated': { status: 'failed', kind: 'refused-wrongly', why: 'its id_token_hint is an ID token with the wrong aud, so the OP does not take it as a hint for this client and does not redirect back' },
+  },
+  'id-token-unknown-kid': {
+    'id-token-hint.prompt-none': { status: 'failed', kind: 'refused-wrongly', why: 'the hint is an ID token whose kid the OP\'s own JWKS lacks, so the OP refuses it as not issued by it' },
+    'logout.rp-initiated': { status: 'failed', kind: 'refused-wrongly', why: 'the same: the id_token_hint is refused, so the logout does not redirect back' },
+  },
+  'prompt-none-shows-page': {
+    'logout.rp-initiated': { status: 'error', why: 'it proves the session ended with a prompt=none request, which now stops at a page instead of answering' },
+  },
+  'scope-order-sensitive': {
+    'id-token.scope-claims': { status: 'error', why: 'its set-up asks for scopes in an order the flawed server refuses, so it gets no code to judge' },
+  },
+  'unknown-param-rejected': {
+    'par.flow': { status: 'failed', kind: 'refused-wrongly', why: 'the flaw refuses the pushed request too (its parameters are checked by the same code), so a sound push gets invalid_request' },
+    'par.bound-to-client': { status: 'error', why: 'the same: its set-up push is refused, so there is no request_uri to judge' },
+    'par.request-uri-single-use': { status: 'error', why: 'the same: its set-up push is refused' },
+  },
+  'device-tokens-before-approval': {
+    'device.slow-down': { status: 'error', why: 'the first poll already gets tokens, so there is no pending device code to poll too fast with: it cannot judge slow_down' },
+  },
+  'error-format-wrong': {
+    ...Object.fromEntries([
+      'client-auth.bad-secret', 'code.bound-to-client', 'code.redirect-uri-checked', 'code.single-use', 'device.denied', 'device.pending',
+      'pkce.downgrade', 'pkce.verifier-mismatch', 'pkce.verifier-missing', 'refresh.bound-to-client', 'refresh.reuse-rejected',
+      'refresh.reuse-revokes-family', 'refresh.scope-no-widen', 'refresh.unknown-rejected', 'revocation.refresh-token',
+      'scope.escalation-token', 'token-exchange.invalid-subject', 'token-exchange.scope-escalation', 'token.unsupported-grant-type',
+      'client-auth.assertion-audience', 'client-auth.assertion-replay', 'client-auth.private-key-jwt',
+    ].map((id) => [id, NON_JSON_ERRORS])),
+    'resource.audience': { ...NON_JSON_ERRORS, status: 'warning' }, // RFC 8707 §2's invalid_target is a SHOULD
+    'device.slow-down': { status: 'error', why: 'its first poll gets no readable authorization_pending, so it cannot start polling too fast' },
+  },
+  'refresh-not-rotated': {
+    'refresh.reuse-rejected': { status: 'skipped', why: 'without rotation no refresh token is ever rotated out, so there is nothing to replay (refresh.rotation fails)' },
+    'refresh.reuse-revokes-family': { status: 'skipped', why: 'the same: no rotated-out token to replay' },
+  },
+};
+
+/**
+ * Flaws under which every scenario that does not claim them may be an error for the reason given
+ * (matched in its message); one that does not error keeps its clean status.
+ */
+export const STOPS_THE_RUN: Readonly<Partial<Record<FlawName, { message: RegExp; why: string }>>> = {
+  'discovery-issuer-mismatch': {
+    message: /the discovery document names the issuer .*OIDC Discovery §4\.3/,
+    why: 'OIDC Discovery §4.3: a document naming another issuer must not be used, so the origin policy refuses every endpoint it names',
+  },
+};
+
+const show = (r: ScenarioResult) => `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
+
+/** Generous: the matrix runs beside the rest of `npm test` on 2 cores; a slow scenario must not turn into an error. */
+const SCENARIO_TIMEOUT_MS = 120_000;
+
+async function runAgainst(options: ReferenceOptions, scenarios: readonly Scenario[], seed: number): Promise<Report> {
+  const ref = await startEmbeddedReference(options);
+  try {
+    return await runConformance({ target: ref.target, scenarios, seed, concurrency: 4, scenarioTimeoutMs: SCENARIO_TIMEOUT_MS });
+  } finally {
+    await ref.server.close();
+  }
+}
+
+const claimants = (flaw: FlawName) => CATALOG.filter((s) => s.catches?.includes(flaw));
+
+export function registerFlawMatrix(seed: number): void {
+  // The clean reference with the legacy client: the baseline every flaw is compared with (run once).
+  // A flaw that shows only with a setting on (opt-in.ts) is compared with the clean reference with that setting on.
+  const cleanRuns = new Map<string, Promise<Report>>();
+  const clean = (options: ReferenceOptions = {}): Promise<Report> => {
+    const key = JSON.stringify(options);
+    let run = cleanRuns.get(key);
+    if (!run) cleanRuns.set(key, (run = runAgainst({ ...options, legacyClient: true }, IN_SCOPE, seed)));
+    return run;
+  };
+  describe(`the clean reference (seed ${seed})`, () => {
+    let report: Report;
+    let legacyReport: Report;
+    beforeAll(async () => {
+      report = await runAgainst({}, IN_SCOPE, seed);
+      legacyReport = await clean();
+    }, 600_000);
+
+    it('passes every scenario; a skip only with a written reason', () => {
+      const bad = report.results.filter((r) => r.status !== 'passed' && !(r.status === 'skipped' && r.skipReason));
+      expect(bad.map(show)).toEqual([]);
+      expect(report.results).toHaveLength(IN_SCOPE.length);
+    });
+
+    it('skips only the legacy scenarios (whose grants the default reference does not offer), the opt-in ones (opt-in.ts) and those no server rule binds', () => {
+      const skipped = report.results.filter((r) => r.status === 'skipped' && !LEGACY_AREAS.has(r.area) && !Object.hasOwn(OPT_IN, r.id)
+        && !/of the server: .* binds? the client/.test(r.skipReason ?? ''));
+      expect(skipped.map(show)).toEqual([]);
+    });
+
+    it('with the legacy client seeded, the legacy scenarios apply: no failure, and offering them is a warning; nothing else changes', () => {
+      for (const r of legacyReport.results) {
+        if (LEGACY_AREAS.has(r.area)) expect(['passed', 'warning'], show(r)).toContain(r.status);
+        else expect(r.status, show(r)).toBe(report.results.find((x) => x.id === r.id)!.status);
+      }
+      const deprecated = legacyReport.results.find((r) => r.id === 'implicit.deprecated');
+      if (deprecated) expect(deprecated.status).toBe('warning');
+    });
+  });
+
+  describe(`the planted flaws (seed ${seed}): the whole catalog under each`, () => {
+    const baselineOf = async (flaw: FlawName): Promise<Map<string, Status>> =>
+      new Map((await clean(FLAW_OPTIONS[flaw])).results.map((r) => [r.id, r.status]));
+
+    it('every flaw is claimed by at least one scenario (or says why none may), and every claim names a known flaw', () => {
+      if (process.env.MATRIX_ONLY) return; // a narrowed run proves only its own scenarios
+      const unclaimed = FLAW_NAMES.filter((flaw) => claimants(flaw).length === 0 && !BROWSER_ONLY_FLAWS.has(flaw) && !NOT_A_SERVER_VIOLATION[flaw]);
+      expect(unclaimed).toEqual([]);
+      for (const flaw of Object.keys(NOT_A_SERVER_VIOLATION) as FlawName[]) expect(claimants(flaw).map((s) => s.id), flaw).toEqual([]);
+      const unknown = CATALOG.flatMap((s) => (s.catches ?? []).filter((f) => !(FLAW_NAMES as readonly string[]).includes(f)).map((f) => `${s.id}: ${f}`));
+      expect(unknown).toEqual([]);
+    });
+
+    const flaws = FLAW_NAMES.filter((flaw) => claimants(flaw).some((s) => IN_SCOPE.includes(s)) || SIDE_EFFECTS[flaw]);
+    it.each(flaws)('%s: its claimants get the status their level implies; every other scenario keeps its clean status', async (flaw) => {
+      const baseline = await baselineOf(flaw);
+      const report = await runAgainst({ ...FLAW_OPTIONS[flaw], flaws: [flaw], legacyClient: true }, IN_SCOPE, seed);
+      const wrong: string[] = [];
+      for (const r of report.results) {
+        const claims = r.catches.includes(flaw);
+        const listed = claims ? EXPECTED[flaw]?.[r.id] : SIDE_EFFECTS[flaw]?.[r.id];
+        const stopped = !claims && !listed && r.status === 'error' && STOPS_THE_RUN[flaw]?.message.test(r.message ?? '');
+        const expected = stopped ? 'error' : listed?.status ?? (claims ? (r.level === 'MUST' ? 'failed' : 'warning') : baseline.get(r.id));
+        if (r.status !== expected) wrong.push(`${claims ? 'claims' : 'does not claim'} ${flaw}, expected ${expected}, got ${show(r)}`);
+        if (listed?.kind && r.failureKind !== listed.kind) wrong.push(`${r.id}: expected failureKind ${listed.kind}, got ${r.failureKind}`);
+        if (claims && (r.status === 'failed' || r.status === 'warning')) {
+          if (!r.message) wrong.push(`${r.id}: no message saying what the target did`);
+          if (!r.failureKind) wrong.push(`${r.id}: no failureKind`);
+        }
+      }
+      expect(wrong).toEqual([]);
+      expect(report.results).toHaveLength(IN_SCOPE.length);
+    }, 600_000);
+  });
+}
