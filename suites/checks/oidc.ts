@@ -9,6 +9,7 @@ import {
   PreconditionError, type ScenarioContext, type TokenSet, describeOutcome,
 } from '../../harness/scenario.ts';
 import type { Rule } from './oauth.ts';
+import { redeem, tokensOf } from './modern.ts';
 import { withOpenid } from './scope.ts';
 
 /** What a code flow with an ID token needs from discovery. */
@@ -50,13 +51,8 @@ export function idTokenOf(ctx: ScenarioContext, tokens: TokenSet, what: string):
 export async function redeemOutcome(ctx: ScenarioContext, role: ClientRole, outcome: AuthorizeResult, verifier: string | undefined, what: string): Promise<TokenSet> {
   const code = outcome.kind === 'redirect' ? outcome.params.code : undefined;
   if (!code) throw new PreconditionError(`${what} ${describeOutcome(outcome)}; a code was needed`);
-  const res = await ctx.http.token(ctx.client(role), {
-    grant_type: 'authorization_code', code, redirect_uri: outcome.request.redirect_uri, code_verifier: verifier,
-  }, { label: `token request (${what})` });
-  if (res.status !== 200 || typeof res.body.access_token !== 'string') {
-    throw new PreconditionError(`redeeming the code of ${what} answered HTTP ${res.status}${typeof res.body.error === 'string' ? ` with error=${res.body.error}` : ''}`);
-  }
-  return res.body as TokenSet;
+  const pkce = verifier === undefined ? {} : { pkce: { verifier } };
+  return tokensOf(await redeem(ctx, ctx.client(role), { code, request: outcome.request, ...pkce }, undefined, `token request (${what})`), what);
 }
 
 /** An authorization request as `role` in `session` with S256 PKCE; returns the outcome and the verifier. */
