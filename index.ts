@@ -14,16 +14,32 @@ import type { Scenario } from './harness/scenario.ts';
 import { type ReportFormat, writeReports } from './reports/index.ts';
 import { BUILT_IN_SCENARIOS } from './suites/index.ts';
 
-export { defineScenario, isScenario, CheckFailure, PreconditionError, GRANT, LoginSession } from './harness/scenario.ts';
+export {
+  defineScenario,
+  isScenario,
+  CheckFailure,
+  PreconditionError,
+  GRANT,
+  LoginSession,
+} from './harness/scenario.ts';
 export type * from './harness/scenario.ts';
 export { createReferenceServer, type ReferenceOptions, type ReferenceServer } from './reference/index.ts';
-export { loadTarget, validateConfig, targetConfigSchema, type TargetConfig, type TargetConfigInput } from './harness/config.ts';
+export {
+  loadTarget,
+  validateConfig,
+  targetConfigSchema,
+  type TargetConfig,
+  type TargetConfigInput,
+} from './harness/config.ts';
 export { ConfigError, TargetUnreachableError } from './harness/failures.ts';
 export { writeReports, REPORT_FORMATS, type ReportFormat } from './reports/index.ts';
 export { BUILT_IN_SCENARIOS } from './suites/index.ts';
 export { BrowserHost, findChromium } from './harness/login/chromium.ts';
 export * as checks from './suites/checks/index.ts';
-/** fast-check (the copy the harness runs properties with) and the project's generators, for property scenarios of your own. */
+/**
+ * fast-check (the copy the harness runs properties with) and the project's generators, for property scenarios of your
+ * own.
+ */
 export { default as fc } from 'fast-check';
 export * as generators from './generators/index.ts';
 
@@ -56,9 +72,10 @@ export interface ConformanceOptions extends Omit<SuiteOptions, 'config' | 'scena
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   const { target, scenarios, extraScenarios, reportDir, formats, env, ...rest } = options;
-  const loaded = typeof target === 'string'
-    ? await loadTarget(target, env)
-    : { config: validateConfig(target, env), source: 'object' as const };
+  const loaded =
+    typeof target === 'string'
+      ? await loadTarget(target, env)
+      : { config: validateConfig(target, env), source: 'object' as const };
   const specUrl = defaultSpecUrl();
   const report = await runSuite({
     ...rest,

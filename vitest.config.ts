@@ -7,7 +7,10 @@ export default defineConfig({
     // module hook (cli/resolve-hook.mjs), vitest with this alias.
     alias: [
       { find: /^idp-conformance$/, replacement: fileURLToPath(new URL('./index.ts', import.meta.url)) },
-      { find: /^idp-conformance\/reference$/, replacement: fileURLToPath(new URL('./reference/index.ts', import.meta.url)) },
+      {
+        find: /^idp-conformance\/reference$/,
+        replacement: fileURLToPath(new URL('./reference/index.ts', import.meta.url)),
+      },
     ],
   },
   test: {

@@ -32,19 +32,29 @@ async function runOnce(seed: number): Promise<CatalogRun> {
   const dir = await mkdtemp(join(tmpdir(), 'idp-bench-catalog-'));
   try {
     const started = performance.now();
-    const child = spawn(process.execPath, [CLI, 'run', '--skip', 'browser.*', '--seed', String(seed), '--report', dir, '--format', 'json'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'run', '--skip', 'browser.*', '--seed', String(seed), '--report', dir, '--format', 'json'],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     const exitCode = await new Promise<number | null>((resolve, reject) => {
       child.once('error', reject);
       child.once('exit', (code) => resolve(code));
     });
     const wallMs = performance.now() - started;
-    if (exitCode !== 0 && exitCode !== 1) throw new Error(`idp-conformance run exited ${String(exitCode)}: ${stderr.trim()}`);
+    if (exitCode !== 0 && exitCode !== 1)
+      throw new Error(`idp-conformance run exited ${String(exitCode)}: ${stderr.trim()}`);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
-    const slowest = [...report.results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5).map((r) => ({ id: r.id, durationMs: r.durationMs }));
+    const slowest = [...report.results]
+      .sort((a, b) => b.durationMs - a.durationMs)
+      .slice(0, 5)
+      .map((r) => ({ id: r.id, durationMs: r.durationMs }));
     return { wallMs, exitCode, runMs: report.durationMs, summary: report.summary, slowest };
   } finally {
     await rm(dir, { recursive: true, force: true });

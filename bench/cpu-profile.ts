@@ -44,12 +44,19 @@ function frameName(node: ProfileNode): string {
  * Self time per function (name and file:line) and per file, and inclusive time per function
  * (the samples with it anywhere on the stack), all heaviest first. `selfMs` holds the time.
  */
-export function summarizeProfile(profile: CpuProfile): { total: number; functions: ProfileLine[]; files: ProfileLine[]; inclusive: ProfileLine[] } {
+export function summarizeProfile(profile: CpuProfile): {
+  total: number;
+  functions: ProfileLine[];
+  files: ProfileLine[];
+  inclusive: ProfileLine[];
+} {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   const functions = new Map<string, number>();
   const files = new Map<string, number>();
   const inclusive = new Map<string, number>();
@@ -65,7 +72,8 @@ export function summarizeProfile(profile: CpuProfile): { total: number; function
     for (const name of onStack) inclusive.set(name, (inclusive.get(name) ?? 0) + us);
     total += us;
   }
-  const lines = (m: Map<string, number>) => [...m].map(([name, us]) => ({ name, selfMs: us / 1000, share: us / total })).sort((a, b) => b.selfMs - a.selfMs);
+  const lines = (m: Map<string, number>) =>
+    [...m].map(([name, us]) => ({ name, selfMs: us / 1000, share: us / total })).sort((a, b) => b.selfMs - a.selfMs);
   return { total: total / 1000, functions: lines(functions), files: lines(files), inclusive: lines(inclusive) };
 }
 
@@ -79,7 +87,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
   const show = (title: string, list: ProfileLine[]) => {
     console.log(`\n${title}`);
-    for (const l of list.slice(0, top)) console.log(`${(l.share * 100).toFixed(1).padStart(5)} %  ${l.selfMs.toFixed(0).padStart(7)} ms  ${l.name}`);
+    for (const l of list.slice(0, top))
+      console.log(`${(l.share * 100).toFixed(1).padStart(5)} %  ${l.selfMs.toFixed(0).padStart(7)} ms  ${l.name}`);
   };
   console.log(`${file}: ${summary.total.toFixed(0)} ms of samples (main thread)`);
   show('self time by function', summary.functions);

@@ -17,10 +17,15 @@ async function timed(label: string, target: Target): Promise<void> {
   const started = performance.now();
   const report: Report = await runConformance({ target, browser: host, seed: 1 });
   const s = report.summary;
-  const errors = report.results.filter((r) => r.status === 'error').map((r) => `${r.id}: ${r.message ?? ''}`.slice(0, 240));
+  const errors = report.results
+    .filter((r) => r.status === 'error')
+    .map((r) => `${r.id}: ${r.message ?? ''}`.slice(0, 240));
   console.log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s — ${JSON.stringify(s)}`);
   for (const e of errors) console.log(`  error ${e}`);
-  const slowest = [...report.results].sort((a, b) => b.durationMs - a.durationMs).slice(0, 5).map((r) => `${r.id} ${(r.durationMs / 1000).toFixed(1)} s`);
+  const slowest = [...report.results]
+    .sort((a, b) => b.durationMs - a.durationMs)
+    .slice(0, 5)
+    .map((r) => `${r.id} ${(r.durationMs / 1000).toFixed(1)} s`);
   console.log(`  slowest: ${slowest.join(', ')}`);
 }
 
@@ -38,7 +43,10 @@ try {
     const op = await startOidcProvider();
     try {
       await timed('oidc-provider, form driver', op.target as Target);
-      await timed('oidc-provider, browser driver', { ...(op.target as Target), login: { driver: 'browser' } } as Target);
+      await timed('oidc-provider, browser driver', {
+        ...(op.target as Target),
+        login: { driver: 'browser' },
+      } as Target);
     } finally {
       await op.close();
     }

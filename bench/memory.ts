@@ -39,7 +39,8 @@ const PAST_EXPIRY_MS = 2 * 3600_000;
 async function issue(server: ServerProcess, amount: number, connections: number): Promise<number> {
   const started = performance.now();
   const result = await autocannon({ ...tokenRequest(server.issuer), connections, amount });
-  if (result['2xx'] !== amount) throw new Error(`issued ${result['2xx']} of ${amount} tokens (${result.non2xx} non-2xx, ${result.errors} errors)`);
+  if (result['2xx'] !== amount)
+    throw new Error(`issued ${result['2xx']} of ${amount} tokens (${result.non2xx} non-2xx, ${result.errors} errors)`);
   return (performance.now() - started) / 1000;
 }
 
@@ -50,7 +51,8 @@ async function expireAll(server: ServerProcess): Promise<MemorySample> {
   for (;;) {
     const sample = await server.memory();
     if (sample.storeSize === 0) return sample;
-    if (performance.now() > deadline) throw new Error(`the store still holds ${sample.storeSize} entries after their expiry`);
+    if (performance.now() > deadline)
+      throw new Error(`the store still holds ${sample.storeSize} entries after their expiry`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -65,9 +67,22 @@ export async function memoryAfterTokens(options: MemoryOptions): Promise<MemoryR
     const afterIssue = await server.memory();
     const afterExpiry = await expireAll(server);
     const retained = { rss: afterExpiry.rss - baseline.rss, heapUsed: afterExpiry.heapUsed - baseline.heapUsed };
-    const flat = afterExpiry.storeSize === 0 && retained.heapUsed <= 2 * 2 ** 20 && retained.rss <= Math.max(8 * 2 ** 20, baseline.rss * 0.1);
+    const flat =
+      afterExpiry.storeSize === 0 &&
+      retained.heapUsed <= 2 * 2 ** 20 &&
+      retained.rss <= Math.max(8 * 2 ** 20, baseline.rss * 0.1);
     const heapPerToken = (afterIssue.heapUsed - baseline.heapUsed) / options.tokens;
-    return { alg: options.alg, tokens: options.tokens, baseline, afterIssue, afterExpiry, heapPerToken, retained, flat, issueSeconds };
+    return {
+      alg: options.alg,
+      tokens: options.tokens,
+      baseline,
+      afterIssue,
+      afterExpiry,
+      heapPerToken,
+      retained,
+      flat,
+      issueSeconds,
+    };
   } finally {
     await server.close();
   }

@@ -46,19 +46,30 @@ export interface RedisResults {
   memory: RedisMemory;
 }
 
-async function measure(issuers: string[], options: RedisOptions): Promise<Omit<StoreThroughput, 'store' | 'instances'>> {
+async function measure(
+  issuers: string[],
+  options: RedisOptions,
+): Promise<Omit<StoreThroughput, 'store' | 'instances'>> {
   const each = Math.max(1, Math.round(options.connections / issuers.length));
-  const run = (durationS: number) => Promise.all(issuers.map((issuer) => autocannon({ ...tokenRequest(issuer), connections: each, duration: durationS })));
+  const run = (durationS: number) =>
+    Promise.all(
+      issuers.map((issuer) => autocannon({ ...tokenRequest(issuer), connections: each, duration: durationS })),
+    );
   if (options.warmupS > 0) await run(options.warmupS);
   const results = await run(options.durationS);
   const failed = results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
-  if (failed > 0) throw new Error(`the token endpoint failed under load: ${failed} non-2xx answers, errors or timeouts`);
+  if (failed > 0)
+    throw new Error(`the token endpoint failed under load: ${failed} non-2xx answers, errors or timeouts`);
   const perSecond = results.reduce((n, r) => n + r['2xx'] / r.duration, 0);
   const worst = (pick: (r: autocannon.Result) => number) => Math.max(...results.map(pick));
   return { perSecond, latencyMs: { p50: worst((r) => r.latency.p50), p99: worst((r) => r.latency.p99) } };
 }
 
-async function withServers<T>(count: number, options: { alg: SigningAlg; store?: string; accessTokenS?: number }, body: (servers: ServerProcess[]) => Promise<T>): Promise<T> {
+async function withServers<T>(
+  count: number,
+  options: { alg: SigningAlg; store?: string; accessTokenS?: number },
+  body: (servers: ServerProcess[]) => Promise<T>,
+): Promise<T> {
   const servers: ServerProcess[] = [];
   try {
     for (let i = 0; i < count; i++) servers.push(await ServerProcess.start(options));
@@ -80,12 +91,27 @@ export async function redisFigures(options: RedisOptions): Promise<RedisResults>
   const client = new Redis(redis.url);
   try {
     const throughput: StoreThroughput[] = [];
-    throughput.push({ store: 'memory', instances: 1, ...(await withServers(1, { alg: options.alg }, (s) => measure(s.map((x) => x.issuer), options))) });
+    throughput.push({
+      store: 'memory',
+      instances: 1,
+      ...(await withServers(1, { alg: options.alg }, (s) =>
+        measure(
+          s.map((x) => x.issuer),
+          options,
+        ),
+      )),
+    });
     for (const instances of [1, 2]) {
       await client.flushdb();
       throughput.push({
-        store: 'redis', instances,
-        ...(await withServers(instances, { alg: options.alg, store: redis.url }, (s) => measure(s.map((x) => x.issuer), options))),
+        store: 'redis',
+        instances,
+        ...(await withServers(instances, { alg: options.alg, store: redis.url }, (s) =>
+          measure(
+            s.map((x) => x.issuer),
+            options,
+          ),
+        )),
       });
     }
 
@@ -93,7 +119,11 @@ export async function redisFigures(options: RedisOptions): Promise<RedisResults>
     const accessTokenS = 15;
     const memory = await withServers(1, { alg: options.alg, store: redis.url, accessTokenS }, async ([server]) => {
       const baseline = await redisMemory(client);
-      const issued = await autocannon({ ...tokenRequest(server!.issuer), connections: options.connections, amount: options.tokens });
+      const issued = await autocannon({
+        ...tokenRequest(server!.issuer),
+        connections: options.connections,
+        amount: options.tokens,
+      });
       if (issued['2xx'] !== options.tokens) throw new Error(`issued ${issued['2xx']} of ${options.tokens} tokens`);
       const afterIssue = await redisMemory(client);
       const lastExpiry = Date.now() + accessTokenS * 1000;
@@ -105,7 +135,11 @@ export async function redisFigures(options: RedisOptions): Promise<RedisResults>
         if (Date.now() > lastExpiry && afterExpiry.keys <= baseline.keys) break;
       }
       return {
-        tokens: options.tokens, accessTokenS, baseline, afterIssue, afterExpiry,
+        tokens: options.tokens,
+        accessTokenS,
+        baseline,
+        afterIssue,
+        afterExpiry,
         evictionS: Math.max(0, Math.round((Date.now() - lastExpiry) / 100) / 10),
         flat: afterExpiry.keys <= baseline.keys && afterExpiry.usedMemory - baseline.usedMemory < 2 * 2 ** 20,
       };
@@ -120,12 +154,15 @@ export async function redisFigures(options: RedisOptions): Promise<RedisResults>
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 export function renderRedis(r: RedisResults): string {
-  const rows = r.throughput.map((t) => `  ${`${t.store}${t.store === 'redis' ? `, ${t.instances} instance${t.instances > 1 ? 's' : ''}` : ''}`.padEnd(22)} ${t.perSecond.toFixed(0).padStart(6)}/s   p50 ${t.latencyMs.p50} ms, p99 ${t.latencyMs.p99} ms`);
+  const rows = r.throughput.map(
+    (t) =>
+      `  ${`${t.store}${t.store === 'redis' ? `, ${t.instances} instance${t.instances > 1 ? 's' : ''}` : ''}`.padEnd(22)} ${t.perSecond.toFixed(0).padStart(6)}/s   p50 ${t.latencyMs.p50} ms, p99 ${t.latencyMs.p99} ms`,
+  );
   const m = r.memory;
   return [
     `Redis store (${r.alg} tokens, client_credentials)`,
     ...rows,
-    `  Redis memory: ${mib(m.baseline.usedMemory)} (${m.baseline.keys} keys) → ${mib(m.afterIssue.usedMemory)} (${m.afterIssue.keys} keys) after ${m.tokens.toLocaleString('en-US')} tokens`
-      + ` → ${mib(m.afterExpiry.usedMemory)} (${m.afterExpiry.keys} keys) ${m.evictionS} s after their ${m.accessTokenS} s lifetime: ${m.flat ? 'flat' : 'NOT flat'}`,
+    `  Redis memory: ${mib(m.baseline.usedMemory)} (${m.baseline.keys} keys) → ${mib(m.afterIssue.usedMemory)} (${m.afterIssue.keys} keys) after ${m.tokens.toLocaleString('en-US')} tokens` +
+      ` → ${mib(m.afterExpiry.usedMemory)} (${m.afterExpiry.keys} keys) ${m.evictionS} s after their ${m.accessTokenS} s lifetime: ${m.flat ? 'flat' : 'NOT flat'}`,
   ].join('\n');
 }

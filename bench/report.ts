@@ -125,31 +125,61 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
 export function renderTable(results: BenchResults): string {
   const rows: [string, string, string][] = [];
   for (const t of results.throughput) {
-    rows.push([`token endpoint, client_credentials, ${t.alg}`, `${int(t.http.perSecond)} tokens/s`,
-      `p50 ${t.http.latencyMs.p50} ms, p99 ${t.http.latencyMs.p99} ms; cores: server ${t.http.cores.server.toFixed(2)}, autocannon ${t.http.cores.loadGenerator.toFixed(2)}`]);
-    rows.push([`  raw ${t.alg} signing, thread pool`, `${int(t.raw.limit)} signatures/s`,
-      `before ${int(t.raw.before.perSecond)}, after ${int(t.raw.after.perSecond)}; ratio ${percent(t.ratio)}`]);
-    rows.push([`  CPU per token vs. per raw signature`, `${int(cpuPerToken(t))} / ${int(cpuPerSignature(t))} µs`,
-      `server ${int(t.http.cpuPerRequestUs.server)}${t.http.cpuPerRequestUs.serverMainThread === undefined ? '' : ` (event loop ${int(t.http.cpuPerRequestUs.serverMainThread)})`} + autocannon ${int(t.http.cpuPerRequestUs.loadGenerator)}; CPU ratio ${percent(t.cpuRatio)}`]);
+    rows.push([
+      `token endpoint, client_credentials, ${t.alg}`,
+      `${int(t.http.perSecond)} tokens/s`,
+      `p50 ${t.http.latencyMs.p50} ms, p99 ${t.http.latencyMs.p99} ms; cores: server ${t.http.cores.server.toFixed(2)}, autocannon ${t.http.cores.loadGenerator.toFixed(2)}`,
+    ]);
+    rows.push([
+      `  raw ${t.alg} signing, thread pool`,
+      `${int(t.raw.limit)} signatures/s`,
+      `before ${int(t.raw.before.perSecond)}, after ${int(t.raw.after.perSecond)}; ratio ${percent(t.ratio)}`,
+    ]);
+    rows.push([
+      `  CPU per token vs. per raw signature`,
+      `${int(cpuPerToken(t))} / ${int(cpuPerSignature(t))} µs`,
+      `server ${int(t.http.cpuPerRequestUs.server)}${t.http.cpuPerRequestUs.serverMainThread === undefined ? '' : ` (event loop ${int(t.http.cpuPerRequestUs.serverMainThread)})`} + autocannon ${int(t.http.cpuPerRequestUs.loadGenerator)}; CPU ratio ${percent(t.cpuRatio)}`,
+    ]);
   }
   for (const [i, run] of (results.catalog ?? []).entries()) {
-    rows.push([`non-browser catalog, embedded reference${i === 0 && (results.catalog?.length ?? 0) > 1 ? ' (cold)' : ''}`, seconds(run.wallMs),
-      `${run.summary?.total ?? '?'} scenarios, ${run.summary?.passed ?? '?'} passed; scenarios ${run.runMs === undefined ? '?' : seconds(run.runMs)}, the rest start-up and reports`]);
+    rows.push([
+      `non-browser catalog, embedded reference${i === 0 && (results.catalog?.length ?? 0) > 1 ? ' (cold)' : ''}`,
+      seconds(run.wallMs),
+      `${run.summary?.total ?? '?'} scenarios, ${run.summary?.passed ?? '?'} passed; scenarios ${run.runMs === undefined ? '?' : seconds(run.runMs)}, the rest start-up and reports`,
+    ]);
   }
   if (results.properties) {
     const p = results.properties;
-    rows.push(['property cases over loopback HTTP', `${int(p.perSecond)} cases/s`, p.properties.map((x) => `${x.id.replace('bench.', '')} ${int(x.perSecond)}/s`).join(', ')]);
+    rows.push([
+      'property cases over loopback HTTP',
+      `${int(p.perSecond)} cases/s`,
+      p.properties.map((x) => `${x.id.replace('bench.', '')} ${int(x.perSecond)}/s`).join(', '),
+    ]);
   }
   if (results.memory) {
     const m = results.memory;
-    rows.push([`reference memory, warmed up (${m.alg})`, `RSS ${mib(m.baseline.rss)}`, `heap ${mib(m.baseline.heapUsed)}`]);
-    rows.push([`  after issuing ${int(m.tokens)} tokens`, `RSS ${mib(m.afterIssue.rss)}`, `heap ${mib(m.afterIssue.heapUsed)} (${int(m.heapPerToken)} B per live token), store ${int(m.afterIssue.storeSize)} entries`]);
-    rows.push(['  after their expiry', `RSS ${mib(m.afterExpiry.rss)}`, `heap ${mib(m.afterExpiry.heapUsed)}, store ${int(m.afterExpiry.storeSize)} entries`]);
+    rows.push([
+      `reference memory, warmed up (${m.alg})`,
+      `RSS ${mib(m.baseline.rss)}`,
+      `heap ${mib(m.baseline.heapUsed)}`,
+    ]);
+    rows.push([
+      `  after issuing ${int(m.tokens)} tokens`,
+      `RSS ${mib(m.afterIssue.rss)}`,
+      `heap ${mib(m.afterIssue.heapUsed)} (${int(m.heapPerToken)} B per live token), store ${int(m.afterIssue.storeSize)} entries`,
+    ]);
+    rows.push([
+      '  after their expiry',
+      `RSS ${mib(m.afterExpiry.rss)}`,
+      `heap ${mib(m.afterExpiry.heapUsed)}, store ${int(m.afterExpiry.storeSize)} entries`,
+    ]);
   }
   const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length));
   const lines = rows.map(([a, b, c]) => `${a.padEnd(width(0))}  ${b.padStart(width(1))}  ${c}`);
   const m = results.machine;
   const head = `idp-conformance bench: ${m.cpus} × ${m.cpuModel}, ${m.totalMemoryGiB} GiB, Node ${m.node} ${m.platform}, UV_THREADPOOL_SIZE ${m.threadPoolSize}, load average ${m.loadAverage.start.toFixed(2)} at start${m.loadAverage.end === undefined ? '' : `, ${m.loadAverage.end.toFixed(2)} at end`}`;
-  const targets = results.targets.map((t) => `${t.met ? 'MET    ' : 'NOT MET'}  ${t.name}: ${t.measured} (target ${t.target})`);
+  const targets = results.targets.map(
+    (t) => `${t.met ? 'MET    ' : 'NOT MET'}  ${t.name}: ${t.measured} (target ${t.target})`,
+  );
   return [head, '', ...lines, '', ...targets].join('\n');
 }

@@ -18,7 +18,14 @@ import { memoryAfterTokens } from './memory.ts';
 import { propertyRate } from './properties.ts';
 import { redisFigures, renderRedis } from './redis.ts';
 import {
-  type AlgThroughput, type BenchResults, type Machine, type Settings, cpuPerSignature, cpuPerToken, evaluateTargets, renderTable,
+  type AlgThroughput,
+  type BenchResults,
+  type Machine,
+  type Settings,
+  cpuPerSignature,
+  cpuPerToken,
+  evaluateTargets,
+  renderTable,
 } from './report.ts';
 import { ServerProcess } from './server.ts';
 import { tokenThroughput } from './throughput.ts';
@@ -100,20 +107,31 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const only = (values.only?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...SECTIONS]) as Section[];
+  const only = (values.only
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean) ?? [...SECTIONS]) as Section[];
   const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
-  if (unknown.length) throw new Error(`--only: unknown section ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
+  if (unknown.length)
+    throw new Error(`--only: unknown section ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
   const settings = settingsFrom(values);
   const profileDir = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
   const started = performance.now();
   const results: Omit<BenchResults, 'targets'> = {
-    schemaVersion: 1, startedAt: new Date().toISOString(), durationS: 0, machine: machine(), settings, throughput: [],
+    schemaVersion: 1,
+    startedAt: new Date().toISOString(),
+    durationS: 0,
+    machine: machine(),
+    settings,
+    throughput: [],
   };
   const step = (text: string) => process.stderr.write(`bench: ${text}\n`);
 
   if (only.includes('throughput')) {
     for (const alg of ALGS) {
-      step(`${alg}: raw signing ${settings.rawDurationS} s, token endpoint ${settings.durationS} s (${settings.connections} connections), raw signing again`);
+      step(
+        `${alg}: raw signing ${settings.rawDurationS} s, token endpoint ${settings.durationS} s (${settings.connections} connections), raw signing again`,
+      );
       results.throughput.push(await throughputFor(alg, settings, profileDir));
     }
   }
@@ -127,12 +145,22 @@ async function main(argv: string[]): Promise<number> {
   }
   if (only.includes('memory')) {
     step(`memory: issuing ${settings.tokens.toLocaleString('en-US')} tokens, then expiring them`);
-    results.memory = await memoryAfterTokens({ tokens: settings.tokens, alg: 'EdDSA', connections: settings.connections });
+    results.memory = await memoryAfterTokens({
+      tokens: settings.tokens,
+      alg: 'EdDSA',
+      connections: settings.connections,
+    });
   }
   if (only.includes('redis')) {
-    step(`Redis: throughput with memory, 1 and 2 instances on Redis (${settings.durationS} s each); then ${settings.tokens.toLocaleString('en-US')} tokens expiring by Redis TTL`);
+    step(
+      `Redis: throughput with memory, 1 and 2 instances on Redis (${settings.durationS} s each); then ${settings.tokens.toLocaleString('en-US')} tokens expiring by Redis TTL`,
+    );
     results.redis = await redisFigures({
-      alg: 'EdDSA', durationS: settings.durationS, warmupS: settings.warmupS, connections: settings.connections, tokens: settings.tokens,
+      alg: 'EdDSA',
+      durationS: settings.durationS,
+      warmupS: settings.warmupS,
+      connections: settings.connections,
+      tokens: settings.tokens,
     });
   }
   results.machine.loadAverage.end = loadavg()[0] ?? 0;
@@ -141,12 +169,16 @@ async function main(argv: string[]): Promise<number> {
   await writeFile(values.out, `${JSON.stringify(full, null, 2)}\n`);
   console.log(renderTable(full));
   if (full.redis) console.log(`\n${renderRedis(full.redis)}`);
-  console.log(`\n${values.out} written (${full.durationS} s).${profileDir ? ` CPU profiles in ${profileDir} (npx tsx bench/cpu-profile.ts FILE).` : ''}`);
+  console.log(
+    `\n${values.out} written (${full.durationS} s).${profileDir ? ` CPU profiles in ${profileDir} (npx tsx bench/cpu-profile.ts FILE).` : ''}`,
+  );
   return 0;
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
     console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;

@@ -27,10 +27,15 @@ const now = () => Date.now() + clockOffsetMs;
 /** BENCH_STORE=redis://…: the Redis store, with the signing key shared by every instance on it. */
 const redisUrl = process.env.BENCH_STORE;
 /** BENCH_ACCESS_TOKEN_S: a short access-token lifetime, so Redis's own TTLs expire them during the bench. */
-const accessTokenS = process.env.BENCH_ACCESS_TOKEN_S === undefined ? undefined : Number(process.env.BENCH_ACCESS_TOKEN_S);
-const store = redisUrl ? new RedisStore({ url: redisUrl, prefix: 'bench:', now }) : new MemoryStore({ now, sweepIntervalMs });
+const accessTokenS =
+  process.env.BENCH_ACCESS_TOKEN_S === undefined ? undefined : Number(process.env.BENCH_ACCESS_TOKEN_S);
+const store = redisUrl
+  ? new RedisStore({ url: redisUrl, prefix: 'bench:', now })
+  : new MemoryStore({ now, sweepIntervalMs });
 const server = createReferenceServer({
-  signingAlg: alg, now, store,
+  signingAlg: alg,
+  now,
+  store,
   ...(redisUrl ? { keys: await sharedKeySet(store as RedisStore, alg, { now }) } : {}),
   ...(accessTokenS ? { lifetimes: { accessTokenFirstParty: accessTokenS, accessTokenThirdParty: accessTokenS } } : {}),
 });
@@ -61,7 +66,15 @@ async function handle(request: BenchRequest): Promise<BenchResponse> {
       gc();
       gc();
       const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-      return { type: 'memory', rss, heapUsed, heapTotal, external, arrayBuffers, storeSize: store instanceof RedisStore ? await store.client.dbsize() : store.size };
+      return {
+        type: 'memory',
+        rss,
+        heapUsed,
+        heapTotal,
+        external,
+        arrayBuffers,
+        storeSize: store instanceof RedisStore ? await store.client.dbsize() : store.size,
+      };
     }
     case 'cpu': {
       const { user, system } = process.cpuUsage();
@@ -94,6 +107,8 @@ async function handle(request: BenchRequest): Promise<BenchResponse> {
 }
 
 process.on('message', (request: BenchRequest) => {
-  handle(request).then(send, (error: unknown) => send({ type: 'error', message: error instanceof Error ? error.stack ?? error.message : String(error) }));
+  handle(request).then(send, (error: unknown) =>
+    send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+  );
 });
 send({ type: 'ready', issuer, port, alg, kid: server.context.keys.current.kid });

@@ -50,7 +50,8 @@ export class ServerProcess {
     const child = fork(new URL('./server-process.ts', import.meta.url), [], {
       execArgv,
       env: {
-        ...process.env, BENCH_SIGNING_ALG: options.alg,
+        ...process.env,
+        BENCH_SIGNING_ALG: options.alg,
         ...(options.store ? { BENCH_STORE: options.store } : {}),
         ...(options.accessTokenS ? { BENCH_ACCESS_TOKEN_S: String(options.accessTokenS) } : {}),
       },
@@ -64,11 +65,13 @@ export class ServerProcess {
   /** One request at a time; the answer is the next message. */
   #ask<T extends BenchResponse['type']>(request: BenchRequest & { type: T }): Promise<Reply<T>> {
     const asked = this.#queue.then(async () => {
-      if (this.#child.exitCode !== null) throw new Error(`the server process has exited (code ${this.#child.exitCode})`);
+      if (this.#child.exitCode !== null)
+        throw new Error(`the server process has exited (code ${this.#child.exitCode})`);
       this.#child.send(request);
       const message = await nextMessage(this.#child, `while answering ${request.type}`);
       if (message.type === 'error') throw new Error(`the server process failed: ${message.message}`);
-      if (message.type !== request.type) throw new Error(`the server process answered ${message.type} to ${request.type}`);
+      if (message.type !== request.type)
+        throw new Error(`the server process answered ${message.type} to ${request.type}`);
       const { type: _, ...reply } = message;
       return reply as Reply<T>;
     });

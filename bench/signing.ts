@@ -29,19 +29,22 @@ export interface RawSignResult {
 export async function rawSignRate(key: SigningKey, options: RawSignOptions): Promise<RawSignResult> {
   const input = Buffer.alloc(options.inputBytes ?? 400, 'e');
   const { digest, ...keyOptions } = signatureOptions(key.alg);
-  const one = () => new Promise<void>((resolve, reject) => {
-    sign(digest, input, { key: key.privateKey, ...keyOptions }, (error) => (error ? reject(error) : resolve()));
-  });
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      sign(digest, input, { key: key.privateKey, ...keyOptions }, (error) => (error ? reject(error) : resolve()));
+    });
   let signatures = 0;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const end = started + options.durationMs;
-  await Promise.all(Array.from({ length: options.inflight }, async () => {
-    while (performance.now() < end) {
-      await one();
-      signatures += 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: options.inflight }, async () => {
+      while (performance.now() < end) {
+        await one();
+        signatures += 1;
+      }
+    }),
+  );
   const durationMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   return {

@@ -49,9 +49,13 @@ export async function checkTokenResponse(server: ServerProcess): Promise<void> {
     throw new Error(`the token endpoint answered ${res.status} ${JSON.stringify(body)}`);
   }
   const { protectedHeader } = await jwtVerify(body.access_token, createRemoteJWKSet(new URL(`${server.issuer}/jwks`)), {
-    issuer: server.issuer, audience: server.issuer, typ: 'at+jwt', algorithms: [server.alg],
+    issuer: server.issuer,
+    audience: server.issuer,
+    typ: 'at+jwt',
+    algorithms: [server.alg],
   });
-  if (protectedHeader.kid !== server.kid) throw new Error(`the token's kid ${String(protectedHeader.kid)} is not the server's ${server.kid}`);
+  if (protectedHeader.kid !== server.kid)
+    throw new Error(`the token's kid ${String(protectedHeader.kid)} is not the server's ${server.kid}`);
 }
 
 function load(issuer: string, connections: number, durationS: number): Promise<autocannon.Result> {
@@ -67,13 +71,17 @@ export async function tokenThroughput(server: ServerProcess, options: Throughput
   const own = process.cpuUsage(ownBefore);
   const serverAfter = await server.cpu();
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`the token endpoint failed under load: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `the token endpoint failed under load: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   const durationS = result.duration;
   const requests = result['2xx'];
   const serverUs = serverAfter.userUs + serverAfter.systemUs - serverBefore.userUs - serverBefore.systemUs;
-  const mainUs = serverAfter.mainThreadUs !== undefined && serverBefore.mainThreadUs !== undefined
-    ? serverAfter.mainThreadUs - serverBefore.mainThreadUs : undefined;
+  const mainUs =
+    serverAfter.mainThreadUs !== undefined && serverBefore.mainThreadUs !== undefined
+      ? serverAfter.mainThreadUs - serverBefore.mainThreadUs
+      : undefined;
   const ownUs = own.user + own.system;
   return {
     requests,

@@ -20,7 +20,10 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 type Strict<O extends Options> = { args: string[]; options: O; strict: true; allowPositionals: false };
 
 /** node:util parseArgs, strict, with parse failures turned into UsageErrors. */
-export function parseOptions<O extends Options>(argv: string[], options: O): ReturnType<typeof parseArgs<Strict<O>>>['values'] {
+export function parseOptions<O extends Options>(
+  argv: string[],
+  options: O,
+): ReturnType<typeof parseArgs<Strict<O>>>['values'] {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (err) {

@@ -1,5 +1,11 @@
 /** The embedded reference: a reference server started in-process on a free local port. */
-import { createReferenceServer, targetConfig, type ReferenceOptions, type ReferenceServer, type TargetConfig } from '../reference/index.ts';
+import {
+  createReferenceServer,
+  targetConfig,
+  type ReferenceOptions,
+  type ReferenceServer,
+  type TargetConfig,
+} from '../reference/index.ts';
 
 export interface EmbeddedReference {
   server: ReferenceServer;

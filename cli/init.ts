@@ -89,7 +89,12 @@ export const initCommand: Command = {
   async run(argv) {
     let parsed;
     try {
-      parsed = parseArgs({ args: argv, options: { force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+      parsed = parseArgs({
+        args: argv,
+        options: { force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+        allowPositionals: true,
+        strict: true,
+      });
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
@@ -104,7 +109,9 @@ export const initCommand: Command = {
     await mkdir(path.dirname(file), { recursive: true });
     const schemaRef = path.relative(path.dirname(file), SCHEMA).split(path.sep).join('/');
     await writeFile(file, template(schemaRef.startsWith('.') ? schemaRef : `./${schemaRef}`));
-    console.log(`Wrote ${file}. Edit it, export the secrets it names, then: idp-conformance run --target ${path.relative(process.cwd(), file) || file}`);
+    console.log(
+      `Wrote ${file}. Edit it, export the secrets it names, then: idp-conformance run --target ${path.relative(process.cwd(), file) || file}`,
+    );
     return 0;
   },
 };

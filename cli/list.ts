@@ -37,7 +37,8 @@ export const listCommand: Command = {
       console.log(USAGE);
       return 0;
     }
-    if (!(PROFILES as readonly string[]).includes(v.profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
+    if (!(PROFILES as readonly string[]).includes(v.profile))
+      throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
     const profile = v.profile as ProfileName;
     const all = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
     const selected = selectScenarios(all, patternList(v.only));
@@ -54,7 +55,12 @@ export const listCommand: Command = {
         title: s.title,
         severity: s.severity,
         level: resolution.level ?? null,
-        requirements: resolution.requirements.map((r) => ({ label: r.label, level: r.level, url: r.url ?? null, applies: r.applies })),
+        requirements: resolution.requirements.map((r) => ({
+          label: r.label,
+          level: r.level,
+          url: r.url ?? null,
+          applies: r.applies,
+        })),
         requires: s.requires ?? {},
         catches: s.catches ?? [],
       };
@@ -81,8 +87,20 @@ export function requirementTable(scenarios: readonly Scenario[], profile: Profil
 
 export function formatRequirementTable(rows: readonly RequirementRow[]): string {
   const head = ['scenario', 'requirement', 'party', 'level', 'counts'];
-  const cells = rows.map((r) => [r.scenario, `${r.label} [${r.key}]`, r.party, r.level, r.counts ? 'yes' : `no (${r.why})`]);
+  const cells = rows.map((r) => [
+    r.scenario,
+    `${r.label} [${r.key}]`,
+    r.party,
+    r.level,
+    r.counts ? 'yes' : `no (${r.why})`,
+  ]);
   const width = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => c.map((x, i) => (i === c.length - 1 ? x : x.padEnd(width[i]!))).join('  ');
-  return [line(head), line(width.map((w) => '-'.repeat(w))), ...cells.map(line), '', `${rows.length} requirements of ${new Set(rows.map((r) => r.scenario)).size} scenarios`].join('\n');
+  return [
+    line(head),
+    line(width.map((w) => '-'.repeat(w))),
+    ...cells.map(line),
+    '',
+    `${rows.length} requirements of ${new Set(rows.map((r) => r.scenario)).size} scenarios`,
+  ].join('\n');
 }

@@ -50,7 +50,9 @@ async function load(input: string): Promise<Loaded> {
   const parsed = reportSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UsageError(`${file} is not an idp-conformance report.json: ${issue?.path.join('.') || '(top)'}: ${issue?.message}`);
+    throw new UsageError(
+      `${file} is not an idp-conformance report.json: ${issue?.path.join('.') || '(top)'}: ${issue?.message}`,
+    );
   }
   return { dir: join(file, '..'), file, report: parsed.data as Report };
 }
@@ -73,7 +75,9 @@ export function mergeReports(inputs: readonly { file: string; report: Report }[]
   for (const [what, of] of SAME) {
     for (const other of inputs.slice(1)) {
       if (of(other.report) !== of(first.report)) {
-        throw new UsageError(`${other.file} is from another run than ${first.file}: its ${what} is ${of(other.report)}, not ${of(first.report)}`);
+        throw new UsageError(
+          `${other.file} is from another run than ${first.file}: its ${what} is ${of(other.report)}, not ${of(first.report)}`,
+        );
       }
     }
   }
@@ -82,7 +86,8 @@ export function mergeReports(inputs: readonly { file: string; report: Report }[]
   for (const { file, report } of inputs) {
     for (const result of report.results) {
       const earlier = seen.get(result.id);
-      if (earlier) throw new UsageError(`scenario ${result.id} is in both ${earlier} and ${file}: merge each shard once`);
+      if (earlier)
+        throw new UsageError(`scenario ${result.id} is in both ${earlier} and ${file}: merge each shard once`);
       seen.set(result.id, file);
       results.push(result);
     }
@@ -93,7 +98,10 @@ export function mergeReports(inputs: readonly { file: string; report: Report }[]
   if (total !== undefined) {
     const have = new Set(inputs.map(({ report }) => report.selection.shard?.index));
     const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !have.has(i));
-    if (missing.length) notices.push(`incomplete: shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${total}`).join(', ')} missing from the merge`);
+    if (missing.length)
+      notices.push(
+        `incomplete: shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${total}`).join(', ')} missing from the merge`,
+      );
   }
   const starts = inputs.map(({ report }) => Date.parse(report.startedAt));
   const ends = inputs.map(({ report }) => Date.parse(report.startedAt) + report.durationMs);
@@ -107,7 +115,9 @@ export function mergeReports(inputs: readonly { file: string; report: Report }[]
     summary: summarize(results),
     results,
     mergedFrom: inputs.map(({ report }) => ({
-      ...(report.selection.shard ? { shard: report.selection.shard } : {}), startedAt: report.startedAt, durationMs: report.durationMs,
+      ...(report.selection.shard ? { shard: report.selection.shard } : {}),
+      startedAt: report.startedAt,
+      durationMs: report.durationMs,
     })),
     ...(notices.length ? { notices } : {}),
   };
@@ -115,9 +125,15 @@ export function mergeReports(inputs: readonly { file: string; report: Report }[]
 
 /** Screenshots named by relative path (screenshots/<id>/file.png) come along into the merged folder. */
 async function copyScreenshots(from: Loaded, to: string): Promise<void> {
-  const ids = new Set(from.report.results.filter((r) => r.evidence.some((e) => e.kind === 'screenshot' && /^screenshots\/[a-z0-9.-]+\//.test(e.path))).map((r) => r.id));
+  const ids = new Set(
+    from.report.results
+      .filter((r) => r.evidence.some((e) => e.kind === 'screenshot' && /^screenshots\/[a-z0-9.-]+\//.test(e.path)))
+      .map((r) => r.id),
+  );
   for (const id of ids) {
-    await cp(join(from.dir, 'screenshots', id), join(to, 'screenshots', id), { recursive: true, force: true }).catch(() => {});
+    await cp(join(from.dir, 'screenshots', id), join(to, 'screenshots', id), { recursive: true, force: true }).catch(
+      () => {},
+    );
   }
 }
 
@@ -147,17 +163,22 @@ export const mergeReportsCommand: Command = {
       return 0;
     }
     const failOn = values['fail-on'];
-    if (!['failed', 'warning', 'error'].includes(failOn)) throw new UsageError(`--fail-on must be failed, warning or error, not "${failOn}"`);
-    if (positionals.length === 0) throw new UsageError('name the report folders to merge, e.g. merge-reports shard-1 shard-2');
+    if (!['failed', 'warning', 'error'].includes(failOn))
+      throw new UsageError(`--fail-on must be failed, warning or error, not "${failOn}"`);
+    if (positionals.length === 0)
+      throw new UsageError('name the report folders to merge, e.g. merge-reports shard-1 shard-2');
     const loaded: Loaded[] = [];
     for (const input of positionals) loaded.push(await load(input));
     const merged = mergeReports(loaded);
     const out = resolve(values.report);
-    if (loaded.some((l) => resolve(l.dir) === out)) throw new UsageError(`--report ${values.report} is one of the folders being merged; choose another`);
+    if (loaded.some((l) => resolve(l.dir) === out))
+      throw new UsageError(`--report ${values.report} is one of the folders being merged; choose another`);
     for (const from of loaded) await copyScreenshots(from, out);
     const written = await writeReports(merged, out, formats(values.format));
     const console_ = new ConsoleReporter();
-    console_.line(`idp-conformance: merged ${loaded.length} report${loaded.length === 1 ? '' : 's'} of ${merged.target.source === 'embedded' ? 'the embedded reference' : merged.target.issuer}`);
+    console_.line(
+      `idp-conformance: merged ${loaded.length} report${loaded.length === 1 ? '' : 's'} of ${merged.target.source === 'embedded' ? 'the embedded reference' : merged.target.issuer}`,
+    );
     for (const notice of merged.notices ?? []) console_.line(`!! ${notice}`);
     console_.summary(merged, written);
     return exitCodeFor(merged, failOn as FailOn);

@@ -15,7 +15,16 @@ import { defaultSpecUrl } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
 import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';
 import { consoleText } from '../reports/escape.ts';
-import { ConsoleReporter, DEFAULT_FORMATS, REPORT_FORMATS, type ReportFormat, compareWithBaseline, isReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
+import {
+  ConsoleReporter,
+  DEFAULT_FORMATS,
+  REPORT_FORMATS,
+  type ReportFormat,
+  compareWithBaseline,
+  isReportFormat,
+  parseBaseline,
+  writeReports,
+} from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
@@ -83,15 +92,26 @@ interface RunSettings {
 }
 
 /** One target: the run, its reports in `reportDir`, the console lines; the exit code it earns. */
-async function runTarget(loaded: Loaded, reportDir: string, o: RunSettings): Promise<{ code: number; report?: Report }> {
+async function runTarget(
+  loaded: Loaded,
+  reportDir: string,
+  o: RunSettings,
+): Promise<{ code: number; report?: Report }> {
   const out = new ConsoleReporter();
   const redactor = new Redactor(configSecrets(loaded.config));
   const where = loaded.source === 'embedded' ? 'the embedded reference server' : loaded.location;
-  out.line(`idp-conformance: ${loaded.config.issuer} (${where}) — profile ${o.profile}, seed ${o.seed}${o.shard ? `, shard ${o.shard.index}/${o.shard.total}` : ''}`);
+  out.line(
+    `idp-conformance: ${loaded.config.issuer} (${where}) — profile ${o.profile}, seed ${o.seed}${o.shard ? `, shard ${o.shard.index}/${o.shard.total}` : ''}`,
+  );
   if (o.flaws.length) out.line(`!! planted flaws on in the embedded reference: ${o.flaws.join(', ')}`);
   try {
     const report = await runSuite({
-      config: loaded.config, source: loaded.source, scenarios: o.scenarios, only: o.only, skip: o.skip, seed: o.seed,
+      config: loaded.config,
+      source: loaded.source,
+      scenarios: o.scenarios,
+      only: o.only,
+      skip: o.skip,
+      seed: o.seed,
       profile: o.profile,
       ...(o.flaws.length ? { plantedFlaws: o.flaws } : {}),
       ...(o.runs ? { runs: o.runs } : {}),
@@ -113,7 +133,8 @@ async function runTarget(loaded: Loaded, reportDir: string, o: RunSettings): Pro
       return { code: 2, report };
     }
     out.summary(report, written);
-    if (report.verdict && !report.verdict.judged) out.line(`not a verdict: ${report.verdict.reason ?? 'the target could not be judged'} (exit code 1)`);
+    if (report.verdict && !report.verdict.judged)
+      out.line(`not a verdict: ${report.verdict.reason ?? 'the target could not be judged'} (exit code 1)`);
     return { code: exitCodeFor(report, o.failOn), report };
   } catch (error) {
     // Whatever went wrong, stderr gets one redacted, inert line: never a secret, a token or a stack.
@@ -125,7 +146,9 @@ async function runTarget(loaded: Loaded, reportDir: string, o: RunSettings): Pro
     if (error instanceof HarnessError) {
       say(`idp-conformance run: ${error.message}`);
     } else {
-      say(`idp-conformance run: the run stopped on an unexpected ${error instanceof Error ? error.name : typeof error}: ${describeError(error)}`);
+      say(
+        `idp-conformance run: the run stopped on an unexpected ${error instanceof Error ? error.name : typeof error}: ${describeError(error)}`,
+      );
     }
     say('not a verdict: the run stopped before the target could be judged (exit code 1)');
     return { code: 1 };
@@ -193,24 +216,31 @@ async function runSeveral(targets: readonly string[], reportDir: string, o: RunS
 export function exitCodeFor(report: Report, failOn: FailOn = 'failed'): 0 | 1 {
   if (report.verdict && !report.verdict.judged) return 1;
   const counted = report.results.filter((r) => !r.expected);
-  if (failOn === 'security') return counted.some((r) => r.status === 'failed' && r.failureKind !== 'refused-wrongly') ? 1 : 0;
-  const bad = counted.some((r) => r.status === 'failed'
-    || (failOn !== 'failed' && r.status === 'warning')
-    || (failOn === 'error' && r.status === 'error'));
+  if (failOn === 'security')
+    return counted.some((r) => r.status === 'failed' && r.failureKind !== 'refused-wrongly') ? 1 : 0;
+  const bad = counted.some(
+    (r) =>
+      r.status === 'failed' ||
+      (failOn !== 'failed' && r.status === 'warning') ||
+      (failOn === 'error' && r.status === 'error'),
+  );
   return bad ? 1 : 0;
 }
 
 function integer(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > 0x7fffffff) throw new UsageError(`--${name} must be an integer ≥ ${min}, not "${value}"`);
+  if (!/^\d+$/.test(value) || n < min || n > 0x7fffffff)
+    throw new UsageError(`--${name} must be an integer ≥ ${min}, not "${value}"`);
   return n;
 }
 
 export function formats(value: string | undefined): ReportFormat[] {
   if (value === undefined) return [...DEFAULT_FORMATS];
   const list = patternList([value]);
-  for (const f of list) if (!isReportFormat(f)) throw new UsageError(`--format: unknown format "${f}"; choose from ${REPORT_FORMATS.join(', ')}`);
+  for (const f of list)
+    if (!isReportFormat(f))
+      throw new UsageError(`--format: unknown format "${f}"; choose from ${REPORT_FORMATS.join(', ')}`);
   return list as ReportFormat[];
 }
 
@@ -240,9 +270,13 @@ export const runCommand: Command = {
       console.log(USAGE);
       return 0;
     }
-    if (!(PROFILES as readonly string[]).includes(v.profile)) throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
+    if (!(PROFILES as readonly string[]).includes(v.profile))
+      throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
     const failOn = v['fail-on'];
-    if (!(FAIL_ON as readonly string[]).includes(failOn)) throw new UsageError(`--fail-on must be ${FAIL_ON.slice(0, -1).join(', ')} or ${FAIL_ON.at(-1)}, not "${failOn}"`);
+    if (!(FAIL_ON as readonly string[]).includes(failOn))
+      throw new UsageError(
+        `--fail-on must be ${FAIL_ON.slice(0, -1).join(', ')} or ${FAIL_ON.at(-1)}, not "${failOn}"`,
+      );
     const seed = integer('seed', v.seed, 0) ?? randomSeed();
     const runs = integer('runs', v.runs, 1);
     const concurrency = integer('concurrency', v.concurrency, 1);
@@ -255,31 +289,50 @@ export const runCommand: Command = {
       throw new UsageError((err as Error).message);
     }
     if (shard && v.seed === undefined) {
-      throw new UsageError('--shard needs --seed: give every shard the same seed (e.g. the CI run number), so the merged report is one run');
+      throw new UsageError(
+        '--shard needs --seed: give every shard the same seed (e.g. the CI run number), so the merged report is one run',
+      );
     }
     const only = patternList(v.only);
     const skip = patternList(v.skip);
-    for (const f of v.flaw) if (!isFlawName(f)) throw new UsageError(`--flaw: unknown flaw "${f}"; known flaws: ${FLAW_NAMES.join(', ')}`);
-    if (v.flaw.length && v.target.length) throw new UsageError('--flaw applies to the embedded reference only; leave out --target');
+    for (const f of v.flaw)
+      if (!isFlawName(f)) throw new UsageError(`--flaw: unknown flaw "${f}"; known flaws: ${FLAW_NAMES.join(', ')}`);
+    if (v.flaw.length && v.target.length)
+      throw new UsageError('--flaw applies to the embedded reference only; leave out --target');
     let baseline: ReturnType<typeof parseBaseline> | undefined;
     if (v.baseline !== undefined) {
       try {
         baseline = parseBaseline(await readFile(v.baseline, 'utf8'), v.baseline);
       } catch (error) {
-        throw new UsageError(`--baseline: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `${v.baseline} does not exist` : (error as Error).message}`);
+        throw new UsageError(
+          `--baseline: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `${v.baseline} does not exist` : (error as Error).message}`,
+        );
       }
     }
 
     const scenarios = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
     if (selectScenarios(scenarios, only, skip).length === 0) {
-      throw new UsageError(`no scenario matches --only ${only.join(',') || '*'}${skip.length ? ` --skip ${skip.join(',')}` : ''}; \`idp-conformance list\` shows the ids`);
+      throw new UsageError(
+        `no scenario matches --only ${only.join(',') || '*'}${skip.length ? ` --skip ${skip.join(',')}` : ''}; \`idp-conformance list\` shows the ids`,
+      );
     }
 
     const specUrl = defaultSpecUrl();
     const settings: RunSettings = {
-      scenarios, only, skip, seed, profile: v.profile as ProfileName, failOn: failOn as FailOn, formats: chosenFormats,
-      flaws: v.flaw, ...(baseline ? { baseline: { report: baseline, path: v.baseline! } } : {}), ...(runs ? { runs } : {}), ...(concurrency ? { concurrency } : {}), ...(shard ? { shard } : {}),
-      ...(timeout ? { timeout } : {}), ...(specUrl ? { specUrl } : {}),
+      scenarios,
+      only,
+      skip,
+      seed,
+      profile: v.profile as ProfileName,
+      failOn: failOn as FailOn,
+      formats: chosenFormats,
+      flaws: v.flaw,
+      ...(baseline ? { baseline: { report: baseline, path: v.baseline! } } : {}),
+      ...(runs ? { runs } : {}),
+      ...(concurrency ? { concurrency } : {}),
+      ...(shard ? { shard } : {}),
+      ...(timeout ? { timeout } : {}),
+      ...(specUrl ? { specUrl } : {}),
     };
     const targets = v.target;
     if (targets.length > 1) return runSeveral(targets, resolve(v.report), settings);

@@ -38,7 +38,9 @@ export async function loadScenarioFiles(patterns: readonly string[], cwd = proce
       const exported = Array.isArray(mod.default) ? mod.default : [mod.default];
       const found = exported.filter(isScenario);
       if (found.length === 0) {
-        throw new UsageError(`--scenarios: ${file} has no default export made with defineScenario({...}) (import it from 'idp-conformance')`);
+        throw new UsageError(
+          `--scenarios: ${file} has no default export made with defineScenario({...}) (import it from 'idp-conformance')`,
+        );
       }
       scenarios.push(...found);
     }
@@ -50,7 +52,8 @@ export async function loadScenarioFiles(patterns: readonly string[], cwd = proce
 export function mergeScenarios(builtIn: readonly Scenario[], extra: readonly Scenario[]): Scenario[] {
   const seen = new Set(builtIn.map((s) => s.id));
   for (const s of extra) {
-    if (seen.has(s.id)) throw new UsageError(`--scenarios: the id "${s.id}" is already taken; give your scenario another id`);
+    if (seen.has(s.id))
+      throw new UsageError(`--scenarios: the id "${s.id}" is already taken; give your scenario another id`);
     seen.add(s.id);
   }
   return [...builtIn, ...extra];

@@ -2,8 +2,19 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
-  createReferenceServer, FLAW_NAMES, FLAWS, isFlawName, isSigningAlg, type KeySet, RedisStore, SIGNING_ALGS, sharedKeySet,
-  type SigningAlg, targetConfig, type FlawName, type ReferenceServer,
+  createReferenceServer,
+  FLAW_NAMES,
+  FLAWS,
+  isFlawName,
+  isSigningAlg,
+  type KeySet,
+  RedisStore,
+  SIGNING_ALGS,
+  sharedKeySet,
+  type SigningAlg,
+  targetConfig,
+  type FlawName,
+  type ReferenceServer,
 } from '../reference/index.ts';
 import { parseOptions, UsageError, type Command } from './command.ts';
 
@@ -65,13 +76,18 @@ export const serveCommand: Command = {
     const port = parsePort(values.port);
     const flaws = parseFlaws(values.flaw);
     const signingAlg = values['signing-alg'];
-    if (!isSigningAlg(signingAlg)) throw new UsageError(`--signing-alg must be one of ${SIGNING_ALGS.join(', ')}, not "${signingAlg}"`);
+    if (!isSigningAlg(signingAlg))
+      throw new UsageError(`--signing-alg must be one of ${SIGNING_ALGS.join(', ')}, not "${signingAlg}"`);
     const shared = await openStore(values.store, signingAlg);
     if (!shared) return 1;
     let server: ReferenceServer;
     try {
       server = createReferenceServer({
-        flaws, signingAlg, legacyClient: values['legacy-client'], adminHooks: values['admin-hooks'], ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
+        flaws,
+        signingAlg,
+        legacyClient: values['legacy-client'],
+        adminHooks: values['admin-hooks'],
+        ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
         ...(values['auto-login'] === undefined ? {} : { autoLogin: values['auto-login'] }),
         ...shared,
         ...(values.fapi2 ? { profile: 'fapi2' as const } : {}),
@@ -108,7 +124,10 @@ export const serveCommand: Command = {
 async function openStore(value: string, alg: SigningAlg): Promise<{ store?: RedisStore; keys?: KeySet } | undefined> {
   if (value === 'memory') return {};
   if (!/^rediss?:\/\//.test(value)) throw new UsageError(`--store must be memory or a redis:// URL, not "${value}"`);
-  const store = new RedisStore({ url: value, redis: { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null } });
+  const store = new RedisStore({
+    url: value,
+    redis: { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null },
+  });
   store.client.on('error', () => {}); // reported below, once
   try {
     await store.client.connect();
@@ -125,7 +144,8 @@ async function openStore(value: string, alg: SigningAlg): Promise<{ store?: Redi
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, not "${value}"`);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UsageError(`--port must be an integer from 0 to 65535, not "${value}"`);
   return port;
 }
 
@@ -187,7 +207,8 @@ ${line}`);
   ]);
   const header = ['role', 'client_id', 'secret', 'redirect_uri', 'scope'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const format = (row: string[]) => `    ${row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')}`;
+  const format = (row: string[]) =>
+    `    ${row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')}`;
   console.log(`idp-conformance reference server
   issuer     ${issuer}
   discovery  ${issuer}/.well-known/openid-configuration

@@ -3,7 +3,14 @@
  * tokens are the same for the same seed and no RSA key is generated per sample. EC and Ed25519
  * keys are derived from fixed labels; the RSA key is a constant. NEVER trust these keys.
  */
-import { createECDH, createHash, createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import {
+  createECDH,
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  type JsonWebKey,
+  type KeyObject,
+} from 'node:crypto';
 import type { JwsSigner } from './jws.ts';
 
 export interface AttackerKey extends JwsSigner {
@@ -62,7 +69,13 @@ function ecPrivateJwk(curve: { crv: string; openssl: string; bytes: number }): J
   const point = ecdh.getPublicKey(); // 0x04 || x || y
   const x = point.subarray(1, 1 + curve.bytes);
   const y = point.subarray(1 + curve.bytes);
-  return { kty: 'EC', crv: curve.crv, d: d.toString('base64url'), x: x.toString('base64url'), y: y.toString('base64url') };
+  return {
+    kty: 'EC',
+    crv: curve.crv,
+    d: d.toString('base64url'),
+    x: x.toString('base64url'),
+    y: y.toString('base64url'),
+  };
 }
 
 function ed25519PrivateKey(): KeyObject {

@@ -24,7 +24,8 @@ export const encodeJson = (value: unknown): string => base64url(JSON.stringify(v
 
 function decodeJsonObject(segment: string, what: string): JsonObject {
   const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`the JWS ${what} is not a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`the JWS ${what} is not a JSON object`);
   return value as JsonObject;
 }
 
@@ -33,7 +34,11 @@ export function decodeJws(token: string): DecodedJws {
   const segments = token.split('.');
   if (segments.length !== 3) throw new Error(`a compact JWS has 3 segments, this has ${segments.length}`);
   const [header = '', payload = '', signature = ''] = segments;
-  return { header: decodeJsonObject(header, 'header'), payload: decodeJsonObject(payload, 'payload'), segments: [header, payload, signature] };
+  return {
+    header: decodeJsonObject(header, 'header'),
+    payload: decodeJsonObject(payload, 'payload'),
+    segments: [header, payload, signature],
+  };
 }
 
 /** The JWS signature of `header.payload` by alg (RFC 7518 §3.1): HS*, RS*, PS*, ES*, EdDSA. */
@@ -42,11 +47,22 @@ export function jwsSignature(alg: string, signingInput: string, key: KeyObject |
   const hash = `sha${alg.slice(2)}`;
   if (alg === 'EdDSA' || alg === 'Ed25519') return sign(null, data, key as KeyObject);
   switch (alg.slice(0, 2)) {
-    case 'HS': return createHmac(hash, key as Uint8Array).update(data).digest();
-    case 'RS': return sign(hash, data, key as KeyObject);
-    case 'PS': return sign(hash, data, { key: key as KeyObject, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(alg.slice(2)) / 8 });
-    case 'ES': return sign(hash, data, { key: key as KeyObject, dsaEncoding: 'ieee-p1363' });
-    default: throw new Error(`cannot sign with alg ${alg}`);
+    case 'HS':
+      return createHmac(hash, key as Uint8Array)
+        .update(data)
+        .digest();
+    case 'RS':
+      return sign(hash, data, key as KeyObject);
+    case 'PS':
+      return sign(hash, data, {
+        key: key as KeyObject,
+        padding: constants.RSA_PKCS1_PSS_PADDING,
+        saltLength: Number(alg.slice(2)) / 8,
+      });
+    case 'ES':
+      return sign(hash, data, { key: key as KeyObject, dsaEncoding: 'ieee-p1363' });
+    default:
+      throw new Error(`cannot sign with alg ${alg}`);
   }
 }
 

@@ -8,13 +8,30 @@ import fc from 'fast-check';
 import { attackerKeyFor, type AttackerKey } from './attacker-keys.ts';
 import { decodeJws, type JsonObject } from './jws.ts';
 import {
-  ALG_NONE_SPELLINGS, KID_INJECTIONS, forgeAlgNone, forgeChangedSignature, forgeClaimsChanged, forgeEmbeddedJwk,
-  forgeHs256KeyConfusion, forgeJku, forgeKidInjection, forgeStrippedSignature, forgeX5u, keyConfusionSecrets,
+  ALG_NONE_SPELLINGS,
+  KID_INJECTIONS,
+  forgeAlgNone,
+  forgeChangedSignature,
+  forgeClaimsChanged,
+  forgeEmbeddedJwk,
+  forgeHs256KeyConfusion,
+  forgeJku,
+  forgeKidInjection,
+  forgeStrippedSignature,
+  forgeX5u,
+  keyConfusionSecrets,
 } from './jwt-tamper.ts';
 
 export const JWT_FORGERY_KINDS = [
-  'alg-none', 'hs256-key-confusion', 'signature-stripped', 'signature-changed', 'claims-changed',
-  'kid-injection', 'embedded-jwk', 'jku', 'x5u',
+  'alg-none',
+  'hs256-key-confusion',
+  'signature-stripped',
+  'signature-changed',
+  'claims-changed',
+  'kid-injection',
+  'embedded-jwk',
+  'jku',
+  'x5u',
 ] as const;
 export type JwtForgeryKind = (typeof JWT_FORGERY_KINDS)[number];
 
@@ -59,7 +76,10 @@ function verificationKeys(jwks: readonly JsonWebKey[], kid: unknown): JsonWebKey
 
 /** The kid a re-signed token carries: the attacker's, the genuine one (if any), or none. */
 function kidChoices(ctx: Context): { variant: string; kid: string | null }[] {
-  const choices = [{ variant: 'attacker-kid', kid: ctx.attackerKey.kid as string | null }, { variant: 'no-kid', kid: null }];
+  const choices = [
+    { variant: 'attacker-kid', kid: ctx.attackerKey.kid as string | null },
+    { variant: 'no-kid', kid: null },
+  ];
   if (typeof ctx.header.kid === 'string') choices.push({ variant: 'original-kid', kid: ctx.header.kid });
   return choices;
 }
@@ -85,64 +105,107 @@ const constants = (variants: Variant[]): fc.Arbitrary<Variant> | undefined =>
 
 const FORGERIES: Record<JwtForgeryKind, (ctx: Context) => fc.Arbitrary<Variant> | undefined> = {
   // RFC 8725 §3.1, RFC 7519 §6: an unsecured JWT must not be accepted where a signed one is expected.
-  'alg-none': ({ token }) => constants(ALG_NONE_SPELLINGS.flatMap((spelling) => [false, true].map((keep) => ({
-    variant: `${spelling}/${keep ? 'original-signature' : 'empty-signature'}`,
-    token: forgeAlgNone(token, spelling, keep),
-    description: `header alg "${spelling}" with ${keep ? 'the original signature kept' : 'an empty signature'}`,
-  })))),
+  'alg-none': ({ token }) =>
+    constants(
+      ALG_NONE_SPELLINGS.flatMap((spelling) =>
+        [false, true].map((keep) => ({
+          variant: `${spelling}/${keep ? 'original-signature' : 'empty-signature'}`,
+          token: forgeAlgNone(token, spelling, keep),
+          description: `header alg "${spelling}" with ${keep ? 'the original signature kept' : 'an empty signature'}`,
+        })),
+      ),
+    ),
   // RFC 8725 §2.1, §3.1: HS256 keyed with the public key must not verify.
-  'hs256-key-confusion': ({ token, header, jwks }) => constants(verificationKeys(jwks, header.kid).flatMap((jwk) =>
-    keyConfusionSecrets(jwk).map(({ encoding, secret }) => ({
-      variant: encoding,
-      token: forgeHs256KeyConfusion(token, secret),
-      description: `HS256 signed with the public key ${String(jwk.kid ?? jwk.kty)} as the secret (${encoding})`,
-    })))),
+  'hs256-key-confusion': ({ token, header, jwks }) =>
+    constants(
+      verificationKeys(jwks, header.kid).flatMap((jwk) =>
+        keyConfusionSecrets(jwk).map(({ encoding, secret }) => ({
+          variant: encoding,
+          token: forgeHs256KeyConfusion(token, secret),
+          description: `HS256 signed with the public key ${String(jwk.kid ?? jwk.kty)} as the secret (${encoding})`,
+        })),
+      ),
+    ),
   // RFC 7515 §5.2: a JWS without a valid signature is invalid.
-  'signature-stripped': ({ token }) => constants([false, true].map((drop) => ({
-    variant: drop ? 'no-signature-segment' : 'empty-signature',
-    token: forgeStrippedSignature(token, drop),
-    description: drop ? 'the signature segment removed (header.payload)' : 'an empty signature (header.payload.)',
-  }))),
+  'signature-stripped': ({ token }) =>
+    constants(
+      [false, true].map((drop) => ({
+        variant: drop ? 'no-signature-segment' : 'empty-signature',
+        token: forgeStrippedSignature(token, drop),
+        description: drop ? 'the signature segment removed (header.payload)' : 'an empty signature (header.payload.)',
+      })),
+    ),
   'signature-changed': ({ token }) => {
     const bits = Buffer.from(decodeJws(token).segments[2], 'base64url').length * 8;
-    return bits === 0 ? undefined : fc.nat({ max: bits - 1 }).map((bit) => ({
-      variant: `bit-${bit}`, token: forgeChangedSignature(token, bit), description: `signature bit ${bit} flipped`,
-    }));
+    return bits === 0
+      ? undefined
+      : fc.nat({ max: bits - 1 }).map((bit) => ({
+          variant: `bit-${bit}`,
+          token: forgeChangedSignature(token, bit),
+          description: `signature bit ${bit} flipped`,
+        }));
   },
   'claims-changed': (ctx) => {
     const changes = claimChanges(ctx);
-    return changes.length === 0 ? undefined : fc.oneof(...changes.map(([claim, values]) => fc.constantFrom(...values).map((value) => ({
-      variant: claim,
-      token: forgeClaimsChanged(ctx.token, { [claim]: value }),
-      description: `${claim} changed to ${JSON.stringify(value)}, original signature kept`,
-    }))));
+    return changes.length === 0
+      ? undefined
+      : fc.oneof(
+          ...changes.map(([claim, values]) =>
+            fc.constantFrom(...values).map((value) => ({
+              variant: claim,
+              token: forgeClaimsChanged(ctx.token, { [claim]: value }),
+              description: `${claim} changed to ${JSON.stringify(value)}, original signature kept`,
+            })),
+          ),
+        );
   },
   // RFC 8725 §3.10: kid is attacker input; a lookup by kid must not be injectable.
-  'kid-injection': ({ token, attackerKey }) => constants(KID_INJECTIONS.map(({ variant, kid, hmacSecret }) => ({
-    variant,
-    token: forgeKidInjection(token, kid, hmacSecret === undefined ? attackerKey : { alg: 'HS256', key: Buffer.from(hmacSecret) }),
-    description: `kid ${JSON.stringify(kid)}, signed ${hmacSecret === undefined ? `by the attacker's ${attackerKey.alg} key` : `HS256 with secret ${JSON.stringify(hmacSecret)}`}`,
-  }))),
+  'kid-injection': ({ token, attackerKey }) =>
+    constants(
+      KID_INJECTIONS.map(({ variant, kid, hmacSecret }) => ({
+        variant,
+        token: forgeKidInjection(
+          token,
+          kid,
+          hmacSecret === undefined ? attackerKey : { alg: 'HS256', key: Buffer.from(hmacSecret) },
+        ),
+        description: `kid ${JSON.stringify(kid)}, signed ${hmacSecret === undefined ? `by the attacker's ${attackerKey.alg} key` : `HS256 with secret ${JSON.stringify(hmacSecret)}`}`,
+      })),
+    ),
   // RFC 8725 §3.10: keys named by the token itself (jwk, jku, x5u) must not be trusted.
-  'embedded-jwk': (ctx) => constants(kidChoices(ctx).map(({ variant, kid }) => ({
-    variant, token: forgeEmbeddedJwk(ctx.token, ctx.attackerKey, kid),
-    description: `signed by the attacker's key, embedded in the header jwk (${variant})`,
-  }))),
-  jku: (ctx) => constants(kidChoices(ctx).map(({ variant, kid }) => ({
-    variant, token: forgeJku(ctx.token, ctx.attackerKey, ctx.attackerUrl, kid),
-    description: `signed by the attacker's key, header jku ${ctx.attackerUrl} (${variant})`,
-  }))),
-  x5u: (ctx) => constants(kidChoices(ctx).map(({ variant, kid }) => ({
-    variant, token: forgeX5u(ctx.token, ctx.attackerKey, ctx.attackerUrl, kid),
-    description: `signed by the attacker's key, header x5u ${ctx.attackerUrl} (${variant})`,
-  }))),
+  'embedded-jwk': (ctx) =>
+    constants(
+      kidChoices(ctx).map(({ variant, kid }) => ({
+        variant,
+        token: forgeEmbeddedJwk(ctx.token, ctx.attackerKey, kid),
+        description: `signed by the attacker's key, embedded in the header jwk (${variant})`,
+      })),
+    ),
+  jku: (ctx) =>
+    constants(
+      kidChoices(ctx).map(({ variant, kid }) => ({
+        variant,
+        token: forgeJku(ctx.token, ctx.attackerKey, ctx.attackerUrl, kid),
+        description: `signed by the attacker's key, header jku ${ctx.attackerUrl} (${variant})`,
+      })),
+    ),
+  x5u: (ctx) =>
+    constants(
+      kidChoices(ctx).map(({ variant, kid }) => ({
+        variant,
+        token: forgeX5u(ctx.token, ctx.attackerKey, ctx.attackerUrl, kid),
+        description: `signed by the attacker's key, header x5u ${ctx.attackerUrl} (${variant})`,
+      })),
+    ),
 };
 
 /** Forgeries of the genuine `token`, given the server's public JWKS. */
 export function jwtForgery(token: string, jwks: Jwks, options: JwtForgeryOptions = {}): fc.Arbitrary<ForgedJwt> {
   const { header, payload } = decodeJws(token);
   const ctx: Context = {
-    token, header, payload,
+    token,
+    header,
+    payload,
     jwks: Array.isArray(jwks) ? jwks : (jwks as { keys: readonly JsonWebKey[] }).keys,
     attackerUrl: options.attackerUrl ?? DEFAULT_ATTACKER_URL,
     attackerKey: options.attackerKey ?? attackerKeyFor(String(header.alg)),

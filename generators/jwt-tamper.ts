@@ -9,7 +9,8 @@ import { base64url, decodeJws, encodeJson, signCompact, type JsonObject, type Jw
 
 /** Every upper/lower-case spelling of "none" (RFC 7518 §3.6): none, None, NONE, nOnE, ... */
 export const ALG_NONE_SPELLINGS: readonly string[] = Array.from({ length: 16 }, (_, bits) =>
-  [...'none'].map((c, i) => ((bits >> i) & 1 ? c.toUpperCase() : c)).join(''));
+  [...'none'].map((c, i) => ((bits >> i) & 1 ? c.toUpperCase() : c)).join(''),
+);
 
 /** kid values that attack the server's key lookup (RFC 7515 §4.1.4, RFC 8725 §3.10). */
 export const KID_INJECTIONS: readonly { variant: string; kid: unknown; hmacSecret?: string }[] = [
@@ -54,7 +55,11 @@ export interface KeyConfusionSecret {
 export function keyConfusionSecrets(jwk: JsonWebKey): KeyConfusionSecret[] {
   const key = createPublicKey({ key: jwk, format: 'jwk' });
   const pem = key.export({ type: 'spki', format: 'pem' }).toString();
-  const publicMembers: Record<string, string[]> = { RSA: ['e', 'kty', 'n'], EC: ['crv', 'kty', 'x', 'y'], OKP: ['crv', 'kty', 'x'] };
+  const publicMembers: Record<string, string[]> = {
+    RSA: ['e', 'kty', 'n'],
+    EC: ['crv', 'kty', 'x', 'y'],
+    OKP: ['crv', 'kty', 'x'],
+  };
   const members = publicMembers[String(jwk.kty)] ?? [];
   const thumbprintInput = JSON.stringify(Object.fromEntries(members.map((m) => [m, jwk[m]]))); // RFC 7638 §3
   const b64 = (member: string): Buffer => Buffer.from(String(jwk[member] ?? ''), 'base64url');

@@ -24,8 +24,31 @@ export interface PkcePair {
   method: 'S256';
 }
 
-/** Characters outside the unreserved set that clients get wrong: base64 (+ / =), URL syntax, space, non-ASCII, control. */
-export const FORBIDDEN_VERIFIER_CHARS = [' ', '+', '/', '=', '%', '&', '#', '?', '!', '*', '(', '"', ':', '@', '\\', 'é', 'ß', '\t', '\n', '\u0000'];
+/**
+ * Characters outside the unreserved set that clients get wrong: base64 (+ / =), URL syntax, space, non-ASCII, control.
+ */
+export const FORBIDDEN_VERIFIER_CHARS = [
+  ' ',
+  '+',
+  '/',
+  '=',
+  '%',
+  '&',
+  '#',
+  '?',
+  '!',
+  '*',
+  '(',
+  '"',
+  ':',
+  '@',
+  '\\',
+  'é',
+  'ß',
+  '\t',
+  '\n',
+  '\u0000',
+];
 
 const unreserved = fc.constantFrom(...UNRESERVED);
 const verifierOfLength = (minLength: number, maxLength: number): fc.Arbitrary<string> =>
@@ -39,14 +62,17 @@ export function validVerifier(): fc.Arbitrary<string> {
 
 /** Verifiers that break RFC 7636 §4.1 in exactly one way; the boundary lengths 42 and 129 are frequent. */
 export function invalidVerifier(): fc.Arbitrary<InvalidVerifier> {
-  const tagged = (kind: InvalidVerifierKind) => (verifier: string): InvalidVerifier => ({ kind, verifier });
+  const tagged =
+    (kind: InvalidVerifierKind) =>
+    (verifier: string): InvalidVerifier => ({ kind, verifier });
   const min = VERIFIER_MIN_LENGTH;
   const max = VERIFIER_MAX_LENGTH;
   return fc.oneof(
     fc.constant('').map(tagged('empty')),
     fc.oneof(verifierOfLength(min - 1, min - 1), verifierOfLength(1, min - 2)).map(tagged('too-short')),
     fc.oneof(verifierOfLength(max + 1, max + 1), verifierOfLength(max + 2, 2 * max)).map(tagged('too-long')),
-    fc.tuple(validVerifier(), fc.nat(), fc.constantFrom(...FORBIDDEN_VERIFIER_CHARS))
+    fc
+      .tuple(validVerifier(), fc.nat(), fc.constantFrom(...FORBIDDEN_VERIFIER_CHARS))
       .map(([v, at, c]) => v.slice(0, at % v.length) + c + v.slice((at % v.length) + 1))
       .map(tagged('forbidden-char')),
   );

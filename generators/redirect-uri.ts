@@ -6,15 +6,36 @@
  */
 import fc from 'fast-check';
 import {
-  DEFAULT_PORTS, formatAuthority, formatUri, isIpHost, isLoopbackHost, parseUri, uriOrigin,
-  type UriAuthority, type UriParts,
+  DEFAULT_PORTS,
+  formatAuthority,
+  formatUri,
+  isIpHost,
+  isLoopbackHost,
+  parseUri,
+  uriOrigin,
+  type UriAuthority,
+  type UriParts,
 } from './uri-parts.ts';
 
 export const NEAR_MISS_KINDS = [
-  'prefix-extension', 'trailing-slash', 'extra-path-segment', 'changed-path-segment',
-  'extra-query', 'fragment', 'scheme-case', 'host-case', 'path-case', 'other-scheme',
-  'other-port', 'userinfo-at', 'suffix-host', 'subdomain-host', 'prefixed-host',
-  'path-traversal', 'double-encoding', 'parameter-pollution',
+  'prefix-extension',
+  'trailing-slash',
+  'extra-path-segment',
+  'changed-path-segment',
+  'extra-query',
+  'fragment',
+  'scheme-case',
+  'host-case',
+  'path-case',
+  'other-scheme',
+  'other-port',
+  'userinfo-at',
+  'suffix-host',
+  'subdomain-host',
+  'prefixed-host',
+  'path-traversal',
+  'double-encoding',
+  'parameter-pollution',
 ] as const;
 export type NearMissKind = (typeof NEAR_MISS_KINDS)[number];
 
@@ -47,7 +68,16 @@ const LOWER_ALNUM = [...'abcdefghijklmnopqrstuvwxyz0123456789'];
 const word = fc.string({ unit: fc.constantFrom(...LOWER_ALNUM), minLength: 1, maxLength: 8 });
 const wordOr = (...fixed: string[]): fc.Arbitrary<string> => fc.oneof(fc.constantFrom(...fixed), word);
 /** Names an authorization response adds to the redirect URI (RFC 6749 §4.1.2, §4.2.2, RFC 9207). */
-const RESPONSE_PARAMS = ['code', 'state', 'iss', 'error', 'error_description', 'access_token', 'id_token', 'token_type'];
+const RESPONSE_PARAMS = [
+  'code',
+  'state',
+  'iss',
+  'error',
+  'error_description',
+  'access_token',
+  'id_token',
+  'token_type',
+];
 const OTHER_SCHEMES = ['https', 'http', 'javascript', 'data', 'file', 'ftp', 'ws', 'wss', 'com.attacker.app'];
 const TRAVERSAL_STEPS = ['../', '%2e%2e/', '%2E%2E/', '.%2e/', '..;/', '..%2f', '%2e%2e%2f', '..\\'];
 const DOUBLE_ENCODED_STEPS = ['%252e%252e/', '%252e%252e%252f', '..%252f'];
@@ -59,8 +89,14 @@ const withAuthority = (p: UriParts, a: UriAuthority, change: Partial<UriAuthorit
   formatUri({ ...p, authority: { ...a, ...change } });
 const trimSlash = (path: string): string => (path.endsWith('/') ? path.slice(0, -1) : path);
 const appendParam = (query: string | undefined, pair: string): string => (query ? `${query}&${pair}` : pair);
-const queryNames = (query: string | undefined): string[] =>
-  [...new Set((query ?? '').split('&').filter(Boolean).map((pair) => pair.split('=')[0] ?? ''))];
+const queryNames = (query: string | undefined): string[] => [
+  ...new Set(
+    (query ?? '')
+      .split('&')
+      .filter(Boolean)
+      .map((pair) => pair.split('=')[0] ?? ''),
+  ),
+];
 
 const flipCase = (c: string): string => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
 
@@ -79,12 +115,18 @@ function caseChange(text: string): fc.Arbitrary<string> | undefined {
 const VARIANTS: Record<NearMissKind, Variant> = {
   // The classic prefix-match bug (RFC 9700 §4.1.3): registered + anything. Shrinks to one character.
   'prefix-extension': (_p, registered) =>
-    fc.string({ unit: fc.constantFrom(...PREFIX_EXTENSION_CHARS), minLength: 1, maxLength: 16 }).map((s) => registered + s),
+    fc
+      .string({ unit: fc.constantFrom(...PREFIX_EXTENSION_CHARS), minLength: 1, maxLength: 16 })
+      .map((s) => registered + s),
   // RFC 3986 §6.2.3 scheme-based normalisation is not allowed for redirect URIs (RFC 9700 §4.1.3).
-  'trailing-slash': (p) => fc.constant(withPath(p, p.path.length > 1 && p.path.endsWith('/') ? trimSlash(p.path) : `${p.path}/`)),
+  'trailing-slash': (p) =>
+    fc.constant(withPath(p, p.path.length > 1 && p.path.endsWith('/') ? trimSlash(p.path) : `${p.path}/`)),
   'extra-path-segment': (p) =>
-    fc.tuple(fc.boolean(), wordOr('evil', 'callback', 'admin')).map(([prepend, seg]) =>
-      withPath(p, prepend && p.path.startsWith('/') ? `/${seg}${p.path}` : `${trimSlash(p.path)}/${seg}`)),
+    fc
+      .tuple(fc.boolean(), wordOr('evil', 'callback', 'admin'))
+      .map(([prepend, seg]) =>
+        withPath(p, prepend && p.path.startsWith('/') ? `/${seg}${p.path}` : `${trimSlash(p.path)}/${seg}`),
+      ),
   'changed-path-segment': (p) => {
     const segments = p.path.split('/');
     const indices = segments.flatMap((s, i) => (s === '' ? [] : [i]));
@@ -111,7 +153,8 @@ const VARIANTS: Record<NearMissKind, Variant> = {
     });
   },
   // RFC 6749 §3.1.2: the redirection endpoint URI MUST NOT include a fragment component.
-  fragment: (_p, registered) => fc.oneof(fc.constantFrom('', 'access_token=attacker'), word).map((f) => `${registered}#${f}`),
+  fragment: (_p, registered) =>
+    fc.oneof(fc.constantFrom('', 'access_token=attacker'), word).map((f) => `${registered}#${f}`),
   // RFC 3986 §6.2.2.1 case normalisation of scheme and host: equivalent, but not an exact match.
   'scheme-case': (p) => caseChange(p.scheme)?.map((scheme) => formatUri({ ...p, scheme })),
   'host-case': (p) => {
@@ -121,14 +164,21 @@ const VARIANTS: Record<NearMissKind, Variant> = {
   // Paths are case-sensitive (RFC 3986 §6.2.2.1): /Callback is another resource.
   'path-case': (p) => caseChange(p.path)?.map((path) => withPath(p, path)),
   'other-scheme': (p) =>
-    fc.constantFrom(...OTHER_SCHEMES.filter((s) => s !== p.scheme.toLowerCase())).map((scheme) => formatUri({ ...p, scheme })),
+    fc
+      .constantFrom(...OTHER_SCHEMES.filter((s) => s !== p.scheme.toLowerCase()))
+      .map((scheme) => formatUri({ ...p, scheme })),
   // RFC 9700 §4.1.3: ports must match too (except loopback ports of native apps, RFC 8252 §7.3).
   'other-port': (p) => {
     const a = p.authority;
     if (!a) return undefined;
-    const other = fc.integer({ min: 1, max: 65535 }).map((n) => (String(n) === a.port ? String(n === 65535 ? 1 : n + 1) : String(n)));
+    const other = fc
+      .integer({ min: 1, max: 65535 })
+      .map((n) => (String(n) === a.port ? String(n === 65535 ? 1 : n + 1) : String(n)));
     const options = [other.map((port) => withAuthority(p, a, { port }))];
-    if (a.port !== undefined) options.push(fc.constantFrom(withAuthority(p, a, { port: undefined }), withAuthority(p, a, { port: `0${a.port}` })));
+    if (a.port !== undefined)
+      options.push(
+        fc.constantFrom(withAuthority(p, a, { port: undefined }), withAuthority(p, a, { port: `0${a.port}` })),
+      );
     const defaultPort = DEFAULT_PORTS[p.scheme.toLowerCase()];
     if (a.port === undefined && defaultPort) options.push(fc.constant(withAuthority(p, a, { port: defaultPort })));
     return fc.oneof(...options);
@@ -149,7 +199,9 @@ const VARIANTS: Record<NearMissKind, Variant> = {
   'suffix-host': (p, _r, attacker) => {
     const a = p.authority;
     if (!a || a.host.startsWith('[')) return undefined;
-    return fc.oneof(fc.constantFrom(`.${attacker}`, `-${attacker}`, '.'), word).map((suffix) => withAuthority(p, a, { host: a.host + suffix }));
+    return fc
+      .oneof(fc.constantFrom(`.${attacker}`, `-${attacker}`, '.'), word)
+      .map((suffix) => withAuthority(p, a, { host: a.host + suffix }));
   },
   'subdomain-host': (p) => {
     const a = p.authority;
@@ -164,28 +216,36 @@ const VARIANTS: Record<NearMissKind, Variant> = {
   // RFC 3986 §5.2.4 dot segments, encoded (%2e), and the `..;` of servlet containers: a prefix
   // match accepts registered + `/../evil`, a browser then resolves it elsewhere (RFC 9700 §4.1.1).
   'path-traversal': (p) =>
-    fc.tuple(fc.constantFrom(...TRAVERSAL_STEPS), fc.integer({ min: 1, max: 3 }), wordOr('evil'))
+    fc
+      .tuple(fc.constantFrom(...TRAVERSAL_STEPS), fc.integer({ min: 1, max: 3 }), wordOr('evil'))
       .map(([step, depth, target]) => withPath(p, `${trimSlash(p.path)}/${step.repeat(depth)}${target}`)),
   // Double percent-encoding (%25xx): a server that decodes twice sees another path.
   'double-encoding': (p) => {
-    const traversal = fc.tuple(fc.constantFrom(...DOUBLE_ENCODED_STEPS), wordOr('evil'))
+    const traversal = fc
+      .tuple(fc.constantFrom(...DOUBLE_ENCODED_STEPS), wordOr('evil'))
       .map(([step, target]) => `${trimSlash(p.path)}/${step}${target}`);
     const plain = [...p.path].flatMap((c, i) => (/[A-Za-z0-9._~-]/.test(c) ? [i] : []));
     if (plain.length === 0) return traversal.map((path) => withPath(p, path));
-    const encodeOne = fc.constantFrom(...plain).map((i) =>
-      `${p.path.slice(0, i)}%25${p.path.charCodeAt(i).toString(16).toUpperCase()}${p.path.slice(i + 1)}`);
+    const encodeOne = fc
+      .constantFrom(...plain)
+      .map((i) => `${p.path.slice(0, i)}%25${p.path.charCodeAt(i).toString(16).toUpperCase()}${p.path.slice(i + 1)}`);
     return fc.oneof(traversal, encodeOne).map((path) => withPath(p, path));
   },
   // Parameters repeated, or named like the response's own (code, state, iss): the response then
   // carries two of them (RFC 6749 §3.1 "MUST NOT be included more than once").
   'parameter-pollution': (p) => {
     const value = wordOr('attacker');
-    const options = [fc.tuple(fc.constantFrom(...RESPONSE_PARAMS), value).map(([n, v]) => appendParam(p.query, `${n}=${v}`))];
+    const options = [
+      fc.tuple(fc.constantFrom(...RESPONSE_PARAMS), value).map(([n, v]) => appendParam(p.query, `${n}=${v}`)),
+    ];
     const names = queryNames(p.query);
     if (p.query && names.length > 0) {
       const query = p.query;
-      options.push(fc.tuple(fc.constantFrom(...names), value, fc.boolean())
-        .map(([n, v, before]) => (before ? `${n}=${v}&${query}` : `${query}&${n}=${v}`)));
+      options.push(
+        fc
+          .tuple(fc.constantFrom(...names), value, fc.boolean())
+          .map(([n, v, before]) => (before ? `${n}=${v}&${query}` : `${query}&${n}=${v}`)),
+      );
     }
     return fc.oneof(...options).map((query) => withQuery(p, query));
   },
@@ -216,16 +276,23 @@ export function nearMissKindsFor(registered: string): NearMissKind[] {
 }
 
 /** Near misses of `registered`, every one a different string, each labelled with its kind. */
-export function redirectUriNearMiss(registered: string, options: NearMissOptions = {}): fc.Arbitrary<RedirectUriNearMiss> {
+export function redirectUriNearMiss(
+  registered: string,
+  options: NearMissOptions = {},
+): fc.Arbitrary<RedirectUriNearMiss> {
   const parts = parseRegistered(registered);
   const attackerHost = options.attackerHost ?? 'attacker.example';
   const wanted = options.kinds ?? NEAR_MISS_KINDS;
   const arbitraries = wanted.flatMap((kind) => {
     const arb = VARIANTS[kind](parts, registered, attackerHost);
-    return arb ? [arb.map((uri): RedirectUriNearMiss => {
-      const caveat = caveatOf(kind, uri, registered, parts);
-      return caveat ? { kind, uri, caveat } : { kind, uri };
-    })] : [];
+    return arb
+      ? [
+          arb.map((uri): RedirectUriNearMiss => {
+            const caveat = caveatOf(kind, uri, registered, parts);
+            return caveat ? { kind, uri, caveat } : { kind, uri };
+          }),
+        ]
+      : [];
   });
   if (arbitraries.length === 0) throw new Error(`no near-miss kind of [${wanted.join(', ')}] applies to ${registered}`);
   // Cross-shrinking tries the first kinds too: a prefix match shrinks to registered + one character.

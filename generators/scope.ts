@@ -37,7 +37,11 @@ export function scopeSubset(allowed: readonly string[], options: ScopeSubsetOpti
 /** Strict supersets: every allowed scope plus at least one scope of `extra` outside them. */
 export function scopeSuperset(allowed: readonly string[], extra: readonly string[]): fc.Arbitrary<string[]> {
   const all = unique(allowed);
-  return fc.tuple(fc.shuffledSubarray(all, { minLength: all.length }), fc.shuffledSubarray(outside(all, extra), { minLength: 1 }))
+  return fc
+    .tuple(
+      fc.shuffledSubarray(all, { minLength: all.length }),
+      fc.shuffledSubarray(outside(all, extra), { minLength: 1 }),
+    )
     .map(([mine, wider]) => [...mine, ...wider]);
 }
 
@@ -46,7 +50,8 @@ export function scopeSuperset(allowed: readonly string[], extra: readonly string
  * refuse with invalid_scope (RFC 6749 §5.2) or narrow, never grant in full.
  */
 export function scopeEscalation(allowed: readonly string[], extra: readonly string[]): fc.Arbitrary<string[]> {
-  return fc.tuple(scopeSubset(allowed), fc.shuffledSubarray(outside(unique(allowed), extra), { minLength: 1 }), fc.nat())
+  return fc
+    .tuple(scopeSubset(allowed), fc.shuffledSubarray(outside(unique(allowed), extra), { minLength: 1 }), fc.nat())
     .map(([mine, wider, at]) => {
       const position = at % (mine.length + 1); // the wider scopes may stand anywhere
       return [...mine.slice(0, position), ...wider, ...mine.slice(position)];

@@ -18,30 +18,45 @@ export const EXAMPLES: Record<string, string> = {
 };
 
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, key) =>
-    typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key), '') || '(root)';
+  return (
+    path.reduce<string>(
+      (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
+      '',
+    ) || '(root)'
+  );
 }
 
 /** Replace `${NAME}` with environment variables everywhere; `$${` is a literal `${`. */
 /** `${user.username}` and `${user.password}`: left for the browser driver to fill in, in login.steps only. */
 const USER_PLACEHOLDER = /^user\.(username|password)$/;
 
-export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, issues: string[], path: PropertyKey[] = []): unknown {
+export function interpolateEnv(
+  value: unknown,
+  env: NodeJS.ProcessEnv,
+  issues: string[],
+  path: PropertyKey[] = [],
+): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$?\$\{([^}]*)\}/g, (match, name: string) => {
       if (match.startsWith('$$')) return match.slice(1);
       if (USER_PLACEHOLDER.test(name)) {
         if (path[0] === 'login' && path[1] === 'steps') return match;
-        issues.push(`${formatPath(path)}: "\${${name}}" stands for the configured user only in login.steps values; write the value here, or \${NAME} for an environment variable`);
+        issues.push(
+          `${formatPath(path)}: "\${${name}}" stands for the configured user only in login.steps values; write the value here, or \${NAME} for an environment variable`,
+        );
         return match;
       }
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-        issues.push(`${formatPath(path)}: "\${${name}}" is not a valid environment variable reference; use \${NAME} with letters, digits and _ (write $\${ for a literal \${)`);
+        issues.push(
+          `${formatPath(path)}: "\${${name}}" is not a valid environment variable reference; use \${NAME} with letters, digits and _ (write $\${ for a literal \${)`,
+        );
         return match;
       }
       const v = env[name];
       if (v === undefined) {
-        issues.push(`${formatPath(path)}: environment variable ${name} is not set; export ${name} or write the value into the file`);
+        issues.push(
+          `${formatPath(path)}: environment variable ${name} is not set; export ${name} or write the value into the file`,
+        );
         return match;
       }
       return v;
@@ -68,7 +83,9 @@ function closest(word: string, candidates: readonly string[]): string | undefine
     }
     return d[b.length]!;
   };
-  const contains = candidates.find((c) => c.toLowerCase().includes(word.toLowerCase()) || word.toLowerCase().includes(c.toLowerCase()));
+  const contains = candidates.find(
+    (c) => c.toLowerCase().includes(word.toLowerCase()) || word.toLowerCase().includes(c.toLowerCase()),
+  );
   if (contains && word.length >= 3) return contains;
   const best = candidates.map((c) => [c, distance(word, c)] as const).sort((x, y) => x[1] - y[1])[0];
   return best && best[1] <= Math.max(2, Math.floor(word.length / 3)) ? best[0] : undefined;
@@ -81,17 +98,29 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Known keys of the object schema at a path (for "did you mean"). */
-export function knownKeysIn(schema: { shape: Record<string, unknown> }, clientKeys: string[], roles: readonly string[], path: readonly PropertyKey[]): string[] {
+export function knownKeysIn(
+  schema: { shape: Record<string, unknown> },
+  clientKeys: string[],
+  roles: readonly string[],
+  path: readonly PropertyKey[],
+): string[] {
   const names = path.filter((k) => typeof k === 'string');
   if (names.length === 0) return Object.keys(schema.shape);
   if (names[0] === 'clients') return names.length === 1 ? [...roles] : clientKeys;
   if (names[0] === 'user') return ['username', 'password'];
-  if (names[0] === 'login') return names.length > 1 && names[1] === 'steps' ? ['fill', 'value', 'click', 'check', 'waitFor', 'optional', 'timeoutMs', 'decision'] : ['driver', 'usernameField', 'passwordField', 'steps'];
+  if (names[0] === 'login')
+    return names.length > 1 && names[1] === 'steps'
+      ? ['fill', 'value', 'click', 'check', 'waitFor', 'optional', 'timeoutMs', 'decision']
+      : ['driver', 'usernameField', 'passwordField', 'steps'];
   if (names[0] === 'timeouts') return ['requestMs', 'scenarioMs'];
   return [];
 }
 
-export function formatIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys: (path: readonly PropertyKey[]) => string[]): string[] {
+export function formatIssue(
+  issue: z.core.$ZodIssue,
+  input: unknown,
+  knownKeys: (path: readonly PropertyKey[]) => string[],
+): string[] {
   const at = formatPath(issue.path);
   const field = String(issue.path.at(-1) ?? '');
   const example = EXAMPLES[field] ? `, e.g. ${EXAMPLES[field]}` : '';
@@ -111,7 +140,9 @@ export function formatIssue(issue: z.core.$ZodIssue, input: unknown, knownKeys: 
     case 'invalid_union': {
       const options = (issue as { options?: unknown[] }).options;
       if (options) return [`${at}: must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}`];
-      return [`${at}: does not match any allowed shape: one of { "fill": "#username", "value": "\${user.username}" }, { "click": "button[type=submit]" }, { "check": "#remember" }, { "waitFor": "text=Welcome" }, each with optional "optional", "timeoutMs", "decision": "approve" | "deny"`];
+      return [
+        `${at}: does not match any allowed shape: one of { "fill": "#username", "value": "\${user.username}" }, { "click": "button[type=submit]" }, { "check": "#remember" }, { "waitFor": "text=Welcome" }, each with optional "optional", "timeoutMs", "decision": "approve" | "deny"`,
+      ];
     }
     case 'too_small':
       return [`${at}: ${issue.message}`];

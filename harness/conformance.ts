@@ -20,7 +20,10 @@ export interface SuiteOptions extends Omit<RunnerOptions, 'target' | 'redactor' 
   secrets?: string[];
   /** Planted flaws the target runs with (the embedded reference's --flaw): every report names them. */
   plantedFlaws?: readonly string[];
-  /** The run's redactor (default: a new one with the config's secrets); pass one to redact the caller's own error output. */
+  /**
+   * The run's redactor (default: a new one with the config's secrets); pass one to redact the caller's own error
+   * output.
+   */
   redactor?: Redactor;
 }
 
@@ -60,7 +63,11 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     durationMs: Math.round(performance.now() - started),
     seed: outcome.seed,
     runs: outcome.runs,
-    selection: { only: options.only ?? [], skip: options.skip ?? [], ...(options.shard ? { shard: options.shard } : {}) },
+    selection: {
+      only: options.only ?? [],
+      skip: options.skip ?? [],
+      ...(options.shard ? { shard: options.shard } : {}),
+    },
     summary: summarize(outcome.results),
     results: outcome.results,
     ...(options.plantedFlaws?.length ? { plantedFlaws: [...options.plantedFlaws] } : {}),

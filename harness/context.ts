@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Client, TargetConfig } from './config.ts';
 import { CheckFailure, HarnessError, PreconditionError, SkipSignal } from './failures.ts';
 import { createFlows } from './flows.ts';
-import { HttpClient, type Params, Recorder } from './http.ts';
+import { HttpClient, type Params, type Recorder } from './http.ts';
 import { JwtTools } from './jwt.ts';
 import type { Limits } from './limits.ts';
 import type { OriginPolicy } from './origin.ts';
@@ -85,9 +85,14 @@ export class Activity {
     const now = performance.now();
     const counts = new Map<string, number>();
     for (const what of this.#finished) counts.set(what, (counts.get(what) ?? 0) + 1);
-    const finished = [`${exchanges} HTTP exchange${exchanges === 1 ? '' : 's'}`, ...[...counts].map(([what, n]) => (n > 1 ? `${n}× ${what}` : what))];
-    const inFlight = [...this.#inFlight.values()].map((a) => `${a.what} (for ${Math.round((now - a.started) / 1000)} s)`);
-    return `finished: ${finished.join(', ')}; in flight: ${inFlight.length ? inFlight.join(', ') : 'nothing the harness tracks (the scenario\'s own requests)'}`;
+    const finished = [
+      `${exchanges} HTTP exchange${exchanges === 1 ? '' : 's'}`,
+      ...[...counts].map(([what, n]) => (n > 1 ? `${n}× ${what}` : what)),
+    ];
+    const inFlight = [...this.#inFlight.values()].map(
+      (a) => `${a.what} (for ${Math.round((now - a.started) / 1000)} s)`,
+    );
+    return `finished: ${finished.join(', ')}; in flight: ${inFlight.length ? inFlight.join(', ') : "nothing the harness tracks (the scenario's own requests)"}`;
   }
 }
 
@@ -112,7 +117,8 @@ export function replayOptions(input: Pick<ContextInput, 'runSeed' | 'runs' | 'ru
 }
 
 const MAX_SHOWN = 2000;
-const clip = (text: string): string => (text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)` : text);
+const clip = (text: string): string =>
+  text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)` : text;
 
 export function createContext(input: ContextInput): ContextState {
   const { scenario, target, config, clients, recorder } = input;
@@ -142,10 +148,16 @@ export function createContext(input: ContextInput): ContextState {
   };
   const screenshot = async (page: Page, label: string): Promise<void> => {
     try {
-      const path = await input.screenshots.save(scenario.id, label, await page.screenshot({ type: 'png', timeout: 5_000 }));
+      const path = await input.screenshots.save(
+        scenario.id,
+        label,
+        await page.screenshot({ type: 'png', timeout: 5_000 }),
+      );
       recorder.add({ kind: 'screenshot', label, path });
     } catch (error) {
-      log.push(`screenshot "${label}" not taken: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      log.push(
+        `screenshot "${label}" not taken: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      );
     }
   };
   const env: DriverEnvironment = {
@@ -154,7 +166,9 @@ export function createContext(input: ContextInput): ContextState {
     recorder: { screenshot, transcript: (e) => recorder.add(e), learn: (fields) => recorder.learnIssued(fields) },
     signal: input.signal,
     ...(input.origins ? { origins: input.origins } : {}),
-    log: (message) => { log.push(message); },
+    log: (message) => {
+      log.push(message);
+    },
     timeoutMs: input.requestTimeoutMs,
     ...(input.session ? { session: input.session } : {}),
   };
@@ -163,12 +177,19 @@ export function createContext(input: ContextInput): ContextState {
   /** The driver's walks, tracked as activity (for a timeout's message). */
   const tracked = (d: LoginDriver): LoginDriver => ({
     name: d.name,
-    authorize: (url, stopAt, options) => activity.track(`${d.name} login walk (${url.split('?')[0]})`, () => d.authorize(url, stopAt, options)),
-    activateDevice: (activation) => activity.track(`${d.name} device activation (${activation.verificationUri.split('?')[0]})`, () => d.activateDevice(activation)),
+    authorize: (url, stopAt, options) =>
+      activity.track(`${d.name} login walk (${url.split('?')[0]})`, () => d.authorize(url, stopAt, options)),
+    activateDevice: (activation) =>
+      activity.track(`${d.name} device activation (${activation.verificationUri.split('?')[0]})`, () =>
+        d.activateDevice(activation),
+      ),
   });
   const client = (role: ClientRole): Client => {
     const c = clients[role];
-    if (!c) throw new HarnessError(`scenario ${scenario.id} uses client role "${role}" but does not declare it in requires.roles (clients.${role} is not configured)`);
+    if (!c)
+      throw new HarnessError(
+        `scenario ${scenario.id} uses client role "${role}" but does not declare it in requires.roles (clients.${role} is not configured)`,
+      );
     return c;
   };
   const authorizationUrl: ScenarioContext['authorizationUrl'] = (role, params = {}) => {
@@ -177,31 +198,39 @@ export function createContext(input: ContextInput): ContextState {
     if (!endpoint) throw new PreconditionError('the discovery document has no authorization_endpoint');
     // The configured authorizationParams (target, then client) come before the scenario's own.
     const merged: Params = {
-      response_type: 'code', client_id: c.clientId, redirect_uri: c.redirectUri, scope: c.scope || undefined, state: randomToken(),
-      ...c.authorizationParams, ...params,
+      response_type: 'code',
+      client_id: c.clientId,
+      redirect_uri: c.redirectUri,
+      scope: c.scope || undefined,
+      state: randomToken(),
+      ...c.authorizationParams,
+      ...params,
     };
     // A fresh nonce on every OpenID Connect request: some IdPs require it and OIDC Core §3.1.2.1
     // always allows it. A scenario that must send none passes `nonce: undefined`.
-    if (!Object.hasOwn(params, 'nonce') && (merged.scope ?? '').split(' ').includes('openid')) merged.nonce = randomToken();
+    if (!Object.hasOwn(params, 'nonce') && (merged.scope ?? '').split(' ').includes('openid'))
+      merged.nonce = randomToken();
     const request = Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
     const url = new URL(endpoint);
     for (const [k, v] of Object.entries(request)) url.searchParams.set(k, v);
     return { url: url.href, request };
   };
   /** ctx.authorize through a given driver. */
-  const authorizeWith = (driverOf: () => LoginDriver): ScenarioContext['authorize'] => async (role, params: Params = {}, options = {}): Promise<AuthorizeResult> => {
-    let { url, request } = authorizationUrl(role, params);
-    const stopAt = [request.redirect_uri, client(role).redirectUri].filter((u): u is string => !!u);
-    // RFC 9126: pushed first when asked, or when the target requires it of every request.
-    if (options.par ?? requiresPar(target)) {
-      const res = await pushRequest(http, target, client(role), request);
-      const pushed = pushedRequestOf(res);
-      if (!pushed) return { ...refusedPush(res, res.url), request };
-      url = pushedAuthorizationUrl(target, client(role).clientId, pushed.requestUri);
-    }
-    const outcome = await driverOf().authorize(url, stopAt, options);
-    return { ...outcome, request };
-  };
+  const authorizeWith =
+    (driverOf: () => LoginDriver): ScenarioContext['authorize'] =>
+    async (role, params: Params = {}, options = {}): Promise<AuthorizeResult> => {
+      let { url, request } = authorizationUrl(role, params);
+      const stopAt = [request.redirect_uri, client(role).redirectUri].filter((u): u is string => !!u);
+      // RFC 9126: pushed first when asked, or when the target requires it of every request.
+      if (options.par ?? requiresPar(target)) {
+        const res = await pushRequest(http, target, client(role), request);
+        const pushed = pushedRequestOf(res);
+        if (!pushed) return { ...refusedPush(res, res.url), request };
+        url = pushedAuthorizationUrl(target, client(role).clientId, pushed.requestUri);
+      }
+      const outcome = await driverOf().authorize(url, stopAt, options);
+      return { ...outcome, request };
+    };
   const base: Omit<ScenarioContext, 'flows'> = {
     id: scenario.id,
     target,
@@ -242,7 +271,9 @@ export function createContext(input: ContextInput): ContextState {
       note: (text, label) => recorder.add({ kind: 'note', text, ...(label ? { label } : {}) }),
       markDecisive: () => recorder.markDecisive(),
     },
-    log: (message) => { log.push(message); },
+    log: (message) => {
+      log.push(message);
+    },
     signal: input.signal,
     async softly(check, options = {}) {
       try {
@@ -250,10 +281,15 @@ export function createContext(input: ContextInput): ContextState {
         return true;
       } catch (error) {
         if (!(error instanceof CheckFailure)) throw error;
-        const failure = options.requirement && !error.requirement ? new CheckFailure(error.message, { requirement: options.requirement, kind: error.kind }) : error;
+        const failure =
+          options.requirement && !error.requirement
+            ? new CheckFailure(error.message, { requirement: options.requirement, kind: error.kind })
+            : error;
         recorder.markFailure();
         findings.push({
-          status: input.statusOf(failure), message: failure.message, failureKind: failure.kind,
+          status: input.statusOf(failure),
+          message: failure.message,
+          failureKind: failure.kind,
           ...(failure.requirement ? { requirement: failure.requirement.label } : {}),
         });
         return false;
@@ -266,12 +302,14 @@ export function createContext(input: ContextInput): ContextState {
       throw new SkipSignal(reason);
     },
     async property(arbitrary, predicate, options = {}) {
-      const runs = input.runsGiven ? input.runs : options.runs ?? input.runs;
+      const runs = input.runsGiven ? input.runs : (options.runs ?? input.runs);
       const before = recorder.evidence.length;
       let failingRun: typeof recorder.evidence = [];
       let harnessError: unknown;
       // The time budget: the cases that fit are run and judged; the rest are not started.
-      const share = input.propertyBudgetMs ?? (input.timeLimitMs === undefined ? undefined : input.timeLimitMs * PROPERTY_BUDGET_SHARE);
+      const share =
+        input.propertyBudgetMs ??
+        (input.timeLimitMs === undefined ? undefined : input.timeLimitMs * PROPERTY_BUDGET_SHARE);
       const left = share === undefined ? undefined : share - (performance.now() - started);
       const budgetMs = Math.max(1, Math.round(options.budgetMs ?? left ?? Number.POSITIVE_INFINITY));
       const deadline = performance.now() + budgetMs;
@@ -279,34 +317,48 @@ export function createContext(input: ContextInput): ContextState {
       let begun = 0;
       // Runs where the target answered HTTP 5xx: its own finding, never the property's counterexample.
       const serverErrors: { status: number; request: string; evidence: typeof recorder.evidence }[] = [];
-      const details = (await activity.track(`property${options.label ? ` "${options.label}"` : ''} (${runs} cases)`, () => fc.check(fc.asyncProperty(arbitrary, async (value) => {
-        if (harnessError) return true;
-        // Past the budget no case is started (but the first always is): it passes unjudged, and is counted as not run.
-        if (begun > 0 && performance.now() > deadline) {
-          skipped++;
-          return true;
-        }
-        begun++;
-        const start = recorder.evidence.length;
-        try {
-          await predicate(value);
-        } catch (error) {
-          if (!(error instanceof CheckFailure)) {
-            harnessError ??= error; // not a counterexample: stop judging and report the error
-            return true;
-          }
-          const run = recorder.evidence.slice(start);
-          const crashed = run.find((e) => e.kind === 'http' && e.response !== undefined && e.response.status >= 500);
-          if (crashed?.kind === 'http') {
-            serverErrors.push({ status: crashed.response!.status, request: `${crashed.request.method} ${crashed.request.url.split('?')[0]}${crashed.label ? ` (${crashed.label})` : ''}`, evidence: run });
-            return true;
-          }
-          failingRun = run;
-          throw error;
-        } finally {
-          recorder.evidence.length = start;
-        }
-      }), { seed: input.seed, numRuns: runs, endOnFailure: false }))) as fc.RunDetails<[typeof arbitrary extends fc.Arbitrary<infer V> ? V : never]>;
+      const details = (await activity.track(
+        `property${options.label ? ` "${options.label}"` : ''} (${runs} cases)`,
+        () =>
+          fc.check(
+            fc.asyncProperty(arbitrary, async (value) => {
+              if (harnessError) return true;
+              // Past the budget no case is started (but the first always is): it passes unjudged, and is counted as not
+              // run.
+              if (begun > 0 && performance.now() > deadline) {
+                skipped++;
+                return true;
+              }
+              begun++;
+              const start = recorder.evidence.length;
+              try {
+                await predicate(value);
+              } catch (error) {
+                if (!(error instanceof CheckFailure)) {
+                  harnessError ??= error; // not a counterexample: stop judging and report the error
+                  return true;
+                }
+                const run = recorder.evidence.slice(start);
+                const crashed = run.find(
+                  (e) => e.kind === 'http' && e.response !== undefined && e.response.status >= 500,
+                );
+                if (crashed?.kind === 'http') {
+                  serverErrors.push({
+                    status: crashed.response!.status,
+                    request: `${crashed.request.method} ${crashed.request.url.split('?')[0]}${crashed.label ? ` (${crashed.label})` : ''}`,
+                    evidence: run,
+                  });
+                  return true;
+                }
+                failingRun = run;
+                throw error;
+              } finally {
+                recorder.evidence.length = start;
+              }
+            }),
+            { seed: input.seed, numRuns: runs, endOnFailure: false },
+          ),
+      )) as fc.RunDetails<[typeof arbitrary extends fc.Arbitrary<infer V> ? V : never]>;
       if (harnessError) throw harnessError;
       recorder.evidence.length = before;
       if (!details.failed && skipped > 0) {
@@ -321,14 +373,17 @@ export function createContext(input: ContextInput): ContextState {
         recorder.evidence.push(...first.evidence);
         const statuses = [...new Set(serverErrors.map((e) => e.status))].join(', ');
         findings.push({
-          status: 'warning', failureKind: 'refused-wrongly',
+          status: 'warning',
+          failureKind: 'refused-wrongly',
           message: `the target failed with HTTP 5xx (${statuses}) in ${serverErrors.length} of ${runs} runs of ${options.label ?? 'the property'}, first on ${first.request}; a server error is no verdict on the property, but a request the client could send should get a 4xx answer (RFC 9110 §15.6).`,
         });
       }
       if (!details.failed) return;
       recorder.evidence.push(...failingRun);
       const value = details.counterexample?.[0];
-      const shown = details.counterexample ? clip(options.show ? options.show(value as never) : fc.stringify(value)) : '(none)';
+      const shown = details.counterexample
+        ? clip(options.show ? options.show(value as never) : fc.stringify(value))
+        : '(none)';
       recorder.add({
         kind: 'counterexample',
         ...(options.label ? { label: options.label } : {}),
@@ -340,15 +395,20 @@ export function createContext(input: ContextInput): ContextState {
       });
       const inner = details.errorInstance instanceof CheckFailure ? details.errorInstance : undefined;
       const why = inner?.message ?? (details.interrupted ? 'the property was interrupted' : 'the property failed');
-      throw new CheckFailure(`${why} (counterexample ${shown}, found within ${details.numRuns} run${details.numRuns === 1 ? '' : 's'})`, {
-        ...(inner?.requirement ? { requirement: inner.requirement } : {}), kind: inner?.kind ?? 'accepted',
-      });
+      throw new CheckFailure(
+        `${why} (counterexample ${shown}, found within ${details.numRuns} run${details.numRuns === 1 ? '' : 's'})`,
+        {
+          ...(inner?.requirement ? { requirement: inner.requirement } : {}),
+          kind: inner?.kind ?? 'accepted',
+        },
+      );
     },
   };
   const jwt = new JwtTools(http, target);
   let browserTools: ScenarioBrowser | undefined;
   const browser = (): ScenarioBrowser => {
-    if (!scenario.requires?.browser) throw new HarnessError(`scenario ${scenario.id} uses ctx.browser but does not declare requires.browser`);
+    if (!scenario.requires?.browser)
+      throw new HarnessError(`scenario ${scenario.id} uses ctx.browser but does not declare requires.browser`);
     if (browserTools) return browserTools;
     const driver = tracked(browserLoginDriver(config, env));
     const authorize = authorizeWith(() => driver);

@@ -78,9 +78,13 @@ export class DevicePoller {
     if (!options.early && since !== undefined && since < this.#intervalMs) {
       await sleep(this.#intervalMs - since, undefined, this.#o.signal ? { signal: this.#o.signal } : {});
     }
-    const res = await this.#o.http.token(this.#o.client, { grant_type: GRANT.device, device_code: this.#o.deviceCode }, {
-      label: options.label ?? `device code poll ${++this.#polls}`,
-    });
+    const res = await this.#o.http.token(
+      this.#o.client,
+      { grant_type: GRANT.device, device_code: this.#o.deviceCode },
+      {
+        label: options.label ?? `device code poll ${++this.#polls}`,
+      },
+    );
     this.#lastAnswerAt = performance.now();
     if (res.body.error === 'slow_down') this.#intervalMs += SLOW_DOWN_SECONDS * 1000;
     return res;
@@ -112,7 +116,9 @@ export interface DeviceFlow {
 }
 
 export interface ActivateOptions {
-  /** Open verification_uri_complete when the server gave one (default true); false types the code at verification_uri. */
+  /**
+   * Open verification_uri_complete when the server gave one (default true); false types the code at verification_uri.
+   */
   useComplete?: boolean;
 }
 
@@ -122,41 +128,69 @@ export interface DeviceFlowOptions {
 }
 
 /** POST to the device authorization endpoint as `role` (RFC 8628 §3.1; a form body, as the RFC specifies). */
-export function requestDeviceAuthorization(ctx: Omit<ScenarioContext, 'flows'>, role: ClientRole, options: DeviceFlowOptions = {}): Promise<HttpResponse> {
+export function requestDeviceAuthorization(
+  ctx: Omit<ScenarioContext, 'flows'>,
+  role: ClientRole,
+  options: DeviceFlowOptions = {},
+): Promise<HttpResponse> {
   const client = ctx.client(role);
   const endpoint = ctx.target.endpoints.deviceAuthorization;
   if (!endpoint) throw new PreconditionError('the discovery document has no device_authorization_endpoint');
-  return ctx.http.token(client, { scope: options.scope ?? (client.scope || undefined) }, {
-    url: endpoint, encoding: 'form', label: 'device authorization request',
-  });
+  return ctx.http.token(
+    client,
+    { scope: options.scope ?? (client.scope || undefined) },
+    {
+      url: endpoint,
+      encoding: 'form',
+      label: 'device authorization request',
+    },
+  );
 }
 
 /** A device flow as far as the device authorization response: set-up for the device scenarios. */
-export async function startDeviceFlow(ctx: Omit<ScenarioContext, 'flows'>, role: ClientRole, options: DeviceFlowOptions = {}): Promise<DeviceFlow> {
+export async function startDeviceFlow(
+  ctx: Omit<ScenarioContext, 'flows'>,
+  role: ClientRole,
+  options: DeviceFlowOptions = {},
+): Promise<DeviceFlow> {
   const res = await requestDeviceAuthorization(ctx, role, options);
   const body = res.body;
-  const missing = ['device_code', 'user_code', 'verification_uri'].filter((f) => typeof body[f] !== 'string' || !body[f]);
+  const missing = ['device_code', 'user_code', 'verification_uri'].filter(
+    (f) => typeof body[f] !== 'string' || !body[f],
+  );
   if (res.status !== 200 || missing.length) {
     const error = typeof body.error === 'string' ? ` error=${body.error}` : '';
     const lacking = res.status === 200 ? ` without ${missing.join(', ')}` : error;
-    throw new PreconditionError(`the device authorization request as ${role} got HTTP ${res.status}${lacking}; a device code was needed to go on`);
+    throw new PreconditionError(
+      `the device authorization request as ${role} got HTTP ${res.status}${lacking}; a device code was needed to go on`,
+    );
   }
   const authorization = body as DeviceAuthorization;
   const poller = new DevicePoller({
-    http: ctx.http, client: ctx.client(role), deviceCode: authorization.device_code, signal: ctx.signal,
+    http: ctx.http,
+    client: ctx.client(role),
+    deviceCode: authorization.device_code,
+    signal: ctx.signal,
     ...(typeof authorization.interval === 'number' ? { interval: authorization.interval } : {}),
   });
-  const activate = async (decision: 'approve' | 'deny', options: ActivateOptions = {}): Promise<DeviceActivationOutcome> => {
+  const activate = async (
+    decision: 'approve' | 'deny',
+    options: ActivateOptions = {},
+  ): Promise<DeviceActivationOutcome> => {
     const outcome = await ctx.login.activateDevice({
       ...(options.useComplete !== undefined ? { useComplete: options.useComplete } : {}),
       verificationUri: authorization.verification_uri,
-      ...(typeof authorization.verification_uri_complete === 'string' ? { verificationUriComplete: authorization.verification_uri_complete } : {}),
+      ...(typeof authorization.verification_uri_complete === 'string'
+        ? { verificationUriComplete: authorization.verification_uri_complete }
+        : {}),
       userCode: authorization.user_code,
       decision,
     });
     if (!outcome.decided) {
       const headline = outcome.headline ? ` "${outcome.headline}"` : '';
-      throw new PreconditionError(`activating the device (${decision}) through the ${ctx.login.name} login driver stopped at ${outcome.url} (HTTP ${outcome.status}${headline}): ${outcome.reason}`);
+      throw new PreconditionError(
+        `activating the device (${decision}) through the ${ctx.login.name} login driver stopped at ${outcome.url} (HTTP ${outcome.status}${headline}): ${outcome.reason}`,
+      );
     }
     return outcome;
   };

@@ -20,7 +20,11 @@ export interface DpopProofOptions {
 
 /** JWK thumbprint (RFC 7638) with SHA-256, base64url: the cnf.jkt a bound token carries. */
 export function jwkThumbprint(jwk: Jwk): string {
-  const required: Record<string, string[]> = { EC: ['crv', 'kty', 'x', 'y'], RSA: ['e', 'kty', 'n'], OKP: ['crv', 'kty', 'x'] };
+  const required: Record<string, string[]> = {
+    EC: ['crv', 'kty', 'x', 'y'],
+    RSA: ['e', 'kty', 'n'],
+    OKP: ['crv', 'kty', 'x'],
+  };
   const members = required[jwk.kty];
   if (!members) throw new HarnessError(`no thumbprint for a ${jwk.kty} key`);
   const canonical = `{${members.map((m) => `${JSON.stringify(m)}:${JSON.stringify(jwk[m])}`).join(',')}}`;
@@ -30,7 +34,10 @@ export function jwkThumbprint(jwk: Jwk): string {
 export class DpopKey {
   readonly publicJwk: Jwk;
   readonly thumbprint: string;
-  constructor(private readonly privateJwk: Jwk, readonly alg: JwsAlg) {
+  constructor(
+    private readonly privateJwk: Jwk,
+    readonly alg: JwsAlg,
+  ) {
     this.publicJwk = publicJwkOf(privateJwk);
     this.thumbprint = jwkThumbprint(this.publicJwk);
   }
@@ -45,7 +52,9 @@ export class DpopKey {
       htm,
       htu: url.href,
       iat: Math.floor(Date.now() / 1000) + (options.iatOffset ?? 0),
-      ...(options.accessToken ? { ath: createHash('sha256').update(options.accessToken, 'ascii').digest('base64url') } : {}),
+      ...(options.accessToken
+        ? { ath: createHash('sha256').update(options.accessToken, 'ascii').digest('base64url') }
+        : {}),
     };
     const header = { typ: 'dpop+jwt', alg: this.alg, jwk: this.publicJwk };
     if (options.alg === 'none') return unsecuredJws(header, payload);
@@ -56,9 +65,15 @@ export class DpopKey {
 /** A fresh key pair for one of the algorithms the target advertises (ES256 preferred). */
 export function createDpopKey(advertised: readonly string[] = ['ES256']): DpopKey {
   const alg = (['ES256', 'PS256', 'RS256', 'EdDSA'] as const).find((a) => advertised.includes(a));
-  if (!alg) throw new HarnessError(`the target advertises no DPoP algorithm the harness can sign with (${advertised.join(', ') || 'none'})`);
-  const pair = alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    : alg === 'EdDSA' ? generateKeyPairSync('ed25519')
-      : generateKeyPairSync('rsa', { modulusLength: 2048 });
+  if (!alg)
+    throw new HarnessError(
+      `the target advertises no DPoP algorithm the harness can sign with (${advertised.join(', ') || 'none'})`,
+    );
+  const pair =
+    alg === 'ES256'
+      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      : alg === 'EdDSA'
+        ? generateKeyPairSync('ed25519')
+        : generateKeyPairSync('rsa', { modulusLength: 2048 });
   return new DpopKey(pair.privateKey.export({ format: 'jwk' }) as Jwk, alg);
 }

@@ -24,16 +24,23 @@ export function describeOutcome(outcome: AuthorizeResult): string {
 export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {
   const code = async (role: ClientRole, options: CodeFlowOptions = {}): Promise<CodeResult> => {
     const pkce = options.pkce === false ? undefined : createPkce();
-    const outcome = await ctx.authorize(role, {
-      ...(options.scope ? { scope: options.scope } : {}),
-      ...(pkce ? { code_challenge: pkce.challenge, code_challenge_method: pkce.method } : {}),
-      ...options.params,
-    }, {
-      ...(options.consent ? { consent: options.consent } : {}),
-      session: options.session ?? (options.consent !== 'deny' && options.params?.prompt === undefined ? 'shared' : 'fresh'),
-    });
+    const outcome = await ctx.authorize(
+      role,
+      {
+        ...(options.scope ? { scope: options.scope } : {}),
+        ...(pkce ? { code_challenge: pkce.challenge, code_challenge_method: pkce.method } : {}),
+        ...options.params,
+      },
+      {
+        ...(options.consent ? { consent: options.consent } : {}),
+        session:
+          options.session ?? (options.consent !== 'deny' && options.params?.prompt === undefined ? 'shared' : 'fresh'),
+      },
+    );
     if (outcome.kind !== 'redirect' || !outcome.params.code) {
-      throw new PreconditionError(`the authorization request as ${role} ${describeOutcome(outcome)}; a code was needed to go on`);
+      throw new PreconditionError(
+        `the authorization request as ${role} ${describeOutcome(outcome)}; a code was needed to go on`,
+      );
     }
     return { code: outcome.params.code, ...(pkce ? { pkce } : {}), request: outcome.request, response: outcome.params };
   };
@@ -41,20 +48,28 @@ export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {
     code,
     async tokens(role, options = {}) {
       const got = await code(role, options);
-      const res = await ctx.http.token(ctx.client(role), {
-        grant_type: GRANT.code,
-        code: got.code,
-        redirect_uri: got.request.redirect_uri,
-        code_verifier: got.pkce?.verifier,
-      }, { label: 'token request (authorization_code)' });
+      const res = await ctx.http.token(
+        ctx.client(role),
+        {
+          grant_type: GRANT.code,
+          code: got.code,
+          redirect_uri: got.request.redirect_uri,
+          code_verifier: got.pkce?.verifier,
+        },
+        { label: 'token request (authorization_code)' },
+      );
       const tokens = tokenSetOf(res, `redeeming the code as ${role}`);
       // Observed behaviour is evidence too: a refresh token enables the refresh scenarios for this client.
-      if (tokens.refresh_token) ctx.target.observe(role, 'grant:refresh_token', `a refresh_token in a token response to the ${role} client`);
+      if (tokens.refresh_token)
+        ctx.target.observe(role, 'grant:refresh_token', `a refresh_token in a token response to the ${role} client`);
       return { ...got, tokens };
     },
     async clientCredentials(role, scope) {
       const client = ctx.client(role);
-      const res = await ctx.http.token(client, { grant_type: GRANT.clientCredentials, scope: scope ?? (client.scope || undefined) });
+      const res = await ctx.http.token(client, {
+        grant_type: GRANT.clientCredentials,
+        scope: scope ?? (client.scope || undefined),
+      });
       return tokenSetOf(res, `client_credentials as ${role}`);
     },
     deviceAuthorization: (role, options) => requestDeviceAuthorization(ctx, role, options),

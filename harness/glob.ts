@@ -16,7 +16,11 @@ export function globToRegExp(glob: string, segments = false): RegExp {
       const end = glob.indexOf('}', i);
       if (end < 0) re += '\\{';
       else {
-        re += `(?:${glob.slice(i + 1, end).split(',').map((p) => p.replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/\*/g, segments ? '[^/]*' : '.*')).join('|')})`;
+        re += `(?:${glob
+          .slice(i + 1, end)
+          .split(',')
+          .map((p) => p.replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/\*/g, segments ? '[^/]*' : '.*'))
+          .join('|')})`;
         i = end;
       }
     } else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
@@ -26,7 +30,10 @@ export function globToRegExp(glob: string, segments = false): RegExp {
 
 /** Split comma-separated lists (commas inside {a,b} stay) and repeated options into one list. */
 export function patternList(values: readonly string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(/,(?![^{]*\})/)).map((v) => v.trim()).filter(Boolean);
+  return (values ?? [])
+    .flatMap((v) => v.split(/,(?![^{]*\})/))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export function idMatcher(patterns: readonly string[]): (id: string) => boolean {
@@ -56,7 +63,8 @@ export async function expandFileGlob(pattern: string, cwd = process.cwd()): Prom
     for (const e of entries) {
       const full = `${dir === '/' ? '' : dir}/${e.name}`;
       if (e.isDirectory()) {
-        if (e.name !== 'node_modules' && !e.name.startsWith('.') && (deep || depth === 0) && depth < 20) await walk(full, depth + 1);
+        if (e.name !== 'node_modules' && !e.name.startsWith('.') && (deep || depth === 0) && depth < 20)
+          await walk(full, depth + 1);
       } else if (re.test(full)) out.push(path.resolve(full));
     }
   };

@@ -137,18 +137,30 @@ function definedOnly(params: Params): Record<string, string> {
 /** A timer-driven abort signal (Node 20's AbortSignal.timeout inside AbortSignal.any can stop firing after a GC). */
 function requestSignal(timeoutMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`no response within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`no response within ${timeoutMs} ms`, 'TimeoutError')),
+    timeoutMs,
+  );
   const onAbort = () => controller.abort(outer?.reason);
   if (outer?.aborted) controller.abort(outer.reason);
   else outer?.addEventListener('abort', onAbort, { once: true });
-  return { signal: controller.signal, done: () => { clearTimeout(timer); outer?.removeEventListener('abort', onAbort); } };
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 function transportCause(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return error.name === 'TimeoutError' ? `no response within ${timeoutMs} ms` : 'aborted';
   }
-  const cause = error instanceof Error && error.cause && typeof error.cause === 'object' ? error.cause as { code?: string; message?: string } : undefined;
+  const cause =
+    error instanceof Error && error.cause && typeof error.cause === 'object'
+      ? (error.cause as { code?: string; message?: string })
+      : undefined;
   if (cause?.code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
   if (cause?.code === 'ENOTFOUND') return 'host not found (ENOTFOUND)';
   if (cause?.code) return `${cause.message ?? 'network error'} (${cause.code})`;
@@ -177,8 +189,11 @@ export class HttpClient {
     if (!problem) return;
     const what = this.#o.origins!.describe(req.url, req.label);
     this.#o.recorder.add({
-      kind: 'http', ...(req.label ? { label: req.label } : {}), durationMs: 0,
-      request: { method, url: req.url, headers: {} }, error: `not sent: ${problem}`,
+      kind: 'http',
+      ...(req.label ? { label: req.label } : {}),
+      durationMs: 0,
+      request: { method, url: req.url, headers: {} },
+      error: `not sent: ${problem}`,
     });
     throw new OffOriginError(`refused to send ${what}: ${problem}`);
   }
@@ -195,7 +210,11 @@ export class HttpClient {
     let text: string;
     try {
       res = await (this.#o.fetch ?? fetch)(req.url, {
-        method, headers, ...(body === undefined ? {} : { body }), redirect: 'manual', signal,
+        method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        redirect: 'manual',
+        signal,
       });
       text = await this.#readBody(res, evidence, started);
     } catch (error) {
@@ -220,21 +239,37 @@ export class HttpClient {
       size += value.byteLength;
       if (size > max) {
         await reader.cancel().catch(() => undefined);
-        throw this.#overLimit(evidence, res.status, res.headers, started, `is larger than ${max} bytes (limits.maxBodyBytes)${res.headers.get('content-encoding') ? ` once decompressed (content-encoding ${res.headers.get('content-encoding')})` : ''}; the harness read no further`);
+        throw this.#overLimit(
+          evidence,
+          res.status,
+          res.headers,
+          started,
+          `is larger than ${max} bytes (limits.maxBodyBytes)${res.headers.get('content-encoding') ? ` once decompressed (content-encoding ${res.headers.get('content-encoding')})` : ''}; the harness read no further`,
+        );
       }
       chunks.push(value);
     }
     return Buffer.concat(chunks).toString('utf8');
   }
 
-  #overLimit(evidence: HttpEvidence, status: number, headers: Headers, started: number, why: string): LimitExceededError {
+  #overLimit(
+    evidence: HttpEvidence,
+    status: number,
+    headers: Headers,
+    started: number,
+    why: string,
+  ): LimitExceededError {
     const responseHeaders: Record<string, string> = {};
-    headers.forEach((value, name) => { responseHeaders[name] = value; });
+    headers.forEach((value, name) => {
+      responseHeaders[name] = value;
+    });
     evidence.response = { status, headers: responseHeaders };
     evidence.error = `the response ${why}`;
     evidence.durationMs = Math.round(performance.now() - started);
     this.#o.recorder.add(evidence);
-    return new LimitExceededError(`the response to ${evidence.label ?? `${evidence.request.method} ${evidence.request.url}`} (${evidence.request.url}) ${why}`);
+    return new LimitExceededError(
+      `the response to ${evidence.label ?? `${evidence.request.method} ${evidence.request.url}`} (${evidence.request.url}) ${why}`,
+    );
   }
 
   /**
@@ -252,23 +287,42 @@ export class HttpClient {
     const timeoutMs = this.#o.requestTimeoutMs ?? 10_000;
     const { signal, done } = requestSignal(timeoutMs, this.#o.signal);
     const max = this.#limits.maxBodyBytes;
-    const length = body === undefined ? {} : { 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
+    const length =
+      body === undefined
+        ? {}
+        : { 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
     const started = performance.now();
     const name = req.label ?? `${method} ${url.pathname}`;
     const exchanges = Array.from({ length: count }, (_, i) => {
-      const evidence = requestEvidence({ ...req, label: `${name} (${i + 1} of ${count}, at once)` }, method, headers, body);
-      const request = (tls ? httpsRequest : httpRequest)(url, { method, headers: { ...headers, ...length }, agent: false, signal });
+      const evidence = requestEvidence(
+        { ...req, label: `${name} (${i + 1} of ${count}, at once)` },
+        method,
+        headers,
+        body,
+      );
+      const request = (tls ? httpsRequest : httpRequest)(url, {
+        method,
+        headers: { ...headers, ...length },
+        agent: false,
+        signal,
+      });
       const response = new Promise<{ res: IncomingMessage; text: string }>((resolve, reject) => {
         request.once('error', reject).once('response', (res) => {
           const chunks: Buffer[] = [];
           let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.byteLength;
-            if (size > max) {
-              res.destroy();
-              reject(new LimitExceededError(`the response to ${name} (${req.url}) is larger than ${max} bytes (limits.maxBodyBytes); the harness read no further`));
-            } else chunks.push(chunk);
-          }).once('error', reject)
+          res
+            .on('data', (chunk: Buffer) => {
+              size += chunk.byteLength;
+              if (size > max) {
+                res.destroy();
+                reject(
+                  new LimitExceededError(
+                    `the response to ${name} (${req.url}) is larger than ${max} bytes (limits.maxBodyBytes); the harness read no further`,
+                  ),
+                );
+              } else chunks.push(chunk);
+            })
+            .once('error', reject)
             .once('end', () => resolve({ res, text: Buffer.concat(chunks).toString('utf8') }));
         });
       });
@@ -289,7 +343,9 @@ export class HttpClient {
       const out: HttpResponse[] = [];
       for (const [i, { evidence, response }] of exchanges.entries()) {
         const got = await response.catch((error: unknown) => fail(i, error));
-        out.push(this.#received(evidence, req.url, got.res.statusCode ?? 0, incomingHeaders(got.res), got.text, started));
+        out.push(
+          this.#received(evidence, req.url, got.res.statusCode ?? 0, incomingHeaders(got.res), got.text, started),
+        );
       }
       return out;
     } finally {
@@ -305,13 +361,28 @@ export class HttpClient {
     return new TargetUnreachableError(evidence.request.url, evidence.error);
   }
 
-  #received(evidence: HttpEvidence, url: string, status: number, headers: Headers, text: string, started: number): HttpResponse {
+  #received(
+    evidence: HttpEvidence,
+    url: string,
+    status: number,
+    headers: Headers,
+    text: string,
+    started: number,
+  ): HttpResponse {
     const responseHeaders: Record<string, string> = {};
-    headers.forEach((value, name) => { responseHeaders[name] = value; });
+    headers.forEach((value, name) => {
+      responseHeaders[name] = value;
+    });
     const maxDepth = this.#limits.maxJsonDepth;
     const looksJson = isJsonCandidate(text, headers.get('content-type'));
     if (looksJson && jsonDeeperThan(text, maxDepth)) {
-      throw this.#overLimit(evidence, status, headers, started, `nests JSON deeper than ${maxDepth} levels; the harness does not parse it`);
+      throw this.#overLimit(
+        evidence,
+        status,
+        headers,
+        started,
+        `nests JSON deeper than ${maxDepth} levels; the harness does not parse it`,
+      );
     }
     evidence.response = { status, headers: responseHeaders, ...(text ? { body: text } : {}) };
     evidence.durationMs = Math.round(performance.now() - started);
@@ -323,7 +394,7 @@ export class HttpClient {
       headers,
       text,
       json,
-      body: json && typeof json === 'object' && !Array.isArray(json) ? json as Record<string, unknown> : {},
+      body: json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {},
       header: (name) => headers.get(name) ?? undefined,
     };
   }
@@ -341,7 +412,12 @@ export class HttpClient {
   }
 
   /** The same token request `count` times at once (see sendAtOnce): for single-use races. */
-  tokenAtOnce(client: Client, params: Params, count: number, options: TokenRequestOptions = {}): Promise<HttpResponse[]> {
+  tokenAtOnce(
+    client: Client,
+    params: Params,
+    count: number,
+    options: TokenRequestOptions = {},
+  ): Promise<HttpResponse[]> {
     return this.sendAtOnce(this.tokenRequest(client, params, options), count);
   }
 
@@ -361,7 +437,8 @@ export class HttpClient {
     } else if (auth === 'none') {
       fields = { client_id: client.clientId, ...fields };
     } else if (auth === 'private_key_jwt') {
-      if (!options.assertion && !this.#o.issuer) throw new HarnessError('private_key_jwt needs the issuer (the assertion\'s audience)');
+      if (!options.assertion && !this.#o.issuer)
+        throw new HarnessError("private_key_jwt needs the issuer (the assertion's audience)");
       const assertion = options.assertion ?? clientAssertion(client, { audience: this.#o.issuer! });
       fields = { ...assertionFields(client.clientId, assertion), ...fields };
     }
@@ -374,9 +451,18 @@ export class HttpClient {
 }
 
 /** Method, headers (lower-case, accept by default) and the body to send. */
-function prepare(req: HttpRequest): { method: string; headers: Record<string, string>; body: string | Uint8Array | undefined } {
-  const method = (req.method ?? (req.form || req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')).toUpperCase();
-  const headers: Record<string, string> = { accept: 'application/json, text/html;q=0.9, */*;q=0.5', ...lowerKeys(req.headers ?? {}) };
+function prepare(req: HttpRequest): {
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+} {
+  const method = (
+    req.method ?? (req.form || req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')
+  ).toUpperCase();
+  const headers: Record<string, string> = {
+    accept: 'application/json, text/html;q=0.9, */*;q=0.5',
+    ...lowerKeys(req.headers ?? {}),
+  };
   let body = req.body;
   if (req.form) {
     body = formBody(req.form);
@@ -386,11 +472,23 @@ function prepare(req: HttpRequest): { method: string; headers: Record<string, st
     headers['content-type'] ??= 'application/json';
   }
   // Text without a content-type goes as bytes: fetch would otherwise add text/plain on its own.
-  return { method, headers, body: typeof body === 'string' && headers['content-type'] === undefined ? Buffer.from(body, 'utf8') : body };
+  return {
+    method,
+    headers,
+    body: typeof body === 'string' && headers['content-type'] === undefined ? Buffer.from(body, 'utf8') : body,
+  };
 }
 
-function requestEvidence(req: HttpRequest, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined): HttpEvidence {
-  const text = body === undefined || typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+function requestEvidence(
+  req: HttpRequest,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+): HttpEvidence {
+  const text =
+    body === undefined || typeof body === 'string'
+      ? body
+      : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   return {
     kind: 'http',
     ...(req.label ? { label: req.label } : {}),

@@ -9,14 +9,17 @@ export type JwsAlg = 'RS256' | 'PS256' | 'ES256' | 'ES384' | 'ES512' | 'EdDSA';
 
 export type Jwk = Record<string, unknown> & { kty: string };
 
-const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64 = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 /** The algorithm a key signs with: its own `alg`, else the usual one for its type and curve. */
 export function algOf(jwk: Jwk): JwsAlg {
-  if (typeof jwk.alg === 'string' && ['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'].includes(jwk.alg)) return jwk.alg as JwsAlg;
+  if (typeof jwk.alg === 'string' && ['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'].includes(jwk.alg))
+    return jwk.alg as JwsAlg;
   if (jwk.kty === 'RSA') return 'RS256';
   if (jwk.kty === 'OKP') return 'EdDSA';
-  if (jwk.kty === 'EC') return ({ 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' } as const)[String(jwk.crv) as 'P-256'] ?? 'ES256';
+  if (jwk.kty === 'EC')
+    return ({ 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' } as const)[String(jwk.crv) as 'P-256'] ?? 'ES256';
   throw new HarnessError(`a ${jwk.kty} key cannot sign a JWS here`);
 }
 
@@ -42,13 +45,26 @@ export function signJws(header: Record<string, unknown>, payload: Record<string,
   const data = Buffer.from(input);
   let signature: Buffer;
   switch (alg) {
-    case 'RS256': signature = sign('sha256', data, key); break;
-    case 'PS256': signature = sign('sha256', data, { key, padding: 6, saltLength: 32 }); break;
-    case 'ES256': signature = sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' }); break;
-    case 'ES384': signature = sign('sha384', data, { key, dsaEncoding: 'ieee-p1363' }); break;
-    case 'ES512': signature = sign('sha512', data, { key, dsaEncoding: 'ieee-p1363' }); break;
-    case 'EdDSA': signature = sign(null, data, key); break;
-    default: throw new HarnessError(`unsupported JWS alg ${String(alg)}`);
+    case 'RS256':
+      signature = sign('sha256', data, key);
+      break;
+    case 'PS256':
+      signature = sign('sha256', data, { key, padding: 6, saltLength: 32 });
+      break;
+    case 'ES256':
+      signature = sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
+      break;
+    case 'ES384':
+      signature = sign('sha384', data, { key, dsaEncoding: 'ieee-p1363' });
+      break;
+    case 'ES512':
+      signature = sign('sha512', data, { key, dsaEncoding: 'ieee-p1363' });
+      break;
+    case 'EdDSA':
+      signature = sign(null, data, key);
+      break;
+    default:
+      throw new HarnessError(`unsupported JWS alg ${String(alg)}`);
   }
   return `${input}.${signature.toString('base64url')}`;
 }

@@ -13,7 +13,17 @@ import type { Target } from './target.ts';
 
 /** Asymmetric JWS algorithms a verifier may accept (RFC 8725 §3.1: never none, never HS* here). */
 export const ASYMMETRIC_ALGS = [
-  'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
 ] as const;
 
 export interface DecodedJwt {
@@ -45,27 +55,43 @@ export function decodeJwt(token: string): DecodedJwt {
   try {
     return { header: jose.decodeProtectedHeader(token), payload: jose.decodeJwt(token) };
   } catch (error) {
-    throw new CheckFailure(`The token is not a well-formed JWT (${(error as Error).message}); RFC 7519 §7.2 requires header.payload.signature in base64url.`);
+    throw new CheckFailure(
+      `The token is not a well-formed JWT (${(error as Error).message}); RFC 7519 §7.2 requires header.payload.signature in base64url.`,
+    );
   }
 }
 
 export class JwtTools {
   #jwks: jose.JSONWebKeySet | undefined;
-  constructor(private readonly http: HttpClient, private readonly target: Target) {}
+  constructor(
+    private readonly http: HttpClient,
+    private readonly target: Target,
+  ) {}
 
   /** The key set at jwks_uri (fetched once per scenario; `fresh` fetches it again, e.g. after a key rotation). */
   async jwks(options: { fresh?: boolean } = {}): Promise<jose.JSONWebKeySet> {
     if (this.#jwks && !options.fresh) return this.#jwks;
     const uri = this.target.endpoints.jwks;
-    if (!uri) throw new CheckFailure('The discovery document has no jwks_uri; OIDC Discovery §3 requires it, and ID tokens cannot be verified without it.');
+    if (!uri)
+      throw new CheckFailure(
+        'The discovery document has no jwks_uri; OIDC Discovery §3 requires it, and ID tokens cannot be verified without it.',
+      );
     const res = await this.http.get(uri, { label: 'JWKS' });
     const keys = res.body.keys;
     if (res.status !== 200 || !Array.isArray(keys)) {
-      throw new CheckFailure(`GET ${uri} answered ${res.status} without a "keys" array; RFC 7517 §5 requires a JWK Set with "keys".`);
+      throw new CheckFailure(
+        `GET ${uri} answered ${res.status} without a "keys" array; RFC 7517 §5 requires a JWK Set with "keys".`,
+      );
     }
-    const odd = keys.flatMap((k: unknown, i) => (k && typeof k === 'object' && !Array.isArray(k) ? [] : [`entry ${i + 1} is ${k === null ? 'null' : Array.isArray(k) ? 'an array' : typeof k}`]));
+    const odd = keys.flatMap((k: unknown, i) =>
+      k && typeof k === 'object' && !Array.isArray(k)
+        ? []
+        : [`entry ${i + 1} is ${k === null ? 'null' : Array.isArray(k) ? 'an array' : typeof k}`],
+    );
     if (odd.length) {
-      throw new CheckFailure(`GET ${uri} answered a "keys" array whose ${odd.slice(0, 5).join(', ')}${odd.length > 5 ? ', …' : ''}; RFC 7517 §5 requires "keys" to be an array of JWK objects.`);
+      throw new CheckFailure(
+        `GET ${uri} answered a "keys" array whose ${odd.slice(0, 5).join(', ')}${odd.length > 5 ? ', …' : ''}; RFC 7517 §5 requires "keys" to be an array of JWK objects.`,
+      );
     }
     this.#jwks = { keys: keys as jose.JWK[] };
     return this.#jwks;
@@ -92,15 +118,19 @@ export class JwtTools {
     const allowed = this.allowedAlgorithms();
     const alg = String(header.alg);
     if (!allowed.includes(alg)) {
-      throw new CheckFailure(`The ID token is signed with alg "${alg}", which is not among the allowed asymmetric algorithms advertised by the IdP (${allowed.join(', ') || 'none advertised'}); OIDC Core §3.1.3.7 and RFC 8725 §3.1 require the verifier to reject it.`);
+      throw new CheckFailure(
+        `The ID token is signed with alg "${alg}", which is not among the allowed asymmetric algorithms advertised by the IdP (${allowed.join(', ') || 'none advertised'}); OIDC Core §3.1.3.7 and RFC 8725 §3.1 require the verifier to reject it.`,
+      );
     }
     // Verify with the public parts only: a JWKS that also leaks private members (jwks.public-keys-only
     // reports that) still holds the key the token was signed with, and one flaw gets one verdict.
     const { keys } = await this.jwks();
-    const publicKeys = keys.filter((k) => k.kty !== 'oct').map((k) => {
-      const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...pub } = k as jose.JWK & { oth?: unknown };
-      return pub;
-    });
+    const publicKeys = keys
+      .filter((k) => k.kty !== 'oct')
+      .map((k) => {
+        const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...pub } = k as jose.JWK & { oth?: unknown };
+        return pub;
+      });
     try {
       await jose.compactVerify(idToken, jose.createLocalJWKSet({ keys: publicKeys }), { algorithms: allowed });
     } catch (error) {
@@ -131,15 +161,22 @@ export class JwtTools {
       throw new CheckFailure(describeJoseError(error, header, clientId, this.target.issuer), { cause: error });
     }
     if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp === undefined) {
-      throw new CheckFailure(`The ID token has several audiences (${payload.aud.join(', ')}) but no azp; OIDC Core §3.1.3.7 requires azp to be checked then.`);
+      throw new CheckFailure(
+        `The ID token has several audiences (${payload.aud.join(', ')}) but no azp; OIDC Core §3.1.3.7 requires azp to be checked then.`,
+      );
     }
     if (payload.azp !== undefined && payload.azp !== clientId) {
-      throw new CheckFailure(`The ID token's azp is "${String(payload.azp)}", not the client_id "${clientId}"; OIDC Core §3.1.3.7 requires it to be the client_id.`);
+      throw new CheckFailure(
+        `The ID token's azp is "${String(payload.azp)}", not the client_id "${clientId}"; OIDC Core §3.1.3.7 requires it to be the client_id.`,
+      );
     }
     if (expect.nonce !== undefined && payload.nonce !== expect.nonce) {
-      throw new CheckFailure(`The ID token's nonce is ${payload.nonce === undefined ? 'missing' : `"${String(payload.nonce)}"`}, not the nonce sent in the authorization request; OIDC Core §3.1.3.7 requires it to be echoed exactly.`);
+      throw new CheckFailure(
+        `The ID token's nonce is ${payload.nonce === undefined ? 'missing' : `"${String(payload.nonce)}"`}, not the nonce sent in the authorization request; OIDC Core §3.1.3.7 requires it to be echoed exactly.`,
+      );
     }
-    if (expect.accessToken !== undefined) this.checkAtHash(idToken, expect.accessToken, { required: expect.requireAtHash ?? false });
+    if (expect.accessToken !== undefined)
+      this.checkAtHash(idToken, expect.accessToken, { required: expect.requireAtHash ?? false });
     return payload;
   }
 
@@ -152,19 +189,29 @@ export class JwtTools {
     if (payload.at_hash === undefined && !options.required) return 'absent';
     const want = atHash(accessToken, String(header.alg));
     if (payload.at_hash !== want) {
-      throw new CheckFailure(`The ID token's at_hash is ${payload.at_hash === undefined ? 'missing' : `"${String(payload.at_hash)}"`} but the access token hashes to "${want}"; OIDC Core §3.1.3.8 and the SPEC's JWT validation table require a match.`);
+      throw new CheckFailure(
+        `The ID token's at_hash is ${payload.at_hash === undefined ? 'missing' : `"${String(payload.at_hash)}"`} but the access token hashes to "${want}"; OIDC Core §3.1.3.8 and the SPEC's JWT validation table require a match.`,
+      );
     }
     return 'matched';
   }
 
-  /** Validate an ID token fully (signature, then claims); returns its claims or throws a CheckFailure saying what is wrong. */
+  /**
+   * Validate an ID token fully (signature, then claims); returns its claims or throws a CheckFailure saying what is
+   * wrong.
+   */
   async validateIdToken(idToken: string, expect: IdTokenExpectations): Promise<jose.JWTPayload> {
     await this.verifyIdTokenSignature(idToken);
     return this.validateIdTokenClaims(idToken, expect);
   }
 }
 
-function describeJoseError(error: unknown, header: jose.ProtectedHeaderParameters, clientId: string, issuer: string): string {
+function describeJoseError(
+  error: unknown,
+  header: jose.ProtectedHeaderParameters,
+  clientId: string,
+  issuer: string,
+): string {
   const code = (error as { code?: string }).code;
   const e = error as jose.errors.JWTClaimValidationFailed;
   switch (code) {
@@ -173,16 +220,20 @@ function describeJoseError(error: unknown, header: jose.ProtectedHeaderParameter
     case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
       return 'The ID token has no kid and the JWKS has several matching keys; OIDC Core §10.1 requires a kid when the key set holds more than one key.';
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
-      return 'The ID token\'s signature does not verify with the JWKS key it names; the SPEC\'s JWT validation table requires a valid signature.';
+      return "The ID token's signature does not verify with the JWKS key it names; the SPEC's JWT validation table requires a valid signature.";
     case 'ERR_JWT_EXPIRED':
       return `The ID token has expired (exp ${String(e.payload?.exp)}, now ${Math.floor(Date.now() / 1000)}); the SPEC's JWT validation table requires an unexpired token.`;
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED': {
       const value = e.payload?.[e.claim];
       const shown = value === undefined ? 'missing' : JSON.stringify(value);
-      if (e.claim === 'iss') return `The ID token's iss is ${shown}, not the issuer "${issuer}"; OIDC Core §3.1.3.7 requires it to equal the issuer exactly.`;
-      if (e.claim === 'aud') return `The ID token's aud is ${shown}, which does not contain the client_id "${clientId}"; OIDC Core §3.1.3.7 requires it.`;
-      if (e.claim === 'nbf') return `The ID token's nbf (${shown}) is in the future; the SPEC's JWT validation table requires an active token.`;
-      if (e.claim === 'iat') return `The ID token's iat (${shown}) is ${e.reason === 'missing' ? 'missing' : 'invalid'}; OIDC Core §2 requires iat.`;
+      if (e.claim === 'iss')
+        return `The ID token's iss is ${shown}, not the issuer "${issuer}"; OIDC Core §3.1.3.7 requires it to equal the issuer exactly.`;
+      if (e.claim === 'aud')
+        return `The ID token's aud is ${shown}, which does not contain the client_id "${clientId}"; OIDC Core §3.1.3.7 requires it.`;
+      if (e.claim === 'nbf')
+        return `The ID token's nbf (${shown}) is in the future; the SPEC's JWT validation table requires an active token.`;
+      if (e.claim === 'iat')
+        return `The ID token's iat (${shown}) is ${e.reason === 'missing' ? 'missing' : 'invalid'}; OIDC Core §2 requires iat.`;
       return `The ID token's ${e.claim} is ${shown} (${e.reason}); OIDC Core §2 requires iss, sub, aud, exp and iat.`;
     }
     case 'ERR_JOSE_ALG_NOT_ALLOWED':

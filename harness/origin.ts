@@ -11,7 +11,9 @@ export interface OriginPolicyInput {
   allowedOrigins?: readonly string[];
   /** Discovery fields by URL, to name an endpoint in a refusal (e.g. token_endpoint). */
   endpoints?: Readonly<Record<string, string>>;
-  /** Set when the discovery document must not be used at all (OIDC Discovery §4.3): every request is refused with it. */
+  /**
+   * Set when the discovery document must not be used at all (OIDC Discovery §4.3): every request is refused with it.
+   */
   unusable?: string;
 }
 
@@ -41,8 +43,10 @@ export class OriginPolicy {
     } catch {
       return `"${url}" is not an absolute URL`;
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return `${u.protocol} URLs are never fetched or opened (only http(s))`;
-    if (u.protocol === 'http:' && !this.#httpAllowed) return `an http: URL for an https issuer (${this.issuerOrigin}); secrets go over https only`;
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      return `${u.protocol} URLs are never fetched or opened (only http(s))`;
+    if (u.protocol === 'http:' && !this.#httpAllowed)
+      return `an http: URL for an https issuer (${this.issuerOrigin}); secrets go over https only`;
     if (this.#unusable && !options.discovery) return this.#unusable;
     if (!this.#allowed.has(u.origin)) {
       return `${u.origin} is not the issuer's origin (${this.issuerOrigin}) nor in allowedOrigins; the harness sends nothing off the target's origin (${ALLOW_HINT})`;

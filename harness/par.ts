@@ -16,15 +16,28 @@ export interface PushedRequest {
 }
 
 /** Whether the target requires PAR for every authorization request (RFC 9126 §5). */
-export const requiresPar = (target: Target): boolean => target.supports('metadata:require_pushed_authorization_requests');
+export const requiresPar = (target: Target): boolean =>
+  target.supports('metadata:require_pushed_authorization_requests');
 
 /** POST the request to the PAR endpoint as `client`; the response as it came. */
-export function pushRequest(http: HttpClient, target: Target, client: Client, params: Params, options: { label?: string; headers?: Record<string, string> } = {}): Promise<HttpResponse> {
+export function pushRequest(
+  http: HttpClient,
+  target: Target,
+  client: Client,
+  params: Params,
+  options: { label?: string; headers?: Record<string, string> } = {},
+): Promise<HttpResponse> {
   const url = target.endpoints.pushedAuthorization;
   if (!url) throw new PreconditionError('the discovery document has no pushed_authorization_request_endpoint');
-  return http.token(client, { client_id: client.clientId, ...params }, {
-    url, label: options.label ?? `pushed authorization request as ${client.role}`, ...(options.headers ? { headers: options.headers } : {}),
-  });
+  return http.token(
+    client,
+    { client_id: client.clientId, ...params },
+    {
+      url,
+      label: options.label ?? `pushed authorization request as ${client.role}`,
+      ...(options.headers ? { headers: options.headers } : {}),
+    },
+  );
 }
 
 /** The request_uri of a successful push (RFC 9126 §2.2: 201 with request_uri and expires_in), else undefined. */
@@ -48,7 +61,12 @@ export function pushedAuthorizationUrl(target: Target, clientId: string, request
 export function refusedPush(res: HttpResponse, url: string): PageOutcome {
   const error = typeof res.body.error === 'string' ? ` error=${res.body.error}` : '';
   return {
-    kind: 'page', status: res.status, url, body: res.text, headline: `pushed authorization request refused${error}`,
-    reason: `the pushed authorization request got HTTP ${res.status}${error}, no request_uri`, pages: [],
+    kind: 'page',
+    status: res.status,
+    url,
+    body: res.text,
+    headline: `pushed authorization request refused${error}`,
+    reason: `the pushed authorization request got HTTP ${res.status}${error}, no request_uri`,
+    pages: [],
   };
 }

@@ -21,11 +21,26 @@ import { parseJsonBounded } from './limits.ts';
 import type { Evidence, HttpEvidence, ScenarioResult } from './results.ts';
 
 export const SECRET_FIELDS = new Set([
-  'client_secret', 'password', 'code', 'code_verifier', 'access_token', 'refresh_token', 'id_token',
-  'device_code', 'user_code', 'subject_token', 'actor_token', 'token', 'assertion', 'client_assertion',
+  'client_secret',
+  'password',
+  'code',
+  'code_verifier',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'device_code',
+  'user_code',
+  'subject_token',
+  'actor_token',
+  'token',
+  'assertion',
+  'client_assertion',
 ]);
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-/** Private and symmetric key members of a JWK (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2): secret only inside a JWK (an object with kty). */
+/**
+ * Private and symmetric key members of a JWK (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2): secret only inside a JWK (an
+ * object with kty).
+ */
 const PRIVATE_JWK_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']);
 
 const isJwk = (value: object): boolean => typeof (value as { kty?: unknown }).kty === 'string';
@@ -42,7 +57,10 @@ function stringsIn(value: unknown): string[] {
  * target could issue the token "failed"). The config refuses secrets shorter than this.
  */
 export const MIN_SECRET_LENGTH = 8;
-/** At most this many new values are learned from one response: a body of a million tokens does not grow the redactor without bound. */
+/**
+ * At most this many new values are learned from one response: a body of a million tokens does not grow the redactor
+ * without bound.
+ */
 export const MAX_LEARNED_PER_MESSAGE = 256;
 
 function formEncode(value: string): string {
@@ -50,7 +68,12 @@ function formEncode(value: string): string {
 }
 
 function htmlEscape(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 export class Redactor {
@@ -78,7 +101,9 @@ export class Redactor {
     return `[REDACTED:${kind}:${n}]`;
   }
 
-  /** Register a secret value, redacted wherever it appears from now on; `kind` names it in the label. Returns the label. */
+  /**
+   * Register a secret value, redacted wherever it appears from now on; `kind` names it in the label. Returns the label.
+   */
   add(value: string, kind = 'secret'): string {
     if (isLabel(value)) return value;
     const known = this.#labels.get(value);
@@ -86,7 +111,13 @@ export class Redactor {
     if (value.length < MIN_SECRET_LENGTH) return this.#fieldLabel(value, kind);
     const label = this.#fieldLabels.get(value) ?? this.#newLabel(kind);
     this.#fieldLabels.delete(value);
-    for (const variant of new Set([value, encodeURIComponent(value), formEncode(value), JSON.stringify(value).slice(1, -1), htmlEscape(value)])) {
+    for (const variant of new Set([
+      value,
+      encodeURIComponent(value),
+      formEncode(value),
+      JSON.stringify(value).slice(1, -1),
+      htmlEscape(value),
+    ])) {
       if (this.#labels.has(variant)) continue;
       this.#labels.set(variant, label);
       const prefix = windowHash(variant, 0);
@@ -110,7 +141,9 @@ export class Redactor {
     return label;
   }
 
-  /** Learn a value the target sent, within the budget of the response being observed and unless it echoes the request. */
+  /**
+   * Learn a value the target sent, within the budget of the response being observed and unless it echoes the request.
+   */
   #learn(value: string, kind: string): void {
     if (value.length < MIN_SECRET_LENGTH || this.#labels.has(value) || this.#echo.has(value)) return;
     if (this.#budget <= 0) return;
@@ -118,7 +151,10 @@ export class Redactor {
     this.add(value, kind);
   }
 
-  /** Learn the response parameters of an authorization response the harness caught (e.g. a redirect the browser never loaded). */
+  /**
+   * Learn the response parameters of an authorization response the harness caught (e.g. a redirect the browser never
+   * loaded).
+   */
   learnIssued(fields: Record<string, string>): void {
     for (const [k, v] of Object.entries(fields)) if (SECRET_FIELDS.has(k) && v) this.#learn(v, k);
   }
@@ -133,11 +169,12 @@ export class Redactor {
     let out = '';
     let copied = 0;
     let h = windowHash(input, 0);
-    for (let i = 0; i + MIN_SECRET_LENGTH <= input.length;) {
+    for (let i = 0; i + MIN_SECRET_LENGTH <= input.length; ) {
       const candidates = this.#byPrefix.get(h);
       const hit = candidates?.find((c) => input.startsWith(c, i));
       if (hit === undefined) {
-        if (i + MIN_SECRET_LENGTH < input.length) h = rollHash(h, input.charCodeAt(i), input.charCodeAt(i + MIN_SECRET_LENGTH));
+        if (i + MIN_SECRET_LENGTH < input.length)
+          h = rollHash(h, input.charCodeAt(i), input.charCodeAt(i + MIN_SECRET_LENGTH));
         i++;
         continue;
       }
@@ -209,12 +246,13 @@ export class Redactor {
   }
 
   #observeJson(value: unknown): void {
-    if (Array.isArray(value)) value.forEach((v) => this.#observeJson(v));
+    if (Array.isArray(value)) for (const v of value) this.#observeJson(v);
     else if (value && typeof value === 'object') {
       const jwk = isJwk(value);
       for (const [k, v] of Object.entries(value)) {
         if (SECRET_FIELDS.has(k) && typeof v === 'string') this.#learn(v, k);
-        else if (jwk && PRIVATE_JWK_MEMBERS.has(k)) for (const secret of stringsIn(v)) this.#learn(secret, 'private_key');
+        else if (jwk && PRIVATE_JWK_MEMBERS.has(k))
+          for (const secret of stringsIn(v)) this.#learn(secret, 'private_key');
         else this.#observeJson(v);
       }
     }
@@ -258,7 +296,8 @@ export class Redactor {
         out[name] = `${scheme} [REDACTED:credentials]`;
       } else {
         out[name] = this.text(value).replace(/(^|[;,]\s*)([^=;,\s]+)=([^;,]*)/g, (m, pre: string, key: string) =>
-          /^(path|domain|expires|max-age|samesite|secure|httponly)$/i.test(key) ? m : `${pre}${key}=[REDACTED:cookie]`);
+          /^(path|domain|expires|max-age|samesite|secure|httponly)$/i.test(key) ? m : `${pre}${key}=[REDACTED:cookie]`,
+        );
       }
     }
     return out;
@@ -282,30 +321,41 @@ export class Redactor {
       return this.text(JSON.stringify(this.#redactJson(json), null, 2));
     }
     if (/^[\w.%+~-]+=[^<>\s]*(&|$)/.test(body)) return this.#redactForm(body);
-    return this.text(body.replace(/(<input\b[^>]{0,2000}?\bname=["']?(?:code|id_token|access_token|token)["']?[^>]{0,2000}?\bvalue=)(["'])[^"']*\2/gi, '$1$2[REDACTED:form-value]$2'));
+    return this.text(
+      body.replace(
+        /(<input\b[^>]{0,2000}?\bname=["']?(?:code|id_token|access_token|token)["']?[^>]{0,2000}?\bvalue=)(["'])[^"']*\2/gi,
+        '$1$2[REDACTED:form-value]$2',
+      ),
+    );
   }
 
   #redactForm(form: string): string {
-    return form.split('&').map((pair) => {
-      const [k = '', ...rest] = pair.split('=');
-      const key = decodeURIComponentSafe(k.replace(/\+/g, ' '));
-      if (SECRET_FIELDS.has(key) && rest.length) {
-        const value = decodeURIComponentSafe(rest.join('=').replace(/\+/g, ' '));
-        return `${k}=${this.#fieldLabel(value, key)}`;
-      }
-      return this.text(pair);
-    }).join('&');
+    return form
+      .split('&')
+      .map((pair) => {
+        const [k = '', ...rest] = pair.split('=');
+        const key = decodeURIComponentSafe(k.replace(/\+/g, ' '));
+        if (SECRET_FIELDS.has(key) && rest.length) {
+          const value = decodeURIComponentSafe(rest.join('=').replace(/\+/g, ' '));
+          return `${k}=${this.#fieldLabel(value, key)}`;
+        }
+        return this.text(pair);
+      })
+      .join('&');
   }
 
   #redactJson(value: unknown): unknown {
     if (Array.isArray(value)) return value.map((v) => this.#redactJson(v));
     if (value && typeof value === 'object') {
       const jwk = isJwk(value);
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => {
-        if (SECRET_FIELDS.has(k) && typeof v === 'string') return [k, this.#fieldLabel(v, k)];
-        if (jwk && PRIVATE_JWK_MEMBERS.has(k)) return [k, this.#replaceStrings(v, (s) => this.#fieldLabel(s, 'private_key'))];
-        return [k, this.#redactJson(v)];
-      }));
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => {
+          if (SECRET_FIELDS.has(k) && typeof v === 'string') return [k, this.#fieldLabel(v, k)];
+          if (jwk && PRIVATE_JWK_MEMBERS.has(k))
+            return [k, this.#replaceStrings(v, (s) => this.#fieldLabel(s, 'private_key'))];
+          return [k, this.#redactJson(v)];
+        }),
+      );
     }
     return typeof value === 'string' ? this.text(value) : value;
   }
@@ -321,10 +371,14 @@ export class Redactor {
 
   evidence(e: Evidence): Evidence {
     switch (e.kind) {
-      case 'http': return this.http(e);
-      case 'note': return { ...e, text: this.text(e.text), ...(e.label === undefined ? {} : { label: this.text(e.label) }) };
-      case 'counterexample': return { ...e, value: this.text(e.value), ...(e.label === undefined ? {} : { label: this.text(e.label) }) };
-      case 'screenshot': return e.label === undefined ? e : { ...e, label: this.text(e.label) };
+      case 'http':
+        return this.http(e);
+      case 'note':
+        return { ...e, text: this.text(e.text), ...(e.label === undefined ? {} : { label: this.text(e.label) }) };
+      case 'counterexample':
+        return { ...e, value: this.text(e.value), ...(e.label === undefined ? {} : { label: this.text(e.label) }) };
+      case 'screenshot':
+        return e.label === undefined ? e : { ...e, label: this.text(e.label) };
     }
   }
 
@@ -345,10 +399,15 @@ export class Redactor {
   }
 }
 
-/** Every value a request carried (URL parameters, form or JSON fields): its response echoing one is not the target's secret. */
+/**
+ * Every value a request carried (URL parameters, form or JSON fields): its response echoing one is not the target's
+ * secret.
+ */
 function requestValues(e: HttpEvidence): Set<string> {
   const out = new Set<string>();
-  const addParams = (p: URLSearchParams) => { for (const [, v] of p) if (v.length >= MIN_SECRET_LENGTH) out.add(v); };
+  const addParams = (p: URLSearchParams) => {
+    for (const [, v] of p) if (v.length >= MIN_SECRET_LENGTH) out.add(v);
+  };
   try {
     const u = new URL(e.request.url);
     addParams(u.searchParams);
@@ -358,7 +417,10 @@ function requestValues(e: HttpEvidence): Set<string> {
   const body = e.request.body;
   if (body) {
     const json = boundedJson(body);
-    if (json !== undefined) for (const v of stringsIn(json)) { if (v.length >= MIN_SECRET_LENGTH) out.add(v); }
+    if (json !== undefined)
+      for (const v of stringsIn(json)) {
+        if (v.length >= MIN_SECRET_LENGTH) out.add(v);
+      }
     else if (/^[\w.%+~-]+=/.test(body)) addParams(new URLSearchParams(body));
   }
   return out;
@@ -366,7 +428,11 @@ function requestValues(e: HttpEvidence): Set<string> {
 
 /** Polynomial hash (base 31, 32-bit) of the MIN_SECRET_LENGTH characters of `text` from `at`. */
 const BASE = 31;
-const TOP = (() => { let p = 1; for (let k = 1; k < MIN_SECRET_LENGTH; k++) p = Math.imul(p, BASE); return p; })();
+const TOP = (() => {
+  let p = 1;
+  for (let k = 1; k < MIN_SECRET_LENGTH; k++) p = Math.imul(p, BASE);
+  return p;
+})();
 function windowHash(text: string, at: number): number {
   let h = 0;
   for (let k = 0; k < MIN_SECRET_LENGTH; k++) h = (Math.imul(h, BASE) + text.charCodeAt(at + k)) | 0;

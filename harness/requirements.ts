@@ -13,9 +13,24 @@
 import type { Level, ProfileName, ResolvedRequirement } from './results.ts';
 
 /** The client roles of the target config (DESIGN §4); `legacy` may use the password and implicit grants. */
-export type ClientRole = 'confidential' | 'confidential2' | 'public' | 'machine' | 'device' | 'exchange' | 'legacy' | 'keyed';
+export type ClientRole =
+  | 'confidential'
+  | 'confidential2'
+  | 'public'
+  | 'machine'
+  | 'device'
+  | 'exchange'
+  | 'legacy'
+  | 'keyed';
 export const CLIENT_ROLES: readonly ClientRole[] = [
-  'confidential', 'confidential2', 'public', 'machine', 'device', 'exchange', 'legacy', 'keyed',
+  'confidential',
+  'confidential2',
+  'public',
+  'machine',
+  'device',
+  'exchange',
+  'legacy',
+  'keyed',
 ];
 
 export type SpecName =
@@ -90,7 +105,11 @@ export function requirementLabel(r: Pick<Requirement, 'spec' | 'section' | 'note
 
 /** GitHub-style heading anchor, for links into the service spec (docs/service-spec.md). */
 function slug(title: string): string {
-  return title.trim().toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s+/g, '-');
+  return title
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .replace(/\s+/g, '-');
 }
 
 export interface LinkOptions {
@@ -98,7 +117,10 @@ export interface LinkOptions {
   specUrl?: string;
 }
 
-export function requirementUrl(r: Pick<Requirement, 'spec' | 'section'>, options: LinkOptions = {}): string | undefined {
+export function requirementUrl(
+  r: Pick<Requirement, 'spec' | 'section'>,
+  options: LinkOptions = {},
+): string | undefined {
   const rfc = /^RFC (\d+)$/.exec(r.spec);
   if (rfc) {
     const anchor = /^[A-Z](\.|$)/.test(r.section) ? `appendix-${r.section}` : `section-${r.section}`;
@@ -108,7 +130,8 @@ export function requirementUrl(r: Pick<Requirement, 'spec' | 'section'>, options
   if (r.spec === 'OIDC Discovery') {
     return `https://openid.net/specs/openid-connect-discovery-1_0.html#rfc.section.${r.section}`;
   }
-  if (r.spec === 'OIDC RP-Initiated Logout') return `https://openid.net/specs/openid-connect-rpinitiated-1_0.html#rfc.section.${r.section}`;
+  if (r.spec === 'OIDC RP-Initiated Logout')
+    return `https://openid.net/specs/openid-connect-rpinitiated-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'FAPI 2.0 SP') return `${FAPI2_URL}#section-${r.section}`;
   if (r.spec === 'SPEC' && options.specUrl) return `${options.specUrl}#${slug(r.section)}`;
   return undefined;
@@ -152,13 +175,14 @@ export function resolveLevel(
   if (level) return { level, requirements: resolved };
   const cited = [...new Set(requirements.map((r) => requirementLabel(r)))].join(', ') || 'nothing';
   const roleLimited = requirements.some((r) => r.roles && profileCounts(profile, r.spec));
-  const clientOnly = requirements.filter((r) => profileCounts(profile, r.spec)).every((r) => r.party === 'client')
-    && requirements.some((r) => r.party === 'client' && profileCounts(profile, r.spec));
+  const clientOnly =
+    requirements.filter((r) => profileCounts(profile, r.spec)).every((r) => r.party === 'client') &&
+    requirements.some((r) => r.party === 'client' && profileCounts(profile, r.spec));
   const reason = clientOnly
     ? `no document of the ${profile} profile requires this of the server: ${cited} bind${requirements.length > 1 ? '' : 's'} the client`
     : roleLimited
-    ? `no document of the ${profile} profile requires this of the client roles it exercises (${roles.join(', ') || 'none'}); it cites ${cited}`
-    : `no document of the ${profile} profile requires this; it cites ${cited}`;
+      ? `no document of the ${profile} profile requires this of the client roles it exercises (${roles.join(', ') || 'none'}); it cites ${cited}`
+      : `no document of the ${profile} profile requires this; it cites ${cited}`;
   return { requirements: resolved, reason };
 }
 
@@ -174,32 +198,51 @@ export interface RequirementRow {
   why?: string;
 }
 
-export function requirementRows(scenario: string, requirements: readonly RequirementRef[], profile: ProfileName, roles: readonly ClientRole[]): RequirementRow[] {
+export function requirementRows(
+  scenario: string,
+  requirements: readonly RequirementRef[],
+  profile: ProfileName,
+  roles: readonly ClientRole[],
+): RequirementRow[] {
   const resolved = resolveLevel(requirements, profile, roles).requirements;
   return requirements.map((r, i) => {
     const counts = resolved[i]!.applies;
-    const why = counts ? undefined
-      : r.party === 'client' ? 'binds the client'
-        : !profileCounts(profile, r.spec) || (r.profiles && !r.profiles.includes(profile)) ? `not in the ${profile} profile`
+    const why = counts
+      ? undefined
+      : r.party === 'client'
+        ? 'binds the client'
+        : !profileCounts(profile, r.spec) || (r.profiles && !r.profiles.includes(profile))
+          ? `not in the ${profile} profile`
           : `only for ${r.roles?.join(', ')} clients`;
     return { scenario, key: r.key, label: r.label, party: r.party, level: r.level, counts, ...(why ? { why } : {}) };
   });
 }
 
 /** Declare a scenario's requirements: each gets its name (key) and label; frozen. */
-export function declareRequirements<K extends string>(requirements: Readonly<Record<K, Requirement>>): Readonly<Record<K, RequirementRef>> {
+export function declareRequirements<K extends string>(
+  requirements: Readonly<Record<K, Requirement>>,
+): Readonly<Record<K, RequirementRef>> {
   const out = {} as Record<K, RequirementRef>;
   for (const [key, r] of Object.entries(requirements) as [K, Requirement][]) {
     const label = requirementLabel(r);
     // toString: a ref interpolated into a failure sentence reads as its label.
-    out[key] = Object.freeze(Object.defineProperty({ ...r, key, label }, 'toString', { value: () => label, enumerable: false }));
+    out[key] = Object.freeze(
+      Object.defineProperty({ ...r, key, label }, 'toString', { value: () => label, enumerable: false }),
+    );
   }
   return Object.freeze(out);
 }
 
 /** Find a requirement by its label or `spec §section` shorthand, e.g. `RFC 6749 §4.1.2`. */
-export function findRequirement(requirements: readonly ResolvedRequirement[], ref: string): ResolvedRequirement | undefined {
+export function findRequirement(
+  requirements: readonly ResolvedRequirement[],
+  ref: string,
+): ResolvedRequirement | undefined {
   const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-  return requirements.find((r) => norm(r.label) === norm(ref) || norm(`${r.spec} §${r.section}`) === norm(ref)
-    || (r.spec === 'SPEC' && norm(`SPEC › ${r.section}`) === norm(ref)));
+  return requirements.find(
+    (r) =>
+      norm(r.label) === norm(ref) ||
+      norm(`${r.spec} §${r.section}`) === norm(ref) ||
+      (r.spec === 'SPEC' && norm(`SPEC › ${r.section}`) === norm(ref)),
+  );
 }

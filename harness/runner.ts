@@ -7,7 +7,14 @@ import { type Shard, shardOf } from './shard.ts';
 import { type Client, type TargetConfig, resolveClients } from './config.ts';
 import { PROPERTY_BUDGET_SHARE, createContext } from './context.ts';
 import {
-  CheckFailure, HarnessError, JudgementError, PreconditionError, ScenarioTimeoutError, SkipSignal, TargetUnreachableError, describeError,
+  CheckFailure,
+  HarnessError,
+  JudgementError,
+  PreconditionError,
+  ScenarioTimeoutError,
+  SkipSignal,
+  TargetUnreachableError,
+  describeError,
 } from './failures.ts';
 import { idMatcher } from './glob.ts';
 import { Recorder } from './http.ts';
@@ -17,7 +24,15 @@ import { type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
 import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
 import { type ClientRole, type LinkOptions, type RequirementRef, resolveLevel } from './requirements.ts';
-import type { FailureKind, Finding, Level, ProfileName, ResolvedRequirement, ScenarioResult, Status } from './results.ts';
+import type {
+  FailureKind,
+  Finding,
+  Level,
+  ProfileName,
+  ResolvedRequirement,
+  ScenarioResult,
+  Status,
+} from './results.ts';
 import { type Scenario, defineScenario } from './scenario.ts';
 import { ScreenshotStore } from './screenshots.ts';
 import { type Capability, type Target, explainMissing } from './target.ts';
@@ -96,13 +111,20 @@ export function selectScenarios(scenarios: readonly Scenario[], only: string[] =
 function describeCapability(c: Capability): string {
   const [kind, value] = [c.slice(0, c.indexOf(':')), c.slice(c.indexOf(':') + 1)];
   switch (kind) {
-    case 'grant': return `the grant type "${value}" (grant_types_supported)`;
-    case 'response_type': return `the response type "${value}" (response_types_supported)`;
-    case 'pkce': return `the PKCE method ${value} (code_challenge_methods_supported)`;
-    case 'auth': return `the client authentication method "${value}" (token_endpoint_auth_methods_supported)`;
-    case 'endpoint': return `a ${value} endpoint`;
-    case 'metadata': return `${value} (true or a non-empty list in the discovery document)`;
-    default: return `"${value}" (${kind})`;
+    case 'grant':
+      return `the grant type "${value}" (grant_types_supported)`;
+    case 'response_type':
+      return `the response type "${value}" (response_types_supported)`;
+    case 'pkce':
+      return `the PKCE method ${value} (code_challenge_methods_supported)`;
+    case 'auth':
+      return `the client authentication method "${value}" (token_endpoint_auth_methods_supported)`;
+    case 'endpoint':
+      return `a ${value} endpoint`;
+    case 'metadata':
+      return `${value} (true or a non-empty list in the discovery document)`;
+    default:
+      return `"${value}" (${kind})`;
   }
 }
 
@@ -111,7 +133,9 @@ const OBSERVABLE: ReadonlySet<Capability> = new Set<Capability>(['grant:refresh_
 
 /** The code-flow role a scenario's refresh would use: its first declared role with a redirect URI. */
 function probeRole(s: Scenario, clients: Partial<Record<ClientRole, Client>>): ClientRole | undefined {
-  const roles: readonly ClientRole[] = s.requires?.roles?.length ? s.requires.roles : ['confidential', 'public', 'confidential2'];
+  const roles: readonly ClientRole[] = s.requires?.roles?.length
+    ? s.requires.roles
+    : ['confidential', 'public', 'confidential2'];
   return roles.find((r) => clients[r]?.redirectUri);
 }
 
@@ -121,7 +145,11 @@ function probeRole(s: Scenario, clients: Partial<Record<ClientRole, Client>>): C
  * client role, shared by the run): a token response with a refresh_token enables it for that role.
  */
 export async function gate(
-  s: Scenario, clients: Partial<Record<ClientRole, Client>>, config: TargetConfig, target: Target, browser?: BrowserHost,
+  s: Scenario,
+  clients: Partial<Record<ClientRole, Client>>,
+  config: TargetConfig,
+  target: Target,
+  browser?: BrowserHost,
   probe?: (role: ClientRole) => Promise<string | undefined>,
 ): Promise<string | undefined> {
   if (s.requires?.browser && browser?.unavailable) return `needs Chromium: ${browser.unavailable}`;
@@ -129,7 +157,8 @@ export async function gate(
   if (missing.length) {
     return `needs the ${missing.join(' and ')} client${missing.length > 1 ? 's' : ''} (${missing.map((r) => `clients.${r}`).join(', ')} in the target config)`;
   }
-  if (s.requires?.user && !config.user) return 'needs a user who can log in (user.username and user.password in the target config)';
+  if (s.requires?.user && !config.user)
+    return 'needs a user who can log in (user.username and user.password in the target config)';
   let caps = (s.requires?.capabilities ?? []).filter((c) => !target.supports(c));
   if (!caps.length) return undefined;
   if (!target.discovery) {
@@ -160,13 +189,19 @@ const RANK: Record<Status, number> = { passed: 0, skipped: 0, warning: 1, failed
 function classify(error: unknown, timeoutMs: number): { status: Status; message: string; skipReason?: string } {
   if (error instanceof SkipSignal) return { status: 'skipped', message: error.message, skipReason: error.message };
   if (error instanceof ScenarioTimeoutError) return { status: 'error', message: error.message };
-  if (error instanceof TargetUnreachableError) return { status: 'error', message: `the target stopped answering: ${error.message}` };
+  if (error instanceof TargetUnreachableError)
+    return { status: 'error', message: `the target stopped answering: ${error.message}` };
   if (error instanceof JudgementError) return { status: 'error', message: `could not judge: ${error.message}` };
-  if (error instanceof PreconditionError) return { status: 'error', message: `could not get as far as the check: ${error.message}` };
+  if (error instanceof PreconditionError)
+    return { status: 'error', message: `could not get as far as the check: ${error.message}` };
   if (error instanceof HarnessError) return { status: 'error', message: error.message };
-  if (error instanceof Error && error.name === 'AbortError') return { status: 'error', message: `aborted after ${timeoutMs} ms` };
+  if (error instanceof Error && error.name === 'AbortError')
+    return { status: 'error', message: `aborted after ${timeoutMs} ms` };
   const name = error instanceof Error ? error.name : typeof error;
-  return { status: 'error', message: `the scenario threw ${name}: ${describeError(error)} (a bug in the scenario or the harness)` };
+  return {
+    status: 'error',
+    message: `the scenario threw ${name}: ${describeError(error)} (a bug in the scenario or the harness)`,
+  };
 }
 
 export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> {
@@ -183,9 +218,11 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const expected = new Set(config.expectedFailures);
   const notices: string[] = [];
   const known = new Set(options.scenarios.map((s) => s.id));
-  for (const id of expected) if (!known.has(id)) notices.push(`expectedFailures lists "${id}", which is not a known scenario id`);
+  for (const id of expected)
+    if (!known.has(id)) notices.push(`expectedFailures lists "${id}", which is not a known scenario id`);
 
-  const origins = target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] });
+  const origins =
+    target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] });
   const chosen = selectScenarios(options.scenarios, options.only, options.skip);
   const selected = options.shard ? shardOf(chosen, options.shard) : chosen;
   const browser = options.browser ?? new BrowserHost();
@@ -206,20 +243,45 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const probeRefresh = async (role: ClientRole): Promise<string | undefined> => {
     const recorder = new Recorder(redactor);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new ScenarioTimeoutError('the refresh probe timed out')), timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new ScenarioTimeoutError('the refresh probe timed out')),
+      timeoutMs,
+    );
     const probeScenario = PROBE_SCENARIO;
     const { ctx, dispose } = createContext({
-      scenario: probeScenario, target, config, clients, profile, level: 'MUST', requirements: [], runs, runsGiven, runSeed: seed, seed,
-      recorder, signal: controller.signal, requestTimeoutMs, statusOf: () => 'failed',
-      declared: () => { throw new HarnessError('the probe cites no requirement'); },
-      browser, screenshots, origins, session, ...(config.limits ? { limits: config.limits } : {}),
+      scenario: probeScenario,
+      target,
+      config,
+      clients,
+      profile,
+      level: 'MUST',
+      requirements: [],
+      runs,
+      runsGiven,
+      runSeed: seed,
+      seed,
+      recorder,
+      signal: controller.signal,
+      requestTimeoutMs,
+      statusOf: () => 'failed',
+      declared: () => {
+        throw new HarnessError('the probe cites no requirement');
+      },
+      browser,
+      screenshots,
+      origins,
+      session,
+      ...(config.limits ? { limits: config.limits } : {}),
       loginDriver: (http, env) => loginDriver(http, config, env),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     try {
-      const scope = [...new Set([...clients[role]!.scope.split(' ').filter(Boolean), 'openid', 'offline_access'])].join(' ');
+      const scope = [...new Set([...clients[role]!.scope.split(' ').filter(Boolean), 'openid', 'offline_access'])].join(
+        ' ',
+      );
       const { tokens } = await ctx.flows.tokens(role, { scope, params: { prompt: 'consent' } });
-      if (!tokens.refresh_token) return `a code flow as the ${role} client with offline_access returned no refresh_token either`;
+      if (!tokens.refresh_token)
+        return `a code flow as the ${role} client with offline_access returned no refresh_token either`;
       return undefined;
     } catch (error) {
       return `a code flow as the ${role} client to look for a refresh_token did not complete: ${describeError(error)}`;
@@ -234,11 +296,15 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     const roles = s.requires?.roles ?? [];
     const resolution = resolveLevel(s.requirements, profile, roles, options.links);
     const base = {
-      id: s.id, title: s.title, area: s.area, severity: s.severity,
+      id: s.id,
+      title: s.title,
+      area: s.area,
+      severity: s.severity,
       ...(resolution.level ? { level: resolution.level } : {}),
-      requirements: resolution.requirements, catches: [...(s.catches ?? [])],
+      requirements: resolution.requirements,
+      catches: [...(s.catches ?? [])],
     };
-    const skipReason = resolution.reason ?? await gate(s, clients, config, target, browser, probe);
+    const skipReason = resolution.reason ?? (await gate(s, clients, config, target, browser, probe));
     if (!resolution.level || skipReason) {
       return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
     }
@@ -247,11 +313,14 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       const i = s.requirements.indexOf(ref);
       if (i < 0) {
         const known = s.requirements.map((r) => `${r.key} (${r.label})`).join(', ');
-        throw new HarnessError(`scenario ${s.id} cites ${ref?.label ?? String(ref)}${ref?.key ? ` as "${ref.key}"` : ''}, which is not one of its declared requirements (${known})`);
+        throw new HarnessError(
+          `scenario ${s.id} cites ${ref?.label ?? String(ref)}${ref?.key ? ` as "${ref.key}"` : ''}, which is not one of its declared requirements (${known})`,
+        );
       }
       return resolution.requirements[i]!;
     };
-    // A requirement that does not apply (another profile, a client rule) cannot set the status: the scenario's level does.
+    // A requirement that does not apply (another profile, a client rule) cannot set the status: the scenario's level
+    // does.
     const statusOf = (failure: CheckFailure): Finding['status'] => {
       const named = failure.requirement ? declared(failure.requirement) : undefined;
       return levelStatus(named?.applies ? named.level : level);
@@ -259,13 +328,37 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     const recorder = new Recorder(redactor);
     const controller = new AbortController();
     const inBrowser = config.login.driver === 'browser' || s.requires?.browser === true;
-    const unscaled = s.timeoutMs !== undefined || explicitTimeoutMs === undefined ? s.timeoutMs ?? timeoutMs : timeoutMs;
-    const limit = s.timeoutMs !== undefined || explicitTimeoutMs === undefined ? unscaled * (inBrowser ? BROWSER_TIME_FACTOR : 1) : timeoutMs;
+    const unscaled =
+      s.timeoutMs !== undefined || explicitTimeoutMs === undefined ? (s.timeoutMs ?? timeoutMs) : timeoutMs;
+    const limit =
+      s.timeoutMs !== undefined || explicitTimeoutMs === undefined
+        ? unscaled * (inBrowser ? BROWSER_TIME_FACTOR : 1)
+        : timeoutMs;
     const { ctx, findings, log, activity, dispose } = createContext({
-      scenario: s, target, config, clients, profile, level, requirements: resolution.requirements, runs, runsGiven, runSeed: seed, seed: scenarioSeed(seed, s.id),
-      recorder, signal: controller.signal, requestTimeoutMs, statusOf, declared, browser, screenshots, origins, session, timeLimitMs: limit,
+      scenario: s,
+      target,
+      config,
+      clients,
+      profile,
+      level,
+      requirements: resolution.requirements,
+      runs,
+      runsGiven,
+      runSeed: seed,
+      seed: scenarioSeed(seed, s.id),
+      recorder,
+      signal: controller.signal,
+      requestTimeoutMs,
+      statusOf,
+      declared,
+      browser,
+      screenshots,
+      origins,
+      session,
+      timeLimitMs: limit,
       ...(config.limits ? { limits: config.limits } : {}),
-      // A property's budget comes from the limit before the browser's factor: in a browser each case costs more, so fewer run.
+      // A property's budget comes from the limit before the browser's factor: in a browser each case costs more, so
+      // fewer run.
       propertyBudgetMs: unscaled * PROPERTY_BUDGET_SHARE,
       loginDriver: (http, env) => loginDriver(http, config, env),
       ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -278,7 +371,9 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
             const exchanges = recorder.evidence.filter((e) => e.kind === 'http').length;
-            const error = new ScenarioTimeoutError(`did not finish within ${limit} ms (${activity.describe(exchanges)}); is the target hanging? raise timeouts.scenarioMs in the target config`);
+            const error = new ScenarioTimeoutError(
+              `did not finish within ${limit} ms (${activity.describe(exchanges)}); is the target hanging? raise timeouts.scenarioMs in the target config`,
+            );
             controller.abort(error);
             reject(error);
           }, limit);
@@ -291,8 +386,15 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       await dispose();
     }
     for (const c of s.requires?.capabilities ?? []) {
-      const via = target.capabilities.has(c) ? undefined : target.implied.get(c) ?? roles.map((r) => target.observedHow(r, c)).find(Boolean);
-      if (via) recorder.add({ kind: 'note', label: 'capability', text: `${c} is not advertised by discovery; enabled by ${via}` });
+      const via = target.capabilities.has(c)
+        ? undefined
+        : (target.implied.get(c) ?? roles.map((r) => target.observedHow(r, c)).find(Boolean));
+      if (via)
+        recorder.add({
+          kind: 'note',
+          label: 'capability',
+          text: `${c} is not advertised by discovery; enabled by ${via}`,
+        });
     }
     let status: Status = 'passed';
     let message: string | undefined;
@@ -312,8 +414,12 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     }
     for (const f of findings) {
       // The worst status wins; among equals, a security failure outranks an interop one.
-      const worse = RANK[f.status] > RANK[status]
-        || (RANK[f.status] === RANK[status] && status !== 'error' && failureKind === 'refused-wrongly' && f.failureKind === 'accepted');
+      const worse =
+        RANK[f.status] > RANK[status] ||
+        (RANK[f.status] === RANK[status] &&
+          status !== 'error' &&
+          failureKind === 'refused-wrongly' &&
+          f.failureKind === 'accepted');
       if (worse) {
         status = f.status;
         message = f.message;
@@ -322,7 +428,10 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     }
     if (status !== 'failed' && status !== 'warning') failureKind = undefined;
     const result: ScenarioResult = {
-      ...base, status, durationMs: Math.round(performance.now() - started), evidence: recorder.evidence,
+      ...base,
+      status,
+      durationMs: Math.round(performance.now() - started),
+      evidence: recorder.evidence,
       ...(message ? { message } : {}),
       ...(failureKind ? { failureKind } : {}),
       ...(skip ? { skipReason: skip } : {}),

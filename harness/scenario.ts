@@ -13,7 +13,13 @@ import type { JwtTools } from './jwt.ts';
 import type { Hooks } from './hooks.ts';
 import type { AuthorizeOptions, AuthorizeOutcome, LoginDriver, LoginSession } from './login/driver.ts';
 import type { Pkce } from './pkce.ts';
-import { type ClientRole, PARTIES, type Requirement, type RequirementRef, declareRequirements } from './requirements.ts';
+import {
+  type ClientRole,
+  PARTIES,
+  type Requirement,
+  type RequirementRef,
+  declareRequirements,
+} from './requirements.ts';
 import type { Evidence, FailureKind, Level, ProfileName, Severity } from './results.ts';
 import type { Capability, Target } from './target.ts';
 
@@ -23,8 +29,19 @@ export type { Client } from './config.ts';
 export type * from './results.ts';
 export type { HttpResponse, Params } from './http.ts';
 export type { Pkce } from './pkce.ts';
-export type { AuthorizeOptions, AuthorizeOutcome, DeviceActivationOutcome, PageKind, PageVisit, RequestRecord, SessionChoice } from './login/driver.ts';
-/** An IdP session a scenario holds: `authorize(role, params, { session })` with one shares its sign-in between those walks only. */
+export type {
+  AuthorizeOptions,
+  AuthorizeOutcome,
+  DeviceActivationOutcome,
+  PageKind,
+  PageVisit,
+  RequestRecord,
+  SessionChoice,
+} from './login/driver.ts';
+/**
+ * An IdP session a scenario holds: `authorize(role, params, { session })` with one shares its sign-in between those
+ * walks only.
+ */
 export { LoginSession } from './login/session.ts';
 export type { Hooks } from './hooks.ts';
 export type { Page as BrowserPage } from 'playwright-core';
@@ -84,12 +101,17 @@ export const SCENARIO_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*$
 const LEVELS = ['MUST', 'SHOULD', 'MAY'];
 
 /** ctx.req / scenario.req: a name the scenario did not declare throws instead of reading undefined. */
-export function requirementTable(id: string, declared: Readonly<Record<string, RequirementRef>>): Readonly<Record<string, RequirementRef>> {
+export function requirementTable(
+  id: string,
+  declared: Readonly<Record<string, RequirementRef>>,
+): Readonly<Record<string, RequirementRef>> {
   return new Proxy(declared, {
     get(target, name) {
       if (typeof name !== 'string' || name === 'then' || name === 'toJSON') return Reflect.get(target, name);
       if (!Object.hasOwn(target, name)) {
-        throw new HarnessError(`scenario ${id} cites the requirement "${name}", which it does not declare (it declares ${Object.keys(target).join(', ')})`);
+        throw new HarnessError(
+          `scenario ${id} cites the requirement "${name}", which it does not declare (it declares ${Object.keys(target).join(', ')})`,
+        );
       }
       return target[name];
     },
@@ -103,7 +125,8 @@ export function defineScenario<K extends string>(definition: ScenarioDefinition<
   if (typeof definition?.id !== 'string' || !SCENARIO_ID.test(definition.id)) {
     throw new HarnessError(`${where}: id must be "area.name" in lower-case kebab parts, e.g. "pkce.verifier-mismatch"`);
   }
-  if (typeof definition.title !== 'string' || !definition.title.trim()) throw new HarnessError(`${where}: title is required`);
+  if (typeof definition.title !== 'string' || !definition.title.trim())
+    throw new HarnessError(`${where}: title is required`);
   const example = `{ name: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } }`;
   const declared = definition.requirements as Readonly<Record<string, Requirement>> | undefined;
   if (!declared || typeof declared !== 'object' || Array.isArray(declared) || Object.keys(declared).length === 0) {
@@ -111,10 +134,14 @@ export function defineScenario<K extends string>(definition: ScenarioDefinition<
   }
   for (const [name, r] of Object.entries(declared)) {
     if (!r || typeof r.spec !== 'string' || typeof r.section !== 'string' || !LEVELS.includes(r.level)) {
-      throw new HarnessError(`${where}: requirement "${name}" needs spec, section and level (MUST, SHOULD or MAY), e.g. ${example}`);
+      throw new HarnessError(
+        `${where}: requirement "${name}" needs spec, section and level (MUST, SHOULD or MAY), e.g. ${example}`,
+      );
     }
     if (!(PARTIES as readonly string[]).includes(r.party)) {
-      throw new HarnessError(`${where}: requirement "${name}" must say which party its sentence binds (party: 'server' or 'client')`);
+      throw new HarnessError(
+        `${where}: requirement "${name}" must say which party its sentence binds (party: 'server' or 'client')`,
+      );
     }
   }
   if (typeof definition.run !== 'function') throw new HarnessError(`${where}: run(ctx) is required`);
@@ -192,7 +219,10 @@ export interface Flows {
 export interface ScenarioBrowser {
   /** The browser login driver: the config's steps when login.driver is "browser", else its default walk. */
   readonly login: LoginDriver;
-  /** ctx.authorize in the browser: the redirect to redirect_uri is caught, never loaded; `requests` lists every request the page made. */
+  /**
+   * ctx.authorize in the browser: the redirect to redirect_uri is caught, never loaded; `requests` lists every request
+   * the page made.
+   */
   authorize(role: ClientRole, params?: Params, options?: AuthorizeOptions): Promise<AuthorizeResult>;
   /** ctx.flows with the browser as the login driver (code flows, device activation). */
   readonly flows: Flows;
@@ -200,7 +230,10 @@ export interface ScenarioBrowser {
   newPage(): Promise<Page>;
   /** A screenshot of the page, saved in the report folder and added as evidence. */
   screenshot(page: Page, label: string): Promise<void>;
-  /** Where a scenario's own page for the browser listens (config browser.framingHost / framingPort; default 127.0.0.1, port 0). */
+  /**
+   * Where a scenario's own page for the browser listens (config browser.framingHost / framingPort; default 127.0.0.1,
+   * port 0).
+   */
   readonly framing: { host: string; port: number };
 }
 
@@ -296,10 +329,19 @@ export interface ScenarioContext<K extends string = string> {
    * for a counterexample. On failure the shrunk counterexample, seed, runs and a replay command
    * become evidence, and the transcripts kept are those of the failing run.
    */
-  property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: PropertyOptions<T>): Promise<void>;
+  property<T>(
+    arbitrary: fc.Arbitrary<T>,
+    predicate: (value: T) => Promise<void>,
+    options?: PropertyOptions<T>,
+  ): Promise<void>;
 }
 
 export { DpopKey, createDpopKey, jwkThumbprint, type DpopProofOptions } from './dpop.ts';
-export { CLIENT_ASSERTION_TYPE, assertionFields, clientAssertion, type ClientAssertionOptions } from './client-assertion.ts';
+export {
+  CLIENT_ASSERTION_TYPE,
+  assertionFields,
+  clientAssertion,
+  type ClientAssertionOptions,
+} from './client-assertion.ts';
 export { pushRequest, pushedAuthorizationUrl, pushedRequestOf, requiresPar, type PushedRequest } from './par.ts';
 export type { RedirectRecord } from './login/driver.ts';

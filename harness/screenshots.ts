@@ -10,7 +10,12 @@ import { join } from 'node:path';
 
 export const SCREENSHOT_FOLDER = 'screenshots';
 
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'page';
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60) || 'page';
 
 export class ScreenshotStore {
   readonly #reportDir: string | undefined;

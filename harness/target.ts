@@ -13,8 +13,16 @@ import type { Redactor } from './redact.ts';
 import type { HttpEvidence } from './results.ts';
 
 export type EndpointName =
-  | 'authorization' | 'token' | 'userinfo' | 'jwks' | 'revocation' | 'introspection'
-  | 'deviceAuthorization' | 'registration' | 'endSession' | 'pushedAuthorization';
+  | 'authorization'
+  | 'token'
+  | 'userinfo'
+  | 'jwks'
+  | 'revocation'
+  | 'introspection'
+  | 'deviceAuthorization'
+  | 'registration'
+  | 'endSession'
+  | 'pushedAuthorization';
 
 const ENDPOINT_FIELDS: Record<EndpointName, string> = {
   authorization: 'authorization_endpoint',
@@ -85,7 +93,9 @@ export interface Target {
    * Absent on a Target built by hand: the runner then applies the config's rule.
    */
   origins?: OriginPolicy;
-  /** Grants seen in use for a client role (e.g. a refresh_token in a token response): enables scenarios for that client. */
+  /**
+   * Grants seen in use for a client role (e.g. a refresh_token in a token response): enables scenarios for that client.
+   */
   observed(role: ClientRole): ReadonlySet<Capability>;
   observe(role: ClientRole, capability: Capability, how: string): void;
   /** How a capability was observed for a role, when it was. */
@@ -99,12 +109,22 @@ export const ROLE_GRANTS: Partial<Record<ClientRole, string>> = {
   exchange: 'urn:ietf:params:oauth:grant-type:token-exchange',
 };
 
-/** Discovery fields that hold a list of capabilities, and their defaults when absent (RFC 8414 §2, OIDC Discovery §3). */
+/**
+ * Discovery fields that hold a list of capabilities, and their defaults when absent (RFC 8414 §2, OIDC Discovery §3).
+ */
 export const LIST_FIELDS: Record<string, { kind: string; default?: string[]; absentMeans: string }> = {
-  grant_types_supported: { kind: 'grant', default: ['authorization_code', 'implicit'], absentMeans: 'the RFC 8414 §2 default ["authorization_code", "implicit"] applies' },
+  grant_types_supported: {
+    kind: 'grant',
+    default: ['authorization_code', 'implicit'],
+    absentMeans: 'the RFC 8414 §2 default ["authorization_code", "implicit"] applies',
+  },
   response_types_supported: { kind: 'response_type', absentMeans: 'no response type is advertised' },
   code_challenge_methods_supported: { kind: 'pkce', absentMeans: 'RFC 8414 §2 reads that as no PKCE support' },
-  token_endpoint_auth_methods_supported: { kind: 'auth', default: ['client_secret_basic'], absentMeans: 'the default ["client_secret_basic"] applies' },
+  token_endpoint_auth_methods_supported: {
+    kind: 'auth',
+    default: ['client_secret_basic'],
+    absentMeans: 'the default ["client_secret_basic"] applies',
+  },
   id_token_signing_alg_values_supported: { kind: 'id_token_alg', absentMeans: 'no algorithm is advertised' },
 };
 
@@ -158,10 +178,12 @@ export function targetFromDiscovery(
       }
     }
     // OIDC Discovery §3 defaults: grant types ["authorization_code", "implicit"], client_secret_basic.
-    for (const g of strings(discovery.grant_types_supported) ?? ['authorization_code', 'implicit']) caps.add(`grant:${g}`);
+    for (const g of strings(discovery.grant_types_supported) ?? ['authorization_code', 'implicit'])
+      caps.add(`grant:${g}`);
     for (const t of strings(discovery.response_types_supported) ?? []) caps.add(`response_type:${t}`);
     for (const m of strings(discovery.code_challenge_methods_supported) ?? []) caps.add(`pkce:${m}`);
-    for (const m of strings(discovery.token_endpoint_auth_methods_supported) ?? ['client_secret_basic']) caps.add(`auth:${m}`);
+    for (const m of strings(discovery.token_endpoint_auth_methods_supported) ?? ['client_secret_basic'])
+      caps.add(`auth:${m}`);
     for (const a of strings(discovery.id_token_signing_alg_values_supported) ?? []) caps.add(`id_token_alg:${a}`);
     for (const field of FEATURE_FIELDS) {
       const value = discovery[field];
@@ -192,7 +214,10 @@ export function targetFromDiscovery(
     observe(role, capability, how) {
       if (caps.has(capability)) return;
       let mine = observed.get(role);
-      if (!mine) observed.set(role, (mine = new Map()));
+      if (!mine) {
+        mine = new Map();
+        observed.set(role, mine);
+      }
       if (!mine.has(capability)) mine.set(capability, how);
     },
     observedHow: (role, capability) => observed.get(role)?.get(capability),
@@ -218,10 +243,19 @@ export function explainMissing(target: Target, capability: Capability): string {
   const overridden = target.discoveryOverrides && field in target.discoveryOverrides;
   const state = overridden
     ? `discoveryOverrides sets ${field} to ${JSON.stringify(target.discoveryOverrides![field])}`
-    : read === undefined ? `discovery has no ${field}, so ${info.absentMeans}` : `discovery's ${field} is ${JSON.stringify(read)}`;
+    : read === undefined
+      ? `discovery has no ${field}, so ${info.absentMeans}`
+      : `discovery's ${field} is ${JSON.stringify(read)}`;
   const current = strings(target.discovery?.[field]) ?? info.default ?? [];
   const fix = JSON.stringify([...current, value]);
-  const label = { grant: 'the grant type', response_type: 'the response type', pkce: 'the PKCE method', auth: 'the client authentication method', id_token_alg: 'the ID token algorithm' }[kind] ?? kind;
+  const label =
+    {
+      grant: 'the grant type',
+      response_type: 'the response type',
+      pkce: 'the PKCE method',
+      auth: 'the client authentication method',
+      id_token_alg: 'the ID token algorithm',
+    }[kind] ?? kind;
   return `${label} "${value}" is not advertised: ${state}; if the IdP supports it, set "discoveryOverrides": { "${field}": ${fix} } in the target config`;
 }
 
@@ -236,17 +270,25 @@ const MAX_DISCOVERY_REDIRECTS = 5;
  * problem (an error, never a verdict) that names the Location.
  */
 export async function resolveTarget(
-  config: Pick<TargetConfig, 'issuer' | 'discoveryUrl' | 'timeouts'>
-    & Partial<Pick<TargetConfig, 'allowedOrigins' | 'limits' | 'discoveryOverrides' | 'clients'>>,
+  config: Pick<TargetConfig, 'issuer' | 'discoveryUrl' | 'timeouts'> &
+    Partial<Pick<TargetConfig, 'allowedOrigins' | 'limits' | 'discoveryOverrides' | 'clients'>>,
   redactor: Redactor,
   fetchImpl?: typeof fetch,
 ): Promise<Target> {
   const first = discoveryUrlOf(config);
   // A discoveryUrl the config names is the user's choice: its origin is allowed for discovery.
-  const base = new OriginPolicy({ issuer: config.issuer, allowedOrigins: [...(config.allowedOrigins ?? []), ...(config.discoveryUrl ? [new URL(config.discoveryUrl).origin] : [])] });
+  const base = new OriginPolicy({
+    issuer: config.issuer,
+    allowedOrigins: [
+      ...(config.allowedOrigins ?? []),
+      ...(config.discoveryUrl ? [new URL(config.discoveryUrl).origin] : []),
+    ],
+  });
   const recorder = new Recorder(redactor);
   const http = new HttpClient({
-    recorder, requestTimeoutMs: config.timeouts?.requestMs ?? 10_000, origins: base,
+    recorder,
+    requestTimeoutMs: config.timeouts?.requestMs ?? 10_000,
+    origins: base,
     ...(config.limits ? { limits: config.limits } : {}),
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
@@ -263,7 +305,10 @@ export async function resolveTarget(
       problem = `GET ${url} answered ${res.status} with ${location === undefined ? 'no Location' : `the unusable Location ${JSON.stringify(location.slice(0, 200))}`}`;
       break;
     }
-    if ((next.origin !== origin && next.origin !== new URL(first).origin) || !['http:', 'https:'].includes(next.protocol)) {
+    if (
+      (next.origin !== origin && next.origin !== new URL(first).origin) ||
+      !['http:', 'https:'].includes(next.protocol)
+    ) {
       problem = `GET ${url} answered ${res.status} with Location ${next.href}, outside the issuer's origin ${origin}; the harness does not follow it (if that is the document, set "discoveryUrl": "${next.href}" in the target config)`;
       setup = true;
       break;
@@ -277,23 +322,39 @@ export async function resolveTarget(
     res = await http.get(url, { label: 'discovery document (redirected)' });
   }
   if (url !== first && !problem) {
-    notices.push(`the discovery URL ${first} redirected to ${url}; the harness followed it (same origin) — set "discoveryUrl": "${url}" in the target config to go there directly`);
+    notices.push(
+      `the discovery URL ${first} redirected to ${url}; the harness followed it (same origin) — set "discoveryUrl": "${url}" in the target config to go there directly`,
+    );
   }
   const evidence = recorder.evidence.filter((e): e is HttpEvidence => e.kind === 'http');
   if (!problem && res.status !== 200) problem = `GET ${url} answered ${res.status}, not 200`;
-  else if (!problem && (!res.json || typeof res.json !== 'object' || Array.isArray(res.json))) problem = `GET ${url} did not return a JSON object`;
+  else if (!problem && (!res.json || typeof res.json !== 'object' || Array.isArray(res.json)))
+    problem = `GET ${url} did not return a JSON object`;
   const discovery = problem ? null : res.body;
-  const roles = Object.entries(config.clients ?? {}).filter(([, c]) => c).map(([role]) => role as ClientRole);
+  const roles = Object.entries(config.clients ?? {})
+    .filter(([, c]) => c)
+    .map(([role]) => role as ClientRole);
   const target = targetFromDiscovery(config.issuer, url, discovery, problem, evidence, {
     ...(config.discoveryOverrides ? { overrides: config.discoveryOverrides } : {}),
-    roles, problemIsSetup: setup, notices,
+    roles,
+    problemIsSetup: setup,
+    notices,
   });
-  const named = Object.fromEntries(Object.entries(target.endpoints).map(([name, u]) => [ENDPOINT_FIELDS[name as EndpointName], u]));
+  const named = Object.fromEntries(
+    Object.entries(target.endpoints).map(([name, u]) => [ENDPOINT_FIELDS[name as EndpointName], u]),
+  );
   const issuer = discovery?.issuer;
-  const unusable = discovery && issuer !== config.issuer
-    ? `the discovery document names the issuer ${typeof issuer === 'string' ? `"${issuer}"` : 'nothing'}, not the configured "${config.issuer}"; OIDC Discovery §4.3: its contents MUST NOT be used, so the harness sends nothing to its endpoints`
-    : undefined;
-  // The policy for the run: the issuer's origin and allowedOrigins only (a discoveryUrl elsewhere serves discovery alone).
-  target.origins = new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [], endpoints: named, ...(unusable ? { unusable } : {}) });
+  const unusable =
+    discovery && issuer !== config.issuer
+      ? `the discovery document names the issuer ${typeof issuer === 'string' ? `"${issuer}"` : 'nothing'}, not the configured "${config.issuer}"; OIDC Discovery §4.3: its contents MUST NOT be used, so the harness sends nothing to its endpoints`
+      : undefined;
+  // The policy for the run: the issuer's origin and allowedOrigins only (a discoveryUrl elsewhere serves discovery
+  // alone).
+  target.origins = new OriginPolicy({
+    issuer: config.issuer,
+    allowedOrigins: config.allowedOrigins ?? [],
+    endpoints: named,
+    ...(unusable ? { unusable } : {}),
+  });
   return target;
 }

@@ -10,9 +10,13 @@ export function tokenSetOf(res: HttpResponse, what: string): TokenSet {
     throw new PreconditionError(`${what}: the token endpoint answered ${res.status}${error} instead of tokens`);
   }
   // A field of the wrong type is the target's answer, named as such, not a TypeError later on.
-  const odd = ['token_type', 'refresh_token', 'id_token', 'scope'].filter((f) => body[f] !== undefined && typeof body[f] !== 'string');
+  const odd = ['token_type', 'refresh_token', 'id_token', 'scope'].filter(
+    (f) => body[f] !== undefined && typeof body[f] !== 'string',
+  );
   if (odd.length) {
-    throw new PreconditionError(`${what}: the token response's ${odd.map((f) => `${f} is ${body[f] === null ? 'null' : Array.isArray(body[f]) ? 'an array' : typeof body[f]}`).join(', ')}, not a string (RFC 6749 §5.1)`);
+    throw new PreconditionError(
+      `${what}: the token response's ${odd.map((f) => `${f} is ${body[f] === null ? 'null' : Array.isArray(body[f]) ? 'an array' : typeof body[f]}`).join(', ')}, not a string (RFC 6749 §5.1)`,
+    );
   }
   return body as TokenSet;
 }

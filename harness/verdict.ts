@@ -13,10 +13,16 @@ export function assessVerdict(results: readonly ScenarioResult[], needsLogin: Re
   const judged = ran.filter((r) => JUDGED.has(r.status)).length;
   const logins = ran.filter((r) => needsLogin.has(r.id));
   if (logins.length > 0 && logins.every((r) => r.status === 'error')) {
-    return { judged: false, reason: `every scenario that needs a login errored (${logins.length} of ${logins.length}), so the core flows were not judged; see the first error` };
+    return {
+      judged: false,
+      reason: `every scenario that needs a login errored (${logins.length} of ${logins.length}), so the core flows were not judged; see the first error`,
+    };
   }
   if (errors > judged) {
-    return { judged: false, reason: `${errors} of ${ran.length} scenarios that ran errored and only ${judged} could be judged` };
+    return {
+      judged: false,
+      reason: `${errors} of ${ran.length} scenarios that ran errored and only ${judged} could be judged`,
+    };
   }
   return { judged: true };
 }

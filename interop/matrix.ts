@@ -52,7 +52,10 @@ export interface IdpRun {
 }
 
 /** Starts the IdP on a free port, runs the catalog (reports to `reportDir` when given), stops it. */
-export async function runIdp(idp: InteropIdp, options: { reportDir?: string; log?: (line: string) => void; only?: string[] } = {}): Promise<IdpRun> {
+export async function runIdp(
+  idp: InteropIdp,
+  options: { reportDir?: string; log?: (line: string) => void; only?: string[] } = {},
+): Promise<IdpRun> {
   const started = performance.now();
   const workDir = await mkdtemp(path.join(tmpdir(), `interop-${idp.name}-`));
   try {
@@ -87,7 +90,8 @@ export interface Expectation {
 }
 
 /** Whether `status` is what the expectation allows. */
-export const allows = (e: Expectation | undefined, status: Status) => !!e && (e.status === status || !!e.also?.includes(status));
+export const allows = (e: Expectation | undefined, status: Status) =>
+  !!e && (e.status === status || !!e.also?.includes(status));
 
 export interface Expectations {
   idp: string;
@@ -106,7 +110,10 @@ export async function readExpectations(idp: string): Promise<Expectations | unde
 
 export async function writeExpectations(expectations: Expectations): Promise<void> {
   const sorted = Object.fromEntries(Object.entries(expectations.scenarios).sort(([a], [b]) => a.localeCompare(b)));
-  await writeFile(expectationsFile(expectations.idp), `${JSON.stringify({ ...expectations, scenarios: sorted }, null, 2)}\n`);
+  await writeFile(
+    expectationsFile(expectations.idp),
+    `${JSON.stringify({ ...expectations, scenarios: sorted }, null, 2)}\n`,
+  );
 }
 
 /** One line of what a result said, for a TODO reason. */
@@ -156,9 +163,13 @@ export function updatedExpectations(idp: string, old: Expectations | undefined, 
   const scenarios: Record<string, Expectation> = {};
   for (const result of report.results) {
     const before = old?.scenarios[result.id];
-    scenarios[result.id] = before && allows(before, result.status)
-      ? before
-      : { status: result.status, reason: `TODO: ${before ? `was ${before.status}; ` : ''}${summaryOf(result) || result.status}` };
+    scenarios[result.id] =
+      before && allows(before, result.status)
+        ? before
+        : {
+            status: result.status,
+            reason: `TODO: ${before ? `was ${before.status}; ` : ''}${summaryOf(result) || result.status}`,
+          };
   }
   return { idp, ...(old?.setup ? { setup: old.setup } : {}), scenarios };
 }

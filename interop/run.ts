@@ -9,7 +9,15 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  IDPS, REPORTS_DIR, compare, describeDifference, loadIdp, readExpectations, runIdp, updatedExpectations, writeExpectations,
+  IDPS,
+  REPORTS_DIR,
+  compare,
+  describeDifference,
+  loadIdp,
+  readExpectations,
+  runIdp,
+  updatedExpectations,
+  writeExpectations,
 } from './matrix.ts';
 
 const { values } = parseArgs({
@@ -34,7 +42,9 @@ const rows: string[] = [];
 for (const name of names) {
   const idp = await loadIdp(name);
   if (!idp) {
-    const where = IDPS.find((i) => i.name === name)!.dirs.map((d) => `interop/${d}/index.ts`).join(' or ');
+    const where = IDPS.find((i) => i.name === name)!
+      .dirs.map((d) => `interop/${d}/index.ts`)
+      .join(' or ');
     console.log(`${name}: skipped — no module at ${where} (not merged yet?)`);
     continue;
   }
@@ -50,7 +60,11 @@ for (const name of names) {
   console.log(`${name}: running the catalog (reports in ${path.relative(process.cwd(), reportDir)})`);
   let run;
   try {
-    run = await runIdp(idp, { reportDir, ...(values.only ? { only: values.only } : {}), ...(values.verbose ? { log: (l: string) => console.log(l) } : {}) });
+    run = await runIdp(idp, {
+      reportDir,
+      ...(values.only ? { only: values.only } : {}),
+      ...(values.verbose ? { log: (l: string) => console.log(l) } : {}),
+    });
   } catch (error) {
     console.error(`${name}: could not run: ${(error as Error).message}`);
     problems++;

@@ -50,7 +50,11 @@ export async function aptInstall(packages: readonly string[], log: (line: string
     try {
       await run('apt-get', args, { env, maxBuffer: 64 * 1024 * 1024 });
     } catch (error) {
-      const stderr = String((error as { stderr?: string }).stderr ?? '').trim().split('\n').slice(-5).join('\n');
+      const stderr = String((error as { stderr?: string }).stderr ?? '')
+        .trim()
+        .split('\n')
+        .slice(-5)
+        .join('\n');
       throw new Error(`${aptLine(missing)} failed:\n${stderr}`);
     }
   }
@@ -80,10 +84,21 @@ export interface Started {
 }
 
 /** Starts one process (argv, no shell), its output going line by line to `log`. */
-export function startProcess(command: string, args: readonly string[], options: {
-  env?: NodeJS.ProcessEnv; cwd?: string; log?: (line: string) => void; name: string;
-}): Started {
-  const child: ChildProcess = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startProcess(
+  command: string,
+  args: readonly string[],
+  options: {
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    log?: (line: string) => void;
+    name: string;
+  },
+): Started {
+  const child: ChildProcess = spawn(command, args, {
+    env: options.env ?? process.env,
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const take = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
@@ -97,12 +112,21 @@ export function startProcess(command: string, args: readonly string[], options: 
   child.stderr?.on('data', take);
   let done = false;
   // Should this process end without stop() (a killed test worker), take the child with it.
-  const orphanGuard = () => { if (!done && child.pid !== undefined) process.kill(child.pid, 'SIGTERM'); };
+  const orphanGuard = () => {
+    if (!done && child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
+  };
   process.once('exit', orphanGuard);
   const exited = new Promise<string>((resolve) => {
-    const finish = (why: string) => { done = true; process.off('exit', orphanGuard); resolve(why); };
+    const finish = (why: string) => {
+      done = true;
+      process.off('exit', orphanGuard);
+      resolve(why);
+    };
     child.once('exit', (code, signal) => finish(signal ?? `exit code ${code}`));
-    child.once('error', (error) => { lines.push(error.message); finish(`not started: ${error.message}`); });
+    child.once('error', (error) => {
+      lines.push(error.message);
+      finish(`not started: ${error.message}`);
+    });
   });
   return {
     pid: child.pid ?? -1,
@@ -111,7 +135,9 @@ export function startProcess(command: string, args: readonly string[], options: 
     async stop(graceMs = 15_000) {
       if (done || child.pid === undefined) return;
       process.kill(child.pid, 'SIGTERM');
-      const timer = setTimeout(() => { if (!done) process.kill(child.pid!, 'SIGKILL'); }, graceMs);
+      const timer = setTimeout(() => {
+        if (!done) process.kill(child.pid!, 'SIGKILL');
+      }, graceMs);
       await exited;
       clearTimeout(timer);
     },
@@ -119,10 +145,16 @@ export function startProcess(command: string, args: readonly string[], options: 
 }
 
 /** Polls `url` until it answers 200 with JSON, or throws when `process` exits or `timeoutMs` passes. */
-export async function waitForDiscovery(url: string, started: Started | undefined, timeoutMs = 120_000): Promise<Record<string, unknown>> {
+export async function waitForDiscovery(
+  url: string,
+  started: Started | undefined,
+  timeoutMs = 120_000,
+): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   let exit: string | undefined;
-  void started?.exited.then((why) => { exit = why; });
+  void started?.exited.then((why) => {
+    exit = why;
+  });
   let last = 'no answer yet';
   while (Date.now() < deadline) {
     if (exit) throw new Error(`the IdP process exited (${exit}) before ${url} answered:\n${started!.tail()}`);
@@ -135,5 +167,7 @@ export async function waitForDiscovery(url: string, started: Started | undefined
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s (last: ${last})${started ? `:\n${started.tail()}` : ''}`);
+  throw new Error(
+    `${url} did not answer within ${timeoutMs / 1000} s (last: ${last})${started ? `:\n${started.tail()}` : ''}`,
+  );
 }

@@ -20,15 +20,22 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').t
 
 /** The expectations files present, in the matrix's order. */
 export function allExpectations(): Expectations[] {
-  return IDPS.map((i) => expectationsFile(i.name)).filter((f) => existsSync(f))
+  return IDPS.map((i) => expectationsFile(i.name))
+    .filter((f) => existsSync(f))
     .map((f) => JSON.parse(readFileSync(f, 'utf8')) as Expectations);
 }
 
 export function counts(e: Expectations): Record<Status, number> & { harness: number } {
   const all = Object.values(e.scenarios);
   const n = (s: Status) => all.filter((x) => x.status === s).length;
-  return { passed: n('passed'), failed: n('failed'), warning: n('warning'), skipped: n('skipped'), error: n('error'),
-    harness: all.filter((x) => x.reason.startsWith('harness:')).length };
+  return {
+    passed: n('passed'),
+    failed: n('failed'),
+    warning: n('warning'),
+    skipped: n('skipped'),
+    error: n('error'),
+    harness: all.filter((x) => x.reason.startsWith('harness:')).length,
+  };
 }
 
 export function idpTable(e: Expectations): string {
@@ -37,13 +44,16 @@ export function idpTable(e: Expectations): string {
   const rows = Object.entries(e.scenarios)
     .filter(([, x]) => x.status !== 'passed' || x.also?.length)
     .sort(([a, x], [b, y]) => ORDER.indexOf(x.status) - ORDER.indexOf(y.status) || a.localeCompare(b))
-    .map(([id, x]) => `| \`${id}\` | ${x.status}${x.also?.length ? ` (sometimes ${x.also.join(', ')})` : ''} | ${cell(x.reason)} |`);
+    .map(
+      ([id, x]) =>
+        `| \`${id}\` | ${x.status}${x.also?.length ? ` (sometimes ${x.also.join(', ')})` : ''} | ${cell(x.reason)} |`,
+    );
   return [
     `### ${e.idp}`,
     '',
     ...(e.setup ? [cell(e.setup), ''] : []),
-    `${total} scenarios: ${c.passed} passed, ${c.failed} failed, ${c.warning} warnings, ${c.skipped} skipped, ${c.error} errors; `
-      + `${c.harness} of these results are the harness's fault (\`harness:\`).`,
+    `${total} scenarios: ${c.passed} passed, ${c.failed} failed, ${c.warning} warnings, ${c.skipped} skipped, ${c.error} errors; ` +
+      `${c.harness} of these results are the harness's fault (\`harness:\`).`,
     '',
     '| scenario | status | why |',
     '| --- | --- | --- |',

@@ -82,8 +82,23 @@ export type ShapeClaims = (
  * add nor remove them; user claims and scope-released claims may not use these names either.
  */
 export const PROTECTED_CLAIMS = [
-  'iss', 'sub', 'aud', 'exp', 'iat', 'nbf', 'jti', 'nonce', 'auth_time', 'at_hash', 'c_hash', 'cnf',
-  'client_id', 'scope', 'act', 'azp', 'sid',
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'iat',
+  'nbf',
+  'jti',
+  'nonce',
+  'auth_time',
+  'at_hash',
+  'c_hash',
+  'cnf',
+  'client_id',
+  'scope',
+  'act',
+  'azp',
+  'sid',
 ] as const;
 
 const PROTECTED = new Set<string>(PROTECTED_CLAIMS);
@@ -101,8 +116,10 @@ export function shapeClaims<T extends Record<string, unknown>>(
     throw new TypeError(`shapeClaims must return an object of claims for the ${kind}`);
   }
   for (const name of PROTECTED_CLAIMS) {
-    if (!isDeepStrictEqual(shaped[name], claims[name]) || (name in shaped) !== (name in claims)) {
-      throw new Error(`shapeClaims may not change the protected claim "${name}" of the ${kind} (reference/fixture.ts PROTECTED_CLAIMS)`);
+    if (!isDeepStrictEqual(shaped[name], claims[name]) || name in shaped !== name in claims) {
+      throw new Error(
+        `shapeClaims may not change the protected claim "${name}" of the ${kind} (reference/fixture.ts PROTECTED_CLAIMS)`,
+      );
     }
   }
   return shaped as T;
@@ -115,13 +132,17 @@ export type ScopeClaims = Readonly<Record<string, readonly string[]>>;
 export function checkFixtureOptions(options: ReferenceOptions, users: readonly UserConfig[]): void {
   for (const user of users) {
     for (const name of Object.keys(user.claims)) {
-      if (PROTECTED.has(name)) throw new Error(`user "${user.username}": the claim "${name}" is set by the server, not by the user's claims`);
+      if (PROTECTED.has(name))
+        throw new Error(`user "${user.username}": the claim "${name}" is set by the server, not by the user's claims`);
     }
   }
   for (const [scope, claims] of Object.entries(options.scopeClaims ?? {})) {
     if (parseScope(scope).length !== 1) throw new Error(`scopeClaims: "${scope}" is not a single scope value`);
     for (const name of claims) {
-      if (PROTECTED.has(name)) throw new Error(`scopeClaims.${scope}: the claim "${name}" is set by the server and cannot be released by a scope`);
+      if (PROTECTED.has(name))
+        throw new Error(
+          `scopeClaims.${scope}: the claim "${name}" is set by the server and cannot be released by a scope`,
+        );
     }
   }
   if (options.autoLogin !== undefined && !users.some((user) => user.username === options.autoLogin)) {
@@ -160,10 +181,17 @@ export async function testLogin(server: ServerContext, request: TestLoginRequest
   const username = request.user ?? server.users[0]?.username;
   const user = username === undefined ? undefined : server.findUser(username);
   if (!user) throw new Error(`testLogin: no user "${username ?? ''}"`);
-  const query = new URLSearchParams({ response_type: 'code', client_id: request.clientId, redirect_uri: request.redirectUri });
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: request.clientId,
+    redirect_uri: request.redirectUri,
+  });
   const optional = {
-    scope: request.scope, code_challenge: request.codeChallenge, code_challenge_method: request.codeChallengeMethod,
-    nonce: request.nonce, state: request.state,
+    scope: request.scope,
+    code_challenge: request.codeChallenge,
+    code_challenge_method: request.codeChallengeMethod,
+    nonce: request.nonce,
+    state: request.state,
   };
   for (const [name, value] of Object.entries(optional)) if (value !== undefined) query.set(name, value);
   const checked = await checkAuthorizationRequest(server, query);
@@ -179,7 +207,13 @@ type CheckedRequest = Awaited<ReturnType<typeof checkAuthorizationRequest>>;
 
 function loggedInCode(server: ServerContext, request: CheckedRequest, user: UserConfig): Promise<string> {
   const now = server.now();
-  return issueCode(server, { ...request, id: randomToken(), expiresAt: now, sub: user.sub, authTime: Math.floor(now / 1000) });
+  return issueCode(server, {
+    ...request,
+    id: randomToken(),
+    expiresAt: now,
+    sub: user.sub,
+    authTime: Math.floor(now / 1000),
+  });
 }
 
 /**
@@ -200,7 +234,10 @@ export function mountAutoLogin(router: Router, server: ServerContext): void {
     const user = server.findUser(username);
     if ((request.responseType ?? 'code') !== 'code' || !user) return next();
     const code = await loggedInCode(server, request, user);
-    const target = { redirectUri: request.redirectUri, ...(request.state === undefined ? {} : { state: request.state }) };
+    const target = {
+      redirectUri: request.redirectUri,
+      ...(request.state === undefined ? {} : { state: request.state }),
+    };
     redirectToClient(ctx, server, target, { code });
   });
 }

@@ -14,14 +14,22 @@ export interface IdTokenHint {
 }
 
 /** The hint's user and audience, or undefined when it is not an ID token this server signed. */
-export async function readIdTokenHint(server: Pick<ServerContext, 'issuer' | 'keys'>, token: string): Promise<IdTokenHint | undefined> {
+export async function readIdTokenHint(
+  server: Pick<ServerContext, 'issuer' | 'keys'>,
+  token: string,
+): Promise<IdTokenHint | undefined> {
   try {
     const header = decodeProtectedHeader(token);
     const key = typeof header.kid === 'string' ? server.keys.find(header.kid) : undefined;
     if (!key || key.alg !== header.alg) return undefined;
     const { payload } = await compactVerify(token, key.publicKey, { algorithms: [key.alg] });
     const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
-    const aud = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.filter((a): a is string => typeof a === 'string') : [];
+    const aud =
+      typeof claims.aud === 'string'
+        ? [claims.aud]
+        : Array.isArray(claims.aud)
+          ? claims.aud.filter((a): a is string => typeof a === 'string')
+          : [];
     if (claims.iss !== server.issuer || typeof claims.sub !== 'string' || aud.length === 0) return undefined;
     return { sub: claims.sub, aud };
   } catch {

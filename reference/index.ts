@@ -2,9 +2,25 @@
 export { createReferenceServer, type ReferenceServer } from './server.ts';
 export type { ServerContext } from './context.ts';
 export {
-  DEFAULT_LIFETIMES, DEFAULT_RESOURCES, LEGACY_CLIENT, SEEDED_KEYED_PRIVATE_JWK, SCOPES_SUPPORTED, SEEDED_CLIENTS, SEEDED_USER, resolveClients,
-  type ClientAuthMethod, type ClientConfig, type ClientRole, type GrantType, type Lifetimes, type TargetRole,
-  type ReferenceOptions, type RegisteredClient, type SigningAlg, type StandardClaims, type UserConfig,
+  DEFAULT_LIFETIMES,
+  DEFAULT_RESOURCES,
+  LEGACY_CLIENT,
+  SEEDED_KEYED_PRIVATE_JWK,
+  SCOPES_SUPPORTED,
+  SEEDED_CLIENTS,
+  SEEDED_USER,
+  resolveClients,
+  type ClientAuthMethod,
+  type ClientConfig,
+  type ClientRole,
+  type GrantType,
+  type Lifetimes,
+  type TargetRole,
+  type ReferenceOptions,
+  type RegisteredClient,
+  type SigningAlg,
+  type StandardClaims,
+  type UserConfig,
 } from './options.ts';
 export { FLAWS, FLAW_NAMES, Flaws, isFlawName, type FlawName } from './flaws.ts';
 export type { Store } from './store/store.ts';
@@ -13,8 +29,19 @@ export { RedisStore, type RedisStoreOptions } from './store/redis.ts';
 export { isSigningAlg, KeySet, SIGNING_ALGS, sharedKeySet, type SharedValues, type SigningKey } from './keys.ts';
 export { OAuthError } from './http/errors.ts';
 export type { Grant, TokenResponse } from './grants/grant.ts';
-export { targetConfig, targetConfig as targetConfigFor, type TargetClient, type TargetConfig } from './target-config.ts';
+export {
+  targetConfig,
+  targetConfig as targetConfigFor,
+  type TargetClient,
+  type TargetConfig,
+} from './target-config.ts';
 export { securitySettings, type SecuritySettings } from './security-profile.ts';
 export {
-  Clock, PROTECTED_CLAIMS, type ShapeClaims, type ShapeContext, type TestLoginRequest, type TestLoginResult, type TokenKind,
+  Clock,
+  PROTECTED_CLAIMS,
+  type ShapeClaims,
+  type ShapeContext,
+  type TestLoginRequest,
+  type TestLoginResult,
+  type TokenKind,
 } from './fixture.ts';

@@ -37,7 +37,11 @@ export function signatureOptions(alg: SigningAlg): SignatureOptions {
 const base64url = (json: unknown) => Buffer.from(JSON.stringify(json)).toString('base64url');
 
 /** `BASE64URL(header) . BASE64URL(payload) . BASE64URL(signature)`, signed on the thread pool. */
-export function signCompact(header: { alg: SigningAlg; kid: string; typ: string }, payload: object, key: KeyObject): Promise<string> {
+export function signCompact(
+  header: { alg: SigningAlg; kid: string; typ: string },
+  payload: object,
+  key: KeyObject,
+): Promise<string> {
   const input = `${base64url(header)}.${base64url(payload)}`;
   const { digest, ...options } = signatureOptions(header.alg);
   return new Promise((resolve, reject) => {

@@ -40,7 +40,11 @@ function generatePair(alg: SigningAlg): { privateKey: KeyObject; publicKey: KeyO
 
 /** RFC 7638 thumbprint: SHA-256 over the required members in lexicographic order. */
 export function jwkThumbprint(jwk: JWK): string {
-  const required: Record<string, string[]> = { RSA: ['e', 'kty', 'n'], EC: ['crv', 'kty', 'x', 'y'], OKP: ['crv', 'kty', 'x'] };
+  const required: Record<string, string[]> = {
+    RSA: ['e', 'kty', 'n'],
+    EC: ['crv', 'kty', 'x', 'y'],
+    OKP: ['crv', 'kty', 'x'],
+  };
   const members = required[jwk.kty ?? ''];
   if (!members) throw new Error(`no thumbprint for key type ${jwk.kty}`);
   const canonical = JSON.stringify(Object.fromEntries(members.map((m) => [m, (jwk as Record<string, unknown>)[m]])));
@@ -48,7 +52,8 @@ export function jwkThumbprint(jwk: JWK): string {
 }
 
 export function generateSigningKey(alg: SigningAlg): SigningKey {
-  if (!isSigningAlg(alg)) throw new Error(`signing alg "${String(alg)}" is not supported; use one of ${SIGNING_ALGS.join(', ')}`);
+  if (!isSigningAlg(alg))
+    throw new Error(`signing alg "${String(alg)}" is not supported; use one of ${SIGNING_ALGS.join(', ')}`);
   const { privateKey, publicKey } = generatePair(alg);
   const jwk = publicKey.export({ format: 'jwk' }) as JWK;
   const kid = jwkThumbprint(jwk);
@@ -80,7 +85,11 @@ export interface SharedValues {
  * A key set whose signing key is shared by every instance on the same store, so that a token one
  * instance signs verifies on every other. A rotation stays local to the instance that rotates.
  */
-export async function sharedKeySet(store: SharedValues, alg: SigningAlg = 'RS256', options: KeySetOptions = {}): Promise<KeySet> {
+export async function sharedKeySet(
+  store: SharedValues,
+  alg: SigningAlg = 'RS256',
+  options: KeySetOptions = {},
+): Promise<KeySet> {
   const candidate = JSON.stringify(privateJwkOf(generateSigningKey(alg)));
   const winner = JSON.parse(await store.shared(`signing-key:${alg}`, candidate)) as JWK;
   return new KeySet(signingKeyFromPrivateJwk(winner), options);
@@ -152,7 +161,9 @@ export class KeySet {
 
   /** Full private JWKs: for the jwks-leaks-private flaw only. */
   privateJwks(): { keys: JWK[] } {
-    return { keys: this.#retained().map((key) => ({ ...(key.privateKey.export({ format: 'jwk' }) as JWK), ...key.publicJwk })) };
+    return {
+      keys: this.#retained().map((key) => ({ ...(key.privateKey.export({ format: 'jwk' }) as JWK), ...key.publicJwk })),
+    };
   }
 
   /** Drops every rotated-out key whose tokens have all expired. */

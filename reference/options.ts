@@ -180,7 +180,10 @@ export const DEFAULT_RESOURCES = ['https://api.example.test'];
  * writes it for the harness; the server registers only its public part.
  */
 export const SEEDED_KEYED_PRIVATE_JWK = {
-  kty: 'EC', crv: 'P-256', kid: 'keyed-app-1', alg: 'ES256',
+  kty: 'EC',
+  crv: 'P-256',
+  kid: 'keyed-app-1',
+  alg: 'ES256',
   x: '8giua_bOno6h4pn6Vu0Zh2Cnt7RHsIWHp9wF5VfMIsM',
   y: 'Rc5MM5ZxPtr2hr2X9IBf_P_nmKUW9VglKqB5W_LE8HY',
   d: 'KrWuYtDzAhwqNJd2fY4SKGEvWOgLFqCM1By5lEKFTU0',
@@ -199,7 +202,14 @@ export const DEFAULT_LIFETIMES: Lifetimes = {
 };
 
 export const SCOPES_SUPPORTED = [
-  'openid', 'profile', 'email', 'address', 'phone', 'offline_access', 'api:read', 'api:write',
+  'openid',
+  'profile',
+  'email',
+  'address',
+  'phone',
+  'offline_access',
+  'api:read',
+  'api:write',
 ] as const;
 
 export const SEEDED_USER: UserConfig = {
@@ -316,14 +326,18 @@ export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'lega
     clients = [...given];
   } else {
     const byRole: Record<string, ClientConfig | null | undefined> = { ...SEEDED_CLIENTS, ...given };
-    clients = Object.entries(byRole).flatMap(([role, client]) => (client ? [{ ...client, role: role as ClientRole }] : []));
+    clients = Object.entries(byRole).flatMap(([role, client]) =>
+      client ? [{ ...client, role: role as ClientRole }] : [],
+    );
   }
   if (options.legacyClient) clients.push({ ...LEGACY_CLIENT, role: 'legacy' });
   const ids = new Set<string>();
   for (const client of clients) {
     const pinned = client.tokenEndpointAuthMethod;
     if (pinned !== undefined && (pinned === 'none') !== (client.clientSecret === undefined)) {
-      throw new Error(`client "${client.clientId}": tokenEndpointAuthMethod ${pinned} ${pinned === 'none' ? 'is for a client without a secret' : 'needs a clientSecret'}`);
+      throw new Error(
+        `client "${client.clientId}": tokenEndpointAuthMethod ${pinned} ${pinned === 'none' ? 'is for a client without a secret' : 'needs a clientSecret'}`,
+      );
     }
     if (ids.has(client.clientId)) throw new Error(`duplicate client_id "${client.clientId}" in the reference options`);
     ids.add(client.clientId);
@@ -332,7 +346,8 @@ export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'lega
 }
 
 /** A client without a secret and without registered keys (RFC 6749 §2.1): public. */
-export const isPublicClient = (client: ClientConfig): boolean => client.clientSecret === undefined && client.jwks === undefined;
+export const isPublicClient = (client: ClientConfig): boolean =>
+  client.clientSecret === undefined && client.jwks === undefined;
 
 /** Whether any client may use the grant; discovery advertises the deprecated grants only then. */
 export function someClientEnables(clients: readonly ClientConfig[], grantType: string): boolean {

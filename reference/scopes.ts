@@ -48,9 +48,13 @@ function nonEmpty(tokens: string[]): string[] {
   return tokens;
 }
 
-/** The claims each scope releases: OIDC Core §5.4, plus the options' `scopeClaims` (added to a standard scope's own). */
+/**
+ * The claims each scope releases: OIDC Core §5.4, plus the options' `scopeClaims` (added to a standard scope's own).
+ */
 export function scopeClaimMap(extra: Readonly<Record<string, readonly string[]>> = {}): Record<string, string[]> {
-  const map: Record<string, string[]> = Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]]));
+  const map: Record<string, string[]> = Object.fromEntries(
+    Object.entries(SCOPE_CLAIMS).map(([scope, names]) => [scope, [...names]]),
+  );
   for (const [scope, names] of Object.entries(extra)) map[scope] = [...new Set([...(map[scope] ?? []), ...names])];
   return map;
 }

@@ -18,7 +18,12 @@ export interface SecuritySettings {
   resources: readonly string[];
 }
 
-export const ALL_AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'];
+export const ALL_AUTH_METHODS: readonly ClientAuthMethod[] = [
+  'client_secret_basic',
+  'client_secret_post',
+  'none',
+  'private_key_jwt',
+];
 
 export function securitySettings(options: ReferenceOptions): SecuritySettings {
   const fapi2 = options.profile === 'fapi2';

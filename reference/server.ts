@@ -8,7 +8,14 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { ServerContext } from './context.ts';
 import { ENDPOINTS } from './endpoints/index.ts';
-import { checkFixtureOptions, Clock, mountAutoLogin, testLogin, type TestLoginRequest, type TestLoginResult } from './fixture.ts';
+import {
+  checkFixtureOptions,
+  Clock,
+  mountAutoLogin,
+  testLogin,
+  type TestLoginRequest,
+  type TestLoginResult,
+} from './fixture.ts';
 import { Flaws } from './flaws.ts';
 import { errorHandler } from './http/errors.ts';
 import { baseHeaders } from './http/headers.ts';
@@ -43,7 +50,8 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
     if (value === undefined) throw new Error('the issuer is not known until listen() (or pass options.issuer)');
     return value;
   };
-  const deviceAuthUrl = options.deviceAuthUrl === undefined ? undefined : normalizeIssuer(options.deviceAuthUrl, 'deviceAuthUrl');
+  const deviceAuthUrl =
+    options.deviceAuthUrl === undefined ? undefined : normalizeIssuer(options.deviceAuthUrl, 'deviceAuthUrl');
   const clock = new Clock(options.now ?? Date.now);
   const now = clock.now;
   const flaws = new Flaws(options.flaws ?? []);
@@ -54,7 +62,13 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   checkFixtureOptions(options, users);
   const store = options.store ?? new MemoryStore({ now });
   const tokens = new TokenService({
-    issuer, keys, flaws, lifetimes, now, scopeClaims: options.scopeClaims, shapeClaims: options.shapeClaims,
+    issuer,
+    keys,
+    flaws,
+    lifetimes,
+    now,
+    scopeClaims: options.scopeClaims,
+    shapeClaims: options.shapeClaims,
   });
 
   const context: ServerContext = {

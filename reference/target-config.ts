@@ -4,7 +4,13 @@
  * login driver. `serve --target-out` writes it;
  * the embedded run uses it in-process.
  */
-import { SEEDED_KEYED_PRIVATE_JWK, type ClientAuthMethod, type RegisteredClient, type TargetRole, type UserConfig } from './options.ts';
+import {
+  SEEDED_KEYED_PRIVATE_JWK,
+  type ClientAuthMethod,
+  type RegisteredClient,
+  type TargetRole,
+  type UserConfig,
+} from './options.ts';
 import { rotateKeysHookUrl } from './endpoints/admin.ts';
 import type { ReferenceServer } from './server.ts';
 
@@ -49,11 +55,15 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
       ...(client.clientSecret === undefined ? {} : { clientSecret: client.clientSecret }),
       ...(redirectUri === undefined ? {} : { redirectUri }),
       scope: client.allowedScope,
-      authMethod: client.tokenEndpointAuthMethod ?? (client.clientSecret !== undefined ? 'client_secret_basic' : client.jwks ? 'private_key_jwt' : 'none'),
+      authMethod:
+        client.tokenEndpointAuthMethod ??
+        (client.clientSecret !== undefined ? 'client_secret_basic' : client.jwks ? 'private_key_jwt' : 'none'),
       firstParty: client.firstParty,
       ...(postLogoutRedirectUri === undefined ? {} : { postLogoutRedirectUri }),
       ...(seededPrivateKey(client) ? { privateJwk: { ...SEEDED_KEYED_PRIVATE_JWK } } : {}),
-      ...(client.role === 'machine' && server.context.security.resources[0] ? { resource: server.context.security.resources[0] } : {}),
+      ...(client.role === 'machine' && server.context.security.resources[0]
+        ? { resource: server.context.security.resources[0] }
+        : {}),
     };
   }
   return {
@@ -69,5 +79,8 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
 
 /** Whether the client registered the seeded key (whose private part only the seed knows). */
 function seededPrivateKey(client: RegisteredClient): boolean {
-  return client.jwks?.keys.some((key) => key.kid === SEEDED_KEYED_PRIVATE_JWK.kid && key.x === SEEDED_KEYED_PRIVATE_JWK.x) ?? false;
+  return (
+    client.jwks?.keys.some((key) => key.kid === SEEDED_KEYED_PRIVATE_JWK.kid && key.x === SEEDED_KEYED_PRIVATE_JWK.x) ??
+    false
+  );
 }

@@ -55,25 +55,45 @@ export class TokenService {
   }
 
   /** RFC 9068 §2.2: iss, exp, aud, sub, client_id, iat, jti, scope; header typ at+jwt. */
-  async accessToken(input: { client: ClientConfig; sub: string; scope: string; act?: ActClaim; jkt?: string; audience?: string; user?: UserConfig }): Promise<MintedAccessToken> {
+  async accessToken(input: {
+    client: ClientConfig;
+    sub: string;
+    scope: string;
+    act?: ActClaim;
+    jkt?: string;
+    audience?: string;
+    user?: UserConfig;
+  }): Promise<MintedAccessToken> {
     const iat = this.#seconds();
     const expiresIn = this.lifetimesFor(input.client).accessToken;
     const jti = randomToken();
-    const shapeContext = { client: input.client, scope: input.scope, ...(input.user === undefined ? {} : { user: input.user }) };
-    const token = await this.#sign('at+jwt', shapeClaims(this.deps.shapeClaims, 'access_token', {
-      iss: this.deps.issuer(),
-      sub: input.sub,
-      // RFC 9068 §3: without a resource indicator (RFC 8707), the default resource is this server.
-      aud: input.audience ?? this.deps.issuer(),
-      client_id: input.client.clientId,
+    const shapeContext = {
+      client: input.client,
       scope: input.scope,
-      iat,
-      exp: iat + expiresIn,
-      jti,
-      ...(input.act === undefined ? {} : { act: input.act }),
-      // RFC 9449 §6.1: bound to the DPoP proof's key.
-      ...(input.jkt === undefined ? {} : { cnf: { jkt: input.jkt } }),
-    }, shapeContext));
+      ...(input.user === undefined ? {} : { user: input.user }),
+    };
+    const token = await this.#sign(
+      'at+jwt',
+      shapeClaims(
+        this.deps.shapeClaims,
+        'access_token',
+        {
+          iss: this.deps.issuer(),
+          sub: input.sub,
+          // RFC 9068 §3: without a resource indicator (RFC 8707), the default resource is this server.
+          aud: input.audience ?? this.deps.issuer(),
+          client_id: input.client.clientId,
+          scope: input.scope,
+          iat,
+          exp: iat + expiresIn,
+          jti,
+          ...(input.act === undefined ? {} : { act: input.act }),
+          // RFC 9449 §6.1: bound to the DPoP proof's key.
+          ...(input.jkt === undefined ? {} : { cnf: { jkt: input.jkt } }),
+        },
+        shapeContext,
+      ),
+    );
     return { token, jti, expiresIn, expiresAt: (iat + expiresIn) * 1000 };
   }
 
@@ -94,20 +114,25 @@ export class TokenService {
     const hashed = flaws.has('at-hash-wrong') ? `${input.accessToken}x` : input.accessToken;
     return this.#sign(
       'JWT',
-      shapeClaims(this.deps.shapeClaims, 'id_token', {
-        ...claimsForScope(input.user, input.scope, flaws, this.deps.scopeClaims),
-        ...input.requested,
-        iss: this.deps.issuer(),
-        sub: input.user.sub,
-        aud: flaws.has('id-token-wrong-aud') ? `${input.client.clientId}-other` : input.client.clientId,
-        iat,
-        nbf: iat,
-        exp: iat + this.deps.lifetimes.idToken,
-        // OIDC Core §2: REQUIRED when max_age was requested; always sent here.
-        ...(flaws.has('auth-time-missing') ? {} : { auth_time: input.authTime }),
-        ...(input.nonce === undefined ? {} : { nonce: input.nonce }),
-        at_hash: tokenHash(hashed, current.alg),
-      }, { client: input.client, user: input.user, scope: input.scope }),
+      shapeClaims(
+        this.deps.shapeClaims,
+        'id_token',
+        {
+          ...claimsForScope(input.user, input.scope, flaws, this.deps.scopeClaims),
+          ...input.requested,
+          iss: this.deps.issuer(),
+          sub: input.user.sub,
+          aud: flaws.has('id-token-wrong-aud') ? `${input.client.clientId}-other` : input.client.clientId,
+          iat,
+          nbf: iat,
+          exp: iat + this.deps.lifetimes.idToken,
+          // OIDC Core §2: REQUIRED when max_age was requested; always sent here.
+          ...(flaws.has('auth-time-missing') ? {} : { auth_time: input.authTime }),
+          ...(input.nonce === undefined ? {} : { nonce: input.nonce }),
+          at_hash: tokenHash(hashed, current.alg),
+        },
+        { client: input.client, user: input.user, scope: input.scope },
+      ),
       flaws.has('id-token-unknown-kid') ? `${current.kid}-unknown` : current.kid,
     );
   }
@@ -125,6 +150,8 @@ export class TokenService {
 
 /** OIDC Core §3.1.3.6 at_hash: left half of the hash of the token's ASCII octets, base64url. */
 export function tokenHash(token: string, alg: SigningAlg): string {
-  const digest = createHash(alg === 'EdDSA' ? 'sha512' : 'sha256').update(token, 'ascii').digest();
+  const digest = createHash(alg === 'EdDSA' ? 'sha512' : 'sha256')
+    .update(token, 'ascii')
+    .digest();
   return digest.subarray(0, digest.length / 2).toString('base64url');
 }

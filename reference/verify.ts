@@ -9,8 +9,17 @@
  * The four verifier flaws sit where the check they disable would refuse the token.
  */
 import {
-  EmbeddedJWK, UnsecuredJWT, base64url, decodeJwt, decodeProtectedHeader, errors, jwtVerify,
-  type JWTClaimVerificationOptions, type JWTHeaderParameters, type JWTPayload, type ProtectedHeaderParameters,
+  EmbeddedJWK,
+  UnsecuredJWT,
+  base64url,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JWTClaimVerificationOptions,
+  type JWTHeaderParameters,
+  type JWTPayload,
+  type ProtectedHeaderParameters,
 } from 'jose';
 import type { ServerContext } from './context.ts';
 import type { RefreshRecord } from './store/store.ts';
@@ -28,7 +37,10 @@ export type TokenRefusal =
   | 'revoked';
 
 export class InvalidTokenError extends Error {
-  constructor(readonly reason: TokenRefusal, message: string) {
+  constructor(
+    readonly reason: TokenRefusal,
+    message: string,
+  ) {
     super(message);
     this.name = 'InvalidTokenError';
   }
@@ -52,7 +64,8 @@ export interface VerifiedAccessToken {
   grantId?: string;
 }
 
-export type VerifierContext = Pick<ServerContext, 'issuer' | 'keys' | 'flaws' | 'store' | 'now'> & Partial<Pick<ServerContext, 'security'>>;
+export type VerifierContext = Pick<ServerContext, 'issuer' | 'keys' | 'flaws' | 'store' | 'now'> &
+  Partial<Pick<ServerContext, 'security'>>;
 
 /** Header members that name a key of the token's own choosing (RFC 8725 §3.10). */
 const EMBEDDED_KEY_HEADERS = ['jwk', 'jku', 'x5u', 'x5c'] as const;
@@ -149,7 +162,11 @@ function refuseEmbeddedKeys(server: VerifierContext, header: ProtectedHeaderPara
   }
 }
 
-async function verifySignatureAndClaims(server: VerifierContext, token: string, header: ProtectedHeaderParameters): Promise<JWTPayload> {
+async function verifySignatureAndClaims(
+  server: VerifierContext,
+  token: string,
+  header: ProtectedHeaderParameters,
+): Promise<JWTPayload> {
   const { flaws, keys } = server;
   const claims: JWTClaimVerificationOptions = {
     issuer: server.issuer,
@@ -163,7 +180,8 @@ async function verifySignatureAndClaims(server: VerifierContext, token: string, 
   try {
     if (isNone(header.alg) && flaws.has('alg-none-accepted')) return asUnsecured(token, header, claims);
     if (flaws.has('signature-unchecked')) return asUnsecured(token, header, claims);
-    if (header.alg === 'HS256' && flaws.has('hs256-key-confusion')) return await verifyWithPublicKeyAsSecret(server, token, header, claims);
+    if (header.alg === 'HS256' && flaws.has('hs256-key-confusion'))
+      return await verifyWithPublicKeyAsSecret(server, token, header, claims);
     if (header.jwk !== undefined && flaws.has('trusts-embedded-jwk')) {
       return (await jwtVerify(token, EmbeddedJWK, { ...claims, algorithms: keys.algorithms })).payload;
     }
@@ -181,7 +199,8 @@ async function verifySignatureAndClaims(server: VerifierContext, token: string, 
 /** The public key of ours that the header names by kid, if it is of the header's alg. */
 function ownPublicKey(server: VerifierContext, header: JWTHeaderParameters) {
   const key = header.kid === undefined ? undefined : server.keys.find(header.kid);
-  if (!key || key.alg !== header.alg) throw new InvalidTokenError('unknown-key', 'the token names no key of this server');
+  if (!key || key.alg !== header.alg)
+    throw new InvalidTokenError('unknown-key', 'the token names no key of this server');
   return key.publicKey;
 }
 
@@ -191,7 +210,11 @@ const isNone = (alg: unknown) => typeof alg === 'string' && alg.toLowerCase() ==
  * Flaws alg-none-accepted and signature-unchecked: the token is read as if it were an unsecured
  * JWT (RFC 7519 §6), its signature ignored; the claims are still checked.
  */
-function asUnsecured(token: string, header: ProtectedHeaderParameters, claims: JWTClaimVerificationOptions): JWTPayload {
+function asUnsecured(
+  token: string,
+  header: ProtectedHeaderParameters,
+  claims: JWTClaimVerificationOptions,
+): JWTPayload {
   const [, payload = ''] = token.split('.');
   const unsecuredHeader = base64url.encode(JSON.stringify({ ...header, alg: 'none' }));
   return UnsecuredJWT.decode(`${unsecuredHeader}.${payload}.`, claims).payload;
@@ -231,8 +254,10 @@ function refusal(err: unknown): InvalidTokenError {
   if (err instanceof errors.JWTClaimValidationFailed) {
     return new InvalidTokenError('claims', `the token's ${err.claim} claim is not acceptable (${err.reason})`);
   }
-  if (err instanceof errors.JOSEAlgNotAllowed) return new InvalidTokenError('alg-not-allowed', 'the token\'s algorithm is not allowed');
-  if (err instanceof errors.JWSSignatureVerificationFailed) return new InvalidTokenError('bad-signature', 'the token\'s signature is invalid');
+  if (err instanceof errors.JOSEAlgNotAllowed)
+    return new InvalidTokenError('alg-not-allowed', "the token's algorithm is not allowed");
+  if (err instanceof errors.JWSSignatureVerificationFailed)
+    return new InvalidTokenError('bad-signature', "the token's signature is invalid");
   return new InvalidTokenError('malformed', 'the token is malformed');
 }
 
@@ -240,9 +265,10 @@ function refusal(err: unknown): InvalidTokenError {
 function accessTokenClaims(payload: JWTPayload): AccessTokenClaims {
   const strings = ['iss', 'sub', 'client_id', 'scope', 'jti'] as const;
   const numbers = ['iat', 'exp'] as const;
-  const ok = strings.every((name) => typeof payload[name] === 'string')
-    && numbers.every((name) => typeof payload[name] === 'number')
-    && (payload.act === undefined || isActClaim(payload.act));
+  const ok =
+    strings.every((name) => typeof payload[name] === 'string') &&
+    numbers.every((name) => typeof payload[name] === 'number') &&
+    (payload.act === undefined || isActClaim(payload.act));
   if (!ok) throw new InvalidTokenError('claims', 'the token is not an access token of this server');
   return payload as AccessTokenClaims;
 }

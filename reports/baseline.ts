@@ -12,7 +12,9 @@ const status = z.enum(['passed', 'failed', 'warning', 'skipped', 'error']);
 export const baselineReportSchema = z.object({
   startedAt: z.string().optional(),
   seed: z.number().optional(),
-  results: z.array(z.object({ id: z.string(), title: z.string().optional(), status, expected: z.boolean().optional() })),
+  results: z.array(
+    z.object({ id: z.string(), title: z.string().optional(), status, expected: z.boolean().optional() }),
+  ),
 });
 export type BaselineReport = z.output<typeof baselineReportSchema>;
 
@@ -41,7 +43,9 @@ export function compareWithBaseline(current: Report, baseline: BaselineReport, s
     source,
     ...(baseline.startedAt ? { startedAt: baseline.startedAt } : {}),
     ...(baseline.seed === undefined ? {} : { seed: baseline.seed }),
-    newFailures: [], fixed: [], changed: [],
+    newFailures: [],
+    fixed: [],
+    changed: [],
   };
   for (const r of current.results) {
     const from = before.get(r.id) ?? 'absent';

@@ -1,10 +1,24 @@
 /** The console reporter: a line per scenario as it finishes, then the summary. */
 import type { Report, ScenarioResult, Status } from '../harness/results.ts';
 import { consoleText as safe } from './escape.ts';
-import { baselineLines, groupCounts, plantedFlawsLine, requirementsText, resultDetail, resultLabel, splitLine, summaryLine } from './format.ts';
+import {
+  baselineLines,
+  groupCounts,
+  plantedFlawsLine,
+  requirementsText,
+  resultDetail,
+  resultLabel,
+  splitLine,
+  summaryLine,
+} from './format.ts';
 
 const COLORS: Record<Status | 'expected', string> = {
-  passed: '\x1b[32m', failed: '\x1b[31m', warning: '\x1b[33m', skipped: '\x1b[90m', error: '\x1b[35m', expected: '\x1b[36m',
+  passed: '\x1b[32m',
+  failed: '\x1b[31m',
+  warning: '\x1b[33m',
+  skipped: '\x1b[90m',
+  error: '\x1b[35m',
+  expected: '\x1b[36m',
 };
 
 export interface ConsoleReporterOptions {
@@ -41,9 +55,13 @@ export class ConsoleReporter {
     if (detail && r.status !== 'passed') this.#write(`        ${detail}\n`);
     else if (r.unexpectedPass) this.#write(`        ${detail}\n`);
     if (r.status === 'failed' || r.status === 'warning') this.#write(`        ${requirementsText(r)}\n`);
-    for (const f of r.findings ?? []) if (f.message !== r.message) this.#write(`        also ${f.status}: ${safe(f.message)}\n`);
+    for (const f of r.findings ?? [])
+      if (f.message !== r.message) this.#write(`        also ${f.status}: ${safe(f.message)}\n`);
     for (const e of r.evidence) {
-      if (e.kind === 'counterexample') this.#write(`        counterexample ${safe(e.value)} (${e.runs} runs, property seed ${e.seed}); replay: add ${safe(e.replay)}\n`);
+      if (e.kind === 'counterexample')
+        this.#write(
+          `        counterexample ${safe(e.value)} (${e.runs} runs, property seed ${e.seed}); replay: add ${safe(e.replay)}\n`,
+        );
     }
   }
 
@@ -54,7 +72,10 @@ export class ConsoleReporter {
     const flaws = plantedFlawsLine(report);
     if (flaws) this.#write(`!! ${flaws}\n`);
     for (const line of baselineLines(report)) this.#write(`${line}\n`);
-    if (report.discoveryOverrides) this.#write(`discoveryOverrides (merged over the fetched discovery document): ${safe(JSON.stringify(report.discoveryOverrides))}\n`);
+    if (report.discoveryOverrides)
+      this.#write(
+        `discoveryOverrides (merged over the fetched discovery document): ${safe(JSON.stringify(report.discoveryOverrides))}\n`,
+      );
     for (const n of report.notices ?? []) this.#write(`note: ${safe(n)}\n`);
     if (written.length) this.#write(`reports: ${written.join(', ')}\n`);
   }

@@ -2,7 +2,11 @@
 import type { Report, ScenarioResult, Status } from '../harness/results.ts';
 
 export const STATUS_LABEL: Record<Status, string> = {
-  passed: 'PASS', failed: 'FAIL', warning: 'WARN', skipped: 'SKIP', error: 'ERROR',
+  passed: 'PASS',
+  failed: 'FAIL',
+  warning: 'WARN',
+  skipped: 'SKIP',
+  error: 'ERROR',
 };
 
 /** The label a result is shown with: expected failures read XFAIL. */
@@ -12,7 +16,7 @@ export function resultLabel(r: ScenarioResult): string {
 
 /** What a reader needs in one line: the failure sentence, the skip reason, or nothing. */
 export function resultDetail(r: ScenarioResult): string {
-  const base = r.status === 'skipped' ? r.skipReason ?? '' : r.message ?? '';
+  const base = r.status === 'skipped' ? (r.skipReason ?? '') : (r.message ?? '');
   if (r.expected) return `${base} (listed in expectedFailures)`;
   if (r.unexpectedPass) return 'passed although listed in expectedFailures: remove it from the list';
   return base;
@@ -20,14 +24,26 @@ export function resultDetail(r: ScenarioResult): string {
 
 export function summaryLine(report: Report): string {
   const s = report.summary;
-  const split = s.failed && (s.security !== undefined || s.interop !== undefined) ? ` (${s.security ?? 0} security, ${s.interop ?? 0} interop)` : '';
-  const parts = [`${s.passed} passed`, `${s.failed} failed${split}`, `${s.warnings} warning${s.warnings === 1 ? '' : 's'}`, `${s.skipped} skipped`, `${s.errors} error${s.errors === 1 ? '' : 's'}`];
+  const split =
+    s.failed && (s.security !== undefined || s.interop !== undefined)
+      ? ` (${s.security ?? 0} security, ${s.interop ?? 0} interop)`
+      : '';
+  const parts = [
+    `${s.passed} passed`,
+    `${s.failed} failed${split}`,
+    `${s.warnings} warning${s.warnings === 1 ? '' : 's'}`,
+    `${s.skipped} skipped`,
+    `${s.errors} error${s.errors === 1 ? '' : 's'}`,
+  ];
   const expected = s.expectedFailures ? ` (${s.expectedFailures} expected)` : '';
   return `${s.total} scenarios: ${parts.join(', ')}${expected} in ${(report.durationMs / 1000).toFixed(1)} s — profile ${report.profile}, seed ${report.seed}`;
 }
 
 export function requirementsText(r: ScenarioResult): string {
-  return r.requirements.filter((q) => q.applies).map((q) => `${q.level} ${q.label}`).join('; ');
+  return r.requirements
+    .filter((q) => q.applies)
+    .map((q) => `${q.level} ${q.label}`)
+    .join('; ');
 }
 
 /**
@@ -37,17 +53,33 @@ export function requirementsText(r: ScenarioResult): string {
  * either, so it comes right after the two known kinds), warnings, errors, expected failures
  * (listed in expectedFailures), passed, skipped.
  */
-export const GROUPS = ['security', 'interop', 'unclassified', 'warning', 'error', 'expected', 'passed', 'skipped'] as const;
-export type Group = typeof GROUPS[number];
+export const GROUPS = [
+  'security',
+  'interop',
+  'unclassified',
+  'warning',
+  'error',
+  'expected',
+  'passed',
+  'skipped',
+] as const;
+export type Group = (typeof GROUPS)[number];
 
 export const GROUP_LABEL: Record<Group, string> = {
-  security: 'security failures', interop: 'interop failures', unclassified: 'unclassified failures', warning: 'warnings',
-  error: 'errors', expected: 'expected failures', passed: 'passed', skipped: 'skipped',
+  security: 'security failures',
+  interop: 'interop failures',
+  unclassified: 'unclassified failures',
+  warning: 'warnings',
+  error: 'errors',
+  expected: 'expected failures',
+  passed: 'passed',
+  skipped: 'skipped',
 };
 
 export function groupOf(r: ScenarioResult): Group {
   if (r.expected) return 'expected';
-  if (r.status === 'failed') return r.failureKind === 'accepted' ? 'security' : r.failureKind === 'refused-wrongly' ? 'interop' : 'unclassified';
+  if (r.status === 'failed')
+    return r.failureKind === 'accepted' ? 'security' : r.failureKind === 'refused-wrongly' ? 'interop' : 'unclassified';
   return r.status === 'warning' ? 'warning' : r.status === 'error' ? 'error' : r.status;
 }
 
@@ -70,7 +102,8 @@ export function orderResults(results: readonly ScenarioResult[]): ScenarioResult
     r.unexpectedPass ? 0 : 1,
     SEVERITY_RANK[r.severity],
   ];
-  return results.map((r, i) => ({ r, i, k: key(r) }))
+  return results
+    .map((r, i) => ({ r, i, k: key(r) }))
     .sort((a, b) => a.k.reduce((d, v, j) => d || v - b.k[j]!, 0) || a.i - b.i)
     .map((x) => x.r);
 }
@@ -96,7 +129,9 @@ export function baselineLines(report: Report): string[] {
   const list = (cs: { id: string; from: string; to: string }[], arrows: boolean) =>
     cs.map((c) => (arrows ? `${c.id} (${c.from} → ${c.to})` : c.id)).join(', ');
   const when = b.startedAt ? ` (run of ${b.startedAt}${b.seed === undefined ? '' : `, seed ${b.seed}`})` : '';
-  const lines = [`compared with ${b.source}${when}: ${b.newFailures.length} new failure${b.newFailures.length === 1 ? '' : 's'}, ${b.fixed.length} fixed, ${b.changed.length} other verdict${b.changed.length === 1 ? '' : 's'} changed`];
+  const lines = [
+    `compared with ${b.source}${when}: ${b.newFailures.length} new failure${b.newFailures.length === 1 ? '' : 's'}, ${b.fixed.length} fixed, ${b.changed.length} other verdict${b.changed.length === 1 ? '' : 's'} changed`,
+  ];
   if (b.newFailures.length) lines.push(`new failures: ${list(b.newFailures, true)}`);
   if (b.fixed.length) lines.push(`fixed: ${list(b.fixed, true)}`);
   if (b.changed.length) lines.push(`changed: ${list(b.changed, true)}`);
@@ -119,6 +154,8 @@ export function splitLine(results: readonly ScenarioResult[]): string {
  */
 export function visibleControls(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+  return text.replace(
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
+  );
 }

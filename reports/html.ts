@@ -9,13 +9,40 @@
  */
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CounterexampleEvidence, Evidence, HttpEvidence, Report, ScenarioResult, ScreenshotEvidence } from '../harness/results.ts';
-import { GROUPS, GROUP_LABEL, type Group, baselineLines, groupCounts, groupOf, kindLabel, orderResults, plantedFlawsLine, resultDetail, resultLabel, splitLine, summaryLine, visibleControls } from './format.ts';
+import type {
+  CounterexampleEvidence,
+  Evidence,
+  HttpEvidence,
+  Report,
+  ScenarioResult,
+  ScreenshotEvidence,
+} from '../harness/results.ts';
+import {
+  GROUPS,
+  GROUP_LABEL,
+  type Group,
+  baselineLines,
+  groupCounts,
+  groupOf,
+  kindLabel,
+  orderResults,
+  plantedFlawsLine,
+  resultDetail,
+  resultLabel,
+  splitLine,
+  summaryLine,
+  visibleControls,
+} from './format.ts';
 import { curlCommand, decidingExchange, envHint, isPage, replayCommand, reproducible } from './reproduce.ts';
 
 /** HTML-escapes a text, its invisible controls made visible first (reports/format.ts visibleControls). */
 export function htmlEscape(text: string): string {
-  return visibleControls(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return visibleControls(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 const h = htmlEscape;
 
@@ -87,12 +114,16 @@ function anchor(r: ScenarioResult): string {
   return `r-${r.id.replace(/[^a-z0-9-]/gi, '-')}`;
 }
 
-const headerLines = (hs: Record<string, string>) => Object.entries(hs).map(([k, v]) => `\n${k}: ${v}`).join('');
+const headerLines = (hs: Record<string, string>) =>
+  Object.entries(hs)
+    .map(([k, v]) => `\n${k}: ${v}`)
+    .join('');
 
 /** A message body: a web page behind its own toggle, anything else shown. */
 function bodyBlock(m: { headers: Record<string, string>; body?: string }): string {
   if (m.body === undefined || m.body === '') return '';
-  if (isPage(m)) return `<details class="page"><summary>page body (${m.body.length} characters)</summary><pre>${h(m.body)}</pre></details>`;
+  if (isPage(m))
+    return `<details class="page"><summary>page body (${m.body.length} characters)</summary><pre>${h(m.body)}</pre></details>`;
   return `<pre>${h(m.body)}</pre>`;
 }
 
@@ -102,8 +133,10 @@ function transcript(e: HttpEvidence, decisive: boolean): string {
   const response = e.response
     ? `<pre>${h(`HTTP ${e.response.status}${headerLines(e.response.headers)}`)}</pre>${bodyBlock(e.response)}`
     : `<pre>${h(`no response: ${e.error ?? 'unknown'}`)}</pre>`;
-  return `<details class="exchange${decisive ? ' decisive' : ''}"${decisive ? ' open' : ''}><summary>${mark}${h(e.label ? `${e.label}: ` : '')}${h(e.request.method)} ${h(e.request.url)} → ${h(status)} <span class="meta">(${e.durationMs} ms)</span></summary>`
-    + `<pre>${h(`${e.request.method} ${e.request.url}${headerLines(e.request.headers)}`)}</pre>${bodyBlock(e.request)}${response}</details>`;
+  return (
+    `<details class="exchange${decisive ? ' decisive' : ''}"${decisive ? ' open' : ''}><summary>${mark}${h(e.label ? `${e.label}: ` : '')}${h(e.request.method)} ${h(e.request.url)} → ${h(status)} <span class="meta">(${e.durationMs} ms)</span></summary>` +
+    `<pre>${h(`${e.request.method} ${e.request.url}${headerLines(e.request.headers)}`)}</pre>${bodyBlock(e.request)}${response}</details>`
+  );
 }
 
 /** A screenshot's address from the report: its path relative to the report folder, or a file URL. */
@@ -119,18 +152,24 @@ function screenshot(e: ScreenshotEvidence): string {
 
 function evidence(e: Evidence, deciding?: HttpEvidence): string {
   switch (e.kind) {
-    case 'http': return transcript(e, e === deciding);
-    case 'screenshot': return screenshot(e);
-    case 'counterexample': return counterexample(e);
-    case 'note': return `<p class="note">${e.label ? `<b>${h(e.label)}:</b> ` : ''}${h(e.text)}</p>`;
+    case 'http':
+      return transcript(e, e === deciding);
+    case 'screenshot':
+      return screenshot(e);
+    case 'counterexample':
+      return counterexample(e);
+    case 'note':
+      return `<p class="note">${e.label ? `<b>${h(e.label)}:</b> ` : ''}${h(e.text)}</p>`;
   }
 }
 
 /** A property's shrunk counterexample, seed and the options that replay it (shown, not folded). */
 function counterexample(e: CounterexampleEvidence): string {
-  return `<div class="counterexample"><b>Counterexample${e.label ? ` (${h(e.label)})` : ''}</b><pre>${h(e.value)}</pre>`
-    + `<p class="meta">property seed ${e.seed} (from the run's seed and the scenario id) · ${e.runs} runs${e.path ? ` · fast-check path ${h(e.path)}` : ''}</p>`
-    + `<p>Replay: add <code>${h(e.replay)}</code> to the same run command (same target and profile).</p></div>`;
+  return (
+    `<div class="counterexample"><b>Counterexample${e.label ? ` (${h(e.label)})` : ''}</b><pre>${h(e.value)}</pre>` +
+    `<p class="meta">property seed ${e.seed} (from the run's seed and the scenario id) · ${e.runs} runs${e.path ? ` · fast-check path ${h(e.path)}` : ''}</p>` +
+    `<p>Replay: add <code>${h(e.replay)}</code> to the same run command (same target and profile).</p></div>`
+  );
 }
 
 /** The reproduce block: the replay options and the deciding request as curl. */
@@ -145,11 +184,13 @@ function reproduce(report: Report, r: ScenarioResult, deciding: HttpEvidence | u
 }
 
 function requirementLinks(r: ScenarioResult): string {
-  return r.requirements.map((q) => {
-    const text = `${q.level} ${q.label}`;
-    const link = q.url ? `<a href="${h(q.url)}" target="_blank" rel="noopener">${h(text)}</a>` : h(text);
-    return q.applies ? link : `<s title="not counted in this profile">${link}</s>`;
-  }).join(' · ');
+  return r.requirements
+    .map((q) => {
+      const text = `${q.level} ${q.label}`;
+      const link = q.url ? `<a href="${h(q.url)}" target="_blank" rel="noopener">${h(text)}</a>` : h(text);
+      return q.applies ? link : `<s title="not counted in this profile">${link}</s>`;
+    })
+    .join(' · ');
 }
 
 function result(report: Report, r: ScenarioResult): string {
@@ -164,7 +205,9 @@ function result(report: Report, r: ScenarioResult): string {
   const log = r.log?.length ? `<details><summary>Log</summary><pre>${h(r.log.join('\n'))}</pre></details>` : '';
   if (!reproducible(r)) {
     // Passed, skipped and errors: one line, the rest folded.
-    const ev = r.evidence.length ? `<details><summary>Evidence (${r.evidence.length})</summary>${r.evidence.map((e) => evidence(e)).join('')}</details>` : '';
+    const ev = r.evidence.length
+      ? `<details><summary>Evidence (${r.evidence.length})</summary>${r.evidence.map((e) => evidence(e)).join('')}</details>`
+      : '';
     if (group === 'passed' || group === 'skipped') {
       // One line; the line itself opens the details.
       const line = `<summary class="line"><span class="badge b-${badge}">${h(resultLabel(r))}</span><b>${h(r.id)}</b>${tags}<span class="title">${h(r.title)}</span>${detail ? `<span class="meta"> — ${h(detail)}</span>` : ''}</summary>`;
@@ -172,13 +215,17 @@ function result(report: Report, r: ScenarioResult): string {
     }
     return `${open}\n${head}<p class="title">${h(r.title)}</p>${detail ? `<p class="message">${h(detail)}</p>` : ''}${meta}${ev}${log}</section>`;
   }
-  const findings = (r.findings ?? []).filter((f) => f.message !== r.message)
-    .map((f) => `<p>also <b>${h(f.status)}</b>: ${h(f.message)}</p>`).join('');
+  const findings = (r.findings ?? [])
+    .filter((f) => f.message !== r.message)
+    .map((f) => `<p>also <b>${h(f.status)}</b>: ${h(f.message)}</p>`)
+    .join('');
   const shown = r.evidence.filter((e): e is CounterexampleEvidence => e.kind === 'counterexample');
   const deciding = decidingExchange(r)?.evidence;
   const exchanges = r.evidence.filter((e): e is HttpEvidence => e.kind === 'http' && e !== deciding);
   const other = r.evidence.filter((e) => e.kind === 'screenshot' || e.kind === 'note');
-  const others = exchanges.length ? `<details><summary>Other exchanges (${exchanges.length})</summary>${exchanges.map((e) => transcript(e, false)).join('')}</details>` : '';
+  const others = exchanges.length
+    ? `<details><summary>Other exchanges (${exchanges.length})</summary>${exchanges.map((e) => transcript(e, false)).join('')}</details>`
+    : '';
   return `${open}\n${head}<p class="title">${h(r.title)}</p>
 ${detail ? `<p class="message">${h(detail)}</p>` : ''}${findings}${shown.map(counterexample).join('')}
 ${reproduce(report, r, deciding)}${deciding ? transcript(deciding, true) : ''}${others}${other.map((e) => evidence(e)).join('')}${meta}${log}</section>`;
@@ -186,7 +233,9 @@ ${reproduce(report, r, deciding)}${deciding ? transcript(deciding, true) : ''}${
 
 function flawsBanner(report: Report): string {
   const line = plantedFlawsLine(report);
-  return line ? `<div class="flaws" id="planted-flaws" role="alert"><b>${h(line.slice(0, line.indexOf(':') + 1))}</b>${h(line.slice(line.indexOf(':') + 1))}</div>` : '';
+  return line
+    ? `<div class="flaws" id="planted-flaws" role="alert"><b>${h(line.slice(0, line.indexOf(':') + 1))}</b>${h(line.slice(line.indexOf(':') + 1))}</div>`
+    : '';
 }
 
 function baselineBox(report: Report): string {
@@ -194,8 +243,10 @@ function baselineBox(report: Report): string {
   if (!b) return '';
   const [first] = baselineLines(report);
   const link = (id: string) => `<a href="#${anchor({ id } as ScenarioResult)}">${h(id)}</a>`;
-  const items = (label: string, cs: typeof b.newFailures) => (cs.length
-    ? `<li><b>${label}:</b> ${cs.map((c) => `${link(c.id)} (${h(c.from)} → ${h(c.to)})`).join(', ')}</li>` : '');
+  const items = (label: string, cs: typeof b.newFailures) =>
+    cs.length
+      ? `<li><b>${label}:</b> ${cs.map((c) => `${link(c.id)} (${h(c.from)} → ${h(c.to)})`).join(', ')}</li>`
+      : '';
   return `<div class="baseline" id="baseline"><b>${h(first!)}</b><ul>${items('new failures', b.newFailures)}${items('fixed', b.fixed)}${items('changed', b.changed)}</ul></div>`;
 }
 
@@ -205,9 +256,17 @@ export function renderHtml(report: Report): string {
   const shownGroups = GROUPS.filter((g) => counts[g] > 0 || !['unclassified', 'expected'].includes(g));
   const card = (g: Group | 'all', n: number, label: string) =>
     `<button type="button" class="card g-${g}${n ? '' : ' zero'}" data-group="${g}" aria-pressed="${g === 'all'}"><b>${n}</b>${h(label)}</button>`;
-  const cards = [...shownGroups.map((g) => card(g, counts[g], GROUP_LABEL[g])), card('all', report.results.length, 'all')].join('');
+  const cards = [
+    ...shownGroups.map((g) => card(g, counts[g], GROUP_LABEL[g])),
+    card('all', report.results.length, 'all'),
+  ].join('');
   const areas = [...new Set(report.results.map((r) => r.area))].sort();
-  const nav = ordered.map((r) => `<li><span class="badge b-${r.expected ? 'expected' : r.status}">${h(resultLabel(r))}</span><a href="#${anchor(r)}">${h(r.id)}</a></li>`).join('');
+  const nav = ordered
+    .map(
+      (r) =>
+        `<li><span class="badge b-${r.expected ? 'expected' : r.status}">${h(resultLabel(r))}</span><a href="#${anchor(r)}">${h(r.id)}</a></li>`,
+    )
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Conformance report: ${h(report.target.issuer)}</title><link rel="icon" href="data:,"><style>${CSS}</style></head>

@@ -31,7 +31,9 @@ export function indexLine(e: IndexEntry): string {
 export function renderIndexHtml(entries: readonly IndexEntry[]): string {
   const rows = entries.map((e) => {
     const s = e.summary;
-    const cells = s ? [s.total, s.passed, s.failed, s.warnings, s.skipped, s.errors].map((n) => `<td>${n}</td>`).join('') : '<td colspan="6">no report</td>';
+    const cells = s
+      ? [s.total, s.passed, s.failed, s.warnings, s.skipped, s.errors].map((n) => `<td>${n}</td>`).join('')
+      : '<td colspan="6">no report</td>';
     const link = s ? `<a href="${h(encodeURIComponent(e.name))}/report.html">${h(e.name)}</a>` : h(e.name);
     return `<tr class="c${e.code}"><td>${link}</td><td>${h(e.issuer)}</td><td>${h(OUTCOME[e.code] ?? `exit ${e.code}`)}</td>${cells}</tr>`;
   });
@@ -52,6 +54,9 @@ export async function writeIndex(entries: readonly IndexEntry[], dir: string): P
   const html = join(dir, 'index.html');
   const json = join(dir, 'index.json');
   await writeFile(html, renderIndexHtml(entries));
-  await writeFile(json, `${JSON.stringify({ targets: entries.map((e) => ({ ...e, report: `${e.name}/report.json` })) }, null, 2)}\n`);
+  await writeFile(
+    json,
+    `${JSON.stringify({ targets: entries.map((e) => ({ ...e, report: `${e.name}/report.json` })) }, null, 2)}\n`,
+  );
   return [html, json];
 }

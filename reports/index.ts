@@ -29,7 +29,11 @@ export function isReportFormat(name: string): name is ReportFormat {
 }
 
 /** Write the chosen formats into `dir` (created if needed); returns the paths written. */
-export async function writeReports(report: Report, dir: string, formats: readonly ReportFormat[] = DEFAULT_FORMATS): Promise<string[]> {
+export async function writeReports(
+  report: Report,
+  dir: string,
+  formats: readonly ReportFormat[] = DEFAULT_FORMATS,
+): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const written: string[] = [];
   for (const format of formats) {

@@ -17,15 +17,24 @@ const MAX_BODY = 4000;
 
 export function xmlEscape(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return visibleControls(text).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return visibleControls(text)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function details(report: Report, r: ScenarioResult): string {
   const kind = kindLabel(r);
-  const lines = [resultDetail(r), `${kind ? `${kind} · ` : ''}severity ${r.severity}${r.level ? ` · ${r.level}` : ''}`, `requirements: ${requirementsText(r) || '(none in this profile)'}`];
+  const lines = [
+    resultDetail(r),
+    `${kind ? `${kind} · ` : ''}severity ${r.severity}${r.level ? ` · ${r.level}` : ''}`,
+    `requirements: ${requirementsText(r) || '(none in this profile)'}`,
+  ];
   for (const q of r.requirements) if (q.url) lines.push(`  ${q.label}: ${q.url}`);
   for (const f of r.findings ?? []) lines.push(`${f.status}: ${f.message}`);
   const deciding = decidingExchange(r)?.evidence;
@@ -42,12 +51,18 @@ function details(report: Report, r: ScenarioResult): string {
     lines.push('', `replay: ${replayCommand(report, r)}`);
     if (deciding) {
       const curl = curlCommand(deciding);
-      lines.push(`the deciding request${curl.env.length ? ` (set ${curl.env.join(', ')} first)` : ''}:`, clipText(curl.command, MAX_BODY));
+      lines.push(
+        `the deciding request${curl.env.length ? ` (set ${curl.env.join(', ')} first)` : ''}:`,
+        clipText(curl.command, MAX_BODY),
+      );
     }
   }
   const http = r.evidence.filter((e): e is HttpEvidence => e.kind === 'http');
   if (http.length) lines.push('', 'http:');
-  for (const e of http) lines.push(`  ${e === deciding ? '* ' : ''}${e.request.method} ${e.request.url} → ${e.response ? e.response.status : e.error ?? 'no response'}`);
+  for (const e of http)
+    lines.push(
+      `  ${e === deciding ? '* ' : ''}${e.request.method} ${e.request.url} → ${e.response ? e.response.status : (e.error ?? 'no response')}`,
+    );
   return lines.join('\n');
 }
 
@@ -64,7 +79,8 @@ function testcase(report: Report, r: ScenarioResult): string {
   const open = `    <testcase classname="${xmlEscape(r.area)}" name="${xmlEscape(`${r.id}: ${r.title}`)}" time="${seconds(r.durationMs)}"`;
   const message = xmlEscape(resultDetail(r));
   const files = attachments(r);
-  if (r.expected) return `${open}>\n      <skipped message="${xmlEscape(`expected failure: ${r.message ?? ''}`)}"/>${systemOut(files)}\n    </testcase>`;
+  if (r.expected)
+    return `${open}>\n      <skipped message="${xmlEscape(`expected failure: ${r.message ?? ''}`)}"/>${systemOut(files)}\n    </testcase>`;
   switch (r.status) {
     case 'failed':
       return `${open}>\n      <failure message="${message}" type="${kindLabel(r) ?? 'failed'} (${r.level ?? 'MUST'})">${xmlEscape(details(report, r))}</failure>${systemOut(files)}\n    </testcase>`;
@@ -109,7 +125,10 @@ function counts(results: ScenarioResult[]) {
   };
 }
 
-const attrs = (o: Record<string, string | number>) => Object.entries(o).map(([k, v]) => `${k}="${xmlEscape(String(v))}"`).join(' ');
+const attrs = (o: Record<string, string | number>) =>
+  Object.entries(o)
+    .map(([k, v]) => `${k}="${xmlEscape(String(v))}"`)
+    .join(' ');
 
 export function renderJunit(report: Report): string {
   const ordered = orderResults(report.results);

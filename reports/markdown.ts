@@ -7,7 +7,18 @@
  * MAX_MARKDOWN_BYTES the results that do not fit are left out and a note says how many.
  */
 import type { Report, ScenarioResult, ScreenshotEvidence } from '../harness/results.ts';
-import { baselineLines, groupCounts, groupOf, kindLabel, orderResults, plantedFlawsLine, resultDetail, resultLabel, summaryLine, visibleControls } from './format.ts';
+import {
+  baselineLines,
+  groupCounts,
+  groupOf,
+  kindLabel,
+  orderResults,
+  plantedFlawsLine,
+  resultDetail,
+  resultLabel,
+  summaryLine,
+  visibleControls,
+} from './format.ts';
 import { clipText, curlCommand, decidingExchange, envHint, replayCommand } from './reproduce.ts';
 
 /** The longest curl command or counterexample shown in full; longer ones are cut with a note. */
@@ -19,14 +30,20 @@ export const MAX_MARKDOWN_BYTES = 1024 * 1024 - 16 * 1024;
 /**
  * Text (from the target or a result) as inline Markdown that renders as exactly that text: no
  * HTML, no links, no emphasis, no table break-out. Line breaks and tabs become spaces, other
- * controls `⟨U+XXXX⟩` (visibleControls). Markdown's own escape for every ASCII punctuation character that can start markup.
+ * controls `⟨U+XXXX⟩` (visibleControls). Markdown's own escape for every ASCII punctuation character that can start
+ * markup.
  */
 export function markdownText(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return visibleControls(text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ')).replace(/\t/g, ' ')
-    .replace(/[\\`*_{}[\]()#+\-.!|~:@$]/g, (c) => `\\${c}`)
-    // Entities, not backslashes, for the characters that open HTML: no renderer makes a tag of them.
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return (
+    visibleControls(text.replace(/\r\n?|\n|\u2028|\u2029/g, ' '))
+      .replace(/\t/g, ' ')
+      .replace(/[\\`*_{}[\]()#+\-.!|~:@$]/g, (c) => `\\${c}`)
+      // Entities, not backslashes, for the characters that open HTML: no renderer makes a tag of them.
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+  );
 }
 
 /** A fenced code block whose fence is longer than any backtick run in the text. */
@@ -38,13 +55,19 @@ export function codeBlock(text: string, lang = ''): string {
 
 /** A link destination: percent-encoded so it cannot close the link or start markup. */
 function linkTarget(url: string): string {
-  return encodeURI(url).replace(/[()<>[\]`'"]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return encodeURI(url).replace(
+    /[()<>[\]`'"]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }
 
 const link = (text: string, url: string) => `[${markdownText(text)}](${linkTarget(url)})`;
 
 function requirementLinks(r: ScenarioResult): string {
-  return r.requirements.filter((q) => q.applies).map((q) => (q.url ? link(`${q.level} ${q.label}`, q.url) : markdownText(`${q.level} ${q.label}`))).join(', ');
+  return r.requirements
+    .filter((q) => q.applies)
+    .map((q) => (q.url ? link(`${q.level} ${q.label}`, q.url) : markdownText(`${q.level} ${q.label}`)))
+    .join(', ');
 }
 
 function resultBlock(report: Report, r: ScenarioResult): string {
@@ -57,7 +80,8 @@ function resultBlock(report: Report, r: ScenarioResult): string {
   ];
   const detail = resultDetail(r);
   if (detail) out.push(`**${markdownText(detail)}**`, '');
-  for (const f of r.findings ?? []) if (f.message !== r.message) out.push(`- also ${f.status}: ${markdownText(f.message)}`);
+  for (const f of r.findings ?? [])
+    if (f.message !== r.message) out.push(`- also ${f.status}: ${markdownText(f.message)}`);
   if (r.findings?.some((f) => f.message !== r.message)) out.push('');
   const reqs = requirementLinks(r);
   if (reqs) out.push(`Requirements: ${reqs}`, '');
@@ -66,16 +90,32 @@ function resultBlock(report: Report, r: ScenarioResult): string {
     const deciding = decidingExchange(r)?.evidence;
     if (deciding) {
       const curl = curlCommand(deciding);
-      const status = deciding.response ? `HTTP ${deciding.response.status}` : `no response (${deciding.error ?? 'unknown'})`;
+      const status = deciding.response
+        ? `HTTP ${deciding.response.status}`
+        : `no response (${deciding.error ?? 'unknown'})`;
       const location = deciding.response?.headers.location;
-      out.push(`The deciding request (answered ${markdownText(status)}${location ? `, Location ${markdownText(location)}` : ''}):`, '');
-      if (curl.env.length) out.push(`Set first: ${curl.env.map((n) => `${markdownText(n)} (${markdownText(envHint(n))})`).join('; ')}.`, '');
+      out.push(
+        `The deciding request (answered ${markdownText(status)}${location ? `, Location ${markdownText(location)}` : ''}):`,
+        '',
+      );
+      if (curl.env.length)
+        out.push(
+          `Set first: ${curl.env.map((n) => `${markdownText(n)} (${markdownText(envHint(n))})`).join('; ')}.`,
+          '',
+        );
       out.push(codeBlock(clipText(curl.command, MAX_BLOCK), 'sh'), '');
     }
   }
   const shots = r.evidence.filter((e): e is ScreenshotEvidence => e.kind === 'screenshot');
   if (shots.length) out.push(`Screenshots: ${shots.map((s) => link(s.label ?? 'screenshot', s.path)).join(', ')}`, '');
-  for (const e of r.evidence) if (e.kind === 'counterexample') out.push(`Counterexample (property seed ${e.seed}, ${e.runs} runs):`, '', codeBlock(clipText(e.value, MAX_BLOCK)), '');
+  for (const e of r.evidence)
+    if (e.kind === 'counterexample')
+      out.push(
+        `Counterexample (property seed ${e.seed}, ${e.runs} runs):`,
+        '',
+        codeBlock(clipText(e.value, MAX_BLOCK)),
+        '',
+      );
   return out.join('\n');
 }
 
@@ -105,16 +145,30 @@ export function renderMarkdown(report: Report, maxBytes = MAX_MARKDOWN_BYTES): s
   const notable = ordered.filter((r) => r.status === 'failed' || r.status === 'warning' || r.status === 'error');
   const blocks: string[] = [];
   if (notable.length) {
-    blocks.push('| | scenario | kind | severity | what happened |\n| --- | --- | --- | --- | --- |\n'
-      + notable.map((r) => `| ${markdownText(resultLabel(r))} | ${markdownText(r.id)} | ${groupOf(r)} | ${r.severity} | ${markdownText(clipText(resultDetail(r), 300))} |`).join('\n') + '\n');
+    blocks.push(
+      '| | scenario | kind | severity | what happened |\n| --- | --- | --- | --- | --- |\n' +
+        notable
+          .map(
+            (r) =>
+              `| ${markdownText(resultLabel(r))} | ${markdownText(r.id)} | ${groupOf(r)} | ${r.severity} | ${markdownText(clipText(resultDetail(r), 300))} |`,
+          )
+          .join('\n') +
+        '\n',
+    );
     for (const r of notable) blocks.push(resultBlock(report, r));
   } else {
     blocks.push(`No failures, warnings or errors (${s.total} scenarios).\n`);
   }
   const unexpected = ordered.filter((r) => r.unexpectedPass);
-  if (unexpected.length) blocks.push(`Passed although listed in expectedFailures (remove them from the list): ${unexpected.map((r) => markdownText(r.id)).join(', ')}\n`);
+  if (unexpected.length)
+    blocks.push(
+      `Passed although listed in expectedFailures (remove them from the list): ${unexpected.map((r) => markdownText(r.id)).join(', ')}\n`,
+    );
   const skipped = ordered.filter((r) => r.status === 'skipped');
-  if (skipped.length) blocks.push(`**${skipped.length} skipped:**\n\n${skipped.map((r) => `- ${markdownText(r.id)}: ${markdownText(r.skipReason ?? '')}`).join('\n')}\n`);
+  if (skipped.length)
+    blocks.push(
+      `**${skipped.length} skipped:**\n\n${skipped.map((r) => `- ${markdownText(r.id)}: ${markdownText(r.skipReason ?? '')}`).join('\n')}\n`,
+    );
 
   const bytes = (t: string) => Buffer.byteLength(t, 'utf8');
   let out = `${head.join('\n')}\n`;

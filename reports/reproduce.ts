@@ -13,7 +13,8 @@ export function decidingExchange(r: ScenarioResult): { evidence: HttpEvidence; m
   const http = r.evidence.filter((e): e is HttpEvidence => e.kind === 'http');
   const marked = http.filter((e) => e.decisive);
   if (marked.length) return { evidence: marked.at(-1)!, marked: true };
-  if ((r.status === 'failed' || r.status === 'warning') && http.length) return { evidence: http.at(-1)!, marked: false };
+  if ((r.status === 'failed' || r.status === 'warning') && http.length)
+    return { evidence: http.at(-1)!, marked: false };
   return undefined;
 }
 
@@ -32,10 +33,12 @@ export function shellQuote(text: string): string {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(text)) {
     // eslint-disable-next-line no-control-regex
-    return `$'${text.replace(/[\\']/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
-      const code = c.charCodeAt(0);
-      return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
-    })}'`;
+    return `$'${text
+      .replace(/[\\']/g, (c) => `\\${c}`)
+      .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+        const code = c.charCodeAt(0);
+        return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
+      })}'`;
   }
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
@@ -55,7 +58,14 @@ function shellWord(text: string, env: Set<string>): string {
   return out;
 }
 
-const SKIPPED_HEADERS = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'user-agent', 'transfer-encoding']);
+const SKIPPED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'accept-encoding',
+  'user-agent',
+  'transfer-encoding',
+]);
 
 export interface Curl {
   /** The command, one option a line (joined with backslash-newline). */
@@ -100,7 +110,7 @@ const ENV_HINTS: Record<string, string> = {
   ID_TOKEN: 'a fresh ID token',
   CODE: 'a fresh authorization code (log in again)',
   CODE_VERIFIER: 'the PKCE code_verifier of that code',
-  PASSWORD: 'the test user\'s password',
+  PASSWORD: "the test user's password",
   COOKIE: 'a session cookie from a fresh login',
   DEVICE_CODE: 'a fresh device_code',
   USER_CODE: 'a fresh user_code',
@@ -130,7 +140,9 @@ export function replayCommand(report: Report, r: ScenarioResult): string {
   else if (report.target.source !== 'embedded') parts.push('--target "$TARGET_CONFIG"');
   for (const f of report.plantedFlaws ?? []) parts.push(`--flaw ${shellQuote(f)}`);
   if (report.profile !== 'spec') parts.push(`--profile ${report.profile}`);
-  parts.push(property?.kind === 'counterexample' ? property.replay : `--seed ${report.seed} --only ${shellQuote(r.id)}`);
+  parts.push(
+    property?.kind === 'counterexample' ? property.replay : `--seed ${report.seed} --only ${shellQuote(r.id)}`,
+  );
   return parts.join(' ');
 }
 
@@ -140,8 +152,14 @@ export function reproducible(r: ScenarioResult): boolean {
 }
 
 /** Headers and body of a message as text; used by the text formats. */
-export function messageText(head: string, m: { headers: Record<string, string>; body?: string }, maxBody = Infinity): string {
-  const headers = Object.entries(m.headers).map(([k, v]) => `${k}: ${v}`).join('\n');
+export function messageText(
+  head: string,
+  m: { headers: Record<string, string>; body?: string },
+  maxBody = Infinity,
+): string {
+  const headers = Object.entries(m.headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
   const body = m.body === undefined || m.body === '' ? '' : `\n\n${clipText(m.body, maxBody)}`;
   return `${head}${headers ? `\n${headers}` : ''}${body}`;
 }

@@ -16,7 +16,13 @@ import { curlCommand, decidingExchange, replayCommand } from './reproduce.ts';
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 /** GitHub: over 9.0 critical, 7.0–8.9 high, 4.0–6.9 medium, 0.1–3.9 low. */
-const SECURITY_SEVERITY: Record<Severity, string | undefined> = { critical: '9.5', high: '8.0', medium: '5.5', low: '3.0', info: undefined };
+const SECURITY_SEVERITY: Record<Severity, string | undefined> = {
+  critical: '9.5',
+  high: '8.0',
+  medium: '5.5',
+  low: '3.0',
+  info: undefined,
+};
 const SARIF_LEVEL: Record<Level, 'error' | 'warning' | 'note'> = { MUST: 'error', SHOULD: 'warning', MAY: 'note' };
 
 function helpUri(r: ScenarioResult): string | undefined {
@@ -34,7 +40,12 @@ function rule(r: ScenarioResult) {
     shortDescription: { text: r.title },
     fullDescription: { text: `${r.title} (${reqs})` },
     ...(uri ? { helpUri: uri } : {}),
-    help: { text: `${r.title}\nRequirements: ${reqs}\n${r.requirements.filter((q) => q.url).map((q) => `${q.label}: ${q.url}`).join('\n')}` },
+    help: {
+      text: `${r.title}\nRequirements: ${reqs}\n${r.requirements
+        .filter((q) => q.url)
+        .map((q) => `${q.label}: ${q.url}`)
+        .join('\n')}`,
+    },
     defaultConfiguration: r.level ? { level: SARIF_LEVEL[r.level] } : { enabled: false },
     properties: {
       tags: ['security', 'oauth', r.area],
@@ -68,12 +79,17 @@ function location(report: Report, r: ScenarioResult) {
     }
   }
   const uri = url
-    ? `${url.hostname}${url.port ? `_${url.port}` : ''}${url.pathname}`.split('/').map((s) => encodeURIComponent(decodeSafe(s))).join('/')
+    ? `${url.hostname}${url.port ? `_${url.port}` : ''}${url.pathname}`
+        .split('/')
+        .map((s) => encodeURIComponent(decodeSafe(s)))
+        .join('/')
     : 'target';
-  return [{
-    physicalLocation: { artifactLocation: { uri } },
-    logicalLocations: [{ name: r.id, fullyQualifiedName: `${r.area}/${r.id}`, kind: 'test' }],
-  }];
+  return [
+    {
+      physicalLocation: { artifactLocation: { uri } },
+      logicalLocations: [{ name: r.id, fullyQualifiedName: `${r.area}/${r.id}`, kind: 'test' }],
+    },
+  ];
 }
 
 function decodeSafe(s: string): string {
@@ -107,19 +123,36 @@ function sarifResult(report: Report, r: ScenarioResult, ruleIndex: number) {
     locations: location(report, r),
     partialFingerprints: { 'idpConformanceScenario/v1': fingerprint(report, r) },
     ...(state ? { baselineState: state } : {}),
-    ...(r.expected ? { suppressions: [{ kind: 'external', status: 'accepted', justification: 'listed in the target config\'s expectedFailures' }] } : {}),
-    ...(e ? {
-      webRequest: {
-        protocol: 'HTTP', version: '1.1', target: e.request.url, method: e.request.method, headers: e.request.headers,
-        ...(e.request.body ? { body: { text: e.request.body } } : {}),
-      },
-      ...(e.response ? {
-        webResponse: {
-          protocol: 'HTTP', version: '1.1', statusCode: e.response.status, headers: e.response.headers,
-          ...(e.response.body ? { body: { text: e.response.body } } : {}),
-        },
-      } : { webResponse: { noResponseReceived: true } }),
-    } : {}),
+    ...(r.expected
+      ? {
+          suppressions: [
+            { kind: 'external', status: 'accepted', justification: "listed in the target config's expectedFailures" },
+          ],
+        }
+      : {}),
+    ...(e
+      ? {
+          webRequest: {
+            protocol: 'HTTP',
+            version: '1.1',
+            target: e.request.url,
+            method: e.request.method,
+            headers: e.request.headers,
+            ...(e.request.body ? { body: { text: e.request.body } } : {}),
+          },
+          ...(e.response
+            ? {
+                webResponse: {
+                  protocol: 'HTTP',
+                  version: '1.1',
+                  statusCode: e.response.status,
+                  headers: e.response.headers,
+                  ...(e.response.body ? { body: { text: e.response.body } } : {}),
+                },
+              }
+            : { webResponse: { noResponseReceived: true } }),
+        }
+      : {}),
     properties: {
       status: r.status,
       severity: r.severity,
@@ -136,42 +169,52 @@ export function renderSarif(report: Report): string {
   const ordered = orderResults(report.results);
   const rules = report.results.map(rule);
   const index = new Map(report.results.map((r, i) => [r.id, i]));
-  const results = ordered.filter((r) => r.status === 'failed' || r.status === 'warning').map((r) => sarifResult(report, r, index.get(r.id)!));
+  const results = ordered
+    .filter((r) => r.status === 'failed' || r.status === 'warning')
+    .map((r) => sarifResult(report, r, index.get(r.id)!));
   const errors = ordered.filter((r) => r.status === 'error');
   const flaws = plantedFlawsLine(report);
   const started = new Date(report.startedAt);
   const log = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
-    runs: [{
-      tool: {
-        driver: {
-          name: report.tool.name,
-          version: report.tool.version,
-          rules,
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: report.tool.name,
+            version: report.tool.version,
+            rules,
+          },
         },
-      },
-      invocations: [{
-        executionSuccessful: true,
-        startTimeUtc: started.toISOString(),
-        endTimeUtc: new Date(started.getTime() + report.durationMs).toISOString(),
-        toolExecutionNotifications: [
-          ...(flaws ? [{ level: 'warning', message: { text: flaws } }] : []),
-          ...errors.map((r) => ({ level: 'error', message: { text: `${r.id}: ${r.message ?? 'error'}` }, descriptor: { id: r.id, index: index.get(r.id)! } })),
-          ...(report.notices ?? []).map((n) => ({ level: 'note', message: { text: n } })),
+        invocations: [
+          {
+            executionSuccessful: true,
+            startTimeUtc: started.toISOString(),
+            endTimeUtc: new Date(started.getTime() + report.durationMs).toISOString(),
+            toolExecutionNotifications: [
+              ...(flaws ? [{ level: 'warning', message: { text: flaws } }] : []),
+              ...errors.map((r) => ({
+                level: 'error',
+                message: { text: `${r.id}: ${r.message ?? 'error'}` },
+                descriptor: { id: r.id, index: index.get(r.id)! },
+              })),
+              ...(report.notices ?? []).map((n) => ({ level: 'note', message: { text: n } })),
+            ],
+          },
         ],
-      }],
-      automationDetails: { id: `idp-conformance/${report.profile}/` },
-      properties: {
-        target: report.target.issuer,
-        profile: report.profile,
-        seed: report.seed,
-        runs: report.runs,
-        plantedFlaws: report.plantedFlaws ?? [],
-        ...(report.baseline ? { baseline: report.baseline } : {}),
+        automationDetails: { id: `idp-conformance/${report.profile}/` },
+        properties: {
+          target: report.target.issuer,
+          profile: report.profile,
+          seed: report.seed,
+          runs: report.runs,
+          plantedFlaws: report.plantedFlaws ?? [],
+          ...(report.baseline ? { baseline: report.baseline } : {}),
+        },
+        results,
       },
-      results,
-    }],
+    ],
   };
   return `${JSON.stringify(log, null, 2)}\n`;
 }

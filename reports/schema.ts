@@ -10,19 +10,32 @@ const status = z.enum(['passed', 'failed', 'warning', 'skipped', 'error']);
 const message = z.strictObject({ headers: z.record(z.string(), z.string()), body: z.string().optional() });
 
 const failureKind = z.enum(['accepted', 'refused-wrongly']);
-const verdictChange = z.strictObject({ id: z.string(), title: z.string(), from: z.union([status, z.literal('absent')]), to: status });
+const verdictChange = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  from: z.union([status, z.literal('absent')]),
+  to: status,
+});
 
 const evidence = z.discriminatedUnion('kind', [
   z.strictObject({
-    kind: z.literal('http'), label: z.string().optional(),
+    kind: z.literal('http'),
+    label: z.string().optional(),
     request: message.extend({ method: z.string(), url: z.string() }),
     response: message.extend({ status: z.int() }).optional(),
-    error: z.string().optional(), durationMs: z.number().nonnegative(), decisive: z.literal(true).optional(),
+    error: z.string().optional(),
+    durationMs: z.number().nonnegative(),
+    decisive: z.literal(true).optional(),
   }),
   z.strictObject({ kind: z.literal('screenshot'), label: z.string().optional(), path: z.string() }),
   z.strictObject({
-    kind: z.literal('counterexample'), label: z.string().optional(), seed: z.int(), runs: z.int(),
-    path: z.string().optional(), value: z.string(), replay: z.string(),
+    kind: z.literal('counterexample'),
+    label: z.string().optional(),
+    seed: z.int(),
+    runs: z.int(),
+    path: z.string().optional(),
+    value: z.string(),
+    replay: z.string(),
   }),
   z.strictObject({ kind: z.literal('note'), label: z.string().optional(), text: z.string() }),
 ]);
@@ -34,14 +47,34 @@ const result = z.strictObject({
   status,
   severity: z.enum(['critical', 'high', 'medium', 'low', 'info']),
   level: level.optional(),
-  requirements: z.array(z.strictObject({
-    spec: z.string(), section: z.string(), level, party: z.enum(['server', 'client']).optional(), key: z.string().optional(),
-    url: z.url().optional(), label: z.string(), applies: z.boolean(), note: z.string().optional(),
-  })).min(1),
+  requirements: z
+    .array(
+      z.strictObject({
+        spec: z.string(),
+        section: z.string(),
+        level,
+        party: z.enum(['server', 'client']).optional(),
+        key: z.string().optional(),
+        url: z.url().optional(),
+        label: z.string(),
+        applies: z.boolean(),
+        note: z.string().optional(),
+      }),
+    )
+    .min(1),
   catches: z.array(z.string()),
   durationMs: z.number().nonnegative(),
   message: z.string().optional(),
-  findings: z.array(z.strictObject({ status: z.enum(['failed', 'warning']), message: z.string(), failureKind: failureKind.optional(), requirement: z.string().optional() })).optional(),
+  findings: z
+    .array(
+      z.strictObject({
+        status: z.enum(['failed', 'warning']),
+        message: z.string(),
+        failureKind: failureKind.optional(),
+        requirement: z.string().optional(),
+      }),
+    )
+    .optional(),
   evidence: z.array(evidence),
   skipReason: z.string().optional(),
   failureKind: failureKind.optional(),
@@ -55,25 +88,46 @@ const shard = z.strictObject({ index: z.int().positive(), total: z.int().positiv
 export const reportSchema = z.strictObject({
   schemaVersion: z.literal(1),
   tool: z.strictObject({ name: z.string(), version: z.string() }),
-  target: z.strictObject({ issuer: z.string(), source: z.enum(['file', 'issuer-url', 'embedded', 'object']), discoveryUrl: z.string() }),
+  target: z.strictObject({
+    issuer: z.string(),
+    source: z.enum(['file', 'issuer-url', 'embedded', 'object']),
+    discoveryUrl: z.string(),
+  }),
   profile: z.enum(['spec', 'rfc', 'fapi2']),
   startedAt: z.iso.datetime(),
   durationMs: z.number().nonnegative(),
   seed: z.int().nonnegative(),
   runs: z.int().positive(),
   selection: z.strictObject({ only: z.array(z.string()), skip: z.array(z.string()), shard: shard.optional() }),
-  mergedFrom: z.array(z.strictObject({ shard: shard.optional(), startedAt: z.iso.datetime(), durationMs: z.number().nonnegative() })).optional(),
+  mergedFrom: z
+    .array(
+      z.strictObject({ shard: shard.optional(), startedAt: z.iso.datetime(), durationMs: z.number().nonnegative() }),
+    )
+    .optional(),
   summary: z.strictObject({
-    total: z.int(), passed: z.int(), failed: z.int(), warnings: z.int(), skipped: z.int(), errors: z.int(), expectedFailures: z.int(),
-    security: z.int().optional(), interop: z.int().optional(),
+    total: z.int(),
+    passed: z.int(),
+    failed: z.int(),
+    warnings: z.int(),
+    skipped: z.int(),
+    errors: z.int(),
+    expectedFailures: z.int(),
+    security: z.int().optional(),
+    interop: z.int().optional(),
   }),
   results: z.array(result),
   plantedFlaws: z.array(z.string()).optional(),
   discoveryOverrides: z.record(z.string(), z.unknown()).optional(),
-  baseline: z.strictObject({
-    source: z.string(), startedAt: z.string().optional(), seed: z.number().optional(),
-    newFailures: z.array(verdictChange), fixed: z.array(verdictChange), changed: z.array(verdictChange),
-  }).optional(),
+  baseline: z
+    .strictObject({
+      source: z.string(),
+      startedAt: z.string().optional(),
+      seed: z.number().optional(),
+      newFailures: z.array(verdictChange),
+      fixed: z.array(verdictChange),
+      changed: z.array(verdictChange),
+    })
+    .optional(),
   notices: z.array(z.string()).optional(),
   verdict: z.strictObject({ judged: z.boolean(), reason: z.string().optional() }).optional(),
 });

@@ -13,6 +13,9 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
-copyFileSync(new URL('../cli/resolve-hook.mjs', import.meta.url), new URL('../dist/cli/resolve-hook.mjs', import.meta.url));
+copyFileSync(
+  new URL('../cli/resolve-hook.mjs', import.meta.url),
+  new URL('../dist/cli/resolve-hook.mjs', import.meta.url),
+);
 chmodSync(new URL('../dist/cli/bin.js', import.meta.url), 0o755);
 console.log('built dist/');

@@ -18,11 +18,19 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').t
 
 export function catalogTable(scenarios: readonly Scenario[] = BUILT_IN_SCENARIOS): string {
   const rows = scenarios.map((s) => {
-    const requirements = s.requirements.map((r) => `${r.level} ${requirementLabel(r)}${r.party === 'client' ? ' [binds the client]' : ''}`).join('; ');
+    const requirements = s.requirements
+      .map((r) => `${r.level} ${requirementLabel(r)}${r.party === 'client' ? ' [binds the client]' : ''}`)
+      .join('; ');
     const flaws = s.catches?.length ? s.catches.map((f) => `\`${f}\``).join(', ') : '—';
     return `| \`${s.id}\` | ${cell(s.title)} | ${cell(requirements)} | ${flaws} |`;
   });
-  return [`${scenarios.length} scenarios.`, '', '| id | checks | requirements | planted flaws it catches |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  return [
+    `${scenarios.length} scenarios.`,
+    '',
+    '| id | checks | requirements | planted flaws it catches |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
 }
 
 /** `text` with what stands between the `begin` and `end` markers replaced by `table`. */

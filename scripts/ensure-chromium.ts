@@ -34,7 +34,9 @@ export function ensureChromium(o: EnsureOptions): ChromiumLookup {
     o.say(`Chromium at ${found.path}`);
   } else {
     o.say(`${found.missing}.`);
-    o.say(`The browser tests need it and fail until it is there: as root, ${CHROMIUM_INSTALL} (or with sudo), or set CHROMIUM_PATH to a Chromium or Chrome.`);
+    o.say(
+      `The browser tests need it and fail until it is there: as root, ${CHROMIUM_INSTALL} (or with sudo), or set CHROMIUM_PATH to a Chromium or Chrome.`,
+    );
   }
   return found;
 }
@@ -49,7 +51,10 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     say,
     run(command, args) {
       say(`running ${command} ${args.join(' ')}`);
-      const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+      const result = spawnSync(command, args, {
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
       if (result.error) say(`${command} did not run: ${result.error.message}`);
       return result.status === 0;
     },

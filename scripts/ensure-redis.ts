@@ -16,7 +16,13 @@ export const REDIS_INSTALL = 'apt-get update && apt-get install -y redis-server'
 /** The redis-server binary: REDIS_SERVER, then /usr/bin/redis-server, then PATH; undefined when none. */
 export function findRedisServer(env: NodeJS.ProcessEnv): string | undefined {
   if (env.REDIS_SERVER) return executable(env.REDIS_SERVER) ? env.REDIS_SERVER : undefined;
-  const candidates = ['/usr/bin/redis-server', ...(env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'redis-server'))];
+  const candidates = [
+    '/usr/bin/redis-server',
+    ...(env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, 'redis-server')),
+  ];
   return candidates.find(executable);
 }
 
@@ -24,7 +30,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const say = (message: string) => console.error(`ensure-redis: ${message}`);
   let found = findRedisServer(process.env);
   if (!found && !process.env.REDIS_SERVER && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    say('redis-server is missing; installing Debian\'s redis-server as root');
+    say("redis-server is missing; installing Debian's redis-server as root");
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'redis-server']]) {
       const result = spawnSync('/usr/bin/apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env });
@@ -33,6 +39,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     found = findRedisServer(process.env);
   }
   if (found) say(`redis-server at ${found}`);
-  else say(`redis-server not found. The Redis store tests need it and fail until it is there: as root, ${REDIS_INSTALL}, or set REDIS_SERVER.`);
+  else
+    say(
+      `redis-server not found. The Redis store tests need it and fail until it is there: as root, ${REDIS_INSTALL}, or set REDIS_SERVER.`,
+    );
   if (!found && process.argv.includes('--require')) process.exit(1);
 }

@@ -9,7 +9,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const MARKED = /<!-- example: (\S+) -->\n([\s\S]*?)<!-- \/example -->/g;
 
-/** The fenced block README.md shows for an example file's content (the fence names the language by the file's extension). */
+/**
+ * The fenced block README.md shows for an example file's content (the fence names the language by the file's
+ * extension).
+ */
 export function exampleBlock(content: string, path = 'example.ts'): string {
   const language = /\.ya?ml$/.test(path) ? 'yaml' : 'ts';
   return `\`\`\`${language}\n${content.replace(/\n?$/, '\n')}\`\`\`\n`;
@@ -22,7 +25,10 @@ export function readmeExamples(readme: string): { path: string; shown: string }[
 
 /** The README with every marked block rewritten from its file (read by `read`). */
 export function withExamples(readme: string, read: (path: string) => string): string {
-  return readme.replace(MARKED, (_, path: string) => `<!-- example: ${path} -->\n${exampleBlock(read(path), path)}<!-- /example -->`);
+  return readme.replace(
+    MARKED,
+    (_, path: string) => `<!-- example: ${path} -->\n${exampleBlock(read(path), path)}<!-- /example -->`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

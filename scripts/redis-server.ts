@@ -15,12 +15,31 @@ export interface RunningRedis {
 
 export async function startRedis(): Promise<RunningRedis> {
   const binary = findRedisServer(process.env);
-  if (!binary) throw new Error('redis-server is not installed: npx tsx scripts/ensure-redis.ts (as root) installs Debian\'s redis-server');
+  if (!binary)
+    throw new Error(
+      "redis-server is not installed: npx tsx scripts/ensure-redis.ts (as root) installs Debian's redis-server",
+    );
   const port = await closedPort();
-  const child: ChildProcess = spawn(binary, [
-    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no',
-    '--protected-mode', 'yes', '--loglevel', 'warning',
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(
+    binary,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+      '--protected-mode',
+      'yes',
+      '--loglevel',
+      'warning',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

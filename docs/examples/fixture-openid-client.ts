@@ -5,38 +5,44 @@ import { createReferenceServer } from 'idp-conformance/reference';
 const redirectUri = 'http://127.0.0.1:3000/callback';
 const server = createReferenceServer({
   // Your client as the IdP knows it: a confidential client (it has a secret) of your own party.
-  clients: [{
-    clientId: 'my-app',
-    clientSecret: 'my-app-test-secret',
-    redirectUris: [redirectUri],
-    allowedScope: 'openid email roles offline_access',
-    grantTypes: ['authorization_code', 'refresh_token'],
-    firstParty: true,
-    name: 'My App',
-  }],
+  clients: [
+    {
+      clientId: 'my-app',
+      clientSecret: 'my-app-test-secret',
+      redirectUris: [redirectUri],
+      allowedScope: 'openid email roles offline_access',
+      grantTypes: ['authorization_code', 'refresh_token'],
+      firstParty: true,
+      name: 'My App',
+    },
+  ],
   // A user with a claim of your own, released by a scope of your own.
-  users: [{
-    username: 'bob',
-    password: 'bob-test-password',
-    sub: 'user-bob',
-    claims: { email: 'bob@example.test', email_verified: true, roles: ['admin', 'billing'] },
-  }],
+  users: [
+    {
+      username: 'bob',
+      password: 'bob-test-password',
+      sub: 'user-bob',
+      claims: { email: 'bob@example.test', email_verified: true, roles: ['admin', 'billing'] },
+    },
+  ],
   scopeClaims: { roles: ['roles'] },
   // Access tokens live five minutes.
   lifetimes: { accessTokenFirstParty: 300 },
   // The roles in the access token too (RFC 9068 §2.2.3.1); iss, sub, aud, exp… cannot be changed here.
-  shapeClaims: (kind, claims, { user }) => (kind === 'access_token' && user ? { ...claims, roles: user.claims.roles } : claims),
+  shapeClaims: (kind, claims, { user }) =>
+    kind === 'access_token' && user ? { ...claims, roles: user.claims.roles } : claims,
 });
 const { issuer } = await server.listen(0, '127.0.0.1');
 
 // openid-client with its defaults; plain http is allowed for the loopback issuer only.
-const configure = (clockSkewSeconds = 0) => client.discovery(
-  new URL(issuer),
-  'my-app',
-  { client_secret: 'my-app-test-secret', [client.clockSkew]: clockSkewSeconds },
-  undefined,
-  { execute: [client.allowInsecureRequests] },
-);
+const configure = (clockSkewSeconds = 0) =>
+  client.discovery(
+    new URL(issuer),
+    'my-app',
+    { client_secret: 'my-app-test-secret', [client.clockSkew]: clockSkewSeconds },
+    undefined,
+    { execute: [client.allowInsecureRequests] },
+  );
 
 try {
   const config = await configure();
@@ -56,7 +62,9 @@ try {
     state,
   });
   const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
-    pkceCodeVerifier, expectedNonce: nonce, expectedState: state,
+    pkceCodeVerifier,
+    expectedNonce: nonce,
+    expectedState: state,
   });
   assert.deepEqual(tokens.claims()?.roles, ['admin', 'billing']);
   const userinfo = await client.fetchUserInfo(config, tokens.access_token, 'user-bob');

@@ -96,12 +96,17 @@ export function emptyModel(url: string, status: number, headline = ''): PageMode
 export async function readLivePage(page: Page, status: number): Promise<{ model: PageModel; snapshot: string }> {
   const snapshot = `s${++snapshots}`;
   const url = page.url();
-  const read = await page.evaluate(`${READ_PAGE}(${JSON.stringify({ mark: MARK, snapshot, maxForms: MAX_FORMS, maxControls: MAX_CONTROLS, maxText: MAX_TEXT })})`)
-    .catch(() => undefined) as Read | undefined;
+  const read = (await page
+    .evaluate(
+      `${READ_PAGE}(${JSON.stringify({ mark: MARK, snapshot, maxForms: MAX_FORMS, maxControls: MAX_CONTROLS, maxText: MAX_TEXT })})`,
+    )
+    .catch(() => undefined)) as Read | undefined;
   if (!read) return { model: emptyModel(url, status), snapshot };
   const cut = [
     read.formsSeen > read.forms.length ? `the first ${read.forms.length} of ${read.formsSeen} forms` : '',
-    read.controlsSeen > read.controls.length ? `the first ${read.controls.length} of ${read.controlsSeen} controls` : '',
+    read.controlsSeen > read.controls.length
+      ? `the first ${read.controls.length} of ${read.controlsSeen} controls`
+      : '',
   ].filter(Boolean);
   return {
     snapshot,

@@ -70,14 +70,21 @@ export class BrowserWalk {
   identified = 0;
   #end: WalkEnd | undefined;
   #ended!: () => void;
-  readonly #endedPromise = new Promise<void>((resolve) => { this.#ended = resolve; });
+  readonly #endedPromise = new Promise<void>((resolve) => {
+    this.#ended = resolve;
+  });
   #navigations = 0;
   #document: Response | undefined;
   #mainFrameId = '';
   /** The navigation count when the first page answered an HTTP error without a body. */
   #bodilessErrorAt: number | undefined;
 
-  private constructor(readonly context: BrowserContext, readonly page: Page, private readonly cdp: CDPSession, private readonly o: WalkOptions) {}
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly cdp: CDPSession,
+    private readonly o: WalkOptions,
+  ) {}
 
   static async open(context: BrowserContext, options: WalkOptions): Promise<BrowserWalk> {
     try {
@@ -99,7 +106,9 @@ export class BrowserWalk {
   async #intercept(): Promise<void> {
     const { frameTree } = await this.cdp.send('Page.getFrameTree');
     this.#mainFrameId = frameTree.frame.id;
-    this.cdp.on('Fetch.requestPaused', (event: PausedRequest) => { void this.#paused(event); });
+    this.cdp.on('Fetch.requestPaused', (event: PausedRequest) => {
+      void this.#paused(event);
+    });
     await this.cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
     this.page.on('response', (response) => {
       if (response.frame() !== this.page.mainFrame() || !response.request().isNavigationRequest()) return;
@@ -110,7 +119,9 @@ export class BrowserWalk {
   }
 
   /** The scenario timed out: close the context, so every pending browser call fails at once. */
-  readonly #abort = (): void => { void this.close(); };
+  readonly #abort = (): void => {
+    void this.close();
+  };
 
   async #paused(event: PausedRequest): Promise<void> {
     const { request } = event;
@@ -136,7 +147,10 @@ export class BrowserWalk {
     if (block) {
       record.blocked = true;
       this.o.recorder.transcript({
-        kind: 'http', label: `browser: ${event.resourceType.toLowerCase()} request`, durationMs: 0, error: `not sent: ${block}`,
+        kind: 'http',
+        label: `browser: ${event.resourceType.toLowerCase()} request`,
+        durationMs: 0,
+        error: `not sent: ${block}`,
         request: { method: request.method, url, headers: lowerCase(request.headers) },
       });
     }
@@ -179,7 +193,8 @@ export class BrowserWalk {
     await this.settle(async () => {
       // A caught redirect aborts the navigation goto is waiting for: that is the walk ending.
       await this.page.goto(url, { timeout: this.o.timeoutMs, waitUntil: 'load' }).catch((error: unknown) => {
-        // An HTTP error without a body: Chromium shows its own error page, and the walk reads it as the IdP's error page.
+        // An HTTP error without a body: Chromium shows its own error page, and the walk reads it as the IdP's error
+        // page.
         if (this.#end) return;
         if (/ERR_HTTP_RESPONSE_CODE_FAILURE/.test(firstLine(error))) {
           this.#bodilessErrorAt = this.#navigations;
@@ -196,7 +211,10 @@ export class BrowserWalk {
    */
   async settle(action: () => Promise<void>): Promise<void> {
     const before = this.#navigations;
-    const loaded = this.page.waitForEvent('load', { timeout: this.o.timeoutMs }).then(() => undefined, () => undefined);
+    const loaded = this.page.waitForEvent('load', { timeout: this.o.timeoutMs }).then(
+      () => undefined,
+      () => undefined,
+    );
     await Promise.race([action(), this.ended]);
     if (this.#end) return;
     const started = await this.#until(() => this.#navigations > before, NAVIGATION_START_MS);
@@ -206,7 +224,10 @@ export class BrowserWalk {
   /** Waits briefly for a navigation (a script or a meta refresh may redirect after the load). */
   async quiet(ms = 500): Promise<boolean> {
     const before = this.#navigations;
-    const loaded = this.page.waitForEvent('load', { timeout: this.o.timeoutMs }).then(() => undefined, () => undefined);
+    const loaded = this.page.waitForEvent('load', { timeout: this.o.timeoutMs }).then(
+      () => undefined,
+      () => undefined,
+    );
     const started = await this.#until(() => this.#navigations > before, ms);
     if (started) await Promise.race([loaded, this.ended]);
     return started;
@@ -218,14 +239,16 @@ export class BrowserWalk {
     return test() || this.#end !== undefined;
   }
 
-  /** Chromium shows its own error page (an HTTP error without a body, a failed navigation), not a document of the IdP. */
+  /**
+   * Chromium shows its own error page (an HTTP error without a body, a failed navigation), not a document of the IdP.
+   */
   get showsBrowserError(): boolean {
     return this.page.url().startsWith('chrome-error:') || this.#bodilessErrorAt === this.#navigations;
   }
 
   /** The URL of the last document the IdP served (the page's URL, unless Chromium shows its own error page). */
   get documentUrl(): string {
-    return this.showsBrowserError ? this.#document?.url() ?? this.page.url() : this.page.url();
+    return this.showsBrowserError ? (this.#document?.url() ?? this.page.url()) : this.page.url();
   }
 
   /** The HTTP status of the page shown (0 before the first). */
@@ -237,7 +260,12 @@ export class BrowserWalk {
   async passed(kind: PageKind): Promise<void> {
     this.pages.push(kind);
     const doc = this.#document;
-    this.visits.push({ kind, url: this.documentUrl, status: this.status, headers: doc ? await doc.allHeaders().catch(() => ({})) : {} });
+    this.visits.push({
+      kind,
+      url: this.documentUrl,
+      status: this.status,
+      headers: doc ? await doc.allHeaders().catch(() => ({})) : {},
+    });
   }
 
   async screenshot(label: string): Promise<void> {
@@ -246,18 +274,29 @@ export class BrowserWalk {
   }
 
   /** The page as it is now, for an outcome that ends on it. */
-  async endPage(reason: string): Promise<{ status: number; url: string; body: string; headline: string; reason: string }> {
+  async endPage(
+    reason: string,
+  ): Promise<{ status: number; url: string; body: string; headline: string; reason: string }> {
     if (this.showsBrowserError) return { status: this.status, url: this.documentUrl, body: '', headline: '', reason };
     const body = await this.page.content().catch(() => '');
     const title = await this.page.title().catch(() => '');
-    const h1 = title ? '' : await this.page.locator('h1').first().innerText({ timeout: 500 }).catch(() => '');
+    const h1 = title
+      ? ''
+      : await this.page
+          .locator('h1')
+          .first()
+          .innerText({ timeout: 500 })
+          .catch(() => '');
     return { status: this.status, url: this.page.url(), body, headline: (title || h1).trim().slice(0, 200), reason };
   }
 
   /** A walk that ended at a refused navigation is an error naming the URL and the rule. */
   throwIfRefused(): void {
     const end = this.#end;
-    if (end?.kind === 'refused') throw new OffOriginError(`the browser was sent to ${end.url.replace(/[?#].*$/, '')} and did not go: ${end.reason}`);
+    if (end?.kind === 'refused')
+      throw new OffOriginError(
+        `the browser was sent to ${end.url.replace(/[?#].*$/, '')} and did not go: ${end.reason}`,
+      );
   }
 
   async close(): Promise<void> {
@@ -270,7 +309,9 @@ export class BrowserWalk {
 function formPostParams(request: PausedRequest['request']): Record<string, string> {
   const type = Object.entries(request.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
   if (request.method !== 'POST' || !/application\/x-www-form-urlencoded/i.test(type)) return {};
-  const body = request.postData ?? (request.postDataEntries ?? []).map((e) => Buffer.from(e.bytes ?? '', 'base64').toString()).join('');
+  const body =
+    request.postData ??
+    (request.postDataEntries ?? []).map((e) => Buffer.from(e.bytes ?? '', 'base64').toString()).join('');
   return Object.fromEntries(new URLSearchParams(body));
 }
 

@@ -12,8 +12,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Locator } from 'playwright-core';
 import type { BrowserStep } from '../config.ts';
 import { HarnessError } from '../failures.ts';
-import {
-  type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver,
+import type {
+  AuthorizeOptions,
+  AuthorizeOutcome,
+  DeviceActivation,
+  DeviceActivationOutcome,
+  LoginDriver,
 } from './driver.ts';
 import { emptyModel, locate, readLivePage } from './browser-page.ts';
 import type { OriginPolicy } from '../origin.ts';
@@ -30,7 +34,10 @@ export const OPTIONAL_STEP_MS = 2_000;
 export const RENDER_WAIT_MS = 5_000;
 
 export interface BrowserLoginOptions {
-  /** A fresh browser context for each walk, from a session's state when given (the caller owns and may close it early, e.g. on a timeout). */
+  /**
+   * A fresh browser context for each walk, from a session's state when given (the caller owns and may close it early,
+   * e.g. on a timeout).
+   */
   newContext(state?: BrowserState): Promise<BrowserContext>;
   username: string;
   password: string;
@@ -64,7 +71,11 @@ function shown(c: PageControl): string {
   return reads(c).label || c.name || c.tag;
 }
 
-interface Reading { model: PageModel; snapshot: string; cls: PageClass }
+interface Reading {
+  model: PageModel;
+  snapshot: string;
+  cls: PageClass;
+}
 
 export class BrowserLoginDriver implements LoginDriver {
   readonly name = 'browser';
@@ -76,7 +87,9 @@ export class BrowserLoginDriver implements LoginDriver {
 
   async #walk(stopAt: readonly string[], session: LoginSession, stayWithin?: string): Promise<BrowserWalk> {
     return BrowserWalk.open(await this.o.newContext(session.browserState), {
-      stopAt, recorder: this.o.recorder, timeoutMs: this.#timeoutMs,
+      stopAt,
+      recorder: this.o.recorder,
+      timeoutMs: this.#timeoutMs,
       ...(stayWithin ? { stayWithin } : {}),
       ...(this.o.signal ? { signal: this.o.signal } : {}),
       ...(this.o.origins ? { origins: this.o.origins } : {}),
@@ -91,10 +104,15 @@ export class BrowserLoginDriver implements LoginDriver {
   }
 
   #fillIn(value: string): string {
-    return value.replace(/\$\{user\.(username|password)\}/g, (_, field: string) => (field === 'username' ? this.o.username : this.o.password));
+    return value.replace(/\$\{user\.(username|password)\}/g, (_, field: string) =>
+      field === 'username' ? this.o.username : this.o.password,
+    );
   }
 
-  /** The page as the shared walk reads it (Chromium's own error page, for an error response without a body, reads as an empty page). */
+  /**
+   * The page as the shared walk reads it (Chromium's own error page, for an error response without a body, reads as an
+   * empty page).
+   */
   async #read(walk: BrowserWalk, wantsUserCode = false): Promise<Reading> {
     const { model, snapshot } = walk.showsBrowserError
       ? { model: emptyModel(walk.documentUrl, walk.status), snapshot: '' }
@@ -111,7 +129,8 @@ export class BrowserLoginDriver implements LoginDriver {
     for (;;) {
       const reading = await this.#read(walk, wantsUserCode);
       // Only a page that runs scripts may still render something; a page of plain HTML is what it is.
-      if (reading.cls.kind !== 'other' || reading.model.scripts === 0 || walk.end || walk.showsBrowserError) return reading;
+      if (reading.cls.kind !== 'other' || reading.model.scripts === 0 || walk.end || walk.showsBrowserError)
+        return reading;
       if (await walk.quiet(250)) continue;
       if (performance.now() >= deadline) return reading;
       await sleep(250);
@@ -125,7 +144,8 @@ export class BrowserLoginDriver implements LoginDriver {
   async #runSteps(walk: BrowserWalk, decision: 'approve' | 'deny'): Promise<{ failed?: string; decided: boolean }> {
     let decided = false;
     // An error page is no login page: no step waits for its element there.
-    if (walk.status >= 400) return { failed: `the page answered HTTP ${walk.status} before the steps, so they were not run`, decided };
+    if (walk.status >= 400)
+      return { failed: `the page answered HTTP ${walk.status} before the steps, so they were not run`, decided };
     await walk.passed('login');
     for (const [i, step] of (this.o.steps ?? []).entries()) {
       if (walk.end) break;
@@ -133,25 +153,36 @@ export class BrowserLoginDriver implements LoginDriver {
       const what = `step ${i + 1} (${describeStep(step)})`;
       const timeout = step.timeoutMs ?? (step.optional ? OPTIONAL_STEP_MS : this.#timeoutMs);
       const target = walk.page.locator(selectorOf(step)).first();
-      const visible = await Promise.race([target.waitFor({ state: 'visible', timeout }).then(() => true, () => false), walk.ended.then(() => false)]);
+      const visible = await Promise.race([
+        target.waitFor({ state: 'visible', timeout }).then(
+          () => true,
+          () => false,
+        ),
+        walk.ended.then(() => false),
+      ]);
       if (walk.end) break;
       if (!visible) {
         if (step.optional) {
           this.o.log?.(`browser: optional ${what} skipped: nothing visible within ${timeout} ms`);
           continue;
         }
-        throw new PreconditionError(`the configured login steps could not be done: ${what} found nothing visible within ${timeout} ms on "${await walk.page.title().catch(() => '')}"`);
+        throw new PreconditionError(
+          `the configured login steps could not be done: ${what} found nothing visible within ${timeout} ms on "${await walk.page.title().catch(() => '')}"`,
+        );
       }
       try {
         if ('fill' in step) await target.fill(this.#fillIn(step.value), { timeout });
         else if ('click' in step) {
-          // A click that answers a request for access (marked with a decision, or on a consent page) passes a consent page.
+          // A click that answers a request for access (marked with a decision, or on a consent page) passes a consent
+          // page.
           if (step.decision || (await this.#read(walk)).cls.kind === 'consent') await walk.passed('consent');
           await walk.settle(() => target.click({ timeout }));
-        }
-        else if ('check' in step) await target.check({ timeout });
+        } else if ('check' in step) await target.check({ timeout });
       } catch (error) {
-        if (!step.optional) throw new PreconditionError(`the configured login steps could not be done: ${what} failed: ${firstLine(error)}`);
+        if (!step.optional)
+          throw new PreconditionError(
+            `the configured login steps could not be done: ${what} failed: ${firstLine(error)}`,
+          );
       }
       decided ||= step.decision !== undefined;
       await walk.screenshot(`step ${i + 1}: ${describeStep(step)}`);
@@ -160,14 +191,21 @@ export class BrowserLoginDriver implements LoginDriver {
   }
 
   /** Types into an input (unless it already holds the text) and submits by its button, else by Enter. */
-  async #submit(walk: BrowserWalk, reading: Reading, fills: [PageControl, string][], submit: PageControl | undefined, labels: [string, string]): Promise<void> {
+  async #submit(
+    walk: BrowserWalk,
+    reading: Reading,
+    fills: [PageControl, string][],
+    submit: PageControl | undefined,
+    labels: [string, string],
+  ): Promise<void> {
     for (const [control, value] of fills) {
       const input = locate(walk.page, reading.snapshot, control);
       if (control.value !== value) await input.fill(value, { timeout: this.#timeoutMs });
     }
     await walk.screenshot(labels[0]);
     const last = fills.at(-1)?.[0];
-    const enter = (): Promise<void> => (last ? locate(walk.page, reading.snapshot, last).press('Enter', { timeout: this.#timeoutMs }) : Promise.resolve());
+    const enter = (): Promise<void> =>
+      last ? locate(walk.page, reading.snapshot, last).press('Enter', { timeout: this.#timeoutMs }) : Promise.resolve();
     await walk.settle(() => (submit ? this.#click(locate(walk.page, reading.snapshot, submit)) : enter()));
     await walk.screenshot(labels[1]);
   }
@@ -194,9 +232,13 @@ export class BrowserLoginDriver implements LoginDriver {
     }
     if (cls.kind === 'identifier') {
       if (this.o.steps?.length) return STEPS_LEFT_LOGIN;
-      if (walk.identified++ > 0) return 'the identifier (username) page came back after the username was submitted (wrong user?)';
+      if (walk.identified++ > 0)
+        return 'the identifier (username) page came back after the username was submitted (wrong user?)';
       await walk.passed('login');
-      await this.#submit(walk, reading, [[cls.username, this.o.username]], cls.submit, ['username filled in', 'after the username']);
+      await this.#submit(walk, reading, [[cls.username, this.o.username]], cls.submit, [
+        'username filled in',
+        'after the username',
+      ]);
       return 'acted';
     }
     if (cls.kind === 'consent') {
@@ -204,7 +246,9 @@ export class BrowserLoginDriver implements LoginDriver {
       if (!control) return undefined;
       await walk.passed('consent');
       // An approving user ticks what the page asks to be ticked (per-scope consent); a denying one ticks nothing.
-      if (decision === 'approve') for (const choice of cls.choices) await locate(walk.page, reading.snapshot, choice).check({ timeout: this.#timeoutMs });
+      if (decision === 'approve')
+        for (const choice of cls.choices)
+          await locate(walk.page, reading.snapshot, choice).check({ timeout: this.#timeoutMs });
       await walk.settle(() => this.#click(locate(walk.page, reading.snapshot, control)));
       await walk.screenshot(`after ${decision === 'approve' ? 'approving' : 'denying'} "${shown(control)}"`);
       return 'acted';
@@ -230,15 +274,26 @@ export class BrowserLoginDriver implements LoginDriver {
     return `a page with no login form and no ${decision} control (waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)${cut}`;
   }
 
-  async authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
+  async authorize(
+    authorizationUrl: string,
+    stopAt: string[],
+    options: AuthorizeOptions = {},
+  ): Promise<AuthorizeOutcome> {
     if (options.method === 'POST') {
-      throw new HarnessError('the browser login driver cannot send the authorization request as a form POST yet; use the form driver for this scenario');
+      throw new HarnessError(
+        'the browser login driver cannot send the authorization request as a form POST yet; use the form driver for this scenario',
+      );
     }
     const session = sessionFor(options.session, this.o.sharedSession);
     return walkOn(session, () => this.#authorize(session, authorizationUrl, stopAt, options));
   }
 
-  async #authorize(session: LoginSession, authorizationUrl: string, stopAt: string[], options: AuthorizeOptions): Promise<AuthorizeOutcome> {
+  async #authorize(
+    session: LoginSession,
+    authorizationUrl: string,
+    stopAt: string[],
+    options: AuthorizeOptions,
+  ): Promise<AuthorizeOutcome> {
     const decision = options.consent ?? 'approve';
     const walk = await this.#walk(stopAt, session, options.stayWithin);
     const outcome = async (reason: string): Promise<AuthorizeOutcome> => {
@@ -246,17 +301,27 @@ export class BrowserLoginDriver implements LoginDriver {
       const { pages, visits, requests } = walk;
       const consentShown = pages.includes('consent');
       const end = walk.end;
-      if (end?.kind === 'redirect') return { kind: 'redirect', url: end.url, params: end.params, pages, visits, requests, consentShown };
+      if (end?.kind === 'redirect')
+        return { kind: 'redirect', url: end.url, params: end.params, pages, visits, requests, consentShown };
       if (end?.kind === 'left') {
         const origin = new URL(options.stayWithin!).origin;
-        return { kind: 'page', ...await walk.endPage(`a navigation to ${end.url}, outside ${origin}, blocked`), location: end.url, pages, visits, requests, consentShown };
+        return {
+          kind: 'page',
+          ...(await walk.endPage(`a navigation to ${end.url}, outside ${origin}, blocked`)),
+          location: end.url,
+          pages,
+          visits,
+          requests,
+          consentShown,
+        };
       }
-      return { kind: 'page', ...await walk.endPage(reason), pages, visits, requests, consentShown };
+      return { kind: 'page', ...(await walk.endPage(reason)), pages, visits, requests, consentShown };
     };
     try {
       await walk.open(authorizationUrl);
       await walk.screenshot('authorization request');
-      if (options.interact === false && !walk.end) return await outcome('a page the user would have to act on; this request asked for no interaction');
+      if (options.interact === false && !walk.end)
+        return await outcome('a page the user would have to act on; this request asked for no interaction');
       if (this.o.steps?.length && !walk.end) {
         const first = await this.#read(walk);
         // A remembered sign-in (a shared session) may skip the login page: steps only run where there is one.
@@ -291,7 +356,10 @@ export class BrowserLoginDriver implements LoginDriver {
   }
 
   async #activate(session: LoginSession, activation: DeviceActivation): Promise<DeviceActivationOutcome> {
-    const complete = activation.verificationUriComplete && activation.useComplete !== false ? activation.verificationUriComplete : undefined;
+    const complete =
+      activation.verificationUriComplete && activation.useComplete !== false
+        ? activation.verificationUriComplete
+        : undefined;
     const walk = await this.#walk([], session);
     let codeSent = false;
     let codeIn = complete !== undefined;
@@ -299,7 +367,14 @@ export class BrowserLoginDriver implements LoginDriver {
     let stepsRun = false;
     const end = async (reason: string, done = decided): Promise<DeviceActivationOutcome> => {
       walk.throwIfRefused();
-      return { decided: done, ...await walk.endPage(reason), pages: walk.pages, visits: walk.visits, requests: walk.requests, consentShown: walk.pages.includes('consent') };
+      return {
+        decided: done,
+        ...(await walk.endPage(reason)),
+        pages: walk.pages,
+        visits: walk.visits,
+        requests: walk.requests,
+        consentShown: walk.pages.includes('consent'),
+      };
     };
     try {
       await walk.open(complete ?? activation.verificationUri);
@@ -309,18 +384,30 @@ export class BrowserLoginDriver implements LoginDriver {
         const { cls } = reading;
         if (cls.kind === 'user-code') {
           if (codeSent || decided) {
-            return await end(decided
-              ? 'the user-code form came back after the decision: the activation is over'
-              : 'the user-code form came back after the code was submitted: the code was not accepted?');
+            return await end(
+              decided
+                ? 'the user-code form came back after the decision: the activation is over'
+                : 'the user-code form came back after the code was submitted: the code was not accepted?',
+            );
           }
           codeSent = true;
           codeIn = true;
           await walk.passed('user-code');
-          await this.#submit(walk, reading, [[cls.input, activation.userCode]], cls.submit, ['user code typed in', 'after the user code']);
+          await this.#submit(walk, reading, [[cls.input, activation.userCode]], cls.submit, [
+            'user code typed in',
+            'after the user code',
+          ]);
           continue;
         }
-        // The steps log in: on the first login page, before or after the code, or on the first page after the code that asks for no decision.
-        if (this.o.steps?.length && !stepsRun && (cls.kind === 'login' || cls.kind === 'identifier' || (codeIn && cls.kind !== 'consent' && cls.kind !== 'error'))) {
+        // The steps log in: on the first login page, before or after the code, or on the first page after the code that
+        // asks for no decision.
+        if (
+          this.o.steps?.length &&
+          !stepsRun &&
+          (cls.kind === 'login' ||
+            cls.kind === 'identifier' ||
+            (codeIn && cls.kind !== 'consent' && cls.kind !== 'error'))
+        ) {
           stepsRun = true;
           const run = await this.#runSteps(walk, activation.decision);
           if (run.failed) return await end(run.failed);
@@ -328,23 +415,32 @@ export class BrowserLoginDriver implements LoginDriver {
           continue;
         }
         // A decision counts only once the code is in: before it, a "Cancel" would cancel nothing.
-        if (cls.kind === 'consent' && !codeIn) return await end('a page that asks for a decision before the user code was entered');
+        if (cls.kind === 'consent' && !codeIn)
+          return await end('a page that asks for a decision before the user code was entered');
         const done = await this.#act(walk, reading, activation.decision);
         if (done === 'acted') {
           decided ||= cls.kind === 'consent';
           continue;
         }
         if (done) return await end(done);
-        if (!codeIn) return await end(`no input for the user code at the verification URI (waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)`);
-        if (cls.kind === 'error') return await end(`the activation ended on an error page (HTTP ${reading.model.status})`);
+        if (!codeIn)
+          return await end(
+            `no input for the user code at the verification URI (waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)`,
+          );
+        if (cls.kind === 'error')
+          return await end(`the activation ended on an error page (HTTP ${reading.model.status})`);
         if (cls.kind === 'other' && !cls.controls) {
           // The end of the activation. Approving by signing in counts: the IdP asked nothing more.
-          return await end('the activation ended on a page without a form', decided || (activation.decision === 'approve' && (walk.logins > 0 || stepsRun)));
+          return await end(
+            'the activation ended on a page without a form',
+            decided || (activation.decision === 'approve' && (walk.logins > 0 || stepsRun)),
+          );
         }
         if (cls.kind === 'consent') return await end(this.#stopReason(reading, activation.decision));
-        const why = activation.decision === 'deny' && reading.model.controls.some((c) => c.visible && says(c, 'approve'))
-          ? 'a page that asks for approval but offers no deny, cancel or abort button'
-          : 'a page with controls the driver does not recognize';
+        const why =
+          activation.decision === 'deny' && reading.model.controls.some((c) => c.visible && says(c, 'approve'))
+            ? 'a page that asks for approval but offers no deny, cancel or abort button'
+            : 'a page with controls the driver does not recognize';
         return await end(why);
       }
       return await end(`the activation did not end within ${MAX_ACTIONS} actions`);

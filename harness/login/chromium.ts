@@ -22,7 +22,11 @@ export const CHROMIUM_CANDIDATES = [
 export const CHROMIUM_INSTALL = 'apt-get update && apt-get install -y chromium';
 
 export const CHROMIUM_ARGS = [
-  '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
   // Containers give /dev/shm 64 MB, too little for Chromium: use the temp folder instead.
   '--disable-dev-shm-usage',
 ] as const;
@@ -55,12 +59,16 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): ChromiumLook
   if (chosen) {
     return executable(chosen)
       ? { path: chosen }
-      : { missing: `CHROMIUM_PATH is "${chosen}", which is not an executable file; point it at Chromium or Chrome, or unset it to use ${CHROMIUM_CANDIDATES[0]}` };
+      : {
+          missing: `CHROMIUM_PATH is "${chosen}", which is not an executable file; point it at Chromium or Chrome, or unset it to use ${CHROMIUM_CANDIDATES[0]}`,
+        };
   }
   const found = CHROMIUM_CANDIDATES.find(executable);
   return found
     ? { path: found }
-    : { missing: `no Chromium was found (CHROMIUM_PATH is not set and none of ${CHROMIUM_CANDIDATES.join(', ')} exists); install Debian's chromium (${CHROMIUM_INSTALL}) or set CHROMIUM_PATH` };
+    : {
+        missing: `no Chromium was found (CHROMIUM_PATH is not set and none of ${CHROMIUM_CANDIDATES.join(', ')} exists); install Debian's chromium (${CHROMIUM_INSTALL}) or set CHROMIUM_PATH`,
+      };
 }
 
 /**
@@ -85,27 +93,42 @@ export class BrowserHost {
   }
 
   #launch(): Promise<Browser> {
-    if ('missing' in this.#lookup) return Promise.reject(new HarnessError(`the browser is not available: ${this.#lookup.missing}`));
+    if ('missing' in this.#lookup)
+      return Promise.reject(new HarnessError(`the browser is not available: ${this.#lookup.missing}`));
     const path = this.#lookup.path;
-    return import('playwright-core').then(({ chromium }) => chromium.launch({ executablePath: path, headless: true, args: chromiumArgs() }))
+    return import('playwright-core')
+      .then(({ chromium }) => chromium.launch({ executablePath: path, headless: true, args: chromiumArgs() }))
       .catch((error: unknown) => {
-        throw new HarnessError(`Chromium at ${path} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        throw new HarnessError(
+          `Chromium at ${path} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        );
       });
   }
 
-  /** A fresh context: its own cookies and storage, as a new user agent would have (or those of `state`, a session's). */
+  /**
+   * A fresh context: its own cookies and storage, as a new user agent would have (or those of `state`, a session's).
+   */
   async newContext(state?: BrowserState): Promise<BrowserContext> {
     this.#browser ??= this.#launch();
     const browser = await this.#browser.catch((error: unknown) => {
       this.#browser = undefined; // a later call may try again
       throw error;
     });
-    return browser.newContext({ viewport: VIEWPORT, ignoreHTTPSErrors: false, serviceWorkers: 'block', ...(state ? { storageState: state } : {}) });
+    return browser.newContext({
+      viewport: VIEWPORT,
+      ignoreHTTPSErrors: false,
+      serviceWorkers: 'block',
+      ...(state ? { storageState: state } : {}),
+    });
   }
 
   async close(): Promise<void> {
     const browser = this.#browser;
     this.#browser = undefined;
-    if (browser) await browser.then((b) => b.close(), () => undefined);
+    if (browser)
+      await browser.then(
+        (b) => b.close(),
+        () => undefined,
+      );
   }
 }

@@ -14,8 +14,16 @@
 import { PreconditionError } from '../failures.ts';
 import type { HttpClient, HttpResponse } from '../http.ts';
 import {
-  type AuthorizeOptions, type AuthorizeOutcome, type DeviceActivation, type DeviceActivationOutcome, type LoginDriver, type PageKind,
-  type PageVisit, type RedirectRecord, isRedirectTo, responseParams,
+  type AuthorizeOptions,
+  type AuthorizeOutcome,
+  type DeviceActivation,
+  type DeviceActivationOutcome,
+  type LoginDriver,
+  type PageKind,
+  type PageVisit,
+  type RedirectRecord,
+  isRedirectTo,
+  responseParams,
 } from './driver.ts';
 import { formValues, readPage } from './html.ts';
 import { type PageClass, type PageControl, type PageModel, classify, reads, whyNotSubmittable } from './page.ts';
@@ -33,12 +41,20 @@ export interface FormLoginOptions {
   sharedSession?: LoginSession;
 }
 
-interface Step { method: 'GET' | 'POST'; url: string; form?: [string, string][] }
+interface Step {
+  method: 'GET' | 'POST';
+  url: string;
+  form?: [string, string][];
+}
 
 /** A user agent without scripts: one cookie jar, redirects not followed, every request recorded. */
 class Agent {
   #count = 0;
-  constructor(private readonly http: HttpClient, private readonly session: LoginSession, private readonly first: string) {}
+  constructor(
+    private readonly http: HttpClient,
+    private readonly session: LoginSession,
+    private readonly first: string,
+  ) {}
 
   async send(step: Step): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: 'text/html,application/xhtml+xml' };
@@ -64,8 +80,15 @@ function redirectOf(res: HttpResponse, from: string): string | undefined {
   return res.status >= 300 && res.status < 400 && location ? new URL(location, from).href : undefined;
 }
 
-/** Pressing `control` as a browser would: submitting its form (GET puts the values in the query), or following a link. */
-function press(model: PageModel, control: PageControl, overrides: Record<string, string> = {}, check: PageControl[] = []): Step {
+/**
+ * Pressing `control` as a browser would: submitting its form (GET puts the values in the query), or following a link.
+ */
+function press(
+  model: PageModel,
+  control: PageControl,
+  overrides: Record<string, string> = {},
+  check: PageControl[] = [],
+): Step {
   if (control.tag === 'a') return { method: 'GET', url: new URL(control.value, model.url).href };
   const form = model.forms[control.form!]!;
   const values = formValues(model, control.form!, overrides, control, check);
@@ -98,12 +121,16 @@ function submitWithout(model: PageModel, input: PageControl, overrides: Record<s
 
 function headersOf(res: HttpResponse): Record<string, string> {
   const headers: Record<string, string> = {};
-  res.headers.forEach((value, name) => { headers[name] = value; });
+  res.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   return headers;
 }
 
-const USE_BROWSER = 'use the browser driver (login.driver "browser" in the target config), which runs the page\'s scripts';
-const LOGIN_CAME_BACK = 'the login form came back after the credentials were submitted (wrong user, or wrong usernameField/passwordField?)';
+const USE_BROWSER =
+  'use the browser driver (login.driver "browser" in the target config), which runs the page\'s scripts';
+const LOGIN_CAME_BACK =
+  'the login form came back after the credentials were submitted (wrong user, or wrong usernameField/passwordField?)';
 
 function shown(c: PageControl): string {
   return reads(c).label || c.name || c.tag;
@@ -121,7 +148,10 @@ function stopReason(model: PageModel, cls: PageClass, decision: 'approve' | 'den
   if (cls.kind === 'other' && !cls.controls && model.scripts > 0) {
     return `a page without a form or button that runs scripts (HTTP ${model.status}): a page rendered by script cannot be used without running it; ${USE_BROWSER}${cut}`;
   }
-  const what = model.forms.length || (cls.kind === 'other' && cls.controls) ? 'a page with controls the driver does not recognize as login or consent' : 'a page without a form';
+  const what =
+    model.forms.length || (cls.kind === 'other' && cls.controls)
+      ? 'a page with controls the driver does not recognize as login or consent'
+      : 'a page without a form';
   return `${what} (HTTP ${model.status})${cut}`;
 }
 
@@ -138,7 +168,14 @@ class Walk {
   passed(kind: PageKind): void {
     this.pages.push(kind);
     if (kind === 'consent') this.consentShown = true;
-    if (this.page) this.visits.push({ kind, url: this.page.model.url, status: this.page.res.status, headers: headersOf(this.page.res), body: this.page.res.text });
+    if (this.page)
+      this.visits.push({
+        kind,
+        url: this.page.model.url,
+        status: this.page.res.status,
+        headers: headersOf(this.page.res),
+        body: this.page.res.text,
+      });
   }
 }
 
@@ -158,7 +195,9 @@ export class FormLoginDriver implements LoginDriver {
   #pressable(model: PageModel, control: PageControl, what: string, other?: PageControl): void {
     const why = whyNotSubmittable(control, other);
     if (why) {
-      throw new PreconditionError(`the ${what} control "${shown(control)}" on ${model.url.split('?')[0]} (HTTP ${model.status}) is ${why}: the form driver cannot press it as the page means it${what === 'deny' ? ' (and would never approve instead)' : ''}; ${USE_BROWSER}`);
+      throw new PreconditionError(
+        `the ${what} control "${shown(control)}" on ${model.url.split('?')[0]} (HTTP ${model.status}) is ${why}: the form driver cannot press it as the page means it${what === 'deny' ? ' (and would never approve instead)' : ''}; ${USE_BROWSER}`,
+      );
     }
   }
 
@@ -166,17 +205,22 @@ export class FormLoginDriver implements LoginDriver {
   #act(cls: PageClass, model: PageModel, walk: Walk, decision: 'approve' | 'deny'): Step | string | undefined {
     if (cls.kind === 'login') {
       if (walk.logins++ > 0) return LOGIN_CAME_BACK;
-      if (cls.password.form === undefined) return `a login page whose password input is in no form: it is submitted by script; ${USE_BROWSER}`;
+      if (cls.password.form === undefined)
+        return `a login page whose password input is in no form: it is submitted by script; ${USE_BROWSER}`;
       walk.passed('login');
-      const values: Record<string, string> = { [cls.password.name || this.o.passwordField || 'password']: this.o.password };
+      const values: Record<string, string> = {
+        [cls.password.name || this.o.passwordField || 'password']: this.o.password,
+      };
       if (cls.username) values[cls.username.name || this.o.usernameField || 'username'] = this.o.username;
       if (!cls.submit) return submitWithout(model, cls.password, values);
       this.#pressable(model, cls.submit, 'sign-in');
       return press(model, cls.submit, values);
     }
     if (cls.kind === 'identifier') {
-      if (walk.identified++ > 0) return 'the identifier (username) page came back after the username was submitted (wrong user?)';
-      if (cls.username.form === undefined) return `an identifier-first login page whose input is in no form: it is submitted by script; ${USE_BROWSER}`;
+      if (walk.identified++ > 0)
+        return 'the identifier (username) page came back after the username was submitted (wrong user?)';
+      if (cls.username.form === undefined)
+        return `an identifier-first login page whose input is in no form: it is submitted by script; ${USE_BROWSER}`;
       walk.passed('login');
       const values = { [cls.username.name || this.o.usernameField || 'username']: this.o.username };
       if (!cls.submit) return submitWithout(model, cls.username, values);
@@ -198,12 +242,24 @@ export class FormLoginDriver implements LoginDriver {
     return undefined;
   }
 
-  async authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
-    return this.#within(options.session, 'authorization request', (agent) => this.#authorize(agent, authorizationUrl, stopAt, options));
+  async authorize(
+    authorizationUrl: string,
+    stopAt: string[],
+    options: AuthorizeOptions = {},
+  ): Promise<AuthorizeOutcome> {
+    return this.#within(options.session, 'authorization request', (agent) =>
+      this.#authorize(agent, authorizationUrl, stopAt, options),
+    );
   }
 
-  /** A walk on its own copy of the session it starts from; the session takes over the copy's cookies when the walk ends. */
-  async #within<T extends { pages: PageKind[] }>(choice: AuthorizeOptions['session'], first: string, walk: (agent: Agent) => Promise<T>): Promise<T> {
+  /**
+   * A walk on its own copy of the session it starts from; the session takes over the copy's cookies when the walk ends.
+   */
+  async #within<T extends { pages: PageKind[] }>(
+    choice: AuthorizeOptions['session'],
+    first: string,
+    walk: (agent: Agent) => Promise<T>,
+  ): Promise<T> {
     const session = sessionFor(choice, this.o.sharedSession);
     return walkOn(session, async () => {
       const own = session.fork();
@@ -215,7 +271,12 @@ export class FormLoginDriver implements LoginDriver {
     });
   }
 
-  async #authorize(agent: Agent, authorizationUrl: string, stopAt: string[], options: AuthorizeOptions): Promise<AuthorizeOutcome> {
+  async #authorize(
+    agent: Agent,
+    authorizationUrl: string,
+    stopAt: string[],
+    options: AuthorizeOptions,
+  ): Promise<AuthorizeOutcome> {
     const walk = new Walk();
     const { pages, visits } = walk;
     const redirects: RedirectRecord[] = [];
@@ -226,12 +287,30 @@ export class FormLoginDriver implements LoginDriver {
       const redirect = redirectOf(res, request.url);
       if (redirect) {
         redirects.push({ method: request.method, url: request.url, status: res.status, location: redirect });
-        if (isRedirectTo(redirect, stopAt)) return { kind: 'redirect', url: redirect, params: responseParams(redirect), pages, visits, consentShown: walk.consentShown, redirects };
+        if (isRedirectTo(redirect, stopAt))
+          return {
+            kind: 'redirect',
+            url: redirect,
+            params: responseParams(redirect),
+            pages,
+            visits,
+            consentShown: walk.consentShown,
+            redirects,
+          };
         if (options.stayWithin && new URL(redirect).origin !== new URL(options.stayWithin).origin) {
           const model = readPage(res.text, request.url, res.status);
           return {
-            kind: 'page', status: res.status, url: request.url, body: res.text, headline: model.headline, consentShown: walk.consentShown,
-            reason: `a redirect to ${redirect}, outside ${new URL(options.stayWithin).origin}, not followed`, location: redirect, pages, visits, redirects,
+            kind: 'page',
+            status: res.status,
+            url: request.url,
+            body: res.text,
+            headline: model.headline,
+            consentShown: walk.consentShown,
+            reason: `a redirect to ${redirect}, outside ${new URL(options.stayWithin).origin}, not followed`,
+            location: redirect,
+            pages,
+            visits,
+            redirects,
           };
         }
         request = { method: 'GET', url: redirect };
@@ -240,15 +319,35 @@ export class FormLoginDriver implements LoginDriver {
       const model = readPage(res.text, request.url, res.status);
       walk.page = { model, res };
       const stop = (reason: string): AuthorizeOutcome => ({
-        kind: 'page', status: res.status, url: request.url, body: res.text, headline: model.headline, reason, pages, visits, redirects, consentShown: walk.consentShown,
+        kind: 'page',
+        status: res.status,
+        url: request.url,
+        body: res.text,
+        headline: model.headline,
+        reason,
+        pages,
+        visits,
+        redirects,
+        consentShown: walk.consentShown,
       });
       // form_post (OAuth 2.0 Form Post Response Mode): a form that posts to the redirect_uri.
-      const formPost = model.forms.findIndex((f) => isRedirectTo(new URL(f.action || request.url, request.url).href, stopAt));
+      const formPost = model.forms.findIndex((f) =>
+        isRedirectTo(new URL(f.action || request.url, request.url).href, stopAt),
+      );
       if (formPost >= 0) {
         const url = new URL(model.forms[formPost]!.action || request.url, request.url).href;
-        return { kind: 'redirect', url, params: Object.fromEntries(formValues(model, formPost)), pages, visits, consentShown: walk.consentShown, redirects };
+        return {
+          kind: 'redirect',
+          url,
+          params: Object.fromEntries(formValues(model, formPost)),
+          pages,
+          visits,
+          consentShown: walk.consentShown,
+          redirects,
+        };
       }
-      if (options.interact === false && model.forms.length > 0) return stop(`a page the user would have to act on (HTTP ${res.status}); this request asked for no interaction`);
+      if (options.interact === false && model.forms.length > 0)
+        return stop(`a page the user would have to act on (HTTP ${res.status}); this request asked for no interaction`);
       const cls = this.#classify(model);
       const next = this.#act(cls, model, walk, decision);
       if (typeof next === 'string') return stop(next);
@@ -259,8 +358,15 @@ export class FormLoginDriver implements LoginDriver {
       return stop(stopReason(model, cls, decision));
     }
     return {
-      kind: 'page', status: 0, url: request.url, body: '', headline: '', reason: `no redirect to the redirect_uri within ${MAX_STEPS} steps (a redirect loop?)`,
-      pages, visits, consentShown: walk.consentShown,
+      kind: 'page',
+      status: 0,
+      url: request.url,
+      body: '',
+      headline: '',
+      reason: `no redirect to the redirect_uri within ${MAX_STEPS} steps (a redirect loop?)`,
+      pages,
+      visits,
+      consentShown: walk.consentShown,
     };
   }
 
@@ -275,7 +381,10 @@ export class FormLoginDriver implements LoginDriver {
   }
 
   async #activate(agent: Agent, activation: DeviceActivation): Promise<DeviceActivationOutcome> {
-    const complete = activation.verificationUriComplete && activation.useComplete !== false ? activation.verificationUriComplete : undefined;
+    const complete =
+      activation.verificationUriComplete && activation.useComplete !== false
+        ? activation.verificationUriComplete
+        : undefined;
     const walk = new Walk();
     const { pages, visits } = walk;
     let request: Step = { method: 'GET', url: complete ?? activation.verificationUri };
@@ -293,16 +402,27 @@ export class FormLoginDriver implements LoginDriver {
       const model = readPage(res.text, request.url, res.status);
       walk.page = { model, res };
       const end = (reason: string, done = decided): DeviceActivationOutcome => ({
-        decided: done, status: res.status, url: request.url, body: res.text, headline: model.headline, reason, pages, visits, consentShown: walk.consentShown,
+        decided: done,
+        status: res.status,
+        url: request.url,
+        body: res.text,
+        headline: model.headline,
+        reason,
+        pages,
+        visits,
+        consentShown: walk.consentShown,
       });
       const cls = this.#classify(model, !codeSent);
       if (cls.kind === 'user-code') {
         if (codeSent || decided) {
-          return end(decided
-            ? `the user-code form came back after the decision (HTTP ${res.status}): the activation is over`
-            : `the user-code form came back after the code was submitted (HTTP ${res.status}): the code was not accepted?`);
+          return end(
+            decided
+              ? `the user-code form came back after the decision (HTTP ${res.status}): the activation is over`
+              : `the user-code form came back after the code was submitted (HTTP ${res.status}): the code was not accepted?`,
+          );
         }
-        if (cls.input.form === undefined) return end(`a user-code input that is in no form: it is submitted by script; ${USE_BROWSER}`);
+        if (cls.input.form === undefined)
+          return end(`a user-code input that is in no form: it is submitted by script; ${USE_BROWSER}`);
         codeSent = true;
         codeIn = true;
         walk.passed('user-code');
@@ -315,7 +435,8 @@ export class FormLoginDriver implements LoginDriver {
         continue;
       }
       // A decision counts only once the code is in: before it, a "Cancel" would cancel nothing.
-      if (cls.kind === 'consent' && !codeIn) return end(`a page that asks for a decision before the user code was entered (HTTP ${res.status})`);
+      if (cls.kind === 'consent' && !codeIn)
+        return end(`a page that asks for a decision before the user code was entered (HTTP ${res.status})`);
       const next = this.#act(cls, model, walk, activation.decision);
       if (typeof next === 'string') return end(next);
       if (next) {
@@ -324,9 +445,10 @@ export class FormLoginDriver implements LoginDriver {
         continue;
       }
       if (!codeIn) {
-        const why = cls.kind === 'other' && !cls.controls && model.scripts > 0
-          ? `no user-code input at the verification URI, and the page runs scripts (HTTP ${res.status}): an input rendered by script needs the browser; ${USE_BROWSER}`
-          : `no form with a text input for the user code at the verification URI (HTTP ${res.status})`;
+        const why =
+          cls.kind === 'other' && !cls.controls && model.scripts > 0
+            ? `no user-code input at the verification URI, and the page runs scripts (HTTP ${res.status}): an input rendered by script needs the browser; ${USE_BROWSER}`
+            : `no form with a text input for the user code at the verification URI (HTTP ${res.status})`;
         return end(why);
       }
       if (cls.kind === 'error') return end(`the activation ended on an error page (HTTP ${res.status})`);
@@ -338,8 +460,15 @@ export class FormLoginDriver implements LoginDriver {
       return end(stopReason(model, cls, activation.decision));
     }
     return {
-      decided, status: 0, url: request.url, body: '', headline: '', reason: `the activation did not end within ${MAX_STEPS} steps (a redirect loop?)`,
-      pages, visits, consentShown: walk.consentShown,
+      decided,
+      status: 0,
+      url: request.url,
+      body: '',
+      headline: '',
+      reason: `the activation did not end within ${MAX_STEPS} steps (a redirect loop?)`,
+      pages,
+      visits,
+      consentShown: walk.consentShown,
     };
   }
 }

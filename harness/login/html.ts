@@ -9,7 +9,15 @@
  */
 import { TokenizerMode } from 'parse5';
 import { SAXParser, type StartTag } from 'parse5-sax-parser';
-import { MAX_CONTROLS, MAX_FORMS, MAX_TEXT, type PageControl, type PageForm, type PageModel, isSubmit } from './page.ts';
+import {
+  MAX_CONTROLS,
+  MAX_FORMS,
+  MAX_TEXT,
+  type PageControl,
+  type PageForm,
+  type PageModel,
+  isSubmit,
+} from './page.ts';
 
 /** How deep the reader tracks nesting; deeper elements are read as part of the deepest one tracked. */
 export const MAX_DEPTH = 256;
@@ -28,7 +36,22 @@ interface Frame {
 }
 
 const CONTROL_TAGS = new Set(['input', 'button', 'select', 'textarea', 'a']);
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 /** Elements whose text is not shown. */
 const SILENT = new Set(['script', 'style', 'template', 'head', 'title']);
 /** A start tag of these closes an open element of the same name (HTML's implied end tags). */
@@ -88,21 +111,27 @@ export function readPage(html: string, url: string, status: number): PageModel {
       parser.stop();
       return undefined;
     }
-    const type = tag === 'a' ? 'link' : (a.type ?? (tag === 'button' ? 'submit' : tag === 'input' ? 'text' : tag)).trim().toLowerCase();
+    const type =
+      tag === 'a'
+        ? 'link'
+        : (a.type ?? (tag === 'button' ? 'submit' : tag === 'input' ? 'text' : tag)).trim().toLowerCase();
     const control: PageControl = {
       index: controls.length,
       tag,
       type,
       ...(a.name !== undefined ? { name: a.name } : {}),
       ...(a.id ? { id: a.id } : {}),
-      value: tag === 'a' ? a.href ?? '' : a.value ?? '',
+      value: tag === 'a' ? (a.href ?? '') : (a.value ?? ''),
       text: collapse([a['aria-label'], a.placeholder, a.title].filter(Boolean).join(' ')),
       ...(a.autocomplete ? { autocomplete: a.autocomplete } : {}),
       checked: 'checked' in a,
       disabled: 'disabled' in a,
       visible: type !== 'hidden' && hiding === 0 && !('hidden' in a) && !HIDING_STYLE.test(a.style ?? ''),
       ...(openForm !== undefined ? { form: openForm } : {}),
-      scripted: tag === 'a' ? a.href === undefined || /^\s*javascript:/i.test(a.href) || 'onclick' in a : type === 'button' || 'onclick' in a,
+      scripted:
+        tag === 'a'
+          ? a.href === undefined || /^\s*javascript:/i.test(a.href) || 'onclick' in a
+          : type === 'button' || 'onclick' in a,
       ...(a.formaction !== undefined ? { formAction: a.formaction } : {}),
       ...(a.formmethod !== undefined ? { formMethod: method(a.formmethod) } : {}),
     };
@@ -130,7 +159,8 @@ export function readPage(html: string, url: string, status: number): PageModel {
       const select = [...inside].reverse().find((f) => f.control?.tag === 'select')?.control;
       // The selected option, else the first (HTML's selectedness).
       if (select && (frame.option.selected || !select.checked)) {
-        if (frame.option.selected || select.value === '' ) select.value = frame.option.value ?? collapse(frame.option.text);
+        if (frame.option.selected || select.value === '')
+          select.value = frame.option.value ?? collapse(frame.option.text);
         if (frame.option.selected) select.checked = true;
       }
     }
@@ -154,11 +184,15 @@ export function readPage(html: string, url: string, status: number): PageModel {
       control = newControl(name as PageControl['tag'], a);
       if (cut) return;
     }
-    if (VOID.has(name) || tag.selfClosing && name !== 'form') return;
+    if (VOID.has(name) || (tag.selfClosing && name !== 'form')) return;
     if (stack.length >= MAX_DEPTH) return;
     const frame: Frame = {
       name,
-      hides: name === 'template' || 'hidden' in a || HIDING_STYLE.test(a.style ?? '') || (name === 'dialog' && !('open' in a)),
+      hides:
+        name === 'template' ||
+        'hidden' in a ||
+        HIDING_STYLE.test(a.style ?? '') ||
+        (name === 'dialog' && !('open' in a)),
       silent: SILENT.has(name),
     };
     if (name === 'title') inTitle = true;
@@ -173,7 +207,11 @@ export function readPage(html: string, url: string, status: number): PageModel {
         }
         frame.form = forms.length;
         openForm = forms.length;
-        forms.push({ ...(a.action !== undefined ? { action: a.action } : {}), method: method(a.method), ...(a.id ? { id: a.id } : {}) });
+        forms.push({
+          ...(a.action !== undefined ? { action: a.action } : {}),
+          method: method(a.method),
+          ...(a.id ? { id: a.id } : {}),
+        });
       }
     } else if (name === 'label') {
       frame.label = { ...(a.for ? { for: a.for } : {}), text: '', controls: [] };
@@ -240,10 +278,26 @@ export function readPage(html: string, url: string, status: number): PageModel {
  * form; checkboxes and radios only when checked; no buttons except the one pressed; `overrides`
  * replace values (and are added when the form has no such field); `check` ticks checkboxes.
  */
-export function formValues(model: PageModel, form: number, overrides: Record<string, string> = {}, pressed?: PageControl, check: PageControl[] = []): [string, string][] {
+export function formValues(
+  model: PageModel,
+  form: number,
+  overrides: Record<string, string> = {},
+  pressed?: PageControl,
+  check: PageControl[] = [],
+): [string, string][] {
   const out: [string, string][] = [];
   for (const c of model.controls) {
-    if (c.form !== form || !c.name || c.disabled || c.tag === 'a' || c.tag === 'button' || isSubmit(c) || c.type === 'button' || c.type === 'reset') continue;
+    if (
+      c.form !== form ||
+      !c.name ||
+      c.disabled ||
+      c.tag === 'a' ||
+      c.tag === 'button' ||
+      isSubmit(c) ||
+      c.type === 'button' ||
+      c.type === 'reset'
+    )
+      continue;
     const ticked = c.checked || check.includes(c);
     if ((c.type === 'checkbox' || c.type === 'radio') && !ticked) continue;
     const value = (c.type === 'checkbox' || c.type === 'radio') && c.value === '' ? 'on' : c.value;

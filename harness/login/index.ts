@@ -30,7 +30,8 @@ export interface DriverEnvironment {
 export type LoginDriverFactory = (http: HttpClient, config: TargetConfig, env: DriverEnvironment) => LoginDriver;
 
 function user(config: TargetConfig): { username: string; password: string } {
-  if (!config.user) throw new HarnessError('no user is configured (user.username and user.password), so nobody can log in');
+  if (!config.user)
+    throw new HarnessError('no user is configured (user.username and user.password), so nobody can log in');
   return config.user;
 }
 
@@ -39,7 +40,8 @@ function user(config: TargetConfig): { username: string; password: string } {
  * driver's config may carry steps for the browser scenarios), else the shared page walk.
  */
 export function browserLoginDriver(config: TargetConfig, env: DriverEnvironment): BrowserLoginDriver {
-  if (env.browserUnavailable) throw new HarnessError(`the browser login driver needs Chromium: ${env.browserUnavailable}`);
+  if (env.browserUnavailable)
+    throw new HarnessError(`the browser login driver needs Chromium: ${env.browserUnavailable}`);
   const { username, password } = user(config);
   return new BrowserLoginDriver({
     newContext: (state) => env.newBrowserContext(state),

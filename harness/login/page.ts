@@ -62,7 +62,8 @@ export interface PageModel {
 }
 
 /** Words of a page that asks for access on the user's behalf (a consent page). */
-export const ACCESS_WORDING = /\b(access|permissions?|scopes?|authori[sz]e|authori[sz]ation|consent|allow|grant|wants? to|would like to|is (?:asking|requesting)|on your behalf)\b/i;
+export const ACCESS_WORDING =
+  /\b(access|permissions?|scopes?|authori[sz]e|authori[sz]ation|consent|allow|grant|wants? to|would like to|is (?:asking|requesting)|on your behalf)\b/i;
 /** Attributes that name a login form's username input. */
 export const USERNAME_HINT = /user|login|email|e-mail|account|identifier|name|phone/i;
 
@@ -104,7 +105,9 @@ export function isPressable(c: PageControl): boolean {
 
 /** A control that submits its form when pressed, without a script. */
 export function isSubmit(c: PageControl): boolean {
-  return (c.tag === 'button' && c.type === 'submit') || (c.tag === 'input' && (c.type === 'submit' || c.type === 'image'));
+  return (
+    (c.tag === 'button' && c.type === 'submit') || (c.tag === 'input' && (c.type === 'submit' || c.type === 'image'))
+  );
 }
 
 /** What a control says, for the decision words: its name, value and text (links: only the text). */
@@ -150,14 +153,16 @@ function userCodeInput(inputs: PageControl[], wanted: boolean): PageControl | un
 export function classify(model: PageModel, options: ClassifyOptions = {}): PageClass {
   const visible = model.controls.filter(usable);
   const passwordName = options.passwordField ?? 'password';
-  const password = visible.find((c) => c.tag === 'input' && c.type === 'password')
-    ?? visible.find((c) => c.tag === 'input' && c.name === passwordName && c.type !== 'hidden');
+  const password =
+    visible.find((c) => c.tag === 'input' && c.type === 'password') ??
+    visible.find((c) => c.tag === 'input' && c.name === passwordName && c.type !== 'hidden');
   const inputs = visible.filter(isTextInput);
   if (password) {
     const scope = password.form === undefined ? inputs : inputs.filter((c) => c.form === password.form);
-    const username = (options.usernameField ? scope.find((c) => c.name === options.usernameField) : undefined)
-      ?? scope.find((c) => USERNAME_HINT.test(hints(c)))
-      ?? scope.find((c) => c.index < password.index);
+    const username =
+      (options.usernameField ? scope.find((c) => c.name === options.usernameField) : undefined) ??
+      scope.find((c) => USERNAME_HINT.test(hints(c))) ??
+      scope.find((c) => c.index < password.index);
     const submit = submitOf(model, password.form, password);
     return { kind: 'login', password, ...(username ? { username } : {}), ...(submit ? { submit } : {}) };
   }
@@ -166,9 +171,10 @@ export function classify(model: PageModel, options: ClassifyOptions = {}): PageC
     const submit = submitOf(model, code.form, code);
     return { kind: 'user-code', input: code, ...(submit ? { submit } : {}) };
   }
-  const username = (options.usernameField ? inputs.find((c) => c.name === options.usernameField) : undefined)
-    ?? inputs.find((c) => USERNAME_HINT.test(hints(c)) || c.type === 'email')
-    ?? (inputs.length === 1 && !options.wantsUserCode ? inputs[0] : undefined);
+  const username =
+    (options.usernameField ? inputs.find((c) => c.name === options.usernameField) : undefined) ??
+    inputs.find((c) => USERNAME_HINT.test(hints(c)) || c.type === 'email') ??
+    (inputs.length === 1 && !options.wantsUserCode ? inputs[0] : undefined);
   if (username) {
     const submit = submitOf(model, username.form, username);
     return { kind: 'identifier', username, ...(submit ? { submit } : {}) };
@@ -181,22 +187,40 @@ export function classify(model: PageModel, options: ClassifyOptions = {}): PageC
   const asks = ACCESS_WORDING.test(model.text);
   if ((approve && (deny || asks)) || (deny && asks)) {
     const decisionForm = approve?.form ?? deny?.form;
-    const choices = visible.filter((c) => c.tag === 'input' && c.type === 'checkbox' && !c.checked && (decisionForm === undefined || c.form === decisionForm));
+    const choices = visible.filter(
+      (c) =>
+        c.tag === 'input' &&
+        c.type === 'checkbox' &&
+        !c.checked &&
+        (decisionForm === undefined || c.form === decisionForm),
+    );
     return { kind: 'consent', ...(approve ? { approve } : {}), ...(deny ? { deny } : {}), choices };
   }
   const buttons = pressable.filter((c) => c.tag !== 'a');
-  if (buttons.length === 1 && APPROVE.test(reads(buttons[0]!).label) && !DENY.test(reads(buttons[0]!).label)) return { kind: 'continue', submit: buttons[0]! };
+  if (buttons.length === 1 && APPROVE.test(reads(buttons[0]!).label) && !DENY.test(reads(buttons[0]!).label))
+    return { kind: 'continue', submit: buttons[0]! };
   return { kind: 'other', controls: visible.some((c) => c.tag !== 'a' && (isPressable(c) || isTextInput(c))) };
 }
 
-/** Why the form driver cannot press `control` (it needs a script, or submits the same as another), or undefined when it can. */
+/**
+ * Why the form driver cannot press `control` (it needs a script, or submits the same as another), or undefined when it
+ * can.
+ */
 export function whyNotSubmittable(control: PageControl, other?: PageControl): string | undefined {
-  if (control.tag === 'a') return control.scripted || !control.value || control.value.startsWith('#') ? 'a link that works by script' : undefined;
-  if (control.scripted) return control.tag === 'input' || control.type === 'button' ? `a ${control.type} control that works by script` : 'a button with a script handler';
+  if (control.tag === 'a')
+    return control.scripted || !control.value || control.value.startsWith('#')
+      ? 'a link that works by script'
+      : undefined;
+  if (control.scripted)
+    return control.tag === 'input' || control.type === 'button'
+      ? `a ${control.type} control that works by script`
+      : 'a button with a script handler';
   if (!isSubmit(control)) return 'not a submit button';
   if (control.form === undefined) return 'a button outside any form';
-  // Pressed, a submit button adds its own name=value: two in one form that add the same thing (nothing) cannot be told apart.
-  const sends = (c: PageControl) => `${c.name ? `${c.name}=${c.value}` : ''} ${c.formAction ?? ''} ${c.formMethod ?? ''}`;
+  // Pressed, a submit button adds its own name=value: two in one form that add the same thing (nothing) cannot be told
+  // apart.
+  const sends = (c: PageControl) =>
+    `${c.name ? `${c.name}=${c.value}` : ''} ${c.formAction ?? ''} ${c.formMethod ?? ''}`;
   if (other && isSubmit(other) && !other.scripted && other.form === control.form && sends(other) === sends(control)) {
     return `a button that submits exactly what "${reads(other).label || 'the other choice'}" submits (same form, ${control.name ? 'same name and value' : 'neither has a name'})`;
   }

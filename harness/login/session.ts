@@ -77,7 +77,10 @@ export class LoginSession {
     return header || undefined;
   }
 
-  /** Keeps the Set-Cookie lines of a response from `url`; a line the jar refuses (a foreign Domain, a bad prefix) is dropped. */
+  /**
+   * Keeps the Set-Cookie lines of a response from `url`; a line the jar refuses (a foreign Domain, a bad prefix) is
+   * dropped.
+   */
   store(url: string, setCookies: readonly string[]): void {
     for (const line of setCookies) {
       try {
@@ -105,7 +108,10 @@ export function sessionFor(choice: SessionChoice | undefined, shared: LoginSessi
 }
 
 /** Runs a walk on `session` (one at a time), and learns from its pages whether the IdP remembers the sign-in. */
-export function walkOn<T extends { pages: readonly string[] }>(session: LoginSession, walk: () => Promise<T>): Promise<T> {
+export function walkOn<T extends { pages: readonly string[] }>(
+  session: LoginSession,
+  walk: () => Promise<T>,
+): Promise<T> {
   return session.exclusive(async () => {
     const had = session.hasState();
     const outcome = await walk();

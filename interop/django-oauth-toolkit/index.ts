@@ -76,19 +76,65 @@ interface DotClient {
 function clients(): DotClient[] {
   const userScopes = ['openid', 'profile', 'email', 'offline_access'];
   return [
-    { role: 'confidential', name: 'Web app', clientId: 'web-app', clientSecret: secret(), clientType: 'confidential',
-      grantType: 'authorization-code', redirectUris: [`${CALLBACK}/web-app`], skipAuthorization: true,
-      scopes: [...userScopes, 'api:read'], targetScope: 'openid profile email', firstParty: true },
-    { role: 'confidential2', name: 'Partner app', clientId: 'partner-app', clientSecret: secret(), clientType: 'confidential',
-      grantType: 'authorization-code', redirectUris: [`${CALLBACK}/partner-app`], skipAuthorization: true,
-      scopes: userScopes, targetScope: 'openid profile email', firstParty: true },
-    { role: 'public', name: 'Single-page app', clientId: 'spa', clientType: 'public',
-      grantType: 'authorization-code', redirectUris: [`${CALLBACK}/spa`],
-      scopes: ['openid', 'profile', 'offline_access'], targetScope: 'openid profile', firstParty: false },
-    { role: 'machine', name: 'Machine', clientId: 'machine', clientSecret: secret(), clientType: 'confidential',
-      grantType: 'client-credentials', scopes: ['api:read'], targetScope: 'api:read', firstParty: true },
-    { role: 'legacy', name: 'Legacy (password grant)', clientId: 'legacy', clientSecret: secret(), clientType: 'confidential',
-      grantType: 'password', scopes: ['openid', 'profile'], targetScope: 'openid profile', firstParty: true },
+    {
+      role: 'confidential',
+      name: 'Web app',
+      clientId: 'web-app',
+      clientSecret: secret(),
+      clientType: 'confidential',
+      grantType: 'authorization-code',
+      redirectUris: [`${CALLBACK}/web-app`],
+      skipAuthorization: true,
+      scopes: [...userScopes, 'api:read'],
+      targetScope: 'openid profile email',
+      firstParty: true,
+    },
+    {
+      role: 'confidential2',
+      name: 'Partner app',
+      clientId: 'partner-app',
+      clientSecret: secret(),
+      clientType: 'confidential',
+      grantType: 'authorization-code',
+      redirectUris: [`${CALLBACK}/partner-app`],
+      skipAuthorization: true,
+      scopes: userScopes,
+      targetScope: 'openid profile email',
+      firstParty: true,
+    },
+    {
+      role: 'public',
+      name: 'Single-page app',
+      clientId: 'spa',
+      clientType: 'public',
+      grantType: 'authorization-code',
+      redirectUris: [`${CALLBACK}/spa`],
+      scopes: ['openid', 'profile', 'offline_access'],
+      targetScope: 'openid profile',
+      firstParty: false,
+    },
+    {
+      role: 'machine',
+      name: 'Machine',
+      clientId: 'machine',
+      clientSecret: secret(),
+      clientType: 'confidential',
+      grantType: 'client-credentials',
+      scopes: ['api:read'],
+      targetScope: 'api:read',
+      firstParty: true,
+    },
+    {
+      role: 'legacy',
+      name: 'Legacy (password grant)',
+      clientId: 'legacy',
+      clientSecret: secret(),
+      clientType: 'confidential',
+      grantType: 'password',
+      scopes: ['openid', 'profile'],
+      targetScope: 'openid profile',
+      firstParty: true,
+    },
   ];
 }
 
@@ -105,7 +151,10 @@ function targetClient(c: DotClient): Record<string, unknown> {
 
 async function ensureInstalled(): Promise<void> {
   const missing = await missingPackages(PACKAGES);
-  if (missing.length) throw new Error(`django-oauth-toolkit is not installed: ${aptLine(missing)} (as root), or run npm run interop as root`);
+  if (missing.length)
+    throw new Error(
+      `django-oauth-toolkit is not installed: ${aptLine(missing)} (as root), or run npm run interop as root`,
+    );
 }
 
 const idp: InteropIdp = {
@@ -119,13 +168,31 @@ const idp: InteropIdp = {
     await mkdir(workDir, { recursive: true });
     const issuer = `http://127.0.0.1:${port}/o`;
     const all = clients();
-    const user = { username: 'alice', password: secret(), email: 'alice@example.test', firstName: 'Alice', lastName: 'Liddell' };
+    const user = {
+      username: 'alice',
+      password: secret(),
+      email: 'alice@example.test',
+      firstName: 'Alice',
+      lastName: 'Liddell',
+    };
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    await writeFile(path.join(workDir, 'oidc-key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-    await writeFile(path.join(workDir, 'config.json'), JSON.stringify({
-      issuer, secretKey: secret(), user,
-      clients: all.map(({ role: _role, targetScope: _scope, firstParty: _fp, ...c }) => c),
-    }, null, 2), { mode: 0o600 });
+    await writeFile(path.join(workDir, 'oidc-key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }), {
+      mode: 0o600,
+    });
+    await writeFile(
+      path.join(workDir, 'config.json'),
+      JSON.stringify(
+        {
+          issuer,
+          secretKey: secret(),
+          user,
+          clients: all.map(({ role: _role, targetScope: _scope, firstParty: _fp, ...c }) => c),
+        },
+        null,
+        2,
+      ),
+      { mode: 0o600 },
+    );
 
     const env = {
       ...process.env,
@@ -137,12 +204,31 @@ const idp: InteropIdp = {
     const { stdout } = await promisify(execFile)(PYTHON, [path.join(PROJECT, 'idp', 'seed.py')], { env, cwd: workDir });
     if (stdout.trim()) log?.(`[django-oauth-toolkit] ${stdout.trim()}`);
 
-    const gunicorn = startProcess(PYTHON, [
-      '-m', 'gunicorn', '--bind', `127.0.0.1:${port}`, '--workers', '2', '--threads', '4', '--timeout', '60',
-      // Longer than undici's 4 s keep-alive: with gunicorn's default 2 s, it closes pooled
-      // connections just as the harness reuses them ("other side closed").
-      '--keep-alive', '10', '--graceful-timeout', '5', '--error-logfile', '-', 'idp.wsgi:application',
-    ], { env, cwd: workDir, log, name: 'gunicorn' });
+    const gunicorn = startProcess(
+      PYTHON,
+      [
+        '-m',
+        'gunicorn',
+        '--bind',
+        `127.0.0.1:${port}`,
+        '--workers',
+        '2',
+        '--threads',
+        '4',
+        '--timeout',
+        '60',
+        // Longer than undici's 4 s keep-alive: with gunicorn's default 2 s, it closes pooled
+        // connections just as the harness reuses them ("other side closed").
+        '--keep-alive',
+        '10',
+        '--graceful-timeout',
+        '5',
+        '--error-logfile',
+        '-',
+        'idp.wsgi:application',
+      ],
+      { env, cwd: workDir, log, name: 'gunicorn' },
+    );
     const discoveryUrl = `${issuer}/.well-known/openid-configuration/`;
     try {
       await waitForDiscovery(discoveryUrl, gunicorn);

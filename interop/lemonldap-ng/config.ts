@@ -31,8 +31,13 @@
  */
 
 export const PACKAGES = [
-  'lemonldap-ng', 'lemonldap-ng-fastcgi-server', 'nginx-light',
-  'libimage-magick-perl', 'libgd-securityimage-perl', 'libstring-random-perl', 'libdbd-sqlite3-perl',
+  'lemonldap-ng',
+  'lemonldap-ng-fastcgi-server',
+  'nginx-light',
+  'libimage-magick-perl',
+  'libgd-securityimage-perl',
+  'libstring-random-perl',
+  'libdbd-sqlite3-perl',
 ] as const;
 
 /** The SQLite users table DBI authentication reads: its name and its one row but the password. */
@@ -147,7 +152,12 @@ export function scopeRules(client: LlngClient): Record<string, string> {
 }
 
 /** lmConf-1.json. */
-export function lmConf(options: { issuer: string; paths: LlngPaths; key: SigningKey; clients: LlngClient[] }): Record<string, unknown> {
+export function lmConf(options: {
+  issuer: string;
+  paths: LlngPaths;
+  key: SigningKey;
+  clients: LlngClient[];
+}): Record<string, unknown> {
   const { issuer, paths, key, clients } = options;
   const host = new URL(issuer).hostname;
   return {
@@ -258,10 +268,14 @@ useRedirectOnError = 1
  */
 export function nginxConf(options: { port: number; paths: LlngPaths; user?: string }): string {
   const { port, paths, user } = options;
-  const denied = ['adminSessions', 'proxy', 'sessions', 'config', 'notification'].map((p) => `
+  const denied = ['adminSessions', 'proxy', 'sessions', 'config', 'notification']
+    .map(
+      (p) => `
       location ~ ^/index.psgi/${p} {
         deny all;
-      }`).join('');
+      }`,
+    )
+    .join('');
   return `${user ? `user ${user};\n` : ''}worker_processes 1;
 pid ${paths.nginxPid};
 error_log ${paths.nginxErrorLog} notice;

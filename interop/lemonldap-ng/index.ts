@@ -11,8 +11,18 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { InteropIdp, RunningIdp } from '../idp.ts';
-import { type LlngClient, type LlngPaths, PACKAGES, type SigningKey, TEST_USER, USERS_TABLE, lemonldapIni, lmConf, nginxConf,
-  sqliteDsn } from './config.ts';
+import {
+  type LlngClient,
+  type LlngPaths,
+  PACKAGES,
+  type SigningKey,
+  TEST_USER,
+  USERS_TABLE,
+  lemonldapIni,
+  lmConf,
+  nginxConf,
+  sqliteDsn,
+} from './config.ts';
 import { type Started, startProcess, stopProcess } from './process.ts';
 
 const run = promisify(execFile);
@@ -58,7 +68,9 @@ export async function install(): Promise<void> {
     });
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? '').slice(-2000);
-    throw new Error(`lemonldap-ng: \`${APT_LINE}\` failed (run \`apt-get update\` first if packages were not found):\n${stderr}`);
+    throw new Error(
+      `lemonldap-ng: \`${APT_LINE}\` failed (run \`apt-get update\` first if packages were not found):\n${stderr}`,
+    );
   }
 }
 
@@ -79,11 +91,29 @@ function signingKey(): SigningKey {
 function clients(port: number): LlngClient[] {
   const redirect = (role: string) => `http://127.0.0.1:${port + 1}/${role}/cb`;
   return [
-    { role: 'confidential', clientId: 'confidential', clientSecret: secret(), redirectUri: redirect('confidential'),
-      firstParty: true, scope: 'openid profile email offline_access' },
-    { role: 'confidential2', clientId: 'confidential2', clientSecret: secret(), redirectUri: redirect('confidential2'),
-      firstParty: true, scope: 'openid profile email offline_access' },
-    { role: 'public', clientId: 'public', redirectUri: redirect('public'), firstParty: false, scope: 'openid profile email' },
+    {
+      role: 'confidential',
+      clientId: 'confidential',
+      clientSecret: secret(),
+      redirectUri: redirect('confidential'),
+      firstParty: true,
+      scope: 'openid profile email offline_access',
+    },
+    {
+      role: 'confidential2',
+      clientId: 'confidential2',
+      clientSecret: secret(),
+      redirectUri: redirect('confidential2'),
+      firstParty: true,
+      scope: 'openid profile email offline_access',
+    },
+    {
+      role: 'public',
+      clientId: 'public',
+      redirectUri: redirect('public'),
+      firstParty: false,
+      scope: 'openid profile email',
+    },
     { role: 'machine', clientId: 'machine', clientSecret: secret(), firstParty: true, scope: 'api:read' },
     { role: 'legacy', clientId: 'legacy', clientSecret: secret(), firstParty: true, scope: 'openid profile' },
   ];
@@ -108,7 +138,9 @@ $dbh->disconnect;`;
     await child;
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? '').slice(-2000);
-    throw new Error(`lemonldap-ng: creating the users database ${file} failed (is libdbd-sqlite3-perl installed?):\n${stderr}`);
+    throw new Error(
+      `lemonldap-ng: creating the users database ${file} failed (is libdbd-sqlite3-perl installed?):\n${stderr}`,
+    );
   }
 }
 
@@ -117,14 +149,19 @@ function targetConfig(issuer: string, list: LlngClient[], password: string): Rec
     $comment: 'LemonLDAP::NG 2.16 (Debian), written by interop/lemonldap-ng',
     issuer,
     tokenRequestEncoding: 'form',
-    clients: Object.fromEntries(list.map((c) => [c.role, {
-      clientId: c.clientId,
-      ...(c.clientSecret ? { clientSecret: c.clientSecret } : {}),
-      ...(c.redirectUri ? { redirectUri: c.redirectUri } : {}),
-      scope: c.scope,
-      authMethod: c.clientSecret ? 'client_secret_basic' : 'none',
-      firstParty: c.firstParty,
-    }])),
+    clients: Object.fromEntries(
+      list.map((c) => [
+        c.role,
+        {
+          clientId: c.clientId,
+          ...(c.clientSecret ? { clientSecret: c.clientSecret } : {}),
+          ...(c.redirectUri ? { redirectUri: c.redirectUri } : {}),
+          scope: c.scope,
+          authMethod: c.clientSecret ? 'client_secret_basic' : 'none',
+          firstParty: c.firstParty,
+        },
+      ]),
+    ),
     user: { username: TEST_USER.uid, password },
     login: { driver: 'form', usernameField: 'user', passwordField: 'password' },
     // A Perl portal with 4 FastCGI workers: a property scenario's hundreds of requests (e.g.
@@ -142,7 +179,9 @@ async function checkTraversable(dir: string): Promise<void> {
   for (let d = dirname(dir); ; d = dirname(d)) {
     const { mode } = await stat(d);
     if (!(mode & 0o001)) {
-      throw new Error(`lemonldap-ng: ${d} is not searchable by others, so ${SERVICE_USER} cannot reach ${dir}; use a workDir under /tmp`);
+      throw new Error(
+        `lemonldap-ng: ${d} is not searchable by others, so ${SERVICE_USER} cannot reach ${dir}; use a workDir under /tmp`,
+      );
     }
     if (d === dirname(d)) return;
   }
@@ -161,10 +200,18 @@ async function tail(file: string, lines = 20): Promise<string> {
 }
 
 /** Polls until `ready` or a process exits or the time is up. */
-async function waitFor(what: string, ready: () => Promise<boolean>, processes: Started[], logFiles: string[]): Promise<void> {
+async function waitFor(
+  what: string,
+  ready: () => Promise<boolean>,
+  processes: Started[],
+  logFiles: string[],
+): Promise<void> {
   const deadline = Date.now() + STARTUP_MS;
   let exited: string | undefined;
-  for (const p of processes) void p.exited.then((how) => { exited ??= `${p.name} exited (${how})`; });
+  for (const p of processes)
+    void p.exited.then((how) => {
+      exited ??= `${p.name} exited (${how})`;
+    });
   while (Date.now() < deadline) {
     if (await ready()) return;
     if (exited) break;
@@ -176,16 +223,23 @@ async function waitFor(what: string, ready: () => Promise<boolean>, processes: S
 
 async function discoveryAnswers(issuer: string): Promise<boolean> {
   try {
-    const res = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000), redirect: 'manual' });
+    const res = await fetch(`${issuer}/.well-known/openid-configuration`, {
+      signal: AbortSignal.timeout(5000),
+      redirect: 'manual',
+    });
     if (res.status !== 200) return false;
-    const body = await res.json() as { issuer?: unknown };
+    const body = (await res.json()) as { issuer?: unknown };
     return body.issuer === issuer;
   } catch {
     return false;
   }
 }
 
-export async function start(options: { port: number; workDir: string; log?: (line: string) => void }): Promise<RunningLemonldapNg> {
+export async function start(options: {
+  port: number;
+  workDir: string;
+  log?: (line: string) => void;
+}): Promise<RunningLemonldapNg> {
   const { port, log } = options;
   for (const file of [FASTCGI_SERVER, NGINX]) {
     if (!existsSync(file)) throw new Error(`lemonldap-ng: ${file} is missing; as root run: ${APT_LINE}`);
@@ -211,8 +265,16 @@ export async function start(options: { port: number; workDir: string; log?: (lin
   await rm(llngDir, { recursive: true, force: true });
   await rm(runDir, { recursive: true, force: true });
   await rm(nginxDir, { recursive: true, force: true });
-  const dirs = [llngDir, paths.confDir, paths.sessionsDir, `${paths.sessionsDir}/lock`, paths.psessionsDir,
-    `${paths.psessionsDir}/lock`, paths.cacheDir, runDir];
+  const dirs = [
+    llngDir,
+    paths.confDir,
+    paths.sessionsDir,
+    `${paths.sessionsDir}/lock`,
+    paths.psessionsDir,
+    `${paths.psessionsDir}/lock`,
+    paths.cacheDir,
+    runDir,
+  ];
   for (const d of dirs) await mkdir(d, { recursive: true, mode: 0o700 });
   // nginx's workers (www-data when started as root) buffer large request bodies under temp/.
   for (const d of [nginxDir, paths.nginxTempDir]) await mkdir(d, { recursive: true, mode: 0o711 });
@@ -228,7 +290,9 @@ export async function start(options: { port: number; workDir: string; log?: (lin
   await createUsersDb(paths.usersDb, password);
   const iniFile = join(paths.confDir, 'lemonldap-ng.ini');
   const confFile = join(paths.confDir, 'lmConf-1.json');
-  await writeFile(confFile, `${JSON.stringify(lmConf({ issuer, paths, key, clients: list }), null, 2)}\n`, { mode: 0o600 });
+  await writeFile(confFile, `${JSON.stringify(lmConf({ issuer, paths, key, clients: list }), null, 2)}\n`, {
+    mode: 0o600,
+  });
   await writeFile(iniFile, lemonldapIni(paths), { mode: 0o600 });
   const nginxConfFile = join(nginxDir, 'nginx.conf');
   await writeFile(nginxConfFile, nginxConf({ port, paths, ...(isRoot() ? { user: SERVICE_USER } : {}) }));
@@ -237,7 +301,9 @@ export async function start(options: { port: number; workDir: string; log?: (lin
   const llngLog = join(workDir, 'llng-fastcgi-server.log');
   const started: Started[] = [];
   // If this Node process ends without stop() (a crashed test run), do not leave the servers behind.
-  const onExit = () => { for (const p of started) p.child.kill('SIGTERM'); };
+  const onExit = () => {
+    for (const p of started) p.child.kill('SIGTERM');
+  };
   process.on('exit', onExit);
   const stop = async () => {
     // nginx first (no new requests), then the portal.
@@ -245,30 +311,45 @@ export async function start(options: { port: number; workDir: string; log?: (lin
     process.off('exit', onExit);
   };
   try {
-    started.push(startProcess({
-      name: 'llng-fastcgi-server',
-      command: FASTCGI_SERVER,
-      args: ['--foreground', '--socket', paths.socket, '--pid', join(runDir, 'llng-fastcgi-server.pid'), '--proc', '4',
-        ...(isRoot() ? ['--user', SERVICE_USER, '--group', SERVICE_USER] : [])],
-      env: {
-        PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
-        LLNG_DEFAULTCONFFILE: iniFile,
-        LLNG_DEFAULTLOGGER: 'Lemonldap::NG::Common::Logger::Std',
-      },
-      logFile: llngLog,
-      ...(log ? { log } : {}),
-    }));
+    started.push(
+      startProcess({
+        name: 'llng-fastcgi-server',
+        command: FASTCGI_SERVER,
+        args: [
+          '--foreground',
+          '--socket',
+          paths.socket,
+          '--pid',
+          join(runDir, 'llng-fastcgi-server.pid'),
+          '--proc',
+          '4',
+          ...(isRoot() ? ['--user', SERVICE_USER, '--group', SERVICE_USER] : []),
+        ],
+        env: {
+          PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin',
+          LLNG_DEFAULTCONFFILE: iniFile,
+          LLNG_DEFAULTLOGGER: 'Lemonldap::NG::Common::Logger::Std',
+        },
+        logFile: llngLog,
+        ...(log ? { log } : {}),
+      }),
+    );
     await waitFor('the FastCGI socket', async () => existsSync(paths.socket), started, [llngLog]);
     const nginxLog = join(nginxDir, 'stderr.log');
-    started.push(startProcess({
-      name: 'nginx',
-      command: NGINX,
-      args: ['-p', nginxDir, '-c', nginxConfFile, '-e', paths.nginxErrorLog, '-g', 'daemon off;'],
-      logFile: nginxLog,
-      ...(log ? { log } : {}),
-    }));
-    await waitFor(`discovery at ${issuer}/.well-known/openid-configuration`, () => discoveryAnswers(issuer), started,
-      [llngLog, nginxLog, paths.nginxErrorLog]);
+    started.push(
+      startProcess({
+        name: 'nginx',
+        command: NGINX,
+        args: ['-p', nginxDir, '-c', nginxConfFile, '-e', paths.nginxErrorLog, '-g', 'daemon off;'],
+        logFile: nginxLog,
+        ...(log ? { log } : {}),
+      }),
+    );
+    await waitFor(`discovery at ${issuer}/.well-known/openid-configuration`, () => discoveryAnswers(issuer), started, [
+      llngLog,
+      nginxLog,
+      paths.nginxErrorLog,
+    ]);
   } catch (error) {
     await stop();
     throw error;

@@ -16,7 +16,12 @@ export interface Started {
 }
 
 export function startProcess(options: {
-  name: string; command: string; args: string[]; env?: NodeJS.ProcessEnv; logFile: string; log?: (line: string) => void;
+  name: string;
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  logFile: string;
+  log?: (line: string) => void;
 }): Started {
   const { name, command, args, env, logFile, log } = options;
   const file = createWriteStream(logFile, { flags: 'w' });
@@ -45,7 +50,9 @@ export function startProcess(options: {
 export async function childPids(pid: number): Promise<number[]> {
   try {
     const tasks = await readdir(`/proc/${pid}/task`);
-    const lists = await Promise.all(tasks.map((t) => readFile(`/proc/${pid}/task/${t}/children`, 'utf8').catch(() => '')));
+    const lists = await Promise.all(
+      tasks.map((t) => readFile(`/proc/${pid}/task/${t}/children`, 'utf8').catch(() => '')),
+    );
     return lists.join(' ').split(/\s+/).filter(Boolean).map(Number);
   } catch {
     return [];
@@ -73,14 +80,19 @@ export async function stopProcess(started: Started, graceMs = 10_000): Promise<v
   const children = await childPids(pid);
   started.child.kill('SIGTERM');
   const timeout = sleep(graceMs).then(() => 'timeout' as const);
-  if (await Promise.race([started.exited, timeout]) === 'timeout') started.child.kill('SIGKILL');
+  if ((await Promise.race([started.exited, timeout])) === 'timeout') started.child.kill('SIGKILL');
   await started.exited;
   const deadline = Date.now() + graceMs;
   for (const child of children) {
     while (await alive(child)) {
-      if (Date.now() > deadline + graceMs) throw new Error(`${started.name}: child process ${child} did not exit after SIGKILL`);
+      if (Date.now() > deadline + graceMs)
+        throw new Error(`${started.name}: child process ${child} did not exit after SIGKILL`);
       if (Date.now() > deadline) {
-        try { process.kill(child, 'SIGKILL'); } catch { /* gone */ }
+        try {
+          process.kill(child, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
       }
       await sleep(50);
     }

@@ -13,7 +13,10 @@ const idp: InteropIdp = {
   async start({ port }): Promise<RunningIdp> {
     const started = await startOidcProvider({ port });
     // Generous timeouts: the interop tests run beside the rest of npm test on a loaded machine.
-    return { targetConfig: { ...started.target, timeouts: { requestMs: 30_000, scenarioMs: 180_000 } }, stop: () => started.close() };
+    return {
+      targetConfig: { ...started.target, timeouts: { requestMs: 30_000, scenarioMs: 180_000 } },
+      stop: () => started.close(),
+    };
   },
 };
 

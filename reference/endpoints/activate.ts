@@ -42,7 +42,9 @@ export const activateEndpoint: Endpoint = {
     const route = activationRoute(server);
     const attempts = new FailedAttempts(WRONG_CODE_LIMIT, () => server.now());
     // Every error shows the code form again, so the user can start over.
-    const errors = catchOAuthErrors((ctx, oauth) => showCodeForm(ctx, server, { error: oauth.description }, oauth.status));
+    const errors = catchOAuthErrors((ctx, oauth) =>
+      showCodeForm(ctx, server, { error: oauth.description }, oauth.status),
+    );
 
     router.get(route, errors, (ctx) => {
       const given = new URLSearchParams(ctx.querystring).getAll('user_code');
@@ -78,9 +80,15 @@ export const activateEndpoint: Endpoint = {
       const user = authenticateUser(server, params.username, params.password);
       if (!user) {
         const error = 'Invalid username or password.';
-        return showLogin(ctx, server, activationUrl(server, `/${activation.id}/login`), client, { username: params.username, error });
+        return showLogin(ctx, server, activationUrl(server, `/${activation.id}/login`), client, {
+          username: params.username,
+          error,
+        });
       }
-      await server.store.saveActivation({ ...activation, user: { sub: user.sub, authTime: Math.floor(server.now() / 1000) } });
+      await server.store.saveActivation({
+        ...activation,
+        user: { sub: user.sub, authTime: Math.floor(server.now() / 1000) },
+      });
       seeOther(ctx, server, activationUrl(server, `/${activation.id}`));
     });
 
@@ -88,10 +96,16 @@ export const activateEndpoint: Endpoint = {
       const { activation, device, client } = await load(ctx, server);
       const params = await parseBody(ctx, ['form']);
       if (!activation.user) throw invalidRequest('Sign in before approving the device.');
-      if (params.decision !== 'approve' && params.decision !== 'deny') throw invalidRequest('decision must be approve or deny');
+      if (params.decision !== 'approve' && params.decision !== 'deny')
+        throw invalidRequest('decision must be approve or deny');
       const approved = params.decision === 'approve';
       // Atomic: one decision per device request, even if two browsers race.
-      const decided = await server.store.transitionDevice(device.deviceCode, 'pending', approved ? 'approved' : 'denied', activation.user);
+      const decided = await server.store.transitionDevice(
+        device.deviceCode,
+        'pending',
+        approved ? 'approved' : 'denied',
+        activation.user,
+      );
       if (!decided) throw invalidRequest(GONE);
       setInteractionCookie(ctx, server, activation.id, 0, activationUrl(server, `/${activation.id}`));
       renderPage(ctx, server.flaws, activationDonePage({ approved, clientName: client.name }));
@@ -119,11 +133,17 @@ async function load(
   const device = await server.store.findDevice(activation.deviceCode);
   const client = device && server.findClient(device.clientId);
   if (device?.status !== 'pending' || !client) throw invalidRequest(GONE);
-  if (!hasInteractionCookie(ctx, id)) throw invalidRequest('This activation was started in another browser. Enter the code again.');
+  if (!hasInteractionCookie(ctx, id))
+    throw invalidRequest('This activation was started in another browser. Enter the code again.');
   return { activation, device, client };
 }
 
-function showCodeForm(ctx: Context, server: ServerContext, view: { userCode?: string | undefined; error?: string }, status = 200): void {
+function showCodeForm(
+  ctx: Context,
+  server: ServerContext,
+  view: { userCode?: string | undefined; error?: string },
+  status = 200,
+): void {
   const page = activatePage({
     action: activationUrl(server),
     ...(view.userCode === undefined ? {} : { userCode: view.userCode }),
@@ -133,7 +153,13 @@ function showCodeForm(ctx: Context, server: ServerContext, view: { userCode?: st
 }
 
 /** The approve/deny page: the client, the scopes, and the code to compare with the device's (RFC 8628 §5.4). */
-function showDecision(ctx: Context, server: ServerContext, activation: ActivationRecord, device: DeviceRecord, client: RegisteredClient): void {
+function showDecision(
+  ctx: Context,
+  server: ServerContext,
+  activation: ActivationRecord,
+  device: DeviceRecord,
+  client: RegisteredClient,
+): void {
   const view = {
     action: activationUrl(server, `/${activation.id}/consent`),
     clientName: client.name,

@@ -24,7 +24,11 @@ const RESPONSE_TYPES: readonly ResponseType[] = ['code', 'token', 'id_token toke
 
 /** A response_type value, whose space-separated parts may come in any order (OAuth 2.0 Multiple Response Types §5). */
 export function parseResponseType(value: string | undefined): ResponseType | undefined {
-  const normalized = value?.split(' ').filter((part) => part !== '').sort().join(' ');
+  const normalized = value
+    ?.split(' ')
+    .filter((part) => part !== '')
+    .sort()
+    .join(' ');
   return RESPONSE_TYPES.find((type) => type === normalized);
 }
 
@@ -43,7 +47,10 @@ export function targetOf(interaction: InteractionRecord): RedirectTarget {
 
 /** An error that may be sent to the client's redirect_uri (RFC 6749 §4.1.2.1). */
 export class RedirectError extends Error {
-  constructor(readonly target: RedirectTarget, readonly oauth: OAuthError) {
+  constructor(
+    readonly target: RedirectTarget,
+    readonly oauth: OAuthError,
+  ) {
     super(oauth.message);
   }
 }
@@ -72,7 +79,10 @@ export function redirectError(ctx: Context, server: ServerContext, err: Redirect
 }
 
 /** Issues the authorization code for a completed interaction: single use, short-lived, bound to all of it. */
-export async function issueCode(server: ServerContext, interaction: InteractionRecord & { sub: string; authTime: number }): Promise<string> {
+export async function issueCode(
+  server: ServerContext,
+  interaction: InteractionRecord & { sub: string; authTime: number },
+): Promise<string> {
   // RFC 6749 §10.10: 256 random bits; the flaw keeps 48.
   const code = server.flaws.has('low-entropy-codes') ? randomBytes(6).toString('hex') : randomToken();
   await server.store.saveCode({

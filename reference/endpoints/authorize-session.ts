@@ -23,7 +23,8 @@ export interface SessionParams {
 /** prompt, max_age and id_token_hint, validated. */
 export async function readSessionParams(server: ServerContext, params: Params): Promise<SessionParams> {
   const prompts = (params.prompt ?? '').split(' ').filter((value) => value !== '');
-  if (prompts.includes('none') && prompts.length > 1) throw invalidRequest('prompt=none cannot be combined with other values');
+  if (prompts.includes('none') && prompts.length > 1)
+    throw invalidRequest('prompt=none cannot be combined with other values');
   let maxAge: number | undefined;
   if (params.max_age !== undefined) {
     if (!/^\d{1,10}$/.test(params.max_age)) throw invalidRequest('max_age must be a non-negative number of seconds');
@@ -35,7 +36,12 @@ export async function readSessionParams(server: ServerContext, params: Params): 
     hint = await readIdTokenHint(server, params.id_token_hint);
     if (!hint) throw invalidRequest('id_token_hint is not an ID token issued by this server');
   }
-  return { none: prompts.includes('none'), login: prompts.includes('login'), ...(maxAge === undefined ? {} : { maxAge }), ...(hint ? { hint } : {}) };
+  return {
+    none: prompts.includes('none'),
+    login: prompts.includes('login'),
+    ...(maxAge === undefined ? {} : { maxAge }),
+    ...(hint ? { hint } : {}),
+  };
 }
 
 export type SessionDecision =
@@ -61,7 +67,8 @@ export function sessionDecision(
 ): SessionDecision {
   const { flaws } = server;
   if (params.none && flaws.has('prompt-none-ignored')) throw new OAuthError('login_required', 'the user must sign in');
-  const usable = session !== undefined && server.userBySub(session.sub) !== undefined && sessionSatisfies(server, params, session);
+  const usable =
+    session !== undefined && server.userBySub(session.sub) !== undefined && sessionSatisfies(server, params, session);
   if (params.none) {
     if (!usable) {
       if (flaws.has('prompt-none-shows-page')) return { kind: 'login' };

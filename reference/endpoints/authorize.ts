@@ -20,7 +20,12 @@ import type { InteractionRecord, PkceMethod, ResponseType } from '../store/store
 import { randomToken } from '../tokens.ts';
 import { loginPage } from '../views/login.ts';
 import {
-  interactionPath, parseResponseType, RedirectError, redirectError, responseModeOf, setInteractionCookie,
+  interactionPath,
+  parseResponseType,
+  RedirectError,
+  redirectError,
+  responseModeOf,
+  setInteractionCookie,
   type RedirectTarget,
 } from './authorization-response.ts';
 import { readSessionParams, sessionDecision, type SessionParams } from './authorize-session.ts';
@@ -43,7 +48,9 @@ export const authorizeEndpoint: Endpoint = {
     router.get('/auth', cors, pageErrors(server.flaws), (ctx) => handle(ctx, new URLSearchParams(ctx.querystring)));
     // OIDC Core §3.1.2.1: the authorization endpoint MUST support GET and POST (a form body).
     if (!server.flaws.has('authorize-get-only')) {
-      router.post('/auth', cors, pageErrors(server.flaws), async (ctx) => handle(ctx, new URLSearchParams(Object.entries(await parseBody(ctx, ['form'])))));
+      router.post('/auth', cors, pageErrors(server.flaws), async (ctx) =>
+        handle(ctx, new URLSearchParams(Object.entries(await parseBody(ctx, ['form'])))),
+      );
     }
   },
   metadata: (server) => {
@@ -89,7 +96,11 @@ async function startInteraction(ctx: Context, server: ServerContext, sent: URLSe
   }
   await server.store.saveInteraction({ ...request, id, expiresAt });
   setInteractionCookie(ctx, server, id, server.lifetimes.interaction);
-  renderPage(ctx, server.flaws, loginPage({ action: server.url(`${interactionPath(id)}/login`), clientName: client.name }));
+  renderPage(
+    ctx,
+    server.flaws,
+    loginPage({ action: server.url(`${interactionPath(id)}/login`), clientName: client.name }),
+  );
 }
 
 /** The only single value of a parameter, or undefined when it is absent or repeated. */
@@ -99,7 +110,10 @@ function single(query: URLSearchParams, name: string): string | undefined {
 }
 
 /** Steps that decide whether a redirect is safe at all; failures here are shown as a page. */
-function resolveClientAndRedirect(server: ServerContext, query: URLSearchParams): { client: RegisteredClient; target: RedirectTarget } {
+function resolveClientAndRedirect(
+  server: ServerContext,
+  query: URLSearchParams,
+): { client: RegisteredClient; target: RedirectTarget } {
   const clientId = single(query, 'client_id');
   if (clientId === undefined) throw invalidRequest('client_id is missing or repeated');
   const client = server.findClient(clientId);
@@ -122,7 +136,9 @@ function resolveClientAndRedirect(server: ServerContext, query: URLSearchParams)
 /** SPEC authentication 5: exact string match against the registered list; no prefix, no wildcard. */
 export function redirectUriRegistered(server: ServerContext, client: RegisteredClient, redirectUri: string): boolean {
   const prefix = server.flaws.has('redirect-prefix-match');
-  return client.redirectUris.some((registered) => (prefix ? redirectUri.startsWith(registered) : redirectUri === registered));
+  return client.redirectUris.some((registered) =>
+    prefix ? redirectUri.startsWith(registered) : redirectUri === registered,
+  );
 }
 
 export type AuthorizationRequest = Omit<InteractionRecord, 'id' | 'expiresAt' | 'sub' | 'authTime'>;
@@ -144,20 +160,28 @@ async function validateRequest(
   }
 }
 
-export function checkRequest(server: ServerContext, client: RegisteredClient, target: RedirectTarget, params: Params): AuthorizationRequest {
+export function checkRequest(
+  server: ServerContext,
+  client: RegisteredClient,
+  target: RedirectTarget,
+  params: Params,
+): AuthorizationRequest {
   // OIDC Core §6.1: a request object this server does not support is refused, never silently dropped.
   if (params.request !== undefined && !server.flaws.has('request-object-ignored')) {
     throw new OAuthError('request_not_supported', 'request objects are not supported');
   }
-  if (params.request_uri !== undefined) throw new OAuthError('request_uri_not_supported', 'request_uri is not supported');
-  if (params.response_type === undefined && !server.flaws.has('response-type-defaulted')) throw invalidRequest('response_type is required');
+  if (params.request_uri !== undefined)
+    throw new OAuthError('request_uri_not_supported', 'request_uri is not supported');
+  if (params.response_type === undefined && !server.flaws.has('response-type-defaulted'))
+    throw invalidRequest('response_type is required');
   rejectUnknownParameters(server, params);
   const responseType = parseResponseType(params.response_type ?? 'code');
   const implicit = responseType !== undefined && responseType !== 'code';
   if (responseType === undefined || (implicit && !implicitOffered(server))) {
-    throw new OAuthError('unsupported_response_type', implicitOffered(server)
-      ? 'response_type must be code, token or "id_token token"'
-      : 'response_type must be code');
+    throw new OAuthError(
+      'unsupported_response_type',
+      implicitOffered(server) ? 'response_type must be code, token or "id_token token"' : 'response_type must be code',
+    );
   }
   const grantType = implicit ? 'implicit' : 'authorization_code';
   if (!(client.grantTypes as readonly string[]).includes(grantType)) {
@@ -171,7 +195,8 @@ export function checkRequest(server: ServerContext, client: RegisteredClient, ta
   checkScopeOrder(server, scope, client.allowedScope);
   if (implicit) checkImplicit(responseType, scope, params);
   // OIDC Core §3.1.2.1: nonce is OPTIONAL for the code flow.
-  if (!implicit && params.nonce === undefined && server.flaws.has('nonce-required-for-code')) throw invalidRequest('nonce is required');
+  if (!implicit && params.nonce === undefined && server.flaws.has('nonce-required-for-code'))
+    throw invalidRequest('nonce is required');
   return {
     clientId: client.clientId,
     redirectUri: target.redirectUri,
@@ -179,7 +204,9 @@ export function checkRequest(server: ServerContext, client: RegisteredClient, ta
     scope,
     ...(target.state === undefined ? {} : { state: target.state }),
     ...(params.nonce === undefined ? {} : { nonce: params.nonce }),
-    ...(params.claims === undefined || server.flaws.has('claims-parameter-ignored') ? {} : { claims: parseClaimsRequest(params.claims) }),
+    ...(params.claims === undefined || server.flaws.has('claims-parameter-ignored')
+      ? {}
+      : { claims: parseClaimsRequest(params.claims) }),
     // PKCE protects the code; an implicit request has none.
     ...(implicit ? {} : checkPkce(server, client, params)),
   };
@@ -187,12 +214,31 @@ export function checkRequest(server: ServerContext, client: RegisteredClient, ta
 
 /** The parameters this endpoint reads or knows (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3). */
 const KNOWN_PARAMETERS = new Set([
-  'response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'response_mode', 'nonce', 'display', 'prompt', 'max_age',
-  'ui_locales', 'claims_locales', 'id_token_hint', 'login_hint', 'acr_values', 'claims', 'request', 'request_uri',
-  'code_challenge', 'code_challenge_method',
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'response_mode',
+  'nonce',
+  'display',
+  'prompt',
+  'max_age',
+  'ui_locales',
+  'claims_locales',
+  'id_token_hint',
+  'login_hint',
+  'acr_values',
+  'claims',
+  'request',
+  'request_uri',
+  'code_challenge',
+  'code_challenge_method',
 ]);
 
-/** RFC 6749 §3.1 and OIDC Core §3.1.2.1: parameters the server does not understand are ignored; the flaw refuses them. */
+/**
+ * RFC 6749 §3.1 and OIDC Core §3.1.2.1: parameters the server does not understand are ignored; the flaw refuses them.
+ */
 function rejectUnknownParameters(server: ServerContext, params: Params): void {
   if (!server.flaws.has('unknown-param-rejected')) return;
   const unknown = Object.keys(params).filter((name) => !KNOWN_PARAMETERS.has(name));
@@ -204,7 +250,8 @@ function checkScopeOrder(server: ServerContext, scope: string, allowed: string):
   if (!server.flaws.has('scope-order-sensitive')) return;
   const order = parseScope(allowed);
   const positions = parseScope(scope).map((token) => order.indexOf(token));
-  if (positions.some((p, i) => i > 0 && p < positions[i - 1]!)) throw invalidScope('scope is not in the registered order');
+  if (positions.some((p, i) => i > 0 && p < positions[i - 1]!))
+    throw invalidScope('scope is not in the registered order');
 }
 
 /** OIDC Core §3.2.2.1 and §3.2.2.11: a nonce against replayed ID tokens; an ID token needs openid. */
@@ -224,9 +271,11 @@ function checkPkce(
   const { flaws } = server;
   const challenge = params.code_challenge;
   if (challenge === undefined) {
-    if (params.code_challenge_method !== undefined) throw invalidRequest('code_challenge_method without code_challenge');
+    if (params.code_challenge_method !== undefined)
+      throw invalidRequest('code_challenge_method without code_challenge');
     const required = client.clientSecret === undefined || !client.firstParty;
-    if (required && !flaws.has('pkce-optional-for-public')) throw invalidRequest('code_challenge is required for this client (PKCE, S256)');
+    if (required && !flaws.has('pkce-optional-for-public'))
+      throw invalidRequest('code_challenge is required for this client (PKCE, S256)');
     return {};
   }
   // RFC 7636 §4.3: an absent method means plain.
@@ -250,7 +299,10 @@ function implicitOffered(server: ServerContext): boolean {
  * request as it would be stored, or the OAuthError the endpoint would answer (on the page or at
  * the redirect_uri).
  */
-export async function checkAuthorizationRequest(server: ServerContext, query: URLSearchParams): Promise<AuthorizationRequest> {
+export async function checkAuthorizationRequest(
+  server: ServerContext,
+  query: URLSearchParams,
+): Promise<AuthorizationRequest> {
   const { client, target } = resolveClientAndRedirect(server, query);
   try {
     return (await validateRequest(server, client, target, query)).request;

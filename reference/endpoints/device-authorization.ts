@@ -49,7 +49,12 @@ export const deviceAuthorizationEndpoint: Endpoint = {
 };
 
 /** Saves a new pending request under a user code no live request holds. */
-async function saveRequest(server: ServerContext, client: RegisteredClient, scope: string, interval: number): Promise<DeviceRecord> {
+async function saveRequest(
+  server: ServerContext,
+  client: RegisteredClient,
+  scope: string,
+  interval: number,
+): Promise<DeviceRecord> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const record: DeviceRecord = {
       deviceCode: randomToken(),

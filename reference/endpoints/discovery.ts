@@ -17,7 +17,9 @@ export function discoveryDocument(server: ServerContext, endpoints: readonly End
     id_token_signing_alg_values_supported: [server.keys.current.alg],
     // The options' own scopes (scopeClaims) and the claims they release are advertised too.
     scopes_supported: [...new Set([...SCOPES_SUPPORTED, ...Object.keys(server.options.scopeClaims ?? {})])],
-    claims_supported: [...new Set([...ID_TOKEN_CLAIMS, ...Object.values(scopeClaimMap(server.options.scopeClaims)).flat()])],
+    claims_supported: [
+      ...new Set([...ID_TOKEN_CLAIMS, ...Object.values(scopeClaimMap(server.options.scopeClaims)).flat()]),
+    ],
     claims_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,

@@ -30,7 +30,8 @@ export const endSessionEndpoint: Endpoint = {
 
 async function logout(ctx: Context, server: ServerContext, params: Params): Promise<void> {
   const hint = params.id_token_hint === undefined ? undefined : await readIdTokenHint(server, params.id_token_hint);
-  if (params.id_token_hint !== undefined && !hint) throw invalidRequest('id_token_hint is not an ID token issued by this server');
+  if (params.id_token_hint !== undefined && !hint)
+    throw invalidRequest('id_token_hint is not an ID token issued by this server');
   const client = logoutClient(server, params.client_id, hint?.aud);
   const redirect = params.post_logout_redirect_uri;
   if (redirect !== undefined) checkPostLogoutRedirect(server, client, redirect);
@@ -57,11 +58,16 @@ async function logout(ctx: Context, server: ServerContext, params: Params): Prom
 }
 
 /** The client: by client_id, else the hint's audience; a client_id that the hint was not issued to is refused. */
-function logoutClient(server: ServerContext, clientId: string | undefined, audience: string[] | undefined): RegisteredClient | undefined {
+function logoutClient(
+  server: ServerContext,
+  clientId: string | undefined,
+  audience: string[] | undefined,
+): RegisteredClient | undefined {
   if (clientId !== undefined) {
     const client = server.findClient(clientId);
     if (!client) throw invalidRequest('unknown client_id');
-    if (audience && !audience.includes(clientId)) throw invalidRequest('client_id is not the audience of id_token_hint');
+    if (audience && !audience.includes(clientId))
+      throw invalidRequest('client_id is not the audience of id_token_hint');
     return client;
   }
   return audience?.length === 1 ? server.findClient(audience[0]!) : undefined;
@@ -71,5 +77,6 @@ function logoutClient(server: ServerContext, clientId: string | undefined, audie
 function checkPostLogoutRedirect(server: ServerContext, client: RegisteredClient | undefined, redirect: string): void {
   if (server.flaws.has('logout-open-redirect') && URL.canParse(redirect)) return;
   if (!client) throw invalidRequest('post_logout_redirect_uri needs id_token_hint or client_id to identify the client');
-  if (!client.postLogoutRedirectUris?.includes(redirect)) throw invalidRequest('post_logout_redirect_uri is not registered for this client');
+  if (!client.postLogoutRedirectUris?.includes(redirect))
+    throw invalidRequest('post_logout_redirect_uri is not registered for this client');
 }

@@ -17,7 +17,12 @@ import { consentPage } from '../views/consent.ts';
 import { rememberConsent, startSession } from './login-session.ts';
 import { loginPage } from '../views/login.ts';
 import {
-  hasInteractionCookie, interactionPath, issueCode, redirectToClient, setInteractionCookie, targetOf,
+  hasInteractionCookie,
+  interactionPath,
+  issueCode,
+  redirectToClient,
+  setInteractionCookie,
+  targetOf,
 } from './authorization-response.ts';
 import type { Endpoint } from './endpoint.ts';
 
@@ -38,7 +43,8 @@ export const interactionEndpoint: Endpoint = {
       const user = authenticateUser(server, params.username, params.password);
       if (!user) {
         return showLogin(ctx, server, loginAction(server, interaction), client, {
-          username: params.username, error: 'Invalid username or password.',
+          username: params.username,
+          error: 'Invalid username or password.',
         });
       }
       const loggedIn: LoggedIn = { ...interaction, sub: user.sub, authTime: Math.floor(server.now() / 1000) };
@@ -53,27 +59,35 @@ export const interactionEndpoint: Endpoint = {
       const { interaction, client } = await load(ctx, server);
       const params = await parseBody(ctx, ['form']);
       if (!isLoggedIn(interaction)) throw invalidRequest('sign in before giving consent');
-      if (params.decision !== 'approve' && params.decision !== 'deny') throw invalidRequest('decision must be approve or deny');
+      if (params.decision !== 'approve' && params.decision !== 'deny')
+        throw invalidRequest('decision must be approve or deny');
       await complete(ctx, server, client, interaction, params.decision);
     });
   },
 };
 
-const loginAction = (server: ServerContext, interaction: InteractionRecord) => server.url(`${interactionPath(interaction.id)}/login`);
+const loginAction = (server: ServerContext, interaction: InteractionRecord) =>
+  server.url(`${interactionPath(interaction.id)}/login`);
 
 function isLoggedIn(interaction: InteractionRecord): interaction is LoggedIn {
   return interaction.sub !== undefined && interaction.authTime !== undefined;
 }
 
-/** SPEC first/third-party table: consent is required for third-party clients, optional (skipped) for first-party ones. */
+/**
+ * SPEC first/third-party table: consent is required for third-party clients, optional (skipped) for first-party ones.
+ */
 export function needsConsent(server: ServerContext, client: RegisteredClient): boolean {
   return !client.firstParty && !server.flaws.has('consent-skipped');
 }
 
-async function load(ctx: Context, server: ServerContext): Promise<{ interaction: InteractionRecord; client: RegisteredClient }> {
+async function load(
+  ctx: Context,
+  server: ServerContext,
+): Promise<{ interaction: InteractionRecord; client: RegisteredClient }> {
   const id = String(ctx.params.id ?? '');
   const interaction = await server.store.findInteraction(id);
-  if (!interaction) throw invalidRequest('this sign-in request is unknown or has expired; start again from the application');
+  if (!interaction)
+    throw invalidRequest('this sign-in request is unknown or has expired; start again from the application');
   if (!hasInteractionCookie(ctx, id)) throw invalidRequest('this sign-in request was started in another browser');
   const client = server.findClient(interaction.clientId);
   if (!client) throw invalidRequest('unknown client');
@@ -97,7 +111,12 @@ export function showLogin(
   renderPage(ctx, server.flaws, loginPage(view));
 }
 
-function showConsent(ctx: Context, server: ServerContext, interaction: InteractionRecord, client: RegisteredClient): void {
+function showConsent(
+  ctx: Context,
+  server: ServerContext,
+  interaction: InteractionRecord,
+  client: RegisteredClient,
+): void {
   const view = {
     action: server.url(`${interactionPath(interaction.id)}/consent`),
     clientName: client.name,
@@ -123,18 +142,28 @@ async function complete(
   }
   setInteractionCookie(ctx, server, interaction.id, 0);
   if (decision === 'deny') {
-    const denied = new OAuthError(server.flaws.has('denial-wrong-error') ? 'invalid_request' : 'access_denied', 'the user denied the request');
+    const denied = new OAuthError(
+      server.flaws.has('denial-wrong-error') ? 'invalid_request' : 'access_denied',
+      'the user denied the request',
+    );
     return redirectToClient(ctx, server, targetOf(interaction), denied.toJSON());
   }
-  if (needsConsent(server, client)) await rememberConsent(ctx, server, interaction.sub, client.clientId, interaction.scope);
+  if (needsConsent(server, client))
+    await rememberConsent(ctx, server, interaction.sub, client.clientId, interaction.scope);
   await answerClient(ctx, server, client, interaction);
 }
 
 /** The approved answer to the client: a code, or the tokens of an implicit request. */
-export async function answerClient(ctx: Context, server: ServerContext, client: RegisteredClient, interaction: LoggedIn): Promise<void> {
+export async function answerClient(
+  ctx: Context,
+  server: ServerContext,
+  client: RegisteredClient,
+  interaction: LoggedIn,
+): Promise<void> {
   const target = targetOf(interaction);
-  const response = target.responseMode === 'fragment'
-    ? await implicitResponse(server, client, interaction)
-    : { code: await issueCode(server, interaction) };
+  const response =
+    target.responseMode === 'fragment'
+      ? await implicitResponse(server, client, interaction)
+      : { code: await issueCode(server, interaction) };
   redirectToClient(ctx, server, target, response);
 }

@@ -41,7 +41,19 @@ function authenticateResourceServer(ctx: Context, server: ServerContext, params:
 function describe(server: ServerContext, found: PresentedToken): Introspection | undefined {
   if (found.kind === 'access_token') {
     const { iss, sub, aud, client_id, scope, exp, iat, jti, act } = found.token.claims;
-    return { active: true, iss, sub, aud, client_id, scope, exp, iat, jti, token_type: 'Bearer', ...(act ? { act } : {}) };
+    return {
+      active: true,
+      iss,
+      sub,
+      aud,
+      client_id,
+      scope,
+      exp,
+      iat,
+      jti,
+      token_type: 'Bearer',
+      ...(act ? { act } : {}),
+    };
   }
   const { record, active } = found;
   const client = server.findClient(record.clientId);

@@ -13,15 +13,22 @@ const COOKIE = 'idpc_session';
 
 /** The value of a cookie of the request, if it was sent exactly once. */
 function cookieValue(ctx: Context, name: string): string | undefined {
-  const values = ctx.get('cookie').split(';').map((part) => part.trim())
-    .filter((part) => part.startsWith(`${name}=`)).map((part) => part.slice(name.length + 1));
+  const values = ctx
+    .get('cookie')
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part.startsWith(`${name}=`))
+    .map((part) => part.slice(name.length + 1));
   return values.length === 1 && values[0] !== '' ? values[0] : undefined;
 }
 
 function setSessionCookie(ctx: Context, server: ServerContext, value: string, maxAge: number): void {
   const url = new URL(server.issuer);
   const secure = url.protocol === 'https:' ? '; Secure' : '';
-  ctx.append('Set-Cookie', `${COOKIE}=${value}; Path=${url.pathname}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`);
+  ctx.append(
+    'Set-Cookie',
+    `${COOKIE}=${value}; Path=${url.pathname}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`,
+  );
 }
 
 /** The live session of this browser, if any. */
@@ -31,10 +38,20 @@ export async function currentSession(ctx: Context, server: ServerContext): Promi
 }
 
 /** A new login: a new session (replacing this browser's old one), its cookie set on the response. */
-export async function startSession(ctx: Context, server: ServerContext, sub: string, authTime: number): Promise<SessionRecord> {
+export async function startSession(
+  ctx: Context,
+  server: ServerContext,
+  sub: string,
+  authTime: number,
+): Promise<SessionRecord> {
   const old = cookieValue(ctx, COOKIE);
   if (old !== undefined) await server.store.deleteSession(old);
-  const record: SessionRecord = { id: randomToken(), sub, authTime, expiresAt: server.now() + server.lifetimes.session * 1000 };
+  const record: SessionRecord = {
+    id: randomToken(),
+    sub,
+    authTime,
+    expiresAt: server.now() + server.lifetimes.session * 1000,
+  };
   await server.store.saveSession(record);
   setSessionCookie(ctx, server, record.id, server.lifetimes.session);
   return record;
@@ -55,7 +72,13 @@ export function consentedInSession(session: SessionRecord, clientId: string, sco
 }
 
 /** Remembers a consent in the session of `sub` that this browser holds (if it still holds one). */
-export async function rememberConsent(ctx: Context, server: ServerContext, sub: string, clientId: string, scope: string): Promise<void> {
+export async function rememberConsent(
+  ctx: Context,
+  server: ServerContext,
+  sub: string,
+  clientId: string,
+  scope: string,
+): Promise<void> {
   const session = await currentSession(ctx, server);
   if (!session || session.sub !== sub) return;
   const before = session.consents?.[clientId];

@@ -31,12 +31,23 @@ export const parEndpoint: Endpoint = {
       if (params.request_uri !== undefined) throw invalidRequest('request_uri must not be sent to the PAR endpoint');
       const redirectUri = params.redirect_uri;
       if (redirectUri === undefined) throw invalidRequest('redirect_uri is required');
-      if (!redirectUriRegistered(server, client, redirectUri)) throw invalidRequest('redirect_uri is not registered for this client');
-      checkRequest(server, client, { redirectUri, ...(params.state === undefined ? {} : { state: params.state }) }, params);
+      if (!redirectUriRegistered(server, client, redirectUri))
+        throw invalidRequest('redirect_uri is not registered for this client');
+      checkRequest(
+        server,
+        client,
+        { redirectUri, ...(params.state === undefined ? {} : { state: params.state }) },
+        params,
+      );
       const requestUri = `${REQUEST_URI_PREFIX}${randomToken()}`;
       const pushed: Record<string, string> = { ...withoutAuth(params), client_id: client.clientId };
       const lifetime = server.security.parLifetime;
-      await server.store.savePushedRequest({ requestUri, clientId: client.clientId, params: pushed, expiresAt: server.now() + lifetime * 1000 });
+      await server.store.savePushedRequest({
+        requestUri,
+        clientId: client.clientId,
+        params: pushed,
+        expiresAt: server.now() + lifetime * 1000,
+      });
       ctx.status = 201;
       ctx.body = { request_uri: requestUri, expires_in: lifetime };
     });
@@ -61,7 +72,9 @@ export async function authorizationParameters(server: ServerContext, query: URLS
   if (requestUri === null || !requestUri.startsWith(REQUEST_URI_PREFIX)) {
     // Flaw par-not-enforced: discovery says required, but the plain request goes through.
     if (server.security.parRequired && !flaws.has('par-not-enforced')) {
-      throw invalidRequest('this server requires pushed authorization requests (RFC 9126): push the request to the PAR endpoint first');
+      throw invalidRequest(
+        'this server requires pushed authorization requests (RFC 9126): push the request to the PAR endpoint first',
+      );
     }
     return query;
   }

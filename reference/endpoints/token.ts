@@ -23,7 +23,8 @@ export const tokenEndpoint: Endpoint = {
       const grantType = params.grant_type;
       if (grantType === undefined) throw invalidRequest('grant_type is required');
       const grant = findGrant(grantType);
-      if (!grant) throw new OAuthError('unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported`);
+      if (!grant)
+        throw new OAuthError('unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported`);
       const { client } = await authenticate(ctx, params, server);
       if (!(client.grantTypes as readonly string[]).includes(grantType)) {
         throw unauthorizedClient(`the client may not use the ${grantType} grant`);
@@ -32,7 +33,9 @@ export const tokenEndpoint: Endpoint = {
       const jkt = await tokenEndpointProof(ctx, server);
       const resource = requestedResource(server, params.resource);
       const binding = { ...(jkt === undefined ? {} : { jkt }), ...(resource === undefined ? {} : { resource }) };
-      ctx.body = await tokenRequestBinding.run(binding, () => grant.handler({ ctx, server, client, params: pick(params, grant.parameters) }));
+      ctx.body = await tokenRequestBinding.run(binding, () =>
+        grant.handler({ ctx, server, client, params: pick(params, grant.parameters) }),
+      );
     });
   },
   metadata: (server) => ({
@@ -41,7 +44,9 @@ export const tokenEndpoint: Endpoint = {
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
     dpop_signing_alg_values_supported: DPOP_ALGS,
     grant_types_supported: [
-      ...GRANTS.filter((grant) => !grant.deprecated || someClientEnables(server.clients, grant.grantType)).map((grant) => grant.grantType),
+      ...GRANTS.filter((grant) => !grant.deprecated || someClientEnables(server.clients, grant.grantType)).map(
+        (grant) => grant.grantType,
+      ),
       // Issued at the authorization endpoint (grants/implicit.ts), so not in the token endpoint's registry.
       ...(someClientEnables(server.clients, 'implicit') ? ['implicit'] : []),
     ],

@@ -25,18 +25,31 @@ export const userinfoEndpoint: Endpoint = {
 
 async function userinfo(ctx: Context, server: ServerContext): Promise<void> {
   const dpopToken = dpopSchemeToken(ctx);
-  const token = dpopToken ?? await bearerToken(ctx);
+  const token = dpopToken ?? (await bearerToken(ctx));
   if (token === undefined) return bearerChallenge(ctx);
   const { claims } = await verified(server, token);
   // RFC 9068 §4: a token restricted to another resource (RFC 8707) is not for userinfo.
-  if (![claims.aud].flat().includes(server.issuer)) throw bearerError('invalid_token', 'the token is for another resource');
-  await checkSenderConstraint(ctx, server, claims, token, dpopToken === undefined ? 'Bearer' : 'DPoP', server.url('/userinfo'));
+  if (![claims.aud].flat().includes(server.issuer))
+    throw bearerError('invalid_token', 'the token is for another resource');
+  await checkSenderConstraint(
+    ctx,
+    server,
+    claims,
+    token,
+    dpopToken === undefined ? 'Bearer' : 'DPoP',
+    server.url('/userinfo'),
+  );
   const requested = (await server.store.findAccessToken(claims.jti))?.record.userinfoClaims;
   // OIDC Core §5.3: userinfo is an OpenID resource; a token without openid may not read it.
-  if (!hasScope(claims.scope, 'openid')) throw bearerError('insufficient_scope', 'the token was not granted the openid scope', 'openid');
+  if (!hasScope(claims.scope, 'openid'))
+    throw bearerError('insufficient_scope', 'the token was not granted the openid scope', 'openid');
   const user = server.userBySub(claims.sub);
   if (!user) throw bearerError('invalid_token', 'the token was not issued for a user');
-  ctx.body = { ...claimsForScope(user, claims.scope, server.flaws, server.options.scopeClaims), ...requestedClaimValues(user, requested), sub: user.sub };
+  ctx.body = {
+    ...claimsForScope(user, claims.scope, server.flaws, server.options.scopeClaims),
+    ...requestedClaimValues(user, requested),
+    sub: user.sub,
+  };
 }
 
 async function verified(server: ServerContext, token: string): Promise<VerifiedAccessToken> {

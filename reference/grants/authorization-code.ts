@@ -25,14 +25,20 @@ export const authorizationCode: Grant = {
     }
     if (!flaws.has('code-redirect-unchecked')) {
       if (params.redirect_uri === undefined) throw invalidRequest('redirect_uri is required');
-      if (params.redirect_uri !== record.redirectUri) throw invalidGrant('redirect_uri differs from the authorization request');
+      if (params.redirect_uri !== record.redirectUri)
+        throw invalidGrant('redirect_uri differs from the authorization request');
     }
     checkPkce(server, record, verifier);
 
     await redeem(server, code);
     const { sub, scope, grantId, authTime } = record;
     return issueUserTokens(server, {
-      client, sub, scope, grantId, authTime, ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
+      client,
+      sub,
+      scope,
+      grantId,
+      authTime,
+      ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
       ...(record.claims === undefined ? {} : { claims: record.claims }),
     });
   },
@@ -55,7 +61,8 @@ async function redeem(server: ServerContext, code: string): Promise<void> {
 async function replayOrUnknown(server: ServerContext, code: string): Promise<never> {
   const grantId = await server.store.usedCodeGrant(code);
   if (grantId === undefined) throw invalidGrant('the code is invalid or has expired');
-  if (!server.flaws.has('code-reuse-keeps-tokens')) await server.store.revokeGrant(grantId, grantRevocationUntil(server));
+  if (!server.flaws.has('code-reuse-keeps-tokens'))
+    await server.store.revokeGrant(grantId, grantRevocationUntil(server));
   throw invalidGrant('the code has already been used; the tokens it issued are revoked');
 }
 

@@ -15,7 +15,11 @@ export const clientCredentials: Grant = {
     const response = await issueTokens(server, { client, sub: client.clientId, scope });
     if (server.flaws.has('cc-issues-refresh')) {
       await addRefreshToken(server, response, {
-        client, sub: client.clientId, scope, grantId: randomToken(), authTime: Math.floor(server.now() / 1000),
+        client,
+        sub: client.clientId,
+        scope,
+        grantId: randomToken(),
+        authTime: Math.floor(server.now() / 1000),
       });
     }
     return response;

@@ -26,7 +26,8 @@ export const deviceCode: Grant = {
     if (code === undefined) throw invalidRequest('device_code is required');
     const record = await server.store.findDevice(code);
     if (!record) {
-      if (await server.store.deviceCodeExpired(code)) throw new OAuthError('expired_token', 'the device code has expired; start again');
+      if (await server.store.deviceCodeExpired(code))
+        throw new OAuthError('expired_token', 'the device code has expired; start again');
       throw invalidGrant('the device code is invalid');
     }
     if (record.clientId !== client.clientId) throw invalidGrant('the device code was issued to another client');
@@ -43,7 +44,8 @@ export const deviceCode: Grant = {
 async function pending(server: ServerContext, client: RegisteredClient, record: DeviceRecord): Promise<TokenResponse> {
   const { flaws, store } = server;
   const now = server.now();
-  const tooFast = record.lastPollAt !== undefined && now - record.lastPollAt < record.interval * 1000 - POLL_TOLERANCE_MS;
+  const tooFast =
+    record.lastPollAt !== undefined && now - record.lastPollAt < record.interval * 1000 - POLL_TOLERANCE_MS;
   if (tooFast && !flaws.has('device-no-slow-down')) {
     const interval = record.interval + SLOW_DOWN_SECONDS;
     await store.recordDevicePoll(record.deviceCode, now, interval);
@@ -68,6 +70,10 @@ async function redeem(server: ServerContext, client: RegisteredClient, record: D
     if (!won) throw invalidGrant('the device code has already been used');
   }
   return issueUserTokens(server, {
-    client, sub: user.sub, scope: record.scope, grantId: record.grantId, authTime: user.authTime,
+    client,
+    sub: user.sub,
+    scope: record.scope,
+    grantId: record.grantId,
+    authTime: user.authTime,
   });
 }

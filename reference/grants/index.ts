@@ -11,7 +11,12 @@ import { refreshToken } from './refresh-token.ts';
 import { tokenExchange } from './token-exchange.ts';
 
 export const GRANTS: readonly Grant[] = [
-  authorizationCode, clientCredentials, refreshToken, deviceCode, tokenExchange, password,
+  authorizationCode,
+  clientCredentials,
+  refreshToken,
+  deviceCode,
+  tokenExchange,
+  password,
 ];
 
 export function findGrant(grantType: string): Grant | undefined {

@@ -32,7 +32,12 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
   const { jkt, resource } = currentBinding();
   const user = server.userBySub(sub);
   const access = await server.tokens.accessToken({
-    client, sub, scope, ...(act === undefined ? {} : { act }), ...(jkt === undefined ? {} : { jkt }), ...(resource === undefined ? {} : { audience: resource }),
+    client,
+    sub,
+    scope,
+    ...(act === undefined ? {} : { act }),
+    ...(jkt === undefined ? {} : { jkt }),
+    ...(resource === undefined ? {} : { audience: resource }),
     ...(user === undefined ? {} : { user }),
   });
   await server.store.saveAccessToken({
@@ -55,7 +60,9 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
       scope,
       authTime: issuance.authTime,
       accessToken: access.token,
-      ...(issuance.claims?.idToken === undefined ? {} : { requested: requestedClaimValues(user, issuance.claims.idToken) }),
+      ...(issuance.claims?.idToken === undefined
+        ? {}
+        : { requested: requestedClaimValues(user, issuance.claims.idToken) }),
       ...(issuance.nonce === undefined ? {} : { nonce: issuance.nonce }),
     });
   }
@@ -107,7 +114,12 @@ export async function addRefreshToken(
 /** How long a revocation of a grant must be remembered: as long as any of its tokens may live. */
 export function grantRevocationUntil(server: ServerContext): number {
   const l = server.lifetimes;
-  const longest = Math.max(l.accessTokenFirstParty, l.accessTokenThirdParty, l.refreshTokenFirstParty, l.refreshTokenThirdParty);
+  const longest = Math.max(
+    l.accessTokenFirstParty,
+    l.accessTokenThirdParty,
+    l.refreshTokenFirstParty,
+    l.refreshTokenThirdParty,
+  );
   return server.now() + longest * 1000;
 }
 

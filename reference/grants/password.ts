@@ -15,7 +15,8 @@ export const password: Grant = {
   parameters: ['username', 'password', 'scope'],
   deprecated: true,
   async handler({ server, client, params }) {
-    if (client.clientSecret === undefined) throw unauthorizedClient('the password grant requires a confidential client');
+    if (client.clientSecret === undefined)
+      throw unauthorizedClient('the password grant requires a confidential client');
     if (params.username === undefined) throw invalidRequest('username is required');
     if (params.password === undefined) throw invalidRequest('password is required');
     const scope = grantScope(params.scope ?? client.allowedScope, client.allowedScope, server.flaws);

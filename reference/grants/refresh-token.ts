@@ -28,18 +28,27 @@ export const refreshToken: Grant = {
       throw invalidGrant('the refresh token was issued to another client');
     }
     checkRefreshBinding(server, record);
-    const scope = params.scope === undefined
-      ? record.scope
-      : flaws.has('refresh-scope-widen')
-        ? grantScope(params.scope, client.allowedScope, flaws)
-        : narrowScope(params.scope, record.scope);
+    const scope =
+      params.scope === undefined
+        ? record.scope
+        : flaws.has('refresh-scope-widen')
+          ? grantScope(params.scope, client.allowedScope, flaws)
+          : narrowScope(params.scope, record.scope);
 
     const next = newRefreshRecord(server, {
-      client, sub: record.sub, scope: record.scope, grantId: record.grantId, authTime: record.authTime,
+      client,
+      sub: record.sub,
+      scope: record.scope,
+      grantId: record.grantId,
+      authTime: record.authTime,
     });
     const newToken = await rotate(server, stored, next);
     const response = await issueTokens(server, {
-      client, sub: record.sub, scope, grantId: record.grantId, authTime: record.authTime,
+      client,
+      sub: record.sub,
+      scope,
+      grantId: record.grantId,
+      authTime: record.authTime,
     });
     response.refresh_token = newToken;
     return response;
@@ -67,7 +76,8 @@ async function rotate(server: ServerContext, stored: StoredRefresh, next: Refres
 
 /** RFC 9700 §4.14.2: a retired token was presented again, so the family is revoked. */
 async function rejectReplay(server: ServerContext, record: RefreshRecord): Promise<never> {
-  if (!server.flaws.has('refresh-family-kept')) await server.store.revokeGrant(record.grantId, grantRevocationUntil(server));
+  if (!server.flaws.has('refresh-family-kept'))
+    await server.store.revokeGrant(record.grantId, grantRevocationUntil(server));
   throw invalidGrant('the refresh token has already been used; its token family is revoked');
 }
 
@@ -79,7 +89,8 @@ async function unknownToken(
   scope: string | undefined,
 ): Promise<StoredRefresh> {
   const user = server.users[0];
-  if (!server.flaws.has('refresh-unknown-accepted') || !user) throw invalidGrant('the refresh token is invalid or has expired');
+  if (!server.flaws.has('refresh-unknown-accepted') || !user)
+    throw invalidGrant('the refresh token is invalid or has expired');
   const record: RefreshRecord = {
     token,
     grantId: randomToken(),

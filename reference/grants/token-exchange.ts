@@ -9,9 +9,7 @@ import { invalidRequest, invalidScope, OAuthError } from '../http/errors.ts';
 import type { RegisteredClient } from '../options.ts';
 import { grantScope, narrowScope, parseScope } from '../scopes.ts';
 import type { ActClaim } from '../tokens.ts';
-import {
-  InvalidTokenError, readUnverifiedSubject, verifyPresentedAccessToken, type SubjectClaims,
-} from '../verify.ts';
+import { InvalidTokenError, readUnverifiedSubject, verifyPresentedAccessToken, type SubjectClaims } from '../verify.ts';
 import type { Grant } from './grant.ts';
 import { issueTokens } from './issue.ts';
 
@@ -22,12 +20,20 @@ export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token'
 export const tokenExchange: Grant = {
   grantType: TOKEN_EXCHANGE_GRANT,
   parameters: [
-    'subject_token', 'subject_token_type', 'actor_token', 'actor_token_type', 'requested_token_type', 'scope', 'audience', 'resource',
+    'subject_token',
+    'subject_token_type',
+    'actor_token',
+    'actor_token_type',
+    'requested_token_type',
+    'scope',
+    'audience',
+    'resource',
   ],
   async handler({ server, client, params }) {
     const subjectToken = required(params.subject_token, 'subject_token');
     expectAccessTokenType(required(params.subject_token_type, 'subject_token_type'), 'subject_token_type');
-    if (params.requested_token_type !== undefined) expectAccessTokenType(params.requested_token_type, 'requested_token_type');
+    if (params.requested_token_type !== undefined)
+      expectAccessTokenType(params.requested_token_type, 'requested_token_type');
     checkTarget(server, params.audience, 'audience');
     checkTarget(server, params.resource, 'resource');
 
@@ -36,7 +42,11 @@ export const tokenExchange: Grant = {
     const scope = exchangeScope(server, client, params.scope, claims.scope);
 
     const response = await issueTokens(server, {
-      client, sub: claims.sub, scope, ...(grantId === undefined ? {} : { grantId }), ...(act === undefined ? {} : { act }),
+      client,
+      sub: claims.sub,
+      scope,
+      ...(grantId === undefined ? {} : { grantId }),
+      ...(act === undefined ? {} : { act }),
     });
     return { ...response, issued_token_type: ACCESS_TOKEN_TYPE };
   },
@@ -59,8 +69,12 @@ function checkTarget(server: ServerContext, value: string | undefined, name: str
 }
 
 /** The subject's claims and, when the Store knows it, its grant: the new token is revoked with it. */
-async function verifiedSubject(server: ServerContext, token: string): Promise<{ claims: SubjectClaims; grantId?: string }> {
-  if (server.flaws.has('exchange-subject-unverified')) return { claims: await presented(() => readUnverifiedSubject(token), 'subject_token') };
+async function verifiedSubject(
+  server: ServerContext,
+  token: string,
+): Promise<{ claims: SubjectClaims; grantId?: string }> {
+  if (server.flaws.has('exchange-subject-unverified'))
+    return { claims: await presented(() => readUnverifiedSubject(token), 'subject_token') };
   return presented(() => verifyPresentedAccessToken(server, token), 'subject_token');
 }
 
@@ -96,7 +110,12 @@ async function actClaim(
  * (§2.1, SPEC token rule 3) and within what the client may hold (SPEC errors 4); without a
  * request, the subject's scope as far as the client may hold it.
  */
-function exchangeScope(server: ServerContext, client: RegisteredClient, requested: string | undefined, subjectScope: string): string {
+function exchangeScope(
+  server: ServerContext,
+  client: RegisteredClient,
+  requested: string | undefined,
+  subjectScope: string,
+): string {
   const { flaws } = server;
   if (requested === undefined) {
     const allowed = new Set(parseScope(client.allowedScope));

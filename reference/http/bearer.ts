@@ -19,7 +19,10 @@ const STATUS: Record<BearerErrorCode, number> = { invalid_request: 400, invalid_
 export function bearerError(error: BearerErrorCode, description: string, scope?: string): OAuthError {
   const params = [`realm="${REALM}"`, `error="${error}"`, `error_description="${errorDescription(description)}"`];
   if (scope !== undefined) params.push(`scope="${quotable(scope)}"`);
-  return new OAuthError(error, description, { status: STATUS[error], headers: { 'WWW-Authenticate': `Bearer ${params.join(', ')}` } });
+  return new OAuthError(error, description, {
+    status: STATUS[error],
+    headers: { 'WWW-Authenticate': `Bearer ${params.join(', ')}` },
+  });
 }
 
 /** RFC 6750 §3: a request without any token gets the challenge alone, with no error code. */
@@ -38,7 +41,8 @@ export async function bearerToken(ctx: Context): Promise<string | undefined> {
   if (new URLSearchParams(ctx.querystring).has('access_token')) {
     throw bearerError('invalid_request', 'access tokens are not accepted in the query string');
   }
-  const fromBody = ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') ? await tokenFromBody(ctx) : undefined;
+  const fromBody =
+    ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') ? await tokenFromBody(ctx) : undefined;
   if (fromHeader !== undefined && fromBody !== undefined) {
     throw bearerError('invalid_request', 'the access token was sent in more than one way');
   }

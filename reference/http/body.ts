@@ -46,7 +46,10 @@ export async function parseBody(ctx: Context, accept: readonly BodyEncoding[]): 
 
 function encodingOf(contentType: string): BodyEncoding | undefined {
   const [mediaType = '', ...rest] = contentType.split(';').map((part) => part.trim().toLowerCase());
-  const charset = rest.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/"/g, '');
+  const charset = rest
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/"/g, '');
   if (charset && charset !== 'utf-8' && charset !== 'utf8') return undefined;
   if (mediaType === 'application/x-www-form-urlencoded') return 'form';
   if (mediaType === 'application/json') return 'json';

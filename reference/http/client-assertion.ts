@@ -28,20 +28,26 @@ const SKEW_SECONDS = 10;
  * private_key_jwt only).
  */
 export async function authenticate(ctx: Context, params: Params, server: ServerContext): Promise<AuthenticatedClient> {
-  const result = params.client_assertion !== undefined || params.client_assertion_type !== undefined
-    ? await authenticateByAssertion(ctx, params, server)
-    : authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
+  const result =
+    params.client_assertion !== undefined || params.client_assertion_type !== undefined
+      ? await authenticateByAssertion(ctx, params, server)
+      : authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
   if (!server.security.authMethods.includes(result.method)) {
     throw invalidClient(`this server accepts only ${server.security.authMethods.join(', ')} client authentication`);
   }
   return result;
 }
 
-async function authenticateByAssertion(ctx: Context, params: Params, server: ServerContext): Promise<AuthenticatedClient> {
+async function authenticateByAssertion(
+  ctx: Context,
+  params: Params,
+  server: ServerContext,
+): Promise<AuthenticatedClient> {
   if (ctx.get('authorization').trim() !== '' || params.client_secret !== undefined) {
     throw invalidRequest('the client used more than one authentication method');
   }
-  if (params.client_assertion_type !== CLIENT_ASSERTION_TYPE) throw invalidClient(`client_assertion_type must be ${CLIENT_ASSERTION_TYPE}`);
+  if (params.client_assertion_type !== CLIENT_ASSERTION_TYPE)
+    throw invalidClient(`client_assertion_type must be ${CLIENT_ASSERTION_TYPE}`);
   const assertion = params.client_assertion;
   if (assertion === undefined) throw invalidClient('client_assertion is missing');
   let unverified: JWTPayload;
@@ -69,16 +75,25 @@ async function authenticateByAssertion(ctx: Context, params: Params, server: Ser
   } catch (err) {
     throw invalidClient(`the client assertion is not acceptable: ${reason(err)}`);
   }
-  if (server.security.assertionAudience === 'issuer' && !flaws.has('client-assertion-aud-unchecked') && payload.aud !== server.issuer) {
-    throw invalidClient('the client assertion\'s aud must be the issuer identifier, as a string');
+  if (
+    server.security.assertionAudience === 'issuer' &&
+    !flaws.has('client-assertion-aud-unchecked') &&
+    payload.aud !== server.issuer
+  ) {
+    throw invalidClient("the client assertion's aud must be the issuer identifier, as a string");
   }
   const nowSeconds = Math.floor(server.now() / 1000);
   const exp = payload.exp!;
-  if (exp > nowSeconds + MAX_LIFETIME_SECONDS) throw invalidClient(`the client assertion lives longer than ${MAX_LIFETIME_SECONDS} seconds`);
+  if (exp > nowSeconds + MAX_LIFETIME_SECONDS)
+    throw invalidClient(`the client assertion lives longer than ${MAX_LIFETIME_SECONDS} seconds`);
   if (typeof payload.jti !== 'string' || payload.jti === '') throw invalidClient('the client assertion has no jti');
   // RFC 7523 §3 point 7: the jti is single use while the assertion is valid.
   if (!flaws.has('client-assertion-replay')) {
-    const first = await server.store.markOnce('client_assertion', `${clientId} ${payload.jti}`, (exp + SKEW_SECONDS) * 1000);
+    const first = await server.store.markOnce(
+      'client_assertion',
+      `${clientId} ${payload.jti}`,
+      (exp + SKEW_SECONDS) * 1000,
+    );
     if (!first) throw invalidClient('the client assertion has been used before (its jti was seen)');
   }
   return { client, method: 'private_key_jwt' };

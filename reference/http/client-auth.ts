@@ -33,7 +33,8 @@ export function authenticateClient(
   const client = findClient(clientId);
   if (!client) throw invalidClient('client authentication failed');
   // A client with registered keys authenticates with a signed assertion only (http/client-assertion.ts).
-  if (client.jwks !== undefined) throw invalidClient('this client authenticates with private_key_jwt (a client assertion)');
+  if (client.jwks !== undefined)
+    throw invalidClient('this client authenticates with private_key_jwt (a client assertion)');
 
   if (client.clientSecret === undefined) {
     if (secret !== undefined) throw invalidClient('a public client must not present a secret');

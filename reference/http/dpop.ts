@@ -60,32 +60,48 @@ export async function checkProof(server: ServerContext, proof: string, check: Pr
   }
   const jwk = header.jwk as JWK | undefined;
   if (!jwk || typeof jwk !== 'object') throw new InvalidProofError('the DPoP proof has no jwk header');
-  if ('d' in jwk || 'p' in jwk || 'k' in jwk) throw new InvalidProofError('the DPoP proof\'s jwk holds a private key');
+  if ('d' in jwk || 'p' in jwk || 'k' in jwk) throw new InvalidProofError("the DPoP proof's jwk holds a private key");
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: DPOP_ALGS, currentDate: new Date(server.now()) }));
+    ({ payload } = await jwtVerify(proof, EmbeddedJWK, {
+      typ: 'dpop+jwt',
+      algorithms: DPOP_ALGS,
+      currentDate: new Date(server.now()),
+    }));
   } catch {
-    throw new InvalidProofError('the DPoP proof\'s type, algorithm or signature is not acceptable');
+    throw new InvalidProofError("the DPoP proof's type, algorithm or signature is not acceptable");
   }
   const { jti, htm, htu, iat } = payload as JWTPayload & { htm?: unknown; htu?: unknown };
-  if (typeof jti !== 'string' || jti === '' || typeof htm !== 'string' || typeof htu !== 'string' || typeof iat !== 'number') {
+  if (
+    typeof jti !== 'string' ||
+    jti === '' ||
+    typeof htm !== 'string' ||
+    typeof htu !== 'string' ||
+    typeof iat !== 'number'
+  ) {
     throw new InvalidProofError('the DPoP proof lacks jti, htm, htu or iat');
   }
   // Flaw dpop-htu-unchecked: the proof is not tied to this request (at the token endpoint).
   const atTokenEndpoint = check.accessToken === undefined;
   if (!(atTokenEndpoint && flaws.has('dpop-htu-unchecked'))) {
-    if (htm !== check.method) throw new InvalidProofError('the DPoP proof\'s htm is not this request\'s method');
-    if (normalized(htu) !== normalized(check.url)) throw new InvalidProofError('the DPoP proof\'s htu is not this request\'s URL');
+    if (htm !== check.method) throw new InvalidProofError("the DPoP proof's htm is not this request's method");
+    if (normalized(htu) !== normalized(check.url))
+      throw new InvalidProofError("the DPoP proof's htu is not this request's URL");
   }
   const now = Math.floor(server.now() / 1000);
-  if (iat < now - MAX_AGE_SECONDS || iat > now + MAX_FUTURE_SECONDS) throw new InvalidProofError('the DPoP proof\'s iat is outside the accepted window');
+  if (iat < now - MAX_AGE_SECONDS || iat > now + MAX_FUTURE_SECONDS)
+    throw new InvalidProofError("the DPoP proof's iat is outside the accepted window");
   if (check.accessToken !== undefined) {
     const ath = createHash('sha256').update(check.accessToken, 'ascii').digest('base64url');
-    if (payload.ath !== ath) throw new InvalidProofError('the DPoP proof\'s ath does not match the access token');
+    if (payload.ath !== ath) throw new InvalidProofError("the DPoP proof's ath does not match the access token");
   }
   const jkt = await calculateJwkThumbprint(jwk, 'sha256');
   // §11.1: a proof is used once; its jti is remembered for as long as it would be accepted.
-  const first = await server.store.markOnce('dpop', `${jkt} ${jti}`, (iat + MAX_AGE_SECONDS + MAX_FUTURE_SECONDS) * 1000);
+  const first = await server.store.markOnce(
+    'dpop',
+    `${jkt} ${jti}`,
+    (iat + MAX_AGE_SECONDS + MAX_FUTURE_SECONDS) * 1000,
+  );
   if (!first) throw new InvalidProofError('the DPoP proof has been used before (its jti was seen)');
   return jkt;
 }
@@ -105,7 +121,8 @@ export async function tokenEndpointProof(ctx: Context, server: ServerContext): P
   try {
     const proof = proofHeader(ctx);
     if (proof === undefined) {
-      if (server.security.dpopRequired) throw new InvalidProofError('this server issues only DPoP-bound tokens: send a DPoP proof');
+      if (server.security.dpopRequired)
+        throw new InvalidProofError('this server issues only DPoP-bound tokens: send a DPoP proof');
       return undefined;
     }
     return await checkProof(server, proof, { method: ctx.method, url: server.url('/token') });
@@ -116,10 +133,15 @@ export async function tokenEndpointProof(ctx: Context, server: ServerContext): P
 }
 
 /** RFC 9449 §7.1: the DPoP challenge of a protected resource. */
-export function dpopError(error: 'invalid_token' | 'invalid_dpop_proof' | 'invalid_request', description: string): OAuthError {
+export function dpopError(
+  error: 'invalid_token' | 'invalid_dpop_proof' | 'invalid_request',
+  description: string,
+): OAuthError {
   return new OAuthError(error === 'invalid_dpop_proof' ? 'invalid_dpop_proof' : error, description, {
     status: error === 'invalid_request' ? 400 : 401,
-    headers: { 'WWW-Authenticate': `DPoP algs="${DPOP_ALGS.join(' ')}", error="${error}", error_description="${description.replace(/["\\]/g, "'")}"` },
+    headers: {
+      'WWW-Authenticate': `DPoP algs="${DPOP_ALGS.join(' ')}", error="${error}", error_description="${description.replace(/["\\]/g, "'")}"`,
+    },
   });
 }
 
@@ -159,5 +181,6 @@ export async function checkSenderConstraint(
     if (err instanceof InvalidProofError) throw dpopError('invalid_dpop_proof', err.message);
     throw err;
   }
-  if (proved !== jkt) throw dpopError('invalid_token', 'the DPoP proof is signed by another key than the token is bound to');
+  if (proved !== jkt)
+    throw dpopError('invalid_token', 'the DPoP proof is signed by another key than the token is bound to');
 }

@@ -46,7 +46,11 @@ const DEFAULT_STATUS: Partial<Record<OAuthErrorCode, number>> = {
  * type), so every one is made to fit: quotes become `'`, anything else outside the set `?`.
  */
 export function errorDescription(text: string): string {
-  return text.replace(/"/g, "'").replace(/\\/g, '/').replace(/[–—]/g, '-').replace(/§/g, 'section ')
+  return text
+    .replace(/"/g, "'")
+    .replace(/\\/g, '/')
+    .replace(/[–—]/g, '-')
+    .replace(/§/g, 'section ')
     .replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '?');
 }
 
@@ -80,8 +84,7 @@ export class OAuthError extends Error {
 export const invalidRequest = (description: string) => new OAuthError('invalid_request', description);
 export const invalidGrant = (description: string) => new OAuthError('invalid_grant', description);
 export const invalidScope = (description: string) => new OAuthError('invalid_scope', description);
-export const unauthorizedClient = (description: string) =>
-  new OAuthError('unauthorized_client', description);
+export const unauthorizedClient = (description: string) => new OAuthError('unauthorized_client', description);
 
 /** RFC 6749 §5.2: 401, and WWW-Authenticate matching the scheme the client used (Basic). */
 export const invalidClient = (description: string) =>

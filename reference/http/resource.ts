@@ -18,6 +18,7 @@ export function requestedResource(server: ServerContext, resource: string | unde
   if (url.hash) throw new OAuthError('invalid_target', 'resource must not contain a fragment');
   // This server itself is the default resource (RFC 9068 §3): naming it keeps the default audience.
   if (resource === server.issuer) return undefined;
-  if (!server.security.resources.includes(resource)) throw new OAuthError('invalid_target', 'the resource is unknown to this server');
+  if (!server.security.resources.includes(resource))
+    throw new OAuthError('invalid_target', 'the resource is unknown to this server');
   return resource;
 }

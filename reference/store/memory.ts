@@ -4,8 +4,18 @@
  * Node's single thread. Expired entries read as absent and a periodic sweep evicts them.
  */
 import type {
-  AccessTokenRecord, ActivationRecord, CodeRecord, DeviceRecord, DeviceStatus, InteractionRecord, RefreshRecord, Store,
-  PushedRequestRecord, SessionRecord, StoredAccessToken, StoredRefresh,
+  AccessTokenRecord,
+  ActivationRecord,
+  CodeRecord,
+  DeviceRecord,
+  DeviceStatus,
+  InteractionRecord,
+  RefreshRecord,
+  Store,
+  PushedRequestRecord,
+  SessionRecord,
+  StoredAccessToken,
+  StoredRefresh,
 } from './store.ts';
 
 export interface MemoryStoreOptions {
@@ -90,8 +100,18 @@ export class MemoryStore implements Store {
     this.#pushed = new ExpiringMap(now);
     this.#marks = new ExpiringMap(now);
     this.#maps = [
-      this.#codes, this.#usedCodes, this.#refresh, this.#accessTokens, this.#revokedGrants, this.#interactions,
-      this.#devices, this.#userCodes, this.#issuedDeviceCodes, this.#activations, this.#sessions, this.#pushed,
+      this.#codes,
+      this.#usedCodes,
+      this.#refresh,
+      this.#accessTokens,
+      this.#revokedGrants,
+      this.#interactions,
+      this.#devices,
+      this.#userCodes,
+      this.#issuedDeviceCodes,
+      this.#activations,
+      this.#sessions,
+      this.#pushed,
       this.#marks,
     ];
     this.#timer = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 60_000);
@@ -123,7 +143,7 @@ export class MemoryStore implements Store {
   }
   async rotateRefresh(oldToken: string, next: RefreshRecord): Promise<boolean> {
     const stored = this.#refresh.get(oldToken);
-    if (!stored || stored.state !== 'active' || this.#revokedGrants.get(stored.record.grantId)) return false;
+    if (stored?.state !== 'active' || this.#revokedGrants.get(stored.record.grantId)) return false;
     stored.state = 'rotated';
     this.#refresh.set(next.token, { record: next, state: 'active' }, next.expiresAt);
     return true;
@@ -148,7 +168,10 @@ export class MemoryStore implements Store {
     const stored = this.#accessTokens.get(jti);
     if (!stored) return undefined;
     const { revoked, ...record } = stored;
-    return { record, revoked: revoked || (record.grantId !== undefined && this.#revokedGrants.get(record.grantId) === true) };
+    return {
+      record,
+      revoked: revoked || (record.grantId !== undefined && this.#revokedGrants.get(record.grantId) === true),
+    };
   }
 
   async revokeGrant(grantId: string, until: number): Promise<void> {

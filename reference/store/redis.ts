@@ -12,8 +12,19 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import type {
-  AccessTokenRecord, ActivationRecord, CodeRecord, DeviceRecord, DeviceStatus, InteractionRecord, PushedRequestRecord,
-  RefreshRecord, RefreshState, SessionRecord, Store, StoredAccessToken, StoredRefresh,
+  AccessTokenRecord,
+  ActivationRecord,
+  CodeRecord,
+  DeviceRecord,
+  DeviceStatus,
+  InteractionRecord,
+  PushedRequestRecord,
+  RefreshRecord,
+  RefreshState,
+  SessionRecord,
+  Store,
+  StoredAccessToken,
+  StoredRefresh,
 } from './store.ts';
 
 export interface RedisStoreOptions {
@@ -140,7 +151,12 @@ export class RedisStore implements Store {
   }
   async consumeCode(code: string): Promise<CodeRecord | undefined> {
     const raw = (await this.client.eval(
-      CONSUME_CODE, 2, this.#key('code', code), this.#key('usedcode', code), this.#now(), this.#usedCodeRetentionMs,
+      CONSUME_CODE,
+      2,
+      this.#key('code', code),
+      this.#key('usedcode', code),
+      this.#now(),
+      this.#usedCodeRetentionMs,
     )) as string | null;
     return raw === null ? undefined : (JSON.parse(raw) as CodeRecord);
   }
@@ -165,9 +181,16 @@ export class RedisStore implements Store {
   }
   async rotateRefresh(oldToken: string, next: RefreshRecord): Promise<boolean> {
     const rotated = await this.client.eval(
-      ROTATE_REFRESH, 4,
-      this.#key('rts', oldToken), this.#key('rt', oldToken), this.#key('rt', next.token), this.#key('rts', next.token),
-      this.#now(), JSON.stringify(next), this.#ttl(next.expiresAt), `${this.#prefix}grant:`,
+      ROTATE_REFRESH,
+      4,
+      this.#key('rts', oldToken),
+      this.#key('rt', oldToken),
+      this.#key('rt', next.token),
+      this.#key('rts', next.token),
+      this.#now(),
+      JSON.stringify(next),
+      this.#ttl(next.expiresAt),
+      `${this.#prefix}grant:`,
     );
     return rotated === 1;
   }
@@ -190,7 +213,8 @@ export class RedisStore implements Store {
     const [raw, revokedFlag] = await this.client.mget(this.#key('at', jti), this.#key('atrevoked', jti));
     const record = this.#live<AccessTokenRecord>(raw ?? null);
     if (!record) return undefined;
-    const revoked = revokedFlag === '1' || (record.grantId !== undefined && (await this.isGrantRevoked(record.grantId)));
+    const revoked =
+      revokedFlag === '1' || (record.grantId !== undefined && (await this.isGrantRevoked(record.grantId)));
     return { record, revoked };
   }
 
@@ -213,9 +237,14 @@ export class RedisStore implements Store {
 
   async saveDevice(record: DeviceRecord): Promise<boolean> {
     const saved = await this.client.eval(
-      SAVE_DEVICE, 3,
-      this.#key('device', record.deviceCode), this.#key('usercode', record.userCode), this.#key('issued', record.deviceCode),
-      JSON.stringify(record), record.deviceCode, this.#ttl(record.expiresAt),
+      SAVE_DEVICE,
+      3,
+      this.#key('device', record.deviceCode),
+      this.#key('usercode', record.userCode),
+      this.#key('issued', record.deviceCode),
+      JSON.stringify(record),
+      record.deviceCode,
+      this.#ttl(record.expiresAt),
       this.#ttl(record.expiresAt + this.#usedCodeRetentionMs),
     );
     return saved === 1;
@@ -237,7 +266,14 @@ export class RedisStore implements Store {
     user?: DeviceRecord['user'],
   ): Promise<DeviceRecord | undefined> {
     const raw = (await this.client.eval(
-      UPDATE_DEVICE, 1, this.#key('device', deviceCode), this.#now(), 'transition', from, to, user ? JSON.stringify(user) : '',
+      UPDATE_DEVICE,
+      1,
+      this.#key('device', deviceCode),
+      this.#now(),
+      'transition',
+      from,
+      to,
+      user ? JSON.stringify(user) : '',
     )) as string | null;
     return raw === null ? undefined : (JSON.parse(raw) as DeviceRecord);
   }

@@ -17,8 +17,17 @@ ${view.error ? html`<div class="error" role="alert">${view.error}</div>` : ''}
 
 export function activationDonePage(view: { approved: boolean; clientName: string }): string {
   const [title, text] = view.approved
-    ? ['Device connected', html`<span class="client">${view.clientName}</span> is now connected. You can return to your device.`]
-    : ['Request denied', html`<span class="client">${view.clientName}</span> was not connected. You can close this page.`];
-  return page(title, html`<h1>${title}</h1>
-<p>${text}</p>`);
+    ? [
+        'Device connected',
+        html`<span class="client">${view.clientName}</span> is now connected. You can return to your device.`,
+      ]
+    : [
+        'Request denied',
+        html`<span class="client">${view.clientName}</span> was not connected. You can close this page.`,
+      ];
+  return page(
+    title,
+    html`<h1>${title}</h1>
+<p>${text}</p>`,
+  );
 }

@@ -21,9 +21,10 @@ export function consentPage(view: {
   userCode?: string;
 }): string {
   const items = view.scopes.map((scope) => html`<li>${SCOPE_TEXT[scope] ?? 'Access'} (<code>${scope}</code>)</li>`);
-  const device = view.userCode === undefined
-    ? ''
-    : html`<p>Allow only if your own device shows the code <code>${view.userCode}</code>.</p>`;
+  const device =
+    view.userCode === undefined
+      ? ''
+      : html`<p>Allow only if your own device shows the code <code>${view.userCode}</code>.</p>`;
   return page(
     'Authorize access',
     html`<h1>Authorize access</h1>

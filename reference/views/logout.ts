@@ -3,7 +3,9 @@ import { html, page } from './html.ts';
 
 /** Asks the user whether to sign out; the form repeats the (already checked) request. */
 export function logoutConfirmPage(view: { action: string; fields: Record<string, string> }): string {
-  const hidden = Object.entries(view.fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  const hidden = Object.entries(view.fields).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  );
   return page(
     'Sign out',
     html`<h1>Sign out?</h1>
@@ -21,6 +23,8 @@ export function logoutConfirmPage(view: { action: string; fields: Record<string,
 export function loggedOutPage(view: { signedOut: boolean }): string {
   return page(
     view.signedOut ? 'Signed out' : 'Still signed in',
-    view.signedOut ? html`<h1>You are signed out</h1><p>You may close this window.</p>` : html`<h1>You are still signed in</h1>`,
+    view.signedOut
+      ? html`<h1>You are signed out</h1><p>You may close this window.</p>`
+      : html`<h1>You are still signed in</h1>`,
   );
 }

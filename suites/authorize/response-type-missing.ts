@@ -5,8 +5,20 @@ export default defineScenario({
   id: 'authorize.response-type-missing',
   title: 'An authorization request without response_type gets an error, never a code',
   requirements: {
-    oidcCore_3_1_2_1: { spec: 'OIDC Core', section: '3.1.2.1', level: 'MUST', party: 'server', note: 'response_type is REQUIRED' },
-    rfc6749_4_1_2_1: { spec: 'RFC 6749', section: '4.1.2.1', level: 'MUST', party: 'server', note: 'invalid_request, redirected only to a registered redirect_uri' },
+    oidcCore_3_1_2_1: {
+      spec: 'OIDC Core',
+      section: '3.1.2.1',
+      level: 'MUST',
+      party: 'server',
+      note: 'response_type is REQUIRED',
+    },
+    rfc6749_4_1_2_1: {
+      spec: 'RFC 6749',
+      section: '4.1.2.1',
+      level: 'MUST',
+      party: 'server',
+      note: 'invalid_request, redirected only to a registered redirect_uri',
+    },
   },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
@@ -16,17 +28,27 @@ export default defineScenario({
     const outcome = await ctx.authorize('confidential', { response_type: undefined, ...pkceParams(ctx) });
     const answer = authorizationAnswer(outcome, 'The authorization request without response_type');
     if (answer.kind === 'code') {
-      throw new CheckFailure('The authorization request without response_type redirected with a code, as if response_type=code had been sent; OIDC Core §3.1.2.1 makes response_type REQUIRED and RFC 6749 §4.1.2.1 requires an error (invalid_request or unsupported_response_type).', { requirement: ctx.req.oidcCore_3_1_2_1 });
+      throw new CheckFailure(
+        'The authorization request without response_type redirected with a code, as if response_type=code had been sent; OIDC Core §3.1.2.1 makes response_type REQUIRED and RFC 6749 §4.1.2.1 requires an error (invalid_request or unsupported_response_type).',
+        { requirement: ctx.req.oidcCore_3_1_2_1 },
+      );
     }
     ctx.evidence.note(`The authorization request without response_type ${answer.how}.`);
 
     // The error may go to a redirect_uri only once it is known to be registered (RFC 6749 §4.1.2.1).
     const unregistered = 'https://attacker.example.test/callback';
     const idp = new URL(ctx.target.endpoints.authorization!).origin;
-    const elsewhere = await ctx.authorize('confidential', { response_type: undefined, redirect_uri: unregistered, ...pkceParams(ctx) }, { stayWithin: idp });
+    const elsewhere = await ctx.authorize(
+      'confidential',
+      { response_type: undefined, redirect_uri: unregistered, ...pkceParams(ctx) },
+      { stayWithin: idp },
+    );
     const target = elsewhere.kind === 'redirect' ? elsewhere.url : elsewhere.location;
     if (target !== undefined && new URL(target).origin === new URL(unregistered).origin) {
-      throw new CheckFailure(`The authorization request without response_type and with the unregistered redirect_uri ${unregistered} was redirected there; RFC 6749 §4.1.2.1 forbids redirecting to an unverified redirection URI.`, { requirement: ctx.req.rfc6749_4_1_2_1 });
+      throw new CheckFailure(
+        `The authorization request without response_type and with the unregistered redirect_uri ${unregistered} was redirected there; RFC 6749 §4.1.2.1 forbids redirecting to an unverified redirection URI.`,
+        { requirement: ctx.req.rfc6749_4_1_2_1 },
+      );
     }
   },
 });

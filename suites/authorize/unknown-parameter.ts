@@ -3,10 +3,23 @@ import { CODE_FLOW_CAPABILITIES, expectAuthorizationCode, pkceParams, withOpenid
 
 export default defineScenario({
   id: 'authorize.unknown-parameter',
-  title: 'Unknown authorization parameters are ignored, and login_hint, ui_locales, claims_locales, acr_values and display are accepted',
+  title:
+    'Unknown authorization parameters are ignored, and login_hint, ui_locales, claims_locales, acr_values and display are accepted',
   requirements: {
-    rfc6749_3_1: { spec: 'RFC 6749', section: '3.1', level: 'MUST', party: 'server', note: 'unrecognized request parameters are ignored' },
-    oidcCore_3_1_2_1: { spec: 'OIDC Core', section: '3.1.2.1', level: 'MUST', party: 'server', note: 'the OPTIONAL parameters may be sent' },
+    rfc6749_3_1: {
+      spec: 'RFC 6749',
+      section: '3.1',
+      level: 'MUST',
+      party: 'server',
+      note: 'unrecognized request parameters are ignored',
+    },
+    oidcCore_3_1_2_1: {
+      spec: 'OIDC Core',
+      section: '3.1.2.1',
+      level: 'MUST',
+      party: 'server',
+      note: 'the OPTIONAL parameters may be sent',
+    },
   },
   severity: 'medium',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
@@ -15,7 +28,16 @@ export default defineScenario({
     const client = ctx.client('confidential');
     // One request each, so that a refusal names the parameter it was for.
     const cases: Array<[string, Record<string, string>, RequirementRef]> = [
-      ['a parameter no specification defines', { [`x_idpc_unknown_${ctx.random(4).toLowerCase().replace(/[^a-z0-9]/g, '')}`]: ctx.random(8) }, ctx.req.rfc6749_3_1],
+      [
+        'a parameter no specification defines',
+        {
+          [`x_idpc_unknown_${ctx
+            .random(4)
+            .toLowerCase()
+            .replace(/[^a-z0-9]/g, '')}`]: ctx.random(8),
+        },
+        ctx.req.rfc6749_3_1,
+      ],
       ['login_hint', { login_hint: ctx.user?.username ?? 'user' }, ctx.req.oidcCore_3_1_2_1],
       ['ui_locales', { ui_locales: 'en-GB en fr' }, ctx.req.oidcCore_3_1_2_1],
       ['claims_locales', { claims_locales: 'en fr' }, ctx.req.oidcCore_3_1_2_1],
@@ -24,8 +46,16 @@ export default defineScenario({
     ];
     for (const [what, params, per] of cases) {
       await ctx.softly(async () => {
-        const outcome = await ctx.authorize('confidential', { scope: withOpenid(client.scope), nonce: ctx.random(), ...pkceParams(ctx), ...params });
-        expectAuthorizationCode(outcome, { when: `The authorization request with ${what} (${Object.keys(params).join(', ')})`, per });
+        const outcome = await ctx.authorize('confidential', {
+          scope: withOpenid(client.scope),
+          nonce: ctx.random(),
+          ...pkceParams(ctx),
+          ...params,
+        });
+        expectAuthorizationCode(outcome, {
+          when: `The authorization request with ${what} (${Object.keys(params).join(', ')})`,
+          per,
+        });
       });
     }
   },

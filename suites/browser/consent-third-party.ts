@@ -5,9 +5,18 @@ import { expectThirdPartyConsent } from '../checks/index.ts';
 export default defineScenario({
   id: 'browser.consent-third-party',
   title: 'In Chromium, a third-party client gets a consent page before the code',
-  requirements: { specFirstPartyVersusThirdParty: { spec: 'SPEC', section: 'First-party versus third-party', level: 'MUST', party: 'server', note: 'consent screen: required for third-party' } },
+  requirements: {
+    specFirstPartyVersusThirdParty: {
+      spec: 'SPEC',
+      section: 'First-party versus third-party',
+      level: 'MUST',
+      party: 'server',
+      note: 'consent screen: required for third-party',
+    },
+  },
   severity: 'high',
   requires: { browser: true, user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
   catches: ['consent-skipped'],
-  run: (ctx) => expectThirdPartyConsent(ctx, ctx.browser.authorize, ctx.req.specFirstPartyVersusThirdParty, ' in Chromium'),
+  run: (ctx) =>
+    expectThirdPartyConsent(ctx, ctx.browser.authorize, ctx.req.specFirstPartyVersusThirdParty, ' in Chromium'),
 });

@@ -4,12 +4,15 @@
  * page shown instead of the login.
  */
 import {
-  type AuthorizeResult, type ClientRole, JudgementError, PreconditionError, type ScenarioContext, describeOutcome,
+  type AuthorizeResult,
+  type ClientRole,
+  JudgementError,
+  PreconditionError,
+  type ScenarioContext,
+  describeOutcome,
 } from '../../harness/scenario.ts';
 
-export type AuthorizationAnswer =
-  | { kind: 'code'; code: string }
-  | { kind: 'refused'; how: string };
+export type AuthorizationAnswer = { kind: 'code'; code: string } | { kind: 'refused'; how: string };
 
 /**
  * A code, or a refusal. An error page counts as a refusal when it is an HTTP error or comes before
@@ -32,12 +35,21 @@ export function authorizationAnswer(outcome: AuthorizeResult, what: string): Aut
  * request: run the code flow (with an S256 challenge) as `role`; if that fails too, the refusal
  * had another cause and the scenario cannot judge (a PreconditionError).
  */
-export async function expectRefusalIsFor(ctx: ScenarioContext, role: ClientRole, refusal: string, cause: string): Promise<void> {
+export async function expectRefusalIsFor(
+  ctx: ScenarioContext,
+  role: ClientRole,
+  refusal: string,
+  cause: string,
+): Promise<void> {
   try {
     await ctx.flows.code(role);
   } catch (error) {
     if (!(error instanceof PreconditionError)) throw error;
-    throw new JudgementError(`the request ${refusal}, but a sound request with an S256 challenge failed too (${error.message}), so the refusal cannot be put down to ${cause}`);
+    throw new JudgementError(
+      `the request ${refusal}, but a sound request with an S256 challenge failed too (${error.message}), so the refusal cannot be put down to ${cause}`,
+    );
   }
-  ctx.evidence.note(`The authorization request ${refusal}; the same request with an S256 challenge got a code, so the refusal was for ${cause}.`);
+  ctx.evidence.note(
+    `The authorization request ${refusal}; the same request with an S256 challenge got a code, so the refusal was for ${cause}.`,
+  );
 }

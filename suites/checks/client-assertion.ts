@@ -8,19 +8,40 @@ import type { Client, CodeResult, HttpResponse, ScenarioContext } from '../../ha
 import { GRANT } from '../../harness/scenario.ts';
 import { dpopExpected, dpopKey, tokensOf } from './modern.ts';
 
-export function redeemWithAssertion(ctx: ScenarioContext, client: Client, code: CodeResult, assertion: string | undefined, label: string): Promise<HttpResponse> {
+export function redeemWithAssertion(
+  ctx: ScenarioContext,
+  client: Client,
+  code: CodeResult,
+  assertion: string | undefined,
+  label: string,
+): Promise<HttpResponse> {
   const url = ctx.target.endpoints.token ?? ctx.skip('the discovery document has no token_endpoint');
   const dpop = dpopExpected(ctx) ? { dpop: dpopKey(ctx).proof('POST', url) } : undefined;
-  return ctx.http.token(client, {
-    grant_type: GRANT.code, code: code.code, redirect_uri: code.request.redirect_uri, code_verifier: code.pkce?.verifier,
-  }, { label, ...(assertion ? { assertion } : {}), ...(dpop ? { headers: dpop } : {}) });
+  return ctx.http.token(
+    client,
+    {
+      grant_type: GRANT.code,
+      code: code.code,
+      redirect_uri: code.request.redirect_uri,
+      code_verifier: code.pkce?.verifier,
+    },
+    { label, ...(assertion ? { assertion } : {}), ...(dpop ? { headers: dpop } : {}) },
+  );
 }
 
-export const tokenIssued = (res: HttpResponse): boolean => res.status === 200 && typeof res.body.access_token === 'string';
+export const tokenIssued = (res: HttpResponse): boolean =>
+  res.status === 200 && typeof res.body.access_token === 'string';
 
 /** A sound assertion redeems `code` (or a fresh code): the set-up the refusals are judged against. */
 export async function provesSoundAssertionWorks(ctx: ScenarioContext, client: Client, code: CodeResult): Promise<void> {
   let res = await redeemWithAssertion(ctx, client, code, undefined, 'token request with a sound client assertion');
-  if (!tokenIssued(res)) res = await redeemWithAssertion(ctx, client, await ctx.flows.code(client.role), undefined, 'token request with a sound client assertion (fresh code)');
+  if (!tokenIssued(res))
+    res = await redeemWithAssertion(
+      ctx,
+      client,
+      await ctx.flows.code(client.role),
+      undefined,
+      'token request with a sound client assertion (fresh code)',
+    );
   tokensOf(res, `private_key_jwt as ${client.role} with a sound assertion`);
 }

@@ -5,7 +5,11 @@ import type { Client, ClientRole, ScenarioContext } from '../../harness/scenario
 export const CODE_FLOW_ROLES: readonly ClientRole[] = ['public', 'confidential', 'confidential2'];
 
 /** The first configured role of `roles` whose client passes `test`. */
-export function findClient(ctx: ScenarioContext, roles: readonly ClientRole[], test: (c: Client) => boolean = () => true): Client | undefined {
+export function findClient(
+  ctx: ScenarioContext,
+  roles: readonly ClientRole[],
+  test: (c: Client) => boolean = () => true,
+): Client | undefined {
   for (const role of roles) {
     const client = ctx.clients[role];
     if (client && test(client)) return client;

@@ -34,7 +34,7 @@ function frameAncestors(csp: string | undefined): string[][] {
 export type PageHeaders = Headers | Record<string, string>;
 
 const header = (headers: PageHeaders, name: string): string | undefined =>
-  (headers instanceof Headers ? headers.get(name) ?? undefined : headers[name]);
+  headers instanceof Headers ? (headers.get(name) ?? undefined) : headers[name];
 
 /** Whether the headers forbid framing by other sites. */
 export function framingVerdict(headers: PageHeaders): FramingVerdict {
@@ -42,22 +42,37 @@ export function framingVerdict(headers: PageHeaders): FramingVerdict {
   if (directives.length) {
     // Every policy is enforced: one restrictive frame-ancestors suffices (an empty list is 'none').
     const restrictive = directives.find((sources) => !sources.some((s) => ANY_SITE.test(s)));
-    const shown = (sources: string[]) => `Content-Security-Policy frame-ancestors ${sources.join(' ') || '(empty, as \'none\')'}`;
+    const shown = (sources: string[]) =>
+      `Content-Security-Policy frame-ancestors ${sources.join(' ') || "(empty, as 'none')"}`;
     return restrictive
       ? { forbidden: true, because: shown(restrictive) }
-      : { forbidden: false, because: `${shown(directives[0]!)}, which lets any site frame it (and overrides X-Frame-Options)` };
+      : {
+          forbidden: false,
+          because: `${shown(directives[0]!)}, which lets any site frame it (and overrides X-Frame-Options)`,
+        };
   }
   const xfo = header(headers, 'x-frame-options')?.trim();
-  if (xfo && xfo.split(',').every((v) => /^(deny|sameorigin)$/i.test(v.trim()))) return { forbidden: true, because: `X-Frame-Options: ${xfo}` };
-  if (xfo) return { forbidden: false, because: `X-Frame-Options: ${xfo}, which browsers do not enforce (only DENY and SAMEORIGIN), and no CSP frame-ancestors` };
+  if (xfo?.split(',').every((v) => /^(deny|sameorigin)$/i.test(v.trim())))
+    return { forbidden: true, because: `X-Frame-Options: ${xfo}` };
+  if (xfo)
+    return {
+      forbidden: false,
+      because: `X-Frame-Options: ${xfo}, which browsers do not enforce (only DENY and SAMEORIGIN), and no CSP frame-ancestors`,
+    };
   return { forbidden: false, because: 'no X-Frame-Options and no CSP frame-ancestors' };
 }
 
 /** A page forbids framing; `page` names it in the failure sentence ("The login page at …"). */
-export function expectFramingForbidden(page: { name: string; url: string; headers: PageHeaders }, rule: Pick<Rule, 'per'>): string {
+export function expectFramingForbidden(
+  page: { name: string; url: string; headers: PageHeaders },
+  rule: Pick<Rule, 'per'>,
+): string {
   const verdict = framingVerdict(page.headers);
   if (!verdict.forbidden) {
-    throw new CheckFailure(`The ${page.name} at ${page.url} was served with ${verdict.because}; ${rule.per.label} requires the authorization server to prevent clickjacking (X-Frame-Options DENY or SAMEORIGIN, or CSP frame-ancestors).`, { requirement: rule.per, kind: 'accepted' });
+    throw new CheckFailure(
+      `The ${page.name} at ${page.url} was served with ${verdict.because}; ${rule.per.label} requires the authorization server to prevent clickjacking (X-Frame-Options DENY or SAMEORIGIN, or CSP frame-ancestors).`,
+      { requirement: rule.per, kind: 'accepted' },
+    );
   }
   return verdict.because;
 }

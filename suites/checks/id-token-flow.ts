@@ -14,12 +14,17 @@ export interface CodeFlowIdToken {
  * The code flow as `role` with scope openid and a fresh nonce. No id_token is a PreconditionError:
  * code.happy-path judges its absence, the callers judge the token.
  */
-export async function codeFlowIdToken(ctx: ScenarioContext, role: ClientRole = 'confidential'): Promise<CodeFlowIdToken> {
+export async function codeFlowIdToken(
+  ctx: ScenarioContext,
+  role: ClientRole = 'confidential',
+): Promise<CodeFlowIdToken> {
   const client = ctx.client(role);
   const nonce = ctx.random();
   const { tokens } = await ctx.flows.tokens(role, { scope: withOpenid(client.scope), params: { nonce } });
   if (typeof tokens.id_token !== 'string' || !tokens.id_token) {
-    throw new PreconditionError(`the code flow as ${role} with scope openid returned no id_token, so there is no ID token to judge`);
+    throw new PreconditionError(
+      `the code flow as ${role} with scope openid returned no id_token, so there is no ID token to judge`,
+    );
   }
   return { client, idToken: tokens.id_token, accessToken: tokens.access_token, nonce };
 }

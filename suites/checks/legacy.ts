@@ -23,6 +23,9 @@ export function implicitOffers(target: Target): string[] {
 /** Discovery does not offer `grant` in grant_types_supported. */
 export function expectGrantNotOffered(target: Target, grant: string, rule: Rule & { why: string }): void {
   if (target.supports(`grant:${grant}`)) {
-    throw new CheckFailure(`${rule.when} offers the ${grant} grant (grant_types_supported has "${grant}"); ${rule.per.label} ${rule.why}.`, { requirement: rule.per, kind: 'accepted' });
+    throw new CheckFailure(
+      `${rule.when} offers the ${grant} grant (grant_types_supported has "${grant}"); ${rule.per.label} ${rule.why}.`,
+      { requirement: rule.per, kind: 'accepted' },
+    );
   }
 }

@@ -4,7 +4,14 @@
  * algorithms, and redeeming a code with or without a DPoP proof.
  */
 import {
-  type Client, type DpopKey, type HttpResponse, type ScenarioContext, type TokenSet, GRANT, PreconditionError, createDpopKey,
+  type Client,
+  type DpopKey,
+  type HttpResponse,
+  type ScenarioContext,
+  type TokenSet,
+  GRANT,
+  PreconditionError,
+  createDpopKey,
 } from '../../harness/scenario.ts';
 import { CODE_FLOW_ROLES, findClient } from './clients.ts';
 
@@ -21,7 +28,8 @@ export function dpopAlgs(ctx: ScenarioContext): string[] | undefined {
 
 /** A fresh DPoP key of an advertised algorithm, or a skip naming the missing field. */
 export function dpopKey(ctx: ScenarioContext): DpopKey {
-  const algs = dpopAlgs(ctx) ?? ctx.skip('the target does not advertise DPoP (dpop_signing_alg_values_supported, RFC 9449 §5.1)');
+  const algs =
+    dpopAlgs(ctx) ?? ctx.skip('the target does not advertise DPoP (dpop_signing_alg_values_supported, RFC 9449 §5.1)');
   return createDpopKey(algs);
 }
 
@@ -34,11 +42,24 @@ export function dpopExpected(ctx: ScenarioContext): boolean {
 }
 
 /** The token request that redeems `code`, with a DPoP proof by `key` when given. */
-export function redeem(ctx: ScenarioContext, client: Client, code: { code: string; request: Record<string, string>; pkce?: { verifier: string } }, key?: DpopKey, label = 'token request (authorization_code)'): Promise<HttpResponse> {
+export function redeem(
+  ctx: ScenarioContext,
+  client: Client,
+  code: { code: string; request: Record<string, string>; pkce?: { verifier: string } },
+  key?: DpopKey,
+  label = 'token request (authorization_code)',
+): Promise<HttpResponse> {
   const url = ctx.target.endpoints.token ?? ctx.skip('the discovery document has no token_endpoint');
-  return ctx.http.token(client, {
-    grant_type: GRANT.code, code: code.code, redirect_uri: code.request.redirect_uri, code_verifier: code.pkce?.verifier,
-  }, { label, ...(key ? { headers: { dpop: key.proof('POST', url) } } : {}) });
+  return ctx.http.token(
+    client,
+    {
+      grant_type: GRANT.code,
+      code: code.code,
+      redirect_uri: code.request.redirect_uri,
+      code_verifier: code.pkce?.verifier,
+    },
+    { label, ...(key ? { headers: { dpop: key.proof('POST', url) } } : {}) },
+  );
 }
 
 /** A successful token response as set-up, or a PreconditionError naming the answer. */
@@ -51,7 +72,12 @@ export function tokensOf(res: HttpResponse, what: string): TokenSet {
 }
 
 /** The code flow's tokens as `client`, with a DPoP proof by `key` (or by a fresh key where the profile expects one). */
-export async function codeFlowTokens(ctx: ScenarioContext, client: Client, key?: DpopKey, scope?: string): Promise<{ tokens: TokenSet; key?: DpopKey }> {
+export async function codeFlowTokens(
+  ctx: ScenarioContext,
+  client: Client,
+  key?: DpopKey,
+  scope?: string,
+): Promise<{ tokens: TokenSet; key?: DpopKey }> {
   const proofKey = key ?? (dpopExpected(ctx) ? dpopKey(ctx) : undefined);
   const code = await ctx.flows.code(client.role, scope ? { scope } : {});
   const tokens = tokensOf(await redeem(ctx, client, code, proofKey), `redeeming the code as ${client.role}`);
@@ -66,7 +92,9 @@ export function jwtPayload(token: string): Record<string, unknown> | undefined {
     const header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as unknown;
     const payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as unknown;
     if (!header || typeof header !== 'object' || !('alg' in header)) return undefined;
-    return payload && typeof payload === 'object' && !Array.isArray(payload) ? payload as Record<string, unknown> : undefined;
+    return payload && typeof payload === 'object' && !Array.isArray(payload)
+      ? (payload as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

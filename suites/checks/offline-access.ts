@@ -14,12 +14,17 @@ export function offlineCodeFlow(ctx: ScenarioContext, role: ClientRole): Promise
 }
 
 /** offlineCodeFlow, skipped when no refresh token comes back (naming the scope asked for). */
-export async function tokensWithRefreshToken(ctx: ScenarioContext, role: ClientRole): Promise<CodeResult & { tokens: TokenSet & { refresh_token: string } }> {
+export async function tokensWithRefreshToken(
+  ctx: ScenarioContext,
+  role: ClientRole,
+): Promise<CodeResult & { tokens: TokenSet & { refresh_token: string } }> {
   const result = await offlineCodeFlow(ctx, role);
   const refresh = result.tokens.refresh_token;
   if (typeof refresh !== 'string' || !refresh) {
     const scope = result.request.scope ?? '';
-    const hint = scope.split(' ').includes('offline_access') ? ' (with prompt=consent)' : `; add offline_access to clients.${role}.scope if the target issues refresh tokens for it`;
+    const hint = scope.split(' ').includes('offline_access')
+      ? ' (with prompt=consent)'
+      : `; add offline_access to clients.${role}.scope if the target issues refresh tokens for it`;
     return ctx.skip(`the code flow as ${role} with scope "${scope}" returned no refresh token${hint}`);
   }
   return { ...result, tokens: { ...result.tokens, refresh_token: refresh } };

@@ -4,10 +4,22 @@
  * revocation (RFC 7009 §2.1). Each is one recorded request; judging the answer is the caller's.
  */
 import { decodeJws, type DecodedJws } from '../../generators/index.ts';
-import { CheckFailure, PreconditionError, type Client, type ClientRole, type HttpResponse, type RequirementRef, type ScenarioContext } from '../../harness/scenario.ts';
+import {
+  CheckFailure,
+  PreconditionError,
+  type Client,
+  type ClientRole,
+  type HttpResponse,
+  type RequirementRef,
+  type ScenarioContext,
+} from '../../harness/scenario.ts';
 
 /** GET userinfo with `Authorization: Bearer <token>` (the method every resource server supports, RFC 6750 §2.1). */
-export function userinfoRequest(ctx: ScenarioContext, token: string, label = 'userinfo request'): Promise<HttpResponse> {
+export function userinfoRequest(
+  ctx: ScenarioContext,
+  token: string,
+  label = 'userinfo request',
+): Promise<HttpResponse> {
   const url = ctx.target.endpoints.userinfo;
   if (!url) throw new PreconditionError('the discovery document has no userinfo_endpoint');
   return ctx.http.get(url, { headers: { authorization: `Bearer ${token}` }, label });
@@ -21,25 +33,53 @@ export interface IntrospectionOptions {
 }
 
 /** POST the introspection endpoint as `role` (RFC 7662 §2.1: a form body, the caller authenticated). */
-export function introspectionRequest(ctx: ScenarioContext, role: ClientRole, token: string, options: IntrospectionOptions = {}): Promise<HttpResponse> {
+export function introspectionRequest(
+  ctx: ScenarioContext,
+  role: ClientRole,
+  token: string,
+  options: IntrospectionOptions = {},
+): Promise<HttpResponse> {
   const url = ctx.target.endpoints.introspection;
   if (!url) throw new PreconditionError('the discovery document has no introspection_endpoint');
-  return ctx.http.token(ctx.client(role), { token, token_type_hint: options.hint }, {
-    url, encoding: 'form', label: options.label ?? 'introspection request', ...(options.auth ? { auth: options.auth } : {}),
-  });
+  return ctx.http.token(
+    ctx.client(role),
+    { token, token_type_hint: options.hint },
+    {
+      url,
+      encoding: 'form',
+      label: options.label ?? 'introspection request',
+      ...(options.auth ? { auth: options.auth } : {}),
+    },
+  );
 }
 
 /** POST the revocation endpoint as `role` (RFC 7009 §2.1). */
-export function revocationRequest(ctx: ScenarioContext, role: ClientRole, token: string, hint?: 'access_token' | 'refresh_token'): Promise<HttpResponse> {
+export function revocationRequest(
+  ctx: ScenarioContext,
+  role: ClientRole,
+  token: string,
+  hint?: 'access_token' | 'refresh_token',
+): Promise<HttpResponse> {
   const url = ctx.target.endpoints.revocation;
   if (!url) throw new PreconditionError('the discovery document has no revocation_endpoint');
-  return ctx.http.token(ctx.client(role), { token, token_type_hint: hint }, { url, encoding: 'form', label: `revocation request (${hint ?? 'token'})` });
+  return ctx.http.token(
+    ctx.client(role),
+    { token, token_type_hint: hint },
+    { url, encoding: 'form', label: `revocation request (${hint ?? 'token'})` },
+  );
 }
 
 /** A JSON introspection answer (RFC 7662 §2.2), or a failure saying the answer is none. */
-export function expectIntrospectionResponse(res: HttpResponse, when: string, per: RequirementRef): Record<string, unknown> {
+export function expectIntrospectionResponse(
+  res: HttpResponse,
+  when: string,
+  per: RequirementRef,
+): Record<string, unknown> {
   if (res.status !== 200 || typeof res.body.active !== 'boolean') {
-    throw new CheckFailure(`${when} got HTTP ${res.status}${typeof res.body.error === 'string' ? ` with error=${res.body.error}` : ' without a boolean "active"'}; ${per.label} requires HTTP 200 with a JSON object whose "active" is a boolean.`, { requirement: per, kind: 'refused-wrongly' });
+    throw new CheckFailure(
+      `${when} got HTTP ${res.status}${typeof res.body.error === 'string' ? ` with error=${res.body.error}` : ' without a boolean "active"'}; ${per.label} requires HTTP 200 with a JSON object whose "active" is a boolean.`,
+      { requirement: per, kind: 'refused-wrongly' },
+    );
   }
   return res.body;
 }
@@ -50,7 +90,9 @@ export function bearerChallenge(res: HttpResponse): Record<string, string> | und
   const match = header === undefined ? null : /(?:^|,\s*)Bearer(?=\s|,|$)\s*(.*)$/i.exec(header);
   if (!match) return undefined;
   const params: Record<string, string> = {};
-  for (const [, name, quoted, bare] of (match[1] ?? '').matchAll(/([A-Za-z_][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g)) {
+  for (const [, name, quoted, bare] of (match[1] ?? '').matchAll(
+    /([A-Za-z_][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g,
+  )) {
     if (name && !(name.toLowerCase() in params)) params[name.toLowerCase()] = quoted ?? bare ?? '';
   }
   return params;

@@ -16,20 +16,38 @@ const succeeded = (res: HttpResponse): boolean => res.status === 200 && typeof r
  * never reached the check (a set-up problem, not a verdict). Answers with HTTP 5xx are reported
  * as a warning of their own (with the count), never passed over.
  */
-export function expectAtMostOneSuccess(ctx: Pick<ScenarioContext, 'warn'>, responses: readonly HttpResponse[], rule: Rule): void {
+export function expectAtMostOneSuccess(
+  ctx: Pick<ScenarioContext, 'warn'>,
+  responses: readonly HttpResponse[],
+  rule: Rule,
+): void {
   const wins = responses.filter(succeeded).length;
-  const statuses = responses.map((r) => (succeeded(r) ? '200 with tokens' : `${r.status}${typeof r.body.error === 'string' ? ` ${r.body.error}` : ''}`));
+  const statuses = responses.map((r) =>
+    succeeded(r) ? '200 with tokens' : `${r.status}${typeof r.body.error === 'string' ? ` ${r.body.error}` : ''}`,
+  );
   const crashed = responses.filter((r) => r.status >= 500);
   if (crashed.length) {
-    ctx.warn(`${rule.when}: the target failed with HTTP 5xx in ${crashed.length} of ${responses.length} answers (${statuses.join(', ')}); a server that serialises its single-use check answers each request, with tokens or with an error (RFC 9110 §15.6: 5xx means the server erred).`);
+    ctx.warn(
+      `${rule.when}: the target failed with HTTP 5xx in ${crashed.length} of ${responses.length} answers (${statuses.join(', ')}); a server that serialises its single-use check answers each request, with tokens or with an error (RFC 9110 §15.6: 5xx means the server erred).`,
+    );
   }
   if (crashed.length === responses.length) {
-    throw new PreconditionError(`all ${responses.length} parallel requests failed with HTTP 5xx (${statuses.join(', ')}), so the race could not be judged`);
+    throw new PreconditionError(
+      `all ${responses.length} parallel requests failed with HTTP 5xx (${statuses.join(', ')}), so the race could not be judged`,
+    );
   }
   if (wins > 1) {
-    throw new CheckFailure(`${rule.when}: ${wins} of ${responses.length} succeeded (${statuses.join(', ')}); ${rule.per.label} allows one use, so at most one may succeed.`, { requirement: rule.per, kind: 'accepted' });
+    throw new CheckFailure(
+      `${rule.when}: ${wins} of ${responses.length} succeeded (${statuses.join(', ')}); ${rule.per.label} allows one use, so at most one may succeed.`,
+      { requirement: rule.per, kind: 'accepted' },
+    );
   }
-  if (wins === 0 && !responses.every((r) => r.status >= 500 || (r.status === 400 && r.body.error === 'invalid_grant'))) {
-    throw new PreconditionError(`none of the ${responses.length} parallel requests succeeded (${statuses.join(', ')}), so the race was not run on a usable credential`);
+  if (
+    wins === 0 &&
+    !responses.every((r) => r.status >= 500 || (r.status === 400 && r.body.error === 'invalid_grant'))
+  ) {
+    throw new PreconditionError(
+      `none of the ${responses.length} parallel requests succeeded (${statuses.join(', ')}), so the race was not run on a usable credential`,
+    );
   }
 }

@@ -3,7 +3,13 @@
  * withheld: refused with invalid_scope, or left out of the granted scope (RFC 6749 §3.3 lets a
  * server narrow a request instead of refusing it).
  */
-import { CheckFailure, type HttpResponse, type ScenarioContext, type Target, type TokenSet } from '../../harness/scenario.ts';
+import {
+  CheckFailure,
+  type HttpResponse,
+  type ScenarioContext,
+  type Target,
+  type TokenSet,
+} from '../../harness/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
 import { type Rule, describeResponse } from './oauth.ts';
 
@@ -15,7 +21,11 @@ export const USER_SCOPES: readonly string[] = ['openid', 'profile', 'email', 'ad
  * scopes to escalate with. A scope the server does not know may be silently ignored, so only
  * advertised ones are asked for.
  */
-export function escalatingScopes(target: Target, configured: readonly string[], exclude: readonly string[] = []): string[] {
+export function escalatingScopes(
+  target: Target,
+  configured: readonly string[],
+  exclude: readonly string[] = [],
+): string[] {
   const supported = target.discovery?.scopes_supported;
   if (!Array.isArray(supported)) return [];
   return supported.filter((s): s is string => typeof s === 'string' && !configured.includes(s) && !exclude.includes(s));
@@ -31,17 +41,27 @@ export interface GrantedScope {
  * Every statement of the granted scope: the response's `scope`, and the access token's `scope`
  * (or `scp`) claim when it is a JWT. With neither, RFC 6749 §5.1 says the scope is the one requested.
  */
-export function grantedScopes(tokens: TokenSet, requested: readonly string[], jwt: Pick<ScenarioContext['jwt'], 'decode'>): GrantedScope[] {
+export function grantedScopes(
+  tokens: TokenSet,
+  requested: readonly string[],
+  jwt: Pick<ScenarioContext['jwt'], 'decode'>,
+): GrantedScope[] {
   const found: GrantedScope[] = [];
-  if (typeof tokens.scope === 'string') found.push({ source: `the token response's scope "${tokens.scope}"`, scopes: parseScope(tokens.scope) });
+  if (typeof tokens.scope === 'string')
+    found.push({ source: `the token response's scope "${tokens.scope}"`, scopes: parseScope(tokens.scope) });
   const claims = tokens.access_token.split('.').length === 3 ? tryDecode(tokens.access_token, jwt) : undefined;
   const claim = claims?.scope ?? claims?.scp;
-  if (typeof claim === 'string') found.push({ source: `the access token's scope claim "${claim}"`, scopes: parseScope(claim) });
+  if (typeof claim === 'string')
+    found.push({ source: `the access token's scope claim "${claim}"`, scopes: parseScope(claim) });
   else if (Array.isArray(claim)) {
     const scopes = claim.filter((s): s is string => typeof s === 'string');
     found.push({ source: `the access token's scp claim ${JSON.stringify(scopes)}`, scopes });
   }
-  if (found.length === 0) found.push({ source: 'the response names no scope, which RFC 6749 §5.1 reads as the scope requested', scopes: [...requested] });
+  if (found.length === 0)
+    found.push({
+      source: 'the response names no scope, which RFC 6749 §5.1 reads as the scope requested',
+      scopes: [...requested],
+    });
   return found;
 }
 
@@ -68,12 +88,18 @@ export function expectScopesWithheld(
   const b = res.body;
   if (res.status !== 200 || typeof b.access_token !== 'string') {
     if (res.status >= 400 && res.status < 500 && b.error === 'invalid_scope') return 'error';
-    throw new CheckFailure(`${rule.when} got ${describeResponse(res)}; ${rule.per.label} requires error=invalid_scope, or tokens whose granted scope leaves out ${extra.join(' ')}.`, { requirement: rule.per, kind: 'refused-wrongly' });
+    throw new CheckFailure(
+      `${rule.when} got ${describeResponse(res)}; ${rule.per.label} requires error=invalid_scope, or tokens whose granted scope leaves out ${extra.join(' ')}.`,
+      { requirement: rule.per, kind: 'refused-wrongly' },
+    );
   }
   for (const granted of grantedScopes(b as TokenSet, requested, jwt)) {
     const leaked = extra.filter((s) => granted.scopes.includes(s));
     if (leaked.length) {
-      throw new CheckFailure(`${rule.when} was granted ${leaked.join(' ')} (${granted.source}); ${rule.per.label} requires error=invalid_scope, or a granted scope without ${leaked.length > 1 ? 'them' : 'it'}.`, { requirement: rule.per, kind: 'accepted' });
+      throw new CheckFailure(
+        `${rule.when} was granted ${leaked.join(' ')} (${granted.source}); ${rule.per.label} requires error=invalid_scope, or a granted scope without ${leaked.length > 1 ? 'them' : 'it'}.`,
+        { requirement: rule.per, kind: 'accepted' },
+      );
     }
   }
   return 'narrowed';

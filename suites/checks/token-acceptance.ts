@@ -7,7 +7,14 @@
  */
 import fc from 'fast-check';
 import { jwtForgery, type ForgedJwt, type Jwks, type JwtForgeryKind } from '../../generators/index.ts';
-import { CheckFailure, GRANT, PreconditionError, type ScenarioContext, type RequirementRef, type ScenarioRequires } from '../../harness/scenario.ts';
+import {
+  CheckFailure,
+  GRANT,
+  PreconditionError,
+  type ScenarioContext,
+  type RequirementRef,
+  type ScenarioRequires,
+} from '../../harness/scenario.ts';
 import { bearerChallenge, introspectionRequest, readJwt, userinfoRequest } from './presented-tokens.ts';
 import { withOpenid } from './scope.ts';
 import { exchangeRequest } from './token-exchange.ts';
@@ -36,9 +43,17 @@ function offeredPlaces(ctx: ScenarioContext): Place[] {
       async present(token, label) {
         const res = await userinfoRequest(ctx, token, label);
         const error = bearerChallenge(res)?.error;
-        if (is2xx(res.status)) return { accepted: true, answer: `userinfo answered HTTP ${res.status}${res.body.sub === undefined ? '' : ' with the user\'s claims'}` };
+        if (is2xx(res.status))
+          return {
+            accepted: true,
+            answer: `userinfo answered HTTP ${res.status}${res.body.sub === undefined ? '' : " with the user's claims"}`,
+          };
         // RFC 6750 §3.1: insufficient_scope is the answer to a valid token that lacks a scope.
-        if (res.status === 403 && error === 'insufficient_scope') return { accepted: true, answer: 'userinfo answered HTTP 403 insufficient_scope, treating the token as valid' };
+        if (res.status === 403 && error === 'insufficient_scope')
+          return {
+            accepted: true,
+            answer: 'userinfo answered HTTP 403 insufficient_scope, treating the token as valid',
+          };
         return { accepted: false, answer: `userinfo answered HTTP ${res.status}${error ? ` ${error}` : ''}` };
       },
     });
@@ -48,8 +63,12 @@ function offeredPlaces(ctx: ScenarioContext): Place[] {
       name: 'introspection',
       async present(token, label) {
         const res = await introspectionRequest(ctx, 'confidential', token, { label });
-        if (res.status === 200 && res.body.active === true) return { accepted: true, answer: 'introspection answered active:true' };
-        const said = res.status === 200 ? `active:${JSON.stringify(res.body.active)}` : `HTTP ${res.status}${typeof res.body.error === 'string' ? ` ${res.body.error}` : ''}`;
+        if (res.status === 200 && res.body.active === true)
+          return { accepted: true, answer: 'introspection answered active:true' };
+        const said =
+          res.status === 200
+            ? `active:${JSON.stringify(res.body.active)}`
+            : `HTTP ${res.status}${typeof res.body.error === 'string' ? ` ${res.body.error}` : ''}`;
         return { accepted: false, answer: `introspection answered ${said}` };
       },
     });
@@ -59,8 +78,12 @@ function offeredPlaces(ctx: ScenarioContext): Place[] {
       name: 'token exchange',
       async present(token, label) {
         const res = await exchangeRequest(ctx, token, undefined, label);
-        if (is2xx(res.status) && typeof res.body.access_token === 'string') return { accepted: true, answer: `token exchange issued a new access token (HTTP ${res.status})` };
-        return { accepted: false, answer: `token exchange answered HTTP ${res.status}${typeof res.body.error === 'string' ? ` ${res.body.error}` : ''}` };
+        if (is2xx(res.status) && typeof res.body.access_token === 'string')
+          return { accepted: true, answer: `token exchange issued a new access token (HTTP ${res.status})` };
+        return {
+          accepted: false,
+          answer: `token exchange answered HTTP ${res.status}${typeof res.body.error === 'string' ? ` ${res.body.error}` : ''}`,
+        };
       },
     });
   }
@@ -73,10 +96,15 @@ export async function placesTakingToken(ctx: ScenarioContext, genuine: string): 
   for (const place of offeredPlaces(ctx)) {
     const control = await place.present(genuine, `${place.name} with the genuine access token (control)`);
     if (control.accepted) taking.push(place);
-    else ctx.evidence.note(`Left out ${place.name}: it refused the genuine access token too (${control.answer}), so a refusal there shows nothing about a forged one.`);
+    else
+      ctx.evidence.note(
+        `Left out ${place.name}: it refused the genuine access token too (${control.answer}), so a refusal there shows nothing about a forged one.`,
+      );
   }
   if (taking.length === 0) {
-    ctx.skip('no place where the target takes access tokens (userinfo, introspection, token exchange) accepted the genuine token, so there is nowhere to present a forged one');
+    ctx.skip(
+      'no place where the target takes access tokens (userinfo, introspection, token exchange) accepted the genuine token, so there is nowhere to present a forged one',
+    );
   }
   return taking;
 }
@@ -85,12 +113,21 @@ export async function placesTakingToken(ctx: ScenarioContext, genuine: string): 
  * `token` is refused at every place; otherwise a failure naming each place that took it. `per` is
  * the rule as the sentence cites it; the scenario's level decides failed or warning.
  */
-export async function expectRefusedEverywhere(places: readonly Place[], token: string, what: string, per: RequirementRef, label: string): Promise<void> {
+export async function expectRefusedEverywhere(
+  places: readonly Place[],
+  token: string,
+  what: string,
+  per: RequirementRef,
+  label: string,
+): Promise<void> {
   const answers: Acceptance[] = [];
   for (const place of places) answers.push(await place.present(token, `${place.name} with ${label}`));
   const accepted = answers.filter((a) => a.accepted);
   if (accepted.length > 0) {
-    throw new CheckFailure(`The target accepted ${what}: ${accepted.map((a) => a.answer).join('; ')}; ${per.label} requires it to be refused.`, { requirement: per, kind: 'accepted' });
+    throw new CheckFailure(
+      `The target accepted ${what}: ${accepted.map((a) => a.answer).join('; ')}; ${per.label} requires it to be refused.`,
+      { requirement: per, kind: 'accepted' },
+    );
   }
 }
 
@@ -108,7 +145,7 @@ export const FORGERY_REQUIRES: ScenarioRequires = {
 export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<string> {
   const { tokens } = await ctx.flows.tokens('confidential', { scope: withOpenid(ctx.client('confidential').scope) });
   if (readJwt(tokens.access_token)) return tokens.access_token;
-  ctx.evidence.note('The code flow\'s access token is opaque (not a JWT).');
+  ctx.evidence.note("The code flow's access token is opaque (not a JWT).");
   if (ctx.clients.machine && ctx.target.supports(`grant:${GRANT.clientCredentials}`)) {
     const machine = await ctx.flows.clientCredentials('machine').catch((error: unknown) => {
       if (error instanceof PreconditionError) return undefined;
@@ -117,7 +154,9 @@ export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<strin
     if (machine && readJwt(machine.access_token)) return machine.access_token;
     ctx.evidence.note('The client_credentials access token is not a JWT either.');
   }
-  return ctx.skip('the target\'s access tokens are opaque, not JWTs: there is no JWT to forge from (the RFC 8725 attacks apply to JWTs)');
+  return ctx.skip(
+    "the target's access tokens are opaque, not JWTs: there is no JWT to forge from (the RFC 8725 attacks apply to JWTs)",
+  );
 }
 
 export interface ForgeryRule {
@@ -130,7 +169,11 @@ export interface ForgeryRule {
  * JWKS (generators/jwt-forgery.ts), is refused at every place that takes the genuine token. A
  * counterexample names the kind and variant that got through.
  */
-export async function expectForgeriesRefused(ctx: ScenarioContext, kinds: readonly JwtForgeryKind[], rule: ForgeryRule): Promise<void> {
+export async function expectForgeriesRefused(
+  ctx: ScenarioContext,
+  kinds: readonly JwtForgeryKind[],
+  rule: ForgeryRule,
+): Promise<void> {
   const genuine = await genuineJwtAccessToken(ctx);
   const jwks = kinds.includes('hs256-key-confusion') ? await targetJwks(ctx) : { keys: [] };
   const places = await placesTakingToken(ctx, genuine);
@@ -138,19 +181,33 @@ export async function expectForgeriesRefused(ctx: ScenarioContext, kinds: readon
   try {
     forgeries = jwtForgery(genuine, jwks, { kinds });
   } catch (error) {
-    return ctx.skip(`no forgery of kind ${kinds.join(', ')} can be made from this token and JWKS (${(error as Error).message})`);
+    return ctx.skip(
+      `no forgery of kind ${kinds.join(', ')} can be made from this token and JWKS (${(error as Error).message})`,
+    );
   }
   const shown = forgeries.map((f) => Object.assign(f, { [fc.toStringMethod]: () => `${f.kind} ${f.variant}` }));
-  await ctx.property(shown, (forged) => expectRefusedEverywhere(
-    places, forged.token, `a forgery of its own access token (${forged.description})`, rule.per, `a forged token (${forged.kind} ${forged.variant})`,
-  ), { label: `forgeries of kind ${kinds.join(', ')}` });
+  await ctx.property(
+    shown,
+    (forged) =>
+      expectRefusedEverywhere(
+        places,
+        forged.token,
+        `a forgery of its own access token (${forged.description})`,
+        rule.per,
+        `a forged token (${forged.kind} ${forged.variant})`,
+      ),
+    { label: `forgeries of kind ${kinds.join(', ')}` },
+  );
 }
 
 async function targetJwks(ctx: ScenarioContext): Promise<Jwks> {
   try {
     return (await ctx.jwt.jwks()) as Jwks;
   } catch (error) {
-    if (error instanceof CheckFailure) throw new PreconditionError(`the JWKS, needed to forge with its public keys, could not be read: ${error.message}`);
+    if (error instanceof CheckFailure)
+      throw new PreconditionError(
+        `the JWKS, needed to forge with its public keys, could not be read: ${error.message}`,
+      );
     throw error;
   }
 }

@@ -8,10 +8,18 @@ import type { Rule } from './oauth.ts';
 
 /** The error codes of RFC 6749 §5.2. */
 export const TOKEN_ERROR_CODES = [
-  'invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope',
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
 ] as const;
 
-/** error_description: %x20-21 / %x23-5B / %x5D-7E (printable ASCII without `"` and `\`); error_uri: %x21 / %x23-5B / %x5D-7E. */
+/**
+ * error_description: %x20-21 / %x23-5B / %x5D-7E (printable ASCII without `"` and `\`); error_uri: %x21 / %x23-5B /
+ * %x5D-7E.
+ */
 const DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
 const URI_CHARS = /^[\x21\x23-\x5B\x5D-\x7E]*$/;
 
@@ -30,19 +38,24 @@ export function tokenErrorFormatProblem(res: HttpResponse, options: TokenErrorFo
     return `HTTP ${res.status}${typeof b.access_token === 'string' ? ' with an access_token' : ''} instead of an error`;
   }
   const type = res.header('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) return `HTTP ${res.status} with ${type ? `Content-Type ${type}` : 'no Content-Type'}, not application/json`;
-  if (res.json === undefined || typeof res.json !== 'object' || res.json === null || Array.isArray(res.json)) return `HTTP ${res.status} whose body is not a JSON object`;
+  if (!/^application\/json\s*(;|$)/i.test(type))
+    return `HTTP ${res.status} with ${type ? `Content-Type ${type}` : 'no Content-Type'}, not application/json`;
+  if (res.json === undefined || typeof res.json !== 'object' || res.json === null || Array.isArray(res.json))
+    return `HTTP ${res.status} whose body is not a JSON object`;
   const error = b.error;
   if (typeof error !== 'string') return `HTTP ${res.status} whose JSON has no "error" string`;
-  if (!(TOKEN_ERROR_CODES as readonly string[]).includes(error)) return `HTTP ${res.status} with error=${error}, which is not an RFC 6749 §5.2 code`;
+  if (!(TOKEN_ERROR_CODES as readonly string[]).includes(error))
+    return `HTTP ${res.status} with error=${error}, which is not an RFC 6749 §5.2 code`;
   const statuses = [400, ...(error === 'invalid_client' ? [401] : []), ...(options.alsoStatus ?? [])];
-  if (!statuses.includes(res.status)) return `HTTP ${res.status} with error=${error}, where ${statuses.join(' or ')} belongs`;
+  if (!statuses.includes(res.status))
+    return `HTTP ${res.status} with error=${error}, where ${statuses.join(' or ')} belongs`;
   const description = b.error_description;
   if (description !== undefined && (typeof description !== 'string' || !DESCRIPTION.test(description))) {
     return `error=${error} with an error_description ${typeof description === 'string' ? `holding characters outside %x20-21 / %x23-5B / %x5D-7E (${JSON.stringify(description.slice(0, 120))})` : 'that is not a string'}`;
   }
   const uri = b.error_uri;
-  if (uri !== undefined && (typeof uri !== 'string' || !URI_CHARS.test(uri) || !URL.canParse(uri))) return `error=${error} with an error_uri that is not a URI`;
+  if (uri !== undefined && (typeof uri !== 'string' || !URI_CHARS.test(uri) || !URL.canParse(uri)))
+    return `error=${error} with an error_uri that is not a URI`;
   return undefined;
 }
 
@@ -50,8 +63,12 @@ export function tokenErrorFormatProblem(res: HttpResponse, options: TokenErrorFo
 export function expectTokenErrorFormat(res: HttpResponse, rule: Rule, options: TokenErrorFormatOptions = {}): void {
   const problem = tokenErrorFormatProblem(res, options);
   if (problem) {
-    throw new CheckFailure(`${rule.when} got ${problem}; ${rule.per.label} requires HTTP 400 (401 for invalid_client) with an application/json error object from its set.`, {
-      requirement: rule.per, kind: res.status >= 200 && res.status < 300 ? 'accepted' : 'refused-wrongly',
-    });
+    throw new CheckFailure(
+      `${rule.when} got ${problem}; ${rule.per.label} requires HTTP 400 (401 for invalid_client) with an application/json error object from its set.`,
+      {
+        requirement: rule.per,
+        kind: res.status >= 200 && res.status < 300 ? 'accepted' : 'refused-wrongly',
+      },
+    );
   }
 }

@@ -2,24 +2,39 @@
  * Token exchange (RFC 8693) as the `exchange` client: the request, a user's access token as the
  * subject, and the scope a response grants.
  */
-import { GRANT, PreconditionError, type HttpResponse, type ScenarioContext, type ScenarioRequires } from '../../harness/scenario.ts';
-import { readJwt } from './presented-tokens.ts';
+import {
+  GRANT,
+  PreconditionError,
+  type HttpResponse,
+  type ScenarioContext,
+  type ScenarioRequires,
+} from '../../harness/scenario.ts';
 import { withOpenid } from './scope.ts';
 
 /** RFC 8693 §3: the token type identifier of an OAuth 2.0 access token. */
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
-export const scopeList = (scope: unknown): string[] => (typeof scope === 'string' ? scope.split(/\s+/).filter(Boolean) : []);
+export const scopeList = (scope: unknown): string[] =>
+  typeof scope === 'string' ? scope.split(/\s+/).filter(Boolean) : [];
 
 /** RFC 8693 §2.1: subject_token and its type, an access token asked for; `scope` only when given. */
-export function exchangeRequest(ctx: ScenarioContext, subjectToken: string, scope?: string[], label = 'token exchange'): Promise<HttpResponse> {
-  return ctx.http.token(ctx.client('exchange'), {
-    grant_type: GRANT.exchange,
-    subject_token: subjectToken,
-    subject_token_type: ACCESS_TOKEN_TYPE,
-    requested_token_type: ACCESS_TOKEN_TYPE,
-    scope: scope && scope.length > 0 ? scope.join(' ') : undefined,
-  }, { label });
+export function exchangeRequest(
+  ctx: ScenarioContext,
+  subjectToken: string,
+  scope?: string[],
+  label = 'token exchange',
+): Promise<HttpResponse> {
+  return ctx.http.token(
+    ctx.client('exchange'),
+    {
+      grant_type: GRANT.exchange,
+      subject_token: subjectToken,
+      subject_token_type: ACCESS_TOKEN_TYPE,
+      requested_token_type: ACCESS_TOKEN_TYPE,
+      scope: scope && scope.length > 0 ? scope.join(' ') : undefined,
+    },
+    { label },
+  );
 }
 
 /** What exchanging a user's token needs: the exchange client, and a code flow as confidential for the subject. */
@@ -51,10 +66,16 @@ export async function userSubjectToken(ctx: ScenarioContext): Promise<SubjectTok
  * Asks for the exchangeable scope (or none); a refusal is a PreconditionError.
  */
 export async function expectSubjectExchangeable(ctx: ScenarioContext, subject: SubjectToken): Promise<void> {
-  const res = await exchangeRequest(ctx, subject.token, subject.exchangeable, 'token exchange of the genuine subject token (control)');
+  const res = await exchangeRequest(
+    ctx,
+    subject.token,
+    subject.exchangeable,
+    'token exchange of the genuine subject token (control)',
+  );
   if (res.status !== 200 || typeof res.body.access_token !== 'string') {
     const error = typeof res.body.error === 'string' ? ` with error=${res.body.error}` : '';
-    throw new PreconditionError(`exchanging a genuine access token as the exchange client got HTTP ${res.status}${error}, so a refusal of another subject would show nothing`);
+    throw new PreconditionError(
+      `exchanging a genuine access token as the exchange client got HTTP ${res.status}${error}, so a refusal of another subject would show nothing`,
+    );
   }
 }
-

@@ -5,7 +5,13 @@
  * once before (the tokens must work, or the probe proves nothing) and once after.
  */
 import {
-  type ClientRole, type CodeFlowOptions, GRANT, type HttpResponse, PreconditionError, type ScenarioContext, type TokenSet,
+  type ClientRole,
+  type CodeFlowOptions,
+  GRANT,
+  type HttpResponse,
+  PreconditionError,
+  type ScenarioContext,
+  type TokenSet,
 } from '../../harness/scenario.ts';
 import { withOpenid } from './scope.ts';
 
@@ -33,9 +39,14 @@ export function tokenProbe(ctx: ScenarioContext, role: ClientRole): TokenProbe |
       where: 'at introspection',
       flow: { scope: client.scope || undefined },
       async works(tokens) {
-        const res = await ctx.http.token(client, { token: tokens.access_token, token_type_hint: 'access_token' }, {
-          url: introspection, label: 'introspection of the access token',
-        });
+        const res = await ctx.http.token(
+          client,
+          { token: tokens.access_token, token_type_hint: 'access_token' },
+          {
+            url: introspection,
+            label: 'introspection of the access token',
+          },
+        );
         if (res.status === 200 && typeof res.body.active === 'boolean') {
           return { works: res.body.active, answer: `active:${res.body.active}` };
         }
@@ -49,10 +60,12 @@ export function tokenProbe(ctx: ScenarioContext, role: ClientRole): TokenProbe |
       flow: { scope: withOpenid(client.scope) },
       async works(tokens) {
         const res = await ctx.http.get(userinfo, {
-          headers: { authorization: `Bearer ${tokens.access_token}` }, label: 'userinfo with the access token',
+          headers: { authorization: `Bearer ${tokens.access_token}` },
+          label: 'userinfo with the access token',
         });
         if (res.status === 200) return { works: true, answer: 'HTTP 200 with claims' };
-        if (res.status === 401) return { works: false, answer: `HTTP 401 (${res.header('www-authenticate') ?? 'no WWW-Authenticate'})` };
+        if (res.status === 401)
+          return { works: false, answer: `HTTP 401 (${res.header('www-authenticate') ?? 'no WWW-Authenticate'})` };
         throw new PreconditionError(`userinfo answered ${statusLine(res)}, neither 200 nor 401`);
       },
     };
@@ -65,13 +78,21 @@ export function tokenProbe(ctx: ScenarioContext, role: ClientRole): TokenProbe |
       flow: { scope: client.scope || undefined, params: { prompt: 'consent' } },
       async works(tokens) {
         latest ??= tokens.refresh_token;
-        if (!latest) ctx.skip('the target has neither introspection nor userinfo, and the code flow issued no refresh token to probe with');
-        const res = await ctx.http.token(client, { grant_type: GRANT.refresh, refresh_token: latest }, { label: 'refresh with the refresh token' });
+        if (!latest)
+          ctx.skip(
+            'the target has neither introspection nor userinfo, and the code flow issued no refresh token to probe with',
+          );
+        const res = await ctx.http.token(
+          client,
+          { grant_type: GRANT.refresh, refresh_token: latest },
+          { label: 'refresh with the refresh token' },
+        );
         if (res.status === 200 && typeof res.body.access_token === 'string') {
           if (typeof res.body.refresh_token === 'string') latest = res.body.refresh_token;
           return { works: true, answer: 'HTTP 200 with an access_token' };
         }
-        if (res.status >= 400 && res.status < 500 && typeof res.body.error === 'string') return { works: false, answer: statusLine(res) };
+        if (res.status >= 400 && res.status < 500 && typeof res.body.error === 'string')
+          return { works: false, answer: statusLine(res) };
         throw new PreconditionError(`the refresh answered ${statusLine(res)}, neither tokens nor an OAuth error`);
       },
     };

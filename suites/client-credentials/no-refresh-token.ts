@@ -6,7 +6,13 @@ export default defineScenario({
   title: 'The client_credentials grant returns no refresh token',
   requirements: {
     specTokenEndpoint: { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', party: 'server', note: 'rule 1' },
-    rfc6749_4_4_3: { spec: 'RFC 6749', section: '4.4.3', level: 'SHOULD', party: 'server', note: 'a refresh token SHOULD NOT be included' },
+    rfc6749_4_4_3: {
+      spec: 'RFC 6749',
+      section: '4.4.3',
+      level: 'SHOULD',
+      party: 'server',
+      note: 'a refresh token SHOULD NOT be included',
+    },
   },
   severity: 'medium',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
@@ -16,6 +22,9 @@ export default defineScenario({
     const res = await ctx.http.token(client, { grant_type: GRANT.clientCredentials, scope: client.scope || undefined });
     const tokens = expectTokenResponse(res, { when: 'A client_credentials request', per: ctx.req.rfc6749_4_4_3 });
     // The SPEC makes it a MUST (failed); RFC 6749 alone a SHOULD (warning).
-    expectNoField(tokens, 'refresh_token', { when: 'The client_credentials grant', per: ctx.applies(ctx.req.specTokenEndpoint) ? ctx.req.specTokenEndpoint : ctx.req.rfc6749_4_4_3 });
+    expectNoField(tokens, 'refresh_token', {
+      when: 'The client_credentials grant',
+      per: ctx.applies(ctx.req.specTokenEndpoint) ? ctx.req.specTokenEndpoint : ctx.req.rfc6749_4_4_3,
+    });
   },
 });

@@ -1,5 +1,11 @@
 import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { expectAuthorizationCode, expectBearer, expectIdToken, expectTokenResponse, withOpenid } from '../checks/index.ts';
+import {
+  expectAuthorizationCode,
+  expectBearer,
+  expectIdToken,
+  expectTokenResponse,
+  withOpenid,
+} from '../checks/index.ts';
 
 export default defineScenario({
   id: 'code.happy-path',
@@ -12,20 +18,33 @@ export default defineScenario({
   },
   severity: 'critical',
   catches: ['at-hash-wrong', 'id-token-unknown-kid', 'id-token-wrong-aud'],
-  requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
+  requires: {
+    roles: ['confidential'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
+  },
   async run(ctx) {
     const client = ctx.client('confidential');
     const pkce = ctx.pkce.create();
     const nonce = ctx.random();
     const auth = await ctx.authorize('confidential', {
-      scope: withOpenid(client.scope), nonce, code_challenge: pkce.challenge, code_challenge_method: pkce.method,
+      scope: withOpenid(client.scope),
+      nonce,
+      code_challenge: pkce.challenge,
+      code_challenge_method: pkce.method,
     });
     const code = expectAuthorizationCode(auth, { when: 'The authorization request', per: ctx.req.rfc6749_4_1 });
 
     const res = await ctx.http.token(client, {
-      grant_type: GRANT.code, code, redirect_uri: auth.request.redirect_uri, code_verifier: pkce.verifier,
+      grant_type: GRANT.code,
+      code,
+      redirect_uri: auth.request.redirect_uri,
+      code_verifier: pkce.verifier,
     });
-    const tokens = expectTokenResponse(res, { when: 'Redeeming the code with its code_verifier', per: ctx.req.rfc6749_4_1 });
+    const tokens = expectTokenResponse(res, {
+      when: 'Redeeming the code with its code_verifier',
+      per: ctx.req.rfc6749_4_1,
+    });
     expectBearer(tokens, { when: 'The token endpoint', per: ctx.req.rfc6749_4_1 });
     const idToken = expectIdToken(tokens, { when: 'The token endpoint', per: ctx.req.oidcCore_3_1 });
     await ctx.jwt.validateIdToken(idToken, { client, nonce, accessToken: tokens.access_token });

@@ -11,19 +11,38 @@ const ATTACKER_REDIRECT = 'https://attacker.example/callback';
 
 export default defineScenario({
   id: 'code.redirect-uri-checked',
-  title: 'A token request with a redirect_uri other than the authorization request\'s gets invalid_grant',
+  title: "A token request with a redirect_uri other than the authorization request's gets invalid_grant",
   requirements: {
-    rfc6749_4_1_3: { spec: 'RFC 6749', section: '4.1.3', level: 'MUST', party: 'server', note: 'redirect_uri identical to the authorization request\'s' },
-    rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_grant: does not match the redirection URI' },
+    rfc6749_4_1_3: {
+      spec: 'RFC 6749',
+      section: '4.1.3',
+      level: 'MUST',
+      party: 'server',
+      note: "redirect_uri identical to the authorization request's",
+    },
+    rfc6749_5_2: {
+      spec: 'RFC 6749',
+      section: '5.2',
+      level: 'MUST',
+      party: 'server',
+      note: 'invalid_grant: does not match the redirection URI',
+    },
   },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['code-redirect-unchecked'],
   async run(ctx) {
     const { code, request, pkce } = await ctx.flows.code('confidential');
-    const res = await ctx.http.token(ctx.client('confidential'), {
-      grant_type: GRANT.code, code, redirect_uri: ATTACKER_REDIRECT, code_verifier: pkce?.verifier,
-    }, { label: 'token request with another redirect_uri' });
+    const res = await ctx.http.token(
+      ctx.client('confidential'),
+      {
+        grant_type: GRANT.code,
+        code,
+        redirect_uri: ATTACKER_REDIRECT,
+        code_verifier: pkce?.verifier,
+      },
+      { label: 'token request with another redirect_uri' },
+    );
     expectOAuthError(res, 'invalid_grant', {
       when: `A token request with redirect_uri ${ATTACKER_REDIRECT} for a code requested with ${request.redirect_uri}`,
       per: ctx.req.rfc6749_4_1_3,

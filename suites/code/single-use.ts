@@ -5,8 +5,20 @@ export default defineScenario({
   id: 'code.single-use',
   title: 'A second redemption of an authorization code gets invalid_grant',
   requirements: {
-    rfc6749_4_1_2: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server', note: 'a code used more than once is denied' },
-    rfc9700_4_2_4: { spec: 'RFC 9700', section: '4.2.4', level: 'MUST', party: 'server', note: 'codes are invalidated after their first use' },
+    rfc6749_4_1_2: {
+      spec: 'RFC 6749',
+      section: '4.1.2',
+      level: 'MUST',
+      party: 'server',
+      note: 'a code used more than once is denied',
+    },
+    rfc9700_4_2_4: {
+      spec: 'RFC 9700',
+      section: '4.2.4',
+      level: 'MUST',
+      party: 'server',
+      note: 'codes are invalidated after their first use',
+    },
     rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_grant' },
   },
   severity: 'critical',
@@ -14,11 +26,19 @@ export default defineScenario({
   catches: ['code-reuse-allowed'],
   async run(ctx) {
     const { code, request, pkce } = await ctx.flows.tokens('confidential'); // the first redemption succeeded
-    const res = await ctx.http.token(ctx.client('confidential'), {
-      grant_type: GRANT.code, code, redirect_uri: request.redirect_uri, code_verifier: pkce?.verifier,
-    }, { label: 'second redemption of the same code' });
+    const res = await ctx.http.token(
+      ctx.client('confidential'),
+      {
+        grant_type: GRANT.code,
+        code,
+        redirect_uri: request.redirect_uri,
+        code_verifier: pkce?.verifier,
+      },
+      { label: 'second redemption of the same code' },
+    );
     expectOAuthError(res, 'invalid_grant', {
-      when: 'A second redemption of an authorization code that was already redeemed', per: ctx.req.rfc6749_4_1_2,
+      when: 'A second redemption of an authorization code that was already redeemed',
+      per: ctx.req.rfc6749_4_1_2,
     });
   },
 });

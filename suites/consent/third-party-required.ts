@@ -4,7 +4,15 @@ import { expectThirdPartyConsent } from '../checks/index.ts';
 export default defineScenario({
   id: 'consent.third-party-required',
   title: 'A third-party client gets a consent page before the code (first-party clients may skip it)',
-  requirements: { specFirstPartyVersusThirdParty: { spec: 'SPEC', section: 'First-party versus third-party', level: 'MUST', party: 'server', note: 'consent screen: required for third-party' } },
+  requirements: {
+    specFirstPartyVersusThirdParty: {
+      spec: 'SPEC',
+      section: 'First-party versus third-party',
+      level: 'MUST',
+      party: 'server',
+      note: 'consent screen: required for third-party',
+    },
+  },
   severity: 'high',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
   catches: ['consent-skipped'],

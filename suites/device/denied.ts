@@ -12,6 +12,9 @@ export default defineScenario({
     const device = await ctx.flows.device('device');
     await device.activate('deny');
     const res = await device.poller.pollPastSlowDown({ label: 'device code poll after the user denied' });
-    expectOAuthError(res, 'access_denied', { when: 'Polling after the user denied the device at the activation page', per: ctx.req.rfc8628_3_5 });
+    expectOAuthError(res, 'access_denied', {
+      when: 'Polling after the user denied the device at the activation page',
+      per: ctx.req.rfc8628_3_5,
+    });
   },
 });

@@ -5,7 +5,13 @@ export default defineScenario({
   id: 'device.pending',
   title: 'Polling before the user has approved the device gets authorization_pending, and no tokens',
   requirements: {
-    specStatesAndTransitions: { spec: 'SPEC', section: 'States and transitions', level: 'MUST', party: 'server', note: 'device code: pending' },
+    specStatesAndTransitions: {
+      spec: 'SPEC',
+      section: 'States and transitions',
+      level: 'MUST',
+      party: 'server',
+      note: 'device code: pending',
+    },
     specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 5' },
     rfc8628_3_5: { spec: 'RFC 8628', section: '3.5', level: 'MUST', party: 'server' },
   },
@@ -17,7 +23,8 @@ export default defineScenario({
     // slow_down is "a variant of authorization_pending" (RFC 8628 §3.5): poll again, later.
     const res = await device.poller.pollPastSlowDown({ label: 'device code poll before the user has acted' });
     expectOAuthError(res, 'authorization_pending', {
-      when: 'Polling the token endpoint before the user had approved the device', per: ctx.req.rfc8628_3_5,
+      when: 'Polling the token endpoint before the user had approved the device',
+      per: ctx.req.rfc8628_3_5,
     });
   },
 });

@@ -4,7 +4,15 @@ import { DEVICE_CAPABILITIES, describeResponse, wasAccepted } from '../checks/in
 export default defineScenario({
   id: 'device.slow-down',
   title: 'A device that polls faster than the interval gets slow_down',
-  requirements: { rfc8628_3_5: { spec: 'RFC 8628', section: '3.5', level: 'SHOULD', party: 'server', note: 'slow_down for a device polling too fast' } },
+  requirements: {
+    rfc8628_3_5: {
+      spec: 'RFC 8628',
+      section: '3.5',
+      level: 'SHOULD',
+      party: 'server',
+      note: 'slow_down for a device polling too fast',
+    },
+  },
   severity: 'low',
   requires: { roles: ['device'], capabilities: DEVICE_CAPABILITIES },
   catches: ['device-no-slow-down'],
@@ -14,13 +22,21 @@ export default defineScenario({
     // Polled at once after the device authorization: some servers count the interval from there.
     if (first.body.error === 'slow_down') return;
     if (first.body.error !== 'authorization_pending') {
-      throw new PreconditionError(`the first poll of a fresh device code got ${describeResponse(first)}, not authorization_pending; a pending device code was needed to poll too fast`);
+      throw new PreconditionError(
+        `the first poll of a fresh device code got ${describeResponse(first)}, not authorization_pending; a pending device code was needed to poll too fast`,
+      );
     }
     const interval = device.poller.interval;
     const gap = Math.round(device.poller.sinceLastAnswer() ?? 0);
-    const second = await device.poller.poll({ early: true, label: 'device code poll at once, faster than the interval' });
+    const second = await device.poller.poll({
+      early: true,
+      label: 'device code poll at once, faster than the interval',
+    });
     if (second.body.error !== 'slow_down') {
-      throw new CheckFailure(`Polling again ${gap} ms after the previous answer, within the ${interval} s interval, got ${describeResponse(second)}; RFC 8628 §3.5 has the server answer a device that polls too fast with error=slow_down.`, { requirement: ctx.req.rfc8628_3_5, kind: wasAccepted(second) ? 'accepted' : 'refused-wrongly' });
+      throw new CheckFailure(
+        `Polling again ${gap} ms after the previous answer, within the ${interval} s interval, got ${describeResponse(second)}; RFC 8628 §3.5 has the server answer a device that polls too fast with error=slow_down.`,
+        { requirement: ctx.req.rfc8628_3_5, kind: wasAccepted(second) ? 'accepted' : 'refused-wrongly' },
+      );
     }
   },
 });

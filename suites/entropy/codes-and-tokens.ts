@@ -26,40 +26,96 @@ export function estimateBits(samples: readonly string[]): { bits: number; method
   const chars = samples.map((s) => (sameLength ? varying.map((i) => s[i]).join('') : s)).join('');
   const a = alphabet(chars);
   const bits = Math.floor(counted * Math.log2(a.size));
-  return { bits, method: `${counted} of ${length} characters vary across ${samples.length} samples (${a.name}, ${Math.log2(a.size).toFixed(2)} bits each)${sameLength ? '' : '; lengths differ, every character counted'}` };
+  return {
+    bits,
+    method: `${counted} of ${length} characters vary across ${samples.length} samples (${a.name}, ${Math.log2(a.size).toFixed(2)} bits each)${sameLength ? '' : '; lengths differ, every character counted'}`,
+  };
 }
 
 export default defineScenario({
   id: 'entropy.codes-and-tokens',
-  title: 'Authorization codes, refresh tokens and opaque access tokens are unique and carry at least 128 bits of entropy',
+  title:
+    'Authorization codes, refresh tokens and opaque access tokens are unique and carry at least 128 bits of entropy',
   requirements: {
-    rfc6749_10_10: { spec: 'RFC 6749', section: '10.10', level: 'MUST', party: 'server', note: 'the probability of guessing a token or code is at most 2^-128' },
-    rfc6819_5_1_4_2_2: { spec: 'RFC 6819', section: '5.1.4.2.2', level: 'SHOULD', party: 'server', note: 'codes and tokens with enough randomness' },
-    fapi2_5_4_1: { spec: 'FAPI 2.0 SP', section: '5.4.1', level: 'MUST', party: 'server', note: 'credentials created with at least 128 bits of entropy' },
+    rfc6749_10_10: {
+      spec: 'RFC 6749',
+      section: '10.10',
+      level: 'MUST',
+      party: 'server',
+      note: 'the probability of guessing a token or code is at most 2^-128',
+    },
+    rfc6819_5_1_4_2_2: {
+      spec: 'RFC 6819',
+      section: '5.1.4.2.2',
+      level: 'SHOULD',
+      party: 'server',
+      note: 'codes and tokens with enough randomness',
+    },
+    fapi2_5_4_1: {
+      spec: 'FAPI 2.0 SP',
+      section: '5.4.1',
+      level: 'MUST',
+      party: 'server',
+      note: 'credentials created with at least 128 bits of entropy',
+    },
   },
   severity: 'high',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['low-entropy-codes'],
   timeoutMs: 60_000,
   async run(ctx) {
-    const client = codeFlowClient(ctx, (c) => c.role !== 'public' || !dpopExpected(ctx)) ?? ctx.skip('needs a code-flow client with a redirect URI');
+    const client =
+      codeFlowClient(ctx, (c) => c.role !== 'public' || !dpopExpected(ctx)) ??
+      ctx.skip('needs a code-flow client with a redirect URI');
     const scope = client.scope.split(' ').includes('offline_access') ? client.scope : undefined;
-    const kinds: Record<string, string[]> = { 'authorization code': [], 'refresh token': [], 'opaque access token': [] };
+    const kinds: Record<string, string[]> = {
+      'authorization code': [],
+      'refresh token': [],
+      'opaque access token': [],
+    };
     for (let i = 0; i < SAMPLES; i++) {
       const code = await ctx.flows.code(client.role, scope ? { scope, params: { prompt: 'consent' } } : {}); // OIDC Core §11
       kinds['authorization code']!.push(code.code);
-      const tokens = tokensOf(await redeem(ctx, client, code, dpopExpected(ctx) ? dpopKey(ctx) : undefined, `token request (sample ${i + 1})`), `redeeming sample code ${i + 1}`);
-      if (typeof tokens.refresh_token === 'string' && !jwtPayload(tokens.refresh_token)) kinds['refresh token']!.push(tokens.refresh_token);
+      const tokens = tokensOf(
+        await redeem(
+          ctx,
+          client,
+          code,
+          dpopExpected(ctx) ? dpopKey(ctx) : undefined,
+          `token request (sample ${i + 1})`,
+        ),
+        `redeeming sample code ${i + 1}`,
+      );
+      if (typeof tokens.refresh_token === 'string' && !jwtPayload(tokens.refresh_token))
+        kinds['refresh token']!.push(tokens.refresh_token);
       if (!jwtPayload(tokens.access_token)) kinds['opaque access token']!.push(tokens.access_token);
     }
     const judged = Object.entries(kinds).filter(([, values]) => values.length === SAMPLES);
-    ctx.evidence.note(Object.entries(kinds).map(([kind, values]) => (values.length === SAMPLES ? '' : `${kind}: not judged (${values.length === 0 ? 'none issued, or JWTs (their signature is their protection)' : 'not in every sample'})`)).filter(Boolean).join('\n') || 'every kind judged', 'kinds');
+    ctx.evidence.note(
+      Object.entries(kinds)
+        .map(([kind, values]) =>
+          values.length === SAMPLES
+            ? ''
+            : `${kind}: not judged (${values.length === 0 ? 'none issued, or JWTs (their signature is their protection)' : 'not in every sample'})`,
+        )
+        .filter(Boolean)
+        .join('\n') || 'every kind judged',
+      'kinds',
+    );
     for (const [kind, values] of judged) {
       const { bits, method } = estimateBits(values);
       ctx.evidence.note(`${kind}: about ${bits} bits at most — ${method}`, `${kind} entropy estimate`);
       await ctx.softly(() => {
-        if (new Set(values).size !== values.length) throw new CheckFailure(`Two of ${SAMPLES} ${kind}s were identical; ${ctx.req.rfc6749_10_10} requires values an attacker cannot guess.`, { requirement: ctx.req.rfc6749_10_10 });
-        if (bits < MIN_BITS) throw new CheckFailure(`The ${kind}s carry at most about ${bits} bits of entropy (${method}); ${ctx.req.rfc6749_10_10} requires a guessing probability of at most 2^-128, i.e. at least 128 bits.`, { requirement: ctx.req.rfc6749_10_10 });
+        if (new Set(values).size !== values.length)
+          throw new CheckFailure(
+            `Two of ${SAMPLES} ${kind}s were identical; ${ctx.req.rfc6749_10_10} requires values an attacker cannot guess.`,
+            { requirement: ctx.req.rfc6749_10_10 },
+          );
+        if (bits < MIN_BITS)
+          throw new CheckFailure(
+            `The ${kind}s carry at most about ${bits} bits of entropy (${method}); ${ctx.req.rfc6749_10_10} requires a guessing probability of at most 2^-128, i.e. at least 128 bits.`,
+            { requirement: ctx.req.rfc6749_10_10 },
+          );
       });
     }
   },

@@ -5,9 +5,15 @@ const ORIGIN = 'https://idpc-attacker.example';
 
 export default defineScenario({
   id: 'headers.authorization-cors',
-  title: 'The authorization endpoint does not support CORS: another origin\'s script cannot read its responses',
+  title: "The authorization endpoint does not support CORS: another origin's script cannot read its responses",
   requirements: {
-    rfc9700_2_6: { spec: 'RFC 9700', section: '2.6', level: 'MUST', party: 'server', note: 'CORS must not be supported at the authorization endpoint' },
+    rfc9700_2_6: {
+      spec: 'RFC 9700',
+      section: '2.6',
+      level: 'MUST',
+      party: 'server',
+      note: 'CORS must not be supported at the authorization endpoint',
+    },
   },
   severity: 'high',
   requires: { capabilities: ['endpoint:authorization'] },
@@ -20,13 +26,21 @@ export default defineScenario({
       : ctx.target.endpoints.authorization!;
     const probes = [
       await ctx.http.get(url, { headers: { origin: ORIGIN }, label: `authorization request with Origin: ${ORIGIN}` }),
-      await ctx.http.send({ method: 'OPTIONS', url, headers: { origin: ORIGIN, 'access-control-request-method': 'GET' }, label: 'CORS preflight at the authorization endpoint' }),
+      await ctx.http.send({
+        method: 'OPTIONS',
+        url,
+        headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+        label: 'CORS preflight at the authorization endpoint',
+      }),
     ];
     for (const res of probes) {
       const allowed = res.header('access-control-allow-origin');
       await ctx.softly(() => {
         if (allowed === '*' || allowed === ORIGIN) {
-          throw new CheckFailure(`The authorization endpoint answered a ${res === probes[0] ? 'GET' : 'preflight'} from ${ORIGIN} with Access-Control-Allow-Origin: ${allowed}, so a script there can read what it returns; ${ctx.req.rfc9700_2_6} says CORS must not be supported at the authorization endpoint.`, { requirement: ctx.req.rfc9700_2_6 });
+          throw new CheckFailure(
+            `The authorization endpoint answered a ${res === probes[0] ? 'GET' : 'preflight'} from ${ORIGIN} with Access-Control-Allow-Origin: ${allowed}, so a script there can read what it returns; ${ctx.req.rfc9700_2_6} says CORS must not be supported at the authorization endpoint.`,
+            { requirement: ctx.req.rfc9700_2_6 },
+          );
         }
       });
     }

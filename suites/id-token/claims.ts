@@ -10,7 +10,11 @@ export default defineScenario({
     oidcCore_3_1_3_7: { spec: 'OIDC Core', section: '3.1.3.7', level: 'MUST', party: 'client' },
   },
   severity: 'high',
-  requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
+  requires: {
+    roles: ['confidential'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
+  },
   catches: ['id-token-wrong-aud'],
   async run(ctx) {
     const { client, idToken, nonce } = await codeFlowIdToken(ctx);

@@ -6,10 +6,19 @@ export default defineScenario({
   title: 'An access token with a changed payload, a changed signature or no signature is refused',
   requirements: {
     rfc7515_5_2: { spec: 'RFC 7515', section: '5.2', level: 'MUST', party: 'server' },
-    specAuthentication: { spec: 'SPEC', section: 'Authentication', level: 'MUST', party: 'server', note: 'rule 6: signature verified with a key from the key set' },
+    specAuthentication: {
+      spec: 'SPEC',
+      section: 'Authentication',
+      level: 'MUST',
+      party: 'server',
+      note: 'rule 6: signature verified with a key from the key set',
+    },
   },
   severity: 'critical',
   requires: FORGERY_REQUIRES,
   catches: ['signature-unchecked', 'exchange-subject-unverified', 'introspection-always-active'],
-  run: (ctx) => expectForgeriesRefused(ctx, ['signature-stripped', 'signature-changed', 'claims-changed'], { per: ctx.req.rfc7515_5_2 }),
+  run: (ctx) =>
+    expectForgeriesRefused(ctx, ['signature-stripped', 'signature-changed', 'claims-changed'], {
+      per: ctx.req.rfc7515_5_2,
+    }),
 });

@@ -1,25 +1,54 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
-import { CODE_FLOW_ROLES, authorizationAnswer, codeFlowClient, findClient, openPushed, pushCodeRequest } from '../checks/index.ts';
+import {
+  CODE_FLOW_ROLES,
+  authorizationAnswer,
+  codeFlowClient,
+  findClient,
+  openPushed,
+  pushCodeRequest,
+} from '../checks/index.ts';
 
 export default defineScenario({
   id: 'par.bound-to-client',
   title: 'A pushed request_uri works only for the client that pushed it',
   requirements: {
-    rfc9126_4: { spec: 'RFC 9126', section: '4', level: 'MUST', party: 'server', note: 'the request_uri was pushed by the client named by client_id' },
-    fapi2_5_3_2_2: { spec: 'FAPI 2.0 SP', section: '5.3.2.2', level: 'MUST', party: 'server', note: 'client-authenticated pushed authorization requests' },
+    rfc9126_4: {
+      spec: 'RFC 9126',
+      section: '4',
+      level: 'MUST',
+      party: 'server',
+      note: 'the request_uri was pushed by the client named by client_id',
+    },
+    fapi2_5_3_2_2: {
+      spec: 'FAPI 2.0 SP',
+      section: '5.3.2.2',
+      level: 'MUST',
+      party: 'server',
+      note: 'client-authenticated pushed authorization requests',
+    },
   },
   severity: 'critical',
   requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'] },
   catches: ['par-not-client-bound'],
   async run(ctx) {
     const owner = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');
-    const other = findClient(ctx, ['confidential2', ...CODE_FLOW_ROLES, 'keyed'], (c) => c.clientId !== owner.clientId && !!c.redirectUri)
-      ?? ctx.skip('needs a second code-flow client (another role with a redirect URI)');
+    const other =
+      findClient(
+        ctx,
+        ['confidential2', ...CODE_FLOW_ROLES, 'keyed'],
+        (c) => c.clientId !== owner.clientId && !!c.redirectUri,
+      ) ?? ctx.skip('needs a second code-flow client (another role with a redirect URI)');
     const pushed = await pushCodeRequest(ctx, owner);
     const outcome = await openPushed(ctx, other.clientId, pushed.requestUri, [owner.redirectUri, other.redirectUri]);
-    const answer = authorizationAnswer(outcome, `The authorization request as ${other.role} with ${owner.role}'s request_uri`);
+    const answer = authorizationAnswer(
+      outcome,
+      `The authorization request as ${other.role} with ${owner.role}'s request_uri`,
+    );
     if (answer.kind === 'code') {
-      throw new CheckFailure(`An authorization request with client_id=${other.clientId} and the request_uri that ${owner.clientId} pushed was processed and gave a code; ${ctx.req.rfc9126_4} requires the request_uri to belong to the client that uses it.`, { requirement: ctx.req.rfc9126_4 });
+      throw new CheckFailure(
+        `An authorization request with client_id=${other.clientId} and the request_uri that ${owner.clientId} pushed was processed and gave a code; ${ctx.req.rfc9126_4} requires the request_uri to belong to the client that uses it.`,
+        { requirement: ctx.req.rfc9126_4 },
+      );
     }
     ctx.evidence.note(`As ${other.role}, ${owner.role}'s request_uri ${answer.how}.`);
   },

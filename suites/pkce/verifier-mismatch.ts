@@ -10,12 +10,16 @@ export default defineScenario({
   catches: ['pkce-verifier-ignored'],
   async run(ctx) {
     const { code, request } = await ctx.flows.code('confidential'); // sent with a fresh S256 challenge
-    const res = await ctx.http.token(ctx.client('confidential'), {
-      grant_type: GRANT.code,
-      code,
-      redirect_uri: request.redirect_uri,
-      code_verifier: ctx.pkce.create().verifier, // valid format, wrong value
-    }, { label: 'token request with a wrong code_verifier' });
+    const res = await ctx.http.token(
+      ctx.client('confidential'),
+      {
+        grant_type: GRANT.code,
+        code,
+        redirect_uri: request.redirect_uri,
+        code_verifier: ctx.pkce.create().verifier, // valid format, wrong value
+      },
+      { label: 'token request with a wrong code_verifier' },
+    );
     expectOAuthError(res, 'invalid_grant', {
       when: 'A token request with a code_verifier that does not match the code_challenge',
       per: ctx.req.rfc7636_4_6,

@@ -4,7 +4,15 @@ import { RACE_WIDTH, expectAtMostOneSuccess } from '../checks/index.ts';
 export default defineScenario({
   id: 'race.code-redemption',
   title: 'Of N parallel redemptions of one authorization code, at most one succeeds',
-  requirements: { rfc6749_4_1_2: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server', note: 'the server MUST deny a code used more than once' } },
+  requirements: {
+    rfc6749_4_1_2: {
+      spec: 'RFC 6749',
+      section: '4.1.2',
+      level: 'MUST',
+      party: 'server',
+      note: 'the server MUST deny a code used more than once',
+    },
+  },
   severity: 'high',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['race-code', 'code-reuse-allowed'],
@@ -12,11 +20,20 @@ export default defineScenario({
   exclusive: true,
   async run(ctx) {
     const { code, pkce, request } = await ctx.flows.code('confidential');
-    const responses = await ctx.http.tokenAtOnce(ctx.client('confidential'), {
-      grant_type: GRANT.code, code, redirect_uri: request.redirect_uri, code_verifier: pkce?.verifier,
-    }, RACE_WIDTH, { label: 'redemption of one code' });
+    const responses = await ctx.http.tokenAtOnce(
+      ctx.client('confidential'),
+      {
+        grant_type: GRANT.code,
+        code,
+        redirect_uri: request.redirect_uri,
+        code_verifier: pkce?.verifier,
+      },
+      RACE_WIDTH,
+      { label: 'redemption of one code' },
+    );
     expectAtMostOneSuccess(ctx, responses, {
-      when: `${RACE_WIDTH} redemptions of one authorization code sent at once`, per: ctx.req.rfc6749_4_1_2,
+      when: `${RACE_WIDTH} redemptions of one authorization code sent at once`,
+      per: ctx.req.rfc6749_4_1_2,
     });
   },
 });

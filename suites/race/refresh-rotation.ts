@@ -4,9 +4,21 @@ import { RACE_WIDTH, expectAtMostOneSuccess, withOpenid } from '../checks/index.
 export default defineScenario({
   id: 'race.refresh-rotation',
   title: 'Of N parallel refreshes with one refresh token, at most one succeeds',
-  requirements: { specStatesAndTransitions: { spec: 'SPEC', section: 'States and transitions', level: 'MUST', party: 'server', note: 'refresh token: active → revoked on use' } },
+  requirements: {
+    specStatesAndTransitions: {
+      spec: 'SPEC',
+      section: 'States and transitions',
+      level: 'MUST',
+      party: 'server',
+      note: 'refresh token: active → revoked on use',
+    },
+  },
   severity: 'high',
-  requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
+  requires: {
+    roles: ['confidential'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'],
+  },
   catches: ['race-refresh', 'refresh-not-rotated', 'refresh-reuse-allowed'],
   // Timing-sensitive: run alone, so other scenarios' traffic cannot spread the requests apart.
   exclusive: true,
@@ -17,12 +29,21 @@ export default defineScenario({
       scope: withOpenid([...new Set([...(client.scope ?? '').split(' ').filter(Boolean), 'offline_access'])].join(' ')),
       params: { prompt: 'consent' },
     });
-    if (!tokens.refresh_token) throw new PreconditionError('the code flow with offline_access and prompt=consent returned no refresh_token to race with');
-    const responses = await ctx.http.tokenAtOnce(client, { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token }, RACE_WIDTH, {
-      label: 'refresh with one token',
-    });
+    if (!tokens.refresh_token)
+      throw new PreconditionError(
+        'the code flow with offline_access and prompt=consent returned no refresh_token to race with',
+      );
+    const responses = await ctx.http.tokenAtOnce(
+      client,
+      { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token },
+      RACE_WIDTH,
+      {
+        label: 'refresh with one token',
+      },
+    );
     expectAtMostOneSuccess(ctx, responses, {
-      when: `${RACE_WIDTH} refreshes with one refresh token sent at once`, per: ctx.req.specStatesAndTransitions,
+      when: `${RACE_WIDTH} refreshes with one refresh token sent at once`,
+      per: ctx.req.specStatesAndTransitions,
     });
   },
 });

@@ -19,8 +19,14 @@ function landsOnRegistered(location: string, registered: string, sent: { state?:
   } catch {
     return false;
   }
-  if (got.protocol !== reg.protocol || got.username !== reg.username || got.password !== reg.password
-    || got.host !== reg.host || got.pathname !== reg.pathname) return false;
+  if (
+    got.protocol !== reg.protocol ||
+    got.username !== reg.username ||
+    got.password !== reg.password ||
+    got.host !== reg.host ||
+    got.pathname !== reg.pathname
+  )
+    return false;
   const added = [...got.searchParams];
   for (const [name, value] of reg.searchParams) {
     const at = added.findIndex(([k, v]) => k === name && v === value);
@@ -30,8 +36,13 @@ function landsOnRegistered(location: string, registered: string, sent: { state?:
   added.push(...new URLSearchParams(got.hash.slice(1)));
   const names = added.map(([name]) => name);
   const allowed = names.includes('code') ? SUCCESS_PARAMS : ERROR_PARAMS;
-  return new Set(names).size === names.length && added.every(([name, value]) => allowed.has(name)
-    && (name !== 'state' || value === sent.state) && (name !== 'iss' || value === sent.issuer));
+  return (
+    new Set(names).size === names.length &&
+    added.every(
+      ([name, value]) =>
+        allowed.has(name) && (name !== 'state' || value === sent.state) && (name !== 'iss' || value === sent.issuer),
+    )
+  );
 }
 
 function destination(location: string): string {
@@ -56,37 +67,58 @@ const CAVEATS: Record<NonNullable<RedirectUriNearMiss['caveat']>, string> = {
 
 export default defineScenario({
   id: 'redirect.exact-match',
-  title: 'Redirect URIs that nearly match the registered one (prefix, case, port, path, host, encoding…) are refused and never redirected to',
+  title:
+    'Redirect URIs that nearly match the registered one (prefix, case, port, path, host, encoding…) are refused and never redirected to',
   requirements: {
     rfc9700_4_1_3: { spec: 'RFC 9700', section: '4.1.3', level: 'MUST', party: 'server' },
     rfc6749_3_1_2_4: { spec: 'RFC 6749', section: '3.1.2.4', level: 'MUST', party: 'server' },
-    specAuthentication: { spec: 'SPEC', section: 'Authentication', level: 'MUST', party: 'server', note: 'rule 5: exact match, no substring or wildcard' },
+    specAuthentication: {
+      spec: 'SPEC',
+      section: 'Authentication',
+      level: 'MUST',
+      party: 'server',
+      note: 'rule 5: exact match, no substring or wildcard',
+    },
   },
   severity: 'critical',
   requires: { roles: ['confidential'], user: true, capabilities: ['endpoint:authorization'] },
   catches: ['redirect-prefix-match', 'redirect-open-on-error'],
   async run(ctx) {
     const client = ctx.client('confidential');
-    const registered = client.redirectUri ?? ctx.skip('the confidential client has no redirectUri in the target config');
+    const registered =
+      client.redirectUri ?? ctx.skip('the confidential client has no redirectUri in the target config');
     const accepted = new Map<string, string>();
-    await ctx.property(redirectUriNearMiss(registered), async (nearMiss) => {
-      const pkce = ctx.pkce.create();
-      const outcome = await ctx.authorize('confidential', {
-        redirect_uri: nearMiss.uri, code_challenge: pkce.challenge, code_challenge_method: pkce.method,
-      });
-      if (outcome.kind === 'page') return; // refused: the user stays at the authorization server
-      if (landsOnRegistered(outcome.url, registered, { ...(outcome.request.state ? { state: outcome.request.state } : {}), issuer: ctx.target.issuer })) {
-        if (outcome.params.code) accepted.set(nearMiss.kind, `${nearMiss.uri}: answered on the registered URI`);
-        return;
-      }
-      if (nearMiss.caveat) {
-        accepted.set(nearMiss.kind, `${nearMiss.uri}: accepted; ${CAVEATS[nearMiss.caveat]}`);
-        return;
-      }
-      throw new CheckFailure(`The authorization request with redirect_uri ${nearMiss.uri} (near miss "${nearMiss.kind}" of the registered ${registered}) `
-        + `was redirected to ${destination(outcome.url)} ${carrying(outcome)}; RFC 9700 §4.1.3 requires exact string matching of redirect URIs, `
-        + 'and RFC 6749 §3.1.2.4 forbids redirecting to one that does not match.');
-    }, { label: `near misses of ${registered}`, show: (n) => `${n.uri} (${n.kind})` });
+    await ctx.property(
+      redirectUriNearMiss(registered),
+      async (nearMiss) => {
+        const pkce = ctx.pkce.create();
+        const outcome = await ctx.authorize('confidential', {
+          redirect_uri: nearMiss.uri,
+          code_challenge: pkce.challenge,
+          code_challenge_method: pkce.method,
+        });
+        if (outcome.kind === 'page') return; // refused: the user stays at the authorization server
+        if (
+          landsOnRegistered(outcome.url, registered, {
+            ...(outcome.request.state ? { state: outcome.request.state } : {}),
+            issuer: ctx.target.issuer,
+          })
+        ) {
+          if (outcome.params.code) accepted.set(nearMiss.kind, `${nearMiss.uri}: answered on the registered URI`);
+          return;
+        }
+        if (nearMiss.caveat) {
+          accepted.set(nearMiss.kind, `${nearMiss.uri}: accepted; ${CAVEATS[nearMiss.caveat]}`);
+          return;
+        }
+        throw new CheckFailure(
+          `The authorization request with redirect_uri ${nearMiss.uri} (near miss "${nearMiss.kind}" of the registered ${registered}) ` +
+            `was redirected to ${destination(outcome.url)} ${carrying(outcome)}; RFC 9700 §4.1.3 requires exact string matching of redirect URIs, ` +
+            'and RFC 6749 §3.1.2.4 forbids redirecting to one that does not match.',
+        );
+      },
+      { label: `near misses of ${registered}`, show: (n) => `${n.uri} (${n.kind})` },
+    );
     if (accepted.size) {
       ctx.evidence.note([...accepted.values()].join('\n'), 'near misses accepted without harm');
     }

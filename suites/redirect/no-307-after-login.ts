@@ -9,31 +9,60 @@ export default defineScenario({
   id: 'redirect.no-307-after-login',
   title: 'The redirect that answers the login form POST is never 307 (or 308), which would re-post the credentials',
   requirements: {
-    rfc9700_4_12: { spec: 'RFC 9700', section: '4.12', level: 'MUST', party: 'server', note: 'no HTTP 307 when redirecting a request that may carry credentials' },
+    rfc9700_4_12: {
+      spec: 'RFC 9700',
+      section: '4.12',
+      level: 'MUST',
+      party: 'server',
+      note: 'no HTTP 307 when redirecting a request that may carry credentials',
+    },
     rfc9700_4_12_303: { spec: 'RFC 9700', section: '4.12', level: 'SHOULD', party: 'server', note: '303 See Other' },
-    fapi2_5_3_2_2: { spec: 'FAPI 2.0 SP', section: '5.3.2.2', level: 'MUST', party: 'server', note: 'no HTTP 307 when redirecting a request that contains user credentials' },
+    fapi2_5_3_2_2: {
+      spec: 'FAPI 2.0 SP',
+      section: '5.3.2.2',
+      level: 'MUST',
+      party: 'server',
+      note: 'no HTTP 307 when redirecting a request that contains user credentials',
+    },
   },
   severity: 'high',
   requires: { user: true, capabilities: ['endpoint:authorization'] },
   catches: ['redirect-307-after-login'],
   async run(ctx) {
-    const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI (keyed, confidential or public)');
+    const client =
+      codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI (keyed, confidential or public)');
     const pkce = ctx.pkce.create();
-    const outcome = await ctx.authorize(client.role, { code_challenge: pkce.challenge, code_challenge_method: pkce.method });
-    const redirects = outcome.redirects ?? ctx.skip(`the ${ctx.login.name} login driver does not report redirects (the form driver does)`);
-    ctx.evidence.note(redirects.map((r) => `${r.method} ${r.url.split('?')[0]} → ${r.status}`).join('\n') || '(none)', 'redirects on the way');
+    const outcome = await ctx.authorize(client.role, {
+      code_challenge: pkce.challenge,
+      code_challenge_method: pkce.method,
+    });
+    const redirects =
+      outcome.redirects ??
+      ctx.skip(`the ${ctx.login.name} login driver does not report redirects (the form driver does)`);
+    ctx.evidence.note(
+      redirects.map((r) => `${r.method} ${r.url.split('?')[0]} → ${r.status}`).join('\n') || '(none)',
+      'redirects on the way',
+    );
     const afterPost = redirects.filter((r) => r.method === 'POST');
     if (afterPost.length === 0) {
-      throw new PreconditionError(`no form POST was answered with a redirect (the walk ended: ${outcome.kind === 'redirect' ? 'at the redirect_uri' : outcome.reason}); there is nothing to judge`);
+      throw new PreconditionError(
+        `no form POST was answered with a redirect (the walk ended: ${outcome.kind === 'redirect' ? 'at the redirect_uri' : outcome.reason}); there is nothing to judge`,
+      );
     }
     for (const r of afterPost) {
       const where = `The POST to ${r.url.split('?')[0]}`;
       if (r.status === 307 || r.status === 308) {
-        throw new CheckFailure(`${where} (the login form, with the user's credentials) was answered ${r.status}, so the browser re-posts the credentials to ${new URL(r.location).origin}; ${ctx.req.rfc9700_4_12} forbids 307 for such a request (308 keeps the method too).`, { requirement: ctx.req.rfc9700_4_12 });
+        throw new CheckFailure(
+          `${where} (the login form, with the user's credentials) was answered ${r.status}, so the browser re-posts the credentials to ${new URL(r.location).origin}; ${ctx.req.rfc9700_4_12} forbids 307 for such a request (308 keeps the method too).`,
+          { requirement: ctx.req.rfc9700_4_12 },
+        );
       }
       if (r.status !== 303) {
         await ctx.softly(() => {
-          throw new CheckFailure(`${where} was answered ${r.status}; ${ctx.req.rfc9700_4_12} asks for 303 See Other, which always turns the next request into a GET.`, { requirement: ctx.req.rfc9700_4_12_303 });
+          throw new CheckFailure(
+            `${where} was answered ${r.status}; ${ctx.req.rfc9700_4_12} asks for 303 See Other, which always turns the next request into a GET.`,
+            { requirement: ctx.req.rfc9700_4_12_303 },
+          );
         });
       }
     }

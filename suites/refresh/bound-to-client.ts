@@ -5,15 +5,37 @@ export default defineScenario({
   id: 'refresh.bound-to-client',
   title: "A client cannot use another client's refresh token (invalid_grant)",
   requirements: {
-    rfc6749_6: { spec: 'RFC 6749', section: '6', level: 'MUST', party: 'server', note: 'the refresh token was issued to the authenticated client' },
-    rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_grant: issued to another client' },
+    rfc6749_6: {
+      spec: 'RFC 6749',
+      section: '6',
+      level: 'MUST',
+      party: 'server',
+      note: 'the refresh token was issued to the authenticated client',
+    },
+    rfc6749_5_2: {
+      spec: 'RFC 6749',
+      section: '5.2',
+      level: 'MUST',
+      party: 'server',
+      note: 'invalid_grant: issued to another client',
+    },
   },
   severity: 'critical',
-  requires: { roles: ['confidential', 'confidential2'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
+  requires: {
+    roles: ['confidential', 'confidential2'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'],
+  },
   catches: ['refresh-not-client-bound'],
   async run(ctx) {
     const { tokens } = await tokensWithRefresh(ctx, 'confidential');
-    const res = await refresh(ctx, 'confidential2', tokens.refresh_token, {}, "refresh_token as confidential2, with the confidential client's token");
+    const res = await refresh(
+      ctx,
+      'confidential2',
+      tokens.refresh_token,
+      {},
+      "refresh_token as confidential2, with the confidential client's token",
+    );
     expectOAuthError(res, 'invalid_grant', {
       when: 'A refresh request by the confidential2 client with a refresh token issued to the confidential client',
       per: ctx.req.rfc6749_6,

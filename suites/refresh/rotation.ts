@@ -1,4 +1,10 @@
-import { type ClientRole, CheckFailure, type RequirementRef, type ScenarioContext, defineScenario } from '../../harness/scenario.ts';
+import {
+  type ClientRole,
+  CheckFailure,
+  type RequirementRef,
+  type ScenarioContext,
+  defineScenario,
+} from '../../harness/scenario.ts';
 import { expectBearer, expectTokenResponse, refresh, tokensWithRefresh } from '../checks/index.ts';
 
 /** Refreshes once as `role` and checks the answer is a new token pair of type Bearer. */
@@ -9,13 +15,22 @@ async function expectRotation(ctx: ScenarioContext, role: ClientRole, per: Requi
   const next = expectTokenResponse(res, { when, per });
   expectBearer(next, { when, per });
   if (typeof next.refresh_token !== 'string' || !next.refresh_token) {
-    throw new CheckFailure(`${when} returned no new refresh_token; ${per} requires a new refresh token on every refresh (rotation).`, { requirement: per, kind: 'accepted' });
+    throw new CheckFailure(
+      `${when} returned no new refresh_token; ${per} requires a new refresh token on every refresh (rotation).`,
+      { requirement: per, kind: 'accepted' },
+    );
   }
   if (next.refresh_token === tokens.refresh_token) {
-    throw new CheckFailure(`${when} returned the same refresh_token it was given; ${per} requires a new one on every refresh (rotation).`, { requirement: per, kind: 'accepted' });
+    throw new CheckFailure(
+      `${when} returned the same refresh_token it was given; ${per} requires a new one on every refresh (rotation).`,
+      { requirement: per, kind: 'accepted' },
+    );
   }
   if (next.access_token === tokens.access_token) {
-    throw new CheckFailure(`${when} returned the access_token issued before; ${per} requires a new access token.`, { requirement: per, kind: 'accepted' });
+    throw new CheckFailure(`${when} returned the access_token issued before; ${per} requires a new access token.`, {
+      requirement: per,
+      kind: 'accepted',
+    });
   }
 }
 
@@ -24,17 +39,43 @@ export default defineScenario({
   title: 'A refresh returns a new refresh token and a new access token of type Bearer (rotation)',
   requirements: {
     specTokenEndpoint: { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', party: 'server', note: 'rule 2' },
-    // RFC 9700 asks rotation (or sender-constrained refresh tokens, which the harness does not use) of public clients only.
-    rfc9700_4_14_2: { spec: 'RFC 9700', section: '4.14.2', level: 'MUST', party: 'server', roles: ['public'], note: 'public clients' },
-    rfc9700_2_2_2: { spec: 'RFC 9700', section: '2.2.2', level: 'MUST', party: 'server', roles: ['public'], note: 'public clients' },
+    // RFC 9700 asks rotation (or sender-constrained refresh tokens, which the harness does not use) of public clients
+    // only.
+    rfc9700_4_14_2: {
+      spec: 'RFC 9700',
+      section: '4.14.2',
+      level: 'MUST',
+      party: 'server',
+      roles: ['public'],
+      note: 'public clients',
+    },
+    rfc9700_2_2_2: {
+      spec: 'RFC 9700',
+      section: '2.2.2',
+      level: 'MUST',
+      party: 'server',
+      roles: ['public'],
+      note: 'public clients',
+    },
   },
   severity: 'high',
-  requires: { roles: ['public'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
+  requires: {
+    roles: ['public'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'],
+  },
   catches: ['refresh-not-rotated'],
   async run(ctx) {
-    await expectRotation(ctx, 'public', ctx.applies(ctx.req.rfc9700_4_14_2) ? ctx.req.rfc9700_4_14_2 : ctx.req.specTokenEndpoint);
+    await expectRotation(
+      ctx,
+      'public',
+      ctx.applies(ctx.req.rfc9700_4_14_2) ? ctx.req.rfc9700_4_14_2 : ctx.req.specTokenEndpoint,
+    );
     // The SPEC asks rotation of every client; the RFCs only of public ones.
-    if (!ctx.applies(ctx.req.specTokenEndpoint)) ctx.log(`the confidential client was not tried: only the SPEC requires rotation of it, and the ${ctx.profile} profile does not count the SPEC`);
+    if (!ctx.applies(ctx.req.specTokenEndpoint))
+      ctx.log(
+        `the confidential client was not tried: only the SPEC requires rotation of it, and the ${ctx.profile} profile does not count the SPEC`,
+      );
     else if (ctx.clients.confidential) await expectRotation(ctx, 'confidential', ctx.req.specTokenEndpoint);
   },
 });

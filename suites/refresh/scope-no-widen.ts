@@ -6,24 +6,49 @@ export default defineScenario({
   id: 'refresh.scope-no-widen',
   title: 'A refresh request for a scope the original grant did not include gets invalid_scope',
   requirements: {
-    rfc6749_6: { spec: 'RFC 6749', section: '6', level: 'MUST', party: 'server', note: 'no scope not originally granted' },
+    rfc6749_6: {
+      spec: 'RFC 6749',
+      section: '6',
+      level: 'MUST',
+      party: 'server',
+      note: 'no scope not originally granted',
+    },
     rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_scope' },
   },
   severity: 'high',
-  requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'] },
+  requires: {
+    roles: ['confidential'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'],
+  },
   catches: ['refresh-scope-widen'],
   async run(ctx) {
     // A scope the client may have, left out of the first grant: a server that only checks the
     // client's allowed scopes at refresh lets it in.
     const configured = parseScope(ctx.client('confidential').scope);
     const held = configured.filter((s) => s !== 'openid' && s !== 'offline_access').at(-1);
-    if (!held) return ctx.skip('the confidential client\'s scope has nothing but openid and offline_access, so no scope can be left out of the first grant and asked for at refresh');
-    const { tokens, scope } = await tokensWithRefresh(ctx, 'confidential', configured.filter((s) => s !== held));
+    if (!held)
+      return ctx.skip(
+        "the confidential client's scope has nothing but openid and offline_access, so no scope can be left out of the first grant and asked for at refresh",
+      );
+    const { tokens, scope } = await tokensWithRefresh(
+      ctx,
+      'confidential',
+      configured.filter((s) => s !== held),
+    );
     if (grantedScopes(tokens, scope, ctx.jwt).some((g) => g.scopes.includes(held))) {
-      throw new PreconditionError(`the first grant already included ${held}, which was not asked for, so a refresh cannot widen to it`);
+      throw new PreconditionError(
+        `the first grant already included ${held}, which was not asked for, so a refresh cannot widen to it`,
+      );
     }
     const wider = [...scope, held];
-    const res = await refresh(ctx, 'confidential', tokens.refresh_token, { scope: wider.join(' ') }, `refresh_token as confidential, asking for ${held} on top of the original grant`);
+    const res = await refresh(
+      ctx,
+      'confidential',
+      tokens.refresh_token,
+      { scope: wider.join(' ') },
+      `refresh_token as confidential, asking for ${held} on top of the original grant`,
+    );
     expectScopesWithheld(res, [held], wider, ctx.jwt, {
       when: `A refresh request asking for ${held}, which the original grant did not include,`,
       per: ctx.req.rfc6749_6,

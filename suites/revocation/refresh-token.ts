@@ -6,12 +6,25 @@ export default defineScenario({
   title: 'A revoked refresh token can no longer be used',
   requirements: {
     rfc7009_2_1: { spec: 'RFC 7009', section: '2.1', level: 'MUST', party: 'server' },
-    rfc7009_2_2: { spec: 'RFC 7009', section: '2.2', level: 'MUST', party: 'server', note: 'HTTP 200 for a revoked token' },
+    rfc7009_2_2: {
+      spec: 'RFC 7009',
+      section: '2.2',
+      level: 'MUST',
+      party: 'server',
+      note: 'HTTP 200 for a revoked token',
+    },
   },
   severity: 'high',
   requires: {
-    roles: ['confidential'], user: true,
-    capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:authorization', 'endpoint:token', 'endpoint:revocation'],
+    roles: ['confidential'],
+    user: true,
+    capabilities: [
+      'grant:authorization_code',
+      'grant:refresh_token',
+      'endpoint:authorization',
+      'endpoint:token',
+      'endpoint:revocation',
+    ],
   },
   catches: ['revocation-noop'],
   async run(ctx) {
@@ -20,7 +33,11 @@ export default defineScenario({
     const revoked = await revocationRequest(ctx, 'confidential', tokens.refresh_token, 'refresh_token');
     expectStatus(revoked, 200, { when: 'Revoking a refresh token of the client', per: ctx.req.rfc7009_2_2 });
 
-    const res = await ctx.http.token(client, { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token }, { label: 'refresh with the revoked refresh token' });
+    const res = await ctx.http.token(
+      client,
+      { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token },
+      { label: 'refresh with the revoked refresh token' },
+    );
     expectOAuthError(res, 'invalid_grant', {
       when: 'A refresh request with a refresh token the revocation endpoint had just revoked (with HTTP 200)',
       per: ctx.req.rfc7009_2_1,

@@ -1,10 +1,18 @@
 import { GRANT, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
-import { CODE_FLOW_ROLES, escalatingScopes, expectRefusalIsFor, expectScopesWithheld, findClient, partyClient } from '../checks/index.ts';
+import {
+  CODE_FLOW_ROLES,
+  escalatingScopes,
+  expectRefusalIsFor,
+  expectScopesWithheld,
+  findClient,
+  partyClient,
+} from '../checks/index.ts';
 
 export default defineScenario({
   id: 'scope.escalation-authorize',
-  title: "An authorization request for scopes beyond the client's is refused (invalid_scope, or the extra scopes are not granted)",
+  title:
+    "An authorization request for scopes beyond the client's is refused (invalid_scope, or the extra scopes are not granted)",
   requirements: { specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 4' } },
   severity: 'critical',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
@@ -12,16 +20,23 @@ export default defineScenario({
   async run(ctx) {
     // A third-party client first: the SPEC gives it minimal scope, so it is the one an attacker uses.
     const client = partyClient(ctx, false) ?? findClient(ctx, CODE_FLOW_ROLES, (c) => !!c.redirectUri);
-    if (!client) return ctx.skip('needs a code-flow client (clients.public, confidential or confidential2 with a redirectUri)');
+    if (!client)
+      return ctx.skip('needs a code-flow client (clients.public, confidential or confidential2 with a redirectUri)');
     const configured = parseScope(client.scope);
     const extra = escalatingScopes(ctx.target, configured, ['openid']);
     if (extra.length === 0) {
-      return ctx.skip(`the target advertises no scope (scopes_supported) beyond the ${client.role} client's "${client.scope}" to escalate to`);
+      return ctx.skip(
+        `the target advertises no scope (scopes_supported) beyond the ${client.role} client's "${client.scope}" to escalate to`,
+      );
     }
     const requested = [...configured, ...extra];
     const when = `An authorization request as the ${client.role} client for ${extra.join(' ')} beyond its scope "${client.scope}"`;
     const pkce = ctx.pkce.create();
-    const auth = await ctx.authorize(client.role, { scope: requested.join(' '), code_challenge: pkce.challenge, code_challenge_method: pkce.method });
+    const auth = await ctx.authorize(client.role, {
+      scope: requested.join(' '),
+      code_challenge: pkce.challenge,
+      code_challenge_method: pkce.method,
+    });
     if (auth.kind !== 'redirect') throw new PreconditionError(`the authorization request ${describeOutcome(auth)}`);
     const { code, error } = auth.params;
     if (error) {
@@ -29,15 +44,29 @@ export default defineScenario({
       if (error === 'invalid_scope') return;
       // Another error may have another cause (a missing parameter the IdP wants, a login problem):
       // the refusal counts only if the same request within the client's scope gets a code.
-      await expectRefusalIsFor(ctx, client.role, `for ${extra.join(' ')} ${describeOutcome(auth)}`, `the scopes beyond the client's (${extra.join(' ')})`);
+      await expectRefusalIsFor(
+        ctx,
+        client.role,
+        `for ${extra.join(' ')} ${describeOutcome(auth)}`,
+        `the scopes beyond the client's (${extra.join(' ')})`,
+      );
       return;
     }
     if (!code) throw new PreconditionError(`the authorization request ${describeOutcome(auth)}`);
-    const res = await ctx.http.token(client, {
-      grant_type: GRANT.code, code, redirect_uri: auth.request.redirect_uri, code_verifier: pkce.verifier,
-    }, { label: 'token request for the escalated code' });
+    const res = await ctx.http.token(
+      client,
+      {
+        grant_type: GRANT.code,
+        code,
+        redirect_uri: auth.request.redirect_uri,
+        code_verifier: pkce.verifier,
+      },
+      { label: 'token request for the escalated code' },
+    );
     if (res.status !== 200 && res.body.error !== 'invalid_scope') {
-      throw new PreconditionError(`redeeming the code got HTTP ${res.status}${typeof res.body.error === 'string' ? ` error=${res.body.error}` : ''} instead of tokens whose scope could be read`);
+      throw new PreconditionError(
+        `redeeming the code got HTTP ${res.status}${typeof res.body.error === 'string' ? ` error=${res.body.error}` : ''} instead of tokens whose scope could be read`,
+      );
     }
     expectScopesWithheld(res, extra, requested, ctx.jwt, { when, per: ctx.req.specErrors });
   },

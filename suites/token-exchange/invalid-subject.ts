@@ -1,6 +1,13 @@
 import { forgeChangedSignature, forgeClaimsChanged } from '../../generators/index.ts';
 import { defineScenario } from '../../harness/scenario.ts';
-import { EXCHANGE_OF_USER_TOKEN, exchangeRequest, expectOAuthError, expectSubjectExchangeable, readJwt, userSubjectToken } from '../checks/index.ts';
+import {
+  EXCHANGE_OF_USER_TOKEN,
+  exchangeRequest,
+  expectOAuthError,
+  expectSubjectExchangeable,
+  readJwt,
+  userSubjectToken,
+} from '../checks/index.ts';
 
 /** One character changed, in the token's own alphabet: a forgery of an opaque token. */
 const changeLastCharacter = (token: string) => `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
@@ -19,13 +26,28 @@ export default defineScenario({
     const subjects = [
       { what: 'a garbage subject_token', token: ctx.random(32) },
       jwt
-        ? { what: 'the genuine subject token with one signature bit flipped', token: forgeChangedSignature(subject.token, 0) }
-        : { what: 'the genuine subject token with its last character changed', token: changeLastCharacter(subject.token) },
-      ...(jwt ? [{ what: 'the genuine subject token with its sub changed and the signature kept', token: forgeClaimsChanged(subject.token, { sub: `${String(jwt.payload.sub)}-other` }) }] : []),
+        ? {
+            what: 'the genuine subject token with one signature bit flipped',
+            token: forgeChangedSignature(subject.token, 0),
+          }
+        : {
+            what: 'the genuine subject token with its last character changed',
+            token: changeLastCharacter(subject.token),
+          },
+      ...(jwt
+        ? [
+            {
+              what: 'the genuine subject token with its sub changed and the signature kept',
+              token: forgeClaimsChanged(subject.token, { sub: `${String(jwt.payload.sub)}-other` }),
+            },
+          ]
+        : []),
     ];
     for (const { what, token } of subjects) {
       const res = await exchangeRequest(ctx, token, subject.exchangeable, `token exchange with ${what}`);
-      await ctx.softly(() => expectOAuthError(res, 'invalid_request', { when: `Token exchange with ${what}`, per: ctx.req.rfc8693_2_2_2 }));
+      await ctx.softly(() =>
+        expectOAuthError(res, 'invalid_request', { when: `Token exchange with ${what}`, per: ctx.req.rfc8693_2_2_2 }),
+      );
     }
   },
 });

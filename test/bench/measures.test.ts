@@ -12,14 +12,28 @@ describe('bench measures', () => {
   });
 
   it('summarises a CPU profile: self time by function and file, inclusive time up the stack', () => {
-    const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({ id, callFrame: { functionName, url, lineNumber: 0 }, children });
+    const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
+      id,
+      callFrame: { functionName, url, lineNumber: 0 },
+      children,
+    });
     const profile = {
-      nodes: [frame(1, '(root)', '', [2]), frame(2, 'handler', 'file:///x/token.ts', [3]), frame(3, 'sign', 'file:///x/jws.ts')],
-      startTime: 0, endTime: 40, samples: [2, 3, 3, 3], timeDeltas: [10_000, 10_000, 10_000, 10_000],
+      nodes: [
+        frame(1, '(root)', '', [2]),
+        frame(2, 'handler', 'file:///x/token.ts', [3]),
+        frame(3, 'sign', 'file:///x/jws.ts'),
+      ],
+      startTime: 0,
+      endTime: 40,
+      samples: [2, 3, 3, 3],
+      timeDeltas: [10_000, 10_000, 10_000, 10_000],
     };
     const summary = summarizeProfile(profile);
     expect(summary.total).toBe(40);
-    expect(summary.functions.map((f) => [f.name, f.selfMs])).toEqual([['sign /x/jws.ts:1', 30], ['handler /x/token.ts:1', 10]]);
+    expect(summary.functions.map((f) => [f.name, f.selfMs])).toEqual([
+      ['sign /x/jws.ts:1', 30],
+      ['handler /x/token.ts:1', 10],
+    ]);
     expect(summary.inclusive.find((f) => f.name.startsWith('handler'))).toMatchObject({ selfMs: 40, share: 1 });
   });
 });

@@ -2,34 +2,84 @@ import { describe, expect, it } from 'vitest';
 import { type AlgThroughput, type BenchResults, evaluateTargets, renderTable } from '../../bench/report.ts';
 import type { MemorySample } from '../../bench/protocol.ts';
 
-const raw = (perSecond: number) => ({ signatures: perSecond * 3, durationMs: 3000, perSecond, cpuPerSignatureUs: 2e6 / perSecond, threadPoolSize: 4 });
+const raw = (perSecond: number) => ({
+  signatures: perSecond * 3,
+  durationMs: 3000,
+  perSecond,
+  cpuPerSignatureUs: 2e6 / perSecond,
+  threadPoolSize: 4,
+});
 const throughput = (alg: AlgThroughput['alg'], http: number, limit: number): AlgThroughput => ({
   alg,
   raw: { before: raw(limit), after: raw(limit), limit },
   http: {
-    requests: http * 5, durationS: 5, perSecond: http, latencyMs: { p50: 4, p99: 12 },
-    cores: { server: 1.6, loadGenerator: 0.2 }, cpuPerRequestUs: { server: 600, serverMainThread: 90, loadGenerator: 60 },
+    requests: http * 5,
+    durationS: 5,
+    perSecond: http,
+    latencyMs: { p50: 4, p99: 12 },
+    cores: { server: 1.6, loadGenerator: 0.2 },
+    cpuPerRequestUs: { server: 600, serverMainThread: 90, loadGenerator: 60 },
   },
   ratio: http / limit,
   cpuRatio: 2e6 / limit / 660,
 });
 const sample = (rss: number, heapUsed: number, storeSize: number): MemorySample => ({
-  rss: rss * 2 ** 20, heapUsed: heapUsed * 2 ** 20, heapTotal: 0, external: 0, arrayBuffers: 0, storeSize,
+  rss: rss * 2 ** 20,
+  heapUsed: heapUsed * 2 ** 20,
+  heapTotal: 0,
+  external: 0,
+  arrayBuffers: 0,
+  storeSize,
 });
 
 function results(over: Partial<BenchResults> = {}): Omit<BenchResults, 'targets'> {
   return {
-    schemaVersion: 1, startedAt: '2026-01-01T00:00:00.000Z', durationS: 100,
-    machine: { cpus: 2, cpuModel: 'Test CPU', totalMemoryGiB: 8, node: 'v20.0.0', platform: 'linux x64', threadPoolSize: 4, loadAverage: { start: 0.1, end: 1.5 } },
-    settings: { durationS: 5, rawDurationS: 3, warmupS: 1, connections: 100, inflight: 64, tokens: 100_000, propertyRuns: 200, catalogRepeat: 2 },
+    schemaVersion: 1,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationS: 100,
+    machine: {
+      cpus: 2,
+      cpuModel: 'Test CPU',
+      totalMemoryGiB: 8,
+      node: 'v20.0.0',
+      platform: 'linux x64',
+      threadPoolSize: 4,
+      loadAverage: { start: 0.1, end: 1.5 },
+    },
+    settings: {
+      durationS: 5,
+      rawDurationS: 3,
+      warmupS: 1,
+      connections: 100,
+      inflight: 64,
+      tokens: 100_000,
+      propertyRuns: 200,
+      catalogRepeat: 2,
+    },
     throughput: [throughput('RS256', 3_000, 4_000), throughput('EdDSA', 9_000, 30_000)],
     catalog: [
-      { wallMs: 20_000, exitCode: 0, summary: { total: 60, passed: 60, failed: 0, warnings: 0, skipped: 0, errors: 0, expectedFailures: 0 } },
-      { wallMs: 9_000, exitCode: 0, runMs: 7_000, summary: { total: 60, passed: 60, failed: 0, warnings: 0, skipped: 0, errors: 0, expectedFailures: 0 } },
+      {
+        wallMs: 20_000,
+        exitCode: 0,
+        summary: { total: 60, passed: 60, failed: 0, warnings: 0, skipped: 0, errors: 0, expectedFailures: 0 },
+      },
+      {
+        wallMs: 9_000,
+        exitCode: 0,
+        runMs: 7_000,
+        summary: { total: 60, passed: 60, failed: 0, warnings: 0, skipped: 0, errors: 0, expectedFailures: 0 },
+      },
     ],
     memory: {
-      alg: 'EdDSA', tokens: 100_000, baseline: sample(120, 12, 0), afterIssue: sample(160, 52, 100_000), afterExpiry: sample(121, 12, 0),
-      heapPerToken: 420, retained: { rss: 2 ** 20, heapUsed: 0 }, flat: true, issueSeconds: 12,
+      alg: 'EdDSA',
+      tokens: 100_000,
+      baseline: sample(120, 12, 0),
+      afterIssue: sample(160, 52, 100_000),
+      afterExpiry: sample(121, 12, 0),
+      heapPerToken: 420,
+      retained: { rss: 2 ** 20, heapUsed: 0 },
+      flat: true,
+      issueSeconds: 12,
     },
     ...over,
   };
@@ -59,7 +109,9 @@ describe('bench report', () => {
     expect(table).toContain('2 × Test CPU');
     expect(table).toMatch(/token endpoint, client_credentials, RS256 +3,000 tokens\/s/);
     expect(table).toMatch(/raw RS256 signing, thread pool +4,000 signatures\/s .*ratio 75 %/);
-    expect(table).toMatch(/CPU per token vs\. per raw signature +660 \/ 500 µs +server 600 \(event loop 90\) \+ autocannon 60; CPU ratio 76 %/);
+    expect(table).toMatch(
+      /CPU per token vs\. per raw signature +660 \/ 500 µs +server 600 \(event loop 90\) \+ autocannon 60; CPU ratio 76 %/,
+    );
     expect(table).toMatch(/non-browser catalog, embedded reference \(cold\) +20\.0 s/);
     expect(table).toMatch(/after issuing 100,000 tokens +RSS 160\.0 MiB/);
     expect(table).toContain('MET      memory once 100,000 tokens have expired');

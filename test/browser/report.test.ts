@@ -23,7 +23,10 @@ const problems: string[] = [];
 const report = bigReport(66);
 
 // A 1×1 PNG for the screenshot the fixture names.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'idpc-report-'));
@@ -33,7 +36,9 @@ beforeAll(async () => {
   const browser = await host.newContext();
   page = await browser.newPage();
   await page.setViewportSize({ width: 1280, height: 800 });
-  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   await page.goto(pathToFileURL(path.join(dir, 'report.html')).href);
 }, 60_000);
@@ -57,13 +62,17 @@ describe('report.html in Chromium (66 results)', () => {
     expect(await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBe(0);
     const flaws = await page.locator('#planted-flaws').boundingBox();
     expect(flaws!.y).toBeLessThan(heading!.y);
-    expect(await page.locator('#planted-flaws').innerText()).toContain('Planted flaws were on: code-reuse-allowed, pkce-plain-allowed');
+    expect(await page.locator('#planted-flaws').innerText()).toContain(
+      'Planted flaws were on: code-reuse-allowed, pkce-plain-allowed',
+    );
     expect(await page.locator('#baseline').innerText()).toContain('new failures: code.single-use (passed → failed)');
     expect(await page.locator('#baseline a[href="#r-code-single-use"]').count()).toBe(1);
   });
 
   it('orders the results by group: security, interop, unclassified, warnings, errors, expected, passed, skipped', async () => {
-    const groups = await page.locator('section.result').evaluateAll((els) => els.map((e) => e.getAttribute('data-group') as string));
+    const groups = await page
+      .locator('section.result')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-group') as string));
     expect(groups).toHaveLength(66);
     const ranks = groups.map((g) => GROUPS.indexOf(g as Group));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
@@ -86,12 +95,18 @@ describe('report.html in Chromium (66 results)', () => {
     expect(curl).toContain('-u "$CLIENT_ID:$CLIENT_SECRET"');
     expect(curl).toContain('"$CODE_2"');
     expect(curl).not.toContain('REDACTED');
-    expect(await reproduce.locator('code.replay').innerText()).toBe('idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 --only code.single-use');
+    expect(await reproduce.locator('code.replay').innerText()).toBe(
+      'idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 --only code.single-use',
+    );
     expect(await page.content()).not.toContain(SECRET);
     // The screenshot loads from the file beside the report.
     const img = section.locator('figure.shot img');
     await img.scrollIntoViewIfNeeded();
-    await expect.poll(() => img.evaluate((el: { complete: boolean; naturalWidth: number }) => (el.complete ? el.naturalWidth : 0))).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        img.evaluate((el: { complete: boolean; naturalWidth: number }) => (el.complete ? el.naturalWidth : 0)),
+      )
+      .toBeGreaterThan(0);
     // A passed result is one line with its details folded.
     const passed = page.locator('#r-code-happy-path');
     expect((await passed.boundingBox())!.height).toBeLessThan(50);
@@ -108,14 +123,18 @@ describe('report.html in Chromium (66 results)', () => {
       expect(await card.getAttribute('aria-pressed')).toBe('true');
       expect(await visible()).toBe(counts[g]);
       expect(await shown()).toBe(String(counts[g]));
-      const groups = await page.locator('section.result:visible').evaluateAll((els) => els.map((e) => e.getAttribute('data-group')));
+      const groups = await page
+        .locator('section.result:visible')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-group')));
       expect(new Set(groups)).toEqual(new Set([g]));
     }
     await page.locator('button.card[data-group="passed"]').click();
     expect(await visible()).toBe(66);
     await page.locator('button.card[data-group="passed"]').click();
     await page.locator('#filter-area').selectOption('pkce');
-    const pkcePassed = report.results.filter((r) => r.area === 'pkce' && r.status === 'passed' && !r.unexpectedPass).length;
+    const pkcePassed = report.results.filter(
+      (r) => r.area === 'pkce' && r.status === 'passed' && !r.unexpectedPass,
+    ).length;
     expect(await visible()).toBe(pkcePassed);
     await page.locator('button.card[data-group="all"]').click();
     expect(await visible()).toBe(report.results.filter((r) => r.area === 'pkce').length);

@@ -22,18 +22,28 @@ import { closedPort } from '../support/ports.ts';
 
 const BROWSER = BUILT_IN_SCENARIOS.filter((s) => s.area === 'browser');
 const byId = (id: string) => BUILT_IN_SCENARIOS.find((s) => s.id === id)!;
-const show = (r: ScenarioResult) => `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
+const show = (r: ScenarioResult) =>
+  `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
 
 const host = new BrowserHost();
 afterAll(() => host.close());
 
 type Target = Parameters<typeof runConformance>[0]['target'];
 
-async function runOn(options: ReferenceOptions, scenarios: readonly Scenario[], reportDir?: string, target?: (t: EmbeddedReference['target']) => Target): Promise<Report> {
+async function runOn(
+  options: ReferenceOptions,
+  scenarios: readonly Scenario[],
+  reportDir?: string,
+  target?: (t: EmbeddedReference['target']) => Target,
+): Promise<Report> {
   const ref = await startEmbeddedReference(options);
   try {
     return await runConformance({
-      target: target ? target(ref.target) : ref.target, scenarios, browser: host, seed: 7, ...(reportDir ? { reportDir, formats: ['json'] } : {}),
+      target: target ? target(ref.target) : ref.target,
+      scenarios,
+      browser: host,
+      seed: 7,
+      ...(reportDir ? { reportDir, formats: ['json'] } : {}),
     });
   } finally {
     await ref.server.close();
@@ -69,7 +79,7 @@ describe('against the clean reference', () => {
     expect((await readdir(path.join(dir, 'screenshots'))).sort()).toEqual(BROWSER.map((s) => s.id).sort());
   });
 
-  it('records the browser\'s pages as transcripts: the caught redirect never sent, codes and cookies redacted', async () => {
+  it("records the browser's pages as transcripts: the caught redirect never sent, codes and cookies redacted", async () => {
     const flow = report.results.find((r) => r.id === 'browser.code-flow')!;
     const http = flow.evidence.filter((e) => e.kind === 'http');
     const caught = http.find((e) => e.error?.startsWith('not sent: the redirect to the redirect_uri'));
@@ -85,48 +95,70 @@ describe('with the flaw each browser scenario claims', () => {
   const claims = BROWSER.flatMap((s) => (s.catches ?? []).map((flaw) => [flaw as FlawName, s.id] as const));
 
   it('claims the flaws the browser checks exist for', () => {
-    expect(claims.map(([flaw]) => flaw)).toEqual(expect.arrayContaining(['redirect-open-on-error', 'consent-skipped', 'no-frame-protection']));
+    expect(claims.map(([flaw]) => flaw)).toEqual(
+      expect.arrayContaining(['redirect-open-on-error', 'consent-skipped', 'no-frame-protection']),
+    );
   });
 
-  it.each(claims)('%s: %s fails and says what the target did', async (flaw, id) => {
-    const report = await runOn({ flaws: [flaw] }, [byId(id)]);
-    const [result] = report.results;
-    expect(result!.status, show(result!)).toBe('failed');
-    expect(result!.message).toBeTruthy();
-  }, 30_000);
+  it.each(claims)(
+    '%s: %s fails and says what the target did',
+    async (flaw, id) => {
+      const report = await runOn({ flaws: [flaw] }, [byId(id)]);
+      const [result] = report.results;
+      expect(result!.status, show(result!)).toBe('failed');
+      expect(result!.message).toBeTruthy();
+    },
+    30_000,
+  );
 });
 
-describe('browser.clickjacking\'s framing page', () => {
+describe("browser.clickjacking's framing page", () => {
   it('listens where browser.framingHost and framingPort say, and the failure names that origin', async () => {
     const port = await closedPort();
-    const report = await runOn({ flaws: ['no-frame-protection'] }, [byId('browser.clickjacking')], undefined, (t) => ({ ...t, browser: { framingHost: 'localhost', framingPort: port } }));
+    const report = await runOn({ flaws: ['no-frame-protection'] }, [byId('browser.clickjacking')], undefined, (t) => ({
+      ...t,
+      browser: { framingHost: 'localhost', framingPort: port },
+    }));
     expect(report.results[0], show(report.results[0]!)).toMatchObject({ status: 'failed' });
     expect(report.results[0]!.message).toContain(`A page on http://localhost:${port} framed the login page`);
   }, 60_000);
 
   it('a host it cannot listen on is a set-up error that names the setting', async () => {
-    const report = await runOn({}, [byId('browser.clickjacking')], undefined, (t) => ({ ...t, browser: { framingHost: '203.0.113.7', framingPort: 0 } }));
+    const report = await runOn({}, [byId('browser.clickjacking')], undefined, (t) => ({
+      ...t,
+      browser: { framingHost: '203.0.113.7', framingPort: 0 },
+    }));
     expect(report.results[0]).toMatchObject({ status: 'error' });
-    expect(report.results[0]!.message).toMatch(/framing page could not listen on 203\.0\.113\.7:0 \(browser\.framingHost/);
+    expect(report.results[0]!.message).toMatch(
+      /framing page could not listen on 203\.0\.113\.7:0 \(browser\.framingHost/,
+    );
   }, 60_000);
 });
 
 describe('the browser scenarios with login.driver "form" and steps: the browser logs in by the steps', () => {
-  it('uses the config\'s steps whichever driver the other scenarios use', async () => {
+  it("uses the config's steps whichever driver the other scenarios use", async () => {
     const wrong: BrowserStep[] = [{ fill: '#no-such-input', value: '${user.username}', timeoutMs: 300 }];
-    const report = await runOn({}, [byId('browser.code-flow')], undefined, (t) => ({ ...t, login: { driver: 'form', usernameField: 'username', passwordField: 'password', steps: wrong } }));
+    const report = await runOn({}, [byId('browser.code-flow')], undefined, (t) => ({
+      ...t,
+      login: { driver: 'form', usernameField: 'username', passwordField: 'password', steps: wrong },
+    }));
     expect(report.results[0]).toMatchObject({ status: 'error' });
     expect(report.results[0]!.message).toContain('step 1 (fill #no-such-input) found nothing visible within 300 ms');
   }, 60_000);
 });
 
-describe('against oidc-provider (an independent IdP), with the driver\'s defaults on its dev pages', () => {
-  it('the browser scenarios pass, the code flow and the device activation among them; the config\'s browser driver logs in too', async () => {
+describe("against oidc-provider (an independent IdP), with the driver's defaults on its dev pages", () => {
+  it("the browser scenarios pass, the code flow and the device activation among them; the config's browser driver logs in too", async () => {
     const op = await startOidcProvider();
     try {
       const report = await runConformance({ target: op.target, scenarios: BROWSER, browser: host, seed: 7 });
       expect(report.results.map(show)).toEqual(BROWSER.map((s) => `${s.id}: passed`));
-      const viaConfig = await runConformance({ target: { ...op.target, login: { driver: 'browser' } }, scenarios: [byId('code.happy-path')], browser: host, seed: 7 });
+      const viaConfig = await runConformance({
+        target: { ...op.target, login: { driver: 'browser' } },
+        scenarios: [byId('code.happy-path')],
+        browser: host,
+        seed: 7,
+      });
       expect(viaConfig.results.map(show)).toEqual(['code.happy-path: passed']);
       expect(viaConfig.results[0]!.evidence.some((e) => e.kind === 'screenshot')).toBe(true);
     } finally {
@@ -145,19 +177,36 @@ describe('login.driver "browser" with steps (DESIGN §4), against the reference'
   ];
 
   it('logs in, approves and denies by the steps: first-party without consent, third-party with it, devices approved and denied, an error page left alone', async () => {
-    const ids = ['code.happy-path', 'consent.third-party-required', 'device.denied', 'browser.device-activation', 'browser.error-page'];
+    const ids = [
+      'code.happy-path',
+      'consent.third-party-required',
+      'device.denied',
+      'browser.device-activation',
+      'browser.error-page',
+    ];
     const report = await runOn({}, ids.map(byId), undefined, (t) => ({ ...t, login: { driver: 'browser', steps } }));
     expect(report.results.map(show)).toEqual(ids.map((id) => `${id}: passed`));
-    const labels = (i: number) => report.results[i]!.evidence.flatMap((e) => (e.kind === 'screenshot' ? [e.label] : []));
+    const labels = (i: number) =>
+      report.results[i]!.evidence.flatMap((e) => (e.kind === 'screenshot' ? [e.label] : []));
     // A screenshot after each step, but none after the one that ended at the redirect_uri (the page did not change).
     expect(labels(0)).toEqual(['authorization request', 'step 1: fill #username', 'step 2: fill #password']);
-    expect(labels(1)).toEqual(['authorization request', 'step 1: fill #username', 'step 2: fill #password', 'step 3: click button[type=submit]']);
+    expect(labels(1)).toEqual([
+      'authorization request',
+      'step 1: fill #username',
+      'step 2: fill #password',
+      'step 3: click button[type=submit]',
+    ]);
   }, 30_000);
 
   it('a step whose element never shows stops the login with the step named: set-up for a scenario, so an error', async () => {
     const wrong: BrowserStep[] = [{ fill: '#login', value: '${user.username}', timeoutMs: 300 }, ...steps.slice(1)];
-    const report = await runOn({}, [byId('code.single-use')], undefined, (t) => ({ ...t, login: { driver: 'browser', steps: wrong } }));
+    const report = await runOn({}, [byId('code.single-use')], undefined, (t) => ({
+      ...t,
+      login: { driver: 'browser', steps: wrong },
+    }));
     expect(report.results[0]).toMatchObject({ status: 'error' });
-    expect(report.results[0]!.message).toContain('step 1 (fill #login) found nothing visible within 300 ms on "Sign in"');
+    expect(report.results[0]!.message).toContain(
+      'step 1 (fill #login) found nothing visible within 300 ms on "Sign in"',
+    );
   }, 30_000);
 });

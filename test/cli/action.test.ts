@@ -13,8 +13,19 @@ import { parse } from 'yaml';
 import { BIN } from '../support/spawn-cli.ts';
 
 const root = new URL('../../', import.meta.url);
-interface Step { name?: string; id?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, string>; if?: string }
-interface Action { inputs: Record<string, { description: string; default?: string }>; runs: { using: string; steps: Step[] } }
+interface Step {
+  name?: string;
+  id?: string;
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+  if?: string;
+}
+interface Action {
+  inputs: Record<string, { description: string; default?: string }>;
+  runs: { using: string; steps: Step[] };
+}
 const action = parse(readFileSync(new URL('action.yml', root), 'utf8')) as Action;
 /** Inputs about the action itself, not options of `run`. */
 const ACTION_ONLY = ['node-version', 'package', 'working-directory', 'artifact-name', 'upload', 'summary'];
@@ -36,13 +47,22 @@ const step = (predicate: (s: Step) => boolean | undefined) => {
 const tmp = mkdtempSync(join(tmpdir(), 'idpc-action-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Runs a step's bash script as the runner would: its env from `inputs`, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files. */
-function runStep(s: Step, inputs: Record<string, string>, extra: { cwd: string; path?: string; outputs?: Record<string, string> }) {
+/**
+ * Runs a step's bash script as the runner would: its env from `inputs`, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files.
+ */
+function runStep(
+  s: Step,
+  inputs: Record<string, string>,
+  extra: { cwd: string; path?: string; outputs?: Record<string, string> },
+) {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(s.env ?? {})) {
     const input = /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(value)?.[1];
     const output = /^\$\{\{ steps\.run\.outputs\.([a-z-]+) \}\}$/.exec(value)?.[1];
-    env[name] = input !== undefined ? inputs[input] ?? action.inputs[input]?.default ?? '' : extra.outputs?.[output ?? ''] ?? '';
+    env[name] =
+      input !== undefined
+        ? (inputs[input] ?? action.inputs[input]?.default ?? '')
+        : (extra.outputs?.[output ?? ''] ?? '');
   }
   const githubOutput = join(extra.cwd, 'github-output');
   const summary = join(extra.cwd, 'step-summary');
@@ -52,11 +72,29 @@ function runStep(s: Step, inputs: Record<string, string>, extra: { cwd: string; 
   const script = join(extra.cwd, 'step.sh');
   writeFileSync(script, s.run!);
   const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
-    cwd: extra.cwd, encoding: 'utf8', timeout: 60_000,
-    env: { PATH: `${extra.path ? `${extra.path}:` : ''}${process.env.PATH}`, ...env, GITHUB_OUTPUT: githubOutput, GITHUB_STEP_SUMMARY: summary },
+    cwd: extra.cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: {
+      PATH: `${extra.path ? `${extra.path}:` : ''}${process.env.PATH}`,
+      ...env,
+      GITHUB_OUTPUT: githubOutput,
+      GITHUB_STEP_SUMMARY: summary,
+    },
   });
-  const outputs = Object.fromEntries(readFileSync(githubOutput, 'utf8').split('\n').filter(Boolean).map((l) => l.split(/=(.*)/s).slice(0, 2)));
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr, outputs, summary: readFileSync(summary, 'utf8') };
+  const outputs = Object.fromEntries(
+    readFileSync(githubOutput, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(/=(.*)/s).slice(0, 2)),
+  );
+  return {
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    outputs,
+    summary: readFileSync(summary, 'utf8'),
+  };
 }
 
 describe('action.yml', () => {
@@ -66,12 +104,16 @@ describe('action.yml', () => {
     expect(upload.with?.path).toContain('${{ inputs.report }}');
     expect(upload.if).toContain('always()');
     expect(step((s) => s.name === 'Job summary').run).toContain('GITHUB_STEP_SUMMARY');
-    expect(step((s) => s.uses?.startsWith('actions/setup-node@')).with?.['node-version']).toBe('${{ inputs.node-version }}');
+    expect(step((s) => s.uses?.startsWith('actions/setup-node@')).with?.['node-version']).toBe(
+      '${{ inputs.node-version }}',
+    );
   });
 
   it('names only real run options, and the run options it leaves out are deliberate', () => {
     const options = runOptions();
-    expect(options).toEqual(expect.arrayContaining(['target', 'only', 'skip', 'profile', 'report', 'format', 'fail-on']));
+    expect(options).toEqual(
+      expect.arrayContaining(['target', 'only', 'skip', 'profile', 'report', 'format', 'fail-on']),
+    );
     for (const name of cliInputs) expect(options, `input ${name}`).toContain(name);
     // --flaw switches on planted flaws in the embedded reference: for testing the harness, not an IdP.
     expect(options.filter((o) => !cliInputs.includes(o))).toEqual(expect.arrayContaining(['flaw', 'help']));
@@ -86,12 +128,32 @@ describe('action.yml', () => {
     writeFileSync(join(bin, 'npx'), `#!/usr/bin/env bash\nprintf '%s\\n' "$@" > '${argsFile}'\nexit 1\n`);
     chmodSync(join(bin, 'npx'), 0o755);
     const values: Record<string, string> = {
-      target: 'tenant-a.json\ntenant b.json\n', scenarios: 'my/*.scenario.ts', only: 'pkce.*,token.*', skip: 'device.*',
-      profile: 'rfc', report: 'out dir', format: 'junit,md', 'fail-on': 'warning', seed: '42', runs: '7',
-      concurrency: '2', shard: '1/3', timeout: '45000', baseline: 'main/report.json', package: 'idp-conformance@0.1.0',
+      target: 'tenant-a.json\ntenant b.json\n',
+      scenarios: 'my/*.scenario.ts',
+      only: 'pkce.*,token.*',
+      skip: 'device.*',
+      profile: 'rfc',
+      report: 'out dir',
+      format: 'junit,md',
+      'fail-on': 'warning',
+      seed: '42',
+      runs: '7',
+      concurrency: '2',
+      shard: '1/3',
+      timeout: '45000',
+      baseline: 'main/report.json',
+      package: 'idp-conformance@0.1.0',
     };
-    expect(Object.keys(values).filter((k) => k !== 'package').sort()).toEqual([...cliInputs].sort());
-    const result = runStep(step((s) => s.id === 'run'), values, { cwd: tmp, path: bin });
+    expect(
+      Object.keys(values)
+        .filter((k) => k !== 'package')
+        .sort(),
+    ).toEqual([...cliInputs].sort());
+    const result = runStep(
+      step((s) => s.id === 'run'),
+      values,
+      { cwd: tmp, path: bin },
+    );
     expect(result.status, result.stderr).toBe(0);
     expect(result.outputs).toEqual({ report: 'out dir', 'exit-code': '1' });
     const args = readFileSync(argsFile, 'utf8').trimEnd().split('\n');
@@ -99,20 +161,45 @@ describe('action.yml', () => {
     const pairs = args.slice(4);
     const passed: [string, string][] = [];
     for (let i = 0; i < pairs.length; i += 2) passed.push([pairs[i]!, pairs[i + 1]!]);
-    expect(passed).toEqual(expect.arrayContaining([
-      ['--target', 'tenant-a.json'], ['--target', 'tenant b.json'], ['--scenarios', 'my/*.scenario.ts'],
-      ['--only', 'pkce.*,token.*'], ['--skip', 'device.*'], ['--profile', 'rfc'], ['--report', 'out dir'],
-      ['--format', 'junit,md'], ['--fail-on', 'warning'], ['--seed', '42'], ['--runs', '7'], ['--concurrency', '2'],
-      ['--shard', '1/3'], ['--timeout', '45000'], ['--baseline', 'main/report.json'],
-    ]));
+    expect(passed).toEqual(
+      expect.arrayContaining([
+        ['--target', 'tenant-a.json'],
+        ['--target', 'tenant b.json'],
+        ['--scenarios', 'my/*.scenario.ts'],
+        ['--only', 'pkce.*,token.*'],
+        ['--skip', 'device.*'],
+        ['--profile', 'rfc'],
+        ['--report', 'out dir'],
+        ['--format', 'junit,md'],
+        ['--fail-on', 'warning'],
+        ['--seed', '42'],
+        ['--runs', '7'],
+        ['--concurrency', '2'],
+        ['--shard', '1/3'],
+        ['--timeout', '45000'],
+        ['--baseline', 'main/report.json'],
+      ]),
+    );
     expect(passed).toHaveLength(15);
     expect(new Set(passed.map(([flag]) => flag.slice(2)))).toEqual(new Set(cliInputs));
 
     // With the defaults only: the run options the action defaults, nothing empty.
-    const defaults = runStep(step((s) => s.id === 'run'), {}, { cwd: tmp, path: bin });
+    const defaults = runStep(
+      step((s) => s.id === 'run'),
+      {},
+      { cwd: tmp, path: bin },
+    );
     expect(defaults.status).toBe(0);
     expect(readFileSync(argsFile, 'utf8').trimEnd().split('\n').slice(3)).toEqual([
-      'run', '--profile', 'spec', '--report', 'conformance-report', '--format', 'json,junit,html,md', '--fail-on', 'failed',
+      'run',
+      '--profile',
+      'spec',
+      '--report',
+      'conformance-report',
+      '--format',
+      'json,junit,html,md',
+      '--fail-on',
+      'failed',
     ]);
   });
 
@@ -121,12 +208,16 @@ describe('action.yml', () => {
     mkdirSync(join(cwd, 'conformance-report', 'tenant-a'), { recursive: true });
     writeFileSync(join(cwd, 'conformance-report', 'report.md'), '# run\n');
     writeFileSync(join(cwd, 'conformance-report', 'tenant-a', 'report.md'), '# tenant a\n');
-    const result = runStep(step((s) => s.name === 'Job summary'), {}, { cwd });
+    const result = runStep(
+      step((s) => s.name === 'Job summary'),
+      {},
+      { cwd },
+    );
     expect(result.status).toBe(0);
     expect(result.summary).toBe('# run\n\n# tenant a\n\n');
   });
 
-  it('fails the verdict step with the run\'s exit code, and when the run did not finish', () => {
+  it("fails the verdict step with the run's exit code, and when the run did not finish", () => {
     const verdict = step((s) => s.name === 'Verdict');
     expect(runStep(verdict, {}, { cwd: tmp, outputs: { 'exit-code': '0' } }).status).toBe(0);
     expect(runStep(verdict, {}, { cwd: tmp, outputs: { 'exit-code': '1' } }).status).toBe(1);
@@ -136,9 +227,13 @@ describe('action.yml', () => {
 });
 
 describe('docs/ci/gitlab-ci.yml', () => {
-  const gitlab = parse(readFileSync(new URL('docs/ci/gitlab-ci.yml', root), 'utf8')) as Record<string, {
-    script: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } };
-  }>;
+  const gitlab = parse(readFileSync(new URL('docs/ci/gitlab-ci.yml', root), 'utf8')) as Record<
+    string,
+    {
+      script: string[];
+      artifacts: { when: string; paths: string[]; reports: { junit: string } };
+    }
+  >;
   const job = gitlab['idp-conformance']!;
 
   it('runs idp-conformance with real run options and keeps the JUnit report as a report artifact', () => {

@@ -12,7 +12,9 @@ import { cli } from '../support/cli.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/idp-conformance.js', import.meta.url));
 let dir: string;
-beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'idpc-cmd-')); });
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'idpc-cmd-'));
+});
 
 const scenarioSource = (id: string, level: 'MUST' | 'SHOULD', fails: boolean) => `
 import { defineScenario, CheckFailure } from 'idp-conformance';
@@ -51,7 +53,11 @@ describe('list', () => {
   it('--json with --only and --profile', async () => {
     const { code, stdout } = await cli('list', '--json', '--only', 'code.happy-path', '--profile', 'rfc');
     expect(code).toBe(0);
-    const rows = JSON.parse(stdout) as { id: string; level: string; requirements: { label: string; applies: boolean }[] }[];
+    const rows = JSON.parse(stdout) as {
+      id: string;
+      level: string;
+      requirements: { label: string; applies: boolean }[];
+    }[];
     expect(rows.map((r) => r.id)).toEqual(['code.happy-path']);
     expect(rows[0]!.requirements.find((r) => r.label.startsWith('SPEC'))!.applies).toBe(false);
   });
@@ -66,10 +72,17 @@ describe('init', () => {
     const text = await readFile(file, 'utf8');
     expect(text).toMatch(/^\/\/ idp-conformance target config/);
     expect(text).toContain('"$schema": "../../');
-    const env = { WEB_SECRET: 'w-secret-1', PARTNER_SECRET: 'p-secret-1', MACHINE_SECRET: 'm-secret-1', ALICE_PASSWORD: 'a-pass-1' };
+    const env = {
+      WEB_SECRET: 'w-secret-1',
+      PARTNER_SECRET: 'p-secret-1',
+      MACHINE_SECRET: 'm-secret-1',
+      ALICE_PASSWORD: 'a-pass-1',
+    };
     const { config } = await loadTarget(file, env);
     expect(Object.keys(config.clients)).toEqual(['confidential', 'confidential2', 'public', 'machine']);
-    await expect(loadTarget(file, {})).rejects.toThrow(/clients\.confidential\.clientSecret: environment variable WEB_SECRET is not set/);
+    await expect(loadTarget(file, {})).rejects.toThrow(
+      /clients\.confidential\.clientSecret: environment variable WEB_SECRET is not set/,
+    );
   });
 
   it('never overwrites without --force; default file name', async () => {
@@ -90,20 +103,46 @@ describe('your own scenarios (--scenarios)', () => {
     await writeFile(path.join(own, 'token-endpoint.ts'), scenarioSource('custom.token-endpoint', 'MUST', false));
     await writeFile(path.join(own, 'warns.ts'), scenarioSource('custom.warns', 'SHOULD', true));
     const reportDir = path.join(dir, 'own');
-    const ok = await cli('run', '--scenarios', path.join(own, '*.ts'), '--only', 'custom.*', '--report', reportDir, '--format', 'json');
+    const ok = await cli(
+      'run',
+      '--scenarios',
+      path.join(own, '*.ts'),
+      '--only',
+      'custom.*',
+      '--report',
+      reportDir,
+      '--format',
+      'json',
+    );
     expect(ok.stdout).toContain('PASS  custom.token-endpoint');
     expect(ok.stdout).toContain('WARN  custom.warns');
     expect(ok.code).toBe(0);
-    const strict = await cli('run', '--scenarios', path.join(own, '*.ts'), '--only', 'custom.*', '--fail-on', 'warning', '--report', reportDir, '--format', 'json');
+    const strict = await cli(
+      'run',
+      '--scenarios',
+      path.join(own, '*.ts'),
+      '--only',
+      'custom.*',
+      '--fail-on',
+      'warning',
+      '--report',
+      reportDir,
+      '--format',
+      'json',
+    );
     expect(strict.code).toBe(1);
-    expect((await cli('list', '--scenarios', path.join(own, 'warns.ts'), '--only', 'custom.*')).stdout).toContain('custom.warns');
+    expect((await cli('list', '--scenarios', path.join(own, 'warns.ts'), '--only', 'custom.*')).stdout).toContain(
+      'custom.warns',
+    );
   });
 
   it('names a file that is not a scenario, a missing file, and a clashing id', async () => {
     const own = await mkdtemp(path.join(tmpdir(), 'idpc-bad-'));
     await writeFile(path.join(own, 'not-one.ts'), 'export default { id: "x.y" };\n');
     await writeFile(path.join(own, 'clash.ts'), scenarioSource('pkce.verifier-mismatch', 'MUST', false));
-    expect((await cli('run', '--scenarios', path.join(own, 'not-one.ts'))).stderr).toMatch(/not-one\.ts has no default export made with defineScenario/);
+    expect((await cli('run', '--scenarios', path.join(own, 'not-one.ts'))).stderr).toMatch(
+      /not-one\.ts has no default export made with defineScenario/,
+    );
     expect((await cli('run', '--scenarios', path.join(own, 'none-*.ts'))).stderr).toMatch(/no files match/);
     const clash = await cli('run', '--scenarios', path.join(own, 'clash.ts'));
     expect(clash.code).toBe(2);
@@ -115,12 +154,33 @@ describe('your own scenarios (--scenarios)', () => {
     await writeFile(path.join(own, 'typed.ts'), scenarioSource('custom.typed', 'MUST', false));
     await writeFile(path.join(own, 'plain.mjs'), scenarioSource('custom.plain', 'MUST', false));
     const reportDir = path.join(own, 'report');
-    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'run', '--scenarios', `${own}/*.{ts,mjs}`, '--only', 'custom.*,discovery.document', '--report', reportDir, '--format', 'json'], { cwd: own });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        '--scenarios',
+        `${own}/*.{ts,mjs}`,
+        '--only',
+        'custom.*,discovery.document',
+        '--report',
+        reportDir,
+        '--format',
+        'json',
+      ],
+      { cwd: own },
+    );
     expect(stdout).toContain('PASS  custom.typed');
     expect(stdout).toContain('PASS  custom.plain');
-    const report = JSON.parse(await readFile(path.join(reportDir, 'report.json'), 'utf8')) as { summary: { passed: number } };
+    const report = JSON.parse(await readFile(path.join(reportDir, 'report.json'), 'utf8')) as {
+      summary: { passed: number };
+    };
     expect(report.summary.passed).toBe(3);
-    const failed = await promisify(execFile)(process.execPath, [BIN, 'run', '--target', path.join(own, 'missing.json')], { cwd: own }).catch((e: { code: number; stderr: string }) => e);
+    const failed = await promisify(execFile)(
+      process.execPath,
+      [BIN, 'run', '--target', path.join(own, 'missing.json')],
+      { cwd: own },
+    ).catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 2 });
     expect((failed as { stderr: string }).stderr).toContain('cannot read');
   });

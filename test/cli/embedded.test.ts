@@ -7,7 +7,9 @@ import { LEGACY_CLIENT } from '../../reference/index.ts';
 /** The interval of a fresh device authorization for the device client. */
 async function intervalOf(ref: EmbeddedReference): Promise<unknown> {
   const res = await fetch(`${ref.issuer}/device/auth`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: ref.target.clients.device!.clientId }),
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ client_id: ref.target.clients.device!.clientId }),
   });
   return ((await res.json()) as { interval?: unknown }).interval;
 }
@@ -17,10 +19,17 @@ describe('the embedded reference', () => {
     const ref = await startEmbeddedReference({ legacyClient: true });
     try {
       expect(ref.target.clients.legacy).toEqual({
-        clientId: LEGACY_CLIENT.clientId, clientSecret: LEGACY_CLIENT.clientSecret, redirectUri: LEGACY_CLIENT.redirectUris[0],
-        scope: LEGACY_CLIENT.allowedScope, authMethod: 'client_secret_basic', firstParty: true,
+        clientId: LEGACY_CLIENT.clientId,
+        clientSecret: LEGACY_CLIENT.clientSecret,
+        redirectUri: LEGACY_CLIENT.redirectUris[0],
+        scope: LEGACY_CLIENT.allowedScope,
+        authMethod: 'client_secret_basic',
+        firstParty: true,
       });
-      expect(resolveClients(validateConfig(ref.target, {})).legacy).toMatchObject({ role: 'legacy', clientId: LEGACY_CLIENT.clientId });
+      expect(resolveClients(validateConfig(ref.target, {})).legacy).toMatchObject({
+        role: 'legacy',
+        clientId: LEGACY_CLIENT.clientId,
+      });
     } finally {
       await ref.server.close();
     }

@@ -15,7 +15,19 @@ const readReport = async (folder: string) => JSON.parse(await readFile(join(fold
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'idpc-shards-'));
   for (const i of [1, 2, 3]) {
-    const run = await cli('run', '--only', ONLY, '--shard', `${i}/3`, '--seed', '7', '--report', shardDir(i), '--format', 'json');
+    const run = await cli(
+      'run',
+      '--only',
+      ONLY,
+      '--shard',
+      `${i}/3`,
+      '--seed',
+      '7',
+      '--report',
+      shardDir(i),
+      '--format',
+      'json',
+    );
     expect(run.code, run.stderr).toBe(0);
   }
 }, 180_000);
@@ -31,7 +43,14 @@ describe('run --shard and merge-reports', () => {
     expect(whole.code).toBe(0);
     const expected = (await readReport(join(dir, 'whole'))).results.map((r) => r.id).sort();
 
-    const merged = await cli('merge-reports', shardDir(1), shardDir(2), join(shardDir(3), 'report.json'), '--report', join(dir, 'merged'));
+    const merged = await cli(
+      'merge-reports',
+      shardDir(1),
+      shardDir(2),
+      join(shardDir(3), 'report.json'),
+      '--report',
+      join(dir, 'merged'),
+    );
     expect(merged.code, merged.stderr).toBe(0);
     expect(merged.stdout).toContain('merged 3 reports');
     const report = await readReport(join(dir, 'merged'));
@@ -47,7 +66,15 @@ describe('run --shard and merge-reports', () => {
   });
 
   it('a missing shard is said in the console and the report', async () => {
-    const merged = await cli('merge-reports', shardDir(1), shardDir(3), '--report', join(dir, 'partial'), '--format', 'json');
+    const merged = await cli(
+      'merge-reports',
+      shardDir(1),
+      shardDir(3),
+      '--report',
+      join(dir, 'partial'),
+      '--format',
+      'json',
+    );
     expect(merged.code).toBe(0);
     expect(merged.stdout).toContain('incomplete: shard 2/3 missing from the merge');
     expect((await readReport(join(dir, 'partial'))).notices).toContain('incomplete: shard 2/3 missing from the merge');

@@ -11,9 +11,12 @@ import { closedPort } from '../support/ports.ts';
 import { OPT_IN } from '../matrix/opt-in.ts';
 
 let dir: string;
-beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'idpc-cli-')); });
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'idpc-cli-'));
+});
 
-const readReport = async (reportDir: string) => reportSchema.parse(JSON.parse(await readFile(path.join(reportDir, 'report.json'), 'utf8'))) as Report;
+const readReport = async (reportDir: string) =>
+  reportSchema.parse(JSON.parse(await readFile(path.join(reportDir, 'report.json'), 'utf8'))) as Report;
 
 /** Scenarios of the legacy grants that need a legacy client (the embedded reference seeds none). */
 const LEGACY = BUILT_IN_SCENARIOS.filter((s) => s.requires?.roles?.includes('legacy'));
@@ -21,7 +24,9 @@ const LEGACY = BUILT_IN_SCENARIOS.filter((s) => s.requires?.roles?.includes('leg
 const OPTED_OUT = BUILT_IN_SCENARIOS.filter((s) => Object.hasOwn(OPT_IN, s.id));
 /** Scenarios whose every requirement binds the client: no server verdict, skipped with that reason. */
 const CLIENT_RULES = BUILT_IN_SCENARIOS.filter((s) => s.requirements.every((r) => r.party === 'client'));
-const APPLICABLE = BUILT_IN_SCENARIOS.filter((s) => !LEGACY.includes(s) && !OPTED_OUT.includes(s) && !CLIENT_RULES.includes(s));
+const APPLICABLE = BUILT_IN_SCENARIOS.filter(
+  (s) => !LEGACY.includes(s) && !OPTED_OUT.includes(s) && !CLIENT_RULES.includes(s),
+);
 
 describe('run against the embedded reference', () => {
   it('passes every scenario, prints a line each, writes all four reports, exits 0', async () => {
@@ -32,24 +37,54 @@ describe('run against the embedded reference', () => {
     for (const s of APPLICABLE) expect(stdout).toContain(`PASS  ${s.id}`);
     for (const s of LEGACY) expect(stdout).toContain(`SKIP  ${s.id}\n        needs the legacy client`);
     for (const s of OPTED_OUT) expect(stdout).toContain(`SKIP  ${s.id}\n        the target does not advertise`);
-    for (const s of CLIENT_RULES) expect(stdout).toMatch(new RegExp(`SKIP  ${s.id.replace('.', '\\.')}\\n {8}no document of the spec profile requires this of the server`));
+    for (const s of CLIENT_RULES)
+      expect(stdout).toMatch(
+        new RegExp(
+          `SKIP  ${s.id.replace('.', '\\.')}\\n {8}no document of the spec profile requires this of the server`,
+        ),
+      );
     expect(stdout).toMatch(/profile spec, seed 5/);
     // The browser scenarios leave their screenshots beside the reports, named by their evidence.
-    expect((await readdir(reportDir)).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.md', 'screenshots']);
+    expect((await readdir(reportDir)).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'report.json',
+      'report.md',
+      'screenshots',
+    ]);
     const report = await readReport(reportDir);
     const shots = report.results.flatMap((r) => r.evidence.filter((e) => e.kind === 'screenshot').map((e) => e.path));
     expect(shots.length).toBeGreaterThan(5);
     for (const shot of shots) expect(shot).toMatch(/^screenshots\/browser\.[a-z-]+\/\d\d-[a-z0-9-]+\.png$/);
-    expect((await readdir(path.join(reportDir, 'screenshots'))).sort()).toEqual(APPLICABLE.filter((s) => s.area === 'browser').map((s) => s.id).sort());
+    expect((await readdir(path.join(reportDir, 'screenshots'))).sort()).toEqual(
+      APPLICABLE.filter((s) => s.area === 'browser')
+        .map((s) => s.id)
+        .sort(),
+    );
     expect(report).toMatchObject({
-      seed: 5, target: { source: 'embedded' },
-      summary: { total: BUILT_IN_SCENARIOS.length, passed: APPLICABLE.length, skipped: LEGACY.length + OPTED_OUT.length + CLIENT_RULES.length },
+      seed: 5,
+      target: { source: 'embedded' },
+      summary: {
+        total: BUILT_IN_SCENARIOS.length,
+        passed: APPLICABLE.length,
+        skipped: LEGACY.length + OPTED_OUT.length + CLIENT_RULES.length,
+      },
     });
   }, 240_000); // runs the whole catalog: generous on a loaded machine
 
   it('exits 1 when a planted flaw makes a scenario fail, and --format limits the files', async () => {
     const reportDir = path.join(dir, 'flaw');
-    const { code, stdout } = await cli('run', '--flaw', 'pkce-verifier-ignored', '--only', 'pkce.*', '--report', reportDir, '--format', 'json,md');
+    const { code, stdout } = await cli(
+      'run',
+      '--flaw',
+      'pkce-verifier-ignored',
+      '--only',
+      'pkce.*',
+      '--report',
+      reportDir,
+      '--format',
+      'json,md',
+    );
     expect(code).toBe(1);
     expect(stdout).toContain('FAIL  pkce.verifier-mismatch');
     expect(stdout).toContain('RFC 7636 §4.6 requires an error response with error=invalid_grant');
@@ -73,7 +108,10 @@ describe('run against a target', () => {
     ref = await startEmbeddedReference();
     flawed = await startEmbeddedReference({ flaws: ['pkce-verifier-ignored'] });
   });
-  afterAll(async () => { await ref.server.close(); await flawed.server.close(); });
+  afterAll(async () => {
+    await ref.server.close();
+    await flawed.server.close();
+  });
 
   it('a config file of the reference (as serve --target-out writes it) passes', async () => {
     const file = path.join(dir, 'target.json');
@@ -88,32 +126,67 @@ describe('run against a target', () => {
     expect((await cli('run', '--target', ref.issuer, '--report', reportDir, '--format', 'json')).code).toBe(0);
     const byId = Object.fromEntries((await readReport(reportDir)).results.map((r) => [r.id, r]));
     expect(byId['discovery.document']!.status).toBe('passed');
-    expect(byId['code.happy-path']).toMatchObject({ status: 'skipped', skipReason: 'needs the confidential client (clients.confidential in the target config)' });
+    expect(byId['code.happy-path']).toMatchObject({
+      status: 'skipped',
+      skipReason: 'needs the confidential client (clients.confidential in the target config)',
+    });
   });
 
   it('an expected failure is reported as such and the exit code stays 0', async () => {
     const file = path.join(dir, 'expected.json');
     await writeFile(file, JSON.stringify({ ...flawed.target, expectedFailures: ['pkce.verifier-mismatch'] }));
     const reportDir = path.join(dir, 'expected');
-    const { code, stdout } = await cli('run', '--target', file, '--only', 'pkce.verifier-mismatch', '--report', reportDir, '--format', 'json');
+    const { code, stdout } = await cli(
+      'run',
+      '--target',
+      file,
+      '--only',
+      'pkce.verifier-mismatch',
+      '--report',
+      reportDir,
+      '--format',
+      'json',
+    );
     expect(code).toBe(0);
     expect(stdout).toContain('XFAIL pkce.verifier-mismatch');
-    expect((await readReport(reportDir)).results.find((r) => r.id === 'pkce.verifier-mismatch')).toMatchObject({ status: 'failed', expected: true });
+    expect((await readReport(reportDir)).results.find((r) => r.id === 'pkce.verifier-mismatch')).toMatchObject({
+      status: 'failed',
+      expected: true,
+    });
   });
 
   it('a config with a wrong field exits 2 naming the field and the fix, before any request', async () => {
     const file = path.join(dir, 'bad.json');
-    await writeFile(file, JSON.stringify({ ...ref.target, clients: { ...ref.target.clients, confidential: { ...ref.target.clients.confidential, redirectUri: 'callback' } } }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        ...ref.target,
+        clients: {
+          ...ref.target.clients,
+          confidential: { ...ref.target.clients.confidential, redirectUri: 'callback' },
+        },
+      }),
+    );
     const { code, stderr } = await cli('run', '--target', file, '--report', path.join(dir, 'bad'));
     expect(code).toBe(2);
-    expect(stderr).toContain('clients.confidential.redirectUri: must be an absolute URL, e.g. "https://app.example/callback"');
+    expect(stderr).toContain(
+      'clients.confidential.redirectUri: must be an absolute URL, e.g. "https://app.example/callback"',
+    );
   });
 
   it('an unreachable target exits 3 with the cause', async () => {
     const port = await closedPort();
-    const { code, stderr } = await cli('run', '--target', `http://127.0.0.1:${port}`, '--report', path.join(dir, 'down'));
+    const { code, stderr } = await cli(
+      'run',
+      '--target',
+      `http://127.0.0.1:${port}`,
+      '--report',
+      path.join(dir, 'down'),
+    );
     expect(code).toBe(3);
-    expect(stderr).toContain(`the target is unreachable: cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: connection refused (ECONNREFUSED)`);
+    expect(stderr).toContain(
+      `the target is unreachable: cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: connection refused (ECONNREFUSED)`,
+    );
   });
 });
 

@@ -14,8 +14,12 @@ describe('idp-conformance serve --auto-login', () => {
       const client = SEEDED_CLIENTS.confidential;
       const verifier = randomBytes(32).toString('base64url');
       const query = new URLSearchParams({
-        response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUris[0]!, scope: 'openid',
-        code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256',
+        response_type: 'code',
+        client_id: client.clientId,
+        redirect_uri: client.redirectUris[0]!,
+        scope: 'openid',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
       });
       const response = await fetch(`${issuer}/auth?${query}`, { redirect: 'manual' });
       expect(response.status).toBe(303);

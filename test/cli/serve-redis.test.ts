@@ -1,5 +1,3 @@
-/** `serve --store redis://…` as a user runs it: two processes on one Redis serve one key set; a dead Redis is a clear exit 1. */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli, waitFor } from '../support/spawn-cli.ts';
 import { closedPort } from '../support/ports.ts';

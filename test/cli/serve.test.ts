@@ -13,8 +13,12 @@ function expectOnlyLegacySkipped(report: { results: { id: string; status: string
   // ...and the opt-in ones (par.required: the default reference does not require PAR), and those
   // only a client rule requires (no server verdict: pkce.verifier-format).
   const clientOnly = (r: { skipReason?: string }) => /of the server: .* binds? the client/.test(r.skipReason ?? '');
-  const skipped = report.results.filter((r) => r.status === 'skipped' && !Object.hasOwn(OPT_IN, r.id) && !clientOnly(r));
-  expect(skipped.map((r) => [r.id, r.skipReason])).toEqual(skipped.map((r) => [r.id, 'needs the legacy client (clients.legacy in the target config)']));
+  const skipped = report.results.filter(
+    (r) => r.status === 'skipped' && !Object.hasOwn(OPT_IN, r.id) && !clientOnly(r),
+  );
+  expect(skipped.map((r) => [r.id, r.skipReason])).toEqual(
+    skipped.map((r) => [r.id, 'needs the legacy client (clients.legacy in the target config)']),
+  );
   expect(skipped.every((r) => /^(implicit|password)\./.test(r.id))).toBe(true);
 }
 
@@ -35,7 +39,8 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
   it('prints the issuer and the seeded clients, and writes a target config the server answers to', async () => {
     const issuer = /issuer\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(proc.output())?.[1];
     expect(issuer).toBeDefined();
-    for (const id of ['web-app', 'partner-app', 'spa', 'machine', 'tv-device', 'exchanger']) expect(proc.output()).toContain(id);
+    for (const id of ['web-app', 'partner-app', 'spa', 'machine', 'tv-device', 'exchanger'])
+      expect(proc.output()).toContain(id);
     const target = JSON.parse(await readFile(join(dir, 'nested', 't.json'), 'utf8'));
     expect(target).toMatchObject({
       issuer,
@@ -45,7 +50,13 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
       expectedFailures: [],
       hooks: { rotateKeys: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/admin\/[\w-]+\/rotate-keys$/) },
       clients: {
-        confidential: { clientId: 'web-app', clientSecret: expect.any(String), redirectUri: expect.any(String), authMethod: 'client_secret_basic', firstParty: true },
+        confidential: {
+          clientId: 'web-app',
+          clientSecret: expect.any(String),
+          redirectUri: expect.any(String),
+          authMethod: 'client_secret_basic',
+          firstParty: true,
+        },
         confidential2: { clientId: 'partner-app', authMethod: 'client_secret_basic' },
         public: { clientId: 'spa', authMethod: 'none', firstParty: false },
         machine: { clientId: 'machine', scope: 'api:read' },
@@ -59,14 +70,25 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
     const machine = target.clients.machine;
     const res = await fetch(`${issuer}/token`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa(`${machine.clientId}:${machine.clientSecret}`)}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${btoa(`${machine.clientId}:${machine.clientSecret}`)}`,
+      },
       body: 'grant_type=client_credentials',
     });
     expect(res.status).toBe(200);
   });
 
   it('the harness run against the written target config passes every scenario (exit 0)', async () => {
-    const run = start(['run', '--target', join(dir, 'nested', 't.json'), '--report', join(dir, 'report'), '--format', 'json']);
+    const run = start([
+      'run',
+      '--target',
+      join(dir, 'nested', 't.json'),
+      '--report',
+      join(dir, 'report'),
+      '--format',
+      'json',
+    ]);
     expect(await run.exited).toBe(0);
     expect(run.output()).toMatch(/\d+ scenarios: \d+ passed, 0 failed, 0 warnings, \d+ skipped, 0 errors/);
     const report = JSON.parse(await readFile(join(dir, 'report', 'report.json'), 'utf8'));

@@ -28,11 +28,27 @@ afterAll(async () => {
 describe('run with several --target', () => {
   it('one report folder per target and an index; a failing target makes exit 1', async () => {
     const out = join(dir, 'two');
-    const run = await cli('run', '--target', join(dir, 'tenant-a.json'), '--target', join(dir, 'tenant-b.json'),
-      '--only', 'code.state-round-trip,discovery.document', '--seed', '3', '--report', out);
+    const run = await cli(
+      'run',
+      '--target',
+      join(dir, 'tenant-a.json'),
+      '--target',
+      join(dir, 'tenant-b.json'),
+      '--only',
+      'code.state-round-trip,discovery.document',
+      '--seed',
+      '3',
+      '--report',
+      out,
+    );
     expect(run.code, run.stderr).toBe(1);
-    const index = JSON.parse(await readFile(join(out, 'index.json'), 'utf8')) as { targets: { name: string; code: number; summary: { failed: number } }[] };
-    expect(index.targets.map((t) => [t.name, t.code, t.summary.failed])).toEqual([['tenant-a', 0, 0], ['tenant-b', 1, 1]]);
+    const index = JSON.parse(await readFile(join(out, 'index.json'), 'utf8')) as {
+      targets: { name: string; code: number; summary: { failed: number } }[];
+    };
+    expect(index.targets.map((t) => [t.name, t.code, t.summary.failed])).toEqual([
+      ['tenant-a', 0, 0],
+      ['tenant-b', 1, 1],
+    ]);
     for (const name of ['tenant-a', 'tenant-b']) await access(join(out, name, 'report.html'));
     const html = await readFile(join(out, 'index.html'), 'utf8');
     expect(html).toContain('href="tenant-a/report.html"');
@@ -42,22 +58,47 @@ describe('run with several --target', () => {
 
   it('an unreachable target is listed as such and the run exits 3; the others still run', async () => {
     const out = join(dir, 'three');
-    const run = await cli('run', '--target', join(dir, 'tenant-a.json'), '--target', join(dir, 'gone.json'),
-      '--only', 'discovery.document', '--seed', '3', '--report', out);
+    const run = await cli(
+      'run',
+      '--target',
+      join(dir, 'tenant-a.json'),
+      '--target',
+      join(dir, 'gone.json'),
+      '--only',
+      'discovery.document',
+      '--seed',
+      '3',
+      '--report',
+      out,
+    );
     expect(run.code).toBe(3);
-    const index = JSON.parse(await readFile(join(out, 'index.json'), 'utf8')) as { targets: { name: string; code: number; summary?: unknown }[] };
-    expect(index.targets.map((t) => [t.name, t.code, t.summary === undefined])).toEqual([['tenant-a', 0, false], ['gone', 3, true]]);
+    const index = JSON.parse(await readFile(join(out, 'index.json'), 'utf8')) as {
+      targets: { name: string; code: number; summary?: unknown }[];
+    };
+    expect(index.targets.map((t) => [t.name, t.code, t.summary === undefined])).toEqual([
+      ['tenant-a', 0, false],
+      ['gone', 3, true],
+    ]);
   }, 120_000);
 
   it('a bad config among them stops the run before any request (exit 2, naming the file)', async () => {
     await writeFile(join(dir, 'bad.json'), JSON.stringify({ issuer: 'not a url' }));
-    const run = await cli('run', '--target', join(dir, 'tenant-a.json'), '--target', join(dir, 'bad.json'), '--report', join(dir, 'bad'));
+    const run = await cli(
+      'run',
+      '--target',
+      join(dir, 'tenant-a.json'),
+      '--target',
+      join(dir, 'bad.json'),
+      '--report',
+      join(dir, 'bad'),
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('bad.json');
   });
 
   it('folder names come from the file names or hosts and never collide', () => {
-    expect(targetFolderNames(['a/t.json', 'b/t.json', 'https://idp.example/x', '../weird name.jsonc', '.hidden.json']))
-      .toEqual(['t', 't-2', 'idp.example', 'weird-name', 'hidden']);
+    expect(
+      targetFolderNames(['a/t.json', 'b/t.json', 'https://idp.example/x', '../weird name.jsonc', '.hidden.json']),
+    ).toEqual(['t', 't-2', 'idp.example', 'weird-name', 'hidden']);
   });
 });

@@ -8,9 +8,13 @@ const examples = readmeExamples(readFileSync(new URL('README.md', root), 'utf8')
 
 describe('README examples', () => {
   it('are marked in the README', () => {
-    expect(examples.map((e) => e.path)).toEqual(expect.arrayContaining([
-      'docs/examples/fixture-openid-client.ts', 'docs/ci/github-workflow.yml', 'docs/ci/gitlab-ci.yml',
-    ]));
+    expect(examples.map((e) => e.path)).toEqual(
+      expect.arrayContaining([
+        'docs/examples/fixture-openid-client.ts',
+        'docs/ci/github-workflow.yml',
+        'docs/ci/gitlab-ci.yml',
+      ]),
+    );
   });
 
   it.each(examples.map((e) => [e.path, e.shown]))('%s is shown verbatim', (path, shown) => {

@@ -6,8 +6,20 @@ const dir = new URL('../../generators/', import.meta.url);
 
 describe('generators/index.ts', () => {
   it('re-exports the generator of every concept', () => {
-    for (const name of ['redirectUriNearMiss', 'validVerifier', 'invalidVerifier', 's256Challenge', 'pkcePair', 'jwtForgery',
-      'forgeAlgNone', 'forgeHs256KeyConfusion', 'malformedTokenRequest', 'scopeSubset', 'scopeSuperset', 'scopeEscalation']) {
+    for (const name of [
+      'redirectUriNearMiss',
+      'validVerifier',
+      'invalidVerifier',
+      's256Challenge',
+      'pkcePair',
+      'jwtForgery',
+      'forgeAlgNone',
+      'forgeHs256KeyConfusion',
+      'malformedTokenRequest',
+      'scopeSubset',
+      'scopeSuperset',
+      'scopeEscalation',
+    ]) {
       expect(typeof (generators as Record<string, unknown>)[name], name).toBe('function');
     }
   });
@@ -15,7 +27,8 @@ describe('generators/index.ts', () => {
   it('stays pure: no imports from reference/, harness/, suites/ and no network modules', () => {
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
       const imports = [...readFileSync(new URL(file, dir), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1]);
-      for (const spec of imports) expect(spec, `${file} imports ${spec}`).toMatch(/^(\.\/[\w-]+\.ts|fast-check|node:crypto)$/);
+      for (const spec of imports)
+        expect(spec, `${file} imports ${spec}`).toMatch(/^(\.\/[\w-]+\.ts|fast-check|node:crypto)$/);
     }
   });
 });

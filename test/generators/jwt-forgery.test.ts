@@ -30,8 +30,12 @@ function victim(alg: 'RS256' | 'ES256', kid = `server-${alg}`): Promise<Victim> 
 async function makeVictim(alg: 'RS256' | 'ES256', kid: string): Promise<Victim> {
   const { publicKey, privateKey } = await jose.generateKeyPair(alg, { extractable: true });
   const jwk = { ...(await jose.exportJWK(publicKey)), kid, alg, use: 'sig' };
-  const token = await new jose.SignJWT(CLAIMS).setProtectedHeader({ alg, kid: jwk.kid, typ: 'at+jwt' })
-    .setIssuer('https://idp.example.test').setAudience('api').setIssuedAt(IAT).setExpirationTime(IAT + 3600)
+  const token = await new jose.SignJWT(CLAIMS)
+    .setProtectedHeader({ alg, kid: jwk.kid, typ: 'at+jwt' })
+    .setIssuer('https://idp.example.test')
+    .setAudience('api')
+    .setIssuedAt(IAT)
+    .setExpirationTime(IAT + 3600)
     .sign(privateKey);
   return { alg, token, jwk, publicKey };
 }
@@ -39,7 +43,9 @@ async function makeVictim(alg: 'RS256' | 'ES256', kid: string): Promise<Victim> 
 const part = (token: string, i: number) => token.split('.')[i] ?? '';
 const json = (segment: string): Record<string, unknown> => JSON.parse(Buffer.from(segment, 'base64url').toString());
 const hmacOk = (token: string, secret: Uint8Array) => {
-  const expected = createHmac('sha256', secret).update(`${part(token, 0)}.${part(token, 1)}`).digest();
+  const expected = createHmac('sha256', secret)
+    .update(`${part(token, 0)}.${part(token, 1)}`)
+    .digest();
   const actual = Buffer.from(part(token, 2), 'base64url');
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 };
@@ -55,9 +61,14 @@ async function expectedSecret(v: Victim, encoding: string): Promise<Buffer> {
     'pem-spki-trimmed': Buffer.from(pem),
     'der-spki': der,
     'jwk-json': Buffer.from(JSON.stringify(v.jwk)),
-    'jwk-thumbprint-json': Buffer.from(v.jwk.kty === 'RSA'
-      ? JSON.stringify({ e: v.jwk.e, kty: 'RSA', n: v.jwk.n }) : JSON.stringify({ crv: v.jwk.crv, kty: 'EC', x: v.jwk.x, y: v.jwk.y })),
-    'pem-pkcs1': Buffer.from(`-----BEGIN RSA PUBLIC KEY-----\n${pkcs1.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END RSA PUBLIC KEY-----\n`),
+    'jwk-thumbprint-json': Buffer.from(
+      v.jwk.kty === 'RSA'
+        ? JSON.stringify({ e: v.jwk.e, kty: 'RSA', n: v.jwk.n })
+        : JSON.stringify({ crv: v.jwk.crv, kty: 'EC', x: v.jwk.x, y: v.jwk.y }),
+    ),
+    'pem-pkcs1': Buffer.from(
+      `-----BEGIN RSA PUBLIC KEY-----\n${pkcs1.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END RSA PUBLIC KEY-----\n`,
+    ),
     'der-pkcs1': pkcs1,
     'modulus-raw': b64(v.jwk.n),
     'modulus-base64url': Buffer.from(String(v.jwk.n)),
@@ -74,7 +85,11 @@ async function checkClaim(f: ForgedJwt, v: Victim): Promise<void> {
   const genuineHeader = json(part(v.token, 0));
   const resigned = () => expect(p).toBe(part(v.token, 1));
   const attacker = attackerKeyFor(v.alg);
-  const kidOf: Record<string, unknown> = { 'attacker-kid': attacker.kid, 'no-kid': undefined, 'original-kid': v.jwk.kid };
+  const kidOf: Record<string, unknown> = {
+    'attacker-kid': attacker.kid,
+    'no-kid': undefined,
+    'original-kid': v.jwk.kid,
+  };
   switch (f.kind) {
     case 'alg-none':
       expect(String(header.alg).toLowerCase()).toBe('none');
@@ -90,21 +105,29 @@ async function checkClaim(f: ForgedJwt, v: Victim): Promise<void> {
       await jose.jwtVerify(f.token, await expectedSecret(v, f.variant), { algorithms: ['HS256'], ...AT });
       break;
     case 'signature-stripped':
-      expect(f.token).toBe(f.variant === 'empty-signature' ? `${part(v.token, 0)}.${part(v.token, 1)}.` : `${part(v.token, 0)}.${part(v.token, 1)}`);
+      expect(f.token).toBe(
+        f.variant === 'empty-signature'
+          ? `${part(v.token, 0)}.${part(v.token, 1)}.`
+          : `${part(v.token, 0)}.${part(v.token, 1)}`,
+      );
       break;
     case 'signature-changed': {
       expect(`${h}.${p}`).toBe(`${part(v.token, 0)}.${part(v.token, 1)}`);
       const [a, b] = [Buffer.from(s, 'base64url'), Buffer.from(part(v.token, 2), 'base64url')];
       expect(a.length).toBe(b.length);
-      const flipped = [...a].reduce((n, byte, i) => n + [...(byte ^ b[i]!).toString(2)].filter((c) => c === '1').length, 0);
+      const flipped = [...a].reduce(
+        (n, byte, i) => n + [...(byte ^ b[i]!).toString(2)].filter((c) => c === '1').length,
+        0,
+      );
       expect(flipped).toBe(1);
       break;
     }
     case 'claims-changed': {
       expect([h, s]).toEqual([part(v.token, 0), part(v.token, 2)]);
       const [payload, genuine] = [json(p), json(part(v.token, 1))];
-      const changed = [...new Set([...Object.keys(payload), ...Object.keys(genuine)])]
-        .filter((k) => JSON.stringify(payload[k]) !== JSON.stringify(genuine[k]));
+      const changed = [...new Set([...Object.keys(payload), ...Object.keys(genuine)])].filter(
+        (k) => JSON.stringify(payload[k]) !== JSON.stringify(genuine[k]),
+      );
       expect(changed).toEqual([f.variant]);
       break;
     }
@@ -166,7 +189,9 @@ describe.each(['RS256', 'ES256'] as const)('jwtForgery of a genuine %s token', (
   it('covers every key-confusion encoding of the key type', () => {
     const encodings = new Set(forged.filter((f) => f.kind === 'hs256-key-confusion').map((f) => f.variant));
     const specific = alg === 'RS256' ? ['pem-pkcs1', 'der-pkcs1', 'modulus-raw', 'modulus-base64url'] : ['point-raw'];
-    expect([...encodings].sort()).toEqual(['der-spki', 'jwk-json', 'jwk-thumbprint-json', 'pem-spki', 'pem-spki-trimmed', ...specific].sort());
+    expect([...encodings].sort()).toEqual(
+      ['der-spki', 'jwk-json', 'jwk-thumbprint-json', 'pem-spki', 'pem-spki-trimmed', ...specific].sort(),
+    );
   });
 });
 
@@ -181,7 +206,10 @@ describe('JWT forgery details', () => {
 
   it('aims key confusion at the key named by the token kid only', async () => {
     const [v, other] = [await victim('RS256'), await victim('RS256', 'previous')];
-    const forged = fc.sample(jwtForgery(v.token, [other.jwk, v.jwk], { kinds: ['hs256-key-confusion'] }), { seed: SEED, numRuns: 50 });
+    const forged = fc.sample(jwtForgery(v.token, [other.jwk, v.jwk], { kinds: ['hs256-key-confusion'] }), {
+      seed: SEED,
+      numRuns: 50,
+    });
     for (const f of forged) {
       expect(hmacOk(f.token, await expectedSecret(v, f.variant))).toBe(true);
       expect(hmacOk(f.token, await expectedSecret(other, f.variant))).toBe(false);
@@ -190,15 +218,20 @@ describe('JWT forgery details', () => {
 
   it('is deterministic under a seed (RS256 signatures included)', async () => {
     const v = await victim('RS256');
-    const draw = () => fc.sample(jwtForgery(v.token, [v.jwk], { attackerUrl: 'https://evil.test/k' }), { seed: SEED, numRuns: 60 });
+    const draw = () =>
+      fc.sample(jwtForgery(v.token, [v.jwk], { attackerUrl: 'https://evil.test/k' }), { seed: SEED, numRuns: 60 });
     expect(draw()).toEqual(draw());
   });
 
-  it.each(['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'])('has a working public attacker key for %s', async (alg) => {
-    const key = attackerKeyFor(alg);
-    expect(Object.keys(key.publicJwk).filter((m) => ['d', 'p', 'q', 'dp', 'dq', 'qi'].includes(m))).toEqual([]);
-    const token = await new jose.SignJWT({ sub: 'x' }).setProtectedHeader({ alg }).sign(await jose.importJWK(
-      { ...(key.key.export({ format: 'jwk' }) as jose.JWK) }, alg));
-    await jose.jwtVerify(token, jose.createLocalJWKSet(attackerJwks(key) as jose.JSONWebKeySet));
-  });
+  it.each(['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'])(
+    'has a working public attacker key for %s',
+    async (alg) => {
+      const key = attackerKeyFor(alg);
+      expect(Object.keys(key.publicJwk).filter((m) => ['d', 'p', 'q', 'dp', 'dq', 'qi'].includes(m))).toEqual([]);
+      const token = await new jose.SignJWT({ sub: 'x' })
+        .setProtectedHeader({ alg })
+        .sign(await jose.importJWK({ ...(key.key.export({ format: 'jwk' }) as jose.JWK) }, alg));
+      await jose.jwtVerify(token, jose.createLocalJWKSet(attackerJwks(key) as jose.JSONWebKeySet));
+    },
+  );
 });

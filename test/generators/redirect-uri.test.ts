@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NEAR_MISS_KINDS, nearMissKindsFor, redirectUriNearMiss, type NearMissKind, type RedirectUriNearMiss } from '../../generators/redirect-uri.ts';
+import {
+  NEAR_MISS_KINDS,
+  nearMissKindsFor,
+  redirectUriNearMiss,
+  type NearMissKind,
+  type RedirectUriNearMiss,
+} from '../../generators/redirect-uri.ts';
 
 const SEED = 20240601;
 const REGISTERED = [
@@ -12,7 +18,16 @@ const REGISTERED = [
   'com.example.app:/oauth2redirect',
   'https://client.example',
 ];
-const RESPONSE_PARAMS = new Set(['code', 'state', 'iss', 'error', 'error_description', 'access_token', 'id_token', 'token_type']);
+const RESPONSE_PARAMS = new Set([
+  'code',
+  'state',
+  'iss',
+  'error',
+  'error_description',
+  'access_token',
+  'id_token',
+  'token_type',
+]);
 
 // An independent split of a URI into its raw pieces (not the generator's parser).
 function pieces(uri: string) {
@@ -22,10 +37,15 @@ function pieces(uri: string) {
   const queryAt = body.indexOf('?');
   const beforeQuery = queryAt < 0 ? body : body.slice(0, queryAt);
   const hasAuthority = beforeQuery.startsWith('//', schemeEnd + 1);
-  const authorityEnd = hasAuthority ? (beforeQuery.indexOf('/', schemeEnd + 3) + 1 || beforeQuery.length + 1) - 1 : schemeEnd + 1;
+  const authorityEnd = hasAuthority
+    ? (beforeQuery.indexOf('/', schemeEnd + 3) + 1 || beforeQuery.length + 1) - 1
+    : schemeEnd + 1;
   const authority = hasAuthority ? beforeQuery.slice(schemeEnd + 3, authorityEnd) : undefined;
   const hostPort = authority?.slice(authority.lastIndexOf('@') + 1);
-  const portMatch = hostPort === undefined ? null : /:(\d*)$/.exec(hostPort.startsWith('[') ? hostPort.slice(hostPort.indexOf(']')) : hostPort);
+  const portMatch =
+    hostPort === undefined
+      ? null
+      : /:(\d*)$/.exec(hostPort.startsWith('[') ? hostPort.slice(hostPort.indexOf(']')) : hostPort);
   return {
     scheme: uri.slice(0, schemeEnd),
     origin: beforeQuery.slice(0, authorityEnd),
@@ -55,52 +75,88 @@ function isKind(kind: NearMissKind, u: string, r: string): boolean {
   const U = pieces(u);
   const R = pieces(r);
   const samePathAndQuery = U.path === R.path && U.query === R.query && U.fragment === undefined;
-  const sameExceptHost = U.scheme === R.scheme && U.port === R.port && samePathAndQuery && U.host !== undefined && R.host !== undefined;
+  const sameExceptHost =
+    U.scheme === R.scheme && U.port === R.port && samePathAndQuery && U.host !== undefined && R.host !== undefined;
   switch (kind) {
-    case 'prefix-extension': return u.startsWith(r) && u.length > r.length;
+    case 'prefix-extension':
+      return u.startsWith(r) && u.length > r.length;
     case 'trailing-slash': {
       const strip = (s: string) => s.replace(/\/+(?=\?|$)/, '');
       return strip(u) === strip(r) && U.fragment === undefined;
     }
     case 'extra-path-segment':
-      return U.origin === R.origin && U.query === R.query && segments(U.path).length > segments(R.path).length
-        && isSubsequence(segments(R.path), segments(U.path));
+      return (
+        U.origin === R.origin &&
+        U.query === R.query &&
+        segments(U.path).length > segments(R.path).length &&
+        isSubsequence(segments(R.path), segments(U.path))
+      );
     case 'changed-path-segment': {
       const [us, rs] = [segments(U.path), segments(R.path)];
-      return U.origin === R.origin && U.query === R.query && us.length === rs.length && us.filter((s, i) => s !== rs[i]).length === 1;
+      return (
+        U.origin === R.origin &&
+        U.query === R.query &&
+        us.length === rs.length &&
+        us.filter((s, i) => s !== rs[i]).length === 1
+      );
     }
     case 'extra-query': {
       const extra = names(U.query).filter((n) => !names(R.query).includes(n));
-      return U.origin === R.origin && U.path === R.path && (U.query ?? '').startsWith(R.query ?? '') && extra.length > 0
-        && extra.every((n) => !RESPONSE_PARAMS.has(n)) && new Set(names(U.query)).size === names(U.query).length;
+      return (
+        U.origin === R.origin &&
+        U.path === R.path &&
+        (U.query ?? '').startsWith(R.query ?? '') &&
+        extra.length > 0 &&
+        extra.every((n) => !RESPONSE_PARAMS.has(n)) &&
+        new Set(names(U.query)).size === names(U.query).length
+      );
     }
-    case 'fragment': return U.fragment !== undefined && u.slice(0, u.indexOf('#')) === r;
-    case 'scheme-case': return onlyCaseDiffersWithin(u, r, 0, R.scheme.length);
+    case 'fragment':
+      return U.fragment !== undefined && u.slice(0, u.indexOf('#')) === r;
+    case 'scheme-case':
+      return onlyCaseDiffersWithin(u, r, 0, R.scheme.length);
     case 'host-case': {
       const start = r.indexOf(R.host ?? '', R.scheme.length);
       return onlyCaseDiffersWithin(u, r, start, start + (R.host ?? '').length);
     }
-    case 'path-case': return onlyCaseDiffersWithin(u, r, R.origin.length, R.origin.length + R.path.length);
+    case 'path-case':
+      return onlyCaseDiffersWithin(u, r, R.origin.length, R.origin.length + R.path.length);
     case 'other-scheme':
       return U.scheme.toLowerCase() !== R.scheme.toLowerCase() && u.slice(U.scheme.length) === r.slice(R.scheme.length);
-    case 'other-port': return U.host === R.host && U.port !== R.port && samePathAndQuery && !(U.authority ?? '').includes('@');
+    case 'other-port':
+      return U.host === R.host && U.port !== R.port && samePathAndQuery && !(U.authority ?? '').includes('@');
     case 'userinfo-at': {
       if (!U.authority?.includes('@')) return false;
       const hostname = new URL(u).hostname; // where a browser would go
       return hostname === new URL(r).hostname || hostname === 'attacker.example';
     }
-    case 'suffix-host': return sameExceptHost && U.host!.startsWith(R.host!) && U.host!.length > R.host!.length;
-    case 'subdomain-host': return sameExceptHost && U.host!.endsWith(`.${R.host}`);
+    case 'suffix-host':
+      return sameExceptHost && U.host!.startsWith(R.host!) && U.host!.length > R.host!.length;
+    case 'subdomain-host':
+      return sameExceptHost && U.host!.endsWith(`.${R.host}`);
     case 'prefixed-host':
-      return sameExceptHost && U.host!.endsWith(R.host!) && !U.host!.endsWith(`.${R.host}`) && U.host!.length > R.host!.length;
+      return (
+        sameExceptHost &&
+        U.host!.endsWith(R.host!) &&
+        !U.host!.endsWith(`.${R.host}`) &&
+        U.host!.length > R.host!.length
+      );
     case 'path-traversal':
-      return U.origin === R.origin && U.query === R.query && U.path.startsWith(R.path.replace(/\/$/, '') + '/')
-        && /(\.|%2e){2}(\/|%2f|;|\\)/i.test(U.path.slice(R.path.length));
-    case 'double-encoding': return /%25[0-9a-f]{2}/i.test(u) && !/%25/i.test(r) && U.origin === R.origin;
+      return (
+        U.origin === R.origin &&
+        U.query === R.query &&
+        U.path.startsWith(`${R.path.replace(/\/$/, '')}/`) &&
+        /(\.|%2e){2}(\/|%2f|;|\\)/i.test(U.path.slice(R.path.length))
+      );
+    case 'double-encoding':
+      return /%25[0-9a-f]{2}/i.test(u) && !/%25/i.test(r) && U.origin === R.origin;
     case 'parameter-pollution': {
       const n = names(U.query);
-      return U.origin === R.origin && U.path === R.path
-        && (new Set(n).size < n.length || n.some((x) => RESPONSE_PARAMS.has(x) && !names(R.query).includes(x)));
+      return (
+        U.origin === R.origin &&
+        U.path === R.path &&
+        (new Set(n).size < n.length || n.some((x) => RESPONSE_PARAMS.has(x) && !names(R.query).includes(x)))
+      );
     }
   }
 }
@@ -142,15 +198,25 @@ describe('redirectUriNearMiss', () => {
     for (const registered of REGISTERED) {
       for (const { kind, uri, caveat } of sample(registered, 600)) {
         if (kind === 'scheme-case' || kind === 'host-case') expect(caveat).toBe('same-resource');
-        if (['prefix-extension', 'path-case', 'userinfo-at', 'subdomain-host', 'path-traversal', 'fragment'].includes(kind)) {
+        if (
+          ['prefix-extension', 'path-case', 'userinfo-at', 'subdomain-host', 'path-traversal', 'fragment'].includes(
+            kind,
+          )
+        ) {
           expect(caveat, uri).toBeUndefined();
         }
-        if (caveat === 'loopback-port') expect([kind, pieces(registered).host]).toEqual(['other-port', expect.stringMatching(/^(127\.|\[::1\]|localhost)/)]);
+        if (caveat === 'loopback-port')
+          expect([kind, pieces(registered).host]).toEqual([
+            'other-port',
+            expect.stringMatching(/^(127\.|\[::1\]|localhost)/),
+          ]);
       }
     }
     const otherPorts = sample('http://127.0.0.1:8080/callback', 400, ['other-port']);
     expect(otherPorts.some((n) => n.caveat === 'loopback-port')).toBe(true);
-    expect(sample('https://client.example/cb', 400, ['other-port']).some((n) => n.caveat === 'loopback-port')).toBe(false);
+    expect(sample('https://client.example/cb', 400, ['other-port']).some((n) => n.caveat === 'loopback-port')).toBe(
+      false,
+    );
   });
 
   it('is deterministic under a seed', () => {
@@ -177,7 +243,10 @@ describe('redirectUriNearMiss', () => {
   it('cross-shrinks: over every kind, a prefix-match counterexample ends as the registered URI plus one character', () => {
     const registered = 'https://client.example/cb';
     for (const seed of [1, 2, 3, SEED]) {
-      const details = fc.check(fc.property(redirectUriNearMiss(registered), ({ uri }) => !uri.startsWith(registered)), { seed });
+      const details = fc.check(
+        fc.property(redirectUriNearMiss(registered), ({ uri }) => !uri.startsWith(registered)),
+        { seed },
+      );
       const [counterexample] = details.counterexample ?? [];
       expect(counterexample).toMatchObject({ kind: 'prefix-extension' });
       expect(counterexample!.uri).toHaveLength(registered.length + 1);

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { asScopeString, formatScope, parseScope, scopeEscalation, scopeSubset, scopeSuperset } from '../../generators/scope.ts';
+import {
+  asScopeString,
+  formatScope,
+  parseScope,
+  scopeEscalation,
+  scopeSubset,
+  scopeSuperset,
+} from '../../generators/scope.ts';
 
 const SEED = 33;
 const ALLOWED = ['openid', 'profile', 'email', 'address', 'phone'];
@@ -28,14 +35,20 @@ describe('scope generators', () => {
   it('scopeSuperset contains every allowed scope and at least one more, from extra', () => {
     for (const s of run(scopeSuperset(ALLOWED, EXTRA))) {
       const wider = s.filter((x) => !ALLOWED.includes(x));
-      expect([within(ALLOWED, s), wider.length > 0, within(wider, EXTRA), noDuplicates(s)]).toEqual([true, true, true, true]);
+      expect([within(ALLOWED, s), wider.length > 0, within(wider, EXTRA), noDuplicates(s)]).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
     }
     expect(() => scopeSuperset(ALLOWED, ['openid'])).toThrow(/outside/);
   });
 
   it('scopeEscalation always reaches outside the allowed set, sometimes with nothing allowed', () => {
     const sets = run(scopeEscalation(ALLOWED, EXTRA));
-    for (const s of sets) expect([within(s, ALLOWED), noDuplicates(s), within(s, [...ALLOWED, ...EXTRA])]).toEqual([false, true, true]);
+    for (const s of sets)
+      expect([within(s, ALLOWED), noDuplicates(s), within(s, [...ALLOWED, ...EXTRA])]).toEqual([false, true, true]);
     expect(sets.some((s) => within(s, EXTRA))).toBe(true);
     expect(sets.some((s) => !EXTRA.includes(s[0]!) && !EXTRA.includes(s.at(-1)!))).toBe(true); // wider ones in the middle too
   });
@@ -43,6 +56,9 @@ describe('scope generators', () => {
   it('formats and parses the space-delimited scope parameter', () => {
     expect(formatScope(['openid', 'email'])).toBe('openid email');
     expect(parseScope('  openid  email ')).toEqual(['openid', 'email']);
-    fc.assert(fc.property(asScopeString(scopeSubset(ALLOWED)), (s) => formatScope(parseScope(s)) === s), { seed: SEED });
+    fc.assert(
+      fc.property(asScopeString(scopeSubset(ALLOWED)), (s) => formatScope(parseScope(s)) === s),
+      { seed: SEED },
+    );
   });
 });

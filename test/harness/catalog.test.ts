@@ -11,10 +11,13 @@ const SUITES = fileURLToPath(new URL('../../suites/', import.meta.url));
 
 describe('the built-in catalog', () => {
   it('holds every scenario file, each with the id its path names (suites/area/name.ts ⇔ area.name)', async () => {
-    const areas = (await readdir(SUITES, { withFileTypes: true })).filter((d) => d.isDirectory() && d.name !== 'checks');
+    const areas = (await readdir(SUITES, { withFileTypes: true })).filter(
+      (d) => d.isDirectory() && d.name !== 'checks',
+    );
     const files: string[] = [];
     for (const area of areas) {
-      for (const file of await readdir(path.join(SUITES, area.name))) if (file.endsWith('.ts')) files.push(`${area.name}/${file}`);
+      for (const file of await readdir(path.join(SUITES, area.name)))
+        if (file.endsWith('.ts')) files.push(`${area.name}/${file}`);
     }
     const ids: string[] = [];
     for (const file of files) {
@@ -41,11 +44,21 @@ describe('the built-in catalog', () => {
 
 describe('requirement links', () => {
   it('points at the section of each document', () => {
-    expect(requirementUrl({ spec: 'RFC 6749', section: '4.1.2' })).toBe('https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2');
-    expect(requirementUrl({ spec: 'RFC 7636', section: 'B' })).toBe('https://www.rfc-editor.org/rfc/rfc7636#appendix-B');
-    expect(requirementUrl({ spec: 'OIDC Core', section: '3.1.3.7' })).toBe('https://openid.net/specs/openid-connect-core-1_0.html#rfc.section.3.1.3.7');
-    expect(requirementUrl({ spec: 'OIDC Discovery', section: '4.3' })).toBe('https://openid.net/specs/openid-connect-discovery-1_0.html#rfc.section.4.3');
+    expect(requirementUrl({ spec: 'RFC 6749', section: '4.1.2' })).toBe(
+      'https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2',
+    );
+    expect(requirementUrl({ spec: 'RFC 7636', section: 'B' })).toBe(
+      'https://www.rfc-editor.org/rfc/rfc7636#appendix-B',
+    );
+    expect(requirementUrl({ spec: 'OIDC Core', section: '3.1.3.7' })).toBe(
+      'https://openid.net/specs/openid-connect-core-1_0.html#rfc.section.3.1.3.7',
+    );
+    expect(requirementUrl({ spec: 'OIDC Discovery', section: '4.3' })).toBe(
+      'https://openid.net/specs/openid-connect-discovery-1_0.html#rfc.section.4.3',
+    );
     expect(requirementUrl({ spec: 'SPEC', section: 'Token endpoint' })).toBeUndefined();
-    expect(requirementUrl({ spec: 'SPEC', section: 'First-party versus third-party' }, { specUrl: 'file:///x/SPEC.md' })).toBe('file:///x/SPEC.md#first-party-versus-third-party');
+    expect(
+      requirementUrl({ spec: 'SPEC', section: 'First-party versus third-party' }, { specUrl: 'file:///x/SPEC.md' }),
+    ).toBe('file:///x/SPEC.md#first-party-versus-third-party');
   });
 });

@@ -8,7 +8,15 @@ import { bearerChallenge, expectIntrospectionResponse, readJwt } from '../../sui
 function response(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
   const text = JSON.stringify(body);
   const h = new Headers(headers);
-  return { status, url: 'https://idp.test/x', headers: h, text, json: body, body: body && typeof body === 'object' ? body as Record<string, unknown> : {}, header: (n) => h.get(n) ?? undefined };
+  return {
+    status,
+    url: 'https://idp.test/x',
+    headers: h,
+    text,
+    json: body,
+    body: body && typeof body === 'object' ? (body as Record<string, unknown>) : {},
+    header: (n) => h.get(n) ?? undefined,
+  };
 }
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -16,9 +24,18 @@ const jwt = (payload: unknown) => `${b64({ alg: 'RS256' })}.${b64(payload)}.c2ln
 
 describe('checks for presented tokens', () => {
   it('bearerChallenge reads the Bearer challenge and its parameters, quoted or not, among other challenges', () => {
-    expect(bearerChallenge(response(401, {}, { 'www-authenticate': 'Bearer realm="idp", error="invalid_token", error_description="bad, really"' })))
-      .toEqual({ realm: 'idp', error: 'invalid_token', error_description: 'bad, really' });
-    expect(bearerChallenge(response(401, {}, { 'www-authenticate': 'DPoP algs="ES256", bearer error=invalid_token' }))).toEqual({ error: 'invalid_token' });
+    expect(
+      bearerChallenge(
+        response(
+          401,
+          {},
+          { 'www-authenticate': 'Bearer realm="idp", error="invalid_token", error_description="bad, really"' },
+        ),
+      ),
+    ).toEqual({ realm: 'idp', error: 'invalid_token', error_description: 'bad, really' });
+    expect(
+      bearerChallenge(response(401, {}, { 'www-authenticate': 'DPoP algs="ES256", bearer error=invalid_token' })),
+    ).toEqual({ error: 'invalid_token' });
     expect(bearerChallenge(response(401, {}, { 'www-authenticate': 'Bearer' }))).toEqual({});
     expect(bearerChallenge(response(401, {}, { 'www-authenticate': 'Basic realm="x"' }))).toBeUndefined();
     expect(bearerChallenge(response(401, {}))).toBeUndefined();
@@ -32,9 +49,16 @@ describe('checks for presented tokens', () => {
   });
 
   it('expectIntrospectionResponse wants HTTP 200 with a boolean active', () => {
-    expect(expectIntrospectionResponse(response(200, { active: false }), 'Introspecting x', ref('RFC 7662 §2.2'))).toEqual({ active: false });
-    expect(() => expectIntrospectionResponse(response(200, { active: 'true' }), 'Introspecting x', ref('RFC 7662 §2.2'))).toThrow(CheckFailure);
-    expect(() => expectIntrospectionResponse(response(400, { error: 'invalid_request' }), 'Introspecting x', ref('RFC 7662 §2.2')))
-      .toThrow('Introspecting x got HTTP 400 with error=invalid_request; RFC 7662 §2.2 requires HTTP 200 with a JSON object whose "active" is a boolean.');
+    expect(
+      expectIntrospectionResponse(response(200, { active: false }), 'Introspecting x', ref('RFC 7662 §2.2')),
+    ).toEqual({ active: false });
+    expect(() =>
+      expectIntrospectionResponse(response(200, { active: 'true' }), 'Introspecting x', ref('RFC 7662 §2.2')),
+    ).toThrow(CheckFailure);
+    expect(() =>
+      expectIntrospectionResponse(response(400, { error: 'invalid_request' }), 'Introspecting x', ref('RFC 7662 §2.2')),
+    ).toThrow(
+      'Introspecting x got HTTP 400 with error=invalid_request; RFC 7662 §2.2 requires HTTP 200 with a JSON object whose "active" is a boolean.',
+    );
   });
 });

@@ -25,7 +25,9 @@ describe('finding Chromium', () => {
     await writeFile(plain, '', { mode: 0o644 });
     expect(findChromium({ CHROMIUM_PATH: exe })).toEqual({ path: exe });
     const wrong = findChromium({ CHROMIUM_PATH: plain });
-    expect('missing' in wrong && wrong.missing).toContain(`CHROMIUM_PATH is "${plain}", which is not an executable file`);
+    expect('missing' in wrong && wrong.missing).toContain(
+      `CHROMIUM_PATH is "${plain}", which is not an executable file`,
+    );
     const host = new BrowserHost({ missing: `no Chromium was found; install Debian's chromium (${CHROMIUM_INSTALL})` });
     expect(host.unavailable).toContain('apt-get update && apt-get install -y chromium');
     await expect(host.newContext()).rejects.toThrow(/the browser is not available: no Chromium was found/);
@@ -34,7 +36,13 @@ describe('finding Chromium', () => {
 
 describe('the fresh-machine set-up (scripts/ensure-chromium.ts)', () => {
   const missing: ChromiumLookup = { missing: 'no Chromium was found' };
-  function ensure(options: { found: ChromiumLookup[]; isRoot: boolean; hasAptGet?: boolean; env?: NodeJS.ProcessEnv; runs?: boolean }) {
+  function ensure(options: {
+    found: ChromiumLookup[];
+    isRoot: boolean;
+    hasAptGet?: boolean;
+    env?: NodeJS.ProcessEnv;
+    runs?: boolean;
+  }) {
     const ran: string[] = [];
     const said: string[] = [];
     const finds = [...options.found];
@@ -43,7 +51,10 @@ describe('the fresh-machine set-up (scripts/ensure-chromium.ts)', () => {
       find: () => finds.shift() ?? finds.at(-1) ?? missing,
       isRoot: options.isRoot,
       hasAptGet: options.hasAptGet ?? true,
-      run: (command, args) => { ran.push([command, ...args].join(' ')); return options.runs ?? true; },
+      run: (command, args) => {
+        ran.push([command, ...args].join(' '));
+        return options.runs ?? true;
+      },
       say: (m) => said.push(m),
     });
     return { result, ran, said: said.join('\n') };
@@ -55,14 +66,18 @@ describe('the fresh-machine set-up (scripts/ensure-chromium.ts)', () => {
     expect(said).toBe('Chromium at /usr/bin/chromium');
   });
 
-  it('installs Debian\'s chromium as root with apt-get, then finds it', () => {
+  it("installs Debian's chromium as root with apt-get, then finds it", () => {
     const { result, ran } = ensure({ found: [missing, { path: '/usr/bin/chromium' }], isRoot: true });
     expect(ran).toEqual([`${APT_GET} update`, `${APT_GET} install -y chromium`]);
     expect(result).toEqual({ path: '/usr/bin/chromium' });
   });
 
   it('installs nothing when it may not (not root, no apt-get, or a wrong CHROMIUM_PATH) and says how to', () => {
-    for (const options of [{ isRoot: false }, { isRoot: true, hasAptGet: false }, { isRoot: true, env: { CHROMIUM_PATH: '/x' } }]) {
+    for (const options of [
+      { isRoot: false },
+      { isRoot: true, hasAptGet: false },
+      { isRoot: true, env: { CHROMIUM_PATH: '/x' } },
+    ]) {
       const { ran, said, result } = ensure({ found: [missing], ...options });
       expect(ran).toEqual([]);
       expect('missing' in result).toBe(true);
@@ -77,41 +92,101 @@ describe('the fresh-machine set-up (scripts/ensure-chromium.ts)', () => {
 describe('a run without Chromium', () => {
   const issuer = 'https://idp.test';
   const target = targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, {
-    issuer, authorization_endpoint: `${issuer}/auth`, token_endpoint: `${issuer}/token`, grant_types_supported: ['authorization_code'],
+    issuer,
+    authorization_endpoint: `${issuer}/auth`,
+    token_endpoint: `${issuer}/token`,
+    grant_types_supported: ['authorization_code'],
   });
-  const config = (login: object) => validateConfig({
-    issuer, login, user: { username: 'alice', password: 'alice-password-1' },
-    clients: { confidential: { clientId: 'web', clientSecret: 'web-secret-1', redirectUri: 'https://app.test/cb', firstParty: false } },
-  }, {});
-  const browser = new BrowserHost({ missing: `no Chromium was found; install Debian's chromium (${CHROMIUM_INSTALL}) or set CHROMIUM_PATH` });
+  const config = (login: object) =>
+    validateConfig(
+      {
+        issuer,
+        login,
+        user: { username: 'alice', password: 'alice-password-1' },
+        clients: {
+          confidential: {
+            clientId: 'web',
+            clientSecret: 'web-secret-1',
+            redirectUri: 'https://app.test/cb',
+            firstParty: false,
+          },
+        },
+      },
+      {},
+    );
+  const browser = new BrowserHost({
+    missing: `no Chromium was found; install Debian's chromium (${CHROMIUM_INSTALL}) or set CHROMIUM_PATH`,
+  });
 
   it('skips the browser scenarios with the reason and the install line', async () => {
     const scenarios = BUILT_IN_SCENARIOS.filter((s) => s.area === 'browser');
-    expect(scenarios.map((s) => s.id).sort()).toEqual(['browser.clickjacking', 'browser.code-flow', 'browser.consent-third-party', 'browser.device-activation', 'browser.error-page']);
-    const { results } = await runScenarios({ scenarios, config: config({ driver: 'form' }), target, redactor: new Redactor(), browser });
+    expect(scenarios.map((s) => s.id).sort()).toEqual([
+      'browser.clickjacking',
+      'browser.code-flow',
+      'browser.consent-third-party',
+      'browser.device-activation',
+      'browser.error-page',
+    ]);
+    const { results } = await runScenarios({
+      scenarios,
+      config: config({ driver: 'form' }),
+      target,
+      redactor: new Redactor(),
+      browser,
+    });
     for (const r of results) {
       expect(r.status, r.id).toBe('skipped');
-      expect(r.skipReason).toContain(`needs Chromium: no Chromium was found; install Debian's chromium (${CHROMIUM_INSTALL})`);
+      expect(r.skipReason).toContain(
+        `needs Chromium: no Chromium was found; install Debian's chromium (${CHROMIUM_INSTALL})`,
+      );
     }
   });
 
   it('makes login.driver "browser" an error that says what is missing, not a failure of the target', async () => {
     const logsIn = defineScenario({
-      id: 'custom.logs-in', title: 'logs in', requirements: { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } }, severity: 'low',
+      id: 'custom.logs-in',
+      title: 'logs in',
+      requirements: { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } },
+      severity: 'low',
       requires: { roles: ['confidential'], user: true },
-      async run(ctx) { await ctx.authorize('confidential'); },
+      async run(ctx) {
+        await ctx.authorize('confidential');
+      },
     });
-    const { results } = await runScenarios({ scenarios: [logsIn], config: config({ driver: 'browser' }), target, redactor: new Redactor(), browser });
-    expect(results[0]).toMatchObject({ status: 'error', message: expect.stringContaining('the browser login driver needs Chromium: no Chromium was found') });
+    const { results } = await runScenarios({
+      scenarios: [logsIn],
+      config: config({ driver: 'browser' }),
+      target,
+      redactor: new Redactor(),
+      browser,
+    });
+    expect(results[0]).toMatchObject({
+      status: 'error',
+      message: expect.stringContaining('the browser login driver needs Chromium: no Chromium was found'),
+    });
     expect(results[0]!.message).toContain(CHROMIUM_INSTALL);
   });
 
   it('refuses ctx.browser in a scenario that does not declare requires.browser', async () => {
     const sneaky = defineScenario({
-      id: 'custom.sneaky', title: 'uses the browser undeclared', requirements: { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } }, severity: 'low',
-      async run(ctx) { await ctx.browser.newPage(); },
+      id: 'custom.sneaky',
+      title: 'uses the browser undeclared',
+      requirements: { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } },
+      severity: 'low',
+      async run(ctx) {
+        await ctx.browser.newPage();
+      },
     });
-    const { results } = await runScenarios({ scenarios: [sneaky], config: config({ driver: 'form' }), target, redactor: new Redactor(), browser });
-    expect(results[0]).toMatchObject({ status: 'error', message: 'scenario custom.sneaky uses ctx.browser but does not declare requires.browser' });
+    const { results } = await runScenarios({
+      scenarios: [sneaky],
+      config: config({ driver: 'form' }),
+      target,
+      redactor: new Redactor(),
+      browser,
+    });
+    expect(results[0]).toMatchObject({
+      status: 'error',
+      message: 'scenario custom.sneaky uses ctx.browser but does not declare requires.browser',
+    });
   });
 });

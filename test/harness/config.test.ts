@@ -27,36 +27,67 @@ describe('target config validation', () => {
   it('accepts a minimal config and fills the defaults', () => {
     const config = validateConfig({ issuer: 'https://idp.example' }, {});
     expect(config).toEqual({
-      issuer: 'https://idp.example', tokenRequestEncoding: 'form', clients: {},
-      login: { driver: 'form', usernameField: 'username', passwordField: 'password' }, expectedFailures: [], allowedOrigins: [],
+      issuer: 'https://idp.example',
+      tokenRequestEncoding: 'form',
+      clients: {},
+      login: { driver: 'form', usernameField: 'username', passwordField: 'password' },
+      expectedFailures: [],
+      allowedOrigins: [],
     });
   });
 
   it('resolves client defaults: auth method from the secret, scope by role', () => {
-    const clients = resolveClients(validateConfig({ ...base, clients: { ...base.clients, machine: { clientId: 'm', clientSecret: 'machine-secret' }, public: { clientId: 'p', redirectUri: 'https://p.example/cb' } } }, {}));
+    const clients = resolveClients(
+      validateConfig(
+        {
+          ...base,
+          clients: {
+            ...base.clients,
+            machine: { clientId: 'm', clientSecret: 'machine-secret' },
+            public: { clientId: 'p', redirectUri: 'https://p.example/cb' },
+          },
+        },
+        {},
+      ),
+    );
     expect(clients.confidential).toMatchObject({ authMethod: 'client_secret_basic', scope: 'openid' });
     expect(clients.machine).toMatchObject({ authMethod: 'client_secret_basic', scope: '' });
     expect(clients.public).toMatchObject({ authMethod: 'none', scope: 'openid' });
   });
 
   it('accepts a legacy client (password and implicit grants), public or confidential, with or without a redirect URI', () => {
-    const legacy = { clientId: 'old-app', clientSecret: 'old-secret', redirectUri: 'https://old.example/cb', scope: 'openid profile' };
-    expect(resolveClients(validateConfig({ ...base, clients: { legacy } }, {})).legacy)
-      .toEqual({ role: 'legacy', ...legacy, authMethod: 'client_secret_basic' });
-    expect(resolveClients(validateConfig({ ...base, clients: { legacy: { clientId: 'spa-old' } } }, {})).legacy)
-      .toEqual({ role: 'legacy', clientId: 'spa-old', scope: 'openid', authMethod: 'none' });
-    expect(issuesOf({ ...base, clients: { legacy: { clientId: 'x', clientSecret: 's-secret-1', authMethod: 'none' } } }))
-      .toEqual(['clients.legacy.authMethod: "none" sends no secret but clientSecret is set; use "client_secret_basic" or "client_secret_post", or remove the secret']);
+    const legacy = {
+      clientId: 'old-app',
+      clientSecret: 'old-secret',
+      redirectUri: 'https://old.example/cb',
+      scope: 'openid profile',
+    };
+    expect(resolveClients(validateConfig({ ...base, clients: { legacy } }, {})).legacy).toEqual({
+      role: 'legacy',
+      ...legacy,
+      authMethod: 'client_secret_basic',
+    });
+    expect(
+      resolveClients(validateConfig({ ...base, clients: { legacy: { clientId: 'spa-old' } } }, {})).legacy,
+    ).toEqual({ role: 'legacy', clientId: 'spa-old', scope: 'openid', authMethod: 'none' });
+    expect(
+      issuesOf({ ...base, clients: { legacy: { clientId: 'x', clientSecret: 's-secret-1', authMethod: 'none' } } }),
+    ).toEqual([
+      'clients.legacy.authMethod: "none" sends no secret but clientSecret is set; use "client_secret_basic" or "client_secret_post", or remove the secret',
+    ]);
   });
 
   it('names the field and the fix for a relative redirect URI', () => {
-    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, redirectUri: '/callback' } } }))
-      .toEqual(['clients.confidential.redirectUri: must be an absolute URL, e.g. "https://app.example/callback"']);
+    expect(
+      issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, redirectUri: '/callback' } } }),
+    ).toEqual(['clients.confidential.redirectUri: must be an absolute URL, e.g. "https://app.example/callback"']);
   });
 
   it('names a missing or malformed issuer', () => {
     expect(issuesOf({ clients: {} })).toEqual(['issuer: is required, e.g. "https://idp.example"']);
-    expect(issuesOf({ issuer: 'idp.example' })).toEqual(['issuer: must be an absolute http(s) URL, e.g. "https://idp.example"']);
+    expect(issuesOf({ issuer: 'idp.example' })).toEqual([
+      'issuer: must be an absolute http(s) URL, e.g. "https://idp.example"',
+    ]);
     expect(issuesOf({ issuer: 42 })).toEqual(['issuer: must be a string, e.g. "https://idp.example"']);
   });
 
@@ -64,32 +95,55 @@ describe('target config validation', () => {
     expect(issuesOf({ ...base, clients: { confidental: base.clients.confidential } })).toEqual([
       'clients.confidental: unknown field; did you mean "confidential"? Known fields: confidential, confidential2, public, machine, device, exchange, legacy, keyed',
     ]);
-    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, secret: 'x' } } })[0])
-      .toMatch(/^clients\.confidential\.secret: unknown field; did you mean "clientSecret"\?/);
+    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, secret: 'x' } } })[0]).toMatch(
+      /^clients\.confidential\.secret: unknown field; did you mean "clientSecret"\?/,
+    );
     expect(issuesOf({ ...base, isuer: 'x' })[0]).toMatch(/^isuer: unknown field; did you mean "issuer"\?/);
   });
 
   it('checks role rules: secrets for confidential roles, none for public, redirect URIs for code flows', () => {
-    expect(issuesOf({ issuer: base.issuer, clients: { machine: { clientId: 'm' } } }))
-      .toEqual(['clients.machine.clientSecret: is required for the machine role (a confidential client), e.g. "${MACHINE_SECRET}"']);
-    expect(issuesOf({ issuer: base.issuer, clients: { machine: { clientId: 'm', authMethod: 'client_secret_basic' } } })).toHaveLength(1);
-    expect(issuesOf({ issuer: base.issuer, clients: { public: { clientId: 'p', clientSecret: 'oops-secret', redirectUri: 'https://p.example/cb' } } }))
-      .toEqual(['clients.public.clientSecret: a public client has no secret; remove it (a client with a secret belongs in "confidential")']);
-    expect(issuesOf({ issuer: base.issuer, clients: { confidential: { clientId: 'w', clientSecret: 'secret-w' } } }))
-      .toEqual(['clients.confidential.redirectUri: is required for the confidential role (it runs the authorization code flow), e.g. "https://app.example/callback"']);
-    expect(issuesOf({ issuer: base.issuer, clients: { device: { clientId: 'd', authMethod: 'client_secret_post' } } }))
-      .toEqual(['clients.device.authMethod: "client_secret_post" needs a clientSecret; add one or use "none"']);
+    expect(issuesOf({ issuer: base.issuer, clients: { machine: { clientId: 'm' } } })).toEqual([
+      'clients.machine.clientSecret: is required for the machine role (a confidential client), e.g. "${MACHINE_SECRET}"',
+    ]);
+    expect(
+      issuesOf({ issuer: base.issuer, clients: { machine: { clientId: 'm', authMethod: 'client_secret_basic' } } }),
+    ).toHaveLength(1);
+    expect(
+      issuesOf({
+        issuer: base.issuer,
+        clients: { public: { clientId: 'p', clientSecret: 'oops-secret', redirectUri: 'https://p.example/cb' } },
+      }),
+    ).toEqual([
+      'clients.public.clientSecret: a public client has no secret; remove it (a client with a secret belongs in "confidential")',
+    ]);
+    expect(
+      issuesOf({ issuer: base.issuer, clients: { confidential: { clientId: 'w', clientSecret: 'secret-w' } } }),
+    ).toEqual([
+      'clients.confidential.redirectUri: is required for the confidential role (it runs the authorization code flow), e.g. "https://app.example/callback"',
+    ]);
+    expect(
+      issuesOf({ issuer: base.issuer, clients: { device: { clientId: 'd', authMethod: 'client_secret_post' } } }),
+    ).toEqual(['clients.device.authMethod: "client_secret_post" needs a clientSecret; add one or use "none"']);
   });
 
   it('lists the allowed values of enums and the login driver', () => {
-    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, authMethod: 'tls_client_auth' } } }))
-      .toEqual(['clients.confidential.authMethod: must be one of "client_secret_basic", "client_secret_post", "none", "private_key_jwt"']);
-    expect(issuesOf({ ...base, tokenRequestEncoding: 'xml' })).toEqual(['tokenRequestEncoding: must be one of "form", "json"']);
-    expect(issuesOf({ ...base, login: { driver: 'selenium' } })).toEqual(['login.driver: must be one of "form", "browser"']);
-    expect(issuesOf({ ...base, expectedFailures: ['PKCE plain'] }))
-      .toEqual(['expectedFailures[0]: must be a scenario id such as "pkce.plain-rejected" (see `idp-conformance list`)']);
-    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, clientId: '' } } }))
-      .toEqual(['clients.confidential.clientId: must not be empty, e.g. "my-app"']);
+    expect(
+      issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, authMethod: 'tls_client_auth' } } }),
+    ).toEqual([
+      'clients.confidential.authMethod: must be one of "client_secret_basic", "client_secret_post", "none", "private_key_jwt"',
+    ]);
+    expect(issuesOf({ ...base, tokenRequestEncoding: 'xml' })).toEqual([
+      'tokenRequestEncoding: must be one of "form", "json"',
+    ]);
+    expect(issuesOf({ ...base, login: { driver: 'selenium' } })).toEqual([
+      'login.driver: must be one of "form", "browser"',
+    ]);
+    expect(issuesOf({ ...base, expectedFailures: ['PKCE plain'] })).toEqual([
+      'expectedFailures[0]: must be a scenario id such as "pkce.plain-rejected" (see `idp-conformance list`)',
+    ]);
+    expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, clientId: '' } } })).toEqual([
+      'clients.confidential.clientId: must not be empty, e.g. "my-app"',
+    ]);
   });
 
   it('accepts browser login steps, keeps ${user.*} placeholders in them for the driver, and refuses them elsewhere', () => {
@@ -104,14 +158,21 @@ describe('target config validation', () => {
     const config = validateConfig({ ...base, login: { driver: 'browser', steps } }, {});
     expect(config.login).toEqual({ driver: 'browser', steps });
     expect(validateConfig({ ...base, login: { driver: 'browser' } }, {}).login).toEqual({ driver: 'browser' });
-    expect(issuesOf({ ...base, user: { username: 'alice', password: '${user.password}' } }))
-      .toEqual(['user.password: "${user.password}" stands for the configured user only in login.steps values; write the value here, or ${NAME} for an environment variable']);
-    expect(issuesOf({ ...base, login: { driver: 'browser', steps: [{ click: '#go', decision: 'maybe' }] } })).toHaveLength(1);
+    expect(issuesOf({ ...base, user: { username: 'alice', password: '${user.password}' } })).toEqual([
+      'user.password: "${user.password}" stands for the configured user only in login.steps values; write the value here, or ${NAME} for an environment variable',
+    ]);
+    expect(
+      issuesOf({ ...base, login: { driver: 'browser', steps: [{ click: '#go', decision: 'maybe' }] } }),
+    ).toHaveLength(1);
     expect(issuesOf({ ...base, login: { driver: 'browser', steps: [{ type: '#go' }] } })).toHaveLength(1);
   });
 
   it('reports every issue at once', () => {
-    const issues = issuesOf({ issuer: 'nope', clients: { machine: { clientId: 'm' } }, login: { driver: 'form', extra: 1 } });
+    const issues = issuesOf({
+      issuer: 'nope',
+      clients: { machine: { clientId: 'm' } },
+      login: { driver: 'form', extra: 1 },
+    });
     expect(issues).toHaveLength(3);
   });
 
@@ -121,15 +182,22 @@ describe('target config validation', () => {
     expect(issuesOf(raw, {})).toEqual([
       'clients.confidential.clientSecret: environment variable WEB_SECRET is not set; export WEB_SECRET or write the value into the file',
     ]);
-    expect(validateConfig({ ...base, user: { username: 'a$${LITERAL}', password: 'pw-${PW}' } }, { PW: 'x1234567' }).user)
-      .toEqual({ username: 'a${LITERAL}', password: 'pw-x1234567' });
+    expect(
+      validateConfig({ ...base, user: { username: 'a$${LITERAL}', password: 'pw-${PW}' } }, { PW: 'x1234567' }).user,
+    ).toEqual({ username: 'a${LITERAL}', password: 'pw-x1234567' });
   });
 
   it('accepts // and /* */ comments, trailing commas and $schema; reports JSON errors with line and column', () => {
-    const text = '// head\n{\n  "$schema": "./schema.json", /* c */\n  "issuer": "https://idp.example", // "x": 1\n  "expectedFailures": ["a.b",],\n}\n';
+    const text =
+      '// head\n{\n  "$schema": "./schema.json", /* c */\n  "issuer": "https://idp.example", // "x": 1\n  "expectedFailures": ["a.b",],\n}\n';
     expect(validateConfig(parseJsonc(text, 'f.jsonc'), {}).expectedFailures).toEqual(['a.b']);
-    expect(parseJsonc('{"u": "http://x//y", "c": "/* not a comment */"}', 'f.jsonc')).toEqual({ u: 'http://x//y', c: '/* not a comment */' });
-    expect(() => parseJsonc('{\n  "issuer": "x"\n  "clients": {}\n}', 'bad.json')).toThrow(/bad\.json: not valid JSON at line 3, column 3: comma expected/);
+    expect(parseJsonc('{"u": "http://x//y", "c": "/* not a comment */"}', 'f.jsonc')).toEqual({
+      u: 'http://x//y',
+      c: '/* not a comment */',
+    });
+    expect(() => parseJsonc('{\n  "issuer": "x"\n  "clients": {}\n}', 'bad.json')).toThrow(
+      /bad\.json: not valid JSON at line 3, column 3: comma expected/,
+    );
     expect(() => parseJsonc('', 'empty.json')).toThrow(/empty\.json: not valid JSON/);
   });
 
@@ -140,6 +208,8 @@ describe('target config validation', () => {
     expect((await loadTarget(file, {})).source).toBe('file');
     const fromUrl = await loadTarget('https://idp.example/', {});
     expect(fromUrl).toMatchObject({ source: 'issuer-url', config: { issuer: 'https://idp.example/', clients: {} } });
-    await expect(loadTarget(path.join(dir, 'missing.json'), {})).rejects.toThrow(/--target: cannot read ".*missing\.json" \(no such file\); pass a config file/);
+    await expect(loadTarget(path.join(dir, 'missing.json'), {})).rejects.toThrow(
+      /--target: cannot read ".*missing\.json" \(no such file\); pass a config file/,
+    );
   });
 });

@@ -13,20 +13,46 @@ import { type ScenarioDefinition, defineScenario } from '../../harness/scenario.
 import { targetFromDiscovery } from '../../harness/target.ts';
 
 const issuer = 'https://idp.test';
-const fakeFetch: typeof fetch = async (input) => new Response(`{"path":"${new URL(String(input)).pathname}"}`, { status: 200, headers: { 'content-type': 'application/json' } });
+const fakeFetch: typeof fetch = async (input) =>
+  new Response(`{"path":"${new URL(String(input)).pathname}"}`, {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 
 function scenario(id: string, run: ScenarioDefinition['run']): ScenarioDefinition {
-  return { id, title: `title of ${id}`, requirements: { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } }, severity: 'high', run };
+  return {
+    id,
+    title: `title of ${id}`,
+    requirements: { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } },
+    severity: 'high',
+    run,
+  };
 }
 
 async function run(scenarios: ScenarioDefinition[]): Promise<Record<string, ScenarioResult>> {
-  const config = validateConfig({ issuer, clients: { machine: { clientId: 'm', clientSecret: 'machine-secret-1' } } }, {});
-  const target = targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, { issuer, token_endpoint: `${issuer}/token` });
-  const outcome = await runScenarios({ scenarios: scenarios.map((s) => defineScenario(s)), config, target, redactor: new Redactor(), seed: 1, fetch: fakeFetch });
+  const config = validateConfig(
+    { issuer, clients: { machine: { clientId: 'm', clientSecret: 'machine-secret-1' } } },
+    {},
+  );
+  const target = targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, {
+    issuer,
+    token_endpoint: `${issuer}/token`,
+  });
+  const outcome = await runScenarios({
+    scenarios: scenarios.map((s) => defineScenario(s)),
+    config,
+    target,
+    redactor: new Redactor(),
+    seed: 1,
+    fetch: fakeFetch,
+  });
   return Object.fromEntries(outcome.results.map((r) => [r.id, r]));
 }
 
-const marked = (r: ScenarioResult) => r.evidence.filter((e): e is HttpEvidence => e.kind === 'http' && !!e.decisive).map((e) => new URL(e.request.url).pathname);
+const marked = (r: ScenarioResult) =>
+  r.evidence
+    .filter((e): e is HttpEvidence => e.kind === 'http' && !!e.decisive)
+    .map((e) => new URL(e.request.url).pathname);
 
 describe('the deciding exchange', () => {
   it('is the last exchange before a failed check, soft or hard; a scenario may mark its own; a pass has none', async () => {
@@ -38,10 +64,14 @@ describe('the deciding exchange', () => {
       }),
       scenario('d.soft', async (ctx) => {
         await ctx.http.get(`${issuer}/a`);
-        await ctx.softly(() => { throw new CheckFailure('first'); });
+        await ctx.softly(() => {
+          throw new CheckFailure('first');
+        });
         await ctx.http.get(`${issuer}/b`);
         await ctx.http.get(`${issuer}/c`);
-        await ctx.softly(() => { throw new CheckFailure('second'); });
+        await ctx.softly(() => {
+          throw new CheckFailure('second');
+        });
       }),
       scenario('d.own', async (ctx) => {
         await ctx.http.get(`${issuer}/the-one`);
@@ -49,7 +79,9 @@ describe('the deciding exchange', () => {
         await ctx.http.get(`${issuer}/cleanup`);
         throw new CheckFailure('judged on the first');
       }),
-      scenario('d.pass', async (ctx) => { await ctx.http.get(`${issuer}/x`); }),
+      scenario('d.pass', async (ctx) => {
+        await ctx.http.get(`${issuer}/x`);
+      }),
     ]);
     expect(byId['d.hard']!.status).toBe('failed');
     expect(marked(byId['d.hard']!)).toEqual(['/token-1']);

@@ -23,9 +23,16 @@ function fakeTokenEndpoint(answers: Record<string, unknown>[]) {
   const fetchImpl = (async () => {
     arrivals.push(performance.now());
     const body = answers[Math.min(arrivals.length - 1, answers.length - 1)];
-    return new Response(JSON.stringify(body), { status: body?.access_token ? 200 : 400, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(body), {
+      status: body?.access_token ? 200 : 400,
+      headers: { 'content-type': 'application/json' },
+    });
   }) as typeof fetch;
-  const http = new HttpClient({ recorder: new Recorder(new Redactor()), tokenEndpoint: 'https://idp.test/token', fetch: fetchImpl });
+  const http = new HttpClient({
+    recorder: new Recorder(new Redactor()),
+    tokenEndpoint: 'https://idp.test/token',
+    fetch: fetchImpl,
+  });
   return { http, arrivals };
 }
 
@@ -52,17 +59,27 @@ describe('the device poller', () => {
       }) as typeof fetch,
     });
     await new DevicePoller({ http, client: TV, deviceCode: 'dc-2' }).poll();
-    expect(Object.fromEntries(new URLSearchParams(requests[0]))).toEqual({ client_id: 'tv', grant_type: GRANT.device, device_code: 'dc-2' });
+    expect(Object.fromEntries(new URLSearchParams(requests[0]))).toEqual({
+      client_id: 'tv',
+      grant_type: GRANT.device,
+      device_code: 'dc-2',
+    });
   });
 
   it('without an interval from the server, waits the RFC default of 5 seconds', () => {
     const { http } = fakeTokenEndpoint([]);
     expect(new DevicePoller({ http, client: TV, deviceCode: 'dc' }).interval).toBe(DEFAULT_POLL_INTERVAL_SECONDS);
-    expect(new DevicePoller({ http, client: TV, deviceCode: 'dc', interval: 0 }).interval).toBe(DEFAULT_POLL_INTERVAL_SECONDS);
+    expect(new DevicePoller({ http, client: TV, deviceCode: 'dc', interval: 0 }).interval).toBe(
+      DEFAULT_POLL_INTERVAL_SECONDS,
+    );
   });
 
   it('adds 5 seconds to the interval for every slow_down, and `early` polls without waiting', async () => {
-    const { http, arrivals } = fakeTokenEndpoint([{ error: 'authorization_pending' }, { error: 'slow_down' }, { error: 'slow_down' }]);
+    const { http, arrivals } = fakeTokenEndpoint([
+      { error: 'authorization_pending' },
+      { error: 'slow_down' },
+      { error: 'slow_down' },
+    ]);
     const poller = new DevicePoller({ http, client: TV, deviceCode: 'dc', interval: 1 });
     await poller.poll();
     await poller.poll({ early: true });
@@ -101,36 +118,62 @@ describe('the HTML form reader and form owners', () => {
       <div><button type="submit" form="confirm" value="yes" name="abort">[ Abort ]</button></div>
       <form id="other" action="/x"><input name="q"><button form="confirm" name="inside" value="1">Elsewhere</button></form>`;
     const page = readPage(html, 'https://idp.test/', 200);
-    expect(page.controls.filter((c) => c.form === 0).map((f) => f.name ?? f.text)).toEqual(['confirm', 'Continue', 'abort', 'inside']);
+    expect(page.controls.filter((c) => c.form === 0).map((f) => f.name ?? f.text)).toEqual([
+      'confirm',
+      'Continue',
+      'abort',
+      'inside',
+    ]);
     expect(page.controls.filter((c) => c.form === 1).map((f) => f.name)).toEqual(['q']);
   });
 
   it('reads void inputs without swallowing the controls after them', () => {
-    const page = readPage('<form><input type="hidden" name="xsrf" value="1"/>\n<input type="text" name="user_code"></input></form>', 'https://idp.test/', 200);
-    expect(page.controls.map((f) => [f.name, f.type, f.form])).toEqual([['xsrf', 'hidden', 0], ['user_code', 'text', 0]]);
+    const page = readPage(
+      '<form><input type="hidden" name="xsrf" value="1"/>\n<input type="text" name="user_code"></input></form>',
+      'https://idp.test/',
+      200,
+    );
+    expect(page.controls.map((f) => [f.name, f.type, f.form])).toEqual([
+      ['xsrf', 'hidden', 0],
+      ['user_code', 'text', 0],
+    ]);
   });
 });
 
 /** Starts a device authorization at `issuer` for the device client and returns what activation needs. */
 async function startDevice(issuer: string, clientId: string, scope: string) {
   const res = await fetch(`${issuer}/device/auth`, {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ client_id: clientId, scope }),
-  });
-  const body = (await res.json()) as Record<string, string>;
-  const poll = async () => (await fetch(`${issuer}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: GRANT.device, device_code: body.device_code!, client_id: clientId }),
-  }).then((r) => r.json())) as Record<string, unknown>;
+    body: new URLSearchParams({ client_id: clientId, scope }),
+  });
+  const body = (await res.json()) as Record<string, string>;
+  const poll = async () =>
+    (await fetch(`${issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: GRANT.device, device_code: body.device_code!, client_id: clientId }),
+    }).then((r) => r.json())) as Record<string, unknown>;
   const activation = (decision: 'approve' | 'deny'): DeviceActivation => ({
-    verificationUri: body.verification_uri!, verificationUriComplete: body.verification_uri_complete!, userCode: body.user_code!, decision, useComplete: false,
+    verificationUri: body.verification_uri!,
+    verificationUriComplete: body.verification_uri_complete!,
+    userCode: body.user_code!,
+    decision,
+    useComplete: false,
   });
   return { activation, poll };
 }
 
-function formDriver(username: string, password: string, fields: { usernameField?: string; passwordField?: string } = {}) {
+function formDriver(
+  username: string,
+  password: string,
+  fields: { usernameField?: string; passwordField?: string } = {},
+) {
   const recorder = new Recorder(new Redactor());
-  return { driver: new FormLoginDriver({ http: new HttpClient({ recorder }), username, password, ...fields }), recorder };
+  return {
+    driver: new FormLoginDriver({ http: new HttpClient({ recorder }), username, password, ...fields }),
+    recorder,
+  };
 }
 
 describe('device activation through the form driver, on the reference', () => {
@@ -139,7 +182,9 @@ describe('device activation through the form driver, on the reference', () => {
     server = createReferenceServer({ deviceInterval: 1 });
     await server.listen(0, '127.0.0.1');
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   const tv = SEEDED_CLIENTS.device;
 
@@ -147,14 +192,22 @@ describe('device activation through the form driver, on the reference', () => {
     const { activation, poll } = await startDevice(server.issuer, tv.clientId, 'openid offline_access');
     const { driver } = formDriver(SEEDED_USER.username, SEEDED_USER.password);
     const outcome = await driver.activateDevice(activation('approve'));
-    expect(outcome).toMatchObject({ decided: true, status: 200, headline: 'Device connected', pages: ['user-code', 'login', 'consent'] });
+    expect(outcome).toMatchObject({
+      decided: true,
+      status: 200,
+      headline: 'Device connected',
+      pages: ['user-code', 'login', 'consent'],
+    });
     expect(await poll()).toMatchObject({ access_token: expect.any(String), refresh_token: expect.any(String) });
   });
 
   it('denies when asked: the next poll gets access_denied', async () => {
     const { activation, poll } = await startDevice(server.issuer, tv.clientId, 'openid');
     const { driver } = formDriver(SEEDED_USER.username, SEEDED_USER.password);
-    expect(await driver.activateDevice(activation('deny'))).toMatchObject({ decided: true, headline: 'Request denied' });
+    expect(await driver.activateDevice(activation('deny'))).toMatchObject({
+      decided: true,
+      headline: 'Request denied',
+    });
     expect(await poll()).toMatchObject({ error: 'access_denied' });
   });
 
@@ -178,18 +231,28 @@ describe('device activation through the form driver, on the reference', () => {
 
 describe('device activation through the form driver, on oidc-provider', () => {
   let op: StartedOidcProvider;
-  beforeAll(async () => { op = await startOidcProvider(); });
-  afterAll(async () => { await op.close(); });
-
-  const driverFor = () => formDriver(op.target.user.username, op.target.user.password, {
-    usernameField: op.target.login.usernameField, passwordField: op.target.login.passwordField,
+  beforeAll(async () => {
+    op = await startOidcProvider();
   });
+  afterAll(async () => {
+    await op.close();
+  });
+
+  const driverFor = () =>
+    formDriver(op.target.user.username, op.target.user.password, {
+      usernameField: op.target.login.usernameField,
+      passwordField: op.target.login.passwordField,
+    });
 
   it('confirms the code (its buttons sit outside the form), signs in, consents: the next poll gets tokens', async () => {
     const device = op.target.clients.device!;
     const { activation, poll } = await startDevice(op.issuer, device.clientId, device.scope!);
     const outcome = await driverFor().driver.activateDevice(activation('approve'));
-    expect(outcome).toMatchObject({ decided: true, headline: 'Sign-in Success', pages: ['user-code', 'consent', 'login', 'consent'] });
+    expect(outcome).toMatchObject({
+      decided: true,
+      headline: 'Sign-in Success',
+      pages: ['user-code', 'consent', 'login', 'consent'],
+    });
     expect(await poll()).toMatchObject({ access_token: expect.any(String), refresh_token: expect.any(String) });
   });
 
@@ -197,7 +260,11 @@ describe('device activation through the form driver, on oidc-provider', () => {
     const device = op.target.clients.device!;
     const { activation, poll } = await startDevice(op.issuer, device.clientId, device.scope!);
     const outcome = await driverFor().driver.activateDevice({ ...activation('approve'), useComplete: true });
-    expect(outcome).toMatchObject({ decided: true, headline: 'Sign-in Success', pages: ['consent', 'login', 'consent'] });
+    expect(outcome).toMatchObject({
+      decided: true,
+      headline: 'Sign-in Success',
+      pages: ['consent', 'login', 'consent'],
+    });
     expect(await poll()).toMatchObject({ access_token: expect.any(String) });
   });
 

@@ -8,7 +8,13 @@ import { Redactor } from '../../harness/redact.ts';
 import { targetFromDiscovery } from '../../harness/target.ts';
 
 const issuer = 'https://idp.test';
-const client: Client = { role: 'confidential', clientId: 'web', scope: 'openid', authMethod: 'client_secret_basic', clientSecret: 'x' };
+const client: Client = {
+  role: 'confidential',
+  clientId: 'web',
+  scope: 'openid',
+  authMethod: 'client_secret_basic',
+  clientSecret: 'x',
+};
 type Key = Awaited<ReturnType<typeof jose.generateKeyPair>>['privateKey'];
 let key: Key;
 let otherKey: Key;
@@ -22,19 +28,29 @@ beforeAll(async () => {
 });
 
 function tools(algs: string[] = ['RS256']) {
-  const fetchJwks = (async () => new Response(JSON.stringify(jwks), { headers: { 'content-type': 'application/json' } })) as typeof fetch;
+  const fetchJwks = (async () =>
+    new Response(JSON.stringify(jwks), { headers: { 'content-type': 'application/json' } })) as typeof fetch;
   const http = new HttpClient({ recorder: new Recorder(new Redactor()), fetch: fetchJwks });
-  const target = targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, { issuer, jwks_uri: `${issuer}/jwks`, id_token_signing_alg_values_supported: algs });
+  const target = targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, {
+    issuer,
+    jwks_uri: `${issuer}/jwks`,
+    id_token_signing_alg_values_supported: algs,
+  });
   return new JwtTools(http, target);
 }
 
 async function idToken(claims: jose.JWTPayload = {}, header: Partial<jose.JWTHeaderParameters> = {}, signWith = key) {
   const now = Math.floor(Date.now() / 1000);
   return new jose.SignJWT({ sub: 'u1', iss: issuer, aud: 'web', iat: now, exp: now + 300, ...claims })
-    .setProtectedHeader({ alg: 'RS256', kid: 'k1', ...header }).sign(signWith);
+    .setProtectedHeader({ alg: 'RS256', kid: 'k1', ...header })
+    .sign(signWith);
 }
 
-async function failure(token: string, expect_: Partial<Parameters<JwtTools['validateIdToken']>[1]> = {}, algs?: string[]): Promise<string> {
+async function failure(
+  token: string,
+  expect_: Partial<Parameters<JwtTools['validateIdToken']>[1]> = {},
+  algs?: string[],
+): Promise<string> {
   try {
     await tools(algs).validateIdToken(token, { client, ...expect_ });
   } catch (error) {
@@ -47,27 +63,45 @@ async function failure(token: string, expect_: Partial<Parameters<JwtTools['vali
 describe('ID token validation (SPEC JWT table, OIDC Core §3.1.3.7)', () => {
   it('accepts a valid token and returns its claims', async () => {
     const access = 'access-token-value';
-    const payload = await tools().validateIdToken(await idToken({ nonce: 'n1', at_hash: atHash(access, 'RS256') }), { client, nonce: 'n1', accessToken: access });
+    const payload = await tools().validateIdToken(await idToken({ nonce: 'n1', at_hash: atHash(access, 'RS256') }), {
+      client,
+      nonce: 'n1',
+      accessToken: access,
+    });
     expect(payload.sub).toBe('u1');
   });
 
   it('rejects each broken rule with a sentence naming it', async () => {
-    expect(await failure(await idToken({ aud: 'other' }))).toMatch(/aud is "other", which does not contain the client_id "web"/);
-    expect(await failure(await idToken({ iss: 'https://evil.test' }))).toMatch(/iss is "https:\/\/evil\.test", not the issuer "https:\/\/idp\.test"/);
+    expect(await failure(await idToken({ aud: 'other' }))).toMatch(
+      /aud is "other", which does not contain the client_id "web"/,
+    );
+    expect(await failure(await idToken({ iss: 'https://evil.test' }))).toMatch(
+      /iss is "https:\/\/evil\.test", not the issuer "https:\/\/idp\.test"/,
+    );
     expect(await failure(await idToken({ exp: Math.floor(Date.now() / 1000) - 3600 }))).toMatch(/has expired/);
-    expect(await failure(await idToken({ nbf: Math.floor(Date.now() / 1000) + 3600 }))).toMatch(/nbf .* is in the future/);
+    expect(await failure(await idToken({ nbf: Math.floor(Date.now() / 1000) + 3600 }))).toMatch(
+      /nbf .* is in the future/,
+    );
     expect(await failure(await idToken({}, { kid: 'unknown' }))).toMatch(/kid "unknown".*matches no key in the JWKS/);
     expect(await failure(await idToken({}, {}, otherKey))).toMatch(/signature does not verify/);
-    expect(await failure(await idToken({ nonce: 'other' }), { nonce: 'n1' })).toMatch(/nonce is "other", not the nonce sent/);
-    expect(await failure(await idToken({ at_hash: 'AAAA' }), { accessToken: 'tok' })).toMatch(/at_hash is "AAAA" but the access token hashes to/);
+    expect(await failure(await idToken({ nonce: 'other' }), { nonce: 'n1' })).toMatch(
+      /nonce is "other", not the nonce sent/,
+    );
+    expect(await failure(await idToken({ at_hash: 'AAAA' }), { accessToken: 'tok' })).toMatch(
+      /at_hash is "AAAA" but the access token hashes to/,
+    );
     expect(await failure(await idToken({ aud: ['web', 'api'] }))).toMatch(/several audiences .* but no azp/);
     expect(await failure(await idToken({ azp: 'api' }))).toMatch(/azp is "api", not the client_id "web"/);
   });
 
   it('never accepts alg none or a symmetric algorithm, even if advertised', async () => {
     const unsigned = new jose.UnsecuredJWT({ sub: 'u1', iss: issuer, aud: 'web', iat: 1, exp: 9999999999 }).encode();
-    expect(await failure(unsigned, {}, ['RS256', 'none'])).toMatch(/alg "none", which is not among the allowed asymmetric algorithms advertised by the IdP \(RS256\)/);
-    const hs = await new jose.SignJWT({ sub: 'u1' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('k'.repeat(32)));
+    expect(await failure(unsigned, {}, ['RS256', 'none'])).toMatch(
+      /alg "none", which is not among the allowed asymmetric algorithms advertised by the IdP \(RS256\)/,
+    );
+    const hs = await new jose.SignJWT({ sub: 'u1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('k'.repeat(32)));
     expect(await failure(hs, {}, ['RS256', 'HS256'])).toMatch(/alg "HS256"/);
   });
 
@@ -86,7 +120,11 @@ describe('ID token validation (SPEC JWT table, OIDC Core §3.1.3.7)', () => {
 
   it('checks at_hash only when present, unless required', async () => {
     const jwtTools = tools();
-    const [without, right, wrong] = [await idToken(), await idToken({ at_hash: atHash('tok', 'RS256') }), await idToken({ at_hash: atHash('other', 'RS256') })];
+    const [without, right, wrong] = [
+      await idToken(),
+      await idToken({ at_hash: atHash('tok', 'RS256') }),
+      await idToken({ at_hash: atHash('other', 'RS256') }),
+    ];
     expect(jwtTools.checkAtHash(without, 'tok')).toBe('absent');
     expect(jwtTools.checkAtHash(right, 'tok')).toBe('matched');
     expect(() => jwtTools.checkAtHash(without, 'tok', { required: true })).toThrow(/at_hash is missing/);

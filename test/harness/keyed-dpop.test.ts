@@ -2,7 +2,7 @@
 import { EmbeddedJWK, calculateJwkThumbprint, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { configSecrets, resolveClients, validateConfig } from '../../harness/config.ts';
-import { ConfigError } from '../../harness/failures.ts';
+import type { ConfigError } from '../../harness/failures.ts';
 import { clientAssertion } from '../../harness/client-assertion.ts';
 import { createDpopKey } from '../../harness/dpop.ts';
 import { Redactor } from '../../harness/redact.ts';
@@ -24,13 +24,19 @@ describe('the keyed role', () => {
   it('needs a private JWK node:crypto can import, and defaults to private_key_jwt', () => {
     const config = validateConfig({ issuer: 'https://idp.example', clients: { keyed } }, {});
     expect(resolveClients(config).keyed).toMatchObject({ authMethod: 'private_key_jwt', privateJwk: JWK });
-    expect(issues({ issuer: 'https://idp.example', clients: { keyed: { clientId: 'k', redirectUri: keyed.redirectUri } } }))
-      .toEqual([expect.stringMatching(/^clients\.keyed\.privateJwk: is required for the keyed role/)]);
-    expect(issues({ issuer: 'https://idp.example', clients: { keyed: { ...keyed, privateJwk: { kty: 'EC', crv: 'P-256', d: 'xx' } } } }))
-      .toEqual([expect.stringMatching(/^clients\.keyed\.privateJwk: is not a private key node:crypto can import/)]);
+    expect(
+      issues({ issuer: 'https://idp.example', clients: { keyed: { clientId: 'k', redirectUri: keyed.redirectUri } } }),
+    ).toEqual([expect.stringMatching(/^clients\.keyed\.privateJwk: is required for the keyed role/)]);
+    expect(
+      issues({
+        issuer: 'https://idp.example',
+        clients: { keyed: { ...keyed, privateJwk: { kty: 'EC', crv: 'P-256', d: 'xx' } } },
+      }),
+    ).toEqual([expect.stringMatching(/^clients\.keyed\.privateJwk: is not a private key node:crypto can import/)]);
     const { d: _d, ...publicOnly } = JWK;
-    expect(issues({ issuer: 'https://idp.example', clients: { keyed: { ...keyed, privateJwk: publicOnly } } }))
-      .toEqual([expect.stringMatching(/^clients\.keyed\.privateJwk\.d: /)]);
+    expect(issues({ issuer: 'https://idp.example', clients: { keyed: { ...keyed, privateJwk: publicOnly } } })).toEqual(
+      [expect.stringMatching(/^clients\.keyed\.privateJwk\.d: /)],
+    );
   });
 
   it('its private members are config secrets: redacted wherever they appear', () => {
@@ -41,11 +47,16 @@ describe('the keyed role', () => {
   });
 
   it('signs client assertions the registered public key verifies (iss = sub = client_id, aud, jti, short exp)', async () => {
-    const [client] = Object.values(resolveClients(validateConfig({ issuer: 'https://idp.example', clients: { keyed } }, {})));
+    const [client] = Object.values(
+      resolveClients(validateConfig({ issuer: 'https://idp.example', clients: { keyed } }, {})),
+    );
     const assertion = clientAssertion(client!, { audience: 'https://idp.example' });
     const { d: _d, ...pub } = JWK;
     const { payload, protectedHeader } = await jwtVerify(assertion, createLocalJWKSet({ keys: [pub] }), {
-      issuer: 'keyed-app', subject: 'keyed-app', audience: 'https://idp.example', algorithms: ['ES256'],
+      issuer: 'keyed-app',
+      subject: 'keyed-app',
+      audience: 'https://idp.example',
+      algorithms: ['ES256'],
     });
     expect(protectedHeader).toMatchObject({ alg: 'ES256', kid: JWK.kid });
     expect(payload.exp! - payload.iat!).toBe(60);
@@ -55,15 +66,22 @@ describe('the keyed role', () => {
 });
 
 describe('DPoP proofs', () => {
-  it.each(['ES256', 'PS256', 'EdDSA'])('%s: a proof verifies with its own jwk; the thumbprint is RFC 7638', async (alg) => {
-    const key = createDpopKey([alg]);
-    const proof = key.proof('POST', 'https://idp.example/token?x=1#y', { accessToken: 'abc' });
-    const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt' });
-    expect(protectedHeader.alg).toBe(alg);
-    expect(payload).toMatchObject({ htm: 'POST', htu: 'https://idp.example/token', ath: 'ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0' });
-    expect(key.thumbprint).toBe(await calculateJwkThumbprint(protectedHeader.jwk!, 'sha256'));
-    expect(protectedHeader.jwk).not.toHaveProperty('d');
-  });
+  it.each(['ES256', 'PS256', 'EdDSA'])(
+    '%s: a proof verifies with its own jwk; the thumbprint is RFC 7638',
+    async (alg) => {
+      const key = createDpopKey([alg]);
+      const proof = key.proof('POST', 'https://idp.example/token?x=1#y', { accessToken: 'abc' });
+      const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt' });
+      expect(protectedHeader.alg).toBe(alg);
+      expect(payload).toMatchObject({
+        htm: 'POST',
+        htu: 'https://idp.example/token',
+        ath: 'ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0',
+      });
+      expect(key.thumbprint).toBe(await calculateJwkThumbprint(protectedHeader.jwk!, 'sha256'));
+      expect(protectedHeader.jwk).not.toHaveProperty('d');
+    },
+  );
 
   it('refuses to guess when the target advertises no algorithm it can sign with', () => {
     expect(() => createDpopKey(['HS256'])).toThrow(/no DPoP algorithm/);
@@ -75,6 +93,8 @@ describe('the entropy estimate (entropy.codes-and-tokens)', () => {
     expect(estimateBits(['ab12', 'ab34', 'ab56']).bits).toBe(8); // hex, two varying characters
     expect(estimateBits(['rt_QQQQQQQQ', 'rt_ZZZZZZZZ']).bits).toBe(40); // base32; the prefix counts nothing
     expect(estimateBits(Array.from({ length: 4 }, (_, i) => `${'x'.repeat(40)}${i}`)).bits).toBeLessThan(10);
-    expect(estimateBits(['Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWo', 'cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWpaZm9vYmFyYmE']).bits).toBeGreaterThanOrEqual(128);
+    expect(
+      estimateBits(['Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWo', 'cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWpaZm9vYmFyYmE']).bits,
+    ).toBeGreaterThanOrEqual(128);
   });
 });

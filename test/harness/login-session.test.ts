@@ -22,14 +22,25 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const driver = () => new FormLoginDriver({ http: new HttpClient({ recorder: new Recorder(new Redactor()) }), username: SEEDED_USER.username, password: SEEDED_USER.password });
-const url = (extra: Record<string, string> = {}) => `${issuer}/auth?${new URLSearchParams({
-  response_type: 'code', client_id: WEB.clientId, redirect_uri: WEB.redirectUris[0]!, scope: 'openid', state: 's', ...extra,
-})}`;
+const driver = () =>
+  new FormLoginDriver({
+    http: new HttpClient({ recorder: new Recorder(new Redactor()) }),
+    username: SEEDED_USER.username,
+    password: SEEDED_USER.password,
+  });
+const url = (extra: Record<string, string> = {}) =>
+  `${issuer}/auth?${new URLSearchParams({
+    response_type: 'code',
+    client_id: WEB.clientId,
+    redirect_uri: WEB.redirectUris[0]!,
+    scope: 'openid',
+    state: 's',
+    ...extra,
+  })}`;
 const stopAt = [WEB.redirectUris[0]!];
 
 describe('shared login sessions in the form driver', () => {
-  it('carry the IdP\'s cookies from one authorization to the next; without one, every walk starts anew', async () => {
+  it("carry the IdP's cookies from one authorization to the next; without one, every walk starts anew", async () => {
     const session = new LoginSession();
     const first = await driver().authorize(url(), stopAt, { session });
     expect(first).toMatchObject({ kind: 'redirect', pages: ['login'] });
@@ -55,7 +66,12 @@ describe('shared login sessions in the form driver', () => {
 
 describe('hooks.rotateKeys', () => {
   const notes: string[] = [];
-  const env = { timeoutMs: 5_000, note: (text: string) => { notes.push(text); } };
+  const env = {
+    timeoutMs: 5_000,
+    note: (text: string) => {
+      notes.push(text);
+    },
+  };
 
   it('is absent without the config field', () => {
     expect(createHooks({}, env).rotateKeys).toBeUndefined();
@@ -73,7 +89,9 @@ describe('hooks.rotateKeys', () => {
     try {
       await createHooks({ hooks: { rotateKeys: `${base}/ok` } }, env).rotateKeys!();
       expect(posts).toBe(1);
-      await expect(createHooks({ hooks: { rotateKeys: `${base}/broken` } }, env).rotateKeys!()).rejects.toThrow(PreconditionError);
+      await expect(createHooks({ hooks: { rotateKeys: `${base}/broken` } }, env).rotateKeys!()).rejects.toThrow(
+        PreconditionError,
+      );
       await createHooks({ hooks: { rotateKeys: 'exit 0' } }, env).rotateKeys!();
       const failing = createHooks({ hooks: { rotateKeys: 'echo nope >&2; exit 3' } }, env).rotateKeys!();
       await expect(failing).rejects.toThrow(/exit 3.*nope/);

@@ -28,13 +28,23 @@ describe('the HTML form reader', () => {
     const button = page.controls.find((f) => f.tag === 'button')!;
     expect(button).toMatchObject({ type: 'submit', text: 'Sign in', value: 'login', form: 0 });
     expect(formValues(page, 0, { username: 'alice', pw: 'secret' }, button)).toEqual([
-      ['csrf', 'a"b\'cA'], ['username', 'alice'], ['pw', 'secret'], ['remember', '1'], ['lang', 'fr'], ['note', 'x < y'], ['go', 'login'],
+      ['csrf', 'a"b\'cA'],
+      ['username', 'alice'],
+      ['pw', 'secret'],
+      ['remember', '1'],
+      ['lang', 'fr'],
+      ['note', 'x < y'],
+      ['go', 'login'],
     ]);
   });
 
   it('reads attributes as a browser does: > inside quotes, a form whose onsubmit compares, disabled inputs left out', () => {
-    const page = readPage(`<form onsubmit="return x > 1" action="/go" method="post"><input name="a" value="a>b"><input name="off" value="1" disabled>
-      <p>&lt;not a tag&gt; &amp;lt; &#60; &unknown; &nbsp;x</p><button>Go</button></form>`, 'https://idp.test/', 200);
+    const page = readPage(
+      `<form onsubmit="return x > 1" action="/go" method="post"><input name="a" value="a>b"><input name="off" value="1" disabled>
+      <p>&lt;not a tag&gt; &amp;lt; &#60; &unknown; &nbsp;x</p><button>Go</button></form>`,
+      'https://idp.test/',
+      200,
+    );
     expect(page.forms).toEqual([{ action: '/go', method: 'POST' }]);
     expect(formValues(page, 0)).toEqual([['a', 'a>b']]);
     expect(page.text).toContain('<not a tag> &lt; < &unknown; x');
@@ -55,7 +65,11 @@ describe('the HTML form reader', () => {
     expect(jar.cookieHeader('http://b.test/')).toBeUndefined();
     jar.store('http://a.test/', ['sid=1; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT']);
     expect(jar.cookieHeader('http://a.test/other')).toBeUndefined();
-    jar.store('http://login.example.test/', ['parent=1; Domain=example.test; Path=/', 'foreign=1; Domain=other.test', 'suffix=1; Domain=com']);
+    jar.store('http://login.example.test/', [
+      'parent=1; Domain=example.test; Path=/',
+      'foreign=1; Domain=other.test',
+      'suffix=1; Domain=com',
+    ]);
     expect(jar.cookieHeader('http://idp.example.test/x')).toBe('parent=1');
     expect(jar.cookieHeader('http://other.test/')).toBeUndefined();
   });
@@ -63,14 +77,23 @@ describe('the HTML form reader', () => {
 
 describe('the form login driver', () => {
   let stub: StubIdp | undefined;
-  afterEach(async () => { await stub?.close(); stub = undefined; });
+  afterEach(async () => {
+    await stub?.close();
+    stub = undefined;
+  });
 
   async function driver(fields?: { username: string; password: string }, password = STUB.user.password) {
     stub = await startStubIdp(fields ? { fields } : {});
     const recorder = new Recorder(new Redactor());
     const http = new HttpClient({ recorder });
-    const d = new FormLoginDriver({ http, username: STUB.user.username, password, ...(fields ? { usernameField: fields.username, passwordField: fields.password } : {}) });
-    const url = (params: Record<string, string>) => `${stub!.issuer}/authorize?${new URLSearchParams({ response_type: 'code', client_id: STUB.web.id, redirect_uri: STUB.web.redirect, state: 'st-1', ...params })}`;
+    const d = new FormLoginDriver({
+      http,
+      username: STUB.user.username,
+      password,
+      ...(fields ? { usernameField: fields.username, passwordField: fields.password } : {}),
+    });
+    const url = (params: Record<string, string>) =>
+      `${stub!.issuer}/authorize?${new URLSearchParams({ response_type: 'code', client_id: STUB.web.id, redirect_uri: STUB.web.redirect, state: 'st-1', ...params })}`;
     return { d, url, recorder };
   }
 
@@ -87,8 +110,14 @@ describe('the form login driver', () => {
   it('reports each page it passed with its URL, status and headers (e.g. for the anti-framing check)', async () => {
     const { d, url } = await driver();
     const outcome = await d.authorize(url({}), [STUB.web.redirect]);
-    expect(outcome.visits?.map((v) => [v.kind, new URL(v.url).pathname, v.status])).toEqual([['login', '/authorize', 200], ['consent', '/login', 200]]);
-    expect(outcome.visits?.[1]?.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', 'set-cookie': expect.stringMatching(/^sid=/) });
+    expect(outcome.visits?.map((v) => [v.kind, new URL(v.url).pathname, v.status])).toEqual([
+      ['login', '/authorize', 200],
+      ['consent', '/login', 200],
+    ]);
+    expect(outcome.visits?.[1]?.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'set-cookie': expect.stringMatching(/^sid=/),
+    });
     const denied = await d.authorize(url({}), [STUB.web.redirect], { consent: 'deny' });
     expect(denied.pages).toEqual(['login', 'consent']); // a denied consent page was seen and submitted too
   });
@@ -106,8 +135,16 @@ describe('the form login driver', () => {
 
   it('stops at the error page for an unregistered redirect_uri', async () => {
     const { d, url } = await driver();
-    const outcome = await d.authorize(url({ redirect_uri: 'https://evil.test/cb' }), ['https://evil.test/cb', STUB.web.redirect]);
-    expect(outcome).toMatchObject({ kind: 'page', status: 400, headline: 'Stub IdP', reason: 'an error page (HTTP 400)' });
+    const outcome = await d.authorize(url({ redirect_uri: 'https://evil.test/cb' }), [
+      'https://evil.test/cb',
+      STUB.web.redirect,
+    ]);
+    expect(outcome).toMatchObject({
+      kind: 'page',
+      status: 400,
+      headline: 'Stub IdP',
+      reason: 'an error page (HTTP 400)',
+    });
   });
 
   it('with stayWithin, follows redirects only within that origin and reports the one it did not follow', async () => {
@@ -120,8 +157,15 @@ describe('the form login driver', () => {
       const recorder = new Recorder(new Redactor());
       const d = new FormLoginDriver({ http: new HttpClient({ recorder }), username: 'u', password: 'p' });
       const outcome = await d.authorize(`${origin}/start`, ['https://app.test/cb'], { stayWithin: origin });
-      expect(outcome).toMatchObject({ kind: 'page', status: 302, url: `${origin}/next`, location: 'https://elsewhere.test/landing?x=1' });
-      expect(outcome.kind === 'page' && outcome.reason).toBe(`a redirect to https://elsewhere.test/landing?x=1, outside ${origin}, not followed`);
+      expect(outcome).toMatchObject({
+        kind: 'page',
+        status: 302,
+        url: `${origin}/next`,
+        location: 'https://elsewhere.test/landing?x=1',
+      });
+      expect(outcome.kind === 'page' && outcome.reason).toBe(
+        `a redirect to https://elsewhere.test/landing?x=1, outside ${origin}, not followed`,
+      );
       expect(recorder.evidence).toHaveLength(2);
     } finally {
       await new Promise((resolve) => server.close(resolve));

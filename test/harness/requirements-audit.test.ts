@@ -17,7 +17,12 @@ const issuer = 'https://idp.test';
 const target = targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, { issuer });
 const config = validateConfig({ issuer }, {});
 const run = async (...scenarios: ReturnType<typeof defineScenario>[]) =>
-  Object.fromEntries((await runScenarios({ scenarios, config, target, redactor: new Redactor(), seed: 1 })).results.map((r) => [r.id, r]));
+  Object.fromEntries(
+    (await runScenarios({ scenarios, config, target, redactor: new Redactor(), seed: 1 })).results.map((r) => [
+      r.id,
+      r,
+    ]),
+  );
 
 describe('the requirement audit table', () => {
   it('lists every (scenario, requirement, party, level) of the catalog', async () => {
@@ -29,50 +34,102 @@ describe('the requirement audit table', () => {
   });
 
   it('the known miscitations are fixed: client rules never set a server level', () => {
-    const row = (profile: 'spec' | 'rfc', id: string) => requirementTable(BUILT_IN_SCENARIOS.filter((s) => s.id === id), profile);
+    const row = (profile: 'spec' | 'rfc', id: string) =>
+      requirementTable(
+        BUILT_IN_SCENARIOS.filter((s) => s.id === id),
+        profile,
+      );
     // RFC 7636 §4.1 tells the client how to make a verifier: not a server MUST.
-    expect(row('spec', 'pkce.verifier-format')).toEqual([expect.objectContaining({ label: expect.stringContaining('RFC 7636 §4.1'), party: 'client', counts: false, why: 'binds the client' })]);
-    // RFC 9700 §2.1.1's "methods that do not expose the verifier" is a client SHOULD: under rfc nothing makes the server refuse plain.
+    expect(row('spec', 'pkce.verifier-format')).toEqual([
+      expect.objectContaining({
+        label: expect.stringContaining('RFC 7636 §4.1'),
+        party: 'client',
+        counts: false,
+        why: 'binds the client',
+      }),
+    ]);
+    // RFC 9700 §2.1.1's "methods that do not expose the verifier" is a client SHOULD: under rfc nothing makes the
+    // server refuse plain.
     expect(row('rfc', 'pkce.plain-rejected').filter((r) => r.counts)).toEqual([]);
-    expect(row('spec', 'pkce.plain-rejected').filter((r) => r.counts).map((r) => r.label)).toEqual(['SPEC › Code challenge (PKCE) (code_challenge_method: S256)']);
+    expect(
+      row('spec', 'pkce.plain-rejected')
+        .filter((r) => r.counts)
+        .map((r) => r.label),
+    ).toEqual(['SPEC › Code challenge (PKCE) (code_challenge_method: S256)']);
   });
 
   it('every scenario that claims a planted flaw is required of the server by some document of the spec profile', () => {
-    const unbound = BUILT_IN_SCENARIOS.filter((s) => s.catches?.length && !requirementTable([s], 'spec').some((r) => r.counts));
+    const unbound = BUILT_IN_SCENARIOS.filter(
+      (s) => s.catches?.length && !requirementTable([s], 'spec').some((r) => r.counts),
+    );
     expect(unbound.map((s) => s.id)).toEqual([]);
   });
 });
 
 describe('a check cites a declared requirement', () => {
   it('a declaration without the party it binds fails at load', () => {
-    expect(() => defineScenario({
-      id: 'bad.no-party', title: 't', severity: 'low', run: () => {},
-      requirements: { r: { spec: 'RFC 6749', section: '4.1', level: 'MUST' } as never },
-    })).toThrow(/requirement "r" must say which party its sentence binds \(party: 'server' or 'client'\)/);
-    expect(() => defineScenario({ id: 'bad.list', title: 't', severity: 'low', run: () => {}, requirements: [] as never }))
-      .toThrow(/requirements must name at least one requirement/);
+    expect(() =>
+      defineScenario({
+        id: 'bad.no-party',
+        title: 't',
+        severity: 'low',
+        run: () => {},
+        requirements: { r: { spec: 'RFC 6749', section: '4.1', level: 'MUST' } as never },
+      }),
+    ).toThrow(/requirement "r" must say which party its sentence binds \(party: 'server' or 'client'\)/);
+    expect(() =>
+      defineScenario({ id: 'bad.list', title: 't', severity: 'low', run: () => {}, requirements: [] as never }),
+    ).toThrow(/requirements must name at least one requirement/);
   });
 
-  it('an undeclared name, or another scenario\'s requirement, is an error naming it, never a fall-back to the scenario level', async () => {
-    const other = defineScenario({ id: 'x.other', title: 't', severity: 'low', run: () => {}, requirements: { mine: { spec: 'RFC 6749', section: '10.5', level: 'SHOULD', party: 'server' } } });
+  it("an undeclared name, or another scenario's requirement, is an error naming it, never a fall-back to the scenario level", async () => {
+    const other = defineScenario({
+      id: 'x.other',
+      title: 't',
+      severity: 'low',
+      run: () => {},
+      requirements: { mine: { spec: 'RFC 6749', section: '10.5', level: 'SHOULD', party: 'server' } },
+    });
     const byId = await run(
       defineScenario({
-        id: 'x.typo', title: 't', severity: 'low', requirements: { single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } },
-        run: (ctx) => { throw new CheckFailure('x', { requirement: (ctx.req as unknown as Record<string, never>).singel }); },
+        id: 'x.typo',
+        title: 't',
+        severity: 'low',
+        requirements: { single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } },
+        run: (ctx) => {
+          throw new CheckFailure('x', { requirement: (ctx.req as unknown as Record<string, never>).singel });
+        },
       }),
       defineScenario({
-        id: 'x.foreign', title: 't', severity: 'low', requirements: { single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } },
-        run: () => { throw new CheckFailure('x', { requirement: other.req.mine! }); },
+        id: 'x.foreign',
+        title: 't',
+        severity: 'low',
+        requirements: { single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } },
+        run: () => {
+          throw new CheckFailure('x', { requirement: other.req.mine! });
+        },
       }),
       defineScenario({
-        id: 'x.client-rule', title: 't', severity: 'low',
-        requirements: { server: { spec: 'RFC 6749', section: '4.1.2', level: 'SHOULD', party: 'server' }, client: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'client' } },
-        run: (ctx) => { throw new CheckFailure('x', { requirement: ctx.req.client }); },
+        id: 'x.client-rule',
+        title: 't',
+        severity: 'low',
+        requirements: {
+          server: { spec: 'RFC 6749', section: '4.1.2', level: 'SHOULD', party: 'server' },
+          client: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'client' },
+        },
+        run: (ctx) => {
+          throw new CheckFailure('x', { requirement: ctx.req.client });
+        },
       }),
     );
-    expect(byId['x.typo']).toMatchObject({ status: 'error', message: 'scenario x.typo cites the requirement "singel", which it does not declare (it declares single)' });
+    expect(byId['x.typo']).toMatchObject({
+      status: 'error',
+      message: 'scenario x.typo cites the requirement "singel", which it does not declare (it declares single)',
+    });
     expect(byId['x.foreign']).toMatchObject({ status: 'error' });
-    expect(byId['x.foreign']!.message).toMatch(/^scenario x\.foreign cites RFC 6749 §10\.5 as "mine", which is not one of its declared requirements/);
+    expect(byId['x.foreign']!.message).toMatch(
+      /^scenario x\.foreign cites RFC 6749 §10\.5 as "mine", which is not one of its declared requirements/,
+    );
     // A client rule never makes the server fail at its level: the scenario's (server) level decides.
     expect(byId['x.client-rule']).toMatchObject({ status: 'warning', level: 'SHOULD' });
   });

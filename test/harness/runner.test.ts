@@ -13,8 +13,12 @@ import { closedPort } from '../support/ports.ts';
 
 const issuer = 'https://idp.test';
 const discovery = {
-  issuer, token_endpoint: `${issuer}/token`, authorization_endpoint: `${issuer}/auth`, jwks_uri: `${issuer}/jwks`,
-  grant_types_supported: ['authorization_code', 'client_credentials'], code_challenge_methods_supported: ['S256'],
+  issuer,
+  token_endpoint: `${issuer}/token`,
+  authorization_endpoint: `${issuer}/auth`,
+  jwks_uri: `${issuer}/jwks`,
+  grant_types_supported: ['authorization_code', 'client_credentials'],
+  code_challenge_methods_supported: ['S256'],
 };
 const fullConfig = {
   issuer,
@@ -24,68 +28,144 @@ const fullConfig = {
   },
   user: { username: 'alice', password: 'alice-password-1' },
 };
-const MUST = { rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } } as const satisfies Record<string, Requirement>;
+const MUST = {
+  rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' },
+} as const satisfies Record<string, Requirement>;
 
 function scenario(id: string, run: ScenarioDefinition['run'], extra: Partial<ScenarioDefinition> = {}): Scenario {
   return defineScenario({ id, title: `title of ${id}`, requirements: MUST, severity: 'medium', run, ...extra });
 }
 
-async function run(scenarios: Scenario[], options: Partial<RunnerOptions> & { rawConfig?: object; disco?: Record<string, unknown> | null } = {}) {
+async function run(
+  scenarios: Scenario[],
+  options: Partial<RunnerOptions> & { rawConfig?: object; disco?: Record<string, unknown> | null } = {},
+) {
   const config = validateConfig(options.rawConfig ?? fullConfig, {});
-  const target = options.disco === null
-    ? targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, null, 'GET … answered 404, not 200')
-    : targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, options.disco ?? discovery);
+  const target =
+    options.disco === null
+      ? targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, null, 'GET … answered 404, not 200')
+      : targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, options.disco ?? discovery);
   const outcome = await runScenarios({ scenarios, config, target, redactor: new Redactor(), seed: 7, ...options });
-  return { ...outcome, byId: Object.fromEntries(outcome.results.map((r) => [r.id, r])) as Record<string, ScenarioResult> };
+  return {
+    ...outcome,
+    byId: Object.fromEntries(outcome.results.map((r) => [r.id, r])) as Record<string, ScenarioResult>,
+  };
 }
 
 describe('statuses', () => {
   it('passed, failed (MUST), warning (SHOULD), error (thrown, precondition), skipped (ctx.skip)', async () => {
     const { byId } = await run([
       scenario('a.pass', () => {}),
-      scenario('a.must', () => { throw new CheckFailure('The IdP did X; RFC 6749 §4.1 requires Y.'); }),
-      scenario('a.should', () => { throw new CheckFailure('did X'); }, { requirements: { rfc6749_10_12: { spec: 'RFC 6749', section: '10.12', level: 'SHOULD', party: 'server' } } }),
-      scenario('a.throws', () => { throw new TypeError('boom'); }),
-      scenario('a.precondition', () => { throw new PreconditionError('login failed'); }),
-      scenario('a.unreachable', () => { throw new TargetUnreachableError('https://idp.test/token', 'connection refused (ECONNREFUSED)'); }),
+      scenario('a.must', () => {
+        throw new CheckFailure('The IdP did X; RFC 6749 §4.1 requires Y.');
+      }),
+      scenario(
+        'a.should',
+        () => {
+          throw new CheckFailure('did X');
+        },
+        { requirements: { rfc6749_10_12: { spec: 'RFC 6749', section: '10.12', level: 'SHOULD', party: 'server' } } },
+      ),
+      scenario('a.throws', () => {
+        throw new TypeError('boom');
+      }),
+      scenario('a.precondition', () => {
+        throw new PreconditionError('login failed');
+      }),
+      scenario('a.unreachable', () => {
+        throw new TargetUnreachableError('https://idp.test/token', 'connection refused (ECONNREFUSED)');
+      }),
       scenario('a.skips', (ctx) => ctx.skip('the IdP offers no refresh tokens')),
     ]);
     expect(byId['a.pass']).toMatchObject({ status: 'passed', level: 'MUST', area: 'a' });
     expect(byId['a.pass']!.message).toBeUndefined();
     expect(byId['a.must']).toMatchObject({ status: 'failed', message: 'The IdP did X; RFC 6749 §4.1 requires Y.' });
     expect(byId['a.should']).toMatchObject({ status: 'warning', level: 'SHOULD' });
-    expect(byId['a.throws']).toMatchObject({ status: 'error', message: 'the scenario threw TypeError: boom (a bug in the scenario or the harness)' });
-    expect(byId['a.precondition']).toMatchObject({ status: 'error', message: 'could not get as far as the check: login failed' });
-    expect(byId['a.unreachable']).toMatchObject({ status: 'error', message: 'the target stopped answering: cannot reach https://idp.test/token: connection refused (ECONNREFUSED)' });
+    expect(byId['a.throws']).toMatchObject({
+      status: 'error',
+      message: 'the scenario threw TypeError: boom (a bug in the scenario or the harness)',
+    });
+    expect(byId['a.precondition']).toMatchObject({
+      status: 'error',
+      message: 'could not get as far as the check: login failed',
+    });
+    expect(byId['a.unreachable']).toMatchObject({
+      status: 'error',
+      message: 'the target stopped answering: cannot reach https://idp.test/token: connection refused (ECONNREFUSED)',
+    });
     expect(byId['a.skips']).toMatchObject({ status: 'skipped', skipReason: 'the IdP offers no refresh tokens' });
   });
 
   it('a scenario that outlives its time limit is an error, and its requests are aborted', async () => {
     let aborted = false;
-    const { byId } = await run([scenario('slow.one', async (ctx) => {
-      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => { aborted = true; resolve(); }));
-      await new Promise(() => {});
-    }, { timeoutMs: 50 })]);
+    const { byId } = await run([
+      scenario(
+        'slow.one',
+        async (ctx) => {
+          await new Promise<void>((resolve) =>
+            ctx.signal.addEventListener('abort', () => {
+              aborted = true;
+              resolve();
+            }),
+          );
+          await new Promise(() => {});
+        },
+        { timeoutMs: 50 },
+      ),
+    ]);
     expect(byId['slow.one']).toMatchObject({ status: 'error' });
     expect(byId['slow.one']!.message).toMatch(/^did not finish within 50 ms/);
     expect(aborted).toBe(true);
   });
 
   it('a failure naming a SHOULD requirement is a warning; soft checks go on and the worst wins', async () => {
-    const reqs = { single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' }, revoke: { spec: 'RFC 6749', section: '10.5', level: 'SHOULD', party: 'server' } } as const;
+    const reqs = {
+      single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' },
+      revoke: { spec: 'RFC 6749', section: '10.5', level: 'SHOULD', party: 'server' },
+    } as const;
     const { byId } = await run([
-      scenario('s.named-should', (ctx) => { throw new CheckFailure('x', { requirement: ctx.req.revoke }); }, { requirements: reqs }),
-      scenario('s.soft-should', async (ctx) => {
-        expect(await ctx.softly(() => { throw new CheckFailure('soft one'); }, { requirement: ctx.req.revoke })).toBe(false);
-        expect(await ctx.softly(() => {})).toBe(true);
-      }, { requirements: reqs }),
-      scenario('s.soft-then-must', async (ctx) => {
-        await ctx.softly(() => { throw new CheckFailure('should part'); }, { requirement: ctx.req.revoke });
-        throw new CheckFailure('must part');
-      }, { requirements: reqs }),
+      scenario(
+        's.named-should',
+        (ctx) => {
+          throw new CheckFailure('x', { requirement: ctx.req.revoke });
+        },
+        { requirements: reqs },
+      ),
+      scenario(
+        's.soft-should',
+        async (ctx) => {
+          expect(
+            await ctx.softly(
+              () => {
+                throw new CheckFailure('soft one');
+              },
+              { requirement: ctx.req.revoke },
+            ),
+          ).toBe(false);
+          expect(await ctx.softly(() => {})).toBe(true);
+        },
+        { requirements: reqs },
+      ),
+      scenario(
+        's.soft-then-must',
+        async (ctx) => {
+          await ctx.softly(
+            () => {
+              throw new CheckFailure('should part');
+            },
+            { requirement: ctx.req.revoke },
+          );
+          throw new CheckFailure('must part');
+        },
+        { requirements: reqs },
+      ),
     ]);
     expect(byId['s.named-should']).toMatchObject({ status: 'warning', level: 'MUST' });
-    expect(byId['s.soft-should']).toMatchObject({ status: 'warning', message: 'soft one', findings: [{ status: 'warning', message: 'soft one', requirement: 'RFC 6749 §10.5' }] });
+    expect(byId['s.soft-should']).toMatchObject({
+      status: 'warning',
+      message: 'soft one',
+      findings: [{ status: 'warning', message: 'soft one', requirement: 'RFC 6749 §10.5' }],
+    });
     expect(byId['s.soft-then-must']).toMatchObject({ status: 'failed', message: 'must part' });
   });
 });
@@ -95,25 +175,40 @@ describe('gating', () => {
     const scenarios = [
       scenario('g.role', () => {}, { requires: { roles: ['public', 'device'] } }),
       scenario('g.user', () => {}, { requires: { user: true } }),
-      scenario('g.cap', () => {}, { requires: { capabilities: ['grant:urn:ietf:params:oauth:grant-type:device_code', 'endpoint:revocation'] } }),
+      scenario('g.cap', () => {}, {
+        requires: { capabilities: ['grant:urn:ietf:params:oauth:grant-type:device_code', 'endpoint:revocation'] },
+      }),
       scenario('g.ok', () => {}, { requires: { roles: ['machine'], capabilities: ['grant:client_credentials'] } }),
     ];
     const { byId } = await run(scenarios, { rawConfig: { issuer, clients: { machine: fullConfig.clients.machine } } });
-    expect(byId['g.role']!.skipReason).toBe('needs the public and device clients (clients.public, clients.device in the target config)');
-    expect(byId['g.user']!.skipReason).toBe('needs a user who can log in (user.username and user.password in the target config)');
-    expect(byId['g.cap']!.skipReason).toBe('the grant type "urn:ietf:params:oauth:grant-type:device_code" is not advertised: discovery\'s grant_types_supported is ["authorization_code","client_credentials"]; '
-      + 'if the IdP supports it, set "discoveryOverrides": { "grant_types_supported": ["authorization_code","client_credentials","urn:ietf:params:oauth:grant-type:device_code"] } in the target config; '
-      + 'discovery has no revocation_endpoint; if the IdP has one, set "discoveryOverrides": { "revocation_endpoint": "<its URL>" } in the target config');
+    expect(byId['g.role']!.skipReason).toBe(
+      'needs the public and device clients (clients.public, clients.device in the target config)',
+    );
+    expect(byId['g.user']!.skipReason).toBe(
+      'needs a user who can log in (user.username and user.password in the target config)',
+    );
+    expect(byId['g.cap']!.skipReason).toBe(
+      'the grant type "urn:ietf:params:oauth:grant-type:device_code" is not advertised: discovery\'s grant_types_supported is ["authorization_code","client_credentials"]; ' +
+        'if the IdP supports it, set "discoveryOverrides": { "grant_types_supported": ["authorization_code","client_credentials","urn:ietf:params:oauth:grant-type:device_code"] } in the target config; ' +
+        'discovery has no revocation_endpoint; if the IdP has one, set "discoveryOverrides": { "revocation_endpoint": "<its URL>" } in the target config',
+    );
     expect(byId['g.ok']!.status).toBe('passed');
     const noDisco = await run([scenarios[3]!], { disco: null });
-    expect(noDisco.byId['g.ok']!.skipReason).toBe('the discovery document could not be read (GET … answered 404, not 200), so it cannot tell the grant type "client_credentials" (grant_types_supported)');
+    expect(noDisco.byId['g.ok']!.skipReason).toBe(
+      'the discovery document could not be read (GET … answered 404, not 200), so it cannot tell the grant type "client_credentials" (grant_types_supported)',
+    );
   });
 
   it('uses OIDC Discovery defaults for absent fields', async () => {
-    const { byId } = await run([
-      scenario('d.code', () => {}, { requires: { capabilities: ['grant:authorization_code', 'auth:client_secret_basic'] } }),
-      scenario('d.cc', () => {}, { requires: { capabilities: ['grant:client_credentials'] } }),
-    ], { disco: { issuer } });
+    const { byId } = await run(
+      [
+        scenario('d.code', () => {}, {
+          requires: { capabilities: ['grant:authorization_code', 'auth:client_secret_basic'] },
+        }),
+        scenario('d.cc', () => {}, { requires: { capabilities: ['grant:client_credentials'] } }),
+      ],
+      { disco: { issuer } },
+    );
     expect(byId['d.code']!.status).toBe('passed');
     expect(byId['d.cc']!.status).toBe('skipped');
   });
@@ -126,12 +221,44 @@ describe('profiles and levels', () => {
       bcp: { spec: 'RFC 9700', section: '2.2.2', level: 'MUST', party: 'server', roles: ['public'] },
     },
   } as const;
-  const levels = async (profile: ProfileName) => (await run([
-    scenario('p.spec-only', () => { throw new CheckFailure('x'); }, { requirements: { endpoints: { spec: 'SPEC', section: 'Endpoints', level: 'MUST', party: 'server' } } }),
-    scenario('p.mixed', () => { throw new CheckFailure('x'); }, { requirements: { errors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server' }, rfc: { spec: 'RFC 6749', section: '5.2', level: 'SHOULD', party: 'server' } } }),
-    scenario('p.rotation-confidential', () => {}, { ...rotation, requires: { roles: ['confidential'] } }),
-    scenario('p.rotation-public', () => {}, { requirements: rotation.requirements, requires: { roles: ['public'] } }),
-  ], { profile, rawConfig: { ...fullConfig, clients: { ...fullConfig.clients, public: { clientId: 'spa', redirectUri: 'https://spa.test/cb' } } } })).byId;
+  const levels = async (profile: ProfileName) =>
+    (
+      await run(
+        [
+          scenario(
+            'p.spec-only',
+            () => {
+              throw new CheckFailure('x');
+            },
+            { requirements: { endpoints: { spec: 'SPEC', section: 'Endpoints', level: 'MUST', party: 'server' } } },
+          ),
+          scenario(
+            'p.mixed',
+            () => {
+              throw new CheckFailure('x');
+            },
+            {
+              requirements: {
+                errors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server' },
+                rfc: { spec: 'RFC 6749', section: '5.2', level: 'SHOULD', party: 'server' },
+              },
+            },
+          ),
+          scenario('p.rotation-confidential', () => {}, { ...rotation, requires: { roles: ['confidential'] } }),
+          scenario('p.rotation-public', () => {}, {
+            requirements: rotation.requirements,
+            requires: { roles: ['public'] },
+          }),
+        ],
+        {
+          profile,
+          rawConfig: {
+            ...fullConfig,
+            clients: { ...fullConfig.clients, public: { clientId: 'spa', redirectUri: 'https://spa.test/cb' } },
+          },
+        },
+      )
+    ).byId;
 
   it('spec: SPEC and the RFCs count; the strictest level wins', async () => {
     const byId = await levels('spec');
@@ -142,10 +269,15 @@ describe('profiles and levels', () => {
 
   it('rfc: SPEC does not count; role-limited requirements apply only to their roles', async () => {
     const byId = await levels('rfc');
-    expect(byId['p.spec-only']).toMatchObject({ status: 'skipped', skipReason: 'no document of the rfc profile requires this; it cites SPEC › Endpoints' });
+    expect(byId['p.spec-only']).toMatchObject({
+      status: 'skipped',
+      skipReason: 'no document of the rfc profile requires this; it cites SPEC › Endpoints',
+    });
     expect(byId['p.mixed']).toMatchObject({ status: 'warning', level: 'SHOULD' });
     expect(byId['p.rotation-confidential']!.status).toBe('skipped');
-    expect(byId['p.rotation-confidential']!.skipReason).toBe('no document of the rfc profile requires this of the client roles it exercises (confidential); it cites SPEC › Token endpoint (rule 2), RFC 9700 §2.2.2');
+    expect(byId['p.rotation-confidential']!.skipReason).toBe(
+      'no document of the rfc profile requires this of the client roles it exercises (confidential); it cites SPEC › Token endpoint (rule 2), RFC 9700 §2.2.2',
+    );
     expect(byId['p.rotation-public']).toMatchObject({ status: 'passed', level: 'MUST' });
     expect(byId['p.rotation-public']!.requirements.map((r) => [r.label, r.applies, r.url ?? null])).toEqual([
       ['SPEC › Token endpoint (rule 2)', false, null],
@@ -155,16 +287,31 @@ describe('profiles and levels', () => {
 
   it('ctx.applies tells a scenario which of its requirements count, so a check only one document demands runs only then', async () => {
     const seen: Record<string, Array<[string, boolean]>> = {};
-    const probe = scenario('p.applies', (ctx) => {
-      seen[ctx.profile] = [ctx.req.spec!, ctx.req.bcp!].map((ref) => [ref.label, ctx.applies(ref)]);
-      void ctx.req.single;
-    }, { requirements: rotation.requirements, requires: { roles: ['public'] } });
-    const config = { rawConfig: { ...fullConfig, clients: { ...fullConfig.clients, public: { clientId: 'spa', redirectUri: 'https://spa.test/cb' } } } };
+    const probe = scenario(
+      'p.applies',
+      (ctx) => {
+        seen[ctx.profile] = [ctx.req.spec!, ctx.req.bcp!].map((ref) => [ref.label, ctx.applies(ref)]);
+        void ctx.req.single;
+      },
+      { requirements: rotation.requirements, requires: { roles: ['public'] } },
+    );
+    const config = {
+      rawConfig: {
+        ...fullConfig,
+        clients: { ...fullConfig.clients, public: { clientId: 'spa', redirectUri: 'https://spa.test/cb' } },
+      },
+    };
     const spec = (await run([probe], { ...config, profile: 'spec' })).byId['p.applies']!;
     await run([probe], { ...config, profile: 'rfc' });
     expect(seen).toEqual({
-      spec: [['SPEC › Token endpoint (rule 2)', true], ['RFC 9700 §2.2.2', true]],
-      rfc: [['SPEC › Token endpoint (rule 2)', false], ['RFC 9700 §2.2.2', true]],
+      spec: [
+        ['SPEC › Token endpoint (rule 2)', true],
+        ['RFC 9700 §2.2.2', true],
+      ],
+      rfc: [
+        ['SPEC › Token endpoint (rule 2)', false],
+        ['RFC 9700 §2.2.2', true],
+      ],
     });
     // A requirement the scenario does not declare is a bug in the scenario, not a verdict on the target.
     expect(spec).toMatchObject({ status: 'error' });
@@ -175,30 +322,55 @@ describe('profiles and levels', () => {
 describe('selection, expected failures, concurrency, seeds', () => {
   it('--only and --skip take globs', async () => {
     const all = ['pkce.a', 'pkce.b', 'code.a', 'code.b'].map((id) => scenario(id, () => {}));
-    expect((await run(all, { only: ['pkce.*', 'code.a'], skip: ['*.b'] })).results.map((r) => r.id)).toEqual(['pkce.a', 'code.a']);
+    expect((await run(all, { only: ['pkce.*', 'code.a'], skip: ['*.b'] })).results.map((r) => r.id)).toEqual([
+      'pkce.a',
+      'code.a',
+    ]);
   });
 
   it('an expected failure is marked and does not fail the run; an expected failure that passes is noted', async () => {
-    const outcome = await run([
-      scenario('x.fails', () => { throw new CheckFailure('known gap'); }),
-      scenario('x.passes', () => {}),
-    ], { rawConfig: { ...fullConfig, expectedFailures: ['x.fails', 'x.passes', 'x.unknown'] } });
+    const outcome = await run(
+      [
+        scenario('x.fails', () => {
+          throw new CheckFailure('known gap');
+        }),
+        scenario('x.passes', () => {}),
+      ],
+      { rawConfig: { ...fullConfig, expectedFailures: ['x.fails', 'x.passes', 'x.unknown'] } },
+    );
     expect(outcome.byId['x.fails']).toMatchObject({ status: 'failed', expected: true });
     expect(outcome.byId['x.passes']).toMatchObject({ status: 'passed', unexpectedPass: true });
     expect(outcome.notices).toEqual(['expectedFailures lists "x.unknown", which is not a known scenario id']);
     const report = { results: outcome.results } as Parameters<typeof exitCodeFor>[0];
     expect(exitCodeFor(report)).toBe(0);
-    const unexpected = await run([scenario('x.fails', () => { throw new CheckFailure('gap'); })]);
+    const unexpected = await run([
+      scenario('x.fails', () => {
+        throw new CheckFailure('gap');
+      }),
+    ]);
     expect(exitCodeFor({ results: unexpected.results } as Parameters<typeof exitCodeFor>[0])).toBe(1);
   });
 
   it('--fail-on decides whether warnings and errors fail the run', async () => {
     const { results } = await run([
-      scenario('w.warn', () => { throw new CheckFailure('x'); }, { requirements: { rfc6749_1: { spec: 'RFC 6749', section: '1', level: 'SHOULD', party: 'server' } } }),
-      scenario('w.err', () => { throw new Error('x'); }),
+      scenario(
+        'w.warn',
+        () => {
+          throw new CheckFailure('x');
+        },
+        { requirements: { rfc6749_1: { spec: 'RFC 6749', section: '1', level: 'SHOULD', party: 'server' } } },
+      ),
+      scenario('w.err', () => {
+        throw new Error('x');
+      }),
     ]);
     const report = { results } as Parameters<typeof exitCodeFor>[0];
-    expect([exitCodeFor(report, 'failed'), exitCodeFor(report, 'warning'), exitCodeFor({ results: [results[1]!] } as typeof report, 'warning'), exitCodeFor(report, 'error')]).toEqual([0, 1, 0, 1]);
+    expect([
+      exitCodeFor(report, 'failed'),
+      exitCodeFor(report, 'warning'),
+      exitCodeFor({ results: [results[1]!] } as typeof report, 'warning'),
+      exitCodeFor(report, 'error'),
+    ]).toEqual([0, 1, 0, 1]);
   });
 
   it('keeps at most --concurrency scenarios in flight, runs exclusive ones alone, reports in catalog order', async () => {
@@ -212,7 +384,18 @@ describe('selection, expected failures, concurrency, seeds', () => {
       inFlight--;
     };
     const scenarios = Array.from({ length: 8 }, (_, i) => scenario(`c.n${i}`, body));
-    scenarios.splice(3, 0, scenario('c.exclusive', async () => { if (inFlight > 0) overlappedExclusive = true; await body(); }, { exclusive: true }));
+    scenarios.splice(
+      3,
+      0,
+      scenario(
+        'c.exclusive',
+        async () => {
+          if (inFlight > 0) overlappedExclusive = true;
+          await body();
+        },
+        { exclusive: true },
+      ),
+    );
     const { results } = await run(scenarios, { concurrency: 3 });
     expect(peak).toBe(3);
     expect(overlappedExclusive).toBe(false);
@@ -223,9 +406,13 @@ describe('selection, expected failures, concurrency, seeds', () => {
     const seen: number[] = [];
     const prop = scenario('prop.small', async (ctx) => {
       seen.push(ctx.seed);
-      await ctx.property(fc.integer({ min: 0, max: 1000 }), async (n) => {
-        if (n >= 10) throw new CheckFailure(`${n} is too big; the rule requires < 10`);
-      }, { label: 'integers' });
+      await ctx.property(
+        fc.integer({ min: 0, max: 1000 }),
+        async (n) => {
+          if (n >= 10) throw new CheckFailure(`${n} is too big; the rule requires < 10`);
+        },
+        { label: 'integers' },
+      );
     });
     const a = await run([prop], { seed: 99, runs: 40 });
     const b = await run([prop], { seed: 99, runs: 40 });
@@ -233,33 +420,63 @@ describe('selection, expected failures, concurrency, seeds', () => {
     expect(seen[0]).toBe(seen[1]);
     const r = a.byId['prop.small']!;
     expect(r.status).toBe('failed');
-    expect(r.message).toMatch(/^10 is too big; the rule requires < 10 \(counterexample 10, found within (1 run|\d+ runs)\)$/);
+    expect(r.message).toMatch(
+      /^10 is too big; the rule requires < 10 \(counterexample 10, found within (1 run|\d+ runs)\)$/,
+    );
     const cx = r.evidence.find((e) => e.kind === 'counterexample');
-    expect(cx).toMatchObject({ kind: 'counterexample', value: '10', runs: 40, replay: '--seed 99 --runs 40 --only prop.small', seed: seen[0] });
+    expect(cx).toMatchObject({
+      kind: 'counterexample',
+      value: '10',
+      runs: 40,
+      replay: '--seed 99 --runs 40 --only prop.small',
+      seed: seen[0],
+    });
     expect(b.byId['prop.small']!.evidence).toEqual(r.evidence);
   });
 
-  it('--runs overrides each property\'s own run count; without it the replay needs no --runs', async () => {
+  it("--runs overrides each property's own run count; without it the replay needs no --runs", async () => {
     const counted: number[] = [];
     const prop = scenario('prop.own-runs', async (ctx) => {
       let n = 0;
-      await ctx.property(fc.integer({ min: 0, max: 1000 }), async () => { n++; }, { runs: 5 });
+      await ctx.property(
+        fc.integer({ min: 0, max: 1000 }),
+        async () => {
+          n++;
+        },
+        { runs: 5 },
+      );
       counted.push(n);
-      await ctx.property(fc.integer({ min: 0, max: 1000 }), async (v) => {
-        if (v >= 10) throw new CheckFailure(`${v} is too big`);
-      }, { runs: 5, show: (v) => `the number ${v}` });
+      await ctx.property(
+        fc.integer({ min: 0, max: 1000 }),
+        async (v) => {
+          if (v >= 10) throw new CheckFailure(`${v} is too big`);
+        },
+        { runs: 5, show: (v) => `the number ${v}` },
+      );
     });
     const own = (await run([prop], { seed: 99 })).byId['prop.own-runs']!;
     const given = (await run([prop], { seed: 99, runs: 12 })).byId['prop.own-runs']!;
     expect(counted).toEqual([5, 12]);
-    expect(own.evidence.find((e) => e.kind === 'counterexample')).toMatchObject({ runs: 5, value: 'the number 10', replay: '--seed 99 --only prop.own-runs' });
-    expect(given.evidence.find((e) => e.kind === 'counterexample')).toMatchObject({ runs: 12, value: 'the number 10', replay: '--seed 99 --runs 12 --only prop.own-runs' });
+    expect(own.evidence.find((e) => e.kind === 'counterexample')).toMatchObject({
+      runs: 5,
+      value: 'the number 10',
+      replay: '--seed 99 --only prop.own-runs',
+    });
+    expect(given.evidence.find((e) => e.kind === 'counterexample')).toMatchObject({
+      runs: 12,
+      value: 'the number 10',
+      replay: '--seed 99 --runs 12 --only prop.own-runs',
+    });
   });
 
   it('the replay options reproduce the same counterexample in a run of that scenario alone', async () => {
-    const scenarios = ['prop.a', 'prop.b', 'prop.c'].map((id) => scenario(id, async (ctx) => {
-      await ctx.property(fc.string(), async (s) => { if (s.length >= 3) throw new CheckFailure(`${JSON.stringify(s)} is long`); });
-    }));
+    const scenarios = ['prop.a', 'prop.b', 'prop.c'].map((id) =>
+      scenario(id, async (ctx) => {
+        await ctx.property(fc.string(), async (s) => {
+          if (s.length >= 3) throw new CheckFailure(`${JSON.stringify(s)} is long`);
+        });
+      }),
+    );
     const all = await run(scenarios, { seed: 4242 });
     for (const id of ['prop.a', 'prop.b', 'prop.c']) {
       const cx = all.byId[id]!.evidence.find((e) => e.kind === 'counterexample')!;
@@ -278,39 +495,76 @@ describe('unreachable targets', () => {
     const config = validateConfig({ issuer: `http://127.0.0.1:${port}` }, {});
     const error = await runSuite({ config, scenarios: [] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TargetUnreachableError);
-    expect((error as Error).message).toBe(`cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: connection refused (ECONNREFUSED)`);
+    expect((error as Error).message).toBe(
+      `cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: connection refused (ECONNREFUSED)`,
+    );
   });
 });
 
 describe('time: property budgets, the limit in the browser, what a timeout was doing', () => {
   it('a property runs the cases that fit its budget, judges those and says how many ran', async () => {
     let ran = 0;
-    const { byId } = await run([scenario('prop.slow', async (ctx) => {
-      await ctx.property(fc.integer(), async () => { ran++; await new Promise((r) => setTimeout(r, 100)); }, { runs: 50, budgetMs: 300, label: 'slow cases' });
-    })]);
+    const { byId } = await run([
+      scenario('prop.slow', async (ctx) => {
+        await ctx.property(
+          fc.integer(),
+          async () => {
+            ran++;
+            await new Promise((r) => setTimeout(r, 100));
+          },
+          { runs: 50, budgetMs: 300, label: 'slow cases' },
+        );
+      }),
+    ]);
     expect(byId['prop.slow']).toMatchObject({ status: 'passed' });
     expect(ran).toBeGreaterThanOrEqual(1);
     expect(ran).toBeLessThan(50);
     const note = byId['prop.slow']!.evidence.find((e) => e.kind === 'note' && e.label === 'property time budget');
-    expect(note).toMatchObject({ text: `The property "slow cases" ran ${ran} of 50 cases within its time budget of 300 ms; those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).` });
+    expect(note).toMatchObject({
+      text: `The property "slow cases" ran ${ran} of 50 cases within its time budget of 300 ms; those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).`,
+    });
   });
 
   it('a counterexample among the cases that fit still fails the property', async () => {
-    const { byId } = await run([scenario('prop.slow-fail', async (ctx) => {
-      await ctx.property(fc.constant(3), async (n) => {
-        await new Promise((r) => setTimeout(r, 50));
-        throw new CheckFailure(`${n} is odd; the rule wants even`);
-      }, { runs: 50, budgetMs: 200 });
-    })]);
+    const { byId } = await run([
+      scenario('prop.slow-fail', async (ctx) => {
+        await ctx.property(
+          fc.constant(3),
+          async (n) => {
+            await new Promise((r) => setTimeout(r, 50));
+            throw new CheckFailure(`${n} is odd; the rule wants even`);
+          },
+          { runs: 50, budgetMs: 200 },
+        );
+      }),
+    ]);
     expect(byId['prop.slow-fail']).toMatchObject({ status: 'failed' });
   });
 
   it('the default limit scales for a browser login; the timeout names what was in flight and what finished', async () => {
-    const hanging = { name: 'hanging', authorize: () => new Promise<never>(() => {}), activateDevice: () => new Promise<never>(() => {}) };
-    const { byId } = await run([scenario('slow.login', async (ctx) => { await ctx.authorize('confidential'); }, { timeoutMs: 40, requires: { roles: ['confidential'], user: true } })], {
-      rawConfig: { ...fullConfig, login: { driver: 'browser' } }, loginDriver: () => hanging,
-    });
+    const hanging = {
+      name: 'hanging',
+      authorize: () => new Promise<never>(() => {}),
+      activateDevice: () => new Promise<never>(() => {}),
+    };
+    const { byId } = await run(
+      [
+        scenario(
+          'slow.login',
+          async (ctx) => {
+            await ctx.authorize('confidential');
+          },
+          { timeoutMs: 40, requires: { roles: ['confidential'], user: true } },
+        ),
+      ],
+      {
+        rawConfig: { ...fullConfig, login: { driver: 'browser' } },
+        loginDriver: () => hanging,
+      },
+    );
     expect(byId['slow.login']).toMatchObject({ status: 'error' });
-    expect(byId['slow.login']!.message).toMatch(/^did not finish within 120 ms \(finished: 0 HTTP exchanges; in flight: hanging login walk \(https:\/\/idp\.test\/auth\) \(for \d+ s\)\)/);
+    expect(byId['slow.login']!.message).toMatch(
+      /^did not finish within 120 ms \(finished: 0 HTTP exchanges; in flight: hanging login walk \(https:\/\/idp\.test\/auth\) \(for \d+ s\)\)/,
+    );
   });
 });

@@ -18,11 +18,18 @@ const RUNTIME = ['reference', 'harness', 'suites', 'generators', 'reports', 'cli
 function files(path: string): string[] {
   const full = join(root, path);
   if (statSync(full).isFile()) return [full];
-  return readdirSync(full, { recursive: true, encoding: 'utf8' }).map((f) => join(full, f)).filter((f) => /\.(ts|mjs|js)$/.test(f));
+  return readdirSync(full, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(full, f))
+    .filter((f) => /\.(ts|mjs|js)$/.test(f));
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes. */
-const anchorOf = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s+/g, '-');
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .replace(/\s+/g, '-');
 const headings = [...spec.matchAll(/^#{2,3} (.+)$/gm)].map((m) => anchorOf(m[1]!));
 
 describe('docs/service-spec.md', () => {

@@ -5,7 +5,8 @@ import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 describe('--shard i/n', () => {
   it('parses i/n and refuses anything else, naming the form', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, total: 4 });
-    for (const bad of ['0/4', '5/4', '2', '2/0', 'a/b', '1/2/3', '-1/2']) expect(() => parseShard(bad)).toThrow(/i\/n with 1 ≤ i ≤ n/);
+    for (const bad of ['0/4', '5/4', '2', '2/0', 'a/b', '1/2/3', '-1/2'])
+      expect(() => parseShard(bad)).toThrow(/i\/n with 1 ≤ i ≤ n/);
   });
 
   it('the shards of a selection run every scenario exactly once, sizes within one of each other', () => {

@@ -7,13 +7,17 @@ import { RUN_TIMEOUT_MS, attack, expectContained } from './common.ts';
 import { resultOf } from './run-cli.ts';
 
 describe('item 2: redaction of huge tokens', () => {
-  it('learns a 40 KiB token that straddles the cut of a transcript and never prints any of it', async () => {
-    const { run, idp } = await attack('huge-token', { only: ['client-credentials.*'] });
-    expectContained(run, idp, 1);
-    expect(resultOf(run, 'client-credentials.no-refresh-token').status).toBe('failed');
-    expect(resultOf(run, 'client-credentials.issues-token').status).toBe('passed');
-    expect(run.stderr).toBe('');
-  }, RUN_TIMEOUT_MS);
+  it(
+    'learns a 40 KiB token that straddles the cut of a transcript and never prints any of it',
+    async () => {
+      const { run, idp } = await attack('huge-token', { only: ['client-credentials.*'] });
+      expectContained(run, idp, 1);
+      expect(resultOf(run, 'client-credentials.no-refresh-token').status).toBe('failed');
+      expect(resultOf(run, 'client-credentials.issues-token').status).toBe('passed');
+      expect(run.stderr).toBe('');
+    },
+    RUN_TIMEOUT_MS,
+  );
 
   it('redacts many long secrets in linear time, without a regular expression that could be too large', () => {
     const tokens = Array.from({ length: 4 }, (_, i) => `${String(i).repeat(8)}${'A'.repeat(48 * 1024)}${i}`);
@@ -22,16 +26,25 @@ describe('item 2: redaction of huge tokens', () => {
     const text = `before ${tokens.join(' and ')} after`;
     const out = redactor.text(text);
     for (const t of tokens) expect(out).not.toContain(t.slice(0, 64));
-    expect(out).toBe('before [REDACTED:access_token:1] and [REDACTED:access_token:2] and [REDACTED:access_token:3] and [REDACTED:access_token:4] after');
+    expect(out).toBe(
+      'before [REDACTED:access_token:1] and [REDACTED:access_token:2] and [REDACTED:access_token:3] and [REDACTED:access_token:4] after',
+    );
   });
 
   it('prefers the longest secret where two overlap', () => {
-    const redactor = new Redactor([{ value: 'abcdefgh', kind: 'a' }, { value: 'abcdefghijkl', kind: 'b' }]);
+    const redactor = new Redactor([
+      { value: 'abcdefgh', kind: 'a' },
+      { value: 'abcdefghijkl', kind: 'b' },
+    ]);
     expect(redactor.text('xabcdefghijklx abcdefghz')).toBe('x[REDACTED:b:1]x [REDACTED:a:1]z');
   });
 
   it('refuses secrets shorter than 8 characters in the config, naming the field', () => {
-    const config = { issuer: 'https://idp.example', clients: { machine: { clientId: 'm', clientSecret: 'short' } }, user: { username: 'u', password: 'pw' } };
+    const config = {
+      issuer: 'https://idp.example',
+      clients: { machine: { clientId: 'm', clientSecret: 'short' } },
+      user: { username: 'u', password: 'pw' },
+    };
     let error: unknown;
     try {
       validateConfig(config, {});

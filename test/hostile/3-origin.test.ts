@@ -6,61 +6,87 @@ import { startHostileIdp } from './hostile-idp.ts';
 import { leaks, resultOf, runCli } from './run-cli.ts';
 
 describe('item 3: off-origin endpoints, redirects and forms', () => {
-  it('sends no client secret to a token endpoint on another origin: an error naming the endpoint and the rule', async () => {
-    const { run, idp } = await attack('off-origin-token', { only: ['client-credentials.issues-token'] });
-    expectContained(run, idp, 1);
-    const r = resultOf(run, 'client-credentials.issues-token');
-    expect(r.status).toBe('error');
-    expect(r.message).toContain(`${idp.offOrigin}/token`);
-    expect(r.message).toMatch(/not the issuer's origin.*allowedOrigins/);
-  }, RUN_TIMEOUT_MS);
+  it(
+    'sends no client secret to a token endpoint on another origin: an error naming the endpoint and the rule',
+    async () => {
+      const { run, idp } = await attack('off-origin-token', { only: ['client-credentials.issues-token'] });
+      expectContained(run, idp, 1);
+      const r = resultOf(run, 'client-credentials.issues-token');
+      expect(r.status).toBe('error');
+      expect(r.message).toContain(`${idp.offOrigin}/token`);
+      expect(r.message).toMatch(/not the issuer's origin.*allowedOrigins/);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('uses nothing from a discovery document whose issuer is another one (OIDC Discovery §4.3)', async () => {
-    const { run, idp } = await attack('issuer-mismatch', { only: ['discovery.document', 'client-credentials.issues-token'] });
-    expectContained(run, idp, 1);
-    expect(resultOf(run, 'discovery.document').status).toBe('failed');
-    const r = resultOf(run, 'client-credentials.issues-token');
-    expect(r.status).toBe('error');
-    expect(r.message).toMatch(/OIDC Discovery §4\.3/);
-    expect(idp.requests.filter((q) => q.url.endsWith('/token'))).toEqual([]);
-  }, RUN_TIMEOUT_MS);
+  it(
+    'uses nothing from a discovery document whose issuer is another one (OIDC Discovery §4.3)',
+    async () => {
+      const { run, idp } = await attack('issuer-mismatch', {
+        only: ['discovery.document', 'client-credentials.issues-token'],
+      });
+      expectContained(run, idp, 1);
+      expect(resultOf(run, 'discovery.document').status).toBe('failed');
+      const r = resultOf(run, 'client-credentials.issues-token');
+      expect(r.status).toBe('error');
+      expect(r.message).toMatch(/OIDC Discovery §4\.3/);
+      expect(idp.requests.filter((q) => q.url.endsWith('/token'))).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('does not follow an authorization redirect off the origin', async () => {
-    const { run, idp } = await attack('redirect-off-origin', { only: ['code.happy-path'] });
-    expectContained(run, idp, 1);
-    const r = resultOf(run, 'code.happy-path');
-    expect(r.status).toBe('error');
-    expect(r.message).toContain(idp.offOrigin);
-  }, RUN_TIMEOUT_MS);
+  it(
+    'does not follow an authorization redirect off the origin',
+    async () => {
+      const { run, idp } = await attack('redirect-off-origin', { only: ['code.happy-path'] });
+      expectContained(run, idp, 1);
+      const r = resultOf(run, 'code.happy-path');
+      expect(r.status).toBe('error');
+      expect(r.message).toContain(idp.offOrigin);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('does not post the password to a login form action on another origin', async () => {
-    const { run, idp } = await attack('form-action-off-origin', { only: ['code.happy-path'] });
-    expectContained(run, idp, 1);
-    expect(resultOf(run, 'code.happy-path').status).toBe('error');
-    expect(resultOf(run, 'code.happy-path').message).toContain(`${idp.offOrigin}/steal`);
-  }, RUN_TIMEOUT_MS);
+  it(
+    'does not post the password to a login form action on another origin',
+    async () => {
+      const { run, idp } = await attack('form-action-off-origin', { only: ['code.happy-path'] });
+      expectContained(run, idp, 1);
+      expect(resultOf(run, 'code.happy-path').status).toBe('error');
+      expect(resultOf(run, 'code.happy-path').message).toContain(`${idp.offOrigin}/steal`);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('fetches no file: authorization endpoint', async () => {
-    const { run, idp } = await attack('file-authorization', { only: ['code.happy-path'] });
-    expectContained(run, idp, 1);
-    const r = resultOf(run, 'code.happy-path');
-    expect(r.status).toBe('error');
-    expect(r.message).toMatch(/file:\/\/\/etc\/hostname.*only http\(s\)/);
-  }, RUN_TIMEOUT_MS);
+  it(
+    'fetches no file: authorization endpoint',
+    async () => {
+      const { run, idp } = await attack('file-authorization', { only: ['code.happy-path'] });
+      expectContained(run, idp, 1);
+      const r = resultOf(run, 'code.happy-path');
+      expect(r.status).toBe('error');
+      expect(r.message).toMatch(/file:\/\/\/etc\/hostname.*only http\(s\)/);
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('goes where allowedOrigins says: a team whose IdP spans origins lists them', async () => {
-    const idp = await startHostileIdp('redirect-off-origin');
-    try {
-      const run = await runCli(idp, { only: ['code.happy-path'], config: { allowedOrigins: [idp.offOrigin] } });
-      expect(run.code).toBe(1);
-      expect(idp.offOriginRequests.map((r) => r.method)).toContain('GET');
-      expect(leaks(run, idp)).toEqual([]);
-    } finally {
-      await idp.close();
-    }
-  }, RUN_TIMEOUT_MS);
+  it(
+    'goes where allowedOrigins says: a team whose IdP spans origins lists them',
+    async () => {
+      const idp = await startHostileIdp('redirect-off-origin');
+      try {
+        const run = await runCli(idp, { only: ['code.happy-path'], config: { allowedOrigins: [idp.offOrigin] } });
+        expect(run.code).toBe(1);
+        expect(idp.offOriginRequests.map((r) => r.method)).toContain('GET');
+        expect(leaks(run, idp)).toEqual([]);
+      } finally {
+        await idp.close();
+      }
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('the rule: the issuer\'s origin and allowedOrigins, http(s) only, http only for an http issuer', () => {
+  it("the rule: the issuer's origin and allowedOrigins, http(s) only, http only for an http issuer", () => {
     const https = new OriginPolicy({ issuer: 'https://idp.example/tenant', allowedOrigins: ['https://login.example'] });
     expect(https.problem('https://idp.example/token')).toBeUndefined();
     expect(https.problem('https://login.example/x')).toBeUndefined();

@@ -8,12 +8,20 @@ import { type CliRun, RSS_LIMIT_MB, leaks, runCli } from './run-cli.ts';
 export const RUN_TIMEOUT_MS = 180_000;
 
 /** Start the IdP in `mode`, run the CLI against it, stop the IdP; the run and the IdP's records. */
-export async function attack(mode: Mode, options: Parameters<typeof runCli>[1]): Promise<{ run: CliRun; idp: HostileIdp }> {
+export async function attack(
+  mode: Mode,
+  options: Parameters<typeof runCli>[1],
+): Promise<{ run: CliRun; idp: HostileIdp }> {
   const idp = await startHostileIdp(mode);
   try {
     const run = await runCli(idp, options);
-    // HOSTILE_MEASURE=FILE: one line per run (mode, peak RSS of the CLI child, its wall time), for the README's numbers.
-    if (process.env.HOSTILE_MEASURE) appendFileSync(process.env.HOSTILE_MEASURE, `${mode}\t${run.rssMb?.toFixed(0) ?? '-'} MB\t${(run.wallMs / 1000).toFixed(1)} s\n`);
+    // HOSTILE_MEASURE=FILE: one line per run (mode, peak RSS of the CLI child, its wall time), for the README's
+    // numbers.
+    if (process.env.HOSTILE_MEASURE)
+      appendFileSync(
+        process.env.HOSTILE_MEASURE,
+        `${mode}\t${run.rssMb?.toFixed(0) ?? '-'} MB\t${(run.wallMs / 1000).toFixed(1)} s\n`,
+      );
     return { run, idp };
   } finally {
     await idp.close();
@@ -29,7 +37,10 @@ export function expectContained(run: CliRun, idp: HostileIdp, exitCode: number):
   const context = `exit ${run.code}${run.signal ? ` (${run.signal})` : ''}; stderr: ${run.stderr.slice(0, 3000)}\nstdout tail: ${run.stdout.slice(-3000)}`;
   expect(run.code, context).toBe(exitCode);
   expect(leaks(run, idp), context).toEqual([]);
-  expect(idp.offOriginRequests.map((r) => `${r.method} ${r.url}`), 'requests to another origin').toEqual([]);
+  expect(
+    idp.offOriginRequests.map((r) => `${r.method} ${r.url}`),
+    'requests to another origin',
+  ).toEqual([]);
   expect(run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/); // no stack trace
   expect(run.rssMb, context).toBeDefined();
   expect(run.rssMb!).toBeLessThan(RSS_LIMIT_MB);

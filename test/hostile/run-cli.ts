@@ -30,7 +30,10 @@ export interface CliRun {
   everything: string;
 }
 
-export async function runCli(idp: HostileIdp, options: { only: string[]; config?: Record<string, unknown>; rawConfig?: Record<string, unknown>; args?: string[] }): Promise<CliRun> {
+export async function runCli(
+  idp: HostileIdp,
+  options: { only: string[]; config?: Record<string, unknown>; rawConfig?: Record<string, unknown>; args?: string[] },
+): Promise<CliRun> {
   const dir = await mkdtemp(path.join(tmpdir(), 'hostile-'));
   try {
     const cfg = path.join(dir, 'target.json');
@@ -38,26 +41,59 @@ export async function runCli(idp: HostileIdp, options: { only: string[]; config?
     const rssFile = path.join(dir, 'rss');
     const report = path.join(dir, 'report');
     const argv = [
-      `--max-old-space-size=${HEAP_LIMIT_MB}`, '--import', path.join(ROOT, 'test/hostile/rss.mjs'), path.join(ROOT, 'bin/idp-conformance.js'),
-      'run', '--target', cfg, '--report', report, '--seed', '1', '--concurrency', '2', ...options.only.flatMap((o) => ['--only', o]), ...(options.args ?? []),
+      `--max-old-space-size=${HEAP_LIMIT_MB}`,
+      '--import',
+      path.join(ROOT, 'test/hostile/rss.mjs'),
+      path.join(ROOT, 'bin/idp-conformance.js'),
+      'run',
+      '--target',
+      cfg,
+      '--report',
+      report,
+      '--seed',
+      '1',
+      '--concurrency',
+      '2',
+      ...options.only.flatMap((o) => ['--only', o]),
+      ...(options.args ?? []),
     ];
     const started = performance.now();
-    const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', HOSTILE_RSS_FILE: rssFile }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, argv, {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', HOSTILE_RSS_FILE: rssFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('close', (c, s) => resolve([c, s])),
+    );
     const wallMs = performance.now() - started;
     const files: Record<string, string> = {};
     const screenshots: string[] = [];
     for (const name of await readdir(report).catch(() => [] as string[])) {
-      if (name === 'screenshots') screenshots.push(...await readdir(path.join(report, name)));
+      if (name === 'screenshots') screenshots.push(...(await readdir(path.join(report, name))));
       else files[name] = await readFile(path.join(report, name), 'utf8');
     }
     const rss = await readFile(rssFile, 'utf8').catch(() => undefined);
     const rssMb = rss === undefined ? undefined : Number(rss) / 1024;
-    return { code, signal, stdout, stderr, files, screenshots, rssMb, wallMs, everything: [stdout, stderr, ...Object.values(files)].join('\n') };
+    return {
+      code,
+      signal,
+      stdout,
+      stderr,
+      files,
+      screenshots,
+      rssMb,
+      wallMs,
+      everything: [stdout, stderr, ...Object.values(files)].join('\n'),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

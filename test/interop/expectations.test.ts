@@ -38,17 +38,26 @@ describe('the interop expectations', () => {
     expect(withCompatibilityTable(readme)).toBe(readme);
     for (const e of all) {
       for (const [id, x] of Object.entries(e.scenarios)) {
-        if (x.status !== 'passed' || x.also) expect(compatibilityTable(), `${e.idp} ${id}`).toContain(`| \`${id}\` | ${x.status}`);
+        if (x.status !== 'passed' || x.also)
+          expect(compatibilityTable(), `${e.idp} ${id}`).toContain(`| \`${id}\` | ${x.status}`);
       }
     }
   });
 });
 
 const result = (id: string, status: Status, said?: string): ScenarioResult => ({
-  id, title: id, area: id.split('.')[0]!, status, severity: 'medium', requirements: [], catches: [], durationMs: 1, evidence: [],
+  id,
+  title: id,
+  area: id.split('.')[0]!,
+  status,
+  severity: 'medium',
+  requirements: [],
+  catches: [],
+  durationMs: 1,
+  evidence: [],
   ...(status === 'skipped' ? { skipReason: said ?? 'n/a' } : said ? { message: said } : {}),
 });
-const report = (results: ScenarioResult[]) => ({ results } as unknown as Report);
+const report = (results: ScenarioResult[]) => ({ results }) as unknown as Report;
 
 describe('the matrix comparison', () => {
   const expected: Expectations = {
@@ -59,7 +68,11 @@ describe('the matrix comparison', () => {
       'c.gone': { status: 'skipped', reason: 'product limitation: …' },
     },
   };
-  const run = report([result('a.same', 'passed'), result('b.changed', 'passed'), result('d.new', 'error', 'the target stopped answering')]);
+  const run = report([
+    result('a.same', 'passed'),
+    result('b.changed', 'passed'),
+    result('d.new', 'error', 'the target stopped answering'),
+  ]);
 
   it('names every scenario whose verdict changed, appeared or vanished', () => {
     expect(compare(expected, run).map(describeDifference)).toEqual([
@@ -80,11 +93,16 @@ describe('the matrix comparison', () => {
   });
 
   it('accepts the other statuses a timing-dependent verdict is recorded with, and keeps its reason on --update', () => {
-    const racy: Expectations = { idp: 'x', scenarios: { 'r.race': { status: 'passed', also: ['failed'], reason: 'deviation, timing-dependent: …' } } };
+    const racy: Expectations = {
+      idp: 'x',
+      scenarios: { 'r.race': { status: 'passed', also: ['failed'], reason: 'deviation, timing-dependent: …' } },
+    };
     for (const status of ['passed', 'failed'] as const) {
       expect(compare(racy, report([result('r.race', status)]))).toEqual([]);
       expect(updatedExpectations('x', racy, report([result('r.race', status)])).scenarios).toEqual(racy.scenarios);
     }
-    expect(compare(racy, report([result('r.race', 'error', 'boom')])).map(describeDifference)).toEqual(['r.race: expected passed, got error — boom']);
+    expect(compare(racy, report([result('r.race', 'error', 'boom')])).map(describeDifference)).toEqual([
+      'r.race: expected passed, got error — boom',
+    ]);
   });
 });

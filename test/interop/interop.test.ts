@@ -8,7 +8,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import type { Report } from '../../harness/results.ts';
-import { IDPS, REPORTS_DIR, compare, describeDifference, loadIdp, readExpectations, runIdp } from '../../interop/matrix.ts';
+import {
+  IDPS,
+  REPORTS_DIR,
+  compare,
+  describeDifference,
+  loadIdp,
+  readExpectations,
+  runIdp,
+} from '../../interop/matrix.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 
 /** Install (apt-get), start, the whole catalog, stop: minutes on a loaded machine. */
@@ -42,7 +50,10 @@ for (const { name } of IDPS) {
     it('gives every scenario the verdict its expectations record', async (ctx) => {
       if (unavailable) ctx.skip(unavailable);
       const expectations = await readExpectations(name);
-      expect(expectations, `interop/expectations/${name}.json is missing: npm run interop -- --idp ${name} --update`).toBeDefined();
+      expect(
+        expectations,
+        `interop/expectations/${name}.json is missing: npm run interop -- --idp ${name} --update`,
+      ).toBeDefined();
       expect(compare(expectations!, report!).map(describeDifference)).toEqual([]);
     });
   });

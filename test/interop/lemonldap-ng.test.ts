@@ -17,7 +17,12 @@ import { closedPort } from '../support/ports.ts';
 function missing(): string[] {
   return PACKAGES.filter((pkg) => {
     try {
-      return !/install ok installed/.test(execFileSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+      return !/install ok installed/.test(
+        execFileSync('dpkg-query', ['-W', '-f=${Status}', pkg], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }),
+      );
     } catch {
       return true;
     }
@@ -26,21 +31,37 @@ function missing(): string[] {
 
 const absent = missing();
 const root = process.getuid?.() === 0;
-const skipReason = absent.length && !root
-  ? `skipped: Debian packages missing (${absent.join(', ')}) and not root; run as root: apt-get install -y ${PACKAGES.join(' ')}`
-  : '';
+const skipReason =
+  absent.length && !root
+    ? `skipped: Debian packages missing (${absent.join(', ')}) and not root; run as root: apt-get install -y ${PACKAGES.join(' ')}`
+    : '';
 
 describe('LemonLDAP::NG configuration (no packages needed)', () => {
   const paths = {
-    confDir: '/w/conf', sessionsDir: '/w/s', psessionsDir: '/w/p', cacheDir: '/w/c', socket: '/w/sock',
-    nginxPid: '/w/pid', nginxAccessLog: '/w/a', nginxErrorLog: '/w/e', nginxTempDir: '/w/t', usersDb: '/w/users.sqlite',
+    confDir: '/w/conf',
+    sessionsDir: '/w/s',
+    psessionsDir: '/w/p',
+    cacheDir: '/w/c',
+    socket: '/w/sock',
+    nginxPid: '/w/pid',
+    nginxAccessLog: '/w/a',
+    nginxErrorLog: '/w/e',
+    nginxTempDir: '/w/t',
+    usersDb: '/w/users.sqlite',
   };
   const conf = lmConf({
     issuer: 'http://127.0.0.1:9000',
     paths,
     key: { kid: 'k1', privatePem: 'PRIVATE', publicPem: 'PUBLIC' },
     clients: [
-      { role: 'confidential', clientId: 'c', clientSecret: 's', redirectUri: 'http://127.0.0.1:9001/c/cb', firstParty: true, scope: 'openid' },
+      {
+        role: 'confidential',
+        clientId: 'c',
+        clientSecret: 's',
+        redirectUri: 'http://127.0.0.1:9001/c/cb',
+        firstParty: true,
+        scope: 'openid',
+      },
       { role: 'public', clientId: 'p', redirectUri: 'http://127.0.0.1:9001/p/cb', firstParty: false, scope: 'openid' },
       { role: 'machine', clientId: 'm', clientSecret: 's2', firstParty: true, scope: '' },
     ],
@@ -48,30 +69,63 @@ describe('LemonLDAP::NG configuration (no packages needed)', () => {
   const rp = (role: string) => (conf.oidcRPMetaDataOptions as Record<string, Record<string, unknown>>)[role]!;
 
   it('requires PKCE of every code-flow client, asks consent only of the third-party one, and issues no refresh token to the public client', () => {
-    expect(rp('confidential')).toMatchObject({ oidcRPMetaDataOptionsRequirePKCE: 1, oidcRPMetaDataOptionsBypassConsent: 1, oidcRPMetaDataOptionsAllowOffline: 1, oidcRPMetaDataOptionsPublic: 0 });
-    expect(rp('public')).toMatchObject({ oidcRPMetaDataOptionsRequirePKCE: 1, oidcRPMetaDataOptionsBypassConsent: 0, oidcRPMetaDataOptionsAllowOffline: 0, oidcRPMetaDataOptionsPublic: 1 });
-    expect(rp('public').oidcRPMetaDataOptionsAccessTokenExpiration).toBeLessThan(rp('confidential').oidcRPMetaDataOptionsAccessTokenExpiration as number);
-    expect(rp('machine')).toMatchObject({ oidcRPMetaDataOptionsAllowClientCredentialsGrant: 1, oidcRPMetaDataOptionsAllowPasswordGrant: 0 });
+    expect(rp('confidential')).toMatchObject({
+      oidcRPMetaDataOptionsRequirePKCE: 1,
+      oidcRPMetaDataOptionsBypassConsent: 1,
+      oidcRPMetaDataOptionsAllowOffline: 1,
+      oidcRPMetaDataOptionsPublic: 0,
+    });
+    expect(rp('public')).toMatchObject({
+      oidcRPMetaDataOptionsRequirePKCE: 1,
+      oidcRPMetaDataOptionsBypassConsent: 0,
+      oidcRPMetaDataOptionsAllowOffline: 0,
+      oidcRPMetaDataOptionsPublic: 1,
+    });
+    expect(rp('public').oidcRPMetaDataOptionsAccessTokenExpiration).toBeLessThan(
+      rp('confidential').oidcRPMetaDataOptionsAccessTokenExpiration as number,
+    );
+    expect(rp('machine')).toMatchObject({
+      oidcRPMetaDataOptionsAllowClientCredentialsGrant: 1,
+      oidcRPMetaDataOptionsAllowPasswordGrant: 0,
+    });
     expect(rp('machine')).not.toHaveProperty('oidcRPMetaDataOptionsRedirectUris');
   });
 
   it('turns off implicit, hybrid and dynamic registration, and sets registerDB to Null', () => {
     expect(conf).toMatchObject({
-      oidcServiceAllowImplicitFlow: 0, oidcServiceAllowHybridFlow: 0, oidcServiceAllowDynamicRegistration: 0,
-      registerDB: 'Null', oidcServiceMetaDataIssuer: 'http://127.0.0.1:9000', portal: 'http://127.0.0.1:9000/',
+      oidcServiceAllowImplicitFlow: 0,
+      oidcServiceAllowHybridFlow: 0,
+      oidcServiceAllowDynamicRegistration: 0,
+      registerDB: 'Null',
+      oidcServiceMetaDataIssuer: 'http://127.0.0.1:9000',
+      portal: 'http://127.0.0.1:9000/',
     });
   });
 
   it('authenticates and reads users from the SQLite users table, the claims from its columns', () => {
     expect(conf).toMatchObject({
-      authentication: 'DBI', userDB: 'Same', passwordDB: 'Null',
-      dbiAuthChain: 'dbi:SQLite:dbname=/w/users.sqlite', dbiAuthTable: 'users', dbiAuthLoginCol: 'uid',
-      dbiAuthPasswordCol: 'password', dbiExportedVars: { uid: 'uid', cn: 'cn', mail: 'mail' },
+      authentication: 'DBI',
+      userDB: 'Same',
+      passwordDB: 'Null',
+      dbiAuthChain: 'dbi:SQLite:dbname=/w/users.sqlite',
+      dbiAuthTable: 'users',
+      dbiAuthLoginCol: 'uid',
+      dbiAuthPasswordCol: 'password',
+      dbiExportedVars: { uid: 'uid', cn: 'cn', mail: 'mail' },
     });
-    expect((conf.oidcRPMetaDataExportedVars as Record<string, unknown>).confidential)
-      .toEqual({ preferred_username: 'uid', name: 'cn', email: 'mail' });
-    expect(() => lmConf({ issuer: 'http://127.0.0.1:9000', paths: { ...paths, usersDb: '/w/a;b' }, key: { kid: 'k', privatePem: '', publicPem: '' }, clients: [] }))
-      .toThrow(/must not contain/);
+    expect((conf.oidcRPMetaDataExportedVars as Record<string, unknown>).confidential).toEqual({
+      preferred_username: 'uid',
+      name: 'cn',
+      email: 'mail',
+    });
+    expect(() =>
+      lmConf({
+        issuer: 'http://127.0.0.1:9000',
+        paths: { ...paths, usersDb: '/w/a;b' },
+        key: { kid: 'k', privatePem: '', publicPem: '' },
+        clients: [],
+      }),
+    ).toThrow(/must not contain/);
   });
 });
 
@@ -97,25 +151,35 @@ describe.skipIf(Boolean(skipReason))(`LemonLDAP::NG 2.16 from Debian${skipReason
     expect(lemonldapNg.name).toBe('lemonldap-ng');
     const config = validateConfig(running.targetConfig);
     expect(config.issuer).toBe(issuer);
-    const discovery = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json() as Record<string, unknown>;
+    const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(discovery.issuer).toBe(issuer);
     expect(discovery.authorization_endpoint).toBe(`${issuer}/oauth2/authorize`);
     // The fresh key of this start: one RSA signing key (LemonLDAP::NG 2.16 puts no "alg" in its JWKS).
-    const jwks = await (await fetch(String(discovery.jwks_uri))).json() as { keys: { kty: string; kid?: string }[] };
-    expect(jwks.keys).toEqual([expect.objectContaining({ kty: 'RSA', use: 'sig', kid: expect.stringMatching(/^rs256-[0-9a-f]{12}$/) })]);
+    const jwks = (await (await fetch(String(discovery.jwks_uri))).json()) as { keys: { kty: string; kid?: string }[] };
+    expect(jwks.keys).toEqual([
+      expect.objectContaining({ kty: 'RSA', use: 'sig', kid: expect.stringMatching(/^rs256-[0-9a-f]{12}$/) }),
+    ]);
     expect(discovery.id_token_signing_alg_values_supported).toContain('RS256');
   });
 
   it('completes an authorization code + PKCE login through the form driver', async () => {
-    const report = await runConformance({ target: validateConfig(running.targetConfig), only: ['code.happy-path', 'discovery.document'] });
-    expect(report.results.map((r) => [r.id, r.status, r.message ?? ''])).toEqual(expect.arrayContaining([
-      ['code.happy-path', 'passed', ''],
-      ['discovery.document', 'passed', ''],
-    ]));
+    const report = await runConformance({
+      target: validateConfig(running.targetConfig),
+      only: ['code.happy-path', 'discovery.document'],
+    });
+    expect(report.results.map((r) => [r.id, r.status, r.message ?? ''])).toEqual(
+      expect.arrayContaining([
+        ['code.happy-path', 'passed', ''],
+        ['discovery.document', 'passed', ''],
+      ]),
+    );
     expect(report.results).toHaveLength(2);
   }, 120_000);
 
-  it('logs in the users table\'s test user (password of 24 characters) and refuses a wrong password', async () => {
+  it("logs in the users table's test user (password of 24 characters) and refuses a wrong password", async () => {
     const config = validateConfig(running.targetConfig);
     expect(config.user?.username).toBe('interop');
     expect(config.user?.password.length).toBeGreaterThanOrEqual(24);
@@ -125,7 +189,8 @@ describe.skipIf(Boolean(skipReason))(`LemonLDAP::NG 2.16 from Debian${skipReason
       const token = /name="token" value="([^"]+)"/.exec(await form.text())?.[1];
       expect(token).toBeDefined();
       const res = await fetch(`${issuer}/`, {
-        method: 'POST', redirect: 'manual',
+        method: 'POST',
+        redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ user: 'interop', password, token: token ?? '' }).toString(),
       });

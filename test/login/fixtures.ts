@@ -34,11 +34,16 @@ function page(title: string, body: string, head = ''): string {
 }
 
 function loginForm(action: string, hidden: Record<string, string>): string {
-  const fields = Object.entries(hidden).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
-  return page('Sign in', `<h1>Sign in</h1><form method="post" action="${esc(action)}">${fields}
+  const fields = Object.entries(hidden)
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('');
+  return page(
+    'Sign in',
+    `<h1>Sign in</h1><form method="post" action="${esc(action)}">${fields}
 <label for="username">Username</label><input id="username" name="username" autocomplete="username">
 <label for="password">Password</label><input id="password" name="password" type="password">
-<button type="submit">Sign in</button></form>`);
+<button type="submit">Sign in</button></form>`,
+  );
 }
 
 async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
@@ -48,7 +53,12 @@ async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
 }
 
 function cookies(req: IncomingMessage): Record<string, string> {
-  return Object.fromEntries((req.headers.cookie ?? '').split(/;\s*/).filter(Boolean).map((c) => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    (req.headers.cookie ?? '')
+      .split(/;\s*/)
+      .filter(Boolean)
+      .map((c) => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]),
+  );
 }
 
 export async function startLoginFixtures(): Promise<LoginFixtures> {
@@ -84,46 +94,74 @@ export async function startLoginFixtures(): Promise<LoginFixtures> {
       // The login host on a sibling subdomain: its cookie is for the parent domain, read by the IdP host.
       if (host === 'idp.example.localhost' && route === 'GET /sib/authorize') {
         if (sessions.has(cookies(req).sso ?? '')) return back(res, { code: code(), state: st });
-        res.writeHead(302, { location: `http://login.example.localhost:${port}/sib/login?${new URLSearchParams({ state: st })}` }).end();
+        res
+          .writeHead(302, {
+            location: `http://login.example.localhost:${port}/sib/login?${new URLSearchParams({ state: st })}`,
+          })
+          .end();
         return;
       }
-      if (host === 'login.example.localhost' && route === 'GET /sib/login') return html(res, loginForm('/sib/login', { state: st }));
+      if (host === 'login.example.localhost' && route === 'GET /sib/login')
+        return html(res, loginForm('/sib/login', { state: st }));
       if (host === 'login.example.localhost' && route === 'POST /sib/login') {
         const p = await formBody(req);
         if (!valid(p)) return html(res, loginForm('/sib/login', { state: p.get('state') ?? '' }), 401);
         const sso = randomBytes(8).toString('hex');
         sessions.add(sso);
-        return see(res, `http://idp.example.localhost:${port}/sib/authorize?${new URLSearchParams({ state: p.get('state') ?? '' })}`, {
-          'set-cookie': `sso=${sso}; Domain=example.localhost; Path=/; HttpOnly; SameSite=Lax`,
-        });
+        return see(
+          res,
+          `http://idp.example.localhost:${port}/sib/authorize?${new URLSearchParams({ state: p.get('state') ?? '' })}`,
+          {
+            'set-cookie': `sso=${sso}; Domain=example.localhost; Path=/; HttpOnly; SameSite=Lax`,
+          },
+        );
       }
 
       switch (route) {
         // Identifier-first: the username on one page, the password on the next.
         case 'GET /idf/authorize':
-          return html(res, page('Sign in', `<h1>Sign in</h1><form method="post" action="/idf/identify"><input type="hidden" name="state" value="${esc(st)}">
+          return html(
+            res,
+            page(
+              'Sign in',
+              `<h1>Sign in</h1><form method="post" action="/idf/identify"><input type="hidden" name="state" value="${esc(st)}">
 <label for="identifier">Email address or username</label><input id="identifier" name="identifier" type="email" autocomplete="username">
-<button type="submit">Next</button></form><p><a href="/idf/help">Need help?</a></p>`));
+<button type="submit">Next</button></form><p><a href="/idf/help">Need help?</a></p>`,
+            ),
+          );
         case 'POST /idf/identify': {
           const p = await formBody(req);
           if (p.get('identifier') !== USER.username) return html(res, page('Sign in', '<h1>Unknown account</h1>'), 400);
-          return see(res, `/idf/password?${new URLSearchParams({ state: p.get('state') ?? '' })}`, { 'set-cookie': `idf_user=${USER.username}; Path=/idf; HttpOnly` });
+          return see(res, `/idf/password?${new URLSearchParams({ state: p.get('state') ?? '' })}`, {
+            'set-cookie': `idf_user=${USER.username}; Path=/idf; HttpOnly`,
+          });
         }
         case 'GET /idf/password':
           if (cookies(req).idf_user !== USER.username) return html(res, page('Error', '<h1>Start again</h1>'), 400);
-          return html(res, page('Enter your password', `<h1>Enter your password</h1><p>Signed in as ${USER.username}</p>
+          return html(
+            res,
+            page(
+              'Enter your password',
+              `<h1>Enter your password</h1><p>Signed in as ${USER.username}</p>
 <form method="post" action="/idf/password"><input type="hidden" name="state" value="${esc(st)}"><input type="hidden" name="username" value="${USER.username}" autocomplete="username">
 <label>Password <input type="password" name="passwd" autocomplete="current-password"></label><button type="submit">Sign in</button>
-<a href="/idf/authorize?state=${esc(st)}">Use another account</a></form>`));
+<a href="/idf/authorize?state=${esc(st)}">Use another account</a></form>`,
+            ),
+          );
         case 'POST /idf/password': {
           const p = await formBody(req);
-          if (cookies(req).idf_user !== USER.username || p.get('passwd') !== USER.password) return html(res, page('Enter your password', '<h1>Wrong password</h1>'), 401);
+          if (cookies(req).idf_user !== USER.username || p.get('passwd') !== USER.password)
+            return html(res, page('Enter your password', '<h1>Wrong password</h1>'), 401);
           return back(res, { code: code(), state: p.get('state') ?? '' });
         }
 
         // A login rendered entirely by script: no form in the HTML; the button posts JSON and navigates.
         case 'GET /spa/authorize':
-          return html(res, page('Example', `<div id="app">Loading…</div><script>
+          return html(
+            res,
+            page(
+              'Example',
+              `<div id="app">Loading…</div><script>
 setTimeout(function () {
   var app = document.getElementById('app');
   app.innerHTML = '<h1>Welcome back</h1><div><input id="user" placeholder="Email or username"></div><div><input id="pass" type="password" placeholder="Password"></div><div role="alert" id="err"></div><button id="go">Log in</button>';
@@ -134,15 +172,21 @@ setTimeout(function () {
       .then(function (j) { if (j.redirect) location.href = j.redirect; else document.getElementById('err').textContent = j.error; });
   });
 }, 400);
-</script>`));
+</script>`,
+            ),
+          );
         case 'POST /spa/session': {
           let raw = '';
           for await (const chunk of req) raw += chunk;
           const j = JSON.parse(raw) as { u: string; p: string; state: string };
           res.writeHead(200, { 'content-type': 'application/json' });
-          return res.end(JSON.stringify(j.u === USER.username && j.p === USER.password
-            ? { redirect: `${redirectUri()}?${new URLSearchParams({ code: code(), state: j.state })}` }
-            : { error: 'Wrong email or password' }));
+          return res.end(
+            JSON.stringify(
+              j.u === USER.username && j.p === USER.password
+                ? { redirect: `${redirectUri()}?${new URLSearchParams({ code: code(), state: j.state })}` }
+                : { error: 'Wrong email or password' },
+            ),
+          );
         }
 
         // Consent with per-scope checkboxes: what is ticked is what is granted.
@@ -150,17 +194,34 @@ setTimeout(function () {
           return html(res, loginForm('/psc/login', { state: st, scope: q.get('scope') ?? '' }));
         case 'POST /psc/login': {
           const p = await formBody(req);
-          if (!valid(p)) return html(res, loginForm('/psc/login', { state: p.get('state') ?? '', scope: p.get('scope') ?? '' }), 401);
+          if (!valid(p))
+            return html(
+              res,
+              loginForm('/psc/login', { state: p.get('state') ?? '', scope: p.get('scope') ?? '' }),
+              401,
+            );
           const scopes = (p.get('scope') ?? '').split(' ').filter((s) => s && s !== 'openid');
-          const boxes = scopes.map((s) => `<li><label><input type="checkbox" name="scope" value="${esc(s)}"> ${esc(s)}</label></li>`).join('');
-          return html(res, page('Authorize Example App', `<h1>Example App wants to access your account</h1><form method="post" action="/psc/consent">
+          const boxes = scopes
+            .map((s) => `<li><label><input type="checkbox" name="scope" value="${esc(s)}"> ${esc(s)}</label></li>`)
+            .join('');
+          return html(
+            res,
+            page(
+              'Authorize Example App',
+              `<h1>Example App wants to access your account</h1><form method="post" action="/psc/consent">
 <input type="hidden" name="state" value="${esc(p.get('state') ?? '')}"><p>Choose what it may see:</p><ul>${boxes}</ul>
-<button type="submit" name="action" value="deny">Cancel</button> <button type="submit" name="action" value="allow">Allow access</button></form>`));
+<button type="submit" name="action" value="deny">Cancel</button> <button type="submit" name="action" value="allow">Allow access</button></form>`,
+            ),
+          );
         }
         case 'POST /psc/consent': {
           const p = await formBody(req);
           if (p.get('action') !== 'allow') return back(res, { error: 'access_denied', state: p.get('state') ?? '' });
-          return back(res, { code: code(), state: p.get('state') ?? '', scope: ['openid', ...p.getAll('scope')].join(' ') });
+          return back(res, {
+            code: code(),
+            state: p.get('state') ?? '',
+            scope: ['openid', ...p.getAll('scope')].join(' '),
+          });
         }
 
         // Consent whose deny is a script-driven button outside the form.
@@ -170,10 +231,16 @@ setTimeout(function () {
           const p = await formBody(req);
           if (!valid(p)) return html(res, loginForm('/sdd/login', { state: p.get('state') ?? '' }), 401);
           const s = esc(p.get('state') ?? '');
-          return html(res, page('Grant permission', `<h1>Example App would like permission to read your profile</h1>
+          return html(
+            res,
+            page(
+              'Grant permission',
+              `<h1>Example App would like permission to read your profile</h1>
 <form id="grant" method="post" action="/sdd/consent"><input type="hidden" name="state" value="${s}"><button type="submit">Allow</button></form>
 <button type="button" id="deny" data-state="${s}">Deny</button>
-<script>document.getElementById('deny').addEventListener('click', function (e) { location.href = '/sdd/deny?state=' + encodeURIComponent(e.target.dataset.state); });</script>`));
+<script>document.getElementById('deny').addEventListener('click', function (e) { location.href = '/sdd/deny?state=' + encodeURIComponent(e.target.dataset.state); });</script>`,
+            ),
+          );
         }
         case 'POST /sdd/consent': {
           const p = await formBody(req);
@@ -184,7 +251,11 @@ setTimeout(function () {
 
         // A device page without a form: the code input is rendered by script; the button posts JSON.
         case 'GET /dev/activate':
-          return html(res, page('Activate your device', `<div id="root"></div><script>
+          return html(
+            res,
+            page(
+              'Activate your device',
+              `<div id="root"></div><script>
 setTimeout(function () {
   document.getElementById('root').innerHTML = '<h1>Activate your device</h1><label for="uc">Enter the code shown on your TV</label> <input id="uc" autocomplete="off"> <button id="next">Continue</button><p id="msg"></p>';
   document.getElementById('uc').value = ${JSON.stringify(q.get('user_code') ?? '')};
@@ -193,12 +264,20 @@ setTimeout(function () {
       .then(function (j) { if (j.next) location.href = j.next; else document.getElementById('msg').textContent = 'That code is not valid'; });
   });
 }, 300);
-</script>`));
+</script>`,
+            ),
+          );
         case 'POST /dev/code': {
           let raw = '';
           for await (const chunk of req) raw += chunk;
           res.writeHead(200, { 'content-type': 'application/json' });
-          return res.end(JSON.stringify(devices.get(raw.trim()) === 'pending' ? { next: `/dev/login?${new URLSearchParams({ c: raw.trim() })}` } : { error: 'invalid' }));
+          return res.end(
+            JSON.stringify(
+              devices.get(raw.trim()) === 'pending'
+                ? { next: `/dev/login?${new URLSearchParams({ c: raw.trim() })}` }
+                : { error: 'invalid' },
+            ),
+          );
         }
         case 'GET /dev/login':
           return html(res, loginForm('/dev/login', { c: q.get('c') ?? '' }));
@@ -206,8 +285,14 @@ setTimeout(function () {
           const p = await formBody(req);
           if (!valid(p)) return html(res, loginForm('/dev/login', { c: p.get('c') ?? '' }), 401);
           const c = esc(p.get('c') ?? '');
-          return html(res, page('Allow access', `<h1>Allow TV App to access your account?</h1><form method="post" action="/dev/confirm"><input type="hidden" name="c" value="${c}">
-<button type="submit" name="decision" value="approve">Approve</button><button type="submit" name="decision" value="deny">Deny</button></form>`));
+          return html(
+            res,
+            page(
+              'Allow access',
+              `<h1>Allow TV App to access your account?</h1><form method="post" action="/dev/confirm"><input type="hidden" name="c" value="${c}">
+<button type="submit" name="decision" value="approve">Approve</button><button type="submit" name="decision" value="deny">Deny</button></form>`,
+            ),
+          );
         }
         case 'POST /dev/confirm': {
           const p = await formBody(req);
@@ -229,8 +314,14 @@ setTimeout(function () {
         case 'POST /rc/login': {
           const p = await formBody(req);
           if (!valid(p)) return html(res, loginForm('/rc/login', { state: p.get('state') ?? '' }), 401);
-          return html(res, page('Welcome', `<h1>Welcome back, ${USER.username}</h1><p>Your last sign-in was yesterday.</p>
-<form method="post" action="/rc/continue"><input type="hidden" name="state" value="${esc(p.get('state') ?? '')}"><button type="submit">Continue</button></form>`));
+          return html(
+            res,
+            page(
+              'Welcome',
+              `<h1>Welcome back, ${USER.username}</h1><p>Your last sign-in was yesterday.</p>
+<form method="post" action="/rc/continue"><input type="hidden" name="state" value="${esc(p.get('state') ?? '')}"><button type="submit">Continue</button></form>`,
+            ),
+          );
         }
         case 'POST /rc/continue': {
           const p = await formBody(req);
@@ -239,9 +330,18 @@ setTimeout(function () {
 
         // Hostile pages: 50,000 buttons; an attribute that never closes.
         case 'GET /huge/authorize':
-          return html(res, page('Many buttons', `<form method="post" action="/huge/x">${'<button name="b" value="1">Button</button>'.repeat(50_000)}</form>`));
+          return html(
+            res,
+            page(
+              'Many buttons',
+              `<form method="post" action="/huge/x">${'<button name="b" value="1">Button</button>'.repeat(50_000)}</form>`,
+            ),
+          );
         case 'GET /unclosed/authorize':
-          return html(res, `<!doctype html><html><head><title>Unclosed</title></head><body><form method="post"><input name="a" value="${'x'.repeat(2_000_000)}`);
+          return html(
+            res,
+            `<!doctype html><html><head><title>Unclosed</title></head><body><form method="post"><input name="a" value="${'x'.repeat(2_000_000)}`,
+          );
         default:
           return html(res, page('Not found', '<h1>Not found</h1>'), 404);
       }
@@ -254,12 +354,18 @@ setTimeout(function () {
   return {
     port,
     redirectUri: redirectUri(),
-    get redirectHits() { return state.hits; },
+    get redirectHits() {
+      return state.hits;
+    },
     devices,
     url(fixture, params = {}) {
       const host = fixture === 'sib' ? `idp.example.localhost:${port}` : `127.0.0.1:${port}`;
       const path = fixture === 'dev' ? '/dev/activate' : `/${fixture}/authorize`;
-      const query = new URLSearchParams(fixture === 'dev' ? params : { response_type: 'code', client_id: 'app', redirect_uri: redirectUri(), ...params });
+      const query = new URLSearchParams(
+        fixture === 'dev'
+          ? params
+          : { response_type: 'code', client_id: 'app', redirect_uri: redirectUri(), ...params },
+      );
       return `http://${host}${path}${[...query].length ? `?${query}` : ''}`;
     },
     newDevice() {
@@ -267,6 +373,10 @@ setTimeout(function () {
       devices.set(userCode, 'pending');
       return userCode;
     },
-    close: () => new Promise((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -10,19 +10,29 @@ const read = (html: string, status = 200) => readPage(html, 'https://idp.test/pa
 
 describe('what a page is', () => {
   it('a lone "Continue" on a page that asks for nothing is an interstitial, not a consent', () => {
-    expect(classify(read('<h1>Welcome back</h1><form method=post><button>Continue</button></form>')).kind).toBe('continue');
+    expect(classify(read('<h1>Welcome back</h1><form method=post><button>Continue</button></form>')).kind).toBe(
+      'continue',
+    );
   });
 
   it('a consent page asks for access: wording and a choice, or both choices', () => {
-    const worded = classify(read('<h1>App wants to access your profile</h1><form method=post><button>Continue</button></form>'));
+    const worded = classify(
+      read('<h1>App wants to access your profile</h1><form method=post><button>Continue</button></form>'),
+    );
     expect(worded).toMatchObject({ kind: 'consent', approve: { text: 'Continue' } });
-    const choice = classify(read('<h1>Hello</h1><form method=post><button name=d value=yes>Yes</button><button name=d value=no>No</button></form>'));
+    const choice = classify(
+      read(
+        '<h1>Hello</h1><form method=post><button name=d value=yes>Yes</button><button name=d value=no>No</button></form>',
+      ),
+    );
     expect(choice).toMatchObject({ kind: 'consent', approve: { value: 'yes' }, deny: { value: 'no' } });
   });
 
   it('per-scope checkboxes are the choices an approving user ticks', () => {
-    const cls = classify(read(`<p>Example wants permission to see:</p><form method=post><input type=checkbox name=s value=a checked>
-      <input type=checkbox name=s value=b><input type=checkbox name=s value=c hidden><button name=x value=allow>Allow</button><button name=x value=deny>Deny</button></form>`));
+    const cls = classify(
+      read(`<p>Example wants permission to see:</p><form method=post><input type=checkbox name=s value=a checked>
+      <input type=checkbox name=s value=b><input type=checkbox name=s value=c hidden><button name=x value=allow>Allow</button><button name=x value=deny>Deny</button></form>`),
+    );
     expect(cls.kind === 'consent' && cls.choices.map((c) => c.value)).toEqual(['b']);
   });
 
@@ -30,7 +40,9 @@ describe('what a page is', () => {
     expect(classify(read('<h1>Forbidden</h1>', 403)).kind).toBe('error');
     expect(classify(read('', 403)).kind).toBe('error');
     expect(classify(read('<form><input name=user_code><button>Go</button></form>', 400)).kind).toBe('user-code');
-    expect(classify(read('<form><input name=u><input type=password name=p><button>Go</button></form>', 401)).kind).toBe('login');
+    expect(classify(read('<form><input name=u><input type=password name=p><button>Go</button></form>', 401)).kind).toBe(
+      'login',
+    );
   });
 
   it('a lone text input is the user code only where one is expected; else the identifier of an identifier-first login', () => {
@@ -40,24 +52,32 @@ describe('what a page is', () => {
   });
 
   it('hidden and disabled controls are not offered', () => {
-    const cls = classify(read('<form method=post><input type=password name=p style="display:none"><div hidden><input type=password name=q></div><button disabled>Sign in</button></form>'));
+    const cls = classify(
+      read(
+        '<form method=post><input type=password name=p style="display:none"><div hidden><input type=password name=q></div><button disabled>Sign in</button></form>',
+      ),
+    );
     expect(cls).toEqual({ kind: 'other', controls: false });
   });
 });
 
 describe('what the form driver may press', () => {
   it('not a script-driven button, nor one whose submission equals the other choice', () => {
-    const p = read(`<form method=post id=f><button>Allow</button><button>Deny</button></form><button type=button onclick="x()">Cancel</button>
+    const p =
+      read(`<form method=post id=f><button>Allow</button><button>Deny</button></form><button type=button onclick="x()">Cancel</button>
       <form method=post><button name=d value=1>Yes</button><button name=d value=1>No</button></form><a href="javascript:void 0">Decline</a>`);
     const [allow, deny, cancel, yes, no, decline] = p.controls;
-    expect(whyNotSubmittable(deny!, allow)).toMatch(/submits exactly what "Allow" submits \(same form, neither has a name\)/);
+    expect(whyNotSubmittable(deny!, allow)).toMatch(
+      /submits exactly what "Allow" submits \(same form, neither has a name\)/,
+    );
     expect(whyNotSubmittable(cancel!)).toBe('a button control that works by script');
     expect(whyNotSubmittable(no!, yes)).toMatch(/same name and value/);
     expect(whyNotSubmittable(decline!)).toBe('a link that works by script');
   });
 
   it('a named deny, a deny in a form of its own, and a plain link are pressable', () => {
-    const p = read(`<form method=post><button name=a value=allow>Allow</button><button name=a value=deny>Deny</button></form>
+    const p =
+      read(`<form method=post><button name=a value=allow>Allow</button><button name=a value=deny>Deny</button></form>
       <form method=post action=/no><button>Deny</button></form><a href="/cancel">Cancel</a>`);
     const [allow, deny, own, link] = p.controls;
     expect(whyNotSubmittable(deny!, allow)).toBeUndefined();

@@ -1,4 +1,7 @@
-/** IdP sessions (harness/login/session.ts): cookies by tough-cookie, a copy per walk, one walk at a time on a shared one. */
+/**
+ * IdP sessions (harness/login/session.ts): cookies by tough-cookie, a copy per walk, one walk at a time on a shared
+ * one.
+ */
 import { describe, expect, it } from 'vitest';
 import { LoginSession, sessionFor, walkOn } from '../../harness/login/session.ts';
 
@@ -17,8 +20,18 @@ describe('a login session', () => {
     const session = new LoginSession();
     const order: string[] = [];
     let release!: () => void;
-    const first = session.exclusive(async () => { order.push('a start'); await new Promise<void>((r) => { release = r; }); order.push('a end'); throw new Error('a failed'); });
-    const second = session.exclusive(async () => { order.push('b'); return 2; });
+    const first = session.exclusive(async () => {
+      order.push('a start');
+      await new Promise<void>((r) => {
+        release = r;
+      });
+      order.push('a end');
+      throw new Error('a failed');
+    });
+    const second = session.exclusive(async () => {
+      order.push('b');
+      return 2;
+    });
     await Promise.resolve();
     expect(order).toEqual(['a start']);
     release();
@@ -27,7 +40,7 @@ describe('a login session', () => {
     expect(order).toEqual(['a start', 'a end', 'b']);
   });
 
-  it('the run\'s session stops being shared once a walk that started signed in had to sign in again', async () => {
+  it("the run's session stops being shared once a walk that started signed in had to sign in again", async () => {
     const run = new LoginSession();
     run.store('http://idp.test/', ['sid=1']);
     await walkOn(run, async () => ({ pages: ['consent'] }));

@@ -36,21 +36,29 @@ export const BROWSER_ONLY_FLAWS: ReadonlySet<string> = new Set<string>([]);
  * reference/flaws.ts for the reference's own probes).
  */
 export const NOT_A_SERVER_VIOLATION: Readonly<Partial<Record<FlawName, string>>> = {
-  'pkce-verifier-format-unchecked': 'RFC 7636 §4.1 tells the client how to make a verifier; no RFC or SPEC sentence makes the server refuse one made otherwise (see pkce.verifier-format)',
+  'pkce-verifier-format-unchecked':
+    'RFC 7636 §4.1 tells the client how to make a verifier; no RFC or SPEC sentence makes the server refuse one made otherwise (see pkce.verifier-format)',
 };
 
-interface Outcome { status: Status; why: string; kind?: FailureKind }
+interface Outcome {
+  status: Status;
+  why: string;
+  kind?: FailureKind;
+}
 
 /** A claimant whose status is not the one its level implies, with the reason. */
 export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>>>> = {
   'id-token-hint-ignored': {
     'id-token-hint.prompt-none': {
       status: 'warning',
-      why: 'a hint naming another user must not be answered for the session\'s user, but OIDC Core §3.1.2.1 says only that the OP SHOULD return an error then',
+      why: "a hint naming another user must not be answered for the session's user, but OIDC Core §3.1.2.1 says only that the OP SHOULD return an error then",
     },
   },
   'rotation-drops-old-key': {
-    'jwks.rotation': { status: 'warning', why: 'OIDC Core §10.1.1 asks (SHOULD) that recently decommissioned signing keys stay in the JWKS' },
+    'jwks.rotation': {
+      status: 'warning',
+      why: 'OIDC Core §10.1.1 asks (SHOULD) that recently decommissioned signing keys stay in the JWKS',
+    },
   },
   'par-request-uri-reuse': {
     'par.request-uri-single-use': {
@@ -67,47 +75,107 @@ export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>
 };
 
 /** Every token-endpoint error comes back without a JSON body: what expects an RFC 6749 §5.2 error fails, as interop. */
-const NON_JSON_ERRORS: Outcome = { status: 'failed', kind: 'refused-wrongly', why: 'error-format-wrong answers every token-endpoint error without a JSON body, so a scenario that expects an RFC 6749 §5.2 error code sees none' };
+const NON_JSON_ERRORS: Outcome = {
+  status: 'failed',
+  kind: 'refused-wrongly',
+  why: 'error-format-wrong answers every token-endpoint error without a JSON body, so a scenario that expects an RFC 6749 §5.2 error code sees none',
+};
 
-/** Scenarios that do not claim a flaw but change status under it, with the reason (a real detection belongs in `catches` instead). */
+/**
+ * Scenarios that do not claim a flaw but change status under it, with the reason (a real detection belongs in `catches`
+ * instead).
+ */
 export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outcome>>>> = {
   'consent-skipped': {
     'authorize.user-denies': { status: 'skipped', why: 'without a consent page the user has nothing to deny' },
   },
   'id-token-wrong-aud': {
-    'logout.rp-initiated': { status: 'failed', kind: 'refused-wrongly', why: 'its id_token_hint is an ID token with the wrong aud, so the OP does not take it as a hint for this client and does not redirect back' },
+    'logout.rp-initiated': {
+      status: 'failed',
+      kind: 'refused-wrongly',
+      why: 'its id_token_hint is an ID token with the wrong aud, so the OP does not take it as a hint for this client and does not redirect back',
+    },
   },
   'id-token-unknown-kid': {
-    'id-token-hint.prompt-none': { status: 'failed', kind: 'refused-wrongly', why: 'the hint is an ID token whose kid the OP\'s own JWKS lacks, so the OP refuses it as not issued by it' },
-    'logout.rp-initiated': { status: 'failed', kind: 'refused-wrongly', why: 'the same: the id_token_hint is refused, so the logout does not redirect back' },
+    'id-token-hint.prompt-none': {
+      status: 'failed',
+      kind: 'refused-wrongly',
+      why: "the hint is an ID token whose kid the OP's own JWKS lacks, so the OP refuses it as not issued by it",
+    },
+    'logout.rp-initiated': {
+      status: 'failed',
+      kind: 'refused-wrongly',
+      why: 'the same: the id_token_hint is refused, so the logout does not redirect back',
+    },
   },
   'prompt-none-shows-page': {
-    'logout.rp-initiated': { status: 'error', why: 'it proves the session ended with a prompt=none request, which now stops at a page instead of answering' },
+    'logout.rp-initiated': {
+      status: 'error',
+      why: 'it proves the session ended with a prompt=none request, which now stops at a page instead of answering',
+    },
   },
   'scope-order-sensitive': {
-    'id-token.scope-claims': { status: 'error', why: 'its set-up asks for scopes in an order the flawed server refuses, so it gets no code to judge' },
+    'id-token.scope-claims': {
+      status: 'error',
+      why: 'its set-up asks for scopes in an order the flawed server refuses, so it gets no code to judge',
+    },
   },
   'unknown-param-rejected': {
-    'par.flow': { status: 'failed', kind: 'refused-wrongly', why: 'the flaw refuses the pushed request too (its parameters are checked by the same code), so a sound push gets invalid_request' },
-    'par.bound-to-client': { status: 'error', why: 'the same: its set-up push is refused, so there is no request_uri to judge' },
+    'par.flow': {
+      status: 'failed',
+      kind: 'refused-wrongly',
+      why: 'the flaw refuses the pushed request too (its parameters are checked by the same code), so a sound push gets invalid_request',
+    },
+    'par.bound-to-client': {
+      status: 'error',
+      why: 'the same: its set-up push is refused, so there is no request_uri to judge',
+    },
     'par.request-uri-single-use': { status: 'error', why: 'the same: its set-up push is refused' },
   },
   'device-tokens-before-approval': {
-    'device.slow-down': { status: 'error', why: 'the first poll already gets tokens, so there is no pending device code to poll too fast with: it cannot judge slow_down' },
+    'device.slow-down': {
+      status: 'error',
+      why: 'the first poll already gets tokens, so there is no pending device code to poll too fast with: it cannot judge slow_down',
+    },
   },
   'error-format-wrong': {
-    ...Object.fromEntries([
-      'client-auth.bad-secret', 'code.bound-to-client', 'code.redirect-uri-checked', 'code.single-use', 'device.denied', 'device.pending',
-      'pkce.downgrade', 'pkce.verifier-mismatch', 'pkce.verifier-missing', 'refresh.bound-to-client', 'refresh.reuse-rejected',
-      'refresh.reuse-revokes-family', 'refresh.scope-no-widen', 'refresh.unknown-rejected', 'revocation.refresh-token',
-      'scope.escalation-token', 'token-exchange.invalid-subject', 'token-exchange.scope-escalation', 'token.unsupported-grant-type',
-      'client-auth.assertion-audience', 'client-auth.assertion-replay', 'client-auth.private-key-jwt',
-    ].map((id) => [id, NON_JSON_ERRORS])),
+    ...Object.fromEntries(
+      [
+        'client-auth.bad-secret',
+        'code.bound-to-client',
+        'code.redirect-uri-checked',
+        'code.single-use',
+        'device.denied',
+        'device.pending',
+        'pkce.downgrade',
+        'pkce.verifier-mismatch',
+        'pkce.verifier-missing',
+        'refresh.bound-to-client',
+        'refresh.reuse-rejected',
+        'refresh.reuse-revokes-family',
+        'refresh.scope-no-widen',
+        'refresh.unknown-rejected',
+        'revocation.refresh-token',
+        'scope.escalation-token',
+        'token-exchange.invalid-subject',
+        'token-exchange.scope-escalation',
+        'token.unsupported-grant-type',
+        'client-auth.assertion-audience',
+        'client-auth.assertion-replay',
+        'client-auth.private-key-jwt',
+      ].map((id) => [id, NON_JSON_ERRORS]),
+    ),
     'resource.audience': { ...NON_JSON_ERRORS, status: 'warning' }, // RFC 8707 §2's invalid_target is a SHOULD
-    'device.slow-down': { status: 'error', why: 'its first poll gets no readable authorization_pending, so it cannot start polling too fast' },
+    'device.slow-down': {
+      status: 'error',
+      why: 'its first poll gets no readable authorization_pending, so it cannot start polling too fast',
+    },
   },
   'refresh-not-rotated': {
-    'refresh.reuse-rejected': { status: 'skipped', why: 'without rotation no refresh token is ever rotated out, so there is nothing to replay (refresh.rotation fails)' },
+    'refresh.reuse-rejected': {
+      status: 'skipped',
+      why: 'without rotation no refresh token is ever rotated out, so there is nothing to replay (refresh.rotation fails)',
+    },
     'refresh.reuse-revokes-family': { status: 'skipped', why: 'the same: no rotated-out token to replay' },
   },
 };
@@ -123,7 +191,8 @@ export const STOPS_THE_RUN: Readonly<Partial<Record<FlawName, { message: RegExp;
   },
 };
 
-const show = (r: ScenarioResult) => `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
+const show = (r: ScenarioResult) =>
+  `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
 
 /** Generous: the matrix runs beside the rest of `npm test` on 2 cores; a slow scenario must not turn into an error. */
 const SCENARIO_TIMEOUT_MS = 120_000;
@@ -131,7 +200,13 @@ const SCENARIO_TIMEOUT_MS = 120_000;
 async function runAgainst(options: ReferenceOptions, scenarios: readonly Scenario[], seed: number): Promise<Report> {
   const ref = await startEmbeddedReference(options);
   try {
-    return await runConformance({ target: ref.target, scenarios, seed, concurrency: 4, scenarioTimeoutMs: SCENARIO_TIMEOUT_MS });
+    return await runConformance({
+      target: ref.target,
+      scenarios,
+      seed,
+      concurrency: 4,
+      scenarioTimeoutMs: SCENARIO_TIMEOUT_MS,
+    });
   } finally {
     await ref.server.close();
   }
@@ -146,7 +221,10 @@ export function registerFlawMatrix(seed: number): void {
   const clean = (options: ReferenceOptions = {}): Promise<Report> => {
     const key = JSON.stringify(options);
     let run = cleanRuns.get(key);
-    if (!run) cleanRuns.set(key, (run = runAgainst({ ...options, legacyClient: true }, IN_SCOPE, seed)));
+    if (!run) {
+      run = runAgainst({ ...options, legacyClient: true }, IN_SCOPE, seed);
+      cleanRuns.set(key, run);
+    }
     return run;
   };
   describe(`the clean reference (seed ${seed})`, () => {
@@ -164,8 +242,13 @@ export function registerFlawMatrix(seed: number): void {
     });
 
     it('skips only the legacy scenarios (whose grants the default reference does not offer), the opt-in ones (opt-in.ts) and those no server rule binds', () => {
-      const skipped = report.results.filter((r) => r.status === 'skipped' && !LEGACY_AREAS.has(r.area) && !Object.hasOwn(OPT_IN, r.id)
-        && !/of the server: .* binds? the client/.test(r.skipReason ?? ''));
+      const skipped = report.results.filter(
+        (r) =>
+          r.status === 'skipped' &&
+          !LEGACY_AREAS.has(r.area) &&
+          !Object.hasOwn(OPT_IN, r.id) &&
+          !/of the server: .* binds? the client/.test(r.skipReason ?? ''),
+      );
       expect(skipped.map(show)).toEqual([]);
     });
 
@@ -185,32 +268,49 @@ export function registerFlawMatrix(seed: number): void {
 
     it('every flaw is claimed by at least one scenario (or says why none may), and every claim names a known flaw', () => {
       if (process.env.MATRIX_ONLY) return; // a narrowed run proves only its own scenarios
-      const unclaimed = FLAW_NAMES.filter((flaw) => claimants(flaw).length === 0 && !BROWSER_ONLY_FLAWS.has(flaw) && !NOT_A_SERVER_VIOLATION[flaw]);
+      const unclaimed = FLAW_NAMES.filter(
+        (flaw) => claimants(flaw).length === 0 && !BROWSER_ONLY_FLAWS.has(flaw) && !NOT_A_SERVER_VIOLATION[flaw],
+      );
       expect(unclaimed).toEqual([]);
-      for (const flaw of Object.keys(NOT_A_SERVER_VIOLATION) as FlawName[]) expect(claimants(flaw).map((s) => s.id), flaw).toEqual([]);
-      const unknown = CATALOG.flatMap((s) => (s.catches ?? []).filter((f) => !(FLAW_NAMES as readonly string[]).includes(f)).map((f) => `${s.id}: ${f}`));
+      for (const flaw of Object.keys(NOT_A_SERVER_VIOLATION) as FlawName[])
+        expect(
+          claimants(flaw).map((s) => s.id),
+          flaw,
+        ).toEqual([]);
+      const unknown = CATALOG.flatMap((s) =>
+        (s.catches ?? []).filter((f) => !(FLAW_NAMES as readonly string[]).includes(f)).map((f) => `${s.id}: ${f}`),
+      );
       expect(unknown).toEqual([]);
     });
 
     const flaws = FLAW_NAMES.filter((flaw) => claimants(flaw).some((s) => IN_SCOPE.includes(s)) || SIDE_EFFECTS[flaw]);
-    it.each(flaws)('%s: its claimants get the status their level implies; every other scenario keeps its clean status', async (flaw) => {
-      const baseline = await baselineOf(flaw);
-      const report = await runAgainst({ ...FLAW_OPTIONS[flaw], flaws: [flaw], legacyClient: true }, IN_SCOPE, seed);
-      const wrong: string[] = [];
-      for (const r of report.results) {
-        const claims = r.catches.includes(flaw);
-        const listed = claims ? EXPECTED[flaw]?.[r.id] : SIDE_EFFECTS[flaw]?.[r.id];
-        const stopped = !claims && !listed && r.status === 'error' && STOPS_THE_RUN[flaw]?.message.test(r.message ?? '');
-        const expected = stopped ? 'error' : listed?.status ?? (claims ? (r.level === 'MUST' ? 'failed' : 'warning') : baseline.get(r.id));
-        if (r.status !== expected) wrong.push(`${claims ? 'claims' : 'does not claim'} ${flaw}, expected ${expected}, got ${show(r)}`);
-        if (listed?.kind && r.failureKind !== listed.kind) wrong.push(`${r.id}: expected failureKind ${listed.kind}, got ${r.failureKind}`);
-        if (claims && (r.status === 'failed' || r.status === 'warning')) {
-          if (!r.message) wrong.push(`${r.id}: no message saying what the target did`);
-          if (!r.failureKind) wrong.push(`${r.id}: no failureKind`);
+    it.each(flaws)(
+      '%s: its claimants get the status their level implies; every other scenario keeps its clean status',
+      async (flaw) => {
+        const baseline = await baselineOf(flaw);
+        const report = await runAgainst({ ...FLAW_OPTIONS[flaw], flaws: [flaw], legacyClient: true }, IN_SCOPE, seed);
+        const wrong: string[] = [];
+        for (const r of report.results) {
+          const claims = r.catches.includes(flaw);
+          const listed = claims ? EXPECTED[flaw]?.[r.id] : SIDE_EFFECTS[flaw]?.[r.id];
+          const stopped =
+            !claims && !listed && r.status === 'error' && STOPS_THE_RUN[flaw]?.message.test(r.message ?? '');
+          const expected = stopped
+            ? 'error'
+            : (listed?.status ?? (claims ? (r.level === 'MUST' ? 'failed' : 'warning') : baseline.get(r.id)));
+          if (r.status !== expected)
+            wrong.push(`${claims ? 'claims' : 'does not claim'} ${flaw}, expected ${expected}, got ${show(r)}`);
+          if (listed?.kind && r.failureKind !== listed.kind)
+            wrong.push(`${r.id}: expected failureKind ${listed.kind}, got ${r.failureKind}`);
+          if (claims && (r.status === 'failed' || r.status === 'warning')) {
+            if (!r.message) wrong.push(`${r.id}: no message saying what the target did`);
+            if (!r.failureKind) wrong.push(`${r.id}: no failureKind`);
+          }
         }
-      }
-      expect(wrong).toEqual([]);
-      expect(report.results).toHaveLength(IN_SCOPE.length);
-    }, 600_000);
+        expect(wrong).toEqual([]);
+        expect(report.results).toHaveLength(IN_SCOPE.length);
+      },
+      600_000,
+    );
   });
 }

@@ -50,9 +50,12 @@ beforeAll(async () => {
     seed: 20261122,
   });
 }, 120_000);
-afterAll(async () => { await op?.close(); });
+afterAll(async () => {
+  await op?.close();
+});
 
-const show = (r: ScenarioResult) => `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
+const show = (r: ScenarioResult) =>
+  `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
 
 describe('the whole catalog against oidc-provider', () => {
   it('runs every scenario', () => {
@@ -60,7 +63,9 @@ describe('the whole catalog against oidc-provider', () => {
   });
 
   it('reports no failure and no error, but the one expected, documented difference', () => {
-    const bad = report.results.filter((r) => (r.status === 'failed' && !EXPECTED_FAILURES.includes(r.id)) || r.status === 'error');
+    const bad = report.results.filter(
+      (r) => (r.status === 'failed' && !EXPECTED_FAILURES.includes(r.id)) || r.status === 'error',
+    );
     expect(bad.map(show)).toEqual([]);
     expect(report.summary.failed).toBe(report.results.filter((r) => r.status === 'failed').length);
     const jsonBody = report.results.find((r) => r.id === 'token.json-body')!;

@@ -53,18 +53,31 @@ async function statusOf(flaws: FlawName[], id: string): Promise<{ status: Status
 }
 
 describe('the OIDC Core scenarios', () => {
-  it.each(EXPECTED)('%s: %s is %s', async (flaw, id, status) => {
-    const got = await statusOf([flaw], id);
-    expect(got.status, got.message).toBe(status);
-    expect(got.message).toBeTruthy();
-  }, 60_000);
+  it.each(EXPECTED)(
+    '%s: %s is %s',
+    async (flaw, id, status) => {
+      const got = await statusOf([flaw], id);
+      expect(got.status, got.message).toBe(status);
+      expect(got.message).toBeTruthy();
+    },
+    60_000,
+  );
 
   it('every scenario of this list passes on the clean reference', async () => {
     const ids = [...new Set(EXPECTED.map(([, id]) => id))];
     const ref = await startEmbeddedReference();
     try {
-      const report = await runConformance({ target: ref.target, scenarios: ids.map(scenario), seed: 20261123, concurrency: 4 });
-      expect(report.results.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.status} ${r.message ?? r.skipReason ?? ''}`)).toEqual([]);
+      const report = await runConformance({
+        target: ref.target,
+        scenarios: ids.map(scenario),
+        seed: 20261123,
+        concurrency: 4,
+      });
+      expect(
+        report.results
+          .filter((r) => r.status !== 'passed')
+          .map((r) => `${r.id}: ${r.status} ${r.message ?? r.skipReason ?? ''}`),
+      ).toEqual([]);
     } finally {
       await ref.server.close();
     }

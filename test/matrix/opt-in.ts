@@ -4,7 +4,11 @@
  */
 import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 
-export const OPT_IN: Readonly<Record<string, ReferenceOptions>> = { 'par.required': { requirePushedAuthorizationRequests: true } };
+export const OPT_IN: Readonly<Record<string, ReferenceOptions>> = {
+  'par.required': { requirePushedAuthorizationRequests: true },
+};
 
 /** Flaws that show only on a reference with a setting on (the claimant skips without it). */
-export const FLAW_OPTIONS: Partial<Record<FlawName, ReferenceOptions>> = { 'par-not-enforced': { requirePushedAuthorizationRequests: true } };
+export const FLAW_OPTIONS: Partial<Record<FlawName, ReferenceOptions>> = {
+  'par-not-enforced': { requirePushedAuthorizationRequests: true },
+};

@@ -41,7 +41,12 @@ describe('redirect.exact-match against redirect-prefix-match', () => {
       report = await runOne(ref, 'redirect.exact-match');
       const { replay } = counterexampleOf(report.results[0]!);
       const [, seed, only] = /^--seed (\d+) --only (\S+)$/.exec(replay)!;
-      replayed = await runConformance({ target: ref.target, scenarios: BUILT_IN_SCENARIOS, only: [only!], seed: Number(seed) });
+      replayed = await runConformance({
+        target: ref.target,
+        scenarios: BUILT_IN_SCENARIOS,
+        only: [only!],
+        seed: Number(seed),
+      });
     });
   }, 60_000);
 
@@ -55,7 +60,9 @@ describe('redirect.exact-match against redirect-prefix-match', () => {
     expect(uri.length - registered.length).toBeLessThanOrEqual(2);
     expect(cx.value).toMatch(/\((prefix-extension|trailing-slash|fragment)\)$/);
     expect(r.message).toContain(`redirect_uri ${uri}`);
-    expect(r.message).toMatch(/was redirected to .* with an authorization code; RFC 9700 §4\.1\.3 requires exact string matching/);
+    expect(r.message).toMatch(
+      /was redirected to .* with an authorization code; RFC 9700 §4\.1\.3 requires exact string matching/,
+    );
   });
 
   it('the HTML report shows the seed, the counterexample and the replay options outside the folded evidence', () => {
@@ -75,22 +82,29 @@ describe('redirect.exact-match against redirect-prefix-match', () => {
 
 describe('the other property scenarios name the broken variant', () => {
   let refs: EmbeddedReference[] = [];
-  afterAll(async () => { await Promise.all(refs.map((r) => r.server.close())); refs = []; });
+  afterAll(async () => {
+    await Promise.all(refs.map((r) => r.server.close()));
+    refs = [];
+  });
 
   it.each<[FlawName, string, RegExp]>([
     // (pkce.verifier-format was here: it cites a client rule and is skipped in every profile now.)
     ['alg-none-accepted', 'jwt.alg-none-rejected', /^alg-none \S/],
     ['claims-overshare', 'id-token.scope-claims', /^openid( (profile|email|address|phone))*$/],
     ['error-format-wrong', 'token.error-format', /^[a-z-]+ \(.+\): .+$/],
-  ])('%s → %s', async (flaw, id, shape) => {
-    const ref = await startEmbeddedReference({ flaws: [flaw] });
-    refs.push(ref);
-    const r = (await runOne(ref, id)).results[0]!;
-    expect(r.status).toBe('failed');
-    const cx = counterexampleOf(r);
-    expect(cx.value).toMatch(shape);
-    expect(cx.replay).toBe(`--seed ${SEED} --only ${id}`);
-    const given = (await runOne(ref, id, { runs: 3 })).results[0]!;
-    expect(counterexampleOf(given).replay).toBe(`--seed ${SEED} --runs 3 --only ${id}`);
-  }, 60_000);
+  ])(
+    '%s → %s',
+    async (flaw, id, shape) => {
+      const ref = await startEmbeddedReference({ flaws: [flaw] });
+      refs.push(ref);
+      const r = (await runOne(ref, id)).results[0]!;
+      expect(r.status).toBe('failed');
+      const cx = counterexampleOf(r);
+      expect(cx.value).toMatch(shape);
+      expect(cx.replay).toBe(`--seed ${SEED} --only ${id}`);
+      const given = (await runOne(ref, id, { runs: 3 })).results[0]!;
+      expect(counterexampleOf(given).replay).toBe(`--seed ${SEED} --runs 3 --only ${id}`);
+    },
+    60_000,
+  );
 });

@@ -12,17 +12,29 @@ import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { OPT_IN } from './opt-in.ts';
 
-async function run(options: ReferenceOptions, ids: readonly string[] | 'all', profile: 'spec' | 'rfc' | 'fapi2' = 'spec'): Promise<Report> {
+async function run(
+  options: ReferenceOptions,
+  ids: readonly string[] | 'all',
+  profile: 'spec' | 'rfc' | 'fapi2' = 'spec',
+): Promise<Report> {
   const ref = await startEmbeddedReference(options);
   try {
     const scenarios = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser' && (ids === 'all' || ids.includes(s.id)));
-    return await runConformance({ target: ref.target, scenarios, seed: 20261123, concurrency: 4, profile, scenarioTimeoutMs: 90_000 });
+    return await runConformance({
+      target: ref.target,
+      scenarios,
+      seed: 20261123,
+      concurrency: 4,
+      profile,
+      scenarioTimeoutMs: 90_000,
+    });
   } finally {
     await ref.server.close();
   }
 }
 
-const show = (r: ScenarioResult) => `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
+const show = (r: ScenarioResult) =>
+  `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
 
 /** Each flaw, its claimant and the status its requirement's level gives. */
 const EXPECTED: ReadonlyArray<[FlawName, string, 'failed' | 'warning', ReferenceOptions?]> = [
@@ -43,13 +55,17 @@ const EXPECTED: ReadonlyArray<[FlawName, string, 'failed' | 'warning', Reference
 ];
 
 describe('the security BCP and modern building blocks', () => {
-  it.each(EXPECTED)('%s: %s ends %s', async (flaw, id, status, options = {}) => {
-    const report = await run({ ...options, flaws: [flaw] }, [id]);
-    const [result] = report.results;
-    expect(result, id).toBeDefined();
-    expect(result!.status, show(result!)).toBe(status);
-    expect(result!.catches).toContain(flaw);
-  }, 90_000);
+  it.each(EXPECTED)(
+    '%s: %s ends %s',
+    async (flaw, id, status, options = {}) => {
+      const report = await run({ ...options, flaws: [flaw] }, [id]);
+      const [result] = report.results;
+      expect(result, id).toBeDefined();
+      expect(result!.status, show(result!)).toBe(status);
+      expect(result!.catches).toContain(flaw);
+    },
+    90_000,
+  );
 
   it('the opt-in scenarios pass on a reference with their setting on', async () => {
     for (const [id, options] of Object.entries(OPT_IN)) {
@@ -62,11 +78,22 @@ describe('the security BCP and modern building blocks', () => {
     const report = await run({ profile: 'fapi2' }, 'all', 'fapi2');
     const ran = report.results.filter((r) => r.status !== 'skipped');
     expect(ran.filter((r) => r.status !== 'passed').map(show)).toEqual([]);
-    expect(ran.map((r) => r.id).sort()).toEqual(expect.arrayContaining([
-      'client-auth.assertion-audience', 'client-auth.private-key-jwt', 'dpop.no-bearer-downgrade', 'dpop.proof-checked', 'dpop.token-bound',
-      'entropy.codes-and-tokens', 'mixup.iss-parameter', 'par.bound-to-client', 'par.flow', 'par.request-uri-single-use', 'par.required',
-      'redirect.no-307-after-login',
-    ]));
+    expect(ran.map((r) => r.id).sort()).toEqual(
+      expect.arrayContaining([
+        'client-auth.assertion-audience',
+        'client-auth.private-key-jwt',
+        'dpop.no-bearer-downgrade',
+        'dpop.proof-checked',
+        'dpop.token-bound',
+        'entropy.codes-and-tokens',
+        'mixup.iss-parameter',
+        'par.bound-to-client',
+        'par.flow',
+        'par.request-uri-single-use',
+        'par.required',
+        'redirect.no-307-after-login',
+      ]),
+    );
     for (const r of report.results.filter((x) => x.status === 'skipped')) expect(r.skipReason, r.id).toMatch(/\S/);
     const notCited = report.results.find((r) => r.id === 'code.single-use');
     expect(notCited?.skipReason).toMatch(/no document of the fapi2 profile requires this/);

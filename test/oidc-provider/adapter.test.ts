@@ -9,7 +9,12 @@ function setup() {
     alreadyConsumed: (model) => new AlreadyConsumed(model),
     now: () => clock,
   });
-  return { factory, advance: (ms: number) => { clock += ms; } };
+  return {
+    factory,
+    advance: (ms: number) => {
+      clock += ms;
+    },
+  };
 }
 
 describe('atomic memory adapter for oidc-provider', () => {
@@ -69,7 +74,7 @@ describe('atomic memory adapter for oidc-provider', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
   });
 
-  it('revokes by grant only the calling model\'s artifacts', async () => {
+  it("revokes by grant only the calling model's artifacts", async () => {
     const { factory } = setup();
     const accessTokens = factory('AccessToken');
     const refreshTokens = factory('RefreshToken');

@@ -6,7 +6,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_RESOURCE, startOidcProvider, type StartedOidcProvider, type TargetClient, type TargetConfig } from '../support/oidc-provider.ts';
+import {
+  API_RESOURCE,
+  startOidcProvider,
+  type StartedOidcProvider,
+  type TargetClient,
+  type TargetConfig,
+} from '../support/oidc-provider.ts';
 import { LoginSession, activateDevice, redirectAfterLogin, send } from '../support/form-login.ts';
 
 interface Discovery {
@@ -30,7 +36,11 @@ function client(target: TargetConfig, role: keyof TargetConfig['clients']): Targ
 }
 
 /** A form POST authenticated as the client: HTTP Basic with a secret, client_id in the body without. */
-async function post(url: string, who: TargetClient, params: Record<string, string>): Promise<{ status: number; body: Json; headers: Headers }> {
+async function post(
+  url: string,
+  who: TargetClient,
+  params: Record<string, string>,
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   const body = new URLSearchParams(params);
   if (who.clientSecret) {
@@ -92,7 +102,10 @@ describe('oidc-provider fixture', () => {
     const redirect = await authorize(who, request.url);
     const code = redirect.searchParams.get('code') ?? '';
     const token = await post(discovery.token_endpoint, who, {
-      grant_type: 'authorization_code', code, redirect_uri: who.redirectUri ?? '', code_verifier: request.verifier,
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: who.redirectUri ?? '',
+      code_verifier: request.verifier,
     });
     return { request, redirect, code, token };
   }
@@ -101,9 +114,14 @@ describe('oidc-provider fixture', () => {
     expect(discovery.issuer).toBe(idp.issuer);
     expect(idp.target.issuer).toBe(idp.issuer);
     expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
-    expect(discovery.grant_types_supported).toEqual(expect.arrayContaining([
-      'authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code',
-    ]));
+    expect(discovery.grant_types_supported).toEqual(
+      expect.arrayContaining([
+        'authorization_code',
+        'refresh_token',
+        'client_credentials',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ]),
+    );
     expect(discovery.grant_types_supported).not.toContain('implicit');
     // Its own signing key, public members only.
     expect(jwks.keys).toHaveLength(1);
@@ -115,7 +133,14 @@ describe('oidc-provider fixture', () => {
     const { target } = idp;
     expect(target.tokenRequestEncoding).toBe('form');
     expect(target.login).toEqual({ driver: 'form', usernameField: 'login', passwordField: 'password' });
-    expect(Object.keys(target.clients).sort()).toEqual(['confidential', 'confidential2', 'device', 'keyed', 'machine', 'public']);
+    expect(Object.keys(target.clients).sort()).toEqual([
+      'confidential',
+      'confidential2',
+      'device',
+      'keyed',
+      'machine',
+      'public',
+    ]);
     expect(target.clients.public).not.toHaveProperty('clientSecret');
     expect(target.clients.confidential).toMatchObject({ authMethod: 'client_secret_basic', firstParty: true });
     expect(target.clients.public).toMatchObject({ authMethod: 'none', firstParty: false });
@@ -123,16 +148,27 @@ describe('oidc-provider fixture', () => {
 
   it('issues the machine client an API access token for client_credentials, with no refresh token', async () => {
     const machine = client(idp.target, 'machine');
-    const { status, body, headers } = await post(discovery.token_endpoint, machine, { grant_type: 'client_credentials', scope: 'api:read' });
+    const { status, body, headers } = await post(discovery.token_endpoint, machine, {
+      grant_type: 'client_credentials',
+      scope: 'api:read',
+    });
     expect(status).toBe(200);
     expect(headers.get('cache-control')).toBe('no-store');
     expect(body).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer', scope: 'api:read' });
     expect(body).not.toHaveProperty('refresh_token');
 
     const introspection = await post(discovery.introspection_endpoint, machine, { token: String(body.access_token) });
-    expect(introspection.body).toMatchObject({ active: true, client_id: 'machine', scope: 'api:read', aud: API_RESOURCE });
+    expect(introspection.body).toMatchObject({
+      active: true,
+      client_id: 'machine',
+      scope: 'api:read',
+      aud: API_RESOURCE,
+    });
 
-    const wider = await post(discovery.token_endpoint, machine, { grant_type: 'client_credentials', scope: 'api:read api:write' });
+    const wider = await post(discovery.token_endpoint, machine, {
+      grant_type: 'client_credentials',
+      scope: 'api:read api:write',
+    });
     expect(wider).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
   });
 
@@ -145,28 +181,42 @@ describe('oidc-provider fixture', () => {
 
     expect(token.status).toBe(200);
     expect(token.body).toMatchObject({
-      access_token: expect.any(String), token_type: 'Bearer', id_token: expect.any(String), refresh_token: expect.any(String),
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      id_token: expect.any(String),
+      refresh_token: expect.any(String),
     });
     const { payload } = await jwtVerify(String(token.body.id_token), createLocalJWKSet(jwks), {
-      issuer: idp.issuer, audience: web.clientId, algorithms: ['RS256'],
+      issuer: idp.issuer,
+      audience: web.clientId,
+      algorithms: ['RS256'],
     });
     expect(payload).toMatchObject({ sub: 'alice', nonce: request.nonce });
 
-    const userinfo = await fetch(discovery.userinfo_endpoint, { headers: { authorization: `Bearer ${String(token.body.access_token)}` } });
+    const userinfo = await fetch(discovery.userinfo_endpoint, {
+      headers: { authorization: `Bearer ${String(token.body.access_token)}` },
+    });
     expect(userinfo.status).toBe(200);
     expect(await userinfo.json()).toMatchObject({ sub: 'alice', name: 'Alice Liddell', email: 'alice@example.test' });
 
     const first = String(token.body.refresh_token);
     const refreshed = await post(discovery.token_endpoint, web, { grant_type: 'refresh_token', refresh_token: first });
     expect(refreshed.status).toBe(200);
-    expect(refreshed.body).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer', refresh_token: expect.any(String) });
+    expect(refreshed.body).toMatchObject({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      refresh_token: expect.any(String),
+    });
     expect(refreshed.body.refresh_token).not.toBe(first);
     expect(refreshed.body.access_token).not.toBe(token.body.access_token);
 
     // The rotated-out token is refused, and replaying it revokes the newest one too.
     const replay = await post(discovery.token_endpoint, web, { grant_type: 'refresh_token', refresh_token: first });
     expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
-    const newest = await post(discovery.token_endpoint, web, { grant_type: 'refresh_token', refresh_token: String(refreshed.body.refresh_token) });
+    const newest = await post(discovery.token_endpoint, web, {
+      grant_type: 'refresh_token',
+      refresh_token: String(refreshed.body.refresh_token),
+    });
     expect(newest).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
@@ -183,7 +233,10 @@ describe('oidc-provider fixture', () => {
     const spa = { ...client(idp.target, 'public'), scope: 'openid profile offline_access' };
     const { token } = await codeFlowTokens(spa, { prompt: 'consent' });
     expect(token.body).toMatchObject({ refresh_token: expect.any(String), expires_in: 600 });
-    const refreshed = await post(discovery.token_endpoint, spa, { grant_type: 'refresh_token', refresh_token: String(token.body.refresh_token) });
+    const refreshed = await post(discovery.token_endpoint, spa, {
+      grant_type: 'refresh_token',
+      refresh_token: String(token.body.refresh_token),
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(token.body.refresh_token);
   });
@@ -219,9 +272,16 @@ describe('oidc-provider fixture', () => {
     const web = client(idp.target, 'confidential');
     const request = authorizationUrl(web);
     const code = (await authorize(web, request.url)).searchParams.get('code') ?? '';
-    const results = await Promise.all(Array.from({ length: 5 }, () => post(discovery.token_endpoint, web, {
-      grant_type: 'authorization_code', code, redirect_uri: web.redirectUri ?? '', code_verifier: request.verifier,
-    })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post(discovery.token_endpoint, web, {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: web.redirectUri ?? '',
+          code_verifier: request.verifier,
+        }),
+      ),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const refused of results.filter((r) => r.status !== 200)) expect(refused.body.error).toBe('invalid_grant');
   });
@@ -231,23 +291,37 @@ describe('oidc-provider fixture', () => {
     const authorization = await post(discovery.device_authorization_endpoint, device, { scope: device.scope ?? '' });
     expect(authorization.status).toBe(200);
     expect(authorization.body).toMatchObject({
-      device_code: expect.any(String), user_code: expect.any(String), verification_uri: `${idp.issuer}/device`,
-      verification_uri_complete: expect.any(String), expires_in: expect.any(Number),
+      device_code: expect.any(String),
+      user_code: expect.any(String),
+      verification_uri: `${idp.issuer}/device`,
+      verification_uri_complete: expect.any(String),
+      expires_in: expect.any(Number),
     });
-    const poll = () => post(discovery.token_endpoint, device, {
-      grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: String(authorization.body.device_code),
-    });
+    const poll = () =>
+      post(discovery.token_endpoint, device, {
+        grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+        device_code: String(authorization.body.device_code),
+      });
     expect(await poll()).toMatchObject({ status: 400, body: { error: 'authorization_pending' } });
 
-    const end = await activateDevice({
-      verificationUri: String(authorization.body.verification_uri), verificationUriComplete: String(authorization.body.verification_uri_complete),
-      userCode: String(authorization.body.user_code), decision: 'approve',
-    }, { ...idp.target.user, ...idp.target.login });
+    const end = await activateDevice(
+      {
+        verificationUri: String(authorization.body.verification_uri),
+        verificationUriComplete: String(authorization.body.verification_uri_complete),
+        userCode: String(authorization.body.user_code),
+        decision: 'approve',
+      },
+      { ...idp.target.user, ...idp.target.login },
+    );
     expect(end).toMatchObject({ decided: true, status: 200, headline: 'Sign-in Success' });
 
     const tokens = await poll();
     expect(tokens.status).toBe(200);
-    expect(tokens.body).toMatchObject({ access_token: expect.any(String), id_token: expect.any(String), refresh_token: expect.any(String) });
+    expect(tokens.body).toMatchObject({
+      access_token: expect.any(String),
+      id_token: expect.any(String),
+      refresh_token: expect.any(String),
+    });
     expect(await poll()).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 });
@@ -263,13 +337,18 @@ describe('oidc-provider fixture with JWT API access tokens', () => {
 
   it('issues client_credentials tokens as RFC 9068 JWTs signed by its JWKS key', async () => {
     const machine = client(idp.target, 'machine');
-    const { status, body } = await post(`${idp.issuer}/token`, machine, { grant_type: 'client_credentials', scope: 'api:read' });
+    const { status, body } = await post(`${idp.issuer}/token`, machine, {
+      grant_type: 'client_credentials',
+      scope: 'api:read',
+    });
     expect(status).toBe(200);
     const accessToken = String(body.access_token);
     expect(decodeProtectedHeader(accessToken)).toMatchObject({ typ: 'at+jwt', alg: 'RS256' });
     const jwks = (await (await fetch(`${idp.issuer}/jwks`)).json()) as JSONWebKeySet;
     const { payload } = await jwtVerify(accessToken, createLocalJWKSet(jwks), {
-      issuer: idp.issuer, audience: API_RESOURCE, typ: 'at+jwt',
+      issuer: idp.issuer,
+      audience: API_RESOURCE,
+      typ: 'at+jwt',
     });
     expect(payload).toMatchObject({ client_id: 'machine', scope: 'api:read' });
   });

@@ -33,7 +33,8 @@ beforeAll(async () => {
   await mkdir(app);
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball), '@types/node@20'], {
-    cwd: app, timeout: 300_000,
+    cwd: app,
+    timeout: 300_000,
   });
 }, 600_000);
 
@@ -43,7 +44,9 @@ afterAll(async () => {
 
 describe('the packed package in a new project', () => {
   it('imports with plain node: the library API and the reference subpath', async () => {
-    await writeFile(join(app, 'import.mjs'), `
+    await writeFile(
+      join(app, 'import.mjs'),
+      `
       import { runConformance, createReferenceServer, defineScenario, BUILT_IN_SCENARIOS } from 'idp-conformance';
       import { targetConfigFor, SEEDED_CLIENTS, createReferenceServer as direct } from 'idp-conformance/reference';
       const server = createReferenceServer();
@@ -52,9 +55,15 @@ describe('the packed package in a new project', () => {
       await server.close();
       console.log(JSON.stringify({ n: BUILT_IN_SCENARIOS.length, clients: Object.keys(SEEDED_CLIENTS).length,
         same: direct === createReferenceServer, define: typeof defineScenario, summary: report.summary }));
-    `);
+    `,
+    );
     const { stdout } = await node(['import.mjs']);
-    const out = JSON.parse(stdout) as { n: number; clients: number; same: boolean; summary: { total: number; passed: number } };
+    const out = JSON.parse(stdout) as {
+      n: number;
+      clients: number;
+      same: boolean;
+      summary: { total: number; passed: number };
+    };
     expect(out.n).toBeGreaterThan(60);
     expect(out.same).toBe(true);
     expect(out.summary.total).toBeGreaterThan(1);
@@ -62,11 +71,14 @@ describe('the packed package in a new project', () => {
   }, 120_000);
 
   it('require() works where Node loads ES modules synchronously', async () => {
-    await writeFile(join(app, 'require.cjs'), `
+    await writeFile(
+      join(app, 'require.cjs'),
+      `
       const api = require('idp-conformance');
       const ref = require('idp-conformance/reference');
       console.log(typeof api.runConformance, typeof ref.createReferenceServer);
-    `);
+    `,
+    );
     const supported = (process.features as { require_module?: boolean }).require_module === true;
     if (!supported) return; // older Node: require(esm) is not there; import() is the way
     const { stdout } = await node(['require.cjs']);
@@ -82,7 +94,9 @@ describe('the packed package in a new project', () => {
   }, 60_000);
 
   it('node --test runs a test that starts the reference', async () => {
-    await writeFile(join(app, 'ref.test.mjs'), `
+    await writeFile(
+      join(app, 'ref.test.mjs'),
+      `
       import { test } from 'node:test';
       import assert from 'node:assert/strict';
       import { createReferenceServer } from 'idp-conformance/reference';
@@ -93,14 +107,17 @@ describe('the packed package in a new project', () => {
         assert.equal(doc.issuer, issuer);
         await server.close();
       });
-    `);
+    `,
+    );
     const { stdout } = await node(['--test', 'ref.test.mjs']);
     expect(stdout).toMatch(/# pass 1/);
     expect(stdout).toMatch(/# fail 0/);
   }, 60_000);
 
   it('vitest runs a test that imports the package', async () => {
-    await writeFile(join(app, 'ref.vitest.test.mjs'), `
+    await writeFile(
+      join(app, 'ref.vitest.test.mjs'),
+      `
       import { expect, it } from 'vitest';
       import { createReferenceServer, BUILT_IN_SCENARIOS } from 'idp-conformance';
       it('starts the reference', async () => {
@@ -110,14 +127,17 @@ describe('the packed package in a new project', () => {
         expect(BUILT_IN_SCENARIOS.length).toBeGreaterThan(60);
         await server.close();
       });
-    `);
+    `,
+    );
     const vitest = join(resolveHere('vitest/package.json'), '..', 'vitest.mjs');
     const { stdout } = await node([vitest, 'run', '--root', app, 'ref.vitest.test.mjs'], 180_000);
     expect(stdout).toMatch(/1 passed/);
   }, 200_000);
 
   it('ships its documents (the service spec SPEC links point at, action.yml) and the fixture works from it', async () => {
-    await writeFile(join(app, 'fixture.mjs'), `
+    await writeFile(
+      join(app, 'fixture.mjs'),
+      `
       import { existsSync } from 'node:fs';
       import { fileURLToPath } from 'node:url';
       import { defaultSpecUrl } from 'idp-conformance';
@@ -134,15 +154,24 @@ describe('the packed package in a new project', () => {
       const spec = fileURLToPath(defaultSpecUrl());
       console.log(JSON.stringify({ spec, specExists: existsSync(spec), action: existsSync(new URL('../action.yml', new URL(defaultSpecUrl()))),
         iss: callbackUrl.searchParams.get('iss') === issuer, late: (await late.json()).error }));
-    `);
+    `,
+    );
     const { stdout } = await node(['fixture.mjs']);
-    const out = JSON.parse(stdout) as { spec: string; specExists: boolean; action: boolean; iss: boolean; late: string };
+    const out = JSON.parse(stdout) as {
+      spec: string;
+      specExists: boolean;
+      action: boolean;
+      iss: boolean;
+      late: string;
+    };
     expect(out.spec).toBe(join(app, 'node_modules', 'idp-conformance', 'docs', 'service-spec.md'));
     expect(out).toMatchObject({ specExists: true, action: true, iss: true, late: 'invalid_grant' });
   }, 60_000);
 
   it('tsc --noEmit of a consumer file under NodeNext and strict: 0 errors, no other settings', async () => {
-    await writeFile(join(app, 'consumer.ts'), `
+    await writeFile(
+      join(app, 'consumer.ts'),
+      `
       import { runConformance, createReferenceServer, defineScenario, type Report } from 'idp-conformance';
       import { targetConfigFor } from 'idp-conformance/reference';
       const server = createReferenceServer();
@@ -161,11 +190,21 @@ describe('the packed package in a new project', () => {
       fixture.clock.advance(1000);
       const login: { code: string; callbackUrl: URL } = await fixture.testLogin({ clientId: 'web-app', redirectUri: 'https://web.example.test/callback' });
       console.log(login.code, fixture.clock.offset);
-    `);
-    await writeFile(join(app, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true },
-      include: ['consumer.ts'],
-    }));
+    `,
+    );
+    await writeFile(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          strict: true,
+          noEmit: true,
+        },
+        include: ['consumer.ts'],
+      }),
+    );
     const tsc = resolveHere('typescript/bin/tsc');
     const result = await node([tsc, '-p', 'tsconfig.json']).catch((error: { stdout: string }) => error);
     expect(result.stdout).toBe('');

@@ -1,25 +1,53 @@
 import { describe, expect, it } from 'vitest';
 import { SEEDED_CLIENTS, type ClientConfig } from '../../reference/index.ts';
-import { ALICE, authUrl, browse, credentials, formAction, openLogin, pkce, postForm, SPA, useServer, WEB } from './helpers.ts';
+import {
+  ALICE,
+  authUrl,
+  browse,
+  credentials,
+  formAction,
+  openLogin,
+  pkce,
+  postForm,
+  SPA,
+  useServer,
+  WEB,
+} from './helpers.ts';
 
 const EVIL_NAME = '<script>alert("x")</script> & Co';
 const clients: ClientConfig[] = [
   ...Object.values(SEEDED_CLIENTS),
   {
-    clientId: 'third-party-web', clientSecret: 'tp-secret', redirectUris: ['https://tp.example.test/cb'],
-    allowedScope: 'openid email', grantTypes: ['authorization_code'], firstParty: false, name: EVIL_NAME,
+    clientId: 'third-party-web',
+    clientSecret: 'tp-secret',
+    redirectUris: ['https://tp.example.test/cb'],
+    allowedScope: 'openid email',
+    grantTypes: ['authorization_code'],
+    firstParty: false,
+    name: EVIL_NAME,
   },
   {
-    clientId: 'no-code-grant', clientSecret: 'ncg-secret', redirectUris: ['https://ncg.example.test/cb'],
-    allowedScope: 'openid', grantTypes: ['client_credentials'], firstParty: true, name: 'No Code',
+    clientId: 'no-code-grant',
+    clientSecret: 'ncg-secret',
+    redirectUris: ['https://ncg.example.test/cb'],
+    allowedScope: 'openid',
+    grantTypes: ['client_credentials'],
+    firstParty: true,
+    name: 'No Code',
   },
 ];
 
 const { challenge } = pkce();
 /** A valid request for the seeded first-party web app; tests change one thing each. */
 const webRequest = (over: Record<string, string> = {}) => ({
-  response_type: 'code', client_id: WEB.clientId, redirect_uri: WEB.redirectUri, scope: 'openid profile',
-  state: 'xyz', code_challenge: challenge, code_challenge_method: 'S256', ...over,
+  response_type: 'code',
+  client_id: WEB.clientId,
+  redirect_uri: WEB.redirectUri,
+  scope: 'openid profile',
+  state: 'xyz',
+  code_challenge: challenge,
+  code_challenge_method: 'S256',
+  ...over,
 });
 const spaRequest = (over: Record<string, string> = {}) =>
   webRequest({ client_id: SPA.clientId, redirect_uri: SPA.redirectUri, ...over });
@@ -66,7 +94,9 @@ describe('GET /auth: errors shown as a page, never redirected', () => {
   });
 
   it('escapes what it echoes on the error page', async () => {
-    const res = await fetch(authUrl(ctx.issuer, { client_id: '<b>x</b>', redirect_uri: 'https://a.example' }), { redirect: 'manual' });
+    const res = await fetch(authUrl(ctx.issuer, { client_id: '<b>x</b>', redirect_uri: 'https://a.example' }), {
+      redirect: 'manual',
+    });
     expect(await res.text()).not.toContain('<b>x</b>');
   });
 });
@@ -82,7 +112,7 @@ describe('GET /auth: other errors redirect with error, error_description and sta
   it.each([
     ['response_type missing', { response_type: '' }, 'invalid_request'],
     ['response_type token', { response_type: 'token' }, 'unsupported_response_type'],
-    ['a scope beyond the client\'s allowed set', { scope: 'openid api:write' }, 'invalid_scope'],
+    ["a scope beyond the client's allowed set", { scope: 'openid api:write' }, 'invalid_scope'],
     ['an unknown scope', { scope: 'openid root' }, 'invalid_scope'],
     ['no scope', { scope: '' }, 'invalid_scope'],
     ['code_challenge_method plain', { code_challenge_method: 'plain' }, 'invalid_request'],
@@ -109,14 +139,25 @@ describe('GET /auth: other errors redirect with error, error_description and sta
   });
 
   it('a client not allowed the code grant is unauthorized_client', async () => {
-    const result = await go({ ...webRequest({ client_id: 'no-code-grant', redirect_uri: 'https://ncg.example.test/cb' }) }, 'https://ncg.example.test/cb');
+    const result = await go(
+      { ...webRequest({ client_id: 'no-code-grant', redirect_uri: 'https://ncg.example.test/cb' }) },
+      'https://ncg.example.test/cb',
+    );
     expect(result.error).toBe('unauthorized_client');
   });
 
   it('PKCE is required for the public client and for a third-party confidential client', async () => {
-    expect(await go(spaRequest({ code_challenge: '', code_challenge_method: '' }), SPA.redirectUri))
-      .toMatchObject({ error: 'invalid_request', state: 'xyz' });
-    const tp = { client_id: 'third-party-web', redirect_uri: 'https://tp.example.test/cb', scope: 'openid', code_challenge: '', code_challenge_method: '' };
+    expect(await go(spaRequest({ code_challenge: '', code_challenge_method: '' }), SPA.redirectUri)).toMatchObject({
+      error: 'invalid_request',
+      state: 'xyz',
+    });
+    const tp = {
+      client_id: 'third-party-web',
+      redirect_uri: 'https://tp.example.test/cb',
+      scope: 'openid',
+      code_challenge: '',
+      code_challenge_method: '',
+    };
     const params = Object.fromEntries(Object.entries(webRequest(tp)).filter(([, v]) => v !== ''));
     expect(await go(params, 'https://tp.example.test/cb')).toMatchObject({ error: 'invalid_request' });
   });
@@ -127,7 +168,9 @@ describe('GET /auth: other errors redirect with error, error_description and sta
   });
 
   it('omits state when the request had none', async () => {
-    const params = Object.fromEntries(Object.entries(webRequest({ response_type: 'token' })).filter(([k]) => k !== 'state'));
+    const params = Object.fromEntries(
+      Object.entries(webRequest({ response_type: 'token' })).filter(([k]) => k !== 'state'),
+    );
     expect(await go(params)).not.toHaveProperty('state');
   });
 });
@@ -154,7 +197,11 @@ describe('login page', () => {
   });
 
   it('escapes the client name', async () => {
-    const params = webRequest({ client_id: 'third-party-web', redirect_uri: 'https://tp.example.test/cb', scope: 'openid' });
+    const params = webRequest({
+      client_id: 'third-party-web',
+      redirect_uri: 'https://tp.example.test/cb',
+      scope: 'openid',
+    });
     const html = await (await fetch(authUrl(ctx.issuer, params))).text();
     expect(html).not.toContain(EVIL_NAME);
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
@@ -200,7 +247,9 @@ describe('after login', () => {
   });
 
   it('a third-party client always gets the consent page, naming the client and the scopes', async () => {
-    const { action, cookie } = await openLogin(authUrl(ctx.issuer, spaRequest({ scope: 'openid profile offline_access' })));
+    const { action, cookie } = await openLogin(
+      authUrl(ctx.issuer, spaRequest({ scope: 'openid profile offline_access' })),
+    );
     const login = await postForm(action, cookie, credentials);
     expect(login.status).toBe(303);
     const consentUrl = login.headers.get('location')!;
@@ -228,7 +277,9 @@ describe('after login', () => {
   it('an interaction completes once: a second consent POST gets the error page', async () => {
     const { action, cookie } = await openLogin(authUrl(ctx.issuer, spaRequest()));
     const login = await postForm(action, cookie, credentials);
-    const consentAction = formAction(await (await fetch(login.headers.get('location')!, { headers: { cookie } })).text());
+    const consentAction = formAction(
+      await (await fetch(login.headers.get('location')!, { headers: { cookie } })).text(),
+    );
     const first = await postForm(consentAction, cookie, { decision: 'approve' });
     expect(first.status).toBe(303);
     const second = await postForm(consentAction, cookie, { decision: 'approve' });

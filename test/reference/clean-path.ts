@@ -73,7 +73,9 @@ export async function failedCleanChecks(idp: ReferenceClient): Promise<CleanChec
   checks.jwksPublic = jwks.keys.every((key) => PRIVATE_MEMBERS.every((member) => !(member in key)));
   // Verification uses the public members only, so that a leaked private member changes nothing else.
   const keySet = createLocalJWKSet({
-    keys: jwks.keys.map((key) => Object.fromEntries(Object.entries(key).filter(([member]) => !PRIVATE_MEMBERS.includes(member)))),
+    keys: jwks.keys.map((key) =>
+      Object.fromEntries(Object.entries(key).filter(([member]) => !PRIVATE_MEMBERS.includes(member))),
+    ),
   });
   const idTokenValid = (token: unknown, clientId: string, accessToken: unknown, nonce?: string) =>
     jwtVerify(String(token), keySet, { issuer: idp.issuer, audience: clientId }).then(
@@ -81,25 +83,44 @@ export async function failedCleanChecks(idp: ReferenceClient): Promise<CleanChec
       () => false,
     );
 
-  const login = await idp.get(`/auth?${new URLSearchParams({ client_id: WEB.clientId, redirect_uri: WEB.redirectUris[0]!, response_type: 'code', scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' })}`);
-  checks.loginFramingDenied = login.headers.get('x-frame-options') === 'DENY'
-    && /frame-ancestors 'none'/.test(login.headers.get('content-security-policy') ?? '');
+  const login = await idp.get(
+    `/auth?${new URLSearchParams({ client_id: WEB.clientId, redirect_uri: WEB.redirectUris[0]!, response_type: 'code', scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' })}`,
+  );
+  checks.loginFramingDenied =
+    login.headers.get('x-frame-options') === 'DENY' &&
+    /frame-ancestors 'none'/.test(login.headers.get('content-security-policy') ?? '');
 
-  const { code, verifier, result } = await idp.authorizeCode(WEB, { scope: 'openid profile offline_access', state: 'st-1', nonce: 'n-1' });
+  const { code, verifier, result } = await idp.authorizeCode(WEB, {
+    scope: 'openid profile offline_access',
+    state: 'st-1',
+    nonce: 'n-1',
+  });
   checks.stateEchoed = result.params.get('state') === 'st-1';
   const redeemed = await idp.redeem(code, WEB, { code_verifier: verifier });
   const tokens = redeemed.body;
-  checks.codeRedeemed = redeemed.status === 200 && tokens.token_type === 'Bearer'
-    && [tokens.access_token, tokens.id_token, tokens.refresh_token].every((t) => typeof t === 'string');
+  checks.codeRedeemed =
+    redeemed.status === 200 &&
+    tokens.token_type === 'Bearer' &&
+    [tokens.access_token, tokens.id_token, tokens.refresh_token].every((t) => typeof t === 'string');
   checks.tokenNoStore = redeemed.headers.get('cache-control') === 'no-store';
-  checks.accessTokenValid = await jwtVerify(String(tokens.access_token), keySet, { issuer: idp.issuer, typ: 'at+jwt' }).then(() => true, () => false);
+  checks.accessTokenValid = await jwtVerify(String(tokens.access_token), keySet, {
+    issuer: idp.issuer,
+    typ: 'at+jwt',
+  }).then(
+    () => true,
+    () => false,
+  );
   let idTokensValid = await idTokenValid(tokens.id_token, WEB.clientId, tokens.access_token, 'n-1');
   const idClaims = typeof tokens.id_token === 'string' ? decodeJwt(tokens.id_token) : {};
-  checks.idTokenClaimsScoped = idClaims.name === SEEDED_USER.claims.name && !('email' in idClaims) && !('phone_number' in idClaims);
+  checks.idTokenClaimsScoped =
+    idClaims.name === SEEDED_USER.claims.name && !('email' in idClaims) && !('phone_number' in idClaims);
 
   const refreshed = await idp.refresh(String(tokens.refresh_token), WEB);
-  checks.refreshRotated = refreshed.status === 200 && typeof refreshed.body.refresh_token === 'string'
-    && refreshed.body.refresh_token !== tokens.refresh_token && refreshed.body.access_token !== tokens.access_token;
+  checks.refreshRotated =
+    refreshed.status === 200 &&
+    typeof refreshed.body.refresh_token === 'string' &&
+    refreshed.body.refresh_token !== tokens.refresh_token &&
+    refreshed.body.access_token !== tokens.access_token;
 
   const spa = await idp.authorizeCode(SPA, { scope: 'openid' });
   checks.consentShown = spa.result.consentShown;
@@ -113,7 +134,8 @@ export async function failedCleanChecks(idp: ReferenceClient): Promise<CleanChec
   const ccJson = await idp.token({ grant_type: 'client_credentials' }, { client: MACHINE, json: true });
   checks.jsonBody = ccJson.status === 200;
   const bad = await idp.token({ grant_type: 'authorization_code' }, { client: WEB });
-  checks.errorFormat = bad.status === 400 && bad.body.error === 'invalid_request' && typeof bad.body.error_description === 'string';
+  checks.errorFormat =
+    bad.status === 400 && bad.body.error === 'invalid_request' && typeof bad.body.error_description === 'string';
 
   const password = await idp.token(
     { grant_type: 'password', username: SEEDED_USER.username, password: SEEDED_USER.password, scope: 'openid' },
@@ -123,11 +145,20 @@ export async function failedCleanChecks(idp: ReferenceClient): Promise<CleanChec
   checks.passwordNoRefresh = !('refresh_token' in password.body);
   idTokensValid &&= await idTokenValid(password.body.id_token, LEGACY_CLIENT.clientId, password.body.access_token);
 
-  const implicit = await idp.authorize({ client: LEGACY_CLIENT, query: { response_type: 'id_token token', scope: 'openid', nonce: 'n-2', state: 'st-2' } });
+  const implicit = await idp.authorize({
+    client: LEGACY_CLIENT,
+    query: { response_type: 'id_token token', scope: 'openid', nonce: 'n-2', state: 'st-2' },
+  });
   const fragment = implicit.params;
-  checks.implicitIssued = implicit.callback?.hash !== '' && fragment.get('token_type') === 'Bearer' && fragment.has('access_token');
+  checks.implicitIssued =
+    implicit.callback?.hash !== '' && fragment.get('token_type') === 'Bearer' && fragment.has('access_token');
   checks.implicitNoRefresh = !fragment.has('refresh_token');
-  idTokensValid &&= await idTokenValid(fragment.get('id_token'), LEGACY_CLIENT.clientId, fragment.get('access_token'), 'n-2');
+  idTokensValid &&= await idTokenValid(
+    fragment.get('id_token'),
+    LEGACY_CLIENT.clientId,
+    fragment.get('access_token'),
+    'n-2',
+  );
   checks.idTokenValid = idTokensValid;
 
   return CLEAN_CHECKS.filter((name) => !checks[name]);

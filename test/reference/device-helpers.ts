@@ -27,9 +27,21 @@ export interface JsonResponse {
   json: Record<string, unknown>;
 }
 
-export async function postForm(url: string, body: Record<string, string> | URLSearchParams, headers: Record<string, string> = {}): Promise<JsonResponse> {
-  const response = await fetch(url, { method: 'POST', headers: { ...FORM, ...headers }, body: new URLSearchParams(body) });
-  return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, unknown> };
+export async function postForm(
+  url: string,
+  body: Record<string, string> | URLSearchParams,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...FORM, ...headers },
+    body: new URLSearchParams(body),
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 export interface DeviceAuthorization {
@@ -42,8 +54,10 @@ export interface DeviceAuthorization {
 }
 
 /** The device's first request (RFC 8628 §3.1); `body` replaces the default one. */
-export const requestDevice = (issuer: string, body: Record<string, string> = { client_id: TV.clientId, scope: 'openid offline_access' }) =>
-  postForm(`${issuer}/device/auth`, body);
+export const requestDevice = (
+  issuer: string,
+  body: Record<string, string> = { client_id: TV.clientId, scope: 'openid offline_access' },
+) => postForm(`${issuer}/device/auth`, body);
 
 /** A successful device authorization for the seeded TV client. */
 export async function startDevice(issuer: string, scope?: string): Promise<DeviceAuthorization> {

@@ -3,7 +3,18 @@ import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createReferenceServer, SEEDED_CLIENTS, type ClientConfig } from '../../reference/index.ts';
 import {
-  activate, ALICE, DEVICE_GRANT, errorText, FakeClock, poll, postForm, requestDevice, startDevice, TV, UserAgent, useServer,
+  activate,
+  ALICE,
+  DEVICE_GRANT,
+  errorText,
+  FakeClock,
+  poll,
+  postForm,
+  requestDevice,
+  startDevice,
+  TV,
+  UserAgent,
+  useServer,
 } from './device-helpers.ts';
 
 const USER_CODE = /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/;
@@ -13,7 +24,11 @@ const WEB = SEEDED_CLIENTS.confidential;
 const webBasic = `Basic ${Buffer.from(`${WEB.clientId}:${WEB.clientSecret}`).toString('base64')}`;
 
 /** An RFC 6749 §5.2 error: the status, a JSON body with error and a description, never a 500. */
-function expectError(res: { status: number; headers: Headers; json: Record<string, unknown> }, error: string, status = 400) {
+function expectError(
+  res: { status: number; headers: Headers; json: Record<string, unknown> },
+  error: string,
+  status = 400,
+) {
   expect(res.json).toMatchObject({ error, error_description: expect.any(String) });
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -35,9 +50,14 @@ describe('device authorization endpoint', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const body = res.json;
-    expect(Object.keys(body).sort()).toEqual(
-      ['device_code', 'expires_in', 'interval', 'user_code', 'verification_uri', 'verification_uri_complete'],
-    );
+    expect(Object.keys(body).sort()).toEqual([
+      'device_code',
+      'expires_in',
+      'interval',
+      'user_code',
+      'verification_uri',
+      'verification_uri_complete',
+    ]);
     expect(body.device_code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(body.user_code).toMatch(USER_CODE);
     expect(body.verification_uri).toBe(`${ctx.issuer}/activate`);
@@ -50,7 +70,9 @@ describe('device authorization endpoint', () => {
 
   it('accepts a JSON body', async () => {
     const res = await fetch(`${ctx.issuer}/device/auth`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: TV.clientId }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: TV.clientId }),
     });
     expect(res.status).toBe(200);
   });
@@ -59,15 +81,23 @@ describe('device authorization endpoint', () => {
     ['no client_id', {}, 'invalid_client', 401],
     ['an unknown client', { client_id: 'nobody' }, 'invalid_client', 401],
     ['a public client presenting a secret', { client_id: TV.clientId, client_secret: 'x' }, 'invalid_client', 401],
-    ['a scope beyond the client\'s', { client_id: TV.clientId, scope: 'openid email' }, 'invalid_scope', 400],
+    ["a scope beyond the client's", { client_id: TV.clientId, scope: 'openid email' }, 'invalid_scope', 400],
     ['an unknown scope', { client_id: TV.clientId, scope: 'openid root' }, 'invalid_scope', 400],
-    ['a scope with characters outside RFC 6749 §3.3', { client_id: TV.clientId, scope: 'open"id' }, 'invalid_request', 400],
+    [
+      'a scope with characters outside RFC 6749 §3.3',
+      { client_id: TV.clientId, scope: 'open"id' },
+      'invalid_request',
+      400,
+    ],
   ])('%s → %s', async (_, body, error, status) => {
     expectError(await requestDevice(ctx.issuer, body), error, status);
   });
 
   it('refuses a client that may not use the device grant: unauthorized_client', async () => {
-    expectError(await postForm(`${ctx.issuer}/device/auth`, { scope: 'openid' }, { authorization: webBasic }), 'unauthorized_client');
+    expectError(
+      await postForm(`${ctx.issuer}/device/auth`, { scope: 'openid' }, { authorization: webBasic }),
+      'unauthorized_client',
+    );
   });
 
   it.each([
@@ -77,7 +107,10 @@ describe('device authorization endpoint', () => {
     ['a JSON value that is not a string', '{"client_id":["tv-device"]}', 'application/json'],
   ])('answers %s with invalid_request', async (_, body, type) => {
     const res = await fetch(`${ctx.issuer}/device/auth`, { method: 'POST', headers: { 'content-type': type }, body });
-    expectError({ status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> }, 'invalid_request');
+    expectError(
+      { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> },
+      'invalid_request',
+    );
   });
 
   it('answers GET with a JSON 405', async () => {
@@ -133,26 +166,41 @@ describe('polling the token endpoint', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.json).toMatchObject({
-      token_type: 'Bearer', scope: 'openid offline_access', expires_in: 3600,
-      access_token: expect.any(String), id_token: expect.any(String), refresh_token: expect.any(String),
+      token_type: 'Bearer',
+      scope: 'openid offline_access',
+      expires_in: 3600,
+      access_token: expect.any(String),
+      id_token: expect.any(String),
+      refresh_token: expect.any(String),
     });
     const jwks = createLocalJWKSet(ctx.server.context.keys.publicJwks());
     const at = await jwtVerify(String(res.json.access_token), jwks, { currentDate: new Date(clock.ms) });
-    expect(at.payload).toMatchObject({ sub: ALICE.sub, client_id: TV.clientId, iss: ctx.issuer, scope: 'openid offline_access' });
-    expect(decodeJwt(String(res.json.id_token))).toMatchObject({ sub: ALICE.sub, aud: TV.clientId, auth_time: expect.any(Number) });
+    expect(at.payload).toMatchObject({
+      sub: ALICE.sub,
+      client_id: TV.clientId,
+      iss: ctx.issuer,
+      scope: 'openid offline_access',
+    });
+    expect(decodeJwt(String(res.json.id_token))).toMatchObject({
+      sub: ALICE.sub,
+      aud: TV.clientId,
+      auth_time: expect.any(Number),
+    });
 
     for (let i = 0; i < 2; i++) {
       clock.advance(5);
       expectError(await poll(ctx.issuer, device.device_code), 'invalid_grant');
     }
     const refreshed = await postForm(`${ctx.issuer}/token`, {
-      grant_type: 'refresh_token', refresh_token: String(res.json.refresh_token), client_id: TV.clientId,
+      grant_type: 'refresh_token',
+      refresh_token: String(res.json.refresh_token),
+      client_id: TV.clientId,
     });
     expect(refreshed.status).toBe(200);
     expect(refreshed.json.refresh_token).not.toBe(res.json.refresh_token);
   });
 
-  it('without a scope, the request gets the client\'s whole scope', async () => {
+  it("without a scope, the request gets the client's whole scope", async () => {
     const device = await startDevice(ctx.issuer);
     await activate(device.verification_uri, device.user_code, { decision: 'approve' });
     expect((await poll(ctx.issuer, device.device_code)).json.scope).toBe(TV.allowedScope);
@@ -188,7 +236,12 @@ describe('polling the token endpoint', () => {
 
   it.each([
     ['no device_code', { grant_type: DEVICE_GRANT, client_id: TV.clientId }, 'invalid_request', 400],
-    ['an unknown device_code', { grant_type: DEVICE_GRANT, client_id: TV.clientId, device_code: 'nope' }, 'invalid_grant', 400],
+    [
+      'an unknown device_code',
+      { grant_type: DEVICE_GRANT, client_id: TV.clientId, device_code: 'nope' },
+      'invalid_grant',
+      400,
+    ],
     ['no client_id', { grant_type: DEVICE_GRANT, device_code: 'nope' }, 'invalid_client', 401],
   ])('%s → %s', async (_, body, error, status) => {
     expectError(await postForm(`${ctx.issuer}/token`, body), error, status);
@@ -196,17 +249,26 @@ describe('polling the token endpoint', () => {
 
   it('a repeated device_code is invalid_request; a client without the grant is unauthorized_client', async () => {
     const device = await startDevice(ctx.issuer);
-    const repeated = new URLSearchParams({ grant_type: DEVICE_GRANT, client_id: TV.clientId, device_code: device.device_code });
+    const repeated = new URLSearchParams({
+      grant_type: DEVICE_GRANT,
+      client_id: TV.clientId,
+      device_code: device.device_code,
+    });
     repeated.append('device_code', device.device_code);
     expectError(await postForm(`${ctx.issuer}/token`, repeated), 'invalid_request');
-    const web = await postForm(`${ctx.issuer}/token`, { grant_type: DEVICE_GRANT, device_code: device.device_code }, { authorization: webBasic });
+    const web = await postForm(
+      `${ctx.issuer}/token`,
+      { grant_type: DEVICE_GRANT, device_code: device.device_code },
+      { authorization: webBasic },
+    );
     expectError(web, 'unauthorized_client');
   });
 
   it('accepts a JSON poll', async () => {
     const device = await startDevice(ctx.issuer);
     const res = await fetch(`${ctx.issuer}/token`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ grant_type: DEVICE_GRANT, client_id: TV.clientId, device_code: device.device_code }),
     });
     expect(await res.json()).toMatchObject({ error: 'authorization_pending' });
@@ -259,7 +321,11 @@ describe('activation page', () => {
   });
 
   it('accepts the code in any case, with or without the dash and spaces', async () => {
-    for (const typed of [(c: string) => c.toLowerCase(), (c: string) => c.replace('-', ''), (c: string) => ` ${c.slice(0, 2)} ${c.slice(2).toLowerCase()} `]) {
+    for (const typed of [
+      (c: string) => c.toLowerCase(),
+      (c: string) => c.replace('-', ''),
+      (c: string) => ` ${c.slice(0, 2)} ${c.slice(2).toLowerCase()} `,
+    ]) {
       const device = await startDevice(ctx.issuer);
       const res = await new UserAgent().post(device.verification_uri, { user_code: typed(device.user_code) });
       expect(res.status).toBe(303);
@@ -317,7 +383,10 @@ describe('activation page', () => {
     const entered = await new UserAgent().post(device.verification_uri, { user_code: device.user_code });
     const stranger = new UserAgent();
     for (const step of ['', '/login', '/consent']) {
-      const res = step === '' ? await stranger.get(entered.location!) : await stranger.post(`${entered.location}${step}`, { decision: 'approve' });
+      const res =
+        step === ''
+          ? await stranger.get(entered.location!)
+          : await stranger.post(`${entered.location}${step}`, { decision: 'approve' });
       expect(res.status).toBe(400);
       expect(errorText(res.html)).toContain('another browser');
     }
@@ -380,8 +449,11 @@ describe('activation page: wrong codes are rate-limited (RFC 8628 §5.1)', () =>
 
 describe('options: deviceAuthUrl and deviceInterval', () => {
   const deviceAuth = async (server: ReturnType<typeof createReferenceServer>) => {
-    const res = await request(server.app.callback()).post(new URL(server.context.url('/device/auth')).pathname)
-      .type('form').send({ client_id: TV.clientId }).expect(200);
+    const res = await request(server.app.callback())
+      .post(new URL(server.context.url('/device/auth')).pathname)
+      .type('form')
+      .send({ client_id: TV.clientId })
+      .expect(200);
     return res.body as { verification_uri: string; user_code: string; interval: number };
   };
   const serve = async (options: Parameters<typeof createReferenceServer>[0], path: string, prefix: string) => {
@@ -403,19 +475,27 @@ describe('options: deviceAuthUrl and deviceInterval', () => {
   it('a deviceAuthUrl below the issuer: the pages are served at its path', async () => {
     const cookie = await serve(
       { issuer: 'https://idp.example.test/tenant', deviceAuthUrl: 'https://idp.example.test/tenant/device/' },
-      '/tenant/device/activate', 'https://idp.example.test/tenant/device/activate',
+      '/tenant/device/activate',
+      'https://idp.example.test/tenant/device/activate',
     );
-    expect(cookie).toMatch(/Path=\/tenant\/device\/activate\/[A-Za-z0-9_-]{43}; Max-Age=600; HttpOnly; SameSite=Lax; Secure/);
+    expect(cookie).toMatch(
+      /Path=\/tenant\/device\/activate\/[A-Za-z0-9_-]{43}; Max-Age=600; HttpOnly; SameSite=Lax; Secure/,
+    );
   });
 
   it('a deviceAuthUrl on another origin: advertised as given, served at /activate here', async () => {
-    await serve({ issuer: 'https://idp.example.test', deviceAuthUrl: 'https://tv.example.test' }, '/activate', 'https://tv.example.test/activate');
+    await serve(
+      { issuer: 'https://idp.example.test', deviceAuthUrl: 'https://tv.example.test' },
+      '/activate',
+      'https://tv.example.test/activate',
+    );
   });
 
-  it('a deviceAuthUrl outside the issuer\'s path: served at {issuer}/activate', async () => {
+  it("a deviceAuthUrl outside the issuer's path: served at {issuer}/activate", async () => {
     await serve(
       { issuer: 'https://idp.example.test/tenant', deviceAuthUrl: 'https://idp.example.test/device' },
-      '/tenant/activate', 'https://idp.example.test/device/activate',
+      '/tenant/activate',
+      'https://idp.example.test/device/activate',
     );
   });
 

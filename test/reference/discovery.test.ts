@@ -24,11 +24,25 @@ describe('discovery document', () => {
       token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'],
       code_challenge_methods_supported: ['S256'],
     });
-    expect(d.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'client_credentials', 'refresh_token']));
-    expect(d.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'address', 'phone', 'offline_access']));
-    expect(d.claims_supported).toEqual(expect.arrayContaining([
-      'sub', 'iss', 'name', 'family_name', 'picture', 'email', 'email_verified', 'address', 'phone_number',
-    ]));
+    expect(d.grant_types_supported).toEqual(
+      expect.arrayContaining(['authorization_code', 'client_credentials', 'refresh_token']),
+    );
+    expect(d.scopes_supported).toEqual(
+      expect.arrayContaining(['openid', 'profile', 'email', 'address', 'phone', 'offline_access']),
+    );
+    expect(d.claims_supported).toEqual(
+      expect.arrayContaining([
+        'sub',
+        'iss',
+        'name',
+        'family_name',
+        'picture',
+        'email',
+        'email_verified',
+        'address',
+        'phone_number',
+      ]),
+    );
   });
 });
 
@@ -47,18 +61,31 @@ describe('JWKS', () => {
 
   it('verifies the tokens the server signs, choosing the key by kid', async () => {
     const jwks = createLocalJWKSet((await request(ctx.issuer).get('/jwks')).body);
-    const { json } = await token(ctx.issuer, { grant_type: 'client_credentials' }, { id: MACHINE.clientId, secret: MACHINE.clientSecret });
-    const { protectedHeader } = await jwtVerify(String(json.access_token), jwks, { issuer: ctx.issuer, algorithms: ['RS256'] });
+    const { json } = await token(
+      ctx.issuer,
+      { grant_type: 'client_credentials' },
+      { id: MACHINE.clientId, secret: MACHINE.clientSecret },
+    );
+    const { protectedHeader } = await jwtVerify(String(json.access_token), jwks, {
+      issuer: ctx.issuer,
+      algorithms: ['RS256'],
+    });
     expect(protectedHeader.kid).toBe(ctx.server.context.keys.current.kid);
   });
 
   it('keeps the old key published after a rotation, so earlier tokens still verify', async () => {
-    const before = await token(ctx.issuer, { grant_type: 'client_credentials' }, { id: MACHINE.clientId, secret: MACHINE.clientSecret });
+    const before = await token(
+      ctx.issuer,
+      { grant_type: 'client_credentials' },
+      { id: MACHINE.clientId, secret: MACHINE.clientSecret },
+    );
     const oldKid = ctx.server.context.keys.current.kid;
     ctx.server.context.keys.rotate();
     const { body } = await request(ctx.issuer).get('/jwks');
     expect(body.keys.map((k: { kid: string }) => k.kid)).toEqual([ctx.server.context.keys.current.kid, oldKid]);
-    await expect(verifyPresentedAccessToken(ctx.server.context, String(before.json.access_token))).resolves.toMatchObject({ claims: { sub: MACHINE.clientId } });
+    await expect(
+      verifyPresentedAccessToken(ctx.server.context, String(before.json.access_token)),
+    ).resolves.toMatchObject({ claims: { sub: MACHINE.clientId } });
   });
 });
 
@@ -85,9 +112,15 @@ describe('issuer with a path and other signing algorithms', () => {
       expect(d.id_token_signing_alg_values_supported).toEqual([alg]);
       const jwks = (await agent.get('/jwks')).body;
       expect(jwks.keys[0]).toMatchObject({ alg, use: 'sig' });
-      const res = await agent.post('/token').auth(MACHINE.clientId, MACHINE.clientSecret)
-        .type('form').send({ grant_type: 'client_credentials' }).expect(200);
-      const { protectedHeader } = await jwtVerify(res.body.access_token, createLocalJWKSet(jwks), { algorithms: [alg] });
+      const res = await agent
+        .post('/token')
+        .auth(MACHINE.clientId, MACHINE.clientSecret)
+        .type('form')
+        .send({ grant_type: 'client_credentials' })
+        .expect(200);
+      const { protectedHeader } = await jwtVerify(res.body.access_token, createLocalJWKSet(jwks), {
+        algorithms: [alg],
+      });
       expect(protectedHeader).toMatchObject({ alg, typ: 'at+jwt' });
     } finally {
       await server.close();

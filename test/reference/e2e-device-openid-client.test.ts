@@ -51,14 +51,21 @@ describe('openid-client 6 as the device, a person at the activation page', () =>
     expect(answers).not.toContain('slow_down');
     expect(tokens.token_type).toBe('bearer');
     expect(tokens.scope).toBe('openid profile offline_access');
-    expect(tokens.claims()).toMatchObject({ iss: ctx.issuer, aud: TV.clientId, sub: ALICE.sub, name: ALICE.claims.name });
+    expect(tokens.claims()).toMatchObject({
+      iss: ctx.issuer,
+      aud: TV.clientId,
+      sub: ALICE.sub,
+      name: ALICE.claims.name,
+    });
     expect(tokens.refresh_token).toEqual(expect.any(String));
 
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
 
-    await expect(client.pollDeviceAuthorizationGrant(config, authorization)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.pollDeviceAuthorizationGrant(config, authorization)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('a person who follows verification_uri_complete and denies: the polling rejects with access_denied', async () => {

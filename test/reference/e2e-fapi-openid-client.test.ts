@@ -12,8 +12,20 @@ const insecure = { execute: [client.allowInsecureRequests] };
 const KEYED = { ...SEEDED_CLIENTS.keyed, redirectUri: SEEDED_CLIENTS.keyed.redirectUris[0]! };
 
 async function keyedConfig(issuer: string): Promise<client.Configuration> {
-  const key = await crypto.subtle.importKey('jwk', { ...SEEDED_KEYED_PRIVATE_JWK }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
-  return client.discovery(new URL(issuer), KEYED.clientId, undefined, client.PrivateKeyJwt({ key, kid: SEEDED_KEYED_PRIVATE_JWK.kid }), insecure);
+  const key = await crypto.subtle.importKey(
+    'jwk',
+    { ...SEEDED_KEYED_PRIVATE_JWK },
+    { name: 'ECDSA', namedCurve: 'P-256' },
+    false,
+    ['sign'],
+  );
+  return client.discovery(
+    new URL(issuer),
+    KEYED.clientId,
+    undefined,
+    client.PrivateKeyJwt({ key, kid: SEEDED_KEYED_PRIVATE_JWK.kid }),
+    insecure,
+  );
 }
 
 /** PAR (pushed by the library) → login → code → tokens, with a DPoP key throughout when given. */
@@ -21,15 +33,29 @@ async function parFlow(config: client.Configuration, dpop?: client.DPoPHandle) {
   const pkceCodeVerifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
-  const url = await client.buildAuthorizationUrlWithPAR(config, {
-    redirect_uri: KEYED.redirectUri, scope: 'openid profile offline_access', state, nonce,
-    code_challenge: await client.calculatePKCECodeChallenge(pkceCodeVerifier), code_challenge_method: 'S256',
-  }, dpop ? { DPoP: dpop } : undefined);
+  const url = await client.buildAuthorizationUrlWithPAR(
+    config,
+    {
+      redirect_uri: KEYED.redirectUri,
+      scope: 'openid profile offline_access',
+      state,
+      nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(pkceCodeVerifier),
+      code_challenge_method: 'S256',
+    },
+    dpop ? { DPoP: dpop } : undefined,
+  );
   expect(url.searchParams.get('request_uri')).toMatch(/^urn:ietf:params:oauth:request_uri:/);
   expect([...url.searchParams.keys()].sort()).toEqual(['client_id', 'request_uri']);
   const { location } = await browse(url.href);
   expect(location?.startsWith(KEYED.redirectUri)).toBe(true);
-  return client.authorizationCodeGrant(config, new URL(location!), { pkceCodeVerifier, expectedState: state, expectedNonce: nonce }, undefined, dpop ? { DPoP: dpop } : undefined);
+  return client.authorizationCodeGrant(
+    config,
+    new URL(location!),
+    { pkceCodeVerifier, expectedState: state, expectedNonce: nonce },
+    undefined,
+    dpop ? { DPoP: dpop } : undefined,
+  );
 }
 
 /** PAR + private_key_jwt + DPoP: token_type dpop, and userinfo in the DPoP scheme. */

@@ -27,7 +27,11 @@ describe('openid-client against the reference server', () => {
     });
     const { location } = await browse(url.href);
     expect(location?.startsWith(redirectUri)).toBe(true);
-    return client.authorizationCodeGrant(config, new URL(location!), { pkceCodeVerifier, expectedState: state, expectedNonce: nonce });
+    return client.authorizationCodeGrant(config, new URL(location!), {
+      pkceCodeVerifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
   }
 
   it('discovers the server', async () => {
@@ -39,7 +43,13 @@ describe('openid-client against the reference server', () => {
   });
 
   it('client credentials', async () => {
-    const config = await client.discovery(new URL(ctx.issuer), MACHINE.clientId, MACHINE.clientSecret, undefined, insecure);
+    const config = await client.discovery(
+      new URL(ctx.issuer),
+      MACHINE.clientId,
+      MACHINE.clientSecret,
+      undefined,
+      insecure,
+    );
     const tokens = await client.clientCredentialsGrant(config, { scope: 'api:read' });
     expect(tokens.token_type).toBe('bearer');
     expect(tokens.access_token).toEqual(expect.any(String));
@@ -50,7 +60,12 @@ describe('openid-client against the reference server', () => {
   it('code + PKCE for the confidential client, then refresh rotation with the replay refused', async () => {
     const config = await client.discovery(new URL(ctx.issuer), WEB.clientId, WEB.clientSecret, undefined, insecure);
     const tokens = await codeFlow(config, WEB.redirectUri, 'openid profile email offline_access');
-    expect(tokens.claims()).toMatchObject({ iss: ctx.issuer, sub: ALICE.sub, aud: WEB.clientId, email: ALICE.claims.email });
+    expect(tokens.claims()).toMatchObject({
+      iss: ctx.issuer,
+      sub: ALICE.sub,
+      aud: WEB.clientId,
+      email: ALICE.claims.email,
+    });
     expect(tokens.scope).toBe('openid profile email offline_access');
     const first = tokens.refresh_token!;
     expect(first).toEqual(expect.any(String));
@@ -63,11 +78,19 @@ describe('openid-client against the reference server', () => {
 
     await expect(client.refreshTokenGrant(config, first)).rejects.toMatchObject({ error: 'invalid_grant' });
     // The replay revoked the family: the newest token is dead too.
-    await expect(client.refreshTokenGrant(config, rotated.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.refreshTokenGrant(config, rotated.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('code + PKCE for the confidential client with client_secret_basic', async () => {
-    const config = await client.discovery(new URL(ctx.issuer), WEB.clientId, undefined, client.ClientSecretBasic(WEB.clientSecret), insecure);
+    const config = await client.discovery(
+      new URL(ctx.issuer),
+      WEB.clientId,
+      undefined,
+      client.ClientSecretBasic(WEB.clientSecret),
+      insecure,
+    );
     const tokens = await codeFlow(config, WEB.redirectUri, 'openid');
     expect(tokens.claims()?.sub).toBe(ALICE.sub);
     const rotated = await client.refreshTokenGrant(config, tokens.refresh_token!);
@@ -81,19 +104,27 @@ describe('openid-client against the reference server', () => {
     expect(tokens.claims()).not.toHaveProperty('email');
     const rotated = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
-    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('a wrong PKCE verifier is refused to the library as invalid_grant', async () => {
     const config = await client.discovery(new URL(ctx.issuer), SPA.clientId, undefined, client.None(), insecure);
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: SPA.redirectUri, scope: 'openid', state,
-      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()), code_challenge_method: 'S256',
+      redirect_uri: SPA.redirectUri,
+      scope: 'openid',
+      state,
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
     });
     const { location } = await browse(url.href);
-    await expect(client.authorizationCodeGrant(config, new URL(location!), {
-      pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: state,
-    })).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(
+      client.authorizationCodeGrant(config, new URL(location!), {
+        pkceCodeVerifier: client.randomPKCECodeVerifier(),
+        expectedState: state,
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 });

@@ -36,7 +36,11 @@ async function signIn(scope: string) {
     code_challenge_method: 'S256',
   });
   const end = await redirectAfterLogin(url, redirectUri, SEEDED_USER);
-  return client.authorizationCodeGrant(webConfig, end, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+  return client.authorizationCodeGrant(webConfig, end, {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+    expectedNonce: nonce,
+  });
 }
 
 beforeAll(async () => {
@@ -76,18 +80,22 @@ describe('openid-client 6 against the reference', () => {
 
     const active = await client.tokenIntrospection(webConfig, tokens.access_token);
     expect(active).toMatchObject({ active: true, sub, client_id: web.clientId, token_type: 'Bearer', iss: ref.issuer });
-    const refreshActive = await client.tokenIntrospection(webConfig, tokens.refresh_token ?? '', { token_type_hint: 'refresh_token' });
+    const refreshActive = await client.tokenIntrospection(webConfig, tokens.refresh_token ?? '', {
+      token_type_hint: 'refresh_token',
+    });
     expect(refreshActive.active).toBe(true);
 
     await client.tokenRevocation(webConfig, tokens.refresh_token ?? '', { token_type_hint: 'refresh_token' });
 
     expect(await client.tokenIntrospection(webConfig, tokens.access_token)).toStrictEqual({ active: false });
     expect(await client.tokenIntrospection(webConfig, tokens.refresh_token ?? '')).toStrictEqual({ active: false });
-    await expect(client.refreshTokenGrant(webConfig, tokens.refresh_token ?? '')).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.refreshTokenGrant(webConfig, tokens.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     await expect(client.fetchUserInfo(webConfig, tokens.access_token, sub)).rejects.toMatchObject({ status: 401 });
   });
 
-  it('exchanges a user\'s token for a narrower one, with the exchange client', async () => {
+  it("exchanges a user's token for a narrower one, with the exchange client", async () => {
     const tokens = await signIn('openid api:read');
     const exchanged = await client.genericGrantRequest(exchangeConfig, TOKEN_EXCHANGE, {
       subject_token: tokens.access_token,
@@ -98,12 +106,19 @@ describe('openid-client 6 against the reference', () => {
     expect(exchanged).toMatchObject({ token_type: 'bearer', issued_token_type: ACCESS_TOKEN_TYPE, scope: 'api:read' });
     expect(exchanged.refresh_token).toBeUndefined();
     const described = await client.tokenIntrospection(exchangeConfig, exchanged.access_token);
-    expect(described).toMatchObject({ active: true, sub: SEEDED_USER.sub, client_id: exchanger.clientId, scope: 'api:read' });
+    expect(described).toMatchObject({
+      active: true,
+      sub: SEEDED_USER.sub,
+      client_id: exchanger.clientId,
+      scope: 'api:read',
+    });
 
-    await expect(client.genericGrantRequest(exchangeConfig, TOKEN_EXCHANGE, {
-      subject_token: tokens.access_token,
-      subject_token_type: ACCESS_TOKEN_TYPE,
-      scope: 'api:read api:write',
-    })).rejects.toMatchObject({ error: 'invalid_scope' });
+    await expect(
+      client.genericGrantRequest(exchangeConfig, TOKEN_EXCHANGE, {
+        subject_token: tokens.access_token,
+        subject_token_type: ACCESS_TOKEN_TYPE,
+        scope: 'api:read api:write',
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_scope' });
   });
 });

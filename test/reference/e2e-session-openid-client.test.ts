@@ -18,13 +18,21 @@ describe('openid-client with login sessions and logout', () => {
     const state = client.randomState();
     const nonce = client.randomNonce();
     const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: WEB.redirectUri, scope: 'openid profile', state, nonce,
-      code_challenge: await client.calculatePKCECodeChallenge(pkceCodeVerifier), code_challenge_method: 'S256', ...extra,
+      redirect_uri: WEB.redirectUri,
+      scope: 'openid profile',
+      state,
+      nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(pkceCodeVerifier),
+      code_challenge_method: 'S256',
+      ...extra,
     });
     const result = await walk(browser, ctx.issuer, url.href, { act: extra.prompt !== 'none' });
     expect(result.location?.href.startsWith(WEB.redirectUri), JSON.stringify(result)).toBe(true);
     const tokens = await client.authorizationCodeGrant(config, result.location!, {
-      pkceCodeVerifier, expectedState: state, expectedNonce: nonce, ...(extra.max_age ? { maxAge: Number(extra.max_age) } : {}),
+      pkceCodeVerifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      ...(extra.max_age ? { maxAge: Number(extra.max_age) } : {}),
     });
     return { tokens, pages: result.pages };
   }
@@ -41,12 +49,21 @@ describe('openid-client with login sessions and logout', () => {
     expect(silent.tokens.claims()).toMatchObject({ sub: ALICE.sub, auth_time: first.tokens.claims()!.auth_time });
 
     const state = client.randomState();
-    const logout = client.buildEndSessionUrl(config, { id_token_hint: idToken, post_logout_redirect_uri: WEB.postLogoutRedirectUris![0]!, state });
+    const logout = client.buildEndSessionUrl(config, {
+      id_token_hint: idToken,
+      post_logout_redirect_uri: WEB.postLogoutRedirectUris![0]!,
+      state,
+    });
     const res = await browser.send(logout.href);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`${WEB.postLogoutRedirectUris![0]!}?state=${state}`);
 
-    const after = client.buildAuthorizationUrl(config, { redirect_uri: WEB.redirectUri, scope: 'openid', prompt: 'none', state: 's' });
+    const after = client.buildAuthorizationUrl(config, {
+      redirect_uri: WEB.redirectUri,
+      scope: 'openid',
+      prompt: 'none',
+      state: 's',
+    });
     const { location } = await walk(browser, ctx.issuer, after.href, { act: false });
     expect(location?.searchParams.get('error')).toBe('login_required');
   });

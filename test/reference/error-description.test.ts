@@ -13,10 +13,12 @@ const basic = `Basic ${Buffer.from(`${MACHINE.clientId}:${MACHINE.clientSecret}`
 
 async function tokenError(body: string): Promise<{ error: string; error_description: string }> {
   const res = await fetch(`${ctx.issuer}/token`, {
-    method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' }, body,
+    method: 'POST',
+    headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+    body,
   });
   expect(res.status).toBe(400);
-  return await res.json() as { error: string; error_description: string };
+  return (await res.json()) as { error: string; error_description: string };
 }
 
 describe('error_description stays within the RFC 6749 §5.2 character set', () => {
@@ -34,7 +36,11 @@ describe('error_description stays within the RFC 6749 §5.2 character set', () =
   });
 
   it('for every description the error factory makes', () => {
-    expect(errorDescription('code_verifier must be 43–128 characters (RFC 7636 §4.1): "x\\y" é\n')).toBe("code_verifier must be 43-128 characters (RFC 7636 section 4.1): 'x/y' ??");
-    expect(new OAuthError('invalid_request', 'parameter "a" is included more than once').toJSON().error_description).toBe("parameter 'a' is included more than once");
+    expect(errorDescription('code_verifier must be 43–128 characters (RFC 7636 §4.1): "x\\y" é\n')).toBe(
+      "code_verifier must be 43-128 characters (RFC 7636 section 4.1): 'x/y' ??",
+    );
+    expect(
+      new OAuthError('invalid_request', 'parameter "a" is included more than once').toJSON().error_description,
+    ).toBe("parameter 'a' is included more than once");
   });
 });

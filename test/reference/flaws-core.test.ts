@@ -6,11 +6,19 @@ import { createHash } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe } from 'vitest';
 import {
-  MACHINE, newVerifier, PARTNER, s256, SPA, WEB, type ReferenceClient, type TokenResult,
+  MACHINE,
+  newVerifier,
+  PARTNER,
+  s256,
+  SPA,
+  WEB,
+  type ReferenceClient,
+  type TokenResult,
 } from '../support/reference-client.ts';
 import { flawTests } from './flaw-matrix.ts';
 
-const outcome = (result: TokenResult) => (result.status === 200 ? 'issued' : String(result.body.error ?? result.status));
+const outcome = (result: TokenResult) =>
+  result.status === 200 ? 'issued' : String(result.body.error ?? result.status);
 
 /** Code flow for WEB and redemption; `redeem` adjusts the token request. */
 async function redeemOutcome(
@@ -39,9 +47,16 @@ async function authorizeOutcome(
 async function redirectOutcome(idp: ReferenceClient, redirectUri: string): Promise<string> {
   const result = await idp.authorize({
     client: WEB,
-    query: { redirect_uri: redirectUri, response_type: 'code', scope: 'openid', code_challenge: s256(newVerifier()), code_challenge_method: 'S256' },
+    query: {
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: s256(newVerifier()),
+      code_challenge_method: 'S256',
+    },
   });
-  if (result.callback) return result.callback.href.startsWith(redirectUri) ? 'redirected' : `elsewhere ${result.callback.href}`;
+  if (result.callback)
+    return result.callback.href.startsWith(redirectUri) ? 'redirected' : `elsewhere ${result.callback.href}`;
   return `page ${result.page?.status}`;
 }
 
@@ -56,8 +71,11 @@ async function raceOutcome(idp: ReferenceClient, params: Record<string, string |
   return issued === 1 ? 'one' : issued === 0 ? 'none' : 'several';
 }
 
-const ccToken = (idp: ReferenceClient, extra: Record<string, string> = {}, opts: { secret?: string; json?: boolean } = {}) =>
-  idp.token({ grant_type: 'client_credentials', ...extra }, { client: MACHINE, ...opts });
+const ccToken = (
+  idp: ReferenceClient,
+  extra: Record<string, string> = {},
+  opts: { secret?: string; json?: boolean } = {},
+) => idp.token({ grant_type: 'client_credentials', ...extra }, { client: MACHINE, ...opts });
 
 describe('planted flaws of the core', () => {
   flawTests([
@@ -81,35 +99,44 @@ describe('planted flaws of the core', () => {
     },
     {
       flaw: 'code-reuse-allowed',
-      probe: (idp) => redeemOutcome(idp, async (code, verifier) => {
-        await idp.redeem(code, WEB, { code_verifier: verifier });
-        return idp.redeem(code, WEB, { code_verifier: verifier });
-      }),
+      probe: (idp) =>
+        redeemOutcome(idp, async (code, verifier) => {
+          await idp.redeem(code, WEB, { code_verifier: verifier });
+          return idp.redeem(code, WEB, { code_verifier: verifier });
+        }),
       clean: 'invalid_grant',
       flawed: 'issued',
     },
     {
       flaw: 'code-reuse-keeps-tokens',
       // After a replay of the code, the refresh token of the first redemption.
-      probe: (idp) => redeemOutcome(idp, async (code, verifier) => {
-        const first = await idp.redeem(code, WEB, { code_verifier: verifier });
-        await idp.redeem(code, WEB, { code_verifier: verifier });
-        return idp.refresh(String(first.body.refresh_token), WEB);
-      }),
+      probe: (idp) =>
+        redeemOutcome(idp, async (code, verifier) => {
+          const first = await idp.redeem(code, WEB, { code_verifier: verifier });
+          await idp.redeem(code, WEB, { code_verifier: verifier });
+          return idp.refresh(String(first.body.refresh_token), WEB);
+        }),
       clean: 'invalid_grant',
       flawed: 'issued',
     },
     {
       flaw: 'code-not-bound-to-client',
-      probe: (idp) => redeemOutcome(idp, (code, verifier) =>
-        idp.token({ grant_type: 'authorization_code', code, redirect_uri: WEB.redirectUris[0], code_verifier: verifier }, { client: PARTNER })),
+      probe: (idp) =>
+        redeemOutcome(idp, (code, verifier) =>
+          idp.token(
+            { grant_type: 'authorization_code', code, redirect_uri: WEB.redirectUris[0], code_verifier: verifier },
+            { client: PARTNER },
+          ),
+        ),
       clean: 'invalid_grant',
       flawed: 'issued',
     },
     {
       flaw: 'code-redirect-unchecked',
-      probe: (idp) => redeemOutcome(idp, (code, verifier) =>
-        idp.redeem(code, WEB, { code_verifier: verifier, redirect_uri: 'https://web.example.test/other' })),
+      probe: (idp) =>
+        redeemOutcome(idp, (code, verifier) =>
+          idp.redeem(code, WEB, { code_verifier: verifier, redirect_uri: 'https://web.example.test/other' }),
+        ),
       clean: 'invalid_grant',
       flawed: 'issued',
     },
@@ -128,11 +155,11 @@ describe('planted flaws of the core', () => {
     {
       flaw: 'pkce-downgrade',
       // No challenge at /auth (allowed for this first-party confidential client), a verifier at /token.
-      probe: (idp) => redeemOutcome(
-        idp,
-        (code) => idp.redeem(code, WEB, { code_verifier: newVerifier() }),
-        { code_challenge: undefined, code_challenge_method: undefined },
-      ),
+      probe: (idp) =>
+        redeemOutcome(idp, (code) => idp.redeem(code, WEB, { code_verifier: newVerifier() }), {
+          code_challenge: undefined,
+          code_challenge_method: undefined,
+        }),
       clean: 'invalid_grant',
       flawed: 'issued',
     },
@@ -157,7 +184,8 @@ describe('planted flaws of the core', () => {
     },
     {
       flaw: 'pkce-verifier-format-unchecked',
-      probe: (idp) => authorizeOutcome(idp, WEB, { code_challenge: s256('too-short'), code_challenge_method: 'S256' }, 'too-short'),
+      probe: (idp) =>
+        authorizeOutcome(idp, WEB, { code_challenge: s256('too-short'), code_challenge_method: 'S256' }, 'too-short'),
       clean: 'invalid_grant',
       flawed: 'issued',
     },
@@ -271,7 +299,11 @@ describe('planted flaws of the core', () => {
       flaw: 'at-hash-wrong',
       probe: async (idp) => {
         const tokens = await webTokens(idp, 'openid');
-        const expected = createHash('sha256').update(String(tokens.access_token)).digest().subarray(0, 16).toString('base64url');
+        const expected = createHash('sha256')
+          .update(String(tokens.access_token))
+          .digest()
+          .subarray(0, 16)
+          .toString('base64url');
         return decodeJwt(String(tokens.id_token)).at_hash === expected;
       },
       clean: true,
@@ -299,8 +331,15 @@ describe('planted flaws of the core', () => {
     {
       flaw: 'error-format-wrong',
       probe: async (idp) => {
-        const result = await idp.token({ grant_type: 'client_credentials', scope: 'not\u0001valid' }, { client: MACHINE });
-        return [result.status, result.headers.get('content-type')?.split(';')[0], result.body.error ?? 'no error member'];
+        const result = await idp.token(
+          { grant_type: 'client_credentials', scope: 'not\u0001valid' },
+          { client: MACHINE },
+        );
+        return [
+          result.status,
+          result.headers.get('content-type')?.split(';')[0],
+          result.body.error ?? 'no error member',
+        ];
       },
       clean: [400, 'application/json', 'invalid_request'],
       flawed: [400, 'text/plain', 'no error member'],
@@ -326,10 +365,19 @@ describe('planted flaws of the core', () => {
     {
       flaw: 'no-frame-protection',
       probe: async (idp) => {
-        const login = await idp.get(`/auth?${new URLSearchParams({
-          client_id: WEB.clientId, redirect_uri: WEB.redirectUris[0]!, response_type: 'code', scope: 'openid',
-        })}`);
-        return [login.status, login.headers.get('x-frame-options'), /frame-ancestors/.test(login.headers.get('content-security-policy') ?? '')];
+        const login = await idp.get(
+          `/auth?${new URLSearchParams({
+            client_id: WEB.clientId,
+            redirect_uri: WEB.redirectUris[0]!,
+            response_type: 'code',
+            scope: 'openid',
+          })}`,
+        );
+        return [
+          login.status,
+          login.headers.get('x-frame-options'),
+          /frame-ancestors/.test(login.headers.get('content-security-policy') ?? ''),
+        ];
       },
       clean: [200, 'DENY', true],
       flawed: [200, null, false],
@@ -338,7 +386,12 @@ describe('planted flaws of the core', () => {
       flaw: 'race-code',
       probe: async (idp) => {
         const { code, verifier } = await idp.authorizeCode(WEB);
-        return raceOutcome(idp, { grant_type: 'authorization_code', code, redirect_uri: WEB.redirectUris[0], code_verifier: verifier });
+        return raceOutcome(idp, {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: WEB.redirectUris[0],
+          code_verifier: verifier,
+        });
       },
       clean: 'one',
       flawed: 'several',

@@ -9,7 +9,8 @@ import { activate, FakeClock, poll, startDevice, useServer, type JsonResponse } 
 
 type Behaviour = 'pending' | 'fast poll' | 'denied' | 'poll after success';
 
-const outcome = (res: JsonResponse) => (res.status === 200 && typeof res.json.access_token === 'string' ? 'tokens' : String(res.json.error));
+const outcome = (res: JsonResponse) =>
+  res.status === 200 && typeof res.json.access_token === 'string' ? 'tokens' : String(res.json.error);
 
 /** What each behaviour's last poll answers, on a server at `issuer` with the clock `clock`. */
 const BEHAVIOURS: Record<Behaviour, (issuer: string, clock: FakeClock) => Promise<string>> = {

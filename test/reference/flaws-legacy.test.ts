@@ -21,7 +21,8 @@ describe('planted flaws of the legacy grants', () => {
       flaw: 'implicit-issues-refresh',
       probe: async (idp) => {
         const { params } = await idp.authorize({
-          client: LEGACY_CLIENT, query: { response_type: 'id_token token', scope: 'openid', nonce: 'n-1' },
+          client: LEGACY_CLIENT,
+          query: { response_type: 'id_token token', scope: 'openid', nonce: 'n-1' },
         });
         return [params.has('access_token'), params.has('refresh_token')];
       },

@@ -11,13 +11,27 @@ import { Browser, walk } from '../support/session-browser.ts';
 import { flawTests, type FlawProbe } from './flaw-matrix.ts';
 
 const pkceQuery = () => ({ code_challenge: s256(newVerifier()), code_challenge_method: 'S256' });
-const authQuery = (client: typeof WEB, extra: Record<string, string> = {}) => new URLSearchParams({
-  response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUris[0]!, scope: 'openid', state: 's', ...pkceQuery(), ...extra,
-});
+const authQuery = (client: typeof WEB, extra: Record<string, string> = {}) =>
+  new URLSearchParams({
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: client.redirectUris[0]!,
+    scope: 'openid',
+    state: 's',
+    ...pkceQuery(),
+    ...extra,
+  });
 
 /** Where one authorization request ends: the error, "code", or the page status. */
-async function answer(idp: ReferenceClient, query: Record<string, string | undefined>, client: typeof WEB = WEB): Promise<string> {
-  const result = await idp.authorize({ client, query: { response_type: 'code', scope: 'openid', ...pkceQuery(), ...query } });
+async function answer(
+  idp: ReferenceClient,
+  query: Record<string, string | undefined>,
+  client: typeof WEB = WEB,
+): Promise<string> {
+  const result = await idp.authorize({
+    client,
+    query: { response_type: 'code', scope: 'openid', ...pkceQuery(), ...query },
+  });
   return result.params.get('error') ?? (result.params.has('code') ? 'code' : `page ${result.page?.status}`);
 }
 
@@ -25,7 +39,11 @@ async function answer(idp: ReferenceClient, query: Record<string, string | undef
 async function signedIn(idp: ReferenceClient): Promise<{ browser: Browser; idToken: string }> {
   const browser = new Browser();
   const verifier = newVerifier();
-  const { location } = await walk(browser, idp.issuer, `${idp.issuer}/auth?${authQuery(WEB, { code_challenge: s256(verifier) })}`);
+  const { location } = await walk(
+    browser,
+    idp.issuer,
+    `${idp.issuer}/auth?${authQuery(WEB, { code_challenge: s256(verifier) })}`,
+  );
   const redeemed = await idp.redeem(location!.searchParams.get('code')!, WEB, { code_verifier: verifier });
   return { browser, idToken: String(redeemed.body.id_token) };
 }
@@ -33,49 +51,99 @@ async function signedIn(idp: ReferenceClient): Promise<{ browser: Browser; idTok
 /** What a second request in a signed-in browser gets: "code" without a page, the error, or "login page". */
 async function inSession(idp: ReferenceClient, extra: (idToken: string) => Record<string, string>): Promise<string> {
   const { browser, idToken } = await signedIn(idp);
-  const result = await walk(browser, idp.issuer, `${idp.issuer}/auth?${authQuery(WEB, extra(idToken))}`, { act: false });
+  const result = await walk(browser, idp.issuer, `${idp.issuer}/auth?${authQuery(WEB, extra(idToken))}`, {
+    act: false,
+  });
   if (result.location) return result.location.searchParams.get('error') ?? 'code';
   return /name="password"/.test(result.page?.html ?? '') ? 'login page' : `page ${result.page?.status}`;
 }
 
 const PROBES: FlawProbe[] = [
-  { flaw: 'response-type-defaulted', probe: (idp) => answer(idp, { response_type: undefined }), clean: 'invalid_request', flawed: 'code' },
+  {
+    flaw: 'response-type-defaulted',
+    probe: (idp) => answer(idp, { response_type: undefined }),
+    clean: 'invalid_request',
+    flawed: 'code',
+  },
   {
     flaw: 'authorize-get-only',
-    probe: async (idp) => (await fetch(`${idp.issuer}/auth`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: authQuery(WEB) })).status,
+    probe: async (idp) =>
+      (
+        await fetch(`${idp.issuer}/auth`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: authQuery(WEB),
+        })
+      ).status,
     clean: 200,
     flawed: 405,
   },
-  { flaw: 'unknown-param-rejected', probe: (idp) => answer(idp, { x_unknown: '1', login_hint: 'alice' }), clean: 'code', flawed: 'invalid_request' },
-  { flaw: 'scope-order-sensitive', probe: (idp) => answer(idp, { scope: 'profile openid' }), clean: 'code', flawed: 'invalid_scope' },
+  {
+    flaw: 'unknown-param-rejected',
+    probe: (idp) => answer(idp, { x_unknown: '1', login_hint: 'alice' }),
+    clean: 'code',
+    flawed: 'invalid_request',
+  },
+  {
+    flaw: 'scope-order-sensitive',
+    probe: (idp) => answer(idp, { scope: 'profile openid' }),
+    clean: 'code',
+    flawed: 'invalid_scope',
+  },
   {
     flaw: 'denial-wrong-error',
-    probe: async (idp) => (await idp.authorize({ client: SPA, decision: 'deny', query: { response_type: 'code', scope: 'openid', ...pkceQuery() } })).params.get('error'),
+    probe: async (idp) =>
+      (
+        await idp.authorize({
+          client: SPA,
+          decision: 'deny',
+          query: { response_type: 'code', scope: 'openid', ...pkceQuery() },
+        })
+      ).params.get('error'),
     clean: 'access_denied',
     flawed: 'invalid_request',
   },
   {
     flaw: 'auth-time-missing',
-    probe: async (idp) => typeof decodeJwt(String((await idp.tokensFor(WEB, { scope: 'openid', max_age: '600' })).id_token)).auth_time,
+    probe: async (idp) =>
+      typeof decodeJwt(String((await idp.tokensFor(WEB, { scope: 'openid', max_age: '600' })).id_token)).auth_time,
     clean: 'number',
     flawed: 'undefined',
   },
   {
     flaw: 'prompt-none-shows-page',
-    probe: async (idp) => (await fetch(`${idp.issuer}/auth?${authQuery(WEB, { prompt: 'none' })}`, { redirect: 'manual' })).status,
+    probe: async (idp) =>
+      (await fetch(`${idp.issuer}/auth?${authQuery(WEB, { prompt: 'none' })}`, { redirect: 'manual' })).status,
     clean: 303,
     flawed: 200,
   },
-  { flaw: 'prompt-none-ignored', probe: (idp) => inSession(idp, () => ({ prompt: 'none' })), clean: 'code', flawed: 'login_required' },
-  { flaw: 'prompt-login-ignored', probe: (idp) => inSession(idp, () => ({ prompt: 'login' })), clean: 'login page', flawed: 'code' },
-  { flaw: 'max-age-ignored', probe: (idp) => inSession(idp, () => ({ max_age: '0' })), clean: 'login page', flawed: 'code' },
+  {
+    flaw: 'prompt-none-ignored',
+    probe: (idp) => inSession(idp, () => ({ prompt: 'none' })),
+    clean: 'code',
+    flawed: 'login_required',
+  },
+  {
+    flaw: 'prompt-login-ignored',
+    probe: (idp) => inSession(idp, () => ({ prompt: 'login' })),
+    clean: 'login page',
+    flawed: 'code',
+  },
+  {
+    flaw: 'max-age-ignored',
+    probe: (idp) => inSession(idp, () => ({ max_age: '0' })),
+    clean: 'login page',
+    flawed: 'code',
+  },
   {
     flaw: 'id-token-hint-ignored',
-    probe: (idp) => inSession(idp, (idToken) => {
-      const [h, , s] = idToken.split('.');
-      const other = Buffer.from(JSON.stringify({ ...decodeJwt(idToken), sub: 'someone-else' })).toString('base64url');
-      return { prompt: 'none', id_token_hint: `${h}.${other}.${s}` };
-    }),
+    probe: (idp) =>
+      inSession(idp, (idToken) => {
+        const [h, , s] = idToken.split('.');
+        const other = Buffer.from(JSON.stringify({ ...decodeJwt(idToken), sub: 'someone-else' })).toString('base64url');
+        return { prompt: 'none', id_token_hint: `${h}.${other}.${s}` };
+      }),
     clean: 'invalid_request',
     flawed: 'code',
   },
@@ -83,15 +151,27 @@ const PROBES: FlawProbe[] = [
     flaw: 'userinfo-get-only',
     probe: async (idp) => {
       const tokens = await idp.tokensFor(WEB, { scope: 'openid' });
-      return (await fetch(`${idp.issuer}/userinfo`, { method: 'POST', headers: { authorization: `Bearer ${String(tokens.access_token)}` } })).status;
+      return (
+        await fetch(`${idp.issuer}/userinfo`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${String(tokens.access_token)}` },
+        })
+      ).status;
     },
     clean: 200,
     flawed: 405,
   },
-  { flaw: 'request-object-ignored', probe: (idp) => answer(idp, { request: 'eyJhbGciOiJub25lIn0.e30.' }), clean: 'request_not_supported', flawed: 'code' },
+  {
+    flaw: 'request-object-ignored',
+    probe: (idp) => answer(idp, { request: 'eyJhbGciOiJub25lIn0.e30.' }),
+    clean: 'request_not_supported',
+    flawed: 'code',
+  },
   {
     flaw: 'claims-parameter-ignored',
-    probe: async (idp) => decodeJwt(String((await idp.tokensFor(WEB, { scope: 'openid', claims: '{"id_token":{"email":null}}' })).id_token)).email ?? null,
+    probe: async (idp) =>
+      decodeJwt(String((await idp.tokensFor(WEB, { scope: 'openid', claims: '{"id_token":{"email":null}}' })).id_token))
+        .email ?? null,
     clean: 'alice@example.test',
     flawed: null,
   },
@@ -104,7 +184,9 @@ const PROBES: FlawProbe[] = [
   {
     flaw: 'logout-open-redirect',
     probe: async (idp) => {
-      const res = await idp.get(`/session/end?${new URLSearchParams({ client_id: WEB.clientId, post_logout_redirect_uri: 'https://attacker.example.test/out' })}`);
+      const res = await idp.get(
+        `/session/end?${new URLSearchParams({ client_id: WEB.clientId, post_logout_redirect_uri: 'https://attacker.example.test/out' })}`,
+      );
       return [res.status, res.headers.get('location')];
     },
     clean: [400, null],
@@ -115,7 +197,9 @@ const PROBES: FlawProbe[] = [
     probe: async (idp) => {
       const { browser, idToken } = await signedIn(idp);
       await browser.send(`${idp.issuer}/session/end?${new URLSearchParams({ id_token_hint: idToken })}`);
-      const after = await walk(browser, idp.issuer, `${idp.issuer}/auth?${authQuery(WEB, { prompt: 'none' })}`, { act: false });
+      const after = await walk(browser, idp.issuer, `${idp.issuer}/auth?${authQuery(WEB, { prompt: 'none' })}`, {
+        act: false,
+      });
       return after.location?.searchParams.get('error') ?? 'code';
     },
     clean: 'login_required',

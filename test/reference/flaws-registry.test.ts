@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FLAW_NAMES } from '../../reference/index.ts';
 
-
 const REFERENCE = join(import.meta.dirname, '../../reference');
 
 function switchesInSource(): Set<string> {

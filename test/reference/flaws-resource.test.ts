@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_CLIENTS, SEEDED_USER, type FlawName } from '../../reference/index.ts';
 import { algNone, FORGERY_NAMES, type ForgeryName } from '../support/forge-jwt.ts';
 import {
-  clientCredentialsToken, codeFlowTokens, exchange, introspect, postForm, revoke, startReference, userinfo,
+  clientCredentialsToken,
+  codeFlowTokens,
+  exchange,
+  introspect,
+  postForm,
+  revoke,
+  startReference,
+  userinfo,
   type RunningReference,
 } from '../support/reference.ts';
 import { forgeAgainst } from '../support/reference-forgeries.ts';
@@ -40,7 +47,12 @@ const ACCEPTED: Record<string, ForgeryName[]> = {
   'alg-none-accepted': NONE,
   'hs256-key-confusion': HS256,
   'signature-unchecked': [
-    ...NONE, ...HS256, 'stripped signature', 'changed payload, original signature', 'attacker key with our kid', 'unknown kid',
+    ...NONE,
+    ...HS256,
+    'stripped signature',
+    'changed payload, original signature',
+    'attacker key with our kid',
+    'unknown kid',
   ],
   'trusts-embedded-jwk': ['attacker key in its own jwk header'],
 };
@@ -68,7 +80,9 @@ describe.each(Object.keys(ACCEPTED))('verifier: %s', (name) => {
     expect(accepted).toStrictEqual(ACCEPTED[name]);
     if (name === 'signature-unchecked') {
       // The changed payload is believed: introspection reports the scope the attacker wrote.
-      expect(String((await introspect(ref, forged['changed payload, original signature'])).body.scope)).toMatch(/ api:write$/);
+      expect(String((await introspect(ref, forged['changed payload, original signature'])).body.scope)).toMatch(
+        / api:write$/,
+      );
     }
     // The genuine token still works everywhere.
     expect((await userinfo(ref, tokens.access_token)).body.sub).toBe(SEEDED_USER.sub);
@@ -84,11 +98,18 @@ describe('revocation-noop', () => {
   });
 
   it('answers 200 but leaves refresh and access tokens working', async () => {
-    for (const [ref, revoked] of [[baseline, true], [flawed, false]] as const) {
+    for (const [ref, revoked] of [
+      [baseline, true],
+      [flawed, false],
+    ] as const) {
       const tokens = await codeFlowTokens(ref);
       expect((await revoke(ref, tokens.refresh_token ?? '')).status).toBe(200);
       expect((await introspect(ref, tokens.access_token)).body.active).toBe(!revoked);
-      const refreshed = await postForm(ref.url('/token'), { grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '' }, SEEDED_CLIENTS.confidential);
+      const refreshed = await postForm(
+        ref.url('/token'),
+        { grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '' },
+        SEEDED_CLIENTS.confidential,
+      );
       expect(refreshed.status).toBe(revoked ? 400 : 200);
 
       const other = await codeFlowTokens(ref);
@@ -107,12 +128,21 @@ describe('revocation-noop', () => {
 describe('introspection-always-active', () => {
   it('calls any token active, believing whatever it says; everything else is unchanged', async () => {
     const flawed = await start('introspection-always-active');
-    for (const [ref, flaw] of [[baseline, false], [flawed, true]] as const) {
+    for (const [ref, flaw] of [
+      [baseline, false],
+      [flawed, true],
+    ] as const) {
       const tokens = await codeFlowTokens(ref);
       const forged = algNone(tokens.access_token, 'none', { sub: 'admin' });
       expect((await introspect(ref, 'garbage')).body).toStrictEqual(flaw ? { active: true } : { active: false });
-      expect((await introspect(ref, forged)).body).toMatchObject(flaw ? { active: true, sub: 'admin' } : { active: false });
-      expect((await introspect(ref, tokens.access_token)).body).toMatchObject({ active: true, sub: SEEDED_USER.sub, token_type: 'Bearer' });
+      expect((await introspect(ref, forged)).body).toMatchObject(
+        flaw ? { active: true, sub: 'admin' } : { active: false },
+      );
+      expect((await introspect(ref, tokens.access_token)).body).toMatchObject({
+        active: true,
+        sub: SEEDED_USER.sub,
+        token_type: 'Bearer',
+      });
       expect((await postForm(ref.url('/introspect'), { token: tokens.access_token })).status).toBe(401);
       expect((await userinfo(ref, forged)).status).toBe(401);
     }
@@ -122,23 +152,31 @@ describe('introspection-always-active', () => {
 describe('introspection-open', () => {
   it('answers without client authentication; answers are otherwise unchanged', async () => {
     const flawed = await start('introspection-open');
-    for (const [ref, open] of [[baseline, false], [flawed, true]] as const) {
+    for (const [ref, open] of [
+      [baseline, false],
+      [flawed, true],
+    ] as const) {
       const tokens = await codeFlowTokens(ref);
       const anonymous = await postForm(ref.url('/introspect'), { token: tokens.access_token });
       expect(anonymous.status).toBe(open ? 200 : 401);
       if (open) expect(anonymous.body).toMatchObject({ active: true, sub: SEEDED_USER.sub });
       const publicClient = await introspect(ref, tokens.access_token, { clientId: SEEDED_CLIENTS.public.clientId });
       expect(publicClient.status).toBe(open ? 200 : 401);
-      expect((await postForm(ref.url('/introspect'), { token: 'garbage' })).body).toStrictEqual(open ? { active: false } : expect.objectContaining({ error: 'invalid_client' }));
+      expect((await postForm(ref.url('/introspect'), { token: 'garbage' })).body).toStrictEqual(
+        open ? { active: false } : expect.objectContaining({ error: 'invalid_client' }),
+      );
       expect((await postForm(ref.url('/revoke'), { token: tokens.access_token })).status).toBe(401);
     }
   });
 });
 
 describe('exchange-upscope', () => {
-  it('grants scopes beyond the subject\'s, still only within the client\'s', async () => {
+  it("grants scopes beyond the subject's, still only within the client's", async () => {
     const flawed = await start('exchange-upscope');
-    for (const [ref, upscope] of [[baseline, false], [flawed, true]] as const) {
+    for (const [ref, upscope] of [
+      [baseline, false],
+      [flawed, true],
+    ] as const) {
       const narrow = await clientCredentialsToken(ref, SEEDED_CLIENTS.exchange, 'api:read');
       const wider = await exchange(ref, narrow.access_token, { scope: 'api:read api:write' });
       expect(wider.status).toBe(upscope ? 200 : 400);
@@ -153,12 +191,19 @@ describe('exchange-upscope', () => {
 describe('exchange-subject-unverified', () => {
   it('exchanges a forged subject for a genuine token of its choosing; garbage and other endpoints unchanged', async () => {
     const flawed = await start('exchange-subject-unverified');
-    for (const [ref, unverified] of [[baseline, false], [flawed, true]] as const) {
+    for (const [ref, unverified] of [
+      [baseline, false],
+      [flawed, true],
+    ] as const) {
       const narrow = await clientCredentialsToken(ref, SEEDED_CLIENTS.exchange, 'api:read');
       const forged = algNone(narrow.access_token, 'none', { sub: 'admin', scope: 'api:read api:write' });
       const result = await exchange(ref, forged);
       expect(result.status).toBe(unverified ? 200 : 400);
-      if (unverified) expect(decodeJwt(String(result.body.access_token))).toMatchObject({ sub: 'admin', scope: 'api:read api:write' });
+      if (unverified)
+        expect(decodeJwt(String(result.body.access_token))).toMatchObject({
+          sub: 'admin',
+          scope: 'api:read api:write',
+        });
       else expect(result.body.error).toBe('invalid_request');
       expect((await exchange(ref, 'not-a-jwt')).body.error).toBe('invalid_request');
       expect((await introspect(ref, forged)).body).toStrictEqual({ active: false });
@@ -170,11 +215,16 @@ describe('exchange-subject-unverified', () => {
 describe('claims-overshare at userinfo', () => {
   it('releases claims of scopes that were not granted', async () => {
     const flawed = await start('claims-overshare');
-    for (const [ref, overshare] of [[baseline, false], [flawed, true]] as const) {
+    for (const [ref, overshare] of [
+      [baseline, false],
+      [flawed, true],
+    ] as const) {
       const tokens = await codeFlowTokens(ref, SEEDED_CLIENTS.confidential, 'openid');
       const result = await userinfo(ref, tokens.access_token);
       expect(result.status).toBe(200);
-      expect(result.body).toStrictEqual(overshare ? { sub: SEEDED_USER.sub, ...SEEDED_USER.claims } : { sub: SEEDED_USER.sub });
+      expect(result.body).toStrictEqual(
+        overshare ? { sub: SEEDED_USER.sub, ...SEEDED_USER.claims } : { sub: SEEDED_USER.sub },
+      );
       expect((await userinfo(ref, algNone(tokens.access_token))).status).toBe(401);
     }
   });

@@ -2,10 +2,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { createReferenceServer, SEEDED_CLIENTS, SEEDED_USER, type ReferenceOptions, type ReferenceServer } from '../../reference/index.ts';
+import {
+  createReferenceServer,
+  SEEDED_CLIENTS,
+  SEEDED_USER,
+  type ReferenceOptions,
+  type ReferenceServer,
+} from '../../reference/index.ts';
 
 /** A seeded client plus its (first) registered redirect URI. */
-const withRedirect = <C extends { redirectUris: string[] }>(client: C) => ({ ...client, redirectUri: client.redirectUris[0]! });
+const withRedirect = <C extends { redirectUris: string[] }>(client: C) => ({
+  ...client,
+  redirectUri: client.redirectUris[0]!,
+});
 export const WEB = withRedirect(SEEDED_CLIENTS.confidential);
 export const PARTNER = withRedirect(SEEDED_CLIENTS.confidential2);
 export const SPA = withRedirect(SEEDED_CLIENTS.public);
@@ -13,7 +22,10 @@ export const MACHINE = SEEDED_CLIENTS.machine;
 export const ALICE = SEEDED_USER;
 
 /** Starts a server on 127.0.0.1, port 0, for the enclosing describe block (or file). */
-export function useServer(options: ReferenceOptions = {}): { readonly server: ReferenceServer; readonly issuer: string } {
+export function useServer(options: ReferenceOptions = {}): {
+  readonly server: ReferenceServer;
+  readonly issuer: string;
+} {
   let server: ReferenceServer | undefined;
   beforeAll(async () => {
     server = createReferenceServer(options);
@@ -56,7 +68,9 @@ export function formAction(html: string): string {
 }
 
 /** Opens the login page of an authorization URL: the page, its form action and the interaction cookie. */
-export async function openLogin(url: string): Promise<{ response: Response; page: string; action: string; cookie: string }> {
+export async function openLogin(
+  url: string,
+): Promise<{ response: Response; page: string; action: string; cookie: string }> {
   const response = await fetch(url, { redirect: 'manual' });
   const page = await response.text();
   const cookie = response.headers.get('set-cookie')?.split(';')[0] ?? '';
@@ -65,7 +79,12 @@ export async function openLogin(url: string): Promise<{ response: Response; page
 
 /** POSTs a form as the browser would, with the interaction cookie, without following the redirect. */
 export function postForm(action: string, cookie: string, fields: Record<string, string>): Promise<Response> {
-  return fetch(action, { method: 'POST', redirect: 'manual', headers: { ...FORM, cookie }, body: new URLSearchParams(fields) });
+  return fetch(action, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { ...FORM, cookie },
+    body: new URLSearchParams(fields),
+  });
 }
 
 export const credentials = { username: ALICE.username, password: ALICE.password };
@@ -91,7 +110,10 @@ export async function browse(
   const login = await openLogin(url);
   const statuses = [login.response.status];
   if (login.response.status !== 200) return { statuses, page: login.page, ...locationOf(login.response) };
-  let response = await postForm(login.action, login.cookie, { ...credentials, ...pick(opts, ['username', 'password']) });
+  let response = await postForm(login.action, login.cookie, {
+    ...credentials,
+    ...pick(opts, ['username', 'password']),
+  });
   statuses.push(response.status);
   if (response.status !== 303) return { statuses, page: await response.text() };
   const next = response.headers.get('location')!;
@@ -122,8 +144,15 @@ export async function obtainCode(
   const { verifier, challenge } = pkce();
   const redirectUri = client.redirectUris[0]!;
   const url = authUrl(issuer, {
-    response_type: 'code', client_id: client.clientId, redirect_uri: redirectUri, scope: 'openid',
-    state: 'state-1', nonce: 'nonce-1', code_challenge: challenge, code_challenge_method: 'S256', ...extra,
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    state: 'state-1',
+    nonce: 'nonce-1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
   });
   const { location } = await browse(url);
   if (!location) throw new Error('the flow did not redirect back to the client');
@@ -142,7 +171,11 @@ export async function token(
   const headers: Record<string, string> = { ...FORM };
   if (auth) headers.authorization = basic(auth.id, auth.secret);
   const response = await fetch(`${issuer}/token`, { method: 'POST', headers, body: new URLSearchParams(body) });
-  return { status: response.status, headers: response.headers, json: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 export const webAuth = { id: WEB.clientId, secret: WEB.clientSecret };
@@ -154,7 +187,12 @@ export function redeem(
   client: { clientId: string; clientSecret?: string },
   got: { code: string; verifier: string; redirectUri: string },
 ) {
-  const body = { grant_type: 'authorization_code', code: got.code, code_verifier: got.verifier, redirect_uri: got.redirectUri };
+  const body = {
+    grant_type: 'authorization_code',
+    code: got.code,
+    code_verifier: got.verifier,
+    redirect_uri: got.redirectUri,
+  };
   return client.clientSecret === undefined
     ? token(issuer, { ...body, client_id: client.clientId })
     : token(issuer, body, { id: client.clientId, secret: client.clientSecret });

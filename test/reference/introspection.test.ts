@@ -7,7 +7,15 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_CLIENTS, SEEDED_USER } from '../../reference/index.ts';
 import {
-  codeFlowTokens, introspect, postForm, read, revoke, startReference, tokenRequest, type RunningReference, type Tokens,
+  codeFlowTokens,
+  introspect,
+  postForm,
+  read,
+  revoke,
+  startReference,
+  tokenRequest,
+  type RunningReference,
+  type Tokens,
 } from '../support/reference.ts';
 
 let ref: RunningReference;
@@ -43,17 +51,25 @@ describe('client authentication', () => {
   });
 
   it('accepts client_secret_post and JSON bodies as well', async () => {
-    const post = await read(await fetch(ref.url('/introspect'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: tokens.access_token, client_id: web.clientId, client_secret: web.clientSecret }),
-    }));
+    const post = await read(
+      await fetch(ref.url('/introspect'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          token: tokens.access_token,
+          client_id: web.clientId,
+          client_secret: web.clientSecret,
+        }),
+      }),
+    );
     expect(post.body.active).toBe(true);
-    const json = await read(await fetch(ref.url('/introspect'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: tokens.access_token, client_id: web.clientId, client_secret: web.clientSecret }),
-    }));
+    const json = await read(
+      await fetch(ref.url('/introspect'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: tokens.access_token, client_id: web.clientId, client_secret: web.clientSecret }),
+      }),
+    );
     expect(json.body.active).toBe(true);
   });
 });
@@ -97,7 +113,13 @@ describe('a refresh token', () => {
     const fresh = await codeFlowTokens(ref);
     const before = Math.floor(Date.now() / 1000);
     const result = await introspect(ref, fresh.refresh_token ?? '', web, { token_type_hint: 'access_token' });
-    expect(result.body).toMatchObject({ active: true, scope: web.allowedScope, client_id: web.clientId, sub: SEEDED_USER.sub, iss: ref.issuer });
+    expect(result.body).toMatchObject({
+      active: true,
+      scope: web.allowedScope,
+      client_id: web.clientId,
+      sub: SEEDED_USER.sub,
+      iss: ref.issuer,
+    });
     expect(result.body).not.toHaveProperty('token_type');
     expect(Math.abs(Number(result.body.iat) - before)).toBeLessThanOrEqual(5);
     expect(Number(result.body.exp) - Number(result.body.iat)).toBe(ref.server.context.lifetimes.refreshTokenFirstParty);

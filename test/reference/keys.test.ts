@@ -25,7 +25,9 @@ const jwksOf = async (idp: ReferenceClient) => (await idp.json('/jwks')) as unkn
 
 /** OIDC Core §3.1.3.6: the left half of the hash the JWS alg uses (SHA-512 for Ed25519). */
 function atHash(accessToken: string, alg: SigningAlg): string {
-  const digest = createHash(alg === 'EdDSA' ? 'sha512' : 'sha256').update(accessToken).digest();
+  const digest = createHash(alg === 'EdDSA' ? 'sha512' : 'sha256')
+    .update(accessToken)
+    .digest();
   return digest.subarray(0, digest.length / 2).toString('base64url');
 }
 
@@ -44,8 +46,16 @@ describe('each signing algorithm', () => {
 
     const tokens = await idp.tokensFor(WEB, { scope: 'openid', nonce: 'n-1' });
     const keySet = createLocalJWKSet(jwks);
-    const access = await jwtVerify(String(tokens.access_token), keySet, { algorithms: [alg], issuer: idp.issuer, typ: 'at+jwt' });
-    const id = await jwtVerify(String(tokens.id_token), keySet, { algorithms: [alg], issuer: idp.issuer, audience: WEB.clientId });
+    const access = await jwtVerify(String(tokens.access_token), keySet, {
+      algorithms: [alg],
+      issuer: idp.issuer,
+      typ: 'at+jwt',
+    });
+    const id = await jwtVerify(String(tokens.id_token), keySet, {
+      algorithms: [alg],
+      issuer: idp.issuer,
+      audience: WEB.clientId,
+    });
     expect(access.protectedHeader).toMatchObject({ alg, kid: jwk.kid });
     expect(id.protectedHeader).toMatchObject({ alg, kid: jwk.kid });
     expect(id.payload).toMatchObject({ nonce: 'n-1', at_hash: atHash(String(tokens.access_token), alg) });
@@ -75,7 +85,10 @@ describe('key rotation', () => {
 
   async function verifiable(idp: ReferenceClient, token: string, at: number): Promise<boolean> {
     const keySet = createLocalJWKSet(await jwksOf(idp));
-    return jwtVerify(token, keySet, { issuer: idp.issuer, currentDate: new Date(at) }).then(() => true, () => false);
+    return jwtVerify(token, keySet, { issuer: idp.issuer, currentDate: new Date(at) }).then(
+      () => true,
+      () => false,
+    );
   }
 
   const clientCredentialsToken = async (idp: ReferenceClient) =>
@@ -93,7 +106,9 @@ describe('key rotation', () => {
     expect(decodeProtectedHeader(oldToken).kid).toBe(oldKid);
     expect((await jwksOf(idp)).keys.map((k) => k.kid)).toEqual([next.kid, oldKid]);
     expect(await verifiable(idp, oldToken, clock.now)).toBe(true);
-    expect(await verifyPresentedAccessToken(idp.server.context, oldToken).then((v) => v.claims)).toMatchObject({ client_id: MACHINE.clientId });
+    expect(await verifyPresentedAccessToken(idp.server.context, oldToken).then((v) => v.claims)).toMatchObject({
+      client_id: MACHINE.clientId,
+    });
 
     clock.now += 3599_000;
     expect((await jwksOf(idp)).keys.map((k) => k.kid)).toEqual([next.kid, oldKid]);

@@ -11,7 +11,11 @@ import { SPA, startReference, WEB, type ReferenceClient } from '../support/refer
 import { verifyPresentedAccessToken } from '../../reference/verify.ts';
 
 const LEGACY_THIRD_PARTY: ClientConfig = {
-  ...LEGACY_CLIENT, clientId: 'legacy-spa', clientSecret: undefined, firstParty: false, grantTypes: ['implicit'],
+  ...LEGACY_CLIENT,
+  clientId: 'legacy-spa',
+  clientSecret: undefined,
+  firstParty: false,
+  grantTypes: ['implicit'],
 };
 const PUBLIC_PASSWORD: ClientConfig = { ...LEGACY_THIRD_PARTY, clientId: 'legacy-public', grantTypes: ['password'] };
 
@@ -46,7 +50,9 @@ describe('discovery', () => {
     const legacy = await startReference({ legacyClient: true });
     try {
       const discovery = await legacy.json('/.well-known/openid-configuration');
-      expect(discovery.grant_types_supported).toEqual(expect.arrayContaining(['password', 'implicit', 'authorization_code']));
+      expect(discovery.grant_types_supported).toEqual(
+        expect.arrayContaining(['password', 'implicit', 'authorization_code']),
+      );
       expect(discovery.response_types_supported).toEqual(['code', 'token', 'id_token token']);
       expect(discovery.response_modes_supported).toEqual(['query', 'fragment']);
       expect(legacy.server.context.findClient(LEGACY_CLIENT.clientId)).toBeDefined();
@@ -58,8 +64,15 @@ describe('discovery', () => {
 });
 
 describe('Resource Owner Password grant', () => {
-  const passwordGrant = (fields: Record<string, string | undefined>, client: ClientConfig = LEGACY_CLIENT, json = false) =>
-    idp.token({ grant_type: 'password', username: SEEDED_USER.username, password: SEEDED_USER.password, ...fields }, { client, json });
+  const passwordGrant = (
+    fields: Record<string, string | undefined>,
+    client: ClientConfig = LEGACY_CLIENT,
+    json = false,
+  ) =>
+    idp.token(
+      { grant_type: 'password', username: SEEDED_USER.username, password: SEEDED_USER.password, ...fields },
+      { client, json },
+    );
 
   it('issues an access token and, for openid, an ID token; never a refresh token', async () => {
     const result = await passwordGrant({ scope: 'openid email' });
@@ -68,11 +81,17 @@ describe('Resource Owner Password grant', () => {
     expect(result.body).toMatchObject({ token_type: 'Bearer', scope: 'openid email', expires_in: 3600 });
     expect(result.body).not.toHaveProperty('refresh_token');
     const claims = await verifyIdToken(String(result.body.id_token), LEGACY_CLIENT.clientId);
-    expect(claims).toMatchObject({ sub: SEEDED_USER.sub, email: SEEDED_USER.claims.email, at_hash: atHash(String(result.body.access_token)) });
-    await expect(verifyPresentedAccessToken(idp.server.context, String(result.body.access_token)).then((v) => v.claims)).resolves.toMatchObject({ sub: SEEDED_USER.sub });
+    expect(claims).toMatchObject({
+      sub: SEEDED_USER.sub,
+      email: SEEDED_USER.claims.email,
+      at_hash: atHash(String(result.body.access_token)),
+    });
+    await expect(
+      verifyPresentedAccessToken(idp.server.context, String(result.body.access_token)).then((v) => v.claims),
+    ).resolves.toMatchObject({ sub: SEEDED_USER.sub });
   });
 
-  it('without openid there is no ID token; without scope the client\'s registered scope; JSON bodies too', async () => {
+  it("without openid there is no ID token; without scope the client's registered scope; JSON bodies too", async () => {
     expect((await passwordGrant({ scope: 'profile' })).body).not.toHaveProperty('id_token');
     const json = await passwordGrant({}, LEGACY_CLIENT, true);
     expect(json.status).toBe(200);
@@ -84,7 +103,7 @@ describe('Resource Owner Password grant', () => {
     ['an unknown user', { username: 'mallory' }, 400, 'invalid_grant'],
     ['no username', { username: undefined }, 400, 'invalid_request'],
     ['no password', { password: undefined }, 400, 'invalid_request'],
-    ['a scope beyond the client\'s', { scope: 'openid api:read' }, 400, 'invalid_scope'],
+    ["a scope beyond the client's", { scope: 'openid api:read' }, 400, 'invalid_scope'],
   ])('%s: %s', async (_name, fields, status, error) => {
     const result = await passwordGrant(fields);
     expect(result.status).toBe(status);
@@ -117,13 +136,24 @@ describe('Implicit grant', () => {
     expect(callback?.search).toBe('');
     expect(callback?.href.startsWith(`${LEGACY_CLIENT.redirectUris[0]}#`)).toBe(true);
     expect(Object.fromEntries(params)).toMatchObject({
-      token_type: 'Bearer', expires_in: '3600', state: 'st-1', scope: 'openid profile', iss: idp.issuer,
+      token_type: 'Bearer',
+      expires_in: '3600',
+      state: 'st-1',
+      scope: 'openid profile',
+      iss: idp.issuer,
     });
     expect([...params.keys()]).not.toContain('refresh_token');
     expect([...params.keys()]).not.toContain('code');
     const claims = await verifyIdToken(params.get('id_token'), LEGACY_CLIENT.clientId);
-    expect(claims).toMatchObject({ nonce: 'n-1', sub: SEEDED_USER.sub, name: SEEDED_USER.claims.name, at_hash: atHash(String(params.get('access_token'))) });
-    await expect(verifyPresentedAccessToken(idp.server.context, String(params.get('access_token'))).then((v) => v.claims)).resolves.toMatchObject({ client_id: LEGACY_CLIENT.clientId });
+    expect(claims).toMatchObject({
+      nonce: 'n-1',
+      sub: SEEDED_USER.sub,
+      name: SEEDED_USER.claims.name,
+      at_hash: atHash(String(params.get('access_token'))),
+    });
+    await expect(
+      verifyPresentedAccessToken(idp.server.context, String(params.get('access_token'))).then((v) => v.claims),
+    ).resolves.toMatchObject({ client_id: LEGACY_CLIENT.clientId });
   });
 
   it('response_type "token": an access token only; the parts of a response_type may come in any order', async () => {
@@ -138,7 +168,9 @@ describe('Implicit grant', () => {
     const denied = await implicit({ response_type: 'id_token token' }, LEGACY_THIRD_PARTY);
     expect(denied.consentShown).toBe(true);
     const result = await idp.authorize({
-      client: LEGACY_THIRD_PARTY, query: { response_type: 'token', scope: 'openid', nonce: 'n', state: 's' }, decision: 'deny',
+      client: LEGACY_THIRD_PARTY,
+      query: { response_type: 'token', scope: 'openid', nonce: 'n', state: 's' },
+      decision: 'deny',
     });
     expect(result.callback?.search).toBe('');
     expect(Object.fromEntries(result.params)).toMatchObject({ error: 'access_denied', state: 's' });
@@ -147,12 +179,36 @@ describe('Implicit grant', () => {
   it.each([
     ['no nonce', LEGACY_CLIENT, { response_type: 'id_token token', nonce: undefined }, 'invalid_request', 'fragment'],
     ['no nonce with token', LEGACY_CLIENT, { response_type: 'token', nonce: undefined }, 'invalid_request', 'fragment'],
-    ['an ID token without openid', LEGACY_CLIENT, { response_type: 'id_token token', scope: 'profile' }, 'invalid_request', 'fragment'],
-    ['response_mode=query', LEGACY_CLIENT, { response_type: 'token', response_mode: 'query' }, 'invalid_request', 'fragment'],
+    [
+      'an ID token without openid',
+      LEGACY_CLIENT,
+      { response_type: 'id_token token', scope: 'profile' },
+      'invalid_request',
+      'fragment',
+    ],
+    [
+      'response_mode=query',
+      LEGACY_CLIENT,
+      { response_type: 'token', response_mode: 'query' },
+      'invalid_request',
+      'fragment',
+    ],
     ['a client without implicit', WEB, { response_type: 'token' }, 'unauthorized_client', 'fragment'],
     ['a code for the implicit-only client', LEGACY_CLIENT, { response_type: 'code' }, 'unauthorized_client', 'query'],
-    ['an unsupported response_type', LEGACY_CLIENT, { response_type: 'code token' }, 'unsupported_response_type', 'query'],
-    ['response_mode=fragment for a code', WEB, { response_type: 'code', response_mode: 'fragment' }, 'invalid_request', 'query'],
+    [
+      'an unsupported response_type',
+      LEGACY_CLIENT,
+      { response_type: 'code token' },
+      'unsupported_response_type',
+      'query',
+    ],
+    [
+      'response_mode=fragment for a code',
+      WEB,
+      { response_type: 'code', response_mode: 'fragment' },
+      'invalid_request',
+      'query',
+    ],
   ] as const)('%s: %s redirected in the %s', async (_name, client, query, error, mode) => {
     const { callback, params } = await implicit(query, client);
     expect(callback).toBeDefined();
@@ -175,7 +231,10 @@ describe('Implicit grant', () => {
   });
 
   it('a server without an implicit client refuses it', async () => {
-    const result = await plain.authorize({ client: WEB, query: { response_type: 'token', scope: 'openid', nonce: 'n' } });
+    const result = await plain.authorize({
+      client: WEB,
+      query: { response_type: 'token', scope: 'openid', nonce: 'n' },
+    });
     // Where no client enables the implicit grant, the server does not offer response_type=token at
     // all (discovery does not list it): unsupported_response_type, in the query like any code error.
     expect(result.params.get('error')).toBe('unsupported_response_type');

@@ -3,7 +3,14 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ALICE, authUrl, MACHINE, openLogin, postForm, useServer, WEB } from './helpers.ts';
 
 /** RFC 6749 §5.2 error codes. */
-const RFC_ERRORS = ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope'];
+const RFC_ERRORS = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+];
 
 const ctx = useServer();
 const internalErrors: unknown[] = [];
@@ -40,7 +47,11 @@ describe('malformed token requests get RFC error bodies, never a 500', () => {
     ['a body without content type', new TextEncoder().encode('grant_type=client_credentials'), {}],
     ['text/plain', 'grant_type=client_credentials', { 'content-type': 'text/plain' }],
     ['multipart/form-data', 'x', { 'content-type': 'multipart/form-data; boundary=x' }],
-    ['a non-UTF-8 charset', 'grant_type=client_credentials', { 'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1' }],
+    [
+      'a non-UTF-8 charset',
+      'grant_type=client_credentials',
+      { 'content-type': 'application/x-www-form-urlencoded; charset=iso-8859-1' },
+    ],
     ['broken JSON', '{"grant_type":', json],
     ['a JSON array', '[{"grant_type":"client_credentials"}]', json],
     ['a JSON string', '"client_credentials"', json],
@@ -55,11 +66,21 @@ describe('malformed token requests get RFC error bodies, never a 500', () => {
     ['bracketed form names', 'grant_type[]=client_credentials', form],
     ['an empty form body', '', form],
     ['a body over the size limit', `grant_type=client_credentials&pad=${'a'.repeat(70_000)}`, form],
-    ['a JSON body over the size limit', JSON.stringify({ grant_type: 'client_credentials', pad: 'a'.repeat(70_000) }), json],
+    [
+      'a JSON body over the size limit',
+      JSON.stringify({ grant_type: 'client_credentials', pad: 'a'.repeat(70_000) }),
+      json,
+    ],
     ['deeply nested JSON', `${'['.repeat(20_000)}${']'.repeat(20_000)}`, json],
-    ['invalid UTF-8', new Uint8Array([0x67, 0x72, 0x61, 0x6e, 0x74, 0x5f, 0x74, 0x79, 0x70, 0x65, 0x3d, 0xff, 0xfe]), form],
+    [
+      'invalid UTF-8',
+      new Uint8Array([0x67, 0x72, 0x61, 0x6e, 0x74, 0x5f, 0x74, 0x79, 0x70, 0x65, 0x3d, 0xff, 0xfe]),
+      form,
+    ],
   ])('%s', async (_, body, headers) => {
-    const auth = { authorization: `Basic ${Buffer.from(`${MACHINE.clientId}:${MACHINE.clientSecret}`).toString('base64')}` };
+    const auth = {
+      authorization: `Basic ${Buffer.from(`${MACHINE.clientId}:${MACHINE.clientSecret}`).toString('base64')}`,
+    };
     expectRfcError(await post(body, { ...headers, ...auth }), 'invalid_request');
   });
 
@@ -70,7 +91,12 @@ describe('malformed token requests get RFC error bodies, never a 500', () => {
         controller.close();
       },
     });
-    const res = await fetch(`${ctx.issuer}/token`, { method: 'POST', headers: form, body: chunks, duplex: 'half' } as RequestInit);
+    const res = await fetch(`${ctx.issuer}/token`, {
+      method: 'POST',
+      headers: form,
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
     expectRfcError({ status: res.status, headers: res.headers, text: await res.text() }, 'invalid_request');
   });
 
@@ -81,23 +107,46 @@ describe('malformed token requests get RFC error bodies, never a 500', () => {
   });
 
   it('property: any body with any content type gets a 400/401 RFC error', async () => {
-    const contentType = fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/xml', '');
+    const contentType = fc.constantFrom(
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'application/xml',
+      '',
+    );
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.json(), fc.string({ unit: 'binary' })), contentType, async (body, type) => {
-        const res = await post(body, type ? { 'content-type': type } : {});
-        expectRfcError(res);
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string(), fc.json(), fc.string({ unit: 'binary' })),
+        contentType,
+        async (body, type) => {
+          const res = await post(body, type ? { 'content-type': type } : {});
+          expectRfcError(res);
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it('property: any JSON object of odd values gets a 400/401 RFC error', async () => {
-    const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.string()), fc.object());
+    const value = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string()),
+      fc.object(),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.constantFrom('grant_type', 'code', 'scope', 'client_id', 'refresh_token', '__proto__', 'x'), value), async (obj) => {
-        const res = await post(JSON.stringify(obj), json);
-        expectRfcError(res);
-      }),
+      fc.asyncProperty(
+        fc.dictionary(
+          fc.constantFrom('grant_type', 'code', 'scope', 'client_id', 'refresh_token', '__proto__', 'x'),
+          value,
+        ),
+        async (obj) => {
+          const res = await post(JSON.stringify(obj), json);
+          expectRfcError(res);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -105,7 +154,17 @@ describe('malformed token requests get RFC error bodies, never a 500', () => {
 
 describe('malformed browser requests get an error page or an error redirect, never a 500', () => {
   it('property: any query string at /auth', async () => {
-    const param = fc.constantFrom('response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'prompt', 'nonce');
+    const param = fc.constantFrom(
+      'response_type',
+      'client_id',
+      'redirect_uri',
+      'scope',
+      'state',
+      'code_challenge',
+      'code_challenge_method',
+      'prompt',
+      'nonce',
+    );
     const valid = { response_type: 'code', client_id: WEB.clientId, redirect_uri: WEB.redirectUri, scope: 'openid' };
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(param, fc.string())), fc.string(), async (pairs, raw) => {
@@ -124,10 +183,20 @@ describe('malformed browser requests get an error page or an error redirect, nev
   });
 
   it('a JSON or oversized login POST gets the error page', async () => {
-    const { action, cookie } = await openLogin(authUrl(ctx.issuer, {
-      response_type: 'code', client_id: WEB.clientId, redirect_uri: WEB.redirectUri, scope: 'openid',
-    }));
-    const asJson = await fetch(action, { method: 'POST', redirect: 'manual', headers: { ...json, cookie }, body: JSON.stringify(ALICE) });
+    const { action, cookie } = await openLogin(
+      authUrl(ctx.issuer, {
+        response_type: 'code',
+        client_id: WEB.clientId,
+        redirect_uri: WEB.redirectUri,
+        scope: 'openid',
+      }),
+    );
+    const asJson = await fetch(action, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...json, cookie },
+      body: JSON.stringify(ALICE),
+    });
     expect(asJson.status).toBe(400);
     expect(asJson.headers.get('content-type')).toMatch(/^text\/html/);
     const huge = await postForm(action, cookie, { username: 'a'.repeat(70_000) });

@@ -5,7 +5,13 @@
  */
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReferenceServer, SEEDED_USER, targetConfig, type ReferenceServer, type UserConfig } from '../../reference/index.ts';
+import {
+  createReferenceServer,
+  SEEDED_USER,
+  targetConfig,
+  type ReferenceServer,
+  type UserConfig,
+} from '../../reference/index.ts';
 import { Browser, walk } from '../support/session-browser.ts';
 import { basic, formAction, pkce, SPA, WEB } from './helpers.ts';
 
@@ -15,26 +21,50 @@ let clock = Date.UTC(2026, 10, 23, 12);
 let server: ReferenceServer;
 let issuer: string;
 beforeAll(async () => {
-  server = createReferenceServer({ signingAlg: 'ES256', users: [SEEDED_USER, BOB], now: () => clock, adminHooks: true });
+  server = createReferenceServer({
+    signingAlg: 'ES256',
+    users: [SEEDED_USER, BOB],
+    now: () => clock,
+    adminHooks: true,
+  });
   ({ issuer } = await server.listen(0, '127.0.0.1'));
 });
 afterAll(() => server.close());
 
-function authUrlFor(client: typeof WEB | typeof SPA, params: Record<string, string> = {}): { url: string; verifier: string } {
+function authUrlFor(
+  client: typeof WEB | typeof SPA,
+  params: Record<string, string> = {},
+): { url: string; verifier: string } {
   const { verifier, challenge } = pkce();
   const query = new URLSearchParams({
-    response_type: 'code', client_id: client.clientId, redirect_uri: client.redirectUri, scope: 'openid', state: 'st',
-    code_challenge: challenge, code_challenge_method: 'S256', ...params,
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: client.redirectUri,
+    scope: 'openid',
+    state: 'st',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...params,
   });
   return { url: `${issuer}/auth?${query}`, verifier };
 }
 
-async function redeem(client: typeof WEB | typeof SPA, location: URL | undefined, verifier: string): Promise<Record<string, unknown>> {
+async function redeem(
+  client: typeof WEB | typeof SPA,
+  location: URL | undefined,
+  verifier: string,
+): Promise<Record<string, unknown>> {
   const code = location?.searchParams.get('code');
   if (!code) throw new Error(`no code: ${location?.href}`);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  const form: Record<string, string> = { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: verifier };
-  if ('clientSecret' in client && client.clientSecret) headers.authorization = basic(client.clientId, client.clientSecret);
+  const form: Record<string, string> = {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: client.redirectUri,
+    code_verifier: verifier,
+  };
+  if ('clientSecret' in client && client.clientSecret)
+    headers.authorization = basic(client.clientId, client.clientSecret);
   else form.client_id = client.clientId;
   const res = await fetch(`${issuer}/token`, { method: 'POST', headers, body: new URLSearchParams(form) });
   expect(res.status).toBe(200);
@@ -80,20 +110,34 @@ describe('the login session', () => {
 describe('prompt', () => {
   it('none without a session: login_required with state and iss, no page', async () => {
     const { location } = await walk(new Browser(), issuer, authUrlFor(WEB, { prompt: 'none' }).url, { act: false });
-    expect(Object.fromEntries(location!.searchParams)).toMatchObject({ error: 'login_required', state: 'st', iss: issuer });
+    expect(Object.fromEntries(location!.searchParams)).toMatchObject({
+      error: 'login_required',
+      state: 'st',
+      iss: issuer,
+    });
   });
 
   it('none with a session: a code; for a third-party client only once it has consent in the session', async () => {
     const { browser } = await signedIn();
-    expect((await walk(browser, issuer, authUrlFor(WEB, { prompt: 'none' }).url, { act: false })).location?.searchParams.has('code')).toBe(true);
+    expect(
+      (await walk(browser, issuer, authUrlFor(WEB, { prompt: 'none' }).url, { act: false })).location?.searchParams.has(
+        'code',
+      ),
+    ).toBe(true);
     const spa = await walk(browser, issuer, authUrlFor(SPA, { prompt: 'none' }).url, { act: false });
     expect(spa.location?.searchParams.get('error')).toBe('consent_required');
     await walk(browser, issuer, authUrlFor(SPA).url);
-    expect((await walk(browser, issuer, authUrlFor(SPA, { prompt: 'none' }).url, { act: false })).location?.searchParams.has('code')).toBe(true);
+    expect(
+      (await walk(browser, issuer, authUrlFor(SPA, { prompt: 'none' }).url, { act: false })).location?.searchParams.has(
+        'code',
+      ),
+    ).toBe(true);
   });
 
   it('none with another value is invalid_request', async () => {
-    const { location } = await walk(new Browser(), issuer, authUrlFor(WEB, { prompt: 'none login' }).url, { act: false });
+    const { location } = await walk(new Browser(), issuer, authUrlFor(WEB, { prompt: 'none login' }).url, {
+      act: false,
+    });
     expect(location?.searchParams.get('error')).toBe('invalid_request');
   });
 
@@ -115,28 +159,54 @@ describe('max_age', () => {
     const young = authUrlFor(WEB, { max_age: '3600' });
     const reused = await walk(browser, issuer, young.url);
     expect(reused.pages).toEqual([]);
-    expect(decodeJwt(String((await redeem(WEB, reused.location, young.verifier)).id_token)).auth_time).toBe(decodeJwt(idToken).auth_time);
-    expect((await walk(browser, issuer, authUrlFor(WEB, { max_age: '50' }).url, { act: false })).page?.status).toBe(200);
-    expect((await walk(browser, issuer, authUrlFor(WEB, { max_age: '0' }).url, { act: false })).page?.html).toMatch(/name="password"/);
-    expect((await walk(browser, issuer, authUrlFor(WEB, { max_age: 'soon' }).url)).location?.searchParams.get('error')).toBe('invalid_request');
+    expect(decodeJwt(String((await redeem(WEB, reused.location, young.verifier)).id_token)).auth_time).toBe(
+      decodeJwt(idToken).auth_time,
+    );
+    expect((await walk(browser, issuer, authUrlFor(WEB, { max_age: '50' }).url, { act: false })).page?.status).toBe(
+      200,
+    );
+    expect((await walk(browser, issuer, authUrlFor(WEB, { max_age: '0' }).url, { act: false })).page?.html).toMatch(
+      /name="password"/,
+    );
+    expect(
+      (await walk(browser, issuer, authUrlFor(WEB, { max_age: 'soon' }).url)).location?.searchParams.get('error'),
+    ).toBe('invalid_request');
   });
 });
 
 describe('id_token_hint', () => {
-  it('the session user\'s hint with prompt=none gets a code; another user\'s gets login_required; a forged one invalid_request', async () => {
+  it("the session user's hint with prompt=none gets a code; another user's gets login_required; a forged one invalid_request", async () => {
     const alice = await signedIn();
     const bob = await signedIn(BOB);
-    const own = await walk(alice.browser, issuer, authUrlFor(WEB, { prompt: 'none', id_token_hint: alice.idToken }).url, { act: false });
+    const own = await walk(
+      alice.browser,
+      issuer,
+      authUrlFor(WEB, { prompt: 'none', id_token_hint: alice.idToken }).url,
+      { act: false },
+    );
     expect(own.location?.searchParams.has('code')).toBe(true);
-    const other = await walk(alice.browser, issuer, authUrlFor(WEB, { prompt: 'none', id_token_hint: bob.idToken }).url, { act: false });
+    const other = await walk(
+      alice.browser,
+      issuer,
+      authUrlFor(WEB, { prompt: 'none', id_token_hint: bob.idToken }).url,
+      { act: false },
+    );
     expect(other.location?.searchParams.get('error')).toBe('login_required');
     const [h, p, s] = alice.idToken.split('.');
     const payload = Buffer.from(JSON.stringify({ ...decodeJwt(alice.idToken), sub: BOB.sub })).toString('base64url');
-    const forged = await walk(alice.browser, issuer, authUrlFor(WEB, { prompt: 'none', id_token_hint: `${h}.${payload}.${s}` }).url, { act: false });
+    const forged = await walk(
+      alice.browser,
+      issuer,
+      authUrlFor(WEB, { prompt: 'none', id_token_hint: `${h}.${payload}.${s}` }).url,
+      { act: false },
+    );
     expect(p).not.toBe(payload);
     expect(forged.location?.searchParams.get('error')).toBe('invalid_request');
     // Without prompt=none, another user's hint asks for a login instead of answering for alice.
-    expect((await walk(alice.browser, issuer, authUrlFor(WEB, { id_token_hint: bob.idToken }).url, { act: false })).page?.html).toMatch(/name="password"/);
+    expect(
+      (await walk(alice.browser, issuer, authUrlFor(WEB, { id_token_hint: bob.idToken }).url, { act: false })).page
+        ?.html,
+    ).toMatch(/name="password"/);
   });
 });
 
@@ -144,16 +214,20 @@ describe('RP-initiated logout', () => {
   const registered = WEB.postLogoutRedirectUris![0]!;
   const logoutUrl = (params: Record<string, string>) => `${issuer}/session/end?${new URLSearchParams(params)}`;
   const promptNone = async (browser: Browser) =>
-    (await walk(browser, issuer, authUrlFor(WEB, { prompt: 'none' }).url, { act: false })).location?.searchParams.get('error') ?? 'code';
+    (await walk(browser, issuer, authUrlFor(WEB, { prompt: 'none' }).url, { act: false })).location?.searchParams.get(
+      'error',
+    ) ?? 'code';
 
   it('is advertised as end_session_endpoint', async () => {
     const doc = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
     expect(doc.end_session_endpoint).toBe(`${issuer}/session/end`);
   });
 
-  it('with the session user\'s hint and a registered URI: the session ends and the user goes back with state', async () => {
+  it("with the session user's hint and a registered URI: the session ends and the user goes back with state", async () => {
     const { browser, idToken } = await signedIn();
-    const res = await browser.send(logoutUrl({ id_token_hint: idToken, post_logout_redirect_uri: registered, state: 'bye' }));
+    const res = await browser.send(
+      logoutUrl({ id_token_hint: idToken, post_logout_redirect_uri: registered, state: 'bye' }),
+    );
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe(`${registered}?state=bye`);
     expect(browser.cookies.has('idpc_session')).toBe(false);
@@ -178,13 +252,19 @@ describe('RP-initiated logout', () => {
 
   it('without a hint asks the user first: deny keeps the session, approve ends it', async () => {
     const { browser } = await signedIn();
-    const ask = await browser.send(logoutUrl({ client_id: WEB.clientId, post_logout_redirect_uri: registered, state: 's' }));
+    const ask = await browser.send(
+      logoutUrl({ client_id: WEB.clientId, post_logout_redirect_uri: registered, state: 's' }),
+    );
     const html = await ask.text();
     expect(html).toMatch(/Sign out\?/);
-    const denied = await browser.send(formAction(html), { form: { client_id: WEB.clientId, post_logout_redirect_uri: registered, state: 's', decision: 'deny' } });
+    const denied = await browser.send(formAction(html), {
+      form: { client_id: WEB.clientId, post_logout_redirect_uri: registered, state: 's', decision: 'deny' },
+    });
     expect(denied.status).toBe(200);
     expect(await promptNone(browser)).toBe('code');
-    const approved = await browser.send(formAction(html), { form: { client_id: WEB.clientId, post_logout_redirect_uri: registered, state: 's', decision: 'approve' } });
+    const approved = await browser.send(formAction(html), {
+      form: { client_id: WEB.clientId, post_logout_redirect_uri: registered, state: 's', decision: 'approve' },
+    });
     expect(approved.headers.get('location')).toBe(`${registered}?state=s`);
     expect(await promptNone(browser)).toBe('login_required');
   });
@@ -196,7 +276,12 @@ describe('the authorization request by POST (OIDC Core §3.1.2.1)', () => {
     const result = await walk(new Browser(), issuer, url, { post: true });
     expect(result.pages).toEqual(['login']);
     expect(decodeJwt(String((await redeem(WEB, result.location, verifier)).id_token)).nonce).toBe('n-post');
-    const json = await fetch(`${issuer}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', redirect: 'manual' });
+    const json = await fetch(`${issuer}/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      redirect: 'manual',
+    });
     expect(json.status).toBe(400);
     expect(json.headers.get('location')).toBeNull();
   });
@@ -210,7 +295,9 @@ describe('the claims parameter (OIDC Core §5.5)', () => {
     const id = decodeJwt(String(tokens.id_token));
     expect(id.email).toBe(SEEDED_USER.claims.email);
     expect(id.name).toBeUndefined();
-    const info = (await (await fetch(`${issuer}/userinfo`, { headers: { authorization: `Bearer ${String(tokens.access_token)}` } })).json()) as Record<string, unknown>;
+    const info = (await (
+      await fetch(`${issuer}/userinfo`, { headers: { authorization: `Bearer ${String(tokens.access_token)}` } })
+    ).json()) as Record<string, unknown>;
     expect(info).toEqual({ sub: SEEDED_USER.sub, name: SEEDED_USER.claims.name });
   });
 

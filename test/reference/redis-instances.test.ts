@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../harness/results.ts';
 import { runConformance } from '../../index.ts';
 import {
-  createReferenceServer, RedisStore, SEEDED_CLIENTS, SEEDED_USER, sharedKeySet, targetConfig, type ReferenceServer,
+  createReferenceServer,
+  RedisStore,
+  SEEDED_CLIENTS,
+  SEEDED_USER,
+  sharedKeySet,
+  targetConfig,
+  type ReferenceServer,
 } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { startRedis, type RunningRedis } from '../../scripts/redis-server.ts';
@@ -86,9 +92,15 @@ async function token(i: number, params: Record<string, string>, auth = basic(web
 async function codeFor(verifier: string): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   await instances[0]!.store.saveCode({
-    code, grantId: randomBytes(8).toString('hex'), clientId: web.clientId, redirectUri: web.redirectUris[0]!,
-    sub: SEEDED_USER.sub, scope: 'openid offline_access', authTime: Math.floor(Date.now() / 1000),
-    codeChallenge: createHash('sha256').update(verifier).digest('base64url'), codeChallengeMethod: 'S256',
+    code,
+    grantId: randomBytes(8).toString('hex'),
+    clientId: web.clientId,
+    redirectUri: web.redirectUris[0]!,
+    sub: SEEDED_USER.sub,
+    scope: 'openid offline_access',
+    authTime: Math.floor(Date.now() / 1000),
+    codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+    codeChallengeMethod: 'S256',
     expiresAt: Date.now() + 60_000,
   });
   return code;
@@ -98,19 +110,31 @@ describe('two reference instances on one Redis', () => {
   it('50 parallel redemptions of one code over both instances: exactly one wins, the rest get invalid_grant', async () => {
     const verifier = randomBytes(32).toString('base64url');
     const code = await codeFor(verifier);
-    const params = { grant_type: 'authorization_code', code, redirect_uri: web.redirectUris[0]!, code_verifier: verifier };
+    const params = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: web.redirectUris[0]!,
+      code_verifier: verifier,
+    };
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => token(i, params)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 400 && a.body.error === 'invalid_grant')).toBe(true);
+    expect(
+      answers.filter((a) => a.status !== 200).every((a) => a.status === 400 && a.body.error === 'invalid_grant'),
+    ).toBe(true);
   }, 60_000);
 
   it('a token signed by one instance verifies on the other (userinfo, introspection)', async () => {
     const verifier = randomBytes(32).toString('base64url');
     const issued = await token(0, {
-      grant_type: 'authorization_code', code: await codeFor(verifier), redirect_uri: web.redirectUris[0]!, code_verifier: verifier,
+      grant_type: 'authorization_code',
+      code: await codeFor(verifier),
+      redirect_uri: web.redirectUris[0]!,
+      code_verifier: verifier,
     });
     expect(issued.status).toBe(200);
-    const userinfo = await fetch(at(1, '/userinfo'), { headers: { authorization: `Bearer ${issued.body.access_token}` } });
+    const userinfo = await fetch(at(1, '/userinfo'), {
+      headers: { authorization: `Bearer ${issued.body.access_token}` },
+    });
     expect(userinfo.status).toBe(200);
     expect(((await userinfo.json()) as { sub: string }).sub).toBe(SEEDED_USER.sub);
     const jwksA = await (await fetch(at(0, '/jwks'))).json();
@@ -121,7 +145,10 @@ describe('two reference instances on one Redis', () => {
   it('50 parallel refreshes of one refresh token over both instances: exactly one rotates it', async () => {
     const verifier = randomBytes(32).toString('base64url');
     const issued = await token(0, {
-      grant_type: 'authorization_code', code: await codeFor(verifier), redirect_uri: web.redirectUris[0]!, code_verifier: verifier,
+      grant_type: 'authorization_code',
+      code: await codeFor(verifier),
+      redirect_uri: web.redirectUris[0]!,
+      code_verifier: verifier,
     });
     const refreshToken = issued.body.refresh_token;
     expect(refreshToken).toBeTruthy();
@@ -142,32 +169,53 @@ describe('two reference instances on one Redis', () => {
     const { device_code: deviceCode } = (await started.json()) as { device_code: string };
     // The user approves at the activation page of instance B (through the store, as its page would).
     const approved = await instances[1]!.store.transitionDevice(deviceCode, 'pending', 'approved', {
-      sub: SEEDED_USER.sub, authTime: Math.floor(Date.now() / 1000),
+      sub: SEEDED_USER.sub,
+      authTime: Math.floor(Date.now() / 1000),
     });
     expect(approved?.status).toBe('approved');
-    const poll = (i: number) => fetch(at(i, '/token'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode, client_id: tv.clientId }),
-    }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, string> }));
+    const poll = (i: number) =>
+      fetch(at(i, '/token'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+          device_code: deviceCode,
+          client_id: tv.clientId,
+        }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, string> }));
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => poll(i)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 400 && typeof a.body.error === 'string')).toBe(true);
+    expect(
+      answers.filter((a) => a.status !== 200).every((a) => a.status === 400 && typeof a.body.error === 'string'),
+    ).toBe(true);
   }, 60_000);
 
   it('the whole catalog passes through a round-robin proxy over both instances', async () => {
     const before = [...proxy.counts];
     const scenarios = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
     const report: Report = await runConformance({
-      target: targetConfig(instances[0]!.server), scenarios, seed: 20261123, concurrency: 4,
+      target: targetConfig(instances[0]!.server),
+      scenarios,
+      seed: 20261123,
+      concurrency: 4,
     });
     const bad = report.results
       // Skipped with their reasons: the legacy grants (no legacy client seeded), and jwks.rotation:
       // a rotation stays local to the instance that rotates (README), so these instances offer no
       // rotation hook; the opt-in ones (test/matrix/opt-in.ts: par.required), and those only a client
       // rule requires (no server verdict: pkce.verifier-format).
-      .filter((r) => r.status !== 'passed' && !(r.status === 'skipped' && (r.area === 'implicit' || r.area === 'password' || r.id === 'jwks.rotation'
-        || Object.hasOwn(OPT_IN, r.id) || /of the server: .* binds? the client/.test(r.skipReason ?? ''))))
+      .filter(
+        (r) =>
+          r.status !== 'passed' &&
+          !(
+            r.status === 'skipped' &&
+            (r.area === 'implicit' ||
+              r.area === 'password' ||
+              r.id === 'jwks.rotation' ||
+              Object.hasOwn(OPT_IN, r.id) ||
+              /of the server: .* binds? the client/.test(r.skipReason ?? ''))
+          ),
+      )
       .map((r) => `${r.id}: ${r.status} ${r.message ?? r.skipReason ?? ''}`);
     expect(bad).toEqual([]);
     // Both instances answered a fair share of the run.
@@ -189,7 +237,9 @@ describe('the control: two instances with separate memory stores behind the same
         control.upstreams.push(`http://127.0.0.1:${port}`);
       }
       const report = await runConformance({
-        target: targetConfig(servers[0]!), scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'code.happy-path'), seed: 1,
+        target: targetConfig(servers[0]!),
+        scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'code.happy-path'),
+        seed: 1,
       });
       expect(report.results[0]?.status).not.toBe('passed');
     } finally {

@@ -6,7 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_CLIENTS } from '../../reference/index.ts';
 import {
-  codeFlowTokens, introspect, postForm, revoke, startReference, tokenRequest, userinfo, type RunningReference,
+  codeFlowTokens,
+  introspect,
+  postForm,
+  revoke,
+  startReference,
+  tokenRequest,
+  userinfo,
+  type RunningReference,
 } from '../support/reference.ts';
 
 let ref: RunningReference;
@@ -64,7 +71,10 @@ describe('revoking an access token', () => {
 describe('revoking a refresh token', () => {
   it('ends the refresh token, its family, and the access tokens issued from it', async () => {
     const first = await codeFlowTokens(ref);
-    const second = await tokenRequest(ref, web, { grant_type: 'refresh_token', refresh_token: first.refresh_token ?? '' });
+    const second = await tokenRequest(ref, web, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token ?? '',
+    });
     expect((await revoke(ref, second.refresh_token ?? '', web, { token_type_hint: 'refresh_token' })).status).toBe(200);
 
     const retry = await refresh(second.refresh_token);
@@ -135,9 +145,17 @@ describe('a public client', () => {
 
   it('identifies itself with client_id and revokes its own refresh token', async () => {
     const tokens = await codeFlowTokens(pub, spa);
-    const result = await postForm(pub.url('/revoke'), { token: tokens.refresh_token ?? '' }, { clientId: spa.clientId });
+    const result = await postForm(
+      pub.url('/revoke'),
+      { token: tokens.refresh_token ?? '' },
+      { clientId: spa.clientId },
+    );
     expect(result.status).toBe(200);
-    const retry = await postForm(pub.url('/token'), { grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '' }, { clientId: spa.clientId });
+    const retry = await postForm(
+      pub.url('/token'),
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '' },
+      { clientId: spa.clientId },
+    );
     expect(retry.body.error).toBe('invalid_grant');
   });
 });

@@ -11,25 +11,51 @@ import { SEEDED_CLIENTS, SEEDED_KEYED_PRIVATE_JWK } from '../../reference/index.
 import { authUrl, browse, claimsOf, obtainCode, openLogin, pkce, SPA, useServer, WEB } from './helpers.ts';
 
 const KEYED: Client = {
-  role: 'keyed', clientId: SEEDED_CLIENTS.keyed.clientId, redirectUri: SEEDED_CLIENTS.keyed.redirectUris[0]!, scope: 'openid',
-  authMethod: 'private_key_jwt', privateJwk: { ...SEEDED_KEYED_PRIVATE_JWK },
+  role: 'keyed',
+  clientId: SEEDED_CLIENTS.keyed.clientId,
+  redirectUri: SEEDED_CLIENTS.keyed.redirectUris[0]!,
+  scope: 'openid',
+  authMethod: 'private_key_jwt',
+  privateJwk: { ...SEEDED_KEYED_PRIVATE_JWK },
 };
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 async function post(url: string, body: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(body),
+  });
   const text = await res.text();
   let json: Record<string, unknown> = {};
-  try { json = JSON.parse(text) as Record<string, unknown>; } catch { /* not JSON */ }
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, headers: res.headers, json };
 }
 
-const auth = (issuer: string, assertion = clientAssertion(KEYED, { audience: issuer })) =>
-  ({ client_id: KEYED.clientId, client_assertion_type: ASSERTION_TYPE, client_assertion: assertion });
+const auth = (issuer: string, assertion = clientAssertion(KEYED, { audience: issuer })) => ({
+  client_id: KEYED.clientId,
+  client_assertion_type: ASSERTION_TYPE,
+  client_assertion: assertion,
+});
 
 function codeRequest(): { params: Record<string, string>; verifier: string } {
   const { verifier, challenge } = pkce();
-  return { verifier, params: { response_type: 'code', client_id: KEYED.clientId, redirect_uri: KEYED.redirectUri!, scope: 'openid offline_access', state: 's1', code_challenge: challenge, code_challenge_method: 'S256' } };
+  return {
+    verifier,
+    params: {
+      response_type: 'code',
+      client_id: KEYED.clientId,
+      redirect_uri: KEYED.redirectUri!,
+      scope: 'openid offline_access',
+      state: 's1',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    },
+  };
 }
 
 describe('the default reference', () => {
@@ -57,14 +83,23 @@ describe('the default reference', () => {
 
     it('accepts the token endpoint and the PAR endpoint as aud too (RFC 7523 §3, RFC 9126 §2)', async () => {
       for (const audience of [`${ctx.issuer}/token`, `${ctx.issuer}/par`]) {
-        const res = await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', ...auth(ctx.issuer, clientAssertion(KEYED, { audience })) });
+        const res = await post(`${ctx.issuer}/token`, {
+          grant_type: 'client_credentials',
+          ...auth(ctx.issuer, clientAssertion(KEYED, { audience })),
+        });
         expect(res.status, audience).toBe(200);
       }
     });
 
     it('a keyed client cannot fall back to no authentication, and an assertion cannot come with Basic', async () => {
-      expect((await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', client_id: KEYED.clientId })).json.error).toBe('invalid_client');
-      const both = await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', ...auth(ctx.issuer) }, { authorization: `Basic ${Buffer.from('keyed-app:x').toString('base64')}` });
+      expect(
+        (await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', client_id: KEYED.clientId })).json.error,
+      ).toBe('invalid_client');
+      const both = await post(
+        `${ctx.issuer}/token`,
+        { grant_type: 'client_credentials', ...auth(ctx.issuer) },
+        { authorization: `Basic ${Buffer.from('keyed-app:x').toString('base64')}` },
+      );
       expect(both.json.error).toBe('invalid_request');
     });
   });
@@ -74,14 +109,21 @@ describe('the default reference', () => {
       const { params, verifier } = codeRequest();
       const pushed = await post(`${ctx.issuer}/par`, { ...params, ...auth(ctx.issuer) });
       expect(pushed.status).toBe(201);
-      expect(pushed.json).toEqual({ request_uri: expect.stringMatching(/^urn:ietf:params:oauth:request_uri:/), expires_in: 60 });
+      expect(pushed.json).toEqual({
+        request_uri: expect.stringMatching(/^urn:ietf:params:oauth:request_uri:/),
+        expires_in: 60,
+      });
       const url = authUrl(ctx.issuer, { client_id: KEYED.clientId, request_uri: String(pushed.json.request_uri) });
       const { location } = await browse(url);
       const callback = new URL(location!);
       expect(callback.searchParams.get('state')).toBe('s1');
       expect(callback.searchParams.get('iss')).toBe(ctx.issuer);
       const res = await post(`${ctx.issuer}/token`, {
-        grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: KEYED.redirectUri!, code_verifier: verifier, ...auth(ctx.issuer),
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: KEYED.redirectUri!,
+        code_verifier: verifier,
+        ...auth(ctx.issuer),
       });
       expect(res.status).toBe(200);
       // Used once: the same request_uri now gets an error page, not a login.
@@ -92,7 +134,9 @@ describe('the default reference', () => {
 
     it('a request_uri works only for the client that pushed it', async () => {
       const pushed = await post(`${ctx.issuer}/par`, { ...codeRequest().params, ...auth(ctx.issuer) });
-      const other = await openLogin(authUrl(ctx.issuer, { client_id: WEB.clientId, request_uri: String(pushed.json.request_uri) }));
+      const other = await openLogin(
+        authUrl(ctx.issuer, { client_id: WEB.clientId, request_uri: String(pushed.json.request_uri) }),
+      );
       expect(other.response.status).toBe(400);
     });
 
@@ -111,13 +155,25 @@ describe('the default reference', () => {
       }
       expect((await post(`${ctx.issuer}/par`, params)).status).toBe(401);
       // Another client's client_id with the keyed client's assertion: not that client's key.
-      expect((await post(`${ctx.issuer}/par`, { ...params, ...auth(ctx.issuer), client_id: WEB.clientId })).json.error).toBe('invalid_client');
-      expect((await post(`${ctx.issuer}/par`, { ...params, client_assertion_type: ASSERTION_TYPE, client_assertion: '%%%' })).status).toBe(401);
+      expect(
+        (await post(`${ctx.issuer}/par`, { ...params, ...auth(ctx.issuer), client_id: WEB.clientId })).json.error,
+      ).toBe('invalid_client');
+      expect(
+        (await post(`${ctx.issuer}/par`, { ...params, client_assertion_type: ASSERTION_TYPE, client_assertion: '%%%' }))
+          .status,
+      ).toBe(401);
     });
 
     it('discovery advertises the endpoint; PAR is not required by default', async () => {
-      const d = await (await fetch(`${ctx.issuer}/.well-known/openid-configuration`)).json() as Record<string, unknown>;
-      expect(d).toMatchObject({ pushed_authorization_request_endpoint: `${ctx.issuer}/par`, require_pushed_authorization_requests: false, authorization_response_iss_parameter_supported: true });
+      const d = (await (await fetch(`${ctx.issuer}/.well-known/openid-configuration`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(d).toMatchObject({
+        pushed_authorization_request_endpoint: `${ctx.issuer}/par`,
+        require_pushed_authorization_requests: false,
+        authorization_response_iss_parameter_supported: true,
+      });
       expect(d.dpop_signing_alg_values_supported).toEqual(expect.arrayContaining(['ES256']));
     });
   });
@@ -126,24 +182,51 @@ describe('the default reference', () => {
     it('binds the access token (token_type DPoP, cnf.jkt); userinfo takes it only in the DPoP scheme with a proof by that key', async () => {
       const key = createDpopKey();
       const got = await obtainCode(ctx.issuer, SEEDED_CLIENTS.public, { scope: 'openid offline_access' });
-      const res = await post(`${ctx.issuer}/token`, { grant_type: 'authorization_code', code: got.code, redirect_uri: got.redirectUri, code_verifier: got.verifier, client_id: SPA.clientId }, { dpop: key.proof('POST', `${ctx.issuer}/token`) });
+      const res = await post(
+        `${ctx.issuer}/token`,
+        {
+          grant_type: 'authorization_code',
+          code: got.code,
+          redirect_uri: got.redirectUri,
+          code_verifier: got.verifier,
+          client_id: SPA.clientId,
+        },
+        { dpop: key.proof('POST', `${ctx.issuer}/token`) },
+      );
       expect(res.json.token_type).toBe('DPoP');
       const at = String(res.json.access_token);
       expect(claimsOf(at).cnf).toEqual({ jkt: key.thumbprint });
       const userinfo = (headers: Record<string, string>) => fetch(`${ctx.issuer}/userinfo`, { headers });
-      expect((await userinfo({ authorization: `DPoP ${at}`, dpop: key.proof('GET', `${ctx.issuer}/userinfo`, { accessToken: at }) })).status).toBe(200);
+      expect(
+        (
+          await userinfo({
+            authorization: `DPoP ${at}`,
+            dpop: key.proof('GET', `${ctx.issuer}/userinfo`, { accessToken: at }),
+          })
+        ).status,
+      ).toBe(200);
       const bearer = await userinfo({ authorization: `Bearer ${at}` });
       expect(bearer.status).toBe(401);
       expect(bearer.headers.get('www-authenticate')).toMatch(/^DPoP /);
-      const otherKey = await userinfo({ authorization: `DPoP ${at}`, dpop: createDpopKey().proof('GET', `${ctx.issuer}/userinfo`, { accessToken: at }) });
+      const otherKey = await userinfo({
+        authorization: `DPoP ${at}`,
+        dpop: createDpopKey().proof('GET', `${ctx.issuer}/userinfo`, { accessToken: at }),
+      });
       expect(otherKey.status).toBe(401);
       const noAth = await userinfo({ authorization: `DPoP ${at}`, dpop: key.proof('GET', `${ctx.issuer}/userinfo`) });
       expect(noAth.status).toBe(401);
       // The public client's refresh token is bound to the key too (RFC 9449 §5).
       const rt = String(res.json.refresh_token);
-      const refresh = (headers: Record<string, string>) => post(`${ctx.issuer}/token`, { grant_type: 'refresh_token', refresh_token: rt, client_id: SPA.clientId }, headers);
+      const refresh = (headers: Record<string, string>) =>
+        post(
+          `${ctx.issuer}/token`,
+          { grant_type: 'refresh_token', refresh_token: rt, client_id: SPA.clientId },
+          headers,
+        );
       expect((await refresh({})).json.error).toBe('invalid_grant');
-      expect((await refresh({ dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) })).json.error).toBe('invalid_grant');
+      expect((await refresh({ dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) })).json.error).toBe(
+        'invalid_grant',
+      );
       expect((await refresh({ dpop: key.proof('POST', `${ctx.issuer}/token`) })).json.token_type).toBe('DPoP');
     });
 
@@ -155,8 +238,14 @@ describe('the default reference', () => {
       const replayed = key.proof('POST', url);
       expect((await post(url, body, { ...basicAuth, dpop: replayed })).status).toBe(200);
       const bad = [
-        key.proof('GET', url), key.proof('POST', `${ctx.issuer}/other`), key.proof('POST', url, { iatOffset: -3600 }),
-        key.proof('POST', url, { alg: 'none' }), key.proof('POST', url, { signWith: createDpopKey() }), replayed, 'garbage', `${replayed}, ${replayed}`,
+        key.proof('GET', url),
+        key.proof('POST', `${ctx.issuer}/other`),
+        key.proof('POST', url, { iatOffset: -3600 }),
+        key.proof('POST', url, { alg: 'none' }),
+        key.proof('POST', url, { signWith: createDpopKey() }),
+        replayed,
+        'garbage',
+        `${replayed}, ${replayed}`,
       ];
       for (const proof of bad) {
         const res = await post(url, body, { ...basicAuth, dpop: proof });
@@ -169,13 +258,23 @@ describe('the default reference', () => {
   describe('iss, Referrer-Policy and 303', () => {
     it('success and error responses carry iss; pages carry Referrer-Policy: no-referrer; the login POST is answered 303', async () => {
       const { challenge } = pkce();
-      const url = authUrl(ctx.issuer, { response_type: 'code', client_id: WEB.clientId, redirect_uri: WEB.redirectUri, scope: 'openid', code_challenge: challenge, code_challenge_method: 'S256' });
+      const url = authUrl(ctx.issuer, {
+        response_type: 'code',
+        client_id: WEB.clientId,
+        redirect_uri: WEB.redirectUri,
+        scope: 'openid',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
       const login = await openLogin(url);
       expect(login.response.headers.get('referrer-policy')).toBe('no-referrer');
       const { location, statuses } = await browse(url);
       expect(statuses).toEqual([200, 303]);
       expect(new URL(location!).searchParams.get('iss')).toBe(ctx.issuer);
-      const error = await fetch(authUrl(ctx.issuer, { response_type: 'bogus', client_id: WEB.clientId, redirect_uri: WEB.redirectUri }), { redirect: 'manual' });
+      const error = await fetch(
+        authUrl(ctx.issuer, { response_type: 'bogus', client_id: WEB.clientId, redirect_uri: WEB.redirectUri }),
+        { redirect: 'manual' },
+      );
       const errorLocation = new URL(error.headers.get('location')!);
       expect(errorLocation.searchParams.get('error')).toBe('unsupported_response_type');
       expect(errorLocation.searchParams.get('iss')).toBe(ctx.issuer);
@@ -183,9 +282,13 @@ describe('the default reference', () => {
   });
 
   describe('resource indicators', () => {
-    it('a known resource becomes the token\'s only aud; an unknown or malformed one gets invalid_target', async () => {
+    it("a known resource becomes the token's only aud; an unknown or malformed one gets invalid_target", async () => {
       const basicAuth = { authorization: `Basic ${Buffer.from('machine:machine-secret-0b8e3c').toString('base64')}` };
-      const ok = await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', resource: 'https://api.example.test' }, basicAuth);
+      const ok = await post(
+        `${ctx.issuer}/token`,
+        { grant_type: 'client_credentials', resource: 'https://api.example.test' },
+        basicAuth,
+      );
       expect(claimsOf(ok.json.access_token).aud).toBe('https://api.example.test');
       for (const resource of ['https://unknown.example', 'not a uri', 'https://api.example.test#frag']) {
         const res = await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', resource }, basicAuth);
@@ -194,9 +297,20 @@ describe('the default reference', () => {
       }
       // A token for another resource is not for userinfo.
       const got = await obtainCode(ctx.issuer, SEEDED_CLIENTS.confidential);
-      const tokens = await post(`${ctx.issuer}/token`, { grant_type: 'authorization_code', code: got.code, redirect_uri: got.redirectUri, code_verifier: got.verifier, resource: 'https://api.example.test' },
-        { authorization: `Basic ${Buffer.from(`${WEB.clientId}:${WEB.clientSecret}`).toString('base64')}` });
-      const info = await fetch(`${ctx.issuer}/userinfo`, { headers: { authorization: `Bearer ${String(tokens.json.access_token)}` } });
+      const tokens = await post(
+        `${ctx.issuer}/token`,
+        {
+          grant_type: 'authorization_code',
+          code: got.code,
+          redirect_uri: got.redirectUri,
+          code_verifier: got.verifier,
+          resource: 'https://api.example.test',
+        },
+        { authorization: `Basic ${Buffer.from(`${WEB.clientId}:${WEB.clientSecret}`).toString('base64')}` },
+      );
+      const info = await fetch(`${ctx.issuer}/userinfo`, {
+        headers: { authorization: `Bearer ${String(tokens.json.access_token)}` },
+      });
       expect(info.status).toBe(401);
     });
   });
@@ -208,16 +322,33 @@ describe('the reference with its FAPI 2.0 settings', () => {
   it('refuses plain authorization requests, secret-based client authentication, token requests without DPoP, and an aud other than the issuer', async () => {
     const plain = await openLogin(authUrl(ctx.issuer, codeRequest().params));
     expect(plain.response.status).toBe(400);
-    const secret = await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials' }, { authorization: `Basic ${Buffer.from('machine:machine-secret-0b8e3c').toString('base64')}` });
+    const secret = await post(
+      `${ctx.issuer}/token`,
+      { grant_type: 'client_credentials' },
+      { authorization: `Basic ${Buffer.from('machine:machine-secret-0b8e3c').toString('base64')}` },
+    );
     expect(secret.json.error).toBe('invalid_client');
     const noProof = await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', ...auth(ctx.issuer) });
     expect(noProof.json.error).toBe('invalid_dpop_proof');
-    const tokenAud = await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', ...auth(ctx.issuer, clientAssertion(KEYED, { audience: `${ctx.issuer}/token` })) },
-      { dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) });
+    const tokenAud = await post(
+      `${ctx.issuer}/token`,
+      {
+        grant_type: 'client_credentials',
+        ...auth(ctx.issuer, clientAssertion(KEYED, { audience: `${ctx.issuer}/token` })),
+      },
+      { dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) },
+    );
     expect(tokenAud.json.error).toBe('invalid_client');
-    const ok = await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', ...auth(ctx.issuer) }, { dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) });
+    const ok = await post(
+      `${ctx.issuer}/token`,
+      { grant_type: 'client_credentials', ...auth(ctx.issuer) },
+      { dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) },
+    );
     expect(ok.json.token_type).toBe('DPoP');
-    const d = await (await fetch(`${ctx.issuer}/.well-known/openid-configuration`)).json() as Record<string, unknown>;
-    expect(d).toMatchObject({ require_pushed_authorization_requests: true, token_endpoint_auth_methods_supported: ['private_key_jwt'] });
+    const d = (await (await fetch(`${ctx.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(d).toMatchObject({
+      require_pushed_authorization_requests: true,
+      token_endpoint_auth_methods_supported: ['private_key_jwt'],
+    });
   });
 });

@@ -14,8 +14,15 @@ afterEach(async () => {
 });
 
 const device = (over: Partial<DeviceRecord> = {}): DeviceRecord => ({
-  deviceCode: 'dc-1', userCode: 'BCDFGHJK', grantId: 'g-1', clientId: 'tv-device', scope: 'openid',
-  status: 'pending', interval: 5, expiresAt: clock + 10_000, ...over,
+  deviceCode: 'dc-1',
+  userCode: 'BCDFGHJK',
+  grantId: 'g-1',
+  clientId: 'tv-device',
+  scope: 'openid',
+  status: 'pending',
+  interval: 5,
+  expiresAt: clock + 10_000,
+  ...over,
 });
 const alice = { sub: 'user-0001-alice', authTime: 1000 };
 
@@ -52,10 +59,14 @@ describe('MemoryStore: device requests', () => {
     const store = newStore();
     await store.saveDevice(device());
     expect(await store.transitionDevice('dc-1', 'approved', 'redeemed')).toBeUndefined();
-    const decisions = await Promise.all(Array.from({ length: 10 }, () => store.transitionDevice('dc-1', 'pending', 'approved', alice)));
+    const decisions = await Promise.all(
+      Array.from({ length: 10 }, () => store.transitionDevice('dc-1', 'pending', 'approved', alice)),
+    );
     expect(decisions.filter(Boolean)).toHaveLength(1);
     expect(await store.findDevice('dc-1')).toMatchObject({ status: 'approved', user: alice });
-    const redemptions = await Promise.all(Array.from({ length: 10 }, () => store.transitionDevice('dc-1', 'approved', 'redeemed')));
+    const redemptions = await Promise.all(
+      Array.from({ length: 10 }, () => store.transitionDevice('dc-1', 'approved', 'redeemed')),
+    );
     expect(redemptions.filter(Boolean)).toHaveLength(1);
     expect(await store.transitionDevice('nope', 'pending', 'approved', alice)).toBeUndefined();
   });

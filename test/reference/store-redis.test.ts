@@ -28,15 +28,36 @@ function setup() {
 }
 
 const code = (over: Partial<CodeRecord> = {}): CodeRecord => ({
-  code: 'c1', grantId: 'g1', clientId: 'web', redirectUri: 'https://a/cb', sub: 'u', scope: 'openid', authTime: 1,
-  expiresAt: 1_000_000 + 60_000, ...over,
+  code: 'c1',
+  grantId: 'g1',
+  clientId: 'web',
+  redirectUri: 'https://a/cb',
+  sub: 'u',
+  scope: 'openid',
+  authTime: 1,
+  expiresAt: 1_000_000 + 60_000,
+  ...over,
 });
 const refresh = (token: string, over: Partial<RefreshRecord> = {}): RefreshRecord => ({
-  token, grantId: 'g1', clientId: 'web', sub: 'u', scope: 'openid', authTime: 1, expiresAt: 1_000_000 + 3_600_000, ...over,
+  token,
+  grantId: 'g1',
+  clientId: 'web',
+  sub: 'u',
+  scope: 'openid',
+  authTime: 1,
+  expiresAt: 1_000_000 + 3_600_000,
+  ...over,
 });
 const device = (over: Partial<DeviceRecord> = {}): DeviceRecord => ({
-  deviceCode: 'd1', userCode: 'ABCDEFGH', grantId: 'g1', clientId: 'tv', scope: 'openid', status: 'pending', interval: 5,
-  expiresAt: 1_000_000 + 600_000, ...over,
+  deviceCode: 'd1',
+  userCode: 'ABCDEFGH',
+  grantId: 'g1',
+  clientId: 'tv',
+  scope: 'openid',
+  status: 'pending',
+  interval: 5,
+  expiresAt: 1_000_000 + 600_000,
+  ...over,
 });
 const half = <T>(n: number, a: T, b: T) => Array.from({ length: n }, (_, i) => (i % 2 ? a : b));
 
@@ -83,7 +104,13 @@ describe('RedisStore: single use is atomic across instances', () => {
 
   it('interactions, pushed requests and one-time marks go to exactly one caller', async () => {
     const { a, b, now, close } = setup();
-    await a.saveInteraction({ id: 'i1', clientId: 'web', redirectUri: 'https://a/cb', scope: 'openid', expiresAt: now() + 60_000 });
+    await a.saveInteraction({
+      id: 'i1',
+      clientId: 'web',
+      redirectUri: 'https://a/cb',
+      scope: 'openid',
+      expiresAt: now() + 60_000,
+    });
     expect((await b.findInteraction('i1'))?.clientId).toBe('web');
     const taken = await Promise.all(half(20, a, b).map((s) => s.consumeInteraction('i1')));
     expect(taken.filter(Boolean)).toHaveLength(1);
@@ -91,7 +118,9 @@ describe('RedisStore: single use is atomic across instances', () => {
     const requestUri = 'urn:ietf:params:oauth:request_uri:x';
     await b.savePushedRequest({ requestUri, clientId: 'web', params: { scope: 'openid' }, expiresAt: now() + 60_000 });
     const pushed = await Promise.all(half(20, a, b).map((s) => s.consumePushedRequest(requestUri)));
-    expect(pushed.filter(Boolean)).toEqual([{ requestUri, clientId: 'web', params: { scope: 'openid' }, expiresAt: now() + 60_000 }]);
+    expect(pushed.filter(Boolean)).toEqual([
+      { requestUri, clientId: 'web', params: { scope: 'openid' }, expiresAt: now() + 60_000 },
+    ]);
 
     const marks = await Promise.all(half(20, a, b).map((s) => s.markOnce('dpop', 'jti-1', now() + 60_000)));
     expect(marks.filter(Boolean)).toHaveLength(1);
@@ -107,7 +136,9 @@ describe('RedisStore: single use is atomic across instances', () => {
     await b.recordDevicePoll('d1', 1_000_500, 10);
     expect(await a.findDevice('d1')).toMatchObject({ lastPollAt: 1_000_500, interval: 10 });
     const user = { sub: 'u', authTime: 7 };
-    const approvals = await Promise.all(half(20, a, b).map((s) => s.transitionDevice('d1', 'pending', 'approved', user)));
+    const approvals = await Promise.all(
+      half(20, a, b).map((s) => s.transitionDevice('d1', 'pending', 'approved', user)),
+    );
     expect(approvals.filter(Boolean)).toHaveLength(1);
     const redemptions = await Promise.all(half(20, a, b).map((s) => s.transitionDevice('d1', 'approved', 'redeemed')));
     expect(redemptions.filter(Boolean)).toEqual([expect.objectContaining({ status: 'redeemed', user })]);
@@ -120,7 +151,7 @@ describe('RedisStore: single use is atomic across instances', () => {
 });
 
 describe('RedisStore: expiry and sessions', () => {
-  it('records read as absent from their expiresAt on, by the server\'s clock', async () => {
+  it("records read as absent from their expiresAt on, by the server's clock", async () => {
     const { a, b, now, advance, close } = setup();
     await a.saveCode(code());
     await a.saveRefresh(refresh('r1'));

@@ -9,11 +9,25 @@ function setup() {
 }
 
 const code = (over: Partial<CodeRecord> = {}): CodeRecord => ({
-  code: 'c1', grantId: 'g1', clientId: 'web', redirectUri: 'https://a/cb', sub: 'u', scope: 'openid', authTime: 1,
-  expiresAt: 1_000_000 + 60_000, ...over,
+  code: 'c1',
+  grantId: 'g1',
+  clientId: 'web',
+  redirectUri: 'https://a/cb',
+  sub: 'u',
+  scope: 'openid',
+  authTime: 1,
+  expiresAt: 1_000_000 + 60_000,
+  ...over,
 });
 const refresh = (token: string, over: Partial<RefreshRecord> = {}): RefreshRecord => ({
-  token, grantId: 'g1', clientId: 'web', sub: 'u', scope: 'openid', authTime: 1, expiresAt: 1_000_000 + 3_600_000, ...over,
+  token,
+  grantId: 'g1',
+  clientId: 'web',
+  sub: 'u',
+  scope: 'openid',
+  authTime: 1,
+  expiresAt: 1_000_000 + 3_600_000,
+  ...over,
 });
 
 describe('MemoryStore: single use is atomic', () => {
@@ -39,7 +53,9 @@ describe('MemoryStore: single use is atomic', () => {
   it('rotateRefresh succeeds exactly once for an old token, and the old one reads as rotated', async () => {
     const { store } = setup();
     await store.saveRefresh(refresh('r1'));
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.rotateRefresh('r1', refresh(`r2-${i}`))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.rotateRefresh('r1', refresh(`r2-${i}`))),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect((await store.findRefresh('r1'))?.state).toBe('rotated');
     const winner = results.findIndex(Boolean);
@@ -51,7 +67,13 @@ describe('MemoryStore: single use is atomic', () => {
 
   it('consumeInteraction returns the record once', async () => {
     const { store } = setup();
-    await store.saveInteraction({ id: 'i1', clientId: 'web', redirectUri: 'https://a/cb', scope: 'openid', expiresAt: 1_000_000 + 600_000 });
+    await store.saveInteraction({
+      id: 'i1',
+      clientId: 'web',
+      redirectUri: 'https://a/cb',
+      scope: 'openid',
+      expiresAt: 1_000_000 + 600_000,
+    });
     const results = await Promise.all([store.consumeInteraction('i1'), store.consumeInteraction('i1')]);
     expect(results.filter(Boolean)).toHaveLength(1);
     await store.close();
@@ -68,7 +90,7 @@ describe('MemoryStore: single use is atomic', () => {
 });
 
 describe('MemoryStore: revocation', () => {
-  it('revokeGrant revokes the refresh family and the grant\'s access tokens, including later ones', async () => {
+  it("revokeGrant revokes the refresh family and the grant's access tokens, including later ones", async () => {
     const { store, now } = setup();
     await store.saveRefresh(refresh('r1'));
     await store.saveAccessToken({ jti: 'a1', grantId: 'g1', clientId: 'web', expiresAt: now() + 60_000 });
@@ -154,7 +176,12 @@ describe('MemoryStore: sessions, pushed requests and one-time marks', () => {
   it('a pushed request is consumed exactly once, however many race', async () => {
     const { store, now } = setup();
     const requestUri = 'urn:ietf:params:oauth:request_uri:x';
-    await store.savePushedRequest({ requestUri, clientId: 'web', params: { scope: 'openid' }, expiresAt: now() + 60_000 });
+    await store.savePushedRequest({
+      requestUri,
+      clientId: 'web',
+      params: { scope: 'openid' },
+      expiresAt: now() + 60_000,
+    });
     const taken = await Promise.all(Array.from({ length: 8 }, () => store.consumePushedRequest(requestUri)));
     expect(taken.filter(Boolean)).toHaveLength(1);
     await store.close();

@@ -9,8 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_CLIENTS, SEEDED_USER } from '../../reference/index.ts';
 import { algNone } from '../support/forge-jwt.ts';
 import {
-  ACCESS_TOKEN_TYPE, clientCredentialsToken, codeFlowTokens, exchange, introspect, revoke, startReference, TOKEN_EXCHANGE,
-  type RunningReference, type Tokens,
+  ACCESS_TOKEN_TYPE,
+  clientCredentialsToken,
+  codeFlowTokens,
+  exchange,
+  introspect,
+  revoke,
+  startReference,
+  TOKEN_EXCHANGE,
+  type RunningReference,
+  type Tokens,
 } from '../support/reference.ts';
 
 let ref: RunningReference;
@@ -24,8 +32,11 @@ beforeAll(async () => {
 afterAll(() => ref?.close());
 
 describe('a valid exchange', () => {
-  it('downscopes a user\'s token for the exchange client (RFC 8693 §2.2.1)', async () => {
-    const result = await exchange(ref, user.access_token, { scope: 'api:read', requested_token_type: ACCESS_TOKEN_TYPE });
+  it("downscopes a user's token for the exchange client (RFC 8693 §2.2.1)", async () => {
+    const result = await exchange(ref, user.access_token, {
+      scope: 'api:read',
+      requested_token_type: ACCESS_TOKEN_TYPE,
+    });
     expect(result.status).toBe(200);
     expect(result.headers.get('cache-control')).toBe('no-store');
     expect(result.body).toStrictEqual({
@@ -36,13 +47,24 @@ describe('a valid exchange', () => {
       scope: 'api:read',
     });
     const claims = decodeJwt(String(result.body.access_token));
-    expect(claims).toMatchObject({ sub: SEEDED_USER.sub, client_id: exchanger.clientId, aud: ref.issuer, iss: ref.issuer, scope: 'api:read' });
+    expect(claims).toMatchObject({
+      sub: SEEDED_USER.sub,
+      client_id: exchanger.clientId,
+      aud: ref.issuer,
+      iss: ref.issuer,
+      scope: 'api:read',
+    });
     expect(claims).not.toHaveProperty('act');
     const described = await introspect(ref, String(result.body.access_token));
-    expect(described.body).toMatchObject({ active: true, sub: SEEDED_USER.sub, client_id: exchanger.clientId, scope: 'api:read' });
+    expect(described.body).toMatchObject({
+      active: true,
+      sub: SEEDED_USER.sub,
+      client_id: exchanger.clientId,
+      scope: 'api:read',
+    });
   });
 
-  it('without scope keeps the subject\'s scope as far as the client may hold it', async () => {
+  it("without scope keeps the subject's scope as far as the client may hold it", async () => {
     const result = await exchange(ref, user.access_token);
     expect(result.status).toBe(200);
     expect(result.body.scope).toBe('api:read');
@@ -61,7 +83,7 @@ describe('a valid exchange', () => {
     expect(result.status).toBe(200);
   });
 
-  it('is revoked with the subject\'s grant', async () => {
+  it("is revoked with the subject's grant", async () => {
     const fresh = await codeFlowTokens(ref);
     const exchanged = String((await exchange(ref, fresh.access_token, { scope: 'api:read' })).body.access_token);
     expect((await introspect(ref, exchanged)).body.active).toBe(true);
@@ -73,23 +95,42 @@ describe('a valid exchange', () => {
 describe('delegation with an actor token (RFC 8693 §4.1)', () => {
   it('records the actor in act, and an earlier actor nested inside', async () => {
     const actor = await clientCredentialsToken(ref, exchanger, 'api:read');
-    const first = await exchange(ref, user.access_token, { scope: 'api:read', actor_token: actor.access_token, actor_token_type: ACCESS_TOKEN_TYPE });
+    const first = await exchange(ref, user.access_token, {
+      scope: 'api:read',
+      actor_token: actor.access_token,
+      actor_token_type: ACCESS_TOKEN_TYPE,
+    });
     expect(first.status).toBe(200);
     const delegated = String(first.body.access_token);
     expect(decodeJwt(delegated)).toMatchObject({ sub: SEEDED_USER.sub, act: { sub: exchanger.clientId } });
     expect((await introspect(ref, delegated)).body.act).toStrictEqual({ sub: exchanger.clientId });
 
     const machine = await clientCredentialsToken(ref, SEEDED_CLIENTS.machine);
-    const second = await exchange(ref, delegated, { actor_token: machine.access_token, actor_token_type: ACCESS_TOKEN_TYPE });
+    const second = await exchange(ref, delegated, {
+      actor_token: machine.access_token,
+      actor_token_type: ACCESS_TOKEN_TYPE,
+    });
     expect(second.status).toBe(200);
-    expect(decodeJwt(String(second.body.access_token)).act).toStrictEqual({ sub: 'machine', act: { sub: exchanger.clientId } });
+    expect(decodeJwt(String(second.body.access_token)).act).toStrictEqual({
+      sub: 'machine',
+      act: { sub: exchanger.clientId },
+    });
   });
 
   it.each([
     ['actor_token without actor_token_type', (actor: string) => ({ actor_token: actor })],
     ['actor_token_type without actor_token', () => ({ actor_token_type: ACCESS_TOKEN_TYPE })],
-    ['an actor_token_type other than access_token', (actor: string) => ({ actor_token: actor, actor_token_type: 'urn:ietf:params:oauth:token-type:id_token' })],
-    ['a forged actor token', (actor: string) => ({ actor_token: algNone(actor, 'none', { sub: 'admin' }), actor_token_type: ACCESS_TOKEN_TYPE })],
+    [
+      'an actor_token_type other than access_token',
+      (actor: string) => ({ actor_token: actor, actor_token_type: 'urn:ietf:params:oauth:token-type:id_token' }),
+    ],
+    [
+      'a forged actor token',
+      (actor: string) => ({
+        actor_token: algNone(actor, 'none', { sub: 'admin' }),
+        actor_token_type: ACCESS_TOKEN_TYPE,
+      }),
+    ],
   ])('%s is invalid_request', async (_name, extra) => {
     const actor = await clientCredentialsToken(ref, exchanger, 'api:read');
     const result = await exchange(ref, user.access_token, extra(actor.access_token));
@@ -99,14 +140,14 @@ describe('delegation with an actor token (RFC 8693 §4.1)', () => {
 });
 
 describe('scope', () => {
-  it('wider than the subject\'s is invalid_scope', async () => {
+  it("wider than the subject's is invalid_scope", async () => {
     const narrow = await clientCredentialsToken(ref, exchanger, 'api:read');
     const result = await exchange(ref, narrow.access_token, { scope: 'api:read api:write' });
     expect(result.status).toBe(400);
     expect(result.body.error).toBe('invalid_scope');
   });
 
-  it('within the subject\'s but beyond the client\'s allowed scope is invalid_scope', async () => {
+  it("within the subject's but beyond the client's allowed scope is invalid_scope", async () => {
     const result = await exchange(ref, user.access_token, { scope: 'openid profile' });
     expect(result.status).toBe(400);
     expect(result.body.error).toBe('invalid_scope');
@@ -138,7 +179,10 @@ describe('invalid requests', () => {
     ['no subject_token_type', { subject_token_type: '' }],
     ['a refresh_token subject_token_type', { subject_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' }],
     ['an id_token subject_token_type', { subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' }],
-    ['a refresh_token requested_token_type', { requested_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' }],
+    [
+      'a refresh_token requested_token_type',
+      { requested_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' },
+    ],
   ])('with %s get invalid_request', async (_name, extra) => {
     const result = await exchange(ref, user.access_token, extra);
     expect(result.status).toBe(400);
@@ -165,7 +209,9 @@ describe('invalid requests', () => {
   });
 
   it('is advertised in grant_types_supported', async () => {
-    const discovery = (await (await fetch(ref.url('/.well-known/openid-configuration'))).json()) as { grant_types_supported: string[] };
+    const discovery = (await (await fetch(ref.url('/.well-known/openid-configuration'))).json()) as {
+      grant_types_supported: string[];
+    };
     expect(discovery.grant_types_supported).toContain(TOKEN_EXCHANGE);
   });
 });

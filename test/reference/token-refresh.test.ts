@@ -19,7 +19,11 @@ describe('refresh_token', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('pragma')).toBe('no-cache');
-    expect(res.json).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'openid profile email offline_access' });
+    expect(res.json).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'openid profile email offline_access',
+    });
     expect(res.json.refresh_token).toEqual(expect.any(String));
     expect(res.json.refresh_token).not.toBe(first);
     const again = await refresh(String(res.json.refresh_token));
@@ -47,7 +51,10 @@ describe('refresh_token', () => {
   });
 
   it('an unknown refresh token is invalid_grant; a missing one is invalid_request', async () => {
-    expect(await refresh('not-a-token-we-issued-aaaaaaaaaaaaaaaaaaaaaaaaaaa')).toMatchObject({ status: 400, json: { error: 'invalid_grant' } });
+    expect(await refresh('not-a-token-we-issued-aaaaaaaaaaaaaaaaaaaaaaaaaaa')).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_grant' },
+    });
     const missing = await token(ctx.issuer, { grant_type: 'refresh_token' }, webAuth);
     expect(missing.json.error).toBe('invalid_request');
   });
@@ -80,8 +87,16 @@ describe('refresh_token', () => {
   });
 
   it('the public client refreshes with client_id only, with third-party lifetimes', async () => {
-    const { json } = await redeem(ctx.issuer, SPA, await obtainCode(ctx.issuer, SPA, { scope: 'openid offline_access' }));
-    const res = await token(ctx.issuer, { grant_type: 'refresh_token', refresh_token: String(json.refresh_token), client_id: SPA.clientId });
+    const { json } = await redeem(
+      ctx.issuer,
+      SPA,
+      await obtainCode(ctx.issuer, SPA, { scope: 'openid offline_access' }),
+    );
+    const res = await token(ctx.issuer, {
+      grant_type: 'refresh_token',
+      refresh_token: String(json.refresh_token),
+      client_id: SPA.clientId,
+    });
     expect(res.status).toBe(200);
     expect(Number(res.json.expires_in)).toBe(600);
   });

@@ -7,7 +7,14 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEEDED_CLIENTS, SEEDED_USER } from '../../reference/index.ts';
 import {
-  clientCredentialsToken, codeFlowTokens, read, revoke, startReference, userinfo, type RunningReference, type Tokens,
+  clientCredentialsToken,
+  codeFlowTokens,
+  read,
+  revoke,
+  startReference,
+  userinfo,
+  type RunningReference,
+  type Tokens,
 } from '../support/reference.ts';
 
 let ref: RunningReference;
@@ -19,12 +26,13 @@ beforeAll(async () => {
 });
 afterAll(() => ref?.close());
 
-const call = async (init: RequestInit & { path?: string } = {}) => read(await fetch(ref.url(init.path ?? '/userinfo'), init));
+const call = async (init: RequestInit & { path?: string } = {}) =>
+  read(await fetch(ref.url(init.path ?? '/userinfo'), init));
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe('a valid token', () => {
-  it('gets the claims of its scope with the ID token\'s sub, by GET', async () => {
+  it("gets the claims of its scope with the ID token's sub, by GET", async () => {
     const result = await userinfo(ref, tokens.access_token);
     expect(result.status).toBe(200);
     expect(result.headers.get('content-type')).toMatch(/^application\/json/);
@@ -40,7 +48,11 @@ describe('a valid token', () => {
   });
 
   it('works by POST with the token in a form body (RFC 6750 §2.2)', async () => {
-    const result = await call({ method: 'POST', headers: FORM, body: new URLSearchParams({ access_token: tokens.access_token }) });
+    const result = await call({
+      method: 'POST',
+      headers: FORM,
+      body: new URLSearchParams({ access_token: tokens.access_token }),
+    });
     expect(result.status).toBe(200);
     expect(result.body.sub).toBe(SEEDED_USER.sub);
   });
@@ -48,10 +60,15 @@ describe('a valid token', () => {
   it.each([
     ['openid', {}],
     ['openid email', { email: SEEDED_USER.claims.email, email_verified: true }],
-    ['openid profile phone', {
-      name: SEEDED_USER.claims.name, family_name: SEEDED_USER.claims.family_name, picture: SEEDED_USER.claims.picture,
-      phone_number: SEEDED_USER.claims.phone_number,
-    }],
+    [
+      'openid profile phone',
+      {
+        name: SEEDED_USER.claims.name,
+        family_name: SEEDED_USER.claims.family_name,
+        picture: SEEDED_USER.claims.picture,
+        phone_number: SEEDED_USER.claims.phone_number,
+      },
+    ],
     ['openid address api:read', { address: SEEDED_USER.claims.address }],
   ])('with scope "%s" gets exactly those scopes\' claims', async (scope, claims) => {
     const granted = await codeFlowTokens(ref, SEEDED_CLIENTS.confidential, scope);
@@ -98,7 +115,9 @@ describe('requests without a usable token', () => {
     const result = await userinfo(ref, machine.access_token);
     expect(result.status).toBe(403);
     expect(result.body.error).toBe('insufficient_scope');
-    expect(result.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", error_description="[^"]*", scope="openid"$/);
+    expect(result.headers.get('www-authenticate')).toMatch(
+      /error="insufficient_scope", error_description="[^"]*", scope="openid"$/,
+    );
   });
 
   it('with a revoked token get 401 invalid_token', async () => {
@@ -127,9 +146,11 @@ describe('an expired token', () => {
   it('works until its exp and gets 401 invalid_token after it', async () => {
     const granted = await codeFlowTokens(timed);
     expect((await userinfo(timed, granted.access_token)).status).toBe(200);
-    clock += (Number(decodeJwt(granted.access_token).exp) * 1000 - clock) + 10_000;
+    clock += Number(decodeJwt(granted.access_token).exp) * 1000 - clock + 10_000;
     const result = await userinfo(timed, granted.access_token);
     expect(result.status).toBe(401);
-    expect(result.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="the token has expired"/);
+    expect(result.headers.get('www-authenticate')).toMatch(
+      /error="invalid_token", error_description="the token has expired"/,
+    );
   });
 });

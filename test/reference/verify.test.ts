@@ -56,7 +56,9 @@ describe.each(FORGERY_NAMES)('a forged token: %s', (name) => {
   it('gets 401 invalid_token with a Bearer challenge at userinfo', async () => {
     const result = await userinfo(ref, token());
     expect(result.status).toBe(401);
-    expect(result.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+", error="invalid_token", error_description="[^"]*"$/);
+    expect(result.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="[^"]+", error="invalid_token", error_description="[^"]*"$/,
+    );
     expect(result.body.error).toBe('invalid_token');
     expect(result.body).not.toHaveProperty('sub');
   });
@@ -93,21 +95,30 @@ describe('any input at all', () => {
     .map(([h, p, signature]) => `${part(h)}.${part(p)}.${signature}`);
   const anything = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), jwtLike);
 
-  it.each<FlawName | 'no flaw'>(['no flaw', 'alg-none-accepted', 'hs256-key-confusion', 'signature-unchecked', 'trusts-embedded-jwk'])(
-    'is refused with an InvalidTokenError, never another error (%s)',
-    async (flaw) => {
-      const { context } = ref.server;
-      const verifier: VerifierContext = {
-        issuer: context.issuer, keys: context.keys, store: context.store, now: context.now,
-        flaws: new Flaws(flaw === 'no flaw' ? [] : [flaw]),
-      };
-      await fc.assert(
-        fc.asyncProperty(anything, async (token) => {
-          const outcome = await verifyPresentedAccessToken(verifier, token).then(() => 'accepted', (err: unknown) => err);
-          expect(outcome).toBeInstanceOf(InvalidTokenError);
-        }),
-        { numRuns: 150 },
-      );
-    },
-  );
+  it.each<FlawName | 'no flaw'>([
+    'no flaw',
+    'alg-none-accepted',
+    'hs256-key-confusion',
+    'signature-unchecked',
+    'trusts-embedded-jwk',
+  ])('is refused with an InvalidTokenError, never another error (%s)', async (flaw) => {
+    const { context } = ref.server;
+    const verifier: VerifierContext = {
+      issuer: context.issuer,
+      keys: context.keys,
+      store: context.store,
+      now: context.now,
+      flaws: new Flaws(flaw === 'no flaw' ? [] : [flaw]),
+    };
+    await fc.assert(
+      fc.asyncProperty(anything, async (token) => {
+        const outcome = await verifyPresentedAccessToken(verifier, token).then(
+          () => 'accepted',
+          (err: unknown) => err,
+        );
+        expect(outcome).toBeInstanceOf(InvalidTokenError);
+      }),
+      { numRuns: 150 },
+    );
+  });
 });

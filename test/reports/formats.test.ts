@@ -35,8 +35,15 @@ describe('reading order', () => {
   it('security, interop, unclassified failures, warnings, errors, expected failures, passed (an unexpected pass first), skipped', () => {
     const ordered = orderResults(report.results);
     expect(ordered.map((r) => r.id)).toEqual([
-      'code.single-use', 'pkce.plain-rejected', 'redirect.exact-match', 'refresh.rotation', 'token.no-store',
-      'code.bound-to-client', 'discovery.document', 'code.happy-path', 'device.pending',
+      'code.single-use',
+      'pkce.plain-rejected',
+      'redirect.exact-match',
+      'refresh.rotation',
+      'token.no-store',
+      'code.bound-to-client',
+      'discovery.document',
+      'code.happy-path',
+      'device.pending',
     ]);
     const ranks = ordered.map((r) => GROUPS.indexOf(groupOf(r)));
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
@@ -48,7 +55,9 @@ describe('report.json', () => {
     const parsed = reportSchema.parse(JSON.parse(renderJson(report)));
     expect(parsed.plantedFlaws).toEqual(['code-reuse-allowed', 'pkce-plain-allowed']);
     expect(parsed.baseline?.newFailures.map((c) => c.id)).toEqual(['code.single-use']);
-    expect(parsed.results.find((r) => r.id === 'code.single-use')!.evidence.filter((e) => e.kind === 'http' && e.decisive)).toHaveLength(1);
+    expect(
+      parsed.results.find((r) => r.id === 'code.single-use')!.evidence.filter((e) => e.kind === 'http' && e.decisive),
+    ).toHaveLength(1);
   });
 });
 
@@ -56,7 +65,9 @@ describe('the reproduce block', () => {
   it('takes the marked exchange, else the last one of a failure; none for a pass', () => {
     const r = report.results.find((x) => x.id === 'code.single-use')!;
     expect(decidingExchange(r)).toEqual({ evidence: decidingToken, marked: true });
-    const unmarked = result('a.b', 'failed', { evidence: [{ ...decidingToken, decisive: undefined } as unknown as HttpEvidence, { kind: 'note', text: 'x' }] });
+    const unmarked = result('a.b', 'failed', {
+      evidence: [{ ...decidingToken, decisive: undefined } as unknown as HttpEvidence, { kind: 'note', text: 'x' }],
+    });
     expect(decidingExchange(unmarked)?.marked).toBe(false);
     expect(decidingExchange(result('a.b', 'passed', { evidence: unmarked.evidence }))).toBeUndefined();
   });
@@ -72,16 +83,37 @@ describe('the reproduce block', () => {
     // bash parses the command; printf stands in for curl and prints each argument it gets.
     const script = command.replace(/^curl /, "printf '%s\\0' ");
     const values = { CLIENT_ID: 'web', CLIENT_SECRET: SECRET, CODE_2: 'the-code' };
-    const { stdout } = await promisify(execFile)('bash', ['-c', script], { env: { PATH: process.env.PATH, ...values } });
+    const { stdout } = await promisify(execFile)('bash', ['-c', script], {
+      env: { PATH: process.env.PATH, ...values },
+    });
     const args = stdout.split('\0').slice(0, -1);
     expect(args).toEqual([
-      '-i', '-X', 'POST', '-H', 'content-type: application/x-www-form-urlencoded', '-u', `web:${SECRET}`,
-      '--data-raw', `grant_type=authorization_code&code=the-code&client_secret=${SECRET}&x=${encodeURIComponent(NASTY)}`,
+      '-i',
+      '-X',
+      'POST',
+      '-H',
+      'content-type: application/x-www-form-urlencoded',
+      '-u',
+      `web:${SECRET}`,
+      '--data-raw',
+      `grant_type=authorization_code&code=the-code&client_secret=${SECRET}&x=${encodeURIComponent(NASTY)}`,
       'https://idp.example/token',
     ]);
     // Raw control characters, quotes, $ and backticks stay literal.
-    const raw = curlCommand({ ...decidingToken, request: { method: 'POST', url: 'https://idp.example/t', headers: {}, body: `a'b"c$(id)\`x\`\u0001\n[REDACTED:code:1]` } });
-    const { stdout: out2 } = await promisify(execFile)('bash', ['-c', raw.command.replace(/^curl /, "printf '%s\\0' ")], { env: { PATH: process.env.PATH, CODE: 'c' } });
+    const raw = curlCommand({
+      ...decidingToken,
+      request: {
+        method: 'POST',
+        url: 'https://idp.example/t',
+        headers: {},
+        body: `a'b"c$(id)\`x\`\u0001\n[REDACTED:code:1]`,
+      },
+    });
+    const { stdout: out2 } = await promisify(execFile)(
+      'bash',
+      ['-c', raw.command.replace(/^curl /, "printf '%s\\0' ")],
+      { env: { PATH: process.env.PATH, CODE: 'c' } },
+    );
     expect(out2.split('\0')).toContain(`a'b"c$(id)\`x\`\u0001\nc`);
   });
 
@@ -91,22 +123,44 @@ describe('the reproduce block', () => {
     expect(html).not.toMatch(/[\u202e\u0001]/);
     expect(html).toContain('⟨U+202E⟩');
     expect(renderJunit(report)).not.toMatch(/[\u202e\u0001]/);
-    const { command } = curlCommand({ ...decidingToken, request: { ...decidingToken.request, url: 'https://idp.example/t\u202e' } });
+    const { command } = curlCommand({
+      ...decidingToken,
+      request: { ...decidingToken.request, url: 'https://idp.example/t\u202e' },
+    });
     expect(command).toContain("$'https://idp.example/t\\u202e'");
   });
 
   it('replays with the seed, the flaws and the property line', () => {
     const r = report.results.find((x) => x.id === 'code.single-use')!;
-    expect(replayCommand(report, r)).toBe('idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 --only code.single-use');
-    expect(replayCommand({ ...report, target: { ...report.target, source: 'embedded' }, plantedFlaws: [] }, report.results.find((x) => x.id === 'redirect.exact-match')!))
-      .toBe('idp-conformance run --seed 42 --runs 50 --only redirect.exact-match');
+    expect(replayCommand(report, r)).toBe(
+      'idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 --only code.single-use',
+    );
+    expect(
+      replayCommand(
+        { ...report, target: { ...report.target, source: 'embedded' }, plantedFlaws: [] },
+        report.results.find((x) => x.id === 'redirect.exact-match')!,
+      ),
+    ).toBe('idp-conformance run --seed 42 --runs 50 --only redirect.exact-match');
   });
 });
 
 describe('junit.xml (fast-xml-parser)', () => {
   const xml = renderJunit(report);
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name), textNodeName: '#text' });
-  const doc = parser.parse(xml) as { testsuites: { testsuite: { name: string; properties: { property: { name: string; value: string }[] }; testcase: Record<string, unknown>[] }[] } };
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
+    textNodeName: '#text',
+  });
+  const doc = parser.parse(xml) as {
+    testsuites: {
+      testsuite: {
+        name: string;
+        properties: { property: { name: string; value: string }[] };
+        testcase: Record<string, unknown>[];
+      }[];
+    };
+  };
   const cases = doc.testsuites.testsuite.flatMap((s) => s.testcase);
   const byId = (id: string) => cases.find((c) => String(c.name).startsWith(`${id}:`))!;
 
@@ -118,10 +172,19 @@ describe('junit.xml (fast-xml-parser)', () => {
   it('has the run in <properties> of every testsuite: seed, profile, planted flaws, the baseline', () => {
     for (const suite of doc.testsuites.testsuite) {
       const props = Object.fromEntries(suite.properties.property.map((p) => [p.name, p.value]));
-      expect(props).toMatchObject({ seed: '42', profile: 'spec', plantedFlaws: 'code-reuse-allowed,pkce-plain-allowed', 'baseline.newFailures': 'code.single-use' });
+      expect(props).toMatchObject({
+        seed: '42',
+        profile: 'spec',
+        plantedFlaws: 'code-reuse-allowed,pkce-plain-allowed',
+        'baseline.newFailures': 'code.single-use',
+      });
     }
-    const clean = parser.parse(renderJunit({ ...report, plantedFlaws: undefined as never, baseline: undefined as never })) as typeof doc;
-    expect(clean.testsuites.testsuite[0]!.properties.property.find((p) => p.name === 'plantedFlaws')!.value).toBe('none');
+    const clean = parser.parse(
+      renderJunit({ ...report, plantedFlaws: undefined as never, baseline: undefined as never }),
+    ) as typeof doc;
+    expect(clean.testsuites.testsuite[0]!.properties.property.find((p) => p.name === 'plantedFlaws')!.value).toBe(
+      'none',
+    );
   });
 
   it('a failure says how it failed: status, Location, the redacted body, replay options and the curl command', () => {
@@ -140,19 +203,37 @@ describe('junit.xml (fast-xml-parser)', () => {
   });
 
   it('names screenshots as attachments in system-out', () => {
-    expect(String(byId('code.single-use')['system-out'])).toBe('[[ATTACHMENT|screenshots/code.single-use/01-consent.png]]');
+    expect(String(byId('code.single-use')['system-out'])).toBe(
+      '[[ATTACHMENT|screenshots/code.single-use/01-consent.png]]',
+    );
   });
 });
 
 describe('report.sarif (ajv, SARIF 2.1.0 schema)', () => {
-  const schema = JSON.parse(readFileSync(new URL('../fixtures/sarif-2.1.0-rtm.5.json', import.meta.url), 'utf8')) as object;
+  const schema = JSON.parse(
+    readFileSync(new URL('../fixtures/sarif-2.1.0-rtm.5.json', import.meta.url), 'utf8'),
+  ) as object;
   // unicodeRegExp off: the schema's own "language" pattern is not valid with the u flag.
   const ajv = new AjvDraft04({ allErrors: true, strict: false, unicodeRegExp: false });
   addFormats(ajv);
   const validate = ajv.compile(schema);
   const log = JSON.parse(renderSarif(report)) as {
     version: string;
-    runs: { tool: { driver: { rules: { id: string; helpUri?: string; properties: Record<string, unknown>; defaultConfiguration: { level?: string } }[] } }; results: Record<string, unknown>[]; properties: Record<string, unknown>; invocations: { toolExecutionNotifications: { level: string; message: { text: string } }[] }[] }[];
+    runs: {
+      tool: {
+        driver: {
+          rules: {
+            id: string;
+            helpUri?: string;
+            properties: Record<string, unknown>;
+            defaultConfiguration: { level?: string };
+          }[];
+        };
+      };
+      results: Record<string, unknown>[];
+      properties: Record<string, unknown>;
+      invocations: { toolExecutionNotifications: { level: string; message: { text: string } }[] }[];
+    }[];
   };
   const run = log.runs[0]!;
 
@@ -174,14 +255,25 @@ describe('report.sarif (ajv, SARIF 2.1.0 schema)', () => {
 
   it('a result per failure or warning, security first, with the deciding exchange, baseline state and suppressions', () => {
     expect(run.results.map((r) => [r.ruleId, r.level, r.baselineState])).toEqual([
-      ['code.single-use', 'error', 'new'], ['pkce.plain-rejected', 'error', 'unchanged'], ['redirect.exact-match', 'error', 'unchanged'],
-      ['refresh.rotation', 'warning', 'updated'], ['code.bound-to-client', 'error', 'unchanged'],
+      ['code.single-use', 'error', 'new'],
+      ['pkce.plain-rejected', 'error', 'unchanged'],
+      ['redirect.exact-match', 'error', 'unchanged'],
+      ['refresh.rotation', 'warning', 'updated'],
+      ['code.bound-to-client', 'error', 'unchanged'],
     ]);
-    const first = run.results[0] as { webResponse: { statusCode: number }; properties: { curl: string }; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] };
+    const first = run.results[0] as {
+      webResponse: { statusCode: number };
+      properties: { curl: string };
+      locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
+    };
     expect(first.webResponse.statusCode).toBe(200);
     // GitHub rejects an http(s) artifact URI (not the checkout's scheme): host and path, relative.
     expect(first.locations[0]!.physicalLocation.artifactLocation.uri).toBe('idp.example/token');
-    expect(run.results.map((r) => (r as typeof first).locations[0]!.physicalLocation.artifactLocation.uri).every((u) => !/^[a-z]+:/i.test(u))).toBe(true);
+    expect(
+      run.results
+        .map((r) => (r as typeof first).locations[0]!.physicalLocation.artifactLocation.uri)
+        .every((u) => !/^[a-z]+:/i.test(u)),
+    ).toBe(true);
     expect(first.properties.curl).toContain('"$CLIENT_SECRET"');
     expect(run.results[4]!.suppressions).toEqual([expect.objectContaining({ kind: 'external' })]);
     expect(run.properties.plantedFlaws).toEqual(['code-reuse-allowed', 'pkce-plain-allowed']);
@@ -194,43 +286,65 @@ describe('report.sarif (ajv, SARIF 2.1.0 schema)', () => {
 
 describe('report.md (markdown-it)', () => {
   const md = new MarkdownIt({ html: true, linkify: false });
-  const htmlTokens = (text: string) => md.parse(text, {}).flatMap((t) => [t, ...(t.children ?? [])]).filter((t) => t.type.startsWith('html_'));
-  const links = (text: string) => md.parse(text, {}).flatMap((t) => t.children ?? []).filter((t) => t.type === 'link_open').map((t) => String(t.attrGet('href')));
+  const htmlTokens = (text: string) =>
+    md
+      .parse(text, {})
+      .flatMap((t) => [t, ...(t.children ?? [])])
+      .filter((t) => t.type.startsWith('html_'));
+  const links = (text: string) =>
+    md
+      .parse(text, {})
+      .flatMap((t) => t.children ?? [])
+      .filter((t) => t.type === 'link_open')
+      .map((t) => String(t.attrGet('href')));
 
   it('renders without raw HTML even with markup in target text; links only to requirements and screenshots', () => {
     const text = renderMarkdown(report);
     expect(htmlTokens(text)).toEqual([]);
-    expect(links(text).every((h) => h.startsWith('https://www.rfc-editor.org/') || h.startsWith('screenshots/'))).toBe(true);
+    expect(links(text).every((h) => h.startsWith('https://www.rfc-editor.org/') || h.startsWith('screenshots/'))).toBe(
+      true,
+    );
     expect(links(text)).toContain('screenshots/code.single-use/01-consent.png');
     const html = md.render(text);
     expect(html).not.toMatch(/<script|<a href="javascript/i);
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     // The escape turns any text into itself: markdown-it renders it as that text.
-    expect(md.renderInline(markdownText(NASTY))).toBe(md.utils.escapeHtml(NASTY.replace('\u0001', '⟨U+0001⟩').replace('\u202e', '⟨U+202E⟩')));
+    expect(md.renderInline(markdownText(NASTY))).toBe(
+      md.utils.escapeHtml(NASTY.replace('\u0001', '⟨U+0001⟩').replace('\u202e', '⟨U+202E⟩')),
+    );
   });
 
   it('says planted flaws were on, compares with the baseline, splits security and interop, and replays', () => {
     const text = renderMarkdown(report);
     const lines = text.split('\n');
-    expect(lines.findIndex((l) => l.includes('Planted flaws were on'))).toBeLessThan(lines.findIndex((l) => l.startsWith('| security failures')));
+    expect(lines.findIndex((l) => l.includes('Planted flaws were on'))).toBeLessThan(
+      lines.findIndex((l) => l.startsWith('| security failures')),
+    );
     expect(text).toContain('**Baseline:** compared with old/report\\.json');
     expect(text).toContain('| 1 | 1 | 1 | 1 | 1 | 1 | 2 | 1 |');
     expect(text).toContain('### FAIL code\\.single\\-use · security · severity critical · MUST');
-    expect(text).toContain('idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 --only code.single-use');
+    expect(text).toContain(
+      'idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 --only code.single-use',
+    );
     expect(text).toContain('The deciding request (answered HTTP 200, Location https\\:');
     expect(text).not.toContain(SECRET);
   });
 
-  it('stays under GitHub\'s 1 MiB step-summary limit, with a note where it was cut', () => {
+  it("stays under GitHub's 1 MiB step-summary limit, with a note where it was cut", () => {
     const big = bigReport(40);
-    const failing = Array.from({ length: 3000 }, (_, i) => result(`token.fail-${i}`, 'failed', {
-      failureKind: 'accepted', message: `failure ${i} ${'x'.repeat(400)}`,
-      evidence: [{ ...decidingToken, request: { ...decidingToken.request, body: 'y'.repeat(2000) } }],
-    }));
+    const failing = Array.from({ length: 3000 }, (_, i) =>
+      result(`token.fail-${i}`, 'failed', {
+        failureKind: 'accepted',
+        message: `failure ${i} ${'x'.repeat(400)}`,
+        evidence: [{ ...decidingToken, request: { ...decidingToken.request, body: 'y'.repeat(2000) } }],
+      }),
+    );
     const text = renderMarkdown({ ...big, results: [...big.results, ...failing] });
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_MARKDOWN_BYTES);
     expect(MAX_MARKDOWN_BYTES).toBeLessThan(1024 * 1024);
-    expect(text).toMatch(/> \*\*Note:\*\* cut here to stay under GitHub's 1 MiB step-summary limit: \d+ more sections left out/);
+    expect(text).toMatch(
+      /> \*\*Note:\*\* cut here to stay under GitHub's 1 MiB step-summary limit: \d+ more sections left out/,
+    );
     expect(htmlTokens(text)).toEqual([]);
     expect(renderMarkdown(report)).not.toContain('cut here');
   });
@@ -238,28 +352,46 @@ describe('report.md (markdown-it)', () => {
 
 describe('--baseline', () => {
   it('reads an earlier report.json leniently and sorts the changes', () => {
-    const old: Report = { ...report, results: [
-      result('code.single-use', 'passed'), result('code.happy-path', 'failed'), result('refresh.rotation', 'failed'),
-      result('token.no-store', 'error'), result('gone.away', 'failed'),
-    ] };
+    const old: Report = {
+      ...report,
+      results: [
+        result('code.single-use', 'passed'),
+        result('code.happy-path', 'failed'),
+        result('refresh.rotation', 'failed'),
+        result('token.no-store', 'error'),
+        result('gone.away', 'failed'),
+      ],
+    };
     const parsed = parseBaseline(JSON.stringify({ ...old, schemaVersion: 9, extra: true }), 'old.json');
     const cmp = compareWithBaseline(report, parsed, 'old.json');
     expect(cmp.newFailures.map((c) => `${c.id}:${c.from}>${c.to}`)).toEqual([
-      'pkce.plain-rejected:absent>failed', 'code.single-use:passed>failed', 'redirect.exact-match:absent>failed', 'code.bound-to-client:absent>failed',
+      'pkce.plain-rejected:absent>failed',
+      'code.single-use:passed>failed',
+      'redirect.exact-match:absent>failed',
+      'code.bound-to-client:absent>failed',
     ]);
     expect(cmp.fixed.map((c) => c.id)).toEqual(['code.happy-path']);
     expect(cmp.changed.map((c) => `${c.id}:${c.from}>${c.to}`)).toEqual(['refresh.rotation:failed>warning']);
     expect(cmp).toMatchObject({ source: 'old.json', startedAt: report.startedAt, seed: 42 });
-    expect(() => parseBaseline('{"results": [{"id": 1}]}', 'x.json')).toThrow(/x\.json is not a report\.json: results\.0\.id/);
+    expect(() => parseBaseline('{"results": [{"id": 1}]}', 'x.json')).toThrow(
+      /x\.json is not a report\.json: results\.0\.id/,
+    );
     expect(() => parseBaseline('nope', 'x.json')).toThrow(/x\.json is not JSON/);
   });
 
   it('the console prints the comparison, the security/interop split and the planted flaws', () => {
     let out = '';
-    new ConsoleReporter({ write: (t) => { out += t; }, color: false }).summary(report);
+    new ConsoleReporter({
+      write: (t) => {
+        out += t;
+      },
+      color: false,
+    }).summary(report);
     expect(out).toContain('failures: 1 security, 1 interop, 1 unclassified\n');
     expect(out).toContain('!! Planted flaws were on: code-reuse-allowed, pkce-plain-allowed.');
-    expect(out).toContain('compared with old/report.json (run of 2026-01-01T00:00:00.000Z, seed 41): 1 new failure, 1 fixed, 1 other verdict changed\n');
+    expect(out).toContain(
+      'compared with old/report.json (run of 2026-01-01T00:00:00.000Z, seed 41): 1 new failure, 1 fixed, 1 other verdict changed\n',
+    );
     expect(out).toContain('new failures: code.single-use (passed → failed)\n');
   });
 });

@@ -4,25 +4,50 @@ import type { AuthorizeResult } from '../../harness/scenario.ts';
 import { authorizationAnswer } from '../../suites/checks/index.ts';
 
 const request = { client_id: 'web', redirect_uri: 'https://app.test/cb' };
-const redirect = (params: Record<string, string>): AuthorizeResult => ({ kind: 'redirect', url: 'https://app.test/cb', params, pages: ['login'], request });
+const redirect = (params: Record<string, string>): AuthorizeResult => ({
+  kind: 'redirect',
+  url: 'https://app.test/cb',
+  params,
+  pages: ['login'],
+  request,
+});
 const page = (over: Partial<Extract<AuthorizeResult, { kind: 'page' }>>): AuthorizeResult => ({
-  kind: 'page', status: 200, url: 'https://idp.test/auth', body: '', headline: 'Oops', reason: 'a page without a form (HTTP 200)', pages: [], request, ...over,
+  kind: 'page',
+  status: 200,
+  url: 'https://idp.test/auth',
+  body: '',
+  headline: 'Oops',
+  reason: 'a page without a form (HTTP 200)',
+  pages: [],
+  request,
+  ...over,
 });
 
 describe('authorizationAnswer', () => {
   it('reads a code, an error redirect and an error page', () => {
     expect(authorizationAnswer(redirect({ code: 'c', state: 's' }), 'x')).toEqual({ kind: 'code', code: 'c' });
-    expect(authorizationAnswer(redirect({ error: 'invalid_request', error_description: 'PKCE required' }), 'x'))
-      .toEqual({ kind: 'refused', how: 'redirected with error=invalid_request (PKCE required)' });
-    expect(authorizationAnswer(page({ status: 400, pages: ['login'] }), 'x')).toEqual({ kind: 'refused', how: 'showed an error page (HTTP 400 "Oops")' });
-    expect(authorizationAnswer(page({}), 'x')).toEqual({ kind: 'refused', how: 'showed an error page (HTTP 200 "Oops")' });
+    expect(
+      authorizationAnswer(redirect({ error: 'invalid_request', error_description: 'PKCE required' }), 'x'),
+    ).toEqual({ kind: 'refused', how: 'redirected with error=invalid_request (PKCE required)' });
+    expect(authorizationAnswer(page({ status: 400, pages: ['login'] }), 'x')).toEqual({
+      kind: 'refused',
+      how: 'showed an error page (HTTP 400 "Oops")',
+    });
+    expect(authorizationAnswer(page({}), 'x')).toEqual({
+      kind: 'refused',
+      how: 'showed an error page (HTTP 200 "Oops")',
+    });
   });
 
   it('cannot tell from a login that did not finish, a redirect without code or error, or a redirect off the IdP', () => {
     const stuck = page({ pages: ['login'], reason: 'the login form came back after the credentials were submitted' });
     expect(() => authorizationAnswer(stuck, 'The request')).toThrow(PreconditionError);
-    expect(() => authorizationAnswer(stuck, 'The request')).toThrow(/^The request stopped at https:\/\/idp\.test\/auth .*: neither a code nor a refusal$/);
+    expect(() => authorizationAnswer(stuck, 'The request')).toThrow(
+      /^The request stopped at https:\/\/idp\.test\/auth .*: neither a code nor a refusal$/,
+    );
     expect(() => authorizationAnswer(redirect({ state: 's' }), 'x')).toThrow(/redirected without a code/);
-    expect(() => authorizationAnswer(page({ status: 302, location: 'https://other.test/' }), 'x')).toThrow(PreconditionError);
+    expect(() => authorizationAnswer(page({ status: 302, location: 'https://other.test/' }), 'x')).toThrow(
+      PreconditionError,
+    );
   });
 });

@@ -15,17 +15,27 @@ import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 type Answer = (url: URL, issuer: string) => { status: number; headers?: Record<string, string>; body?: string };
 
 let server: Server | undefined;
-afterEach(async () => { await new Promise((resolve) => server?.close(resolve)); server = undefined; });
+afterEach(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
 
 async function run(answer: Answer): Promise<ScenarioResult> {
   let issuer = '';
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', issuer);
     if (url.pathname === '/.well-known/openid-configuration') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-        issuer, authorization_endpoint: `${issuer}/auth`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`,
-        response_types_supported: ['code'], subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'],
-      }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          issuer,
+          authorization_endpoint: `${issuer}/auth`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+          response_types_supported: ['code'],
+          subject_types_supported: ['public'],
+          id_token_signing_alg_values_supported: ['RS256'],
+        }),
+      );
       return;
     }
     const { status, headers = {}, body = '' } = answer(url, issuer);
@@ -33,20 +43,38 @@ async function run(answer: Answer): Promise<ScenarioResult> {
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = validateConfig({
-    issuer,
-    clients: { confidential: { clientId: 'web', clientSecret: 'web-secret-value', redirectUri: 'https://web.example.test/callback' } },
-    user: { username: 'alice', password: 'alice-password' },
-  }, {});
-  const report = await runSuite({ config, seed: 3, scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'redirect.no-open-redirect') });
+  const config = validateConfig(
+    {
+      issuer,
+      clients: {
+        confidential: {
+          clientId: 'web',
+          clientSecret: 'web-secret-value',
+          redirectUri: 'https://web.example.test/callback',
+        },
+      },
+      user: { username: 'alice', password: 'alice-password' },
+    },
+    {},
+  );
+  const report = await runSuite({
+    config,
+    seed: 3,
+    scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'redirect.no-open-redirect'),
+  });
   return report.results[0]!;
 }
 
-const errorPage = { status: 400, body: '<html><head><title>Error</title></head><body><h1>Invalid redirect_uri</h1></body></html>' };
+const errorPage = {
+  status: 400,
+  body: '<html><head><title>Error</title></head><body><h1>Invalid redirect_uri</h1></body></html>',
+};
 
 describe('redirect.no-open-redirect', () => {
   it('passes on an error page reached through a redirect within the IdP', async () => {
-    const r = await run((url) => (url.pathname === '/auth' ? { status: 302, headers: { location: '/error?id=1' } } : errorPage));
+    const r = await run((url) =>
+      url.pathname === '/auth' ? { status: 302, headers: { location: '/error?id=1' } } : errorPage,
+    );
     expect(r.status, r.message).toBe('passed');
   });
 
@@ -56,11 +84,16 @@ describe('redirect.no-open-redirect', () => {
       body: `<html><head><meta http-equiv="refresh" content="0; url=${url.searchParams.get('redirect_uri')}?error=invalid_request"></head></html>`,
     }));
     expect(r.status).toBe('failed');
-    expect(r.message).toMatch(/got an error page that refreshes to https:\/\/attacker\.example with error=invalid_request; RFC 6749 §4\.1\.2\.1 forbids/);
+    expect(r.message).toMatch(
+      /got an error page that refreshes to https:\/\/attacker\.example with error=invalid_request; RFC 6749 §4\.1\.2\.1 forbids/,
+    );
   });
 
-  it('fails on a redirect to another path of the attacker\'s origin, without fetching it', async () => {
-    const r = await run(() => ({ status: 303, headers: { location: 'https://attacker.example/elsewhere#error=unsupported_response_type' } }));
+  it("fails on a redirect to another path of the attacker's origin, without fetching it", async () => {
+    const r = await run(() => ({
+      status: 303,
+      headers: { location: 'https://attacker.example/elsewhere#error=unsupported_response_type' },
+    }));
     expect(r.status).toBe('failed');
     expect(r.message).toMatch(/got a redirect to https:\/\/attacker\.example with error=unsupported_response_type/);
     expect(r.evidence.filter((e) => e.kind === 'http' && e.request.url.startsWith('https://'))).toEqual([]);

@@ -13,7 +13,10 @@ import type { FlawName } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 
 let ref: EmbeddedReference | undefined;
-afterEach(async () => { await ref?.server.close(); ref = undefined; });
+afterEach(async () => {
+  await ref?.server.close();
+  ref = undefined;
+});
 
 /** Runs the scenario with `hidden` discovery fields removed (and refresh_token from the grant types, if asked). */
 async function run(hidden: string[], flaws: FlawName[] = [], noRefreshGrant = false): Promise<ScenarioResult> {
@@ -22,13 +25,16 @@ async function run(hidden: string[], flaws: FlawName[] = [], noRefreshGrant = fa
   const filtered: typeof fetch = async (input, init) => {
     const res = await fetch(input, init);
     if (String(input) !== discovery) return res;
-    const doc = await res.json() as Record<string, unknown>;
+    const doc = (await res.json()) as Record<string, unknown>;
     for (const field of hidden) delete doc[field];
-    if (noRefreshGrant) doc.grant_types_supported = (doc.grant_types_supported as string[]).filter((g) => g !== 'refresh_token');
+    if (noRefreshGrant)
+      doc.grant_types_supported = (doc.grant_types_supported as string[]).filter((g) => g !== 'refresh_token');
     return Response.json(doc);
   };
   const report = await runSuite({
-    config: validateConfig(ref.target, {}), fetch: filtered, seed: 7,
+    config: validateConfig(ref.target, {}),
+    fetch: filtered,
+    seed: 7,
     scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'code.reuse-revokes-tokens'),
   });
   return report.results[0]!;
@@ -43,7 +49,9 @@ describe('code.reuse-revokes-tokens without introspection', () => {
     expect(labels(clean).filter((l) => l.startsWith('userinfo'))).toHaveLength(2);
     const flawed = await run(['introspection_endpoint'], ['code-reuse-keeps-tokens']);
     expect(flawed.status).toBe('warning');
-    expect(flawed.message).toMatch(/still work at userinfo \(HTTP 200 with claims\); RFC 6749 §4\.1\.2 says the server SHOULD revoke/);
+    expect(flawed.message).toMatch(
+      /still work at userinfo \(HTTP 200 with claims\); RFC 6749 §4\.1\.2 says the server SHOULD revoke/,
+    );
   });
 
   it('without userinfo either, asks for a refresh', async () => {

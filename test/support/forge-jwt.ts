@@ -13,7 +13,8 @@ export interface Decoded {
 }
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const decodePart = (part: string | undefined) => JSON.parse(Buffer.from(part ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+const decodePart = (part: string | undefined) =>
+  JSON.parse(Buffer.from(part ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
 
 export function decode(token: string): Decoded {
   const [header, payload, signature = ''] = token.split('.');
@@ -46,7 +47,10 @@ export function tamperPayload(token: string, changes: JWTPayload): string {
 }
 
 /** The public key of a JWKS entry as PEM SPKI text: what key-confusion uses as the secret. */
-export const pemOf = (jwk: JWK) => createPublicKey({ key: jwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+export const pemOf = (jwk: JWK) =>
+  createPublicKey({ key: jwk as never, format: 'jwk' })
+    .export({ type: 'spki', format: 'pem' })
+    .toString();
 
 export interface Attacker {
   privateKey: KeyObject;
@@ -70,7 +74,9 @@ function newAttacker(): Attacker {
     privateKey,
     publicJwk,
     sign: (payload, header = {}) =>
-      new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'attacker-key', ...header }).sign(privateKey),
+      new SignJWT(payload)
+        .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'attacker-key', ...header })
+        .sign(privateKey),
   };
 }
 
@@ -90,7 +96,7 @@ export const FORGERIES = {
   'attacker key behind an x5u header': 'embedded-key',
   'attacker certificate in an x5c header': 'embedded-key',
   'unknown kid': 'unknown-key',
-  'expired': 'expired',
+  expired: 'expired',
   'another issuer': 'claims',
   'another audience': 'claims',
   'not yet valid (nbf)': 'claims',
@@ -135,7 +141,7 @@ export async function forgeries(input: ForgeryInputs): Promise<Record<ForgeryNam
     'attacker key behind an x5u header': await evil.sign(payload, { x5u: 'https://attacker.example/cert.pem' }),
     'attacker certificate in an x5c header': await evil.sign(payload, { x5c: ['MIIBfake'] }),
     'unknown kid': await evil.sign(payload),
-    'expired': await signAsServer({ ...payload, iat: now - 7200, exp: now - 3600 }),
+    expired: await signAsServer({ ...payload, iat: now - 7200, exp: now - 3600 }),
     'another issuer': await signAsServer({ ...payload, iss: 'https://evil.example' }),
     'another audience': await signAsServer({ ...payload, aud: 'https://api.other.example' }),
     'not yet valid (nbf)': await signAsServer({ ...payload, nbf: now + 3600 }),

@@ -21,10 +21,16 @@ export function formDriver(user: TestUser): FormLoginDriver {
   return new FormLoginDriver({ http, ...user });
 }
 
-/** Follows the authorization request as the user (login, consent approved) to the redirect to `redirectUri`, never fetched. */
+/**
+ * Follows the authorization request as the user (login, consent approved) to the redirect to `redirectUri`, never
+ * fetched.
+ */
 export async function redirectAfterLogin(url: URL | string, redirectUri: string, user: TestUser): Promise<URL> {
   const outcome = await formDriver(user).authorize(String(url), [redirectUri]);
-  if (outcome.kind !== 'redirect') throw new Error(`the login ended on a page (HTTP ${outcome.status}, ${outcome.reason}): ${outcome.body.slice(0, 300)}`);
+  if (outcome.kind !== 'redirect')
+    throw new Error(
+      `the login ended on a page (HTTP ${outcome.status}, ${outcome.reason}): ${outcome.body.slice(0, 300)}`,
+    );
   return new URL(outcome.url);
 }
 

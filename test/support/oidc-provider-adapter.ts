@@ -62,8 +62,7 @@ export function createAtomicMemoryAdapter(options: AtomicMemoryAdapterOptions): 
 
   return (model: string): Adapter => {
     const keyOf = (id: string): string => `${model}:${id}`;
-    const copy = (entry: Entry | undefined): AdapterPayload | undefined =>
-      entry ? { ...entry.payload } : undefined;
+    const copy = (entry: Entry | undefined): AdapterPayload | undefined => (entry ? { ...entry.payload } : undefined);
 
     return {
       async upsert(id, payload, expiresIn) {

@@ -27,7 +27,12 @@ declare module 'oidc-provider' {
 
   export interface Account {
     accountId: string;
-    claims(use: string, scope: string, claims: unknown, rejected: string[]): Promise<Record<string, unknown>> | Record<string, unknown>;
+    claims(
+      use: string,
+      scope: string,
+      claims: unknown,
+      rejected: string[],
+    ): Promise<Record<string, unknown>> | Record<string, unknown>;
   }
 
   /** A stored artifact as oidc-provider hands it to its adapter. */

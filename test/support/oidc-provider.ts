@@ -145,8 +145,12 @@ function secret(): string {
 }
 
 function fixtureClients(): FixtureClient[] {
-  const confidential = (role: 'confidential' | 'confidential2', clientId: string, redirectUri: string,
-    allowedScope: string): FixtureClient => {
+  const confidential = (
+    role: 'confidential' | 'confidential2',
+    clientId: string,
+    redirectUri: string,
+    allowedScope: string,
+  ): FixtureClient => {
     const clientSecret = secret();
     const postLogoutRedirectUri = redirectUri.replace(/\/callback$/, '/logged-out');
     return {
@@ -162,17 +166,30 @@ function fixtureClients(): FixtureClient[] {
         scope: allowedScope,
       },
       target: {
-        clientId, clientSecret, redirectUri, scope: 'openid profile email offline_access',
-        authMethod: 'client_secret_basic', firstParty: true, postLogoutRedirectUri,
+        clientId,
+        clientSecret,
+        redirectUri,
+        scope: 'openid profile email offline_access',
+        authMethod: 'client_secret_basic',
+        firstParty: true,
+        postLogoutRedirectUri,
       },
     };
   };
   const machineSecret = secret();
   return [
-    confidential('confidential', 'web-app', 'https://web.example.test/callback',
-      'openid profile email address phone offline_access api:read'),
-    confidential('confidential2', 'partner-app', 'https://partner.example.test/callback',
-      'openid profile email offline_access'),
+    confidential(
+      'confidential',
+      'web-app',
+      'https://web.example.test/callback',
+      'openid profile email address phone offline_access api:read',
+    ),
+    confidential(
+      'confidential2',
+      'partner-app',
+      'https://partner.example.test/callback',
+      'openid profile email offline_access',
+    ),
     {
       role: 'public',
       metadata: {
@@ -184,8 +201,11 @@ function fixtureClients(): FixtureClient[] {
         scope: 'openid profile offline_access',
       },
       target: {
-        clientId: 'spa', redirectUri: 'https://spa.example.test/callback', scope: 'openid profile',
-        authMethod: 'none', firstParty: false,
+        clientId: 'spa',
+        redirectUri: 'https://spa.example.test/callback',
+        scope: 'openid profile',
+        authMethod: 'none',
+        firstParty: false,
       },
     },
     {
@@ -200,8 +220,12 @@ function fixtureClients(): FixtureClient[] {
         scope: 'api:read',
       },
       target: {
-        clientId: 'machine', clientSecret: machineSecret, scope: 'api:read',
-        authMethod: 'client_secret_basic', firstParty: true, resource: API_RESOURCE,
+        clientId: 'machine',
+        clientSecret: machineSecret,
+        scope: 'api:read',
+        authMethod: 'client_secret_basic',
+        firstParty: true,
+        resource: API_RESOURCE,
       },
     },
     keyedClient(),
@@ -223,7 +247,12 @@ function fixtureClients(): FixtureClient[] {
 
 /** A private_key_jwt client (RFC 7523, OIDC Core §9) with an ES256 key made for this start. */
 function keyedClient(): FixtureClient {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as { crv: string; x: string; y: string; d: string };
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as {
+    crv: string;
+    x: string;
+    y: string;
+    d: string;
+  };
   const privateJwk = { kty: 'EC' as const, crv: jwk.crv, x: jwk.x, y: jwk.y, d: jwk.d, kid: 'keyed-1', alg: 'ES256' };
   const { d: _d, ...publicJwk } = privateJwk;
   return {
@@ -239,8 +268,12 @@ function keyedClient(): FixtureClient {
       scope: 'openid profile email offline_access',
     },
     target: {
-      clientId: 'keyed-app', redirectUri: 'https://keyed.example.test/callback', scope: 'openid profile email offline_access',
-      authMethod: 'private_key_jwt', firstParty: true, privateJwk,
+      clientId: 'keyed-app',
+      redirectUri: 'https://keyed.example.test/callback',
+      scope: 'openid profile email offline_access',
+      authMethod: 'private_key_jwt',
+      firstParty: true,
+      privateJwk,
     },
   };
 }
@@ -271,9 +304,15 @@ function filterDevNotices(): void {
   }
 }
 
-interface Grantable { scopes: Set<string> }
-interface RotatedToken { remainingTTL: number }
-interface TokenOwner { clientId: string }
+interface Grantable {
+  scopes: Set<string>;
+}
+interface RotatedToken {
+  remainingTTL: number;
+}
+interface TokenOwner {
+  clientId: string;
+}
 
 export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise<StartedOidcProvider> {
   if (!opts.verbose) filterDevNotices();
@@ -289,12 +328,17 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
   const issuer = `http://127.0.0.1:${port}`;
 
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const signingKey = { ...(await exportJWK(privateKey)), kid: `rs256-${secret().slice(0, 8)}`, alg: 'RS256', use: 'sig' };
+  const signingKey = {
+    ...(await exportJWK(privateKey)),
+    kid: `rs256-${secret().slice(0, 8)}`,
+    alg: 'RS256',
+    use: 'sig',
+  };
 
   const clients = fixtureClients();
   const thirdParty = new Set(clients.filter((c) => c.target.firstParty === false).map((c) => c.metadata.client_id));
   const lifetime = (pair: { firstParty: number; thirdParty: number }, client: ProviderClient | undefined) =>
-    (client && thirdParty.has(client.clientId) ? pair.thirdParty : pair.firstParty);
+    client && thirdParty.has(client.clientId) ? pair.thirdParty : pair.firstParty;
 
   const account: Account = {
     accountId: USER.username,
@@ -409,9 +453,10 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     issuer,
     target,
     provider,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.close((error) => (error ? reject(error) : resolve()));
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
   };
 }

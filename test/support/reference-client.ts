@@ -6,7 +6,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import {
-  createReferenceServer, SEEDED_CLIENTS, SEEDED_USER, type ClientConfig, type ReferenceOptions, type ReferenceServer,
+  createReferenceServer,
+  SEEDED_CLIENTS,
+  SEEDED_USER,
+  type ClientConfig,
+  type ReferenceOptions,
+  type ReferenceServer,
 } from '../../reference/index.ts';
 
 export const WEB = SEEDED_CLIENTS.confidential;
@@ -57,7 +62,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Re
 }
 
 export class ReferenceClient {
-  constructor(readonly server: ReferenceServer, readonly issuer: string) {}
+  constructor(
+    readonly server: ReferenceServer,
+    readonly issuer: string,
+  ) {}
 
   close(): Promise<void> {
     return this.server.close();
@@ -89,20 +97,41 @@ export class ReferenceClient {
    * every request is written in one go, so the server reads them all before it answers any.
    * Resolves to the response statuses.
    */
-  async tokenRace(n: number, params: Record<string, string | undefined>, opts: TokenRequestOptions = {}): Promise<number[]> {
+  async tokenRace(
+    n: number,
+    params: Record<string, string | undefined>,
+    opts: TokenRequestOptions = {},
+  ): Promise<number[]> {
     const { headers, body } = tokenRequest(params, opts);
     const url = new URL(this.#url('/token'));
-    const head = Object.entries({ ...headers, host: url.host, 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
-      .map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const head = Object.entries({
+      ...headers,
+      host: url.host,
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     const request = `POST ${url.pathname} HTTP/1.1\r\n${head}\r\n${body}`;
-    const sockets = await Promise.all(Array.from({ length: n }, () => new Promise<Socket>((resolve, reject) => {
-      const socket = connect(Number(url.port), url.hostname, () => resolve(socket)).once('error', reject);
-    })));
-    const responses = sockets.map((socket) => new Promise<number>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk)).once('error', reject);
-      socket.once('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(chunks).toString())?.[1] ?? 0)));
-    }));
+    const sockets = await Promise.all(
+      Array.from(
+        { length: n },
+        () =>
+          new Promise<Socket>((resolve, reject) => {
+            const socket = connect(Number(url.port), url.hostname, () => resolve(socket)).once('error', reject);
+          }),
+      ),
+    );
+    const responses = sockets.map(
+      (socket) =>
+        new Promise<number>((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          socket.on('data', (chunk: Buffer) => chunks.push(chunk)).once('error', reject);
+          socket.once('end', () =>
+            resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(chunks).toString())?.[1] ?? 0)),
+          );
+        }),
+    );
     for (const socket of sockets) socket.write(request);
     return Promise.all(responses);
   }
@@ -139,7 +168,11 @@ export class ReferenceClient {
         redirect: 'manual',
       });
       if (response.status === 200 && action.endsWith('/login')) {
-        return { page: { status: 200, headers: response.headers, html: await response.text() }, params: new URLSearchParams(), consentShown };
+        return {
+          page: { status: 200, headers: response.headers, html: await response.text() },
+          params: new URLSearchParams(),
+          consentShown,
+        };
       }
     }
     throw new Error('the authorization request did not end in a redirect to the client');
@@ -172,16 +205,18 @@ export class ReferenceClient {
   }
 
   /** Redeems a code: with the client's own redirect_uri and the given verifier by default. */
-  redeem(
-    code: string,
-    client: ClientConfig,
-    extra: Record<string, string | undefined> = {},
-  ): Promise<TokenResult> {
-    return this.token({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUris[0], ...extra }, { client });
+  redeem(code: string, client: ClientConfig, extra: Record<string, string | undefined> = {}): Promise<TokenResult> {
+    return this.token(
+      { grant_type: 'authorization_code', code, redirect_uri: client.redirectUris[0], ...extra },
+      { client },
+    );
   }
 
   /** A code flow to the tokens; fails the test when any step does not succeed. */
-  async tokensFor(client: ClientConfig, query: Record<string, string | undefined> = {}): Promise<Record<string, unknown>> {
+  async tokensFor(
+    client: ClientConfig,
+    query: Record<string, string | undefined> = {},
+  ): Promise<Record<string, unknown>> {
     const { code, verifier } = await this.authorizeCode(client, query);
     const redeemed = await this.redeem(code, client, { code_verifier: verifier });
     if (redeemed.status !== 200) throw new Error(`code redemption failed: ${JSON.stringify(redeemed.body)}`);
@@ -206,7 +241,10 @@ export interface TokenRequestOptions {
   json?: boolean;
 }
 
-function tokenRequest(params: Record<string, string | undefined>, opts: TokenRequestOptions): { headers: Record<string, string>; body: string } {
+function tokenRequest(
+  params: Record<string, string | undefined>,
+  opts: TokenRequestOptions,
+): { headers: Record<string, string>; body: string } {
   const headers: Record<string, string> = {};
   const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(params)) if (value !== undefined) fields[name] = value;

@@ -17,7 +17,8 @@ export async function forgeAgainst(ref: RunningReference): Promise<ForgeryFixtur
     accessToken: tokens.access_token,
     idToken: tokens.id_token,
     jwks,
-    signAsServer: (payload) => new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' }).sign(key.privateKey),
+    signAsServer: (payload) =>
+      new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' }).sign(key.privateKey),
   });
   return { tokens, forged };
 }

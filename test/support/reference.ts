@@ -5,7 +5,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  createReferenceServer, SEEDED_CLIENTS, SEEDED_USER, type ClientConfig, type ReferenceOptions, type ReferenceServer,
+  createReferenceServer,
+  SEEDED_CLIENTS,
+  SEEDED_USER,
+  type ClientConfig,
+  type ReferenceOptions,
+  type ReferenceServer,
 } from '../../reference/index.ts';
 import { redirectAfterLogin } from './form-login.ts';
 
@@ -34,7 +39,12 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 /** How a request authenticates: HTTP Basic with the secret, or client_id in the body without one. */
 export type Caller = Pick<ClientConfig, 'clientId' | 'clientSecret'>;
 
-export async function postForm(url: string, params: Record<string, string>, caller?: Caller, headers: Record<string, string> = {}): Promise<HttpResult> {
+export async function postForm(
+  url: string,
+  params: Record<string, string>,
+  caller?: Caller,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
   const body = new URLSearchParams(params);
   const all: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', ...headers };
   if (caller?.clientSecret !== undefined) all.authorization = basic(caller.clientId, caller.clientSecret);
@@ -65,7 +75,11 @@ export interface Tokens {
 }
 
 /** Tokens of a first-party client by the code flow through the login page (no consent page). */
-export async function codeFlowTokens(ref: RunningReference, client: ClientConfig = SEEDED_CLIENTS.confidential, scope = client.allowedScope): Promise<Tokens> {
+export async function codeFlowTokens(
+  ref: RunningReference,
+  client: ClientConfig = SEEDED_CLIENTS.confidential,
+  scope = client.allowedScope,
+): Promise<Tokens> {
   const redirectUri = client.redirectUris[0];
   if (redirectUri === undefined) throw new Error(`client ${client.clientId} has no redirect_uri`);
   const verifier = randomBytes(32).toString('base64url');
@@ -82,11 +96,20 @@ export async function codeFlowTokens(ref: RunningReference, client: ClientConfig
   const end = await redirectAfterLogin(start, redirectUri, SEEDED_USER);
   const code = end.searchParams.get('code');
   if (!code) throw new Error(`the code flow ended without a code: ${end.href}`);
-  return tokenRequest(ref, client, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: verifier });
+  return tokenRequest(ref, client, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+  });
 }
 
 /** A successful token request, or an Error naming the response. */
-export async function tokenRequest(ref: RunningReference, client: Caller, params: Record<string, string>): Promise<Tokens> {
+export async function tokenRequest(
+  ref: RunningReference,
+  client: Caller,
+  params: Record<string, string>,
+): Promise<Tokens> {
   const result = await postForm(ref.url('/token'), params, client);
   if (result.status !== 200) throw new Error(`token request failed: ${result.status} ${result.text}`);
   return result.body as Tokens;
@@ -98,15 +121,32 @@ export const clientCredentialsToken = (ref: RunningReference, client: Caller, sc
 export const userinfo = async (ref: RunningReference, token: string) =>
   read(await fetch(ref.url('/userinfo'), { headers: { authorization: `Bearer ${token}` } }));
 
-export const introspect = (ref: RunningReference, token: string, caller: Caller = SEEDED_CLIENTS.confidential, extra: Record<string, string> = {}) =>
-  postForm(ref.url('/introspect'), { token, ...extra }, caller);
+export const introspect = (
+  ref: RunningReference,
+  token: string,
+  caller: Caller = SEEDED_CLIENTS.confidential,
+  extra: Record<string, string> = {},
+) => postForm(ref.url('/introspect'), { token, ...extra }, caller);
 
-export const revoke = (ref: RunningReference, token: string, caller: Caller = SEEDED_CLIENTS.confidential, extra: Record<string, string> = {}) =>
-  postForm(ref.url('/revoke'), { token, ...extra }, caller);
+export const revoke = (
+  ref: RunningReference,
+  token: string,
+  caller: Caller = SEEDED_CLIENTS.confidential,
+  extra: Record<string, string> = {},
+) => postForm(ref.url('/revoke'), { token, ...extra }, caller);
 
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 /** A token exchange request by the exchange client (or `caller`) for `subject`. */
-export const exchange = (ref: RunningReference, subject: string, extra: Record<string, string> = {}, caller: Caller = SEEDED_CLIENTS.exchange) =>
-  postForm(ref.url('/token'), { grant_type: TOKEN_EXCHANGE, subject_token: subject, subject_token_type: ACCESS_TOKEN_TYPE, ...extra }, caller);
+export const exchange = (
+  ref: RunningReference,
+  subject: string,
+  extra: Record<string, string> = {},
+  caller: Caller = SEEDED_CLIENTS.exchange,
+) =>
+  postForm(
+    ref.url('/token'),
+    { grant_type: TOKEN_EXCHANGE, subject_token: subject, subject_token_type: ACCESS_TOKEN_TYPE, ...extra },
+    caller,
+  );

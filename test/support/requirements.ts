@@ -1,5 +1,10 @@
 /** A requirement reference for tests of checks outside a scenario: `ref('RFC 7636 §4.6')`. */
-import { type Requirement, type RequirementRef, type SpecName, declareRequirements } from '../../harness/requirements.ts';
+import {
+  type Requirement,
+  type RequirementRef,
+  type SpecName,
+  declareRequirements,
+} from '../../harness/requirements.ts';
 import type { Level } from '../../harness/results.ts';
 
 export function ref(label: string, level: Level = 'MUST', party: Requirement['party'] = 'server'): RequirementRef {

@@ -16,7 +16,9 @@ export class Browser {
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([n, v]) => `${n}=${v}`).join('; ');
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const res = await fetch(url, {
-      method: init.method ?? (init.form ? 'POST' : 'GET'), headers, redirect: 'manual',
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      headers,
+      redirect: 'manual',
       ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
     });
     for (const line of res.headers.getSetCookie()) {
@@ -30,10 +32,22 @@ export class Browser {
   }
 }
 
-export interface Walk { location?: URL; page?: { status: number; html: string }; pages: string[] }
+export interface Walk {
+  location?: URL;
+  page?: { status: number; html: string };
+  pages: string[];
+}
 
-/** Follows a URL at the IdP as the user: logs in as `user`, answers consent, stops at a redirect off the IdP or at a page it will not act on. */
-export async function walk(browser: Browser, issuer: string, url: string, o: { user?: UserConfig; decision?: 'approve' | 'deny'; act?: boolean; post?: boolean } = {}): Promise<Walk> {
+/**
+ * Follows a URL at the IdP as the user: logs in as `user`, answers consent, stops at a redirect off the IdP or at a
+ * page it will not act on.
+ */
+export async function walk(
+  browser: Browser,
+  issuer: string,
+  url: string,
+  o: { user?: UserConfig; decision?: 'approve' | 'deny'; act?: boolean; post?: boolean } = {},
+): Promise<Walk> {
   const pages: string[] = [];
   let res = o.post
     ? await browser.send(url.split('?')[0]!, { form: Object.fromEntries(new URL(url).searchParams) })
@@ -52,9 +66,9 @@ export async function walk(browser: Browser, issuer: string, url: string, o: { u
     pages.push(kind);
     const user = o.user ?? SEEDED_USER;
     res = await browser.send(formAction(html), {
-      form: kind === 'login' ? { username: user.username, password: user.password } : { decision: o.decision ?? 'approve' },
+      form:
+        kind === 'login' ? { username: user.username, password: user.password } : { decision: o.decision ?? 'approve' },
     });
   }
   throw new Error('the walk did not end');
 }
-

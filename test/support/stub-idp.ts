@@ -22,7 +22,9 @@ export interface StubOptions {
   wrongAud?: string;
   /** Render the login page with these field names. */
   fields?: { username: string; password: string };
-  /** Leave these fields out of the discovery document (as django-oauth-toolkit 1.7 leaves out grant_types_supported). */
+  /**
+   * Leave these fields out of the discovery document (as django-oauth-toolkit 1.7 leaves out grant_types_supported).
+   */
   discoveryOmit?: string[];
   /** Extra discovery fields (e.g. scopes_supported). */
   discoveryExtra?: Record<string, unknown>;
@@ -63,13 +65,21 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
   const requests: StubIdp['requests'] = [];
   const fields = options.fields ?? { username: 'username', password: 'password' };
   let issuer = '';
-  const mint = (n = 24) => { const v = randomBytes(n).toString('base64url'); issued.push(v); return v; };
+  const mint = (n = 24) => {
+    const v = randomBytes(n).toString('base64url');
+    issued.push(v);
+    return v;
+  };
 
   const html = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(`<!doctype html><html><head><title>Stub IdP</title></head><body>${body}</body></html>`);
+    res
+      .writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers })
+      .end(`<!doctype html><html><head><title>Stub IdP</title></head><body>${body}</body></html>`);
   };
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers }).end(JSON.stringify(body));
+    res
+      .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers })
+      .end(JSON.stringify(body));
   };
   const readBody = async (req: IncomingMessage): Promise<Record<string, string>> => {
     const chunks: Buffer[] = [];
@@ -80,7 +90,9 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
   };
 
   const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => json(res, 500, { error: 'server_error', error_description: String(error) }));
+    void handle(req, res).catch((error: unknown) =>
+      json(res, 500, { error: 'server_error', error_description: String(error) }),
+    );
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -92,7 +104,10 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
       res.writeHead(301, { location }).end();
       return;
     }
-    if (url.pathname === discoveryPath || (url.pathname === `${discoveryPath}/` && options.discoveryRedirect === 'trailing-slash')) {
+    if (
+      url.pathname === discoveryPath ||
+      (url.pathname === `${discoveryPath}/` && options.discoveryRedirect === 'trailing-slash')
+    ) {
       if (options.noDiscovery) return html(res, 404, '<h1>Not found</h1>');
       const doc: Record<string, unknown> = {
         issuer: options.issuerMismatch ? `${issuer}/other` : issuer,
@@ -102,7 +117,11 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
         response_types_supported: ['code'],
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: ['RS256'],
-        grant_types_supported: ['authorization_code', 'refresh_token', ...(options.noClientCredentials ? [] : ['client_credentials'])],
+        grant_types_supported: [
+          'authorization_code',
+          'refresh_token',
+          ...(options.noClientCredentials ? [] : ['client_credentials']),
+        ],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
         ...options.discoveryExtra,
@@ -127,20 +146,37 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
       }
       const id = mint(8);
       pending.set(id, p);
-      return html(res, 200, `<form method="post" action="/login"><input type="hidden" name="req" value="${id}">
+      return html(
+        res,
+        200,
+        `<form method="post" action="/login"><input type="hidden" name="req" value="${id}">
         <label>User <input name='${fields.username}' type=text></label><input type="password" name="${fields.password}">
-        <button type="submit">Sign in</button></form>`);
+        <button type="submit">Sign in</button></form>`,
+      );
     }
     if (url.pathname === '/login' && req.method === 'POST') {
       const body = await readBody(req);
-      if (body[fields.username] !== STUB.user.username || body[fields.password] !== STUB.user.password || !pending.has(body.req ?? '')) {
-        return html(res, 200, `<p>Wrong credentials</p><form method="post" action="/login"><input type="hidden" name="req" value="${esc(body.req ?? '')}"><input type="password" name="${fields.password}"><button>Sign in</button></form>`);
+      if (
+        body[fields.username] !== STUB.user.username ||
+        body[fields.password] !== STUB.user.password ||
+        !pending.has(body.req ?? '')
+      ) {
+        return html(
+          res,
+          200,
+          `<p>Wrong credentials</p><form method="post" action="/login"><input type="hidden" name="req" value="${esc(body.req ?? '')}"><input type="password" name="${fields.password}"><button>Sign in</button></form>`,
+        );
       }
       const sid = mint(16);
-      return html(res, 200, `<h1>Allow Example Web App?</h1><form method="post" action="/consent">
+      return html(
+        res,
+        200,
+        `<h1>Allow Example Web App?</h1><form method="post" action="/consent">
         <input type="hidden" name="req" value="${esc(body.req ?? '')}">
         <button type="submit" name="decision" value="deny">Deny</button>
-        <button type="submit" name="decision" value="allow">Allow &amp; continue</button></form>`, { 'set-cookie': `sid=${sid}; Path=/; HttpOnly` });
+        <button type="submit" name="decision" value="allow">Allow &amp; continue</button></form>`,
+        { 'set-cookie': `sid=${sid}; Path=/; HttpOnly` },
+      );
     }
     if (url.pathname === '/consent' && req.method === 'POST') {
       const body = await readBody(req);
@@ -164,34 +200,53 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
       let secret = body.client_secret;
       const auth = req.headers.authorization;
       if (auth?.startsWith('Basic ')) {
-        const [id = '', s = ''] = Buffer.from(auth.slice(6), 'base64').toString().split(':').map((x) => decodeURIComponent(x.replace(/\+/g, ' ')));
+        const [id = '', s = ''] = Buffer.from(auth.slice(6), 'base64')
+          .toString()
+          .split(':')
+          .map((x) => decodeURIComponent(x.replace(/\+/g, ' ')));
         clientId = id;
         secret = s;
       }
       const client = [STUB.web, STUB.machine].find((c) => c.id === clientId);
-      if (!client || client.secret !== secret) return json(res, 401, { error: 'invalid_client' }, { 'www-authenticate': 'Basic realm="stub"' });
+      if (!client || client.secret !== secret)
+        return json(res, 401, { error: 'invalid_client' }, { 'www-authenticate': 'Basic realm="stub"' });
       if (body.grant_type === 'client_credentials' && client === STUB.machine) {
         return json(res, 200, { access_token: mint(), token_type: 'Bearer', expires_in: 3600, scope: body.scope });
       }
       if (body.grant_type === 'authorization_code' && client === STUB.web) {
         const entry = codes.get(body.code ?? '');
-        if (!entry || entry.used || entry.params.redirect_uri !== body.redirect_uri) return json(res, 400, { error: 'invalid_grant' });
+        if (!entry || entry.used || entry.params.redirect_uri !== body.redirect_uri)
+          return json(res, 400, { error: 'invalid_grant' });
         const challenge = entry.params.code_challenge;
         if (challenge && !options.pkceIgnored) {
-          const computed = createHash('sha256').update(body.code_verifier ?? '').digest('base64url');
-          if (computed !== challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
+          const computed = createHash('sha256')
+            .update(body.code_verifier ?? '')
+            .digest('base64url');
+          if (computed !== challenge)
+            return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
         }
         entry.used = true;
         const accessToken = mint();
         const now = Math.floor(Date.now() / 1000);
         const idToken = await new jose.SignJWT({
-          sub: 'user-1', ...(entry.params.nonce ? { nonce: entry.params.nonce } : {}),
+          sub: 'user-1',
+          ...(entry.params.nonce ? { nonce: entry.params.nonce } : {}),
           at_hash: createHash('sha256').update(accessToken).digest().subarray(0, 16).toString('base64url'),
-        }).setProtectedHeader({ alg: 'RS256', kid: 'stub-1', typ: 'JWT' })
-          .setIssuer(issuer).setAudience(options.wrongAud ?? client.id).setIssuedAt(now).setExpirationTime(now + 300)
+        })
+          .setProtectedHeader({ alg: 'RS256', kid: 'stub-1', typ: 'JWT' })
+          .setIssuer(issuer)
+          .setAudience(options.wrongAud ?? client.id)
+          .setIssuedAt(now)
+          .setExpirationTime(now + 300)
           .sign(privateKey);
         issued.push(idToken);
-        return json(res, 200, { access_token: accessToken, token_type: 'bearer', expires_in: 3600, id_token: idToken, refresh_token: mint() });
+        return json(res, 200, {
+          access_token: accessToken,
+          token_type: 'bearer',
+          expires_in: 3600,
+          id_token: idToken,
+          refresh_token: mint(),
+        });
       }
       return json(res, 400, { error: 'unsupported_grant_type' });
     }
@@ -207,16 +262,22 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
     config: {
       issuer,
       clients: {
-        confidential: { clientId: STUB.web.id, clientSecret: STUB.web.secret, redirectUri: STUB.web.redirect, scope: 'openid profile' },
+        confidential: {
+          clientId: STUB.web.id,
+          clientSecret: STUB.web.secret,
+          redirectUri: STUB.web.redirect,
+          scope: 'openid profile',
+        },
         machine: { clientId: STUB.machine.id, clientSecret: STUB.machine.secret, scope: 'api:read' },
       },
       user: { ...STUB.user },
       login: { driver: 'form', usernameField: fields.username, passwordField: fields.password },
       timeouts: { requestMs: 2000, scenarioMs: 5000 },
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

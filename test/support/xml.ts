@@ -16,8 +16,12 @@ const NAME = /^[A-Za-z_][\w.-]*(?::[\w.-]+)?/;
 function decode(raw: string, where: string): string {
   if (raw.replace(ENTITY, '').includes('&')) throw new Error(`${where}: bare & or unknown entity`);
   if (raw.includes('<')) throw new Error(`${where}: raw < in text or attribute`);
-  return raw.replace(ENTITY, (e) => ({ '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'" })[e]
-    ?? String.fromCodePoint(e[2] === 'x' ? parseInt(e.slice(3, -1), 16) : parseInt(e.slice(2, -1), 10)));
+  return raw.replace(
+    ENTITY,
+    (e) =>
+      ({ '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&apos;': "'" })[e] ??
+      String.fromCodePoint(e[2] === 'x' ? parseInt(e.slice(3, -1), 16) : parseInt(e.slice(2, -1), 10)),
+  );
 }
 
 export function parseXml(xml: string): XmlElement {
