@@ -15,7 +15,8 @@ export function tokenSetOf(res: HttpResponse, what: string): TokenSet {
   );
   if (odd.length) {
     throw new PreconditionError(
-      `${what}: the token response's ${odd.map((f) => `${f} is ${body[f] === null ? 'null' : Array.isArray(body[f]) ? 'an array' : typeof body[f]}`).join(', ')}, not a string (RFC 6749 §5.1)`,
+      `${what}: the token ` +
+        `response's ${odd.map((f) => `${f} is ${body[f] === null ? 'null' : Array.isArray(body[f]) ? 'an array' : typeof body[f]}`).join(', ')}, not a string (RFC 6749 §5.1)`,
     );
   }
   return body as TokenSet;

@@ -222,7 +222,10 @@ export function whyNotSubmittable(control: PageControl, other?: PageControl): st
   const sends = (c: PageControl) =>
     `${c.name ? `${c.name}=${c.value}` : ''} ${c.formAction ?? ''} ${c.formMethod ?? ''}`;
   if (other && isSubmit(other) && !other.scripted && other.form === control.form && sends(other) === sends(control)) {
-    return `a button that submits exactly what "${reads(other).label || 'the other choice'}" submits (same form, ${control.name ? 'same name and value' : 'neither has a name'})`;
+    return (
+      `a button that submits exactly what "${reads(other).label || 'the other choice'}" submits (same ` +
+      `form, ${control.name ? 'same name and value' : 'neither has a name'})`
+    );
   }
   return undefined;
 }
