@@ -456,7 +456,9 @@ function postArb(
           headers,
           ...(sendsBody ? { body: b.body } : {}),
           ...(method === 'GET' ? { query: new URLSearchParams(pairs).toString() } : {}),
-          what: `${method} ${p} ${b.how} ${JSON.stringify(pairs).slice(0, 300)} ${JSON.stringify(headers).slice(0, 200)}`,
+          what:
+            `${method} ${p} ${b.how} ${JSON.stringify(pairs).slice(0, 300)} ` +
+            `${JSON.stringify(headers).slice(0, 200)}`,
         };
       });
     });
@@ -533,7 +535,8 @@ async function send(req: FuzzRequest): Promise<Answer> {
 
 function fail(req: FuzzRequest, res: Answer, why: string): never {
   throw new Error(
-    `${why}: HTTP ${res.status} ${res.headers.get('content-type') ?? ''} ${JSON.stringify(res.text.slice(0, 300))} for ${req.what}`,
+    `${why}: HTTP ${res.status} ${res.headers.get('content-type') ?? ''} ${JSON.stringify(res.text.slice(0, 300))} ` +
+      `for ${req.what}`,
   );
 }
 

@@ -81,7 +81,9 @@ describe('redirect.no-open-redirect', () => {
   it('fails on an error page that refreshes to the attacker', async () => {
     const r = await run((url) => ({
       status: 200,
-      body: `<html><head><meta http-equiv="refresh" content="0; url=${url.searchParams.get('redirect_uri')}?error=invalid_request"></head></html>`,
+      body:
+        `<html><head><meta http-equiv="refresh" content="0; ` +
+        `url=${url.searchParams.get('redirect_uri')}?error=invalid_request"></head></html>`,
     }));
     expect(r.status).toBe('failed');
     expect(r.message).toMatch(
