@@ -102,11 +102,14 @@ export function emptyModel(url: string, status: number, headline = ''): PageMode
 export async function readLivePage(page: Page, status: number): Promise<{ model: PageModel; snapshot: string }> {
   const snapshot = `s${++snapshots}`;
   const url = page.url();
-  const read = (await page
-    .evaluate(
-      `${READ_PAGE}(${JSON.stringify({ mark: MARK, snapshot, maxForms: MAX_FORMS, maxControls: MAX_CONTROLS, maxText: MAX_TEXT })})`,
-    )
-    .catch(() => undefined)) as Read | undefined;
+  const args = JSON.stringify({
+    mark: MARK,
+    snapshot,
+    maxForms: MAX_FORMS,
+    maxControls: MAX_CONTROLS,
+    maxText: MAX_TEXT,
+  });
+  const read = (await page.evaluate(`${READ_PAGE}(${args})`).catch(() => undefined)) as Read | undefined;
   if (!read) return { model: emptyModel(url, status), snapshot };
   const cut = [
     read.formsSeen > read.forms.length ? `the first ${read.forms.length} of ${read.formsSeen} forms` : '',

@@ -62,8 +62,11 @@ export interface PageModel {
 }
 
 /** Words of a page that asks for access on the user's behalf (a consent page). */
-export const ACCESS_WORDING =
-  /\b(access|permissions?|scopes?|authori[sz]e|authori[sz]ation|consent|allow|grant|wants? to|would like to|is (?:asking|requesting)|on your behalf)\b/i;
+export const ACCESS_WORDING = new RegExp(
+  String.raw`\b(access|permissions?|scopes?|authori[sz]e|authori[sz]ation|consent|allow|grant|wants? to|` +
+    String.raw`would like to|is (?:asking|requesting)|on your behalf)\b`,
+  'i',
+);
 /** Attributes that name a login form's username input. */
 export const USERNAME_HINT = /user|login|email|e-mail|account|identifier|name|phone/i;
 

@@ -43,13 +43,10 @@ function offeredPlaces(ctx: ScenarioContext): Place[] {
       async present(token, label) {
         const res = await userinfoRequest(ctx, token, label);
         const error = bearerChallenge(res)?.error;
-        if (is2xx(res.status))
-          return {
-            accepted: true,
-            answer:
-              `userinfo answered HTTP ${res.status}` +
-              `${res.body.sub === undefined ? '' : " with the user's claims"}`,
-          };
+        if (is2xx(res.status)) {
+          const claims = res.body.sub === undefined ? '' : " with the user's claims";
+          return { accepted: true, answer: `userinfo answered HTTP ${res.status}${claims}` };
+        }
         // RFC 6750 §3.1: insufficient_scope is the answer to a valid token that lacks a scope.
         if (res.status === 403 && error === 'insufficient_scope')
           return {

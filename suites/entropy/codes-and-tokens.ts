@@ -77,7 +77,8 @@ export default defineScenario({
       'opaque access token': [],
     };
     for (let i = 0; i < SAMPLES; i++) {
-      const code = await ctx.flows.code(client.role, scope ? { scope, params: { prompt: 'consent' } } : {}); // OIDC Core §11
+      // OIDC Core §11
+      const code = await ctx.flows.code(client.role, scope ? { scope, params: { prompt: 'consent' } } : {});
       kinds['authorization code']!.push(code.code);
       const tokens = tokensOf(
         await redeem(

@@ -100,9 +100,9 @@ export default defineScenario({
       );
     }
     if (live.scope === undefined || live.client_id === undefined) {
+      const missing = [live.scope === undefined && 'scope', live.client_id === undefined && 'client_id'];
       ctx.evidence.note(
-        `The active answer has ` +
-          `no ${[live.scope === undefined && 'scope', live.client_id === undefined && 'client_id'].filter(Boolean).join(' or ')} (OPTIONAL members, RFC 7662 §2.2).`,
+        `The active answer has no ${missing.filter(Boolean).join(' or ')} (OPTIONAL members, RFC 7662 §2.2).`,
       );
     }
 

@@ -99,7 +99,10 @@ describe('1. capabilities: discovery is evidence, not the whole truth', () => {
           '"<its URL>" } in the target config',
       );
       expect(byId['skip.pkce']!.skipReason).toMatch(
-        /^the PKCE method "S256" is not advertised: discovery has no code_challenge_methods_supported, so RFC 8414 §2 reads that as no PKCE support; .*"code_challenge_methods_supported": \["S256"\]/,
+        new RegExp(
+          /^the PKCE method "S256" is not advertised: discovery has no code_challenge_methods_supported, /.source +
+            /so RFC 8414 §2 reads that as no PKCE support; .*"code_challenge_methods_supported": \["S256"\]/.source,
+        ),
       );
     },
   );
@@ -149,7 +152,10 @@ describe('1. capabilities: discovery is evidence, not the whole truth', () => {
     })();
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).issues.join('\n')).toMatch(
-      /discoveryOverrides\.grant_types.*not an RFC 8414 \/ OpenID Connect Discovery metadata field; did you mean "grant_types_supported"/,
+      new RegExp(
+        /discoveryOverrides\.grant_types.*not an RFC 8414 \/ OpenID Connect Discovery metadata field; /.source +
+          /did you mean "grant_types_supported"/.source,
+      ),
     );
     expect((error as ConfigError).issues.join('\n')).toMatch(
       /discoveryOverrides\.revocation_endpoint.*absolute http\(s\) URL/,
@@ -164,8 +170,8 @@ describe('2. authorization requests every IdP accepts', () => {
   it(
     'a fresh nonce goes with every OIDC request, and authorizationParams (target, then ' + 'client) are added',
     async () => {
-      // Before: code.happy-path sent a nonce, but the flows behind other scenarios did not, and an IdP that requires one
-      // refused them.
+      // Before: code.happy-path sent a nonce, but the flows behind other scenarios did not, and an IdP that requires
+      // one refused them.
       const { byId } = await run({ requireNonce: true }, builtIn('code.happy-path', 'pkce.verifier-mismatch'), (c) => ({
         ...c,
         authorizationParams: { acr_values: 'urn:test:loa:1', audience: 'api://default' },
@@ -210,7 +216,10 @@ describe('3. a refusal counts only when it is the refusal the scenario is about'
       const r = byId['scope.escalation-authorize']!;
       expect(r.status).toBe('error');
       expect(r.message).toMatch(
-        /^could not judge: the request for .* redirected with error=temporarily_unavailable, but a sound request .* failed too/,
+        new RegExp(
+          /^could not judge: the request for .* redirected with error=temporarily_unavailable, /.source +
+            /but a sound request .* failed too/.source,
+        ),
       );
     },
   );
@@ -293,7 +302,10 @@ describe('6. races and 5xx', () => {
     const r = byId['prop.crashes']!;
     expect(r.status).toBe('warning');
     expect(r.message).toMatch(
-      /^the target failed with HTTP 5xx \(500\) in \d+ of 20 runs of probes, first on GET http:\/\/127\.0\.0\.1:\d+\/boom/,
+      new RegExp(
+        /^the target failed with HTTP 5xx \(500\) in \d+ of 20 runs of probes, /.source +
+          /first on GET http:\/\/127\.0\.0\.1:\d+\/boom/.source,
+      ),
     );
     expect(r.evidence.some((e) => e.kind === 'counterexample')).toBe(false);
   });

@@ -97,9 +97,16 @@ describe('the form login driver', () => {
       password,
       ...(fields ? { usernameField: fields.username, passwordField: fields.password } : {}),
     });
-    const url = (params: Record<string, string>) =>
-      `${stub!.issuer}/authorize?` +
-      `${new URLSearchParams({ response_type: 'code', client_id: STUB.web.id, redirect_uri: STUB.web.redirect, state: 'st-1', ...params })}`;
+    const url = (params: Record<string, string>) => {
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: STUB.web.id,
+        redirect_uri: STUB.web.redirect,
+        state: 'st-1',
+        ...params,
+      });
+      return `${stub!.issuer}/authorize?${query}`;
+    };
     return { d, url, recorder };
   }
 

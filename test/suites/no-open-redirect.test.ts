@@ -87,7 +87,10 @@ describe('redirect.no-open-redirect', () => {
     }));
     expect(r.status).toBe('failed');
     expect(r.message).toMatch(
-      /got an error page that refreshes to https:\/\/attacker\.example with error=invalid_request; RFC 6749 §4\.1\.2\.1 forbids/,
+      new RegExp(
+        /got an error page that refreshes to https:\/\/attacker\.example with error=invalid_request; /.source +
+          /RFC 6749 §4\.1\.2\.1 forbids/.source,
+      ),
     );
   });
 
