@@ -52,7 +52,7 @@ export interface IdpRun {
   report: Report;
   /** Wall time of start + catalog + stop, ms. */
   wallMs: number;
-  /** The login driver the catalog ran with. */
+  /** The login driver(s) the catalog ran with, in words: "form driver", "form driver, then the browser driver for …" */
   driver: string;
 }
 
@@ -121,7 +121,8 @@ export async function runIdp(
         ...(again.length ? { skip: again } : {}),
         ...(options.reportDir ? { reportDir: options.reportDir } : {}),
       });
-      if (!pass || !again.length) return { report, wallMs: Math.round(performance.now() - started), driver };
+      if (!pass || !again.length)
+        return { report, wallMs: Math.round(performance.now() - started), driver: `${driver} driver` };
       const browserDir = options.reportDir && path.join(options.reportDir, 'browser-pass');
       const browser = await runConformance({
         target: withDriver(running.targetConfig, 'browser') as TargetConfigInput,
@@ -141,7 +142,7 @@ export async function runIdp(
       return {
         report: merged,
         wallMs: Math.round(performance.now() - started),
-        driver: `${driver}, then browser for ${again.join(', ')}`,
+        driver: `${driver} driver, then the browser driver for ${again.join(', ')}`,
       };
     } finally {
       await running.stop();

@@ -25,13 +25,15 @@ const MARK = 'data-idpc';
  * Runs in the page (as a string, so no bundler helper leaks into it). Returns the model's forms,
  * controls, text and script count; marks each control with MARK.
  */
-const READ_PAGE = `(({ mark, snapshot, maxForms, maxControls, maxText, maxAlerts, maxAlertText, errorBox }) => {
+const READ_PAGE =
+  `(({ mark, snapshot, maxForms, maxControls, maxText, maxAlerts, maxAlertText, errorBox }) => {
   const forms = [];
   const formIndex = new Map();
   for (let i = 0; i < document.forms.length && forms.length < maxForms; i++) {
     const f = document.forms[i];
     formIndex.set(f, forms.length);
-    forms.push({ action: f.getAttribute('action') ?? undefined, method: (f.getAttribute('method') || '').toLowerCase() === 'post' ? 'POST' : 'GET', id: f.id || undefined });
+    forms.push({ action: f.getAttribute('action') ?? undefined, method: (f.getAttribute('method') || ` +
+  `'').toLowerCase() === 'post' ? 'POST' : 'GET', id: f.id || undefined });
   }
   const found = document.querySelectorAll('input, button, select, textarea, a[href], a[onclick], [role=button]');
   const controls = [];
@@ -44,10 +46,12 @@ const READ_PAGE = `(({ mark, snapshot, maxForms, maxControls, maxText, maxAlerts
     const el = found[i];
     const tag = el.tagName.toLowerCase();
     const kind = ['input', 'button', 'select', 'textarea', 'a'].includes(tag) ? tag : 'button';
-    const type = kind === 'a' ? 'link' : kind === 'button' && tag !== 'button' ? 'button' : (el.getAttribute('type') || (kind === 'button' ? 'submit' : kind === 'input' ? 'text' : kind)).toLowerCase();
+    const type = kind === 'a' ? 'link' : kind === 'button' && tag !== 'button' ? 'button' : ` +
+  `(el.getAttribute('type') || (kind === 'button' ? 'submit' : kind === 'input' ? 'text' : kind)).toLowerCase();
     const labels = el.labels ? Array.from(el.labels).map((l) => l.innerText).join(' ') : '';
     const own = kind === 'input' ? '' : (el.innerText || el.textContent || '');
-    const text = [el.getAttribute('aria-label'), el.getAttribute('placeholder'), el.getAttribute('title'), labels, kind === 'textarea' || kind === 'select' ? '' : own]
+    const text = [el.getAttribute('aria-label'), el.getAttribute('placeholder'), el.getAttribute('title'), labels, ` +
+  `kind === 'textarea' || kind === 'select' ? '' : own]
       .filter(Boolean).join(' ').replace(/\\s+/g, ' ').trim().slice(0, 1000);
     const href = el.getAttribute('href');
     const index = controls.length;
@@ -64,9 +68,11 @@ const READ_PAGE = `(({ mark, snapshot, maxForms, maxControls, maxText, maxAlerts
       disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
       visible: visible(el),
       form: owner,
-      scripted: kind === 'a' ? (href === null || /^\\s*javascript:/i.test(href) || el.hasAttribute('onclick')) : (type === 'button' || el.hasAttribute('onclick')),
+      scripted: kind === 'a' ? (href === null || /^\\s*javascript:/i.test(href) || el.hasAttribute('onclick')) : ` +
+  `(type === 'button' || el.hasAttribute('onclick')),
       formAction: el.getAttribute('formaction') ?? undefined,
-      formMethod: el.hasAttribute('formmethod') ? ((el.getAttribute('formmethod') || '').toLowerCase() === 'post' ? 'POST' : 'GET') : undefined,
+      formMethod: el.hasAttribute('formmethod') ? ((el.getAttribute('formmethod') || '').toLowerCase() === 'post' ? ` +
+  `'POST' : 'GET') : undefined,
     });
   }
   // Message boxes (page.ts PageAlert): role="alert", or a class or id that names an error; shown ones only.
@@ -80,7 +86,8 @@ const READ_PAGE = `(({ mark, snapshot, maxForms, maxControls, maxText, maxAlerts
     const errorClass = words.some((w) => errorWord.test(w));
     if (!role && !errorClass) continue;
     if (!visible(el)) continue;
-    alerts.push({ role, errorClass, text: (el.innerText || '').replace(/\\s+/g, ' ').trim().slice(0, maxAlertText) });
+    const text = (el.innerText || '').replace(/\\s+/g, ' ').trim().slice(0, maxAlertText);
+    alerts.push({ role, errorClass, text });
   }
   const h1 = document.querySelector('h1');
   const body = document.body ? document.body.innerText : '';
@@ -121,20 +128,17 @@ export function emptyModel(url: string, status: number, headline = ''): PageMode
 export async function readLivePage(page: Page, status: number): Promise<{ model: PageModel; snapshot: string }> {
   const snapshot = `s${++snapshots}`;
   const url = page.url();
-  const read = (await page
-    .evaluate(
-      `${READ_PAGE}(${JSON.stringify({
-        mark: MARK,
-        snapshot,
-        maxForms: MAX_FORMS,
-        maxControls: MAX_CONTROLS,
-        maxText: MAX_TEXT,
-        maxAlerts: MAX_ALERTS,
-        maxAlertText: MAX_ALERT_TEXT,
-        errorBox: ERROR_BOX.source,
-      })})`,
-    )
-    .catch(() => undefined)) as Read | undefined;
+  const args = JSON.stringify({
+    mark: MARK,
+    snapshot,
+    maxForms: MAX_FORMS,
+    maxControls: MAX_CONTROLS,
+    maxText: MAX_TEXT,
+    maxAlerts: MAX_ALERTS,
+    maxAlertText: MAX_ALERT_TEXT,
+    errorBox: ERROR_BOX.source,
+  });
+  const read = (await page.evaluate(`${READ_PAGE}(${args})`).catch(() => undefined)) as Read | undefined;
   if (!read) return { model: emptyModel(url, status), snapshot };
   const cut = [
     read.formsSeen > read.forms.length ? `the first ${read.forms.length} of ${read.formsSeen} forms` : '',

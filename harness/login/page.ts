@@ -81,8 +81,11 @@ export interface PageModel {
 }
 
 /** Words of a page that asks for access on the user's behalf (a consent page). */
-export const ACCESS_WORDING =
-  /\b(access|permissions?|scopes?|authori[sz]e|authori[sz]ation|consent|allow|grant|wants? to|would like to|is (?:asking|requesting)|on your behalf)\b/i;
+export const ACCESS_WORDING = new RegExp(
+  String.raw`\b(access|permissions?|scopes?|authori[sz]e|authori[sz]ation|consent|allow|grant|wants? to|` +
+    String.raw`would like to|is (?:asking|requesting)|on your behalf)\b`,
+  'i',
+);
 /** Attributes that name a login form's username input. */
 export const USERNAME_HINT = /user|login|email|e-mail|account|identifier|name|phone/i;
 
@@ -250,8 +253,11 @@ export function classify(model: PageModel, options: ClassifyOptions = {}): PageC
   return { kind: 'other', controls: visible.some((c) => c.tag !== 'a' && (isPressable(c) || isTextInput(c))) };
 }
 
-/** The form's default button (HTML: the first submit button in tree order whose form owner it is): what Enter presses. */
-export function defaultButton(model: PageModel, form: number | undefined): PageControl | undefined {
+/**
+ * The form's default button (HTML: the first submit button in tree order whose form owner it is):
+ * what Enter presses.
+ */
+export function defaultButton(model: Pick<PageModel, 'controls'>, form: number | undefined): PageControl | undefined {
   return form === undefined ? undefined : model.controls.find((c) => c.form === form && isSubmit(c));
 }
 
@@ -277,9 +283,12 @@ export function whyNotSubmittable(control: PageControl, other?: PageControl, mod
   const sends = (c: PageControl) =>
     `${c.name ? `${c.name}=${c.value}` : ''} ${c.formAction ?? ''} ${c.formMethod ?? ''}`;
   if (other && isSubmit(other) && !other.scripted && other.form === control.form && sends(other) === sends(control)) {
-    if (model && says(control, 'approve') && !says(other, 'approve') && defaultButton(model, control.form) === control)
-      return undefined;
-    return `a button that submits exactly what "${reads(other).label || 'the other choice'}" submits (same form, ${control.name ? 'same name and value' : 'neither has a name'})`;
+    const isDefault = defaultButton(model ?? { controls: [] }, control.form) === control;
+    if (model && says(control, 'approve') && !says(other, 'approve') && isDefault) return undefined;
+    return (
+      `a button that submits exactly what "${reads(other).label || 'the other choice'}" submits (same ` +
+      `form, ${control.name ? 'same name and value' : 'neither has a name'})`
+    );
   }
   return undefined;
 }

@@ -34,5 +34,9 @@ export const ERROR_BOX = /^(error|errors|danger|negative|fail|failed|failure|inv
 /** Class words that hide an element by a style sheet (Bootstrap, Tailwind, …): a box so marked is not shown. */
 export const HIDDEN_BOX = /^(d-none|hidden|hide|invisible|is-hidden|visually-hidden|sr-only)$/i;
 /** Words of a message that reports an error. */
-export const ERROR_WORDING =
-  /\b(error|invalid|denied|forbidden|not (?:allowed|permitted|supported|found|valid)|unauthori[sz]ed|fail(?:ed|ure)?|bad request|unknown|expired|missing|refused|rejected|wrong|unsupported|unable|cannot|can't|problem)\b/i;
+export const ERROR_WORDING = new RegExp(
+  String.raw`\b(error|invalid|denied|forbidden|not (?:allowed|permitted|supported|found|valid)|unauthori[sz]ed|` +
+    'fail(?:ed|ure)?|bad request|unknown|expired|missing|refused|rejected|wrong|unsupported|unable|' +
+    String.raw`cannot|can't|problem)\b`,
+  'i',
+);

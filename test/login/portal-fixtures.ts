@@ -38,7 +38,8 @@ function portal(content: string, script = ''): string {
 <div id="wrap"><div id="header"><img src="/static/logo.png" class="img-fluid rounded mx-auto d-block" /></div>
 ${content}
 </div>
-<button type="button" class="btn btn-danger btn-floating btn-lg" id="btn-back-to-top"><i class="fa fa-arrow-circle-up"></i></button>
+<button type="button" class="btn btn-danger btn-floating btn-lg" id="btn-back-to-top">
+<i class="fa fa-arrow-circle-up"></i></button>
 <div id="footer"><p><span trspan="serviceProvidedBy">Service provided by</span>
 <a href="https://lemonldap-ng.org" target="_blank" class="btn btn-secondary btn-sm">LemonLDAP::NG</a></p></div>
 ${script}</body></html>`;
@@ -63,7 +64,8 @@ ${hidden({ ...fields, skin: 'bootstrap', token: randomBytes(6).toString('hex') }
  trplaceholder="login" required aria-required="true" autofocus /></div>
 <div class="form-group"><input id="passwordfield" name="password" type="password" class="form-control"
  trplaceholder="password" required aria-required="true" /></div>
-<button type="submit" class="btn btn-success"><span class="fa fa-sign-in"></span><span trspan="connect">Sign in</span></button>
+<button type="submit" class="btn btn-success">
+<span class="fa fa-sign-in"></span><span trspan="connect">Sign in</span></button>
 </form></main>`);
 }
 
@@ -76,12 +78,18 @@ ${hidden(fields)}<input type="hidden" id="confirm" name="confirm" value="${esc(s
 <div class="card border-info"><div class="card-header text-white bg-info">
 <h3 class="card-title"><span trspan="confirmation">Confirmation</span></h3></div>
 <div class="card-body"><div class="oidc_consent_message"><h3 trspan="oidcConsent,app"></h3>
-<ul><li><span trspan="yourIdentity">yourIdentity</span></li><li><span trspan="yourProfile">yourProfile</span></li></ul></div>
+<ul><li><span trspan="yourIdentity">yourIdentity</span></li>
+<li><span trspan="yourProfile">yourProfile</span></li></ul></div>
 <div class="buttons">
-<button type="submit" class="positive btn btn-success"><span class="fa fa-check-circle"></span><span trspan="accept">Accept</span></button>
-<button id="refuse" type="submit" class="negative btn btn-danger" val="-${esc(stamp)}"><span class="fa fa-times-circle"></span><span trspan="refuse">Refuse</span></button>
+<button type="submit" class="positive btn btn-success">
+<span class="fa fa-check-circle"></span><span trspan="accept">Accept</span></button>
+<button id="refuse" type="submit" class="negative btn btn-danger" val="-${esc(stamp)}">
+<span class="fa fa-times-circle"></span><span trspan="refuse">Refuse</span></button>
 </div></div></div>
-<div id="logout"><div class="buttons"><a href="/?cancel=1" class="btn btn-primary" role="button"><span trspan="cancel">Cancel</span></a></div></div>
+<div id="logout">
+<div class="buttons">
+<a href="/?cancel=1" class="btn btn-primary" role="button">
+<span trspan="cancel">Cancel</span></a></div></div>
 </form></div>`,
     `<script>document.getElementById('refuse').addEventListener('click', function () {
   document.getElementById('confirm').setAttribute('value', this.getAttribute('val'));
@@ -108,7 +116,8 @@ function renewPage(fields: Record<string, string>): string {
 ${hidden({ ...fields, confirm: randomBytes(8).toString('hex') })}
 <div class="buttons"><button type="submit" class="btn btn-success"><span class="fa fa-sign-in"></span>
 <span trspan="renewSession">Upgrade session</span></button>
-<a href="/" class="btn btn-primary" role="button"><span class="fa fa-home"></span><span trspan="goToPortal">Go to portal</span></a>
+<a href="/" class="btn btn-primary" role="button">
+<span class="fa fa-home"></span><span trspan="goToPortal">Go to portal</span></a>
 </div></form></div>`);
 }
 

@@ -136,7 +136,7 @@ describe.each(DRIVERS)('the %s driver on LemonLDAP::NG-like portal pages', (name
 const read = (html: string, status = 200) => readPage(html, 'https://idp.test/page', status);
 
 describe('error boxes in the shared page walk', () => {
-  it('a role="alert" box with an error class, or with error wording, makes a page that asks for nothing an error page', () => {
+  it('a role="alert" box with an error class or error wording makes a page that asks for nothing an error page', () => {
     expect(classify(read('<div role="alert" class="message-negative"></div><a href="/">Home</a>'))).toMatchObject({
       kind: 'error',
       alert: { role: true, errorClass: true, text: '' },
@@ -158,7 +158,8 @@ describe('error boxes in the shared page walk', () => {
       'other',
     );
     const login = read(
-      '<div role=alert class=error>Wrong password</div><form method=post><input name=u><input type=password name=p></form>',
+      '<div role=alert class=error>Wrong password</div>' +
+        '<form method=post><input name=u><input type=password name=p></form>',
     );
     expect(classify(login).kind).toBe('login');
   });
