@@ -264,8 +264,10 @@ export function defaultButton(model: Pick<PageModel, 'controls'>, form: number |
 /**
  * Why the form driver cannot press `control` (it needs a script, or submits the same as another), or undefined when it
  * can. Given the page, an approving control that submits what the other choice submits may be pressed when it is its
- * form's default button: the form as served, submitted as Enter submits it, is the approval, so a script can only be
- * what turns the other button into a refusal. A deny is never pressed so.
+ * form's default button: that submits the form as served, as Enter does, taken to be the approval (a script turns the
+ * other button into a refusal: LemonLDAP::NG's consent page, docs/login.md). Were that wrong, the walk would end in a
+ * refusal where an approval was wanted (visible, never a grant); a deny pressed so could grant instead, so a deny is
+ * never pressed so.
  */
 export function whyNotSubmittable(control: PageControl, other?: PageControl, model?: PageModel): string | undefined {
   if (control.tag === 'a')
