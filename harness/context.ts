@@ -475,6 +475,25 @@ interface LoginParts {
   newBrowserContext: DriverEnvironment['newBrowserContext'];
 }
 
+/** ctx.hooks: the config's hooks, with the scenario's time limit and signal, noting into its evidence. */
+function scenarioHooks({ input, recorder }: Scope): ScenarioContext['hooks'] {
+  return createHooks(input.config, {
+    timeoutMs: input.requestTimeoutMs,
+    signal: input.signal,
+    ...(input.fetch ? { fetch: input.fetch } : {}),
+    note: (text) => recorder.add({ kind: 'note', text }),
+  });
+}
+
+/** ctx.evidence: what a scenario adds to its evidence itself. */
+function evidenceRecorder(recorder: Recorder): ScenarioContext['evidence'] {
+  return {
+    add: (e) => recorder.add(e),
+    note: (text, label) => recorder.add({ kind: 'note', text, ...(label ? { label } : {}) }),
+    markDecisive: () => recorder.markDecisive(),
+  };
+}
+
 /** ctx without flows: every member but the browser tools, which `browser` makes on first use. */
 function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBrowser): Omit<ScenarioContext, 'flows'> {
   const { input, recorder, log, findings } = scope;
@@ -499,23 +518,14 @@ function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBro
     authorizationUrl: parts.authorizationUrl,
     authorize: parts.authorizeWith(parts.login),
     loginSession: (label) => new LoginSession(label),
-    hooks: createHooks(config, {
-      timeoutMs: input.requestTimeoutMs,
-      signal: input.signal,
-      ...(input.fetch ? { fetch: input.fetch } : {}),
-      note: (text) => recorder.add({ kind: 'note', text }),
-    }),
+    hooks: scenarioHooks(scope),
     get browser() {
       return browser();
     },
     pkce: { create: createPkce, s256 },
     random: randomToken,
     jwt,
-    evidence: {
-      add: (e) => recorder.add(e),
-      note: (text, label) => recorder.add({ kind: 'note', text, ...(label ? { label } : {}) }),
-      markDecisive: () => recorder.markDecisive(),
-    },
+    evidence: evidenceRecorder(recorder),
     log: (message) => {
       log.push(message);
     },

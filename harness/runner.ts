@@ -459,11 +459,9 @@ export function judge(
   return v;
 }
 
-/** Step 5, per scenario: resolve its level, gate it, run it in a fresh ctx within its limit, judge it. */
-async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
-  const started = performance.now();
-  const resolution = resolveLevel(s.requirements, run.profile, s.requires?.roles ?? [], run.options.links);
-  const base = {
+/** What a result says of its scenario whatever its outcome: id, title, area, level, requirements, catches. */
+function resultBase(s: Scenario, resolution: ReturnType<typeof resolveLevel>) {
+  return {
     id: s.id,
     title: s.title,
     area: s.area,
@@ -472,18 +470,32 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
     requirements: resolution.requirements,
     catches: [...(s.catches ?? [])],
   };
+}
+
+/**
+ * A failure's status: the level of the requirement it names when that requirement applies; else
+ * the scenario's level (a requirement that does not apply, another profile or a client rule,
+ * cannot set the status).
+ */
+function statusByRequirement(declared: (ref: RequirementRef) => ResolvedRequirement, level: Level) {
+  return (failure: CheckFailure): Finding['status'] => {
+    const named = failure.requirement ? declared(failure.requirement) : undefined;
+    return levelStatus(named?.applies ? named.level : level);
+  };
+}
+
+/** Step 5, per scenario: resolve its level, gate it, run it in a fresh ctx within its limit, judge it. */
+async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
+  const started = performance.now();
+  const resolution = resolveLevel(s.requirements, run.profile, s.requires?.roles ?? [], run.options.links);
+  const base = resultBase(s, resolution);
   const skipReason = resolution.reason ?? (await gate(s, run.clients, run.config, run.target, run.browser, run.probe));
   if (!resolution.level || skipReason) {
     return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
   }
   const level: Level = resolution.level;
   const declared = declaredLookup(s, resolution.requirements);
-  // A requirement that does not apply (another profile, a client rule) cannot set the status: the scenario's level
-  // does.
-  const statusOf = (failure: CheckFailure): Finding['status'] => {
-    const named = failure.requirement ? declared(failure.requirement) : undefined;
-    return levelStatus(named?.applies ? named.level : level);
-  };
+  const statusOf = statusByRequirement(declared, level);
   const recorder = new Recorder(run.redactor);
   const controller = new AbortController();
   const { limit, unscaled } = scenarioTimeLimit(s, run);
