@@ -92,7 +92,10 @@ export class Activity {
     const inFlight = [...this.#inFlight.values()].map(
       (a) => `${a.what} (for ${Math.round((now - a.started) / 1000)} s)`,
     );
-    return `finished: ${finished.join(', ')}; in flight: ${inFlight.length ? inFlight.join(', ') : "nothing the harness tracks (the scenario's own requests)"}`;
+    return (
+      `finished: ${finished.join(', ')}; in ` +
+      `flight: ${inFlight.length ? inFlight.join(', ') : "nothing the harness tracks (the scenario's own requests)"}`
+    );
   }
 }
 

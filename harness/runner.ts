@@ -155,14 +155,20 @@ export async function gate(
   if (s.requires?.browser && browser?.unavailable) return `needs Chromium: ${browser.unavailable}`;
   const missing = (s.requires?.roles ?? []).filter((r) => !clients[r]);
   if (missing.length) {
-    return `needs the ${missing.join(' and ')} client${missing.length > 1 ? 's' : ''} (${missing.map((r) => `clients.${r}`).join(', ')} in the target config)`;
+    return (
+      `needs the ${missing.join(' and ')} client${missing.length > 1 ? 's' : ''} ` +
+      `(${missing.map((r) => `clients.${r}`).join(', ')} in the target config)`
+    );
   }
   if (s.requires?.user && !config.user)
     return 'needs a user who can log in (user.username and user.password in the target config)';
   let caps = (s.requires?.capabilities ?? []).filter((c) => !target.supports(c));
   if (!caps.length) return undefined;
   if (!target.discovery) {
-    return `the discovery document could not be read (${target.discoveryProblem}), so it cannot tell ${caps.map(describeCapability).join(', ')}`;
+    return (
+      `the discovery document could not be read (${target.discoveryProblem}), so it cannot ` +
+      `tell ${caps.map(describeCapability).join(', ')}`
+    );
   }
   const role = probeRole(s, clients);
   const probeNotes: string[] = [];
@@ -172,7 +178,10 @@ export async function gate(
     caps = caps.filter((c) => !target.observed(role).has(c));
   }
   if (!caps.length) return undefined;
-  return `${caps.map((c) => explainMissing(target, c)).join('; ')}${probeNotes.length ? ` (${probeNotes.join('; ')})` : ''}`;
+  return (
+    `${caps.map((c) => explainMissing(target, c)).join('; ')}` +
+    `${probeNotes.length ? ` (${probeNotes.join('; ')})` : ''}`
+  );
 }
 
 /** The synthetic scenario the capability probe runs as (never reported). */
