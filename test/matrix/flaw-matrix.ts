@@ -34,7 +34,8 @@ const LEGACY_AREAS = new Set(['implicit', 'password']);
  */
 export const NOT_A_SERVER_VIOLATION: Readonly<Partial<Record<FlawName, string>>> = {
   'pkce-verifier-format-unchecked':
-    'RFC 7636 §4.1 tells the client how to make a verifier; no RFC or SPEC sentence makes the server refuse one made otherwise (see pkce.verifier-format)',
+    'RFC 7636 §4.1 tells the client how to make a verifier; no RFC or SPEC sentence makes the server refuse one ' +
+    'made otherwise (see pkce.verifier-format)',
 };
 
 interface Outcome {
@@ -48,7 +49,9 @@ export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>
   'id-token-hint-ignored': {
     'id-token-hint.prompt-none': {
       status: 'warning',
-      why: "a hint naming another user must not be answered for the session's user, but OIDC Core §3.1.2.1 says only that the OP SHOULD return an error then",
+      why:
+        "a hint naming another user must not be answered for the session's user, but OIDC Core §3.1.2.1 says " +
+        'only that the OP SHOULD return an error then',
     },
   },
   'rotation-drops-old-key': {
@@ -60,13 +63,17 @@ export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>
   'par-request-uri-reuse': {
     'par.request-uri-single-use': {
       status: 'warning',
-      why: 'RFC 9126 §4 makes one-time use of a request_uri a SHOULD; the FAPI 2.0 SP MUST counts only in the fapi2 profile',
+      why:
+        'RFC 9126 §4 makes one-time use of a request_uri a SHOULD; the FAPI 2.0 SP MUST counts only in the ' +
+        'fapi2 profile',
     },
   },
   'third-party-long-lived': {
     'tokens.third-party-short-lived': {
       status: 'warning',
-      why: 'the flaw gives third-party clients the first-party lifetimes: equal, not longer; "short" has no number, so equal lifetimes break only SPEC › Limits (rule 1), a SHOULD',
+      why:
+        'the flaw gives third-party clients the first-party lifetimes: equal, not longer; "short" has no number, ' +
+        'so equal lifetimes break only SPEC › Limits (rule 1), a SHOULD',
     },
   },
 };
@@ -75,7 +82,9 @@ export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>
 const NON_JSON_ERRORS: Outcome = {
   status: 'failed',
   kind: 'refused-wrongly',
-  why: 'error-format-wrong answers every token-endpoint error without a JSON body, so a scenario that expects an RFC 6749 §5.2 error code sees none',
+  why:
+    'error-format-wrong answers every token-endpoint error without a JSON body, so a scenario that expects an ' +
+    'RFC 6749 §5.2 error code sees none',
 };
 
 /**
@@ -90,7 +99,9 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
     'logout.rp-initiated': {
       status: 'failed',
       kind: 'refused-wrongly',
-      why: 'its id_token_hint is an ID token with the wrong aud, so the OP does not take it as a hint for this client and does not redirect back',
+      why:
+        'its id_token_hint is an ID token with the wrong aud, so the OP does not take it as a hint for this ' +
+        'client and does not redirect back',
     },
   },
   'id-token-unknown-kid': {
@@ -121,7 +132,9 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
     'par.flow': {
       status: 'failed',
       kind: 'refused-wrongly',
-      why: 'the flaw refuses the pushed request too (its parameters are checked by the same code), so a sound push gets invalid_request',
+      why:
+        'the flaw refuses the pushed request too (its parameters are checked by the same code), so a sound push ' +
+        'gets invalid_request',
     },
     'par.bound-to-client': {
       status: 'error',
@@ -132,7 +145,9 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
   'device-tokens-before-approval': {
     'device.slow-down': {
       status: 'error',
-      why: 'the first poll already gets tokens, so there is no pending device code to poll too fast with: it cannot judge slow_down',
+      why:
+        'the first poll already gets tokens, so there is no pending device code to poll too fast with: it cannot ' +
+        'judge slow_down',
     },
   },
   'error-format-wrong': {
@@ -171,7 +186,9 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
   'refresh-not-rotated': {
     'refresh.reuse-rejected': {
       status: 'skipped',
-      why: 'without rotation no refresh token is ever rotated out, so there is nothing to replay (refresh.rotation fails)',
+      why:
+        'without rotation no refresh token is ever rotated out, so there is nothing to replay ' +
+        '(refresh.rotation fails)',
     },
     'refresh.reuse-revokes-family': { status: 'skipped', why: 'the same: no rotated-out token to replay' },
   },
@@ -184,7 +201,9 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
 export const STOPS_THE_RUN: Readonly<Partial<Record<FlawName, { message: RegExp; why: string }>>> = {
   'discovery-issuer-mismatch': {
     message: /the discovery document names the issuer .*OIDC Discovery §4\.3/,
-    why: 'OIDC Discovery §4.3: a document naming another issuer must not be used, so the origin policy refuses every endpoint it names',
+    why:
+      'OIDC Discovery §4.3: a document naming another issuer must not be used, so the origin policy refuses ' +
+      'every endpoint it names',
   },
 };
 
@@ -238,28 +257,36 @@ export function registerFlawMatrix(seed: number): void {
       expect(report.results).toHaveLength(IN_SCOPE.length);
     });
 
-    it('skips only the legacy scenarios (whose grants the default reference does not offer), the opt-in ones (opt-in.ts) and those no server rule binds', () => {
-      const skipped = report.results.filter(
-        (r) =>
-          r.status === 'skipped' &&
-          !LEGACY_AREAS.has(r.area) &&
-          !Object.hasOwn(OPT_IN, r.id) &&
-          !/of the server: .* binds? the client/.test(r.skipReason ?? ''),
-      );
-      expect(skipped.map(show)).toEqual([]);
-    });
+    it(
+      'skips only the legacy scenarios (whose grants the default reference does not offer), the opt-in ones ' +
+        '(opt-in.ts) and those no server rule binds',
+      () => {
+        const skipped = report.results.filter(
+          (r) =>
+            r.status === 'skipped' &&
+            !LEGACY_AREAS.has(r.area) &&
+            !Object.hasOwn(OPT_IN, r.id) &&
+            !/of the server: .* binds? the client/.test(r.skipReason ?? ''),
+        );
+        expect(skipped.map(show)).toEqual([]);
+      },
+    );
 
-    it('with the legacy client seeded, the legacy scenarios apply: no failure, and offering them is a warning; nothing else changes', () => {
-      expect(legacyReport.results).toHaveLength(IN_SCOPE.length);
-      for (const r of legacyReport.results) {
-        if (LEGACY_AREAS.has(r.area)) expect(['passed', 'warning'], show(r)).toContain(r.status);
-        else expect(r.status, show(r)).toBe(report.results.find((x) => x.id === r.id)?.status);
-      }
-      // Fails when the scenario is gone (renamed or removed), not only when it passes.
-      expect(CATALOG.map((s) => s.id)).toContain('implicit.deprecated');
-      if (only('implicit.deprecated'))
-        expect(legacyReport.results.find((r) => r.id === 'implicit.deprecated')?.status).toBe('warning');
-    });
+    it(
+      'with the legacy client seeded, the legacy scenarios apply: no failure, and offering them is a warning; ' +
+        'nothing else changes',
+      () => {
+        expect(legacyReport.results).toHaveLength(IN_SCOPE.length);
+        for (const r of legacyReport.results) {
+          if (LEGACY_AREAS.has(r.area)) expect(['passed', 'warning'], show(r)).toContain(r.status);
+          else expect(r.status, show(r)).toBe(report.results.find((x) => x.id === r.id)?.status);
+        }
+        // Fails when the scenario is gone (renamed or removed), not only when it passes.
+        expect(CATALOG.map((s) => s.id)).toContain('implicit.deprecated');
+        if (only('implicit.deprecated'))
+          expect(legacyReport.results.find((r) => r.id === 'implicit.deprecated')?.status).toBe('warning');
+      },
+    );
   });
 
   describe(`the planted flaws (seed ${seed}): the whole catalog under each`, () => {
@@ -267,7 +294,7 @@ export function registerFlawMatrix(seed: number): void {
       new Map((await clean(FLAW_OPTIONS[flaw])).results.map((r) => [r.id, r.status]));
 
     it(
-      'every flaw is claimed by at least one scenario (or says why none may), ' + 'and every claim names a known flaw',
+      'every flaw is claimed by at least one scenario (or says why none may), and every claim names ' + 'a known flaw',
       (ctx) => {
         if (process.env.MATRIX_ONLY) ctx.skip('a narrowed run (MATRIX_ONLY) proves only its own scenarios');
         const unclaimed = FLAW_NAMES.filter((flaw) => claimants(flaw).length === 0 && !NOT_A_SERVER_VIOLATION[flaw]);
