@@ -11,7 +11,8 @@ import type { Status } from '../harness/results.ts';
 import { betweenMarkers } from '../scripts/catalog.ts';
 import { type Expectations, IDPS, expectationsFile } from './matrix.ts';
 
-export const README = fileURLToPath(new URL('../README.md', import.meta.url));
+/** The page that shows the compatibility table. */
+export const INTEROP_PAGE = fileURLToPath(new URL('../docs/interop.md', import.meta.url));
 export const BEGIN = '<!-- interop:begin (npm run interop:table) -->';
 export const END = '<!-- interop:end -->';
 
@@ -73,12 +74,12 @@ export function compatibilityTable(list: readonly Expectations[] = allExpectatio
   return [summary, ...list.map(idpTable)].join('\n\n');
 }
 
-/** README.md with the table between the markers replaced by the current one. */
-export function withCompatibilityTable(readme: string, table = compatibilityTable()): string {
-  return betweenMarkers(readme, BEGIN, END, table);
+/** The page's text with the table between the markers replaced by the current one. */
+export function withCompatibilityTable(page: string, table = compatibilityTable()): string {
+  return betweenMarkers(page, BEGIN, END, table);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await writeFile(README, withCompatibilityTable(await readFile(README, 'utf8')));
-  console.log('wrote the compatibility table in README.md');
+  await writeFile(INTEROP_PAGE, withCompatibilityTable(await readFile(INTEROP_PAGE, 'utf8')));
+  console.log('wrote the compatibility table in docs/interop.md');
 }
