@@ -1,6 +1,6 @@
 /**
- * The README's compatibility table, rendered from interop/expectations/*.json (one source of
- * truth): `npm run interop:table` rewrites the part of README.md between the interop markers; a
+ * The compatibility table of docs/interop.md, rendered from interop/expectations/*.json (one source of
+ * truth): `npm run interop:table` rewrites the part of docs/interop.md between the interop markers; a
  * test (test/interop/table.test.ts) fails when the committed table is stale.
  */
 import { existsSync, readFileSync } from 'node:fs';
