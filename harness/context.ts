@@ -92,7 +92,10 @@ export class Activity {
     const inFlight = [...this.#inFlight.values()].map(
       (a) => `${a.what} (for ${Math.round((now - a.started) / 1000)} s)`,
     );
-    return `finished: ${finished.join(', ')}; in flight: ${inFlight.length ? inFlight.join(', ') : "nothing the harness tracks (the scenario's own requests)"}`;
+    return (
+      `finished: ${finished.join(', ')}; in ` +
+      `flight: ${inFlight.length ? inFlight.join(', ') : "nothing the harness tracks (the scenario's own requests)"}`
+    );
   }
 }
 
@@ -188,7 +191,8 @@ export function createContext(input: ContextInput): ContextState {
     const c = clients[role];
     if (!c)
       throw new HarnessError(
-        `scenario ${scenario.id} uses client role "${role}" but does not declare it in requires.roles (clients.${role} is not configured)`,
+        `scenario ${scenario.id} uses client role "${role}" but does not declare it in requires.roles ` +
+          `(clients.${role} is not configured)`,
       );
     return c;
   };
@@ -345,7 +349,9 @@ export function createContext(input: ContextInput): ContextState {
                 if (crashed?.kind === 'http') {
                   serverErrors.push({
                     status: crashed.response!.status,
-                    request: `${crashed.request.method} ${crashed.request.url.split('?')[0]}${crashed.label ? ` (${crashed.label})` : ''}`,
+                    request:
+                      `${crashed.request.method} ${crashed.request.url.split('?')[0]}` +
+                      `${crashed.label ? ` (${crashed.label})` : ''}`,
                     evidence: run,
                   });
                   return true;
@@ -364,7 +370,10 @@ export function createContext(input: ContextInput): ContextState {
       if (!details.failed && skipped > 0) {
         const ran = details.numRuns - skipped;
         const what = `the property${options.label ? ` "${options.label}"` : ''}`;
-        const note = `${what[0]!.toUpperCase()}${what.slice(1)} ran ${ran} of ${runs} cases within its time budget of ${budgetMs} ms; those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).`;
+        const note =
+          `${what[0]!.toUpperCase()}${what.slice(1)} ran ${ran} of ${runs} cases within its time budget ` +
+          `of ${budgetMs} ms; those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass ` +
+          `--runs, to run more).`;
         recorder.add({ kind: 'note', label: 'property time budget', text: note });
         log.push(note);
       }
@@ -375,7 +384,10 @@ export function createContext(input: ContextInput): ContextState {
         findings.push({
           status: 'warning',
           failureKind: 'refused-wrongly',
-          message: `the target failed with HTTP 5xx (${statuses}) in ${serverErrors.length} of ${runs} runs of ${options.label ?? 'the property'}, first on ${first.request}; a server error is no verdict on the property, but a request the client could send should get a 4xx answer (RFC 9110 §15.6).`,
+          message:
+            `the target failed with HTTP 5xx (${statuses}) in ${serverErrors.length} of ${runs} runs ` +
+            `of ${options.label ?? 'the property'}, first on ${first.request}; a server error is no verdict on the ` +
+            `property, but a request the client could send should get a 4xx answer (RFC 9110 §15.6).`,
         });
       }
       if (!details.failed) return;
