@@ -1,7 +1,7 @@
 /**
  * The interop matrix: every IdP module under interop/, run through the whole catalog with the
  * library API, and compared with its expectations file (interop/expectations/<idp>.json).
- * Used by `npm run interop` (interop/run.ts), the vitest suite (test/interop/) and the README's
+ * Used by `npm run interop` (interop/run.ts), the vitest suite (test/interop/) and docs/interop.md's
  * compatibility table (interop/table.ts).
  */
 import { existsSync } from 'node:fs';
