@@ -161,9 +161,11 @@ export function resolveLevel(
   const clientOnly =
     requirements.filter((r) => profileCounts(profile, r.spec)).every((r) => r.party === 'client') &&
     requirements.some((r) => r.party === 'client' && profileCounts(profile, r.spec));
+  // Only the profile's own documents bind the client here; the others are not part of the profile at all.
+  const clientRules = requirements.filter((r) => profileCounts(profile, r.spec));
   const reason = clientOnly
-    ? `no document of the ${profile} profile requires this of the server: ${cited} ` +
-      `bind${requirements.length > 1 ? '' : 's'} the client`
+    ? `no document of the ${profile} profile requires this of the server: ` +
+      `${clientRules.map((r) => requirementLabel(r)).join(', ')} bind${clientRules.length > 1 ? '' : 's'} the client`
     : roleLimited
       ? `no document of the ${profile} profile requires this of the client roles it exercises ` +
         `(${roles.join(', ') || 'none'}); it cites ${cited}`

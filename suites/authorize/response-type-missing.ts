@@ -1,5 +1,5 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, authorizationAnswer, pkceParams } from '../checks/index.ts';
+import { CODE_FLOW_CAPABILITIES, authorizationAnswer, expectRefusalIsFor, pkceParams } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'authorize.response-type-missing',
@@ -35,6 +35,8 @@ export default defineScenario({
         { requirement: ctx.req.oidcCore_3_1_2_1 },
       );
     }
+    // The refusal counts only if the same client gets a code for a sound request (with response_type).
+    await expectRefusalIsFor(ctx, 'confidential', `without response_type ${answer.how}`, 'the missing response_type');
     ctx.evidence.note(`The authorization request without response_type ${answer.how}.`);
 
     // The error may go to a redirect_uri only once it is known to be registered (RFC 6749 §4.1.2.1).

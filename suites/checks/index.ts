@@ -24,3 +24,4 @@ export * from './modern.ts';
 export * from './par.ts';
 export * from './dpop.ts';
 export * from './client-assertion.ts';
+export * from './refusal-cause.ts';

@@ -1,5 +1,5 @@
 import { GRANT, PreconditionError, defineScenario } from '../../harness/scenario.ts';
-import { expectOAuthError } from '../checks/index.ts';
+import { expectRefusalFor } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'code.bound-to-client',
@@ -46,9 +46,32 @@ export default defineScenario({
       },
       { label: "token request by confidential2 with confidential's code" },
     );
-    expectOAuthError(res, 'invalid_grant', {
-      when: `A token request by client ${other.clientId} with a code issued to client ${owner.clientId}`,
-      per: ctx.req.rfc6749_4_1_3,
-    });
+    // RFC 6749 §5.2 names the refusal: invalid_grant, "issued to another client". Another error (say
+    // invalid_client) may be about confidential2 itself: it counts only if confidential2 redeems a code of its own.
+    await expectRefusalFor(
+      res,
+      'invalid_grant',
+      {
+        when: `A token request by client ${other.clientId} with a code issued to client ${owner.clientId}`,
+        per: ctx.req.rfc6749_4_1_3,
+      },
+      {
+        cause: `the code being issued to client ${owner.clientId}`,
+        control: `a token request by client ${other.clientId} with a code of its own`,
+        run: async () => {
+          const own = await ctx.flows.code('confidential2');
+          return ctx.http.token(
+            other,
+            {
+              grant_type: GRANT.code,
+              code: own.code,
+              redirect_uri: own.request.redirect_uri,
+              code_verifier: own.pkce?.verifier,
+            },
+            { label: 'token request by confidential2 with its own code (control)' },
+          );
+        },
+      },
+    );
   },
 });

@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, JudgementError, PreconditionError, defineScenario } from '../../harness/scenario.ts';
 import {
   CODE_FLOW_ROLES,
   authorizationAnswer,
@@ -52,6 +52,25 @@ export default defineScenario({
         { requirement: ctx.req.rfc9126_4 },
       );
     }
-    ctx.evidence.note(`As ${other.role}, ${owner.role}'s request_uri ${answer.how}.`);
+    // The refusal shows the binding only if the other client's own pushed request gets a code.
+    let control: string;
+    try {
+      const own = await pushCodeRequest(ctx, other);
+      const reopened = await openPushed(ctx, other.clientId, own.requestUri, [other.redirectUri]);
+      const mine = authorizationAnswer(reopened, `The authorization request as ${other.role} with its own request_uri`);
+      control = mine.kind === 'code' ? '' : mine.how;
+    } catch (error) {
+      if (!(error instanceof PreconditionError || error instanceof CheckFailure)) throw error;
+      control = `failed (${error.message})`;
+    }
+    if (control) {
+      throw new JudgementError(
+        `as ${other.role}, ${owner.role}'s request_uri ${answer.how}, but ${other.role}'s own pushed request ` +
+          `${control} too, so the refusal cannot be put down to the request_uri belonging to another client`,
+      );
+    }
+    ctx.evidence.note(
+      `As ${other.role}, ${owner.role}'s request_uri ${answer.how}; its own pushed request got a code.`,
+    );
   },
 });

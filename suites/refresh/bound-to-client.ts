@@ -1,5 +1,5 @@
-import { defineScenario } from '../../harness/scenario.ts';
-import { expectOAuthError, refresh, tokensWithRefresh } from '../checks/index.ts';
+import { PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { expectRefusalFor, refresh, tokensAskingRefresh, tokensWithRefresh } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'refresh.bound-to-client',
@@ -36,9 +36,26 @@ export default defineScenario({
       {},
       "refresh_token as confidential2, with the confidential client's token",
     );
-    expectOAuthError(res, 'invalid_grant', {
-      when: 'A refresh request by the confidential2 client with a refresh token issued to the confidential client',
-      per: ctx.req.rfc6749_6,
-    });
+    // RFC 6749 §5.2 names the refusal: invalid_grant. Another error may be about confidential2 itself (its
+    // authentication, the refresh grant not allowed to it): it counts only if confidential2 refreshes a token
+    // of its own.
+    await expectRefusalFor(
+      res,
+      'invalid_grant',
+      {
+        when: 'A refresh request by the confidential2 client with a refresh token issued to the confidential client',
+        per: ctx.req.rfc6749_6,
+      },
+      {
+        cause: 'the refresh token being issued to the confidential client',
+        control: 'a refresh request by the confidential2 client with a refresh token of its own',
+        run: async () => {
+          const own = (await tokensAskingRefresh(ctx, 'confidential2')).tokens.refresh_token;
+          if (typeof own !== 'string' || !own)
+            throw new PreconditionError('the confidential2 client got no refresh token of its own');
+          return refresh(ctx, 'confidential2', own, {}, 'refresh_token as confidential2, with its own token (control)');
+        },
+      },
+    );
   },
 });

@@ -225,6 +225,41 @@ describe('3. a refusal counts only when it is the refusal the scenario is about'
   );
 });
 
+describe('3. a grant presented by another client: only invalid_grant is the refusal it is about', () => {
+  const BOUND = ['code.bound-to-client', 'refresh.bound-to-client'];
+
+  it("passes on invalid_grant: the second client redeems its own grants, not the first client's", async () => {
+    const { byId } = await run({ secondClient: true }, builtIn(...BOUND));
+    for (const id of BOUND) expect(byId[id], id).toMatchObject({ status: 'passed' });
+  }, 30_000);
+
+  it('fails as a security failure (accepted) when another client redeems them', async () => {
+    const { byId } = await run({ secondClient: true, grantsNotBoundToClient: true }, builtIn(...BOUND));
+    for (const id of BOUND) expect(byId[id], id).toMatchObject({ status: 'failed', failureKind: 'accepted' });
+  }, 30_000);
+
+  it('is an error ("could not judge") when the second client is refused whatever it presents', async () => {
+    // Before: failed (refused-wrongly), blaming the binding for a refusal of the second client itself.
+    const { byId } = await run({ secondClient: true, refuseSecondClient: 'unauthorized_client' }, builtIn(...BOUND));
+    for (const id of BOUND) {
+      expect(byId[id]!.status, id).toBe('error');
+      expect(byId[id]!.message, id).toMatch(
+        /^could not judge: .* got HTTP 400 with error=unauthorized_client, but .* of its own /,
+      );
+      expect(byId[id]!.message, id).toMatch(/unauthorized_client(.*\))? too, so the refusal cannot be put down to/);
+    }
+  }, 30_000);
+
+  it("fails (refused-wrongly, an interop failure) when only the other client's grant gets another error", async () => {
+    // The refusal is about the binding (the second client's own grants work), but with the wrong code.
+    const { byId } = await run({ secondClient: true, crossClientError: 'invalid_client' }, builtIn(...BOUND));
+    for (const id of BOUND) {
+      expect(byId[id], id).toMatchObject({ status: 'failed', failureKind: 'refused-wrongly' });
+      expect(byId[id]!.message, id).toMatch(/got HTTP 400 with error=invalid_client; .* error=invalid_grant/);
+    }
+  }, 30_000);
+});
+
 describe('4. security failures and interop failures are counted apart', () => {
   it('accepted vs refused-wrongly on results, in the summary, and in --fail-on security', async () => {
     const fails = (id: string, kind: 'accepted' | 'refused-wrongly') =>

@@ -81,8 +81,8 @@ describe('the whole catalog against oidc-provider', () => {
   });
 
   it(
-    'warns only where oidc-provider leaves out a SHOULD: it never answers slow_down, and its pages set no ' +
-      'Referrer-Policy',
+    'warns only where oidc-provider leaves out an option or a SHOULD: it never answers slow_down (a MAY of ' +
+      'SPEC › Limits; no RFC sentence has the server send it), and its pages set no Referrer-Policy',
     () => {
       const warned = report.results.filter((r) => r.status === 'warning');
       expect(warned.map((r) => r.id).sort()).toEqual(['device.slow-down', 'headers.referrer-policy']);

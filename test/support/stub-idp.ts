@@ -37,10 +37,19 @@ export interface StubOptions {
   requireNonce?: boolean;
   /** Every authorization request is refused with this error at the redirect URI, whatever it asks. */
   refuseAuthorize?: string;
+  /** A second confidential client (clients.confidential2 in the config), with its own code and refresh flow. */
+  secondClient?: boolean;
+  /** Codes and refresh tokens are redeemed for whichever client presents them (not bound to their client). */
+  grantsNotBoundToClient?: boolean;
+  /** Every authorization_code or refresh_token request by the second client is refused with this error. */
+  refuseSecondClient?: string;
+  /** The error for a code or refresh token presented by a client it was not issued to (default invalid_grant). */
+  crossClientError?: string;
 }
 
 export const STUB = {
   web: { id: 'web-app', secret: 'stub-web-secret-8c1f', redirect: 'https://web.example.test/callback' },
+  web2: { id: 'web-app-2', secret: 'stub-web2-secret-5e07', redirect: 'https://web2.example.test/callback' },
   machine: { id: 'machine', secret: 'stub-machine-secret-3d9a' },
   user: { username: 'alice', password: 'stub-alice-password-77' },
 };
@@ -61,6 +70,9 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
   const jwk = { ...(await jose.exportJWK(publicKey)), kid: 'stub-1', alg: 'RS256', use: 'sig' };
   const pending = new Map<string, Record<string, string>>();
   const codes = new Map<string, { params: Record<string, string>; used: boolean }>();
+  /** Refresh token → the client it was issued to. */
+  const refreshTokens = new Map<string, string>();
+  const webClients = options.secondClient ? [STUB.web, STUB.web2] : [STUB.web];
   const issued: string[] = [];
   const requests: StubIdp['requests'] = [];
   const fields = options.fields ?? { username: 'username', password: 'password' };
@@ -133,12 +145,12 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
     if (url.pathname === '/jwks') return json(res, 200, { keys: [jwk] });
     if (url.pathname === '/authorize') {
       const p = Object.fromEntries(url.searchParams);
-      if (p.client_id !== STUB.web.id || p.redirect_uri !== STUB.web.redirect) {
+      if (!webClients.some((c) => c.id === p.client_id && c.redirect === p.redirect_uri)) {
         return html(res, 400, '<h1>Invalid request</h1><p>Unknown client or redirect_uri.</p>');
       }
       const refusal = options.refuseAuthorize ?? (options.requireNonce && !p.nonce ? 'invalid_request' : undefined);
       if (refusal) {
-        const target = new URL(p.redirect_uri);
+        const target = new URL(String(p.redirect_uri));
         target.searchParams.set('error', refusal);
         if (p.state) target.searchParams.set('state', p.state);
         res.writeHead(302, { location: target.href }).end();
@@ -209,14 +221,30 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
         clientId = id;
         secret = s;
       }
-      const client = [STUB.web, STUB.machine].find((c) => c.id === clientId);
+      const client = [...webClients, STUB.machine].find((c) => c.id === clientId);
       if (!client || client.secret !== secret)
         return json(res, 401, { error: 'invalid_client' }, { 'www-authenticate': 'Basic realm="stub"' });
       if (body.grant_type === 'client_credentials' && client === STUB.machine) {
         return json(res, 200, { access_token: mint(), token_type: 'Bearer', expires_in: 3600, scope: body.scope });
       }
-      if (body.grant_type === 'authorization_code' && client === STUB.web) {
+      const webClient = client !== STUB.machine;
+      const grant = body.grant_type;
+      if (webClient && options.refuseSecondClient && client === STUB.web2 && grant !== 'client_credentials')
+        return json(res, 400, { error: options.refuseSecondClient });
+      if (grant === 'refresh_token' && webClient) {
+        const owner = refreshTokens.get(body.refresh_token ?? '');
+        if (!owner) return json(res, 400, { error: 'invalid_grant' });
+        if (owner !== client.id && !options.grantsNotBoundToClient)
+          return json(res, 400, { error: options.crossClientError ?? 'invalid_grant' });
+        refreshTokens.delete(body.refresh_token ?? '');
+        const next = mint();
+        refreshTokens.set(next, client.id);
+        return json(res, 200, { access_token: mint(), token_type: 'Bearer', expires_in: 3600, refresh_token: next });
+      }
+      if (grant === 'authorization_code' && webClient) {
         const entry = codes.get(body.code ?? '');
+        if (entry && entry.params.client_id !== client.id && !options.grantsNotBoundToClient)
+          return json(res, 400, { error: options.crossClientError ?? 'invalid_grant' });
         if (!entry || entry.used || entry.params.redirect_uri !== body.redirect_uri)
           return json(res, 400, { error: 'invalid_grant' });
         const challenge = entry.params.code_challenge;
@@ -242,12 +270,14 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
           .setExpirationTime(now + 300)
           .sign(privateKey);
         issued.push(idToken);
+        const refreshToken = mint();
+        refreshTokens.set(refreshToken, client.id);
         return json(res, 200, {
           access_token: accessToken,
           token_type: 'bearer',
           expires_in: 3600,
           id_token: idToken,
-          refresh_token: mint(),
+          refresh_token: refreshToken,
         });
       }
       return json(res, 400, { error: 'unsupported_grant_type' });
@@ -271,6 +301,16 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
           scope: 'openid profile',
         },
         machine: { clientId: STUB.machine.id, clientSecret: STUB.machine.secret, scope: 'api:read' },
+        ...(options.secondClient
+          ? {
+              confidential2: {
+                clientId: STUB.web2.id,
+                clientSecret: STUB.web2.secret,
+                redirectUri: STUB.web2.redirect,
+                scope: 'openid profile',
+              },
+            }
+          : {}),
       },
       user: { ...STUB.user },
       login: { driver: 'form', usernameField: fields.username, passwordField: fields.password },
