@@ -44,6 +44,8 @@ export interface ContextInput {
   browser: BrowserHost;
   /** The run's shared IdP session (AuthorizeOptions.session "shared"). */
   session?: LoginSession;
+  /** The run's browser context for that session (its cookies carry the sign-in; opened on first use). */
+  sharedBrowserContext?: () => Promise<BrowserContext>;
   /** The scenario's time limit (ms). */
   timeLimitMs?: number;
   /** A property's time budget (ms) when it sets none: what the scenario has used before it is taken off. */
@@ -151,7 +153,8 @@ export function createContext(input: ContextInput): ContextState {
       const path = await input.screenshots.save(
         scenario.id,
         label,
-        await page.screenshot({ type: 'png', timeout: 5_000 }),
+        // caret "initial": the caret is left as it is, which spares a style injected and removed around every shot
+        await page.screenshot({ type: 'png', caret: 'initial', timeout: 5_000 }),
       );
       recorder.add({ kind: 'screenshot', label, path });
     } catch (error) {
@@ -171,6 +174,7 @@ export function createContext(input: ContextInput): ContextState {
     },
     timeoutMs: input.requestTimeoutMs,
     ...(input.session ? { session: input.session } : {}),
+    ...(input.sharedBrowserContext ? { sharedBrowserContext: input.sharedBrowserContext } : {}),
   };
   let driver: LoginDriver | undefined;
   const login = (): LoginDriver => (driver ??= tracked(input.loginDriver(http, env)));
@@ -412,7 +416,10 @@ export function createContext(input: ContextInput): ContextState {
     if (browserTools) return browserTools;
     const driver = tracked(browserLoginDriver(config, env));
     const authorize = authorizeWith(() => driver);
-    const page = async (): Promise<Page> => (await newBrowserContext()).newPage();
+    const page = async (): Promise<Page> => {
+      const context = await newBrowserContext();
+      return context.pages()[0] ?? context.newPage(); // a context opened ahead comes with a blank page
+    };
     const framing = { host: config.browser?.framingHost ?? '127.0.0.1', port: config.browser?.framingPort ?? 0 };
     // The same ctx with the browser as its login driver (a prototype view: spreading would run base's getters).
     const view = Object.create(base, { login: { value: driver }, authorize: { value: authorize } }) as typeof base;

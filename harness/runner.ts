@@ -18,6 +18,7 @@ import {
 } from './failures.ts';
 import { idMatcher } from './glob.ts';
 import { Recorder } from './http.ts';
+import type { BrowserContext } from 'playwright-core';
 import { BrowserHost } from './login/chromium.ts';
 import { LoginSession } from './login/session.ts';
 import { type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
@@ -228,6 +229,18 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const browser = options.browser ?? new BrowserHost();
   // One IdP session for the run: walks that ask for it ("shared") reuse a sign-in.
   const session = new LoginSession();
+  // The browser driver keeps that session in one context for the run (its tabs reused), opened on first use.
+  let sharedContext: Promise<BrowserContext> | undefined;
+  const sharedBrowserContext = (): Promise<BrowserContext> => {
+    if (!sharedContext) {
+      const opening = browser.newContext();
+      sharedContext = opening;
+      opening.catch(() => {
+        if (sharedContext === opening) sharedContext = undefined; // a later walk may try again
+      });
+    }
+    return sharedContext;
+  };
   const screenshots = new ScreenshotStore(options.reportDir);
 
   // One probe per client role for capabilities discovery may understate (see gate): a code flow with offline_access.
@@ -271,6 +284,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       screenshots,
       origins,
       session,
+      sharedBrowserContext,
       ...(config.limits ? { limits: config.limits } : {}),
       loginDriver: (http, env) => loginDriver(http, config, env),
       ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -355,6 +369,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       screenshots,
       origins,
       session,
+      sharedBrowserContext,
       timeLimitMs: limit,
       ...(config.limits ? { limits: config.limits } : {}),
       // A property's budget comes from the limit before the browser's factor: in a browser each case costs more, so
@@ -461,6 +476,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
     await Promise.all(Array.from({ length: width }, worker));
     for (const [s, i] of indexed.filter(([x]) => x.exclusive)) finish(i, await runOne(s));
   } finally {
+    await sharedContext?.then((c) => c.close()).catch(() => undefined);
     if (!options.browser) await browser.close();
   }
   // Tokens seen late may have appeared in earlier results: redact all once more.
