@@ -9,7 +9,8 @@ import { BrowserHost } from '../harness/login/chromium.ts';
 import type { Report, Summary } from '../harness/results.ts';
 import { runConformance } from '../index.ts';
 
-type Target = Parameters<typeof runConformance>[0]['target'] & object;
+/** A target config as the embedded reference and oidc-provider's test support give it. */
+type Target = Awaited<ReturnType<typeof startEmbeddedReference>>['target'];
 
 export type DriverIdp = 'reference' | 'oidc-provider';
 
@@ -38,7 +39,7 @@ async function timed(driver: DriverRun['driver'], target: Target, host: BrowserH
   const start = loadavg()[0] ?? 0;
   const started = performance.now();
   const login = driver === 'browser' ? { driver: 'browser' as const } : target.login;
-  const report: Report = await runConformance({ target: { ...target, login } as Target, browser: host, seed });
+  const report: Report = await runConformance({ target: { ...target, login }, browser: host, seed });
   return {
     driver,
     wallMs: performance.now() - started,
@@ -66,7 +67,7 @@ export async function browserDriverWallTime(idp: DriverIdp = 'reference', seed =
     if (idp === 'reference') {
       const ref = await startEmbeddedReference();
       try {
-        return await both(ref.target as Target);
+        return await both(ref.target);
       } finally {
         await ref.server.close();
       }
@@ -90,7 +91,8 @@ export function renderBrowserBench(b: BrowserBench): string {
   for (const run of [b.form, b.browser]) {
     const s = run.summary;
     lines.push(
-      `${b.idp}, ${run.driver} driver: ${(run.wallMs / 1000).toFixed(1)} s — ${s.total} scenarios, ${s.passed} passed, ` +
+      `${b.idp}, ${run.driver} driver: ${(run.wallMs / 1000).toFixed(1)} s — ` +
+        `${s.total} scenarios, ${s.passed} passed, ` +
         `${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors ` +
         `(load average ${run.load.start.toFixed(2)} → ${run.load.end.toFixed(2)})`,
     );

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: token endpoint throughput against the raw signing limit (RS256, ES256,
  * EdDSA), the non-browser catalog's wall time, property cases per second, the reference's
- * memory before and after its tokens expire, and the whole catalog with the form and the browser login driver. Prints a table and writes bench-results.json.
+ * memory before and after its tokens expire, and the whole catalog with the form and the browser
+ * login driver. Prints a table and writes bench-results.json.
  *
  *   npm run bench                      everything (70–90 s)
  *   npm run bench -- --only throughput,memory
@@ -131,7 +132,8 @@ async function main(argv: string[]): Promise<number> {
   if (only.includes('throughput')) {
     for (const alg of ALGS) {
       step(
-        `${alg}: raw signing ${settings.rawDurationS} s, token endpoint ${settings.durationS} s (${settings.connections} connections), raw signing again`,
+        `${alg}: raw signing ${settings.rawDurationS} s, token endpoint ${settings.durationS} s ` +
+          `(${settings.connections} connections), raw signing again`,
       );
       results.throughput.push(await throughputFor(alg, settings, profileDir));
     }
@@ -154,7 +156,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (only.includes('redis')) {
     step(
-      `Redis: throughput with memory, 1 and 2 instances on Redis (${settings.durationS} s each); then ${settings.tokens.toLocaleString('en-US')} tokens expiring by Redis TTL`,
+      `Redis: throughput with memory, 1 and 2 instances on Redis (${settings.durationS} s each); ` +
+        `then ${settings.tokens.toLocaleString('en-US')} tokens expiring by Redis TTL`,
     );
     results.redis = await redisFigures({
       alg: 'EdDSA',
@@ -175,7 +178,8 @@ async function main(argv: string[]): Promise<number> {
   console.log(renderTable(full));
   if (full.redis) console.log(`\n${renderRedis(full.redis)}`);
   console.log(
-    `\n${values.out} written (${full.durationS} s).${profileDir ? ` CPU profiles in ${profileDir} (npx tsx bench/cpu-profile.ts FILE).` : ''}`,
+    `\n${values.out} written (${full.durationS} ` +
+      `s).${profileDir ? ` CPU profiles in ${profileDir} (npx tsx bench/cpu-profile.ts FILE).` : ''}`,
   );
   return 0;
 }

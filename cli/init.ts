@@ -110,7 +110,8 @@ export const initCommand: Command = {
     const schemaRef = path.relative(path.dirname(file), SCHEMA).split(path.sep).join('/');
     await writeFile(file, template(schemaRef.startsWith('.') ? schemaRef : `./${schemaRef}`));
     console.log(
-      `Wrote ${file}. Edit it, export the secrets it names, then: idp-conformance run --target ${path.relative(process.cwd(), file) || file}`,
+      `Wrote ${file}. Edit it, export the secrets it names, then: idp-conformance run ` +
+        `--target ${path.relative(process.cwd(), file) || file}`,
     );
     return 0;
   },

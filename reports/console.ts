@@ -60,7 +60,8 @@ export class ConsoleReporter {
     for (const e of r.evidence) {
       if (e.kind === 'counterexample')
         this.#write(
-          `        counterexample ${safe(e.value)} (${e.runs} runs, property seed ${e.seed}); replay: add ${safe(e.replay)}\n`,
+          `        counterexample ${safe(e.value)} (${e.runs} runs, property seed ${e.seed}); replay: ` +
+            `add ${safe(e.replay)}\n`,
         );
     }
   }
@@ -74,7 +75,8 @@ export class ConsoleReporter {
     for (const line of baselineLines(report)) this.#write(`${line}\n`);
     if (report.discoveryOverrides)
       this.#write(
-        `discoveryOverrides (merged over the fetched discovery document): ${safe(JSON.stringify(report.discoveryOverrides))}\n`,
+        `discoveryOverrides (merged over the fetched discovery ` +
+          `document): ${safe(JSON.stringify(report.discoveryOverrides))}\n`,
       );
     for (const n of report.notices ?? []) this.#write(`note: ${safe(n)}\n`);
     if (written.length) this.#write(`reports: ${written.join(', ')}\n`);

@@ -23,7 +23,8 @@ const OUTCOME: Record<number, string> = { 0: 'passed', 1: 'failed', 2: 'reports 
 /** One line of the console's closing list. */
 export function indexLine(e: IndexEntry): string {
   const counts = e.summary
-    ? `${e.summary.passed} passed, ${e.summary.failed} failed, ${e.summary.warnings} warnings, ${e.summary.skipped} skipped, ${e.summary.errors} errors`
+    ? `${e.summary.passed} passed, ${e.summary.failed} failed, ${e.summary.warnings} warnings, ${e.summary.skipped} ` +
+      `skipped, ${e.summary.errors} errors`
     : 'no report';
   return `${(OUTCOME[e.code] ?? `exit ${e.code}`).padEnd(11)} ${e.name}  ${e.issuer}  (${counts})`;
 }
@@ -35,17 +36,24 @@ export function renderIndexHtml(entries: readonly IndexEntry[]): string {
       ? [s.total, s.passed, s.failed, s.warnings, s.skipped, s.errors].map((n) => `<td>${n}</td>`).join('')
       : '<td colspan="6">no report</td>';
     const link = s ? `<a href="${h(encodeURIComponent(e.name))}/report.html">${h(e.name)}</a>` : h(e.name);
-    return `<tr class="c${e.code}"><td>${link}</td><td>${h(e.issuer)}</td><td>${h(OUTCOME[e.code] ?? `exit ${e.code}`)}</td>${cells}</tr>`;
+    return (
+      `<tr class="c${e.code}"><td>${link}</td><td>${h(e.issuer)}</td><td>` +
+      `${h(OUTCOME[e.code] ?? `exit ${e.code}`)}</td>${cells}</tr>`
+    );
   });
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Conformance reports: ${entries.length} targets</title><link rel="icon" href="data:,">
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d232a}table{border-collapse:collapse}
-td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:left}tr.c1 td:nth-child(3),tr.c3 td:nth-child(3){color:#cf222e;font-weight:700}</style>
+td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:left}tr.c1 td:nth-child(3),tr.c3 ` +
+    `td:nth-child(3){color:#cf222e;font-weight:700}</style>
 </head><body><h1>Conformance reports: ${entries.length} targets</h1>
-<table><thead><tr><th>target</th><th>issuer</th><th>outcome</th><th>total</th><th>passed</th><th>failed</th><th>warnings</th><th>skipped</th><th>errors</th></tr></thead>
+<table><thead><tr><th>target</th><th>issuer</th><th>outcome</th><th>total</th><th>passed</th><th>failed</th><th>` +
+    `warnings</th><th>skipped</th><th>errors</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></body></html>
-`;
+`
+  );
 }
 
 /** Writes index.html and index.json into `dir`; returns their paths. */
