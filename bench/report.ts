@@ -1,6 +1,7 @@
 /** The results of one `npm run bench`: their JSON shape, the targets, and the printed table. */
 import type { RedisResults } from './redis.ts';
 import type { SigningAlg } from '../reference/index.ts';
+import { BROWSER_RATIO_TARGET, type BrowserBench } from './browser.ts';
 import type { CatalogRun } from './catalog.ts';
 import type { MemoryResult } from './memory.ts';
 import type { PropertyBenchResult } from './properties.ts';
@@ -62,6 +63,8 @@ export interface BenchResults {
   properties?: PropertyBenchResult;
   memory?: MemoryResult;
   redis?: RedisResults;
+  /** The whole catalog with the form and the browser login driver (npm run bench -- --only browser). */
+  browser?: BrowserBench;
   targets: Target[];
 }
 
@@ -121,6 +124,18 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
         `heap ${m.retained.heapUsed >= 0 ? '+' : ''}${mib(m.retained.heapUsed)}, ` +
         `store ${m.afterExpiry.storeSize} entries`,
       met: m.flat,
+    });
+  }
+  if (results.browser) {
+    const b = results.browser;
+    const clean = b.browser.summary.errors <= b.form.summary.errors;
+    targets.push({
+      name: `whole catalog with the browser login driver vs. the form driver (${b.idp})`,
+      target: `≤ ${BROWSER_RATIO_TARGET}×`,
+      measured:
+        `${b.ratio.toFixed(2)}× (${seconds(b.browser.wallMs)} / ${seconds(b.form.wallMs)})` +
+        (clean ? '' : ' (the browser run had more errors)'),
+      met: clean && b.ratio <= BROWSER_RATIO_TARGET,
     });
   }
   return targets;
@@ -185,6 +200,15 @@ export function renderTable(results: BenchResults): string {
       '  after their expiry',
       `RSS ${mib(m.afterExpiry.rss)}`,
       `heap ${mib(m.afterExpiry.heapUsed)}, store ${int(m.afterExpiry.storeSize)} entries`,
+    ]);
+  }
+  for (const run of results.browser ? [results.browser.form, results.browser.browser] : []) {
+    const s = run.summary;
+    rows.push([
+      `whole catalog, ${results.browser!.idp}, login.driver ${run.driver}`,
+      seconds(run.wallMs),
+      `${s.total} scenarios, ${s.passed} passed, ${s.errors} errors; ` +
+        `load average ${run.load.start.toFixed(2)} → ${run.load.end.toFixed(2)}`,
     ]);
   }
   const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length));

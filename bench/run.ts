@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: token endpoint throughput against the raw signing limit (RS256, ES256,
- * EdDSA), the non-browser catalog's wall time, property cases per second, and the reference's
- * memory before and after its tokens expire. Prints a table and writes bench-results.json.
+ * EdDSA), the non-browser catalog's wall time, property cases per second, the reference's
+ * memory before and after its tokens expire, and the whole catalog with the form and the browser
+ * login driver. Prints a table and writes bench-results.json.
  *
  *   npm run bench                      everything (70–90 s)
  *   npm run bench -- --only throughput,memory
@@ -13,6 +14,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SigningAlg } from '../reference/index.ts';
+import { browserDriverWallTime } from './browser.ts';
 import { catalogWallTime } from './catalog.ts';
 import { memoryAfterTokens } from './memory.ts';
 import { propertyRate } from './properties.ts';
@@ -30,7 +32,7 @@ import {
 import { ServerProcess } from './server.ts';
 import { tokenThroughput } from './throughput.ts';
 
-const SECTIONS = ['throughput', 'catalog', 'properties', 'memory', 'redis'] as const;
+const SECTIONS = ['throughput', 'catalog', 'properties', 'memory', 'redis', 'browser'] as const;
 type Section = (typeof SECTIONS)[number];
 const ALGS: readonly SigningAlg[] = ['RS256', 'ES256', 'EdDSA'];
 
@@ -164,6 +166,10 @@ async function main(argv: string[]): Promise<number> {
       connections: settings.connections,
       tokens: settings.tokens,
     });
+  }
+  if (only.includes('browser')) {
+    step('the whole catalog against the embedded reference with the form driver, then the browser driver');
+    results.browser = await browserDriverWallTime('reference');
   }
   results.machine.loadAverage.end = loadavg()[0] ?? 0;
   results.durationS = Math.round((performance.now() - started) / 100) / 10;

@@ -44,6 +44,8 @@ export interface ContextInput {
   browser: BrowserHost;
   /** The run's shared IdP session (AuthorizeOptions.session "shared"). */
   session?: LoginSession;
+  /** The run's browser context for that session (its cookies carry the sign-in; opened on first use). */
+  sharedBrowserContext?: () => Promise<BrowserContext>;
   /** The scenario's time limit (ms). */
   timeLimitMs?: number;
   /** A property's time budget (ms) when it sets none: what the scenario has used before it is taken off. */
@@ -174,7 +176,8 @@ function browserContexts(input: ContextInput) {
 function screenshotTaker({ input, recorder, log }: Scope) {
   return async (page: Page, label: string): Promise<void> => {
     try {
-      const bytes = await page.screenshot({ type: 'png', timeout: 5_000 });
+      // caret "initial": the caret is left as it is, which spares a style injected and removed around every shot
+      const bytes = await page.screenshot({ type: 'png', caret: 'initial', timeout: 5_000 });
       const path = await input.screenshots.save(input.scenario.id, label, bytes);
       recorder.add({ kind: 'screenshot', label, path });
     } catch (error) {
@@ -201,6 +204,7 @@ function driverEnvironment(
     },
     timeoutMs: input.requestTimeoutMs,
     ...(input.session ? { session: input.session } : {}),
+    ...(input.sharedBrowserContext ? { sharedBrowserContext: input.sharedBrowserContext } : {}),
   };
 }
 
@@ -557,7 +561,10 @@ function browserToolsMaker(scope: Scope, parts: LoginParts, base: () => Omit<Sce
     if (tools) return tools;
     const driver = trackedDriver(scope.activity, browserLoginDriver(config, parts.env));
     const authorize = parts.authorizeWith(() => driver);
-    const newPage = async (): Promise<Page> => (await parts.newBrowserContext()).newPage();
+    const newPage = async (): Promise<Page> => {
+      const context = await parts.newBrowserContext();
+      return context.pages()[0] ?? context.newPage(); // a context opened ahead comes with a blank page
+    };
     const framing = { host: config.browser?.framingHost ?? '127.0.0.1', port: config.browser?.framingPort ?? 0 };
     // The same ctx with the browser as its login driver (a prototype view: spreading would run base's getters).
     const view = Object.create(base(), { login: { value: driver }, authorize: { value: authorize } });

@@ -21,6 +21,15 @@ export function describeOutcome(outcome: AuthorizeResult): string {
   return `stopped at ${outcome.url} (HTTP ${outcome.status}${headline}): ${outcome.reason}`;
 }
 
+/**
+ * Whether a code flow may start from the run's shared session: without prompt, or with prompt=consent alone (it asks
+ * the IdP for a consent page, not for a sign-in: OIDC Core §3.1.2.1). Any other prompt (login, none, select_account)
+ * is about the sign-in itself, and starts fresh; so does a deny.
+ */
+export function sharesSignIn(prompt: string | undefined): boolean {
+  return prompt === undefined || prompt.split(' ').every((p) => p === 'consent');
+}
+
 export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {
   const code = async (role: ClientRole, options: CodeFlowOptions = {}): Promise<CodeResult> => {
     const pkce = options.pkce === false ? undefined : createPkce();
@@ -34,7 +43,7 @@ export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {
       {
         ...(options.consent ? { consent: options.consent } : {}),
         session:
-          options.session ?? (options.consent !== 'deny' && options.params?.prompt === undefined ? 'shared' : 'fresh'),
+          options.session ?? (options.consent !== 'deny' && sharesSignIn(options.params?.prompt) ? 'shared' : 'fresh'),
       },
     );
     if (outcome.kind !== 'redirect' || !outcome.params.code) {

@@ -18,6 +18,7 @@ import {
 } from './failures.ts';
 import { idMatcher } from './glob.ts';
 import { type HttpClient, Recorder } from './http.ts';
+import type { BrowserContext } from 'playwright-core';
 import { BrowserHost } from './login/chromium.ts';
 import { LoginSession } from './login/session.ts';
 import { type DriverEnvironment, type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
@@ -233,15 +234,43 @@ interface Run {
   browser: BrowserHost;
   /** One IdP session for the run: walks that ask for it ("shared") reuse a sign-in. */
   session: LoginSession;
+  /** The browser driver's context for that session, for the whole run (its tabs reused): opened on first use. */
+  sharedBrowserContext: LazyContext;
   screenshots: ScreenshotStore;
   /** The capability probe (see gate), one per client role. */
   probe: (role: ClientRole) => Promise<string | undefined>;
+}
+
+/** A browser context opened on first use (again after a failed opening) and closed with the run. */
+export interface LazyContext {
+  get(): Promise<BrowserContext>;
+  close(): Promise<void>;
+}
+
+function lazyContext(browser: BrowserHost): LazyContext {
+  let opened: Promise<BrowserContext> | undefined;
+  return {
+    get() {
+      if (!opened) {
+        const opening = browser.newContext();
+        opened = opening;
+        opening.catch(() => {
+          if (opened === opening) opened = undefined; // a later walk may try again
+        });
+      }
+      return opened;
+    },
+    async close() {
+      await opened?.then((c) => c.close()).catch(() => undefined);
+    },
+  };
 }
 
 /** Step 1: the options resolved against the config and the defaults; the run's browser, session and store made. */
 export function resolveRun(options: RunnerOptions): Omit<Run, 'probe'> {
   const { config, target } = options;
   const explicitTimeoutMs = options.scenarioTimeoutMs ?? config.timeouts?.scenarioMs;
+  const browser = options.browser ?? new BrowserHost();
   return {
     options,
     config,
@@ -257,8 +286,9 @@ export function resolveRun(options: RunnerOptions): Omit<Run, 'probe'> {
     requestTimeoutMs: options.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs,
     loginDriver: options.loginDriver ?? defaultLoginDriver,
     origins: target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] }),
-    browser: options.browser ?? new BrowserHost(),
+    browser,
     session: new LoginSession(),
+    sharedBrowserContext: lazyContext(browser),
     screenshots: new ScreenshotStore(options.reportDir),
   };
 }
@@ -293,6 +323,7 @@ function sharedContextInput(run: Omit<Run, 'probe'>) {
     screenshots: run.screenshots,
     origins: run.origins,
     session: run.session,
+    sharedBrowserContext: run.sharedBrowserContext.get,
     ...(config.limits ? { limits: config.limits } : {}),
     loginDriver: (http: HttpClient, env: DriverEnvironment) => run.loginDriver(http, config, env),
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -584,6 +615,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   try {
     await runPool(selected, options.concurrency ?? DEFAULTS.concurrency, (s) => runOne(run, s), finish);
   } finally {
+    await run.sharedBrowserContext.close();
     if (!options.browser) await run.browser.close();
   }
   // Tokens seen late may have appeared in earlier results: redact all once more.

@@ -62,6 +62,49 @@ interface PausedRequest {
 /** How long to wait for a click to start a navigation before taking it as an in-page change. */
 const NAVIGATION_START_MS = 1_000;
 
+/**
+ * A page with its DevTools session and request interception, for one walk at a time. A walk on the run's shared
+ * session borrows one from its context's idle tabs (a new page costs Chromium a renderer), and gives it back when it
+ * ends; between walks a request the page still makes is failed, so nothing leaves it unseen.
+ */
+export class Tab {
+  #walk: BrowserWalk | undefined;
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    readonly cdp: CDPSession,
+    readonly mainFrameId: string,
+  ) {}
+
+  static async open(context: BrowserContext): Promise<Tab> {
+    // A context opened ahead comes with a blank page (BrowserHost.newContext): the first tab uses it.
+    const page = context.pages().find((p) => !tabbed.has(p) && p.url() === 'about:blank') ?? (await context.newPage());
+    tabbed.add(page);
+    const cdp = await context.newCDPSession(page);
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const tab = new Tab(context, page, cdp, frameTree.frame.id);
+    cdp.on('Fetch.requestPaused', (event: PausedRequest) => {
+      const walk = tab.#walk;
+      if (walk) void walk.paused(event);
+      else void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' }).catch(() => 0);
+    });
+    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+    page.on('response', (response) => tab.#walk?.responded(response));
+    return tab;
+  }
+
+  /** The walk the tab now serves (undefined: none; every request is failed). */
+  serve(walk: BrowserWalk | undefined): void {
+    this.#walk = walk;
+  }
+}
+
+/** The pages a Tab has taken. */
+const tabbed = new WeakSet<Page>();
+
+/** The idle tabs of a context that outlives its walks (the run's shared session's). */
+const idleTabs = new WeakMap<BrowserContext, Tab[]>();
+
 export class BrowserWalk {
   readonly pages: PageKind[] = [];
   readonly visits: PageVisit[] = [];
@@ -75,58 +118,76 @@ export class BrowserWalk {
   });
   #navigations = 0;
   #document: Response | undefined;
-  #mainFrameId = '';
   /** The navigation count when the first page answered an HTTP error without a body. */
   #bodilessErrorAt: number | undefined;
+  #closed = false;
 
   private constructor(
-    readonly context: BrowserContext,
-    readonly page: Page,
-    private readonly cdp: CDPSession,
+    private readonly tab: Tab,
     private readonly o: WalkOptions,
+    /** Whether the walk owns its context (closes it at the end) or borrows a tab of a lasting one. */
+    private readonly owns: boolean,
   ) {}
 
+  get context(): BrowserContext {
+    return this.tab.context;
+  }
+
+  get page(): Page {
+    return this.tab.page;
+  }
+
+  /** A walk in a context of its own (a fresh session, or one started from a session's state): closed with the walk. */
   static async open(context: BrowserContext, options: WalkOptions): Promise<BrowserWalk> {
     try {
-      const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      const walk = new BrowserWalk(context, page, cdp, options);
-      await walk.#intercept();
-      return walk;
+      return BrowserWalk.#start(await Tab.open(context), options, true);
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
     }
   }
 
+  /**
+   * A walk in a context that outlives it (the run's shared session: its cookies carry the IdP's sign-in): on an idle
+   * tab of that context, or a new one; the tab goes back when the walk ends.
+   */
+  static async borrow(context: BrowserContext, options: WalkOptions): Promise<BrowserWalk> {
+    const idle = idleTabs.get(context) ?? [];
+    idleTabs.set(context, idle);
+    const tab = idle.pop() ?? (await Tab.open(context));
+    return BrowserWalk.#start(tab, options, false);
+  }
+
+  static #start(tab: Tab, options: WalkOptions, owns: boolean): BrowserWalk {
+    const walk = new BrowserWalk(tab, options, owns);
+    tab.serve(walk);
+    options.signal?.addEventListener('abort', walk.#abort, { once: true });
+    return walk;
+  }
+
   get end(): WalkEnd | undefined {
     return this.#end;
   }
 
-  async #intercept(): Promise<void> {
-    const { frameTree } = await this.cdp.send('Page.getFrameTree');
-    this.#mainFrameId = frameTree.frame.id;
-    this.cdp.on('Fetch.requestPaused', (event: PausedRequest) => {
-      void this.#paused(event);
-    });
-    await this.cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
-    this.page.on('response', (response) => {
-      if (response.frame() !== this.page.mainFrame() || !response.request().isNavigationRequest()) return;
-      this.#document = response;
-      void this.#record(response);
-    });
-    this.o.signal?.addEventListener('abort', this.#abort, { once: true });
-  }
-
-  /** The scenario timed out: close the context, so every pending browser call fails at once. */
+  /**
+   * The scenario timed out: close the context (a borrowed tab's page), so every pending browser call fails at once.
+   */
   readonly #abort = (): void => {
-    void this.close();
+    void this.close(true);
   };
 
-  async #paused(event: PausedRequest): Promise<void> {
+  /** A main-frame document response: the page shown, recorded as a transcript. */
+  responded(response: Response): void {
+    if (response.frame() !== this.page.mainFrame() || !response.request().isNavigationRequest()) return;
+    this.#document = response;
+    void this.#record(response);
+  }
+
+  /** A request the page makes, paused before it leaves (Fetch.requestPaused): let go, or blocked. */
+  async paused(event: PausedRequest): Promise<void> {
     const { request } = event;
     const url = request.url + (request.urlFragment ?? '');
-    const navigation = event.resourceType === 'Document' && event.frameId === this.#mainFrameId;
+    const navigation = event.resourceType === 'Document' && event.frameId === this.tab.mainFrameId;
     if (navigation) this.#navigations++;
     const record: RequestRecord = { url, method: request.method, type: event.resourceType, navigation };
     this.requests.push(record);
@@ -155,8 +216,8 @@ export class BrowserWalk {
       });
     }
     const answer = block
-      ? this.cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' })
-      : this.cdp.send('Fetch.continueRequest', { requestId: event.requestId });
+      ? this.tab.cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' })
+      : this.tab.cdp.send('Fetch.continueRequest', { requestId: event.requestId });
     await answer.catch(() => undefined); // the page or context may be gone
   }
 
@@ -299,9 +360,18 @@ export class BrowserWalk {
       );
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the walk: its own context is closed; a borrowed tab goes back to its context's idle tabs (or is closed, when
+   * the walk was cut short: a page in the middle of something is no page to start the next walk on).
+   */
+  async close(discard = false): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     this.o.signal?.removeEventListener('abort', this.#abort);
-    await this.context.close().catch(() => undefined);
+    this.tab.serve(undefined);
+    if (this.owns) await this.context.close().catch(() => undefined);
+    else if (discard || this.page.isClosed()) await this.page.close().catch(() => undefined);
+    else idleTabs.get(this.context)?.push(this.tab);
   }
 }
 

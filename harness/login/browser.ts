@@ -51,7 +51,15 @@ export interface BrowserLoginOptions {
   origins?: OriginPolicy;
   /** The run's shared IdP session (AuthorizeOptions.session "shared"). */
   sharedSession?: LoginSession;
+  /**
+   * The run's browser context for the shared session: its cookies carry the IdP's sign-in from walk to walk, and its
+   * tabs are reused. Without it a shared walk starts a new context from the session's last state.
+   */
+  sharedContext?: () => Promise<BrowserContext>;
 }
+
+/** The pages #act acts on. */
+const ACTIONS: ReadonlySet<PageClass['kind']> = new Set(['login', 'identifier', 'consent', 'continue']);
 
 const LOGIN_CAME_BACK = 'the login form came back after the credentials were submitted (wrong user or password?)';
 const STEPS_LEFT_LOGIN = 'the login form is still shown after the configured steps (do the steps fill and submit it?)';
@@ -86,14 +94,23 @@ export class BrowserLoginDriver implements LoginDriver {
   }
 
   async #walk(stopAt: readonly string[], session: LoginSession, stayWithin?: string): Promise<BrowserWalk> {
-    return BrowserWalk.open(await this.o.newContext(session.browserState), {
+    const shared = this.#sharedContext(session);
+    const options = {
       stopAt,
       recorder: this.o.recorder,
       timeoutMs: this.#timeoutMs,
       ...(stayWithin ? { stayWithin } : {}),
       ...(this.o.signal ? { signal: this.o.signal } : {}),
       ...(this.o.origins ? { origins: this.o.origins } : {}),
-    });
+    };
+    return shared
+      ? BrowserWalk.borrow(await shared, options)
+      : BrowserWalk.open(await this.o.newContext(session.browserState), options);
+  }
+
+  /** The run's lasting context, when `session` is the run's shared session and there is one. */
+  #sharedContext(session: LoginSession): Promise<BrowserContext> | undefined {
+    return session === this.o.sharedSession && this.o.sharedContext ? this.o.sharedContext() : undefined;
   }
 
   /** Keeps the walk's cookies and storage in its session (for the next walk that shares it), then closes it. */
@@ -290,7 +307,25 @@ export class BrowserLoginDriver implements LoginDriver {
       );
     }
     const session = sessionFor(options.session, this.o.sharedSession);
-    return walkOn(session, () => this.#authorize(session, authorizationUrl, stopAt, options));
+    if (!this.#sharedContext(session)) {
+      const turn = async (): Promise<void> => undefined; // walkOn holds the session's turn for the whole walk
+      return walkOn(session, () => this.#authorize(session, authorizationUrl, stopAt, options, turn));
+    }
+    // The run's shared session in its lasting context: a walk waits for the session's turn only when it has a page to
+    // act on (two sign-ins or consents on one IdP session at once can spoil each other); a walk the remembered sign-in
+    // takes straight to the redirect never waits.
+    const had = session.hasState();
+    let release: (() => void) | undefined;
+    const turn = async (): Promise<void> => {
+      release ??= await session.turn();
+    };
+    try {
+      const outcome = await this.#authorize(session, authorizationUrl, stopAt, options, turn);
+      session.learn(had, outcome.pages);
+      return outcome;
+    } finally {
+      release?.();
+    }
   }
 
   async #authorize(
@@ -298,6 +333,7 @@ export class BrowserLoginDriver implements LoginDriver {
     authorizationUrl: string,
     stopAt: string[],
     options: AuthorizeOptions,
+    turn: () => Promise<void>,
   ): Promise<AuthorizeOutcome> {
     const decision = options.consent ?? 'approve';
     const walk = await this.#walk(stopAt, session, options.stayWithin);
@@ -331,6 +367,7 @@ export class BrowserLoginDriver implements LoginDriver {
         const first = await this.#read(walk);
         // A remembered sign-in (a shared session) may skip the login page: steps only run where there is one.
         if (first.cls.kind === 'login' || first.cls.kind === 'identifier' || first.cls.kind === 'other') {
+          await turn();
           const { failed } = await this.#runSteps(walk, decision);
           if (failed) return await outcome(failed);
         }
@@ -338,6 +375,7 @@ export class BrowserLoginDriver implements LoginDriver {
       for (let n = 0; n < MAX_ACTIONS && !walk.end; n++) {
         const reading = await this.#settled(walk);
         if (walk.end) break;
+        if (ACTIONS.has(reading.cls.kind)) await turn();
         const done = await this.#act(walk, reading, decision);
         if (done === 'acted') continue;
         const page = await outcome(done ?? this.#stopReason(reading, decision));

@@ -82,6 +82,8 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): ChromiumLook
 export class BrowserHost {
   readonly #lookup: ChromiumLookup;
   #browser: Promise<Browser> | undefined;
+  /** A new context with one blank page, opened ahead for the next `newContext()` (a page costs Chromium a renderer). */
+  #spare: Promise<BrowserContext | undefined> | undefined;
 
   constructor(lookup: ChromiumLookup = findChromium()) {
     this.#lookup = lookup;
@@ -118,6 +120,21 @@ export class BrowserHost {
       this.#browser = undefined; // a later call may try again
       throw error;
     });
+    if (state) return BrowserHost.#open(browser, state);
+    // A context without state is as new as any: the one opened ahead, if it is ready, and the next is opened ahead.
+    // Taken and replaced at once: two callers never get the same one.
+    const ahead = this.#spare;
+    this.#spare = BrowserHost.#open(browser).then(
+      async (context) => {
+        await context.newPage();
+        return context;
+      },
+      () => undefined,
+    );
+    return (await ahead) ?? BrowserHost.#open(browser);
+  }
+
+  static #open(browser: Browser, state?: BrowserState): Promise<BrowserContext> {
     return browser.newContext({
       viewport: VIEWPORT,
       ignoreHTTPSErrors: false,
@@ -127,6 +144,9 @@ export class BrowserHost {
   }
 
   async close(): Promise<void> {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    await spare?.then((c) => c?.close()).catch(() => undefined);
     const browser = this.#browser;
     this.#browser = undefined;
     if (browser)

@@ -18,6 +18,8 @@ export interface DriverEnvironment {
   newBrowserContext(state?: BrowserState): Promise<BrowserContext>;
   /** The run's shared IdP session (AuthorizeOptions.session "shared"); without one, "shared" is fresh. */
   session?: LoginSession;
+  /** The run's browser context for that session (opened on first use, closed by the run). */
+  sharedBrowserContext?: () => Promise<BrowserContext>;
   recorder: WalkRecorder;
   signal?: AbortSignal;
   log(message: string): void;
@@ -49,6 +51,7 @@ export function browserLoginDriver(config: TargetConfig, env: DriverEnvironment)
     password,
     ...(config.login.steps ? { steps: config.login.steps } : {}),
     ...(env.session ? { sharedSession: env.session } : {}),
+    ...(env.sharedBrowserContext ? { sharedContext: env.sharedBrowserContext } : {}),
     recorder: env.recorder,
     timeoutMs: env.timeoutMs,
     log: env.log,

@@ -55,6 +55,23 @@ export class LoginSession {
   }
 
   /**
+   * The same turn as `exclusive`, taken in the middle of a walk: resolves when every earlier holder is done, with the
+   * function that hands the turn on. The browser driver takes it only before it acts on a page (signs in, answers
+   * consent) of the run's shared session: walks that the remembered sign-in carries straight to the redirect run side
+   * by side, as tabs of one browser do.
+   */
+  async turn(): Promise<() => void> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const before = this.#queue;
+    this.#queue = before.then(() => held);
+    await before;
+    return release;
+  }
+
+  /**
    * A copy for one walk: walks that share a session run at the same time, and one walk's
    * transaction cookies must not land in another's requests halfway through.
    */

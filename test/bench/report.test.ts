@@ -120,3 +120,50 @@ describe('bench report', () => {
     expect(table).toContain('MET      memory once 100,000 tokens have expired');
   });
 });
+
+describe('the browser driver bench', () => {
+  const summary = { total: 100, passed: 95, failed: 0, warnings: 0, skipped: 5, errors: 0, expectedFailures: 0 };
+  const run = (driver: 'form' | 'browser', wallMs: number, errors = 0) => ({
+    driver,
+    wallMs,
+    summary: { ...summary, errors },
+    load: { start: 0.5, end: 1.2 },
+    errors: [],
+    slowest: [],
+  });
+  it('is met at most twice the form driver, and not met above it or with more errors than the form run', () => {
+    const met = evaluateTargets(
+      results({
+        browser: { idp: 'reference', form: run('form', 8_000), browser: run('browser', 15_000), ratio: 1.875 },
+      }),
+    ).find((t) => t.name.includes('browser login driver'));
+    expect(met).toMatchObject({ met: true, target: '≤ 2×', measured: '1.88× (15.0 s / 8.0 s)' });
+    const slow = { idp: 'reference' as const, form: run('form', 8_000), browser: run('browser', 24_000), ratio: 3 };
+    expect(evaluateTargets(results({ browser: slow })).find((t) => t.name.includes('browser login driver'))?.met).toBe(
+      false,
+    );
+    const erring = {
+      idp: 'reference' as const,
+      form: run('form', 8_000),
+      browser: run('browser', 9_000, 3),
+      ratio: 1.1,
+    };
+    expect(
+      evaluateTargets(results({ browser: erring })).find((t) => t.name.includes('browser login driver'))?.met,
+    ).toBe(false);
+  });
+
+  it('prints a row per driver with the load average', () => {
+    const browser = {
+      idp: 'reference' as const,
+      form: run('form', 8_000),
+      browser: run('browser', 15_000),
+      ratio: 1.875,
+    };
+    const full = { ...results({ browser }), targets: evaluateTargets(results({ browser })) } as BenchResults;
+    const table = renderTable(full);
+    expect(table).toMatch(/whole catalog, reference, login\.driver form +8\.0 s/);
+    expect(table).toMatch(/whole catalog, reference, login\.driver browser +15\.0 s .*load average 0\.50 → 1\.20/);
+    expect(table).toMatch(/MET +whole catalog with the browser login driver vs\. the form driver \(reference\)/);
+  });
+});
