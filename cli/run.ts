@@ -28,6 +28,7 @@ import {
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
+import { clientlessNotice, count, needsLegacyClient, patternHints } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
 
 const USAGE = `Usage: idp-conformance run [options]
@@ -200,7 +201,7 @@ async function runSeveral(targets: readonly string[], reportDir: string, o: RunS
     entries.push({ name, issuer: loaded.config.issuer, code, ...(report ? { summary: report.summary } : {}) });
   }
   const written = await writeIndex(entries, reportDir);
-  console.log(`\nAll ${entries.length} targets: ${written.join(', ')}`);
+  console.log(`\nAll ${count(entries.length, 'target')}: ${written.join(', ')}`);
   for (const entry of entries) console.log(`  ${indexLine(entry)}`);
   if (entries.some((e) => e.code === 2)) return 2;
   if (entries.some((e) => e.code === 3)) return 3;
@@ -311,6 +312,9 @@ export const runCommand: Command = {
     }
 
     const scenarios = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
+    const ids = scenarios.map((s) => s.id);
+    const hints = [...patternHints(ids, only, '--only'), ...patternHints(ids, skip, '--skip')];
+    if (hints.length) throw new UsageError(hints.join('\n'));
     if (selectScenarios(scenarios, only, skip).length === 0) {
       throw new UsageError(
         `no scenario matches --only ${only.join(',') || '*'}${skip.length ? ` --skip ${skip.join(',')}` : ''}; \`idp-conformance list\` shows the ids`,
@@ -342,7 +346,12 @@ export const runCommand: Command = {
     try {
       if (targets[0] !== undefined) loaded = await loadTarget(targets[0]);
       else {
-        embedded = await startEmbeddedReference({ flaws: v.flaw as FlawName[] });
+        const legacyClient = needsLegacyClient(v.flaw, scenarios);
+        if (legacyClient) console.log('idp-conformance: the legacy client is seeded for the planted flaw');
+        embedded = await startEmbeddedReference({
+          flaws: v.flaw as FlawName[],
+          ...(legacyClient ? { legacyClient } : {}),
+        });
         loaded = { config: validateConfig(embedded.target), source: 'embedded', location: embedded.issuer };
       }
     } catch (error) {
@@ -350,6 +359,9 @@ export const runCommand: Command = {
       console.error(`idp-conformance run: ${error.message}`);
       return 2;
     }
+    const notice =
+      loaded.source === 'issuer-url' ? clientlessNotice(selectScenarios(scenarios, only, skip)) : undefined;
+    if (notice) console.log(`idp-conformance: ${notice}`);
     try {
       return (await runTarget(loaded, resolve(v.report), settings)).code;
     } finally {

@@ -34,7 +34,7 @@ import type {
   Status,
 } from './results.ts';
 import { type Scenario, defineScenario } from './scenario.ts';
-import { ScreenshotStore } from './screenshots.ts';
+import { removeStaleScreenshots, ScreenshotStore } from './screenshots.ts';
 import { type Capability, type Target, explainMissing } from './target.ts';
 
 export interface RunnerOptions {
@@ -229,6 +229,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   // One IdP session for the run: walks that ask for it ("shared") reuse a sign-in.
   const session = new LoginSession();
   const screenshots = new ScreenshotStore(options.reportDir);
+  if (options.reportDir) await removeStaleScreenshots(options.reportDir);
 
   // One probe per client role for capabilities discovery may understate (see gate): a code flow with offline_access.
   const probes = new Map<ClientRole, Promise<string | undefined>>();
@@ -304,7 +305,12 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       requirements: resolution.requirements,
       catches: [...(s.catches ?? [])],
     };
-    const skipReason = resolution.reason ?? (await gate(s, clients, config, target, browser, probe));
+    // CHROMIUM_PATH set wrong: a browser scenario that could otherwise run is a set-up error, never a silent skip.
+    const browserProblem = s.requires?.browser ? browser.misconfigured : undefined;
+    const skipReason =
+      resolution.reason ?? (await gate(s, clients, config, target, browserProblem ? undefined : browser, probe));
+    if (browserProblem && resolution.level && !skipReason)
+      return { ...base, status: 'error', durationMs: 0, evidence: [], message: `needs Chromium: ${browserProblem}` };
     if (!resolution.level || skipReason) {
       return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
     }
