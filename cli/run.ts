@@ -105,6 +105,8 @@ async function runTarget(
     `idp-conformance: ${loaded.config.issuer} (${where}) — profile ${o.profile}, seed ${o.seed}${o.shard ? `, shard ${o.shard.index}/${o.shard.total}` : ''}`,
   );
   if (o.flaws.length) out.line(`!! planted flaws on in the embedded reference: ${o.flaws.join(', ')}`);
+  const notice = loaded.source === 'issuer-url' ? clientlessNotice(selectScenarios(o.scenarios, o.only, o.skip)) : '';
+  if (notice) out.line(`idp-conformance: ${notice}`);
   try {
     const report = await runSuite({
       config: loaded.config,
@@ -359,9 +361,6 @@ export const runCommand: Command = {
       console.error(`idp-conformance run: ${error.message}`);
       return 2;
     }
-    const notice =
-      loaded.source === 'issuer-url' ? clientlessNotice(selectScenarios(scenarios, only, skip)) : undefined;
-    if (notice) console.log(`idp-conformance: ${notice}`);
     try {
       return (await runTarget(loaded, resolve(v.report), settings)).code;
     } finally {
