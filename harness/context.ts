@@ -364,7 +364,10 @@ export function createContext(input: ContextInput): ContextState {
       if (!details.failed && skipped > 0) {
         const ran = details.numRuns - skipped;
         const what = `the property${options.label ? ` "${options.label}"` : ''}`;
-        const note = `${what[0]!.toUpperCase()}${what.slice(1)} ran ${ran} of ${runs} case${runs === 1 ? '' : 's'} within its time budget of ${budgetMs} ms; those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).`;
+        const note =
+          `${what[0]!.toUpperCase()}${what.slice(1)} ran ${ran} of ${runs} case${runs === 1 ? '' : 's'} ` +
+          `within its time budget of ${budgetMs} ms; those ${ran} were judged, the rest not run ` +
+          '(raise timeouts.scenarioMs, or pass --runs, to run more).';
         recorder.add({ kind: 'note', label: 'property time budget', text: note });
         log.push(note);
       }
@@ -375,7 +378,11 @@ export function createContext(input: ContextInput): ContextState {
         findings.push({
           status: 'warning',
           failureKind: 'refused-wrongly',
-          message: `the target failed with HTTP 5xx (${statuses}) in ${serverErrors.length} of ${runs} run${runs === 1 ? '' : 's'} of ${options.label ?? 'the property'}, first on ${first.request}; a server error is no verdict on the property, but a request the client could send should get a 4xx answer (RFC 9110 §15.6).`,
+          message:
+            `the target failed with HTTP 5xx (${statuses}) in ${serverErrors.length} of ${runs} ` +
+            `run${runs === 1 ? '' : 's'} of ${options.label ?? 'the property'}, first on ${first.request}; ` +
+            'a server error is no verdict on the property, but a request the client could send should get ' +
+            'a 4xx answer (RFC 9110 §15.6).',
         });
       }
       if (!details.failed) return;

@@ -36,7 +36,10 @@ export function summaryLine(report: Report): string {
     `${s.errors} error${s.errors === 1 ? '' : 's'}`,
   ];
   const expected = s.expectedFailures ? ` (${s.expectedFailures} expected)` : '';
-  return `${s.total} scenario${s.total === 1 ? '' : 's'}: ${parts.join(', ')}${expected} in ${(report.durationMs / 1000).toFixed(1)} s — profile ${report.profile}, seed ${report.seed}`;
+  return (
+    `${s.total} scenario${s.total === 1 ? '' : 's'}: ${parts.join(', ')}${expected} ` +
+    `in ${(report.durationMs / 1000).toFixed(1)} s — profile ${report.profile}, seed ${report.seed}`
+  );
 }
 
 export function requirementsText(r: ScenarioResult): string {

@@ -85,7 +85,7 @@ describe('autoLogin and prompt, max_age, id_token_hint (OIDC Core §3.1.2.1)', (
     expect((await idTokenFor({ id_token_hint: hint, prompt: 'none' })).sub).toBe(BOB.sub);
   });
 
-  it('id_token_hint naming another user: not answered for bob (login page; login_required with prompt=none)', async () => {
+  it('id_token_hint naming another user: not for bob (login page; login_required with prompt=none)', async () => {
     const { verifier, challenge } = pkce();
     const { code } = await auto.server.testLogin({
       clientId: WEB.clientId,
