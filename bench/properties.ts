@@ -90,7 +90,8 @@ const redirectNearMisses = defineScenario({
       const res = await ctx.http.get(url.href, { label: `near miss (${nearMiss.kind})` });
       if (res.status >= 300 && res.status < 400) {
         throw new CheckFailure(
-          `An authorization request with the near-miss redirect_uri ${nearMiss.uri} was redirected to ${res.header('location') ?? '?'}; RFC 9700 §4.1.3 requires exact matching.`,
+          `An authorization request with the near-miss redirect_uri ${nearMiss.uri} was redirected ` +
+            `to ${res.header('location') ?? '?'}; RFC 9700 §4.1.3 requires exact matching.`,
         );
       }
     });

@@ -156,13 +156,17 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 export function renderRedis(r: RedisResults): string {
   const rows = r.throughput.map(
     (t) =>
-      `  ${`${t.store}${t.store === 'redis' ? `, ${t.instances} instance${t.instances > 1 ? 's' : ''}` : ''}`.padEnd(22)} ${t.perSecond.toFixed(0).padStart(6)}/s   p50 ${t.latencyMs.p50} ms, p99 ${t.latencyMs.p99} ms`,
+      `  ${`${t.store}${
+        t.store === 'redis' ? `, ${t.instances} ` + `instance${t.instances > 1 ? 's' : ''}` : ''
+      }`.padEnd(22)} ${t.perSecond.toFixed(0).padStart(6)}/s   p50 ${t.latencyMs.p50} ms, p99 ${t.latencyMs.p99} ms`,
   );
   const m = r.memory;
   return [
     `Redis store (${r.alg} tokens, client_credentials)`,
     ...rows,
-    `  Redis memory: ${mib(m.baseline.usedMemory)} (${m.baseline.keys} keys) → ${mib(m.afterIssue.usedMemory)} (${m.afterIssue.keys} keys) after ${m.tokens.toLocaleString('en-US')} tokens` +
-      ` → ${mib(m.afterExpiry.usedMemory)} (${m.afterExpiry.keys} keys) ${m.evictionS} s after their ${m.accessTokenS} s lifetime: ${m.flat ? 'flat' : 'NOT flat'}`,
+    `  Redis memory: ${mib(m.baseline.usedMemory)} (${m.baseline.keys} keys) → ${mib(m.afterIssue.usedMemory)} ` +
+      `(${m.afterIssue.keys} keys) after ${m.tokens.toLocaleString('en-US')} tokens` +
+      ` → ${mib(m.afterExpiry.usedMemory)} (${m.afterExpiry.keys} keys) ${m.evictionS} s after ` +
+      `their ${m.accessTokenS} s lifetime: ${m.flat ? 'flat' : 'NOT flat'}`,
   ].join('\n');
 }

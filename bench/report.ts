@@ -95,7 +95,9 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
     targets.push({
       name: 'RS256 token endpoint throughput vs. raw RS256 signing (same run)',
       target: `≥ ${percent(THROUGHPUT_TARGET)}`,
-      measured: `${percent(rs256.ratio)} (${int(rs256.http.perSecond)} / ${int(rs256.raw.limit)} per s; in CPU time ${percent(rs256.cpuRatio)})`,
+      measured:
+        `${percent(rs256.ratio)} (${int(rs256.http.perSecond)} / ${int(rs256.raw.limit)} per s; in CPU ` +
+        `time ${percent(rs256.cpuRatio)})`,
       met: rs256.ratio >= THROUGHPUT_TARGET,
     });
   }
@@ -114,7 +116,10 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
     targets.push({
       name: `memory once ${int(m.tokens)} tokens have expired`,
       target: 'flat (back to the baseline)',
-      measured: `RSS ${m.retained.rss >= 0 ? '+' : ''}${mib(m.retained.rss)}, heap ${m.retained.heapUsed >= 0 ? '+' : ''}${mib(m.retained.heapUsed)}, store ${m.afterExpiry.storeSize} entries`,
+      measured:
+        `RSS ${m.retained.rss >= 0 ? '+' : ''}${mib(m.retained.rss)}, ` +
+        `heap ${m.retained.heapUsed >= 0 ? '+' : ''}${mib(m.retained.heapUsed)}, ` +
+        `store ${m.afterExpiry.storeSize} entries`,
       met: m.flat,
     });
   }
@@ -128,7 +133,8 @@ export function renderTable(results: BenchResults): string {
     rows.push([
       `token endpoint, client_credentials, ${t.alg}`,
       `${int(t.http.perSecond)} tokens/s`,
-      `p50 ${t.http.latencyMs.p50} ms, p99 ${t.http.latencyMs.p99} ms; cores: server ${t.http.cores.server.toFixed(2)}, autocannon ${t.http.cores.loadGenerator.toFixed(2)}`,
+      `p50 ${t.http.latencyMs.p50} ms, p99 ${t.http.latencyMs.p99} ms; cores: ` +
+        `server ${t.http.cores.server.toFixed(2)}, autocannon ${t.http.cores.loadGenerator.toFixed(2)}`,
     ]);
     rows.push([
       `  raw ${t.alg} signing, thread pool`,
@@ -138,14 +144,20 @@ export function renderTable(results: BenchResults): string {
     rows.push([
       `  CPU per token vs. per raw signature`,
       `${int(cpuPerToken(t))} / ${int(cpuPerSignature(t))} µs`,
-      `server ${int(t.http.cpuPerRequestUs.server)}${t.http.cpuPerRequestUs.serverMainThread === undefined ? '' : ` (event loop ${int(t.http.cpuPerRequestUs.serverMainThread)})`} + autocannon ${int(t.http.cpuPerRequestUs.loadGenerator)}; CPU ratio ${percent(t.cpuRatio)}`,
+      `server ${int(t.http.cpuPerRequestUs.server)}` +
+        `${
+          t.http.cpuPerRequestUs.serverMainThread === undefined
+            ? ''
+            : ` (event loop ${int(t.http.cpuPerRequestUs.serverMainThread)})`
+        } + autocannon ${int(t.http.cpuPerRequestUs.loadGenerator)}; CPU ratio ${percent(t.cpuRatio)}`,
     ]);
   }
   for (const [i, run] of (results.catalog ?? []).entries()) {
     rows.push([
       `non-browser catalog, embedded reference${i === 0 && (results.catalog?.length ?? 0) > 1 ? ' (cold)' : ''}`,
       seconds(run.wallMs),
-      `${run.summary?.total ?? '?'} scenarios, ${run.summary?.passed ?? '?'} passed; scenarios ${run.runMs === undefined ? '?' : seconds(run.runMs)}, the rest start-up and reports`,
+      `${run.summary?.total ?? '?'} scenarios, ${run.summary?.passed ?? '?'} passed; ` +
+        `scenarios ${run.runMs === undefined ? '?' : seconds(run.runMs)}, the rest start-up and reports`,
     ]);
   }
   if (results.properties) {
@@ -166,7 +178,8 @@ export function renderTable(results: BenchResults): string {
     rows.push([
       `  after issuing ${int(m.tokens)} tokens`,
       `RSS ${mib(m.afterIssue.rss)}`,
-      `heap ${mib(m.afterIssue.heapUsed)} (${int(m.heapPerToken)} B per live token), store ${int(m.afterIssue.storeSize)} entries`,
+      `heap ${mib(m.afterIssue.heapUsed)} (${int(m.heapPerToken)} B per live token), ` +
+        `store ${int(m.afterIssue.storeSize)} entries`,
     ]);
     rows.push([
       '  after their expiry',
@@ -177,7 +190,11 @@ export function renderTable(results: BenchResults): string {
   const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length));
   const lines = rows.map(([a, b, c]) => `${a.padEnd(width(0))}  ${b.padStart(width(1))}  ${c}`);
   const m = results.machine;
-  const head = `idp-conformance bench: ${m.cpus} × ${m.cpuModel}, ${m.totalMemoryGiB} GiB, Node ${m.node} ${m.platform}, UV_THREADPOOL_SIZE ${m.threadPoolSize}, load average ${m.loadAverage.start.toFixed(2)} at start${m.loadAverage.end === undefined ? '' : `, ${m.loadAverage.end.toFixed(2)} at end`}`;
+  const head =
+    `idp-conformance bench: ${m.cpus} × ${m.cpuModel}, ${m.totalMemoryGiB} GiB, ` +
+    `Node ${m.node} ${m.platform}, UV_THREADPOOL_SIZE ${m.threadPoolSize}, load ` +
+    `average ${m.loadAverage.start.toFixed(2)} at ` +
+    `start${m.loadAverage.end === undefined ? '' : `, ${m.loadAverage.end.toFixed(2)} at end`}`;
   const targets = results.targets.map(
     (t) => `${t.met ? 'MET    ' : 'NOT MET'}  ${t.name}: ${t.measured} (target ${t.target})`,
   );

@@ -130,7 +130,8 @@ async function main(argv: string[]): Promise<number> {
   if (only.includes('throughput')) {
     for (const alg of ALGS) {
       step(
-        `${alg}: raw signing ${settings.rawDurationS} s, token endpoint ${settings.durationS} s (${settings.connections} connections), raw signing again`,
+        `${alg}: raw signing ${settings.rawDurationS} s, token endpoint ${settings.durationS} s ` +
+          `(${settings.connections} connections), raw signing again`,
       );
       results.throughput.push(await throughputFor(alg, settings, profileDir));
     }
@@ -153,7 +154,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (only.includes('redis')) {
     step(
-      `Redis: throughput with memory, 1 and 2 instances on Redis (${settings.durationS} s each); then ${settings.tokens.toLocaleString('en-US')} tokens expiring by Redis TTL`,
+      `Redis: throughput with memory, 1 and 2 instances on Redis (${settings.durationS} s each); ` +
+        `then ${settings.tokens.toLocaleString('en-US')} tokens expiring by Redis TTL`,
     );
     results.redis = await redisFigures({
       alg: 'EdDSA',
@@ -170,7 +172,8 @@ async function main(argv: string[]): Promise<number> {
   console.log(renderTable(full));
   if (full.redis) console.log(`\n${renderRedis(full.redis)}`);
   console.log(
-    `\n${values.out} written (${full.durationS} s).${profileDir ? ` CPU profiles in ${profileDir} (npx tsx bench/cpu-profile.ts FILE).` : ''}`,
+    `\n${values.out} written (${full.durationS} ` +
+      `s).${profileDir ? ` CPU profiles in ${profileDir} (npx tsx bench/cpu-profile.ts FILE).` : ''}`,
   );
   return 0;
 }

@@ -72,7 +72,8 @@ export async function tokenThroughput(server: ServerProcess, options: Throughput
   const serverAfter = await server.cpu();
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(
-      `the token endpoint failed under load: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
+      `the token endpoint failed under load: ${result.non2xx} non-2xx answers, ${result.errors} ` +
+        `errors, ${result.timeouts} timeouts`,
     );
   }
   const durationS = result.duration;

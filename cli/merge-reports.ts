@@ -76,7 +76,8 @@ export function mergeReports(inputs: readonly { file: string; report: Report }[]
     for (const other of inputs.slice(1)) {
       if (of(other.report) !== of(first.report)) {
         throw new UsageError(
-          `${other.file} is from another run than ${first.file}: its ${what} is ${of(other.report)}, not ${of(first.report)}`,
+          `${other.file} is from another run than ${first.file}: its ${what} is ${of(other.report)}, ` +
+            `not ${of(first.report)}`,
         );
       }
     }
@@ -100,7 +101,8 @@ export function mergeReports(inputs: readonly { file: string; report: Report }[]
     const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !have.has(i));
     if (missing.length)
       notices.push(
-        `incomplete: shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${total}`).join(', ')} missing from the merge`,
+        `incomplete: shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${total}`).join(', ')} ` +
+          `missing from the merge`,
       );
   }
   const starts = inputs.map(({ report }) => Date.parse(report.startedAt));
@@ -177,7 +179,8 @@ export const mergeReportsCommand: Command = {
     const written = await writeReports(merged, out, formats(values.format));
     const console_ = new ConsoleReporter();
     console_.line(
-      `idp-conformance: merged ${loaded.length} report${loaded.length === 1 ? '' : 's'} of ${merged.target.source === 'embedded' ? 'the embedded reference' : merged.target.issuer}`,
+      `idp-conformance: merged ${loaded.length} report${loaded.length === 1 ? '' : 's'} ` +
+        `of ${merged.target.source === 'embedded' ? 'the embedded reference' : merged.target.issuer}`,
     );
     for (const notice of merged.notices ?? []) console_.line(`!! ${notice}`);
     console_.summary(merged, written);

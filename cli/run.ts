@@ -102,7 +102,8 @@ async function runTarget(
   const redactor = new Redactor(configSecrets(loaded.config));
   const where = loaded.source === 'embedded' ? 'the embedded reference server' : loaded.location;
   out.line(
-    `idp-conformance: ${loaded.config.issuer} (${where}) — profile ${o.profile}, seed ${o.seed}${o.shard ? `, shard ${o.shard.index}/${o.shard.total}` : ''}`,
+    `idp-conformance: ${loaded.config.issuer} (${where}) — profile ${o.profile}, ` +
+      `seed ${o.seed}${o.shard ? `, shard ${o.shard.index}/${o.shard.total}` : ''}`,
   );
   if (o.flaws.length) out.line(`!! planted flaws on in the embedded reference: ${o.flaws.join(', ')}`);
   const notice = loaded.source === 'issuer-url' ? clientlessNotice(selectScenarios(o.scenarios, o.only, o.skip)) : '';
@@ -150,7 +151,8 @@ async function runTarget(
       say(`idp-conformance run: ${error.message}`);
     } else {
       say(
-        `idp-conformance run: the run stopped on an unexpected ${error instanceof Error ? error.name : typeof error}: ${describeError(error)}`,
+        `idp-conformance run: the run stopped on an ` +
+          `unexpected ${error instanceof Error ? error.name : typeof error}: ${describeError(error)}`,
       );
     }
     say('not a verdict: the run stopped before the target could be judged (exit code 1)');
@@ -293,7 +295,8 @@ export const runCommand: Command = {
     }
     if (shard && v.seed === undefined) {
       throw new UsageError(
-        '--shard needs --seed: give every shard the same seed (e.g. the CI run number), so the merged report is one run',
+        '--shard needs --seed: give every shard the same seed (e.g. the CI run number), so the merged ' +
+          'report is one run',
       );
     }
     const only = patternList(v.only);
@@ -308,7 +311,11 @@ export const runCommand: Command = {
         baseline = parseBaseline(await readFile(v.baseline, 'utf8'), v.baseline);
       } catch (error) {
         throw new UsageError(
-          `--baseline: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `${v.baseline} does not exist` : (error as Error).message}`,
+          `--baseline: ${
+            (error as NodeJS.ErrnoException).code === 'ENOENT'
+              ? `${v.baseline} does not exist`
+              : (error as Error).message
+          }`,
         );
       }
     }
@@ -319,7 +326,8 @@ export const runCommand: Command = {
     if (hints.length) throw new UsageError(hints.join('\n'));
     if (selectScenarios(scenarios, only, skip).length === 0) {
       throw new UsageError(
-        `no scenario matches --only ${only.join(',') || '*'}${skip.length ? ` --skip ${skip.join(',')}` : ''}; \`idp-conformance list\` shows the ids`,
+        `no scenario matches --only ${only.join(',') || '*'}${skip.length ? ` --skip ${skip.join(',')}` : ''}; ` +
+          `\`idp-conformance list\` shows the ids`,
       );
     }
 

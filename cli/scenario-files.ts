@@ -39,7 +39,8 @@ export async function loadScenarioFiles(patterns: readonly string[], cwd = proce
       const found = exported.filter(isScenario);
       if (found.length === 0) {
         throw new UsageError(
-          `--scenarios: ${file} has no default export made with defineScenario({...}) (import it from 'idp-conformance')`,
+          `--scenarios: ${file} has no default export made with defineScenario({...}) (import it from ` +
+            `'idp-conformance')`,
         );
       }
       scenarios.push(...found);

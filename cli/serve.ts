@@ -209,10 +209,17 @@ ${line}`);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const format = (row: string[]) =>
     `    ${row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('  ')}`;
-  console.log(`idp-conformance reference server
+  console.log(
+    `idp-conformance reference server
   issuer     ${issuer}
   discovery  ${issuer}/.well-known/openid-configuration
-  user       ${user ? `${user.username} / ${user.password}` : '(none)'}${context.options.profile === 'fapi2' ? '\n  settings   FAPI 2.0: PAR required, DPoP required, private_key_jwt only (use the keyed client)' : ''}
+  user       ${user ? `${user.username} / ${user.password}` : '(none)'}` +
+      `${
+        context.options.profile === 'fapi2'
+          ? '\n  settings   FAPI 2.0: PAR required, DPoP required, ' + 'private_key_jwt only (use the keyed client)'
+          : ''
+      }
   clients (seeded, secrets are test-only):
-${[header, ...rows].map(format).join('\n')}`);
+${[header, ...rows].map(format).join('\n')}`,
+  );
 }

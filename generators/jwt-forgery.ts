@@ -169,7 +169,13 @@ const FORGERIES: Record<JwtForgeryKind, (ctx: Context) => fc.Arbitrary<Variant> 
           kid,
           hmacSecret === undefined ? attackerKey : { alg: 'HS256', key: Buffer.from(hmacSecret) },
         ),
-        description: `kid ${JSON.stringify(kid)}, signed ${hmacSecret === undefined ? `by the attacker's ${attackerKey.alg} key` : `HS256 with secret ${JSON.stringify(hmacSecret)}`}`,
+        description:
+          `kid ${JSON.stringify(kid)}, ` +
+          `signed ${
+            hmacSecret === undefined
+              ? `by the attacker's ${attackerKey.alg} key`
+              : `HS256 with secret ${JSON.stringify(hmacSecret)}`
+          }`,
       })),
     ),
   // RFC 8725 §3.10: keys named by the token itself (jwk, jku, x5u) must not be trusted.

@@ -199,7 +199,9 @@ const KINDS: Record<MalformedTokenRequestKind, (c: Context) => fc.Arbitrary<Vari
   'wrong-content-type': (c) => {
     const body = c.encode(c.entries);
     const boundary = 'idp-conformance-boundary';
-    const multipart = `${c.entries.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')}--${boundary}--\r\n`;
+    const multipart = `${c.entries
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; ` + `name="${k}"\r\n\r\n${v}\r\n`)
+      .join('')}--${boundary}--\r\n`;
     const swapped = c.encoding === 'json' ? FORM_CONTENT_TYPE : JSON_CONTENT_TYPE;
     const variants: Variant[] = [
       ...['text/plain', 'application/xml', 'application/octet-stream', undefined, swapped].map((contentType) => ({

@@ -42,20 +42,23 @@ export function interpolateEnv(
       if (USER_PLACEHOLDER.test(name)) {
         if (path[0] === 'login' && path[1] === 'steps') return match;
         issues.push(
-          `${formatPath(path)}: "\${${name}}" stands for the configured user only in login.steps values; write the value here, or \${NAME} for an environment variable`,
+          `${formatPath(path)}: "\${${name}}" stands for the configured user only in login.steps values; write the ` +
+            `value here, or \${NAME} for an environment variable`,
         );
         return match;
       }
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
         issues.push(
-          `${formatPath(path)}: "\${${name}}" is not a valid environment variable reference; use \${NAME} with letters, digits and _ (write $\${ for a literal \${)`,
+          `${formatPath(path)}: "\${${name}}" is not a valid environment variable reference; use \${NAME} with ` +
+            `letters, digits and _ (write $\${ for a literal \${)`,
         );
         return match;
       }
       const v = env[name];
       if (v === undefined) {
         issues.push(
-          `${formatPath(path)}: environment variable ${name} is not set; export ${name} or write the value into the file`,
+          `${formatPath(path)}: environment variable ${name} is not set; export ${name} or write the value ` +
+            `into the file`,
         );
         return match;
       }
@@ -130,7 +133,11 @@ export function formatIssue(
         const known = knownKeys(issue.path);
         const guess = closest(key, known);
         const where = formatPath([...issue.path, key]);
-        return `${where}: unknown field${guess ? `; did you mean "${guess}"?` : '.'}${known.length ? ` Known fields: ${known.join(', ')}` : ''}`;
+        return (
+          `${where}: unknown ` +
+          `field${guess ? `; did you mean "${guess}"?` : '.'}` +
+          `${known.length ? ` Known fields: ${known.join(', ')}` : ''}`
+        );
       });
     case 'invalid_type':
       if (valueAt(input, issue.path) === undefined) return [`${at}: is required${example}`];
@@ -141,7 +148,9 @@ export function formatIssue(
       const options = (issue as { options?: unknown[] }).options;
       if (options) return [`${at}: must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}`];
       return [
-        `${at}: does not match any allowed shape: one of { "fill": "#username", "value": "\${user.username}" }, { "click": "button[type=submit]" }, { "check": "#remember" }, { "waitFor": "text=Welcome" }, each with optional "optional", "timeoutMs", "decision": "approve" | "deny"`,
+        `${at}: does not match any allowed shape: one of { "fill": "#username", "value": "\${user.username}" }, { ` +
+          `"click": "button[type=submit]" }, { "check": "#remember" }, { "waitFor": "text=Welcome" }, each with ` +
+          `optional "optional", "timeoutMs", "decision": "approve" | "deny"`,
       ];
     }
     case 'too_small':

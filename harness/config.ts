@@ -32,7 +32,9 @@ const nonEmpty = (field: string) =>
 export const MIN_SECRET_LENGTH = 8;
 const secret = (field: string) =>
   nonEmpty(field).min(MIN_SECRET_LENGTH, {
-    error: `must be at least ${MIN_SECRET_LENGTH} characters: a shorter secret cannot be redacted safely by value in reports and logs (use a longer one for the test client or user)`,
+    error:
+      `must be at least ${MIN_SECRET_LENGTH} characters: a shorter secret cannot be redacted safely by value ` +
+      `in reports and logs (use a longer one for the test client or user)`,
   });
 
 /** An entry of allowedOrigins: an http(s) origin, nothing after it. */
@@ -106,13 +108,16 @@ const authorizationParams = z
         ctx.addIssue({
           code: 'custom',
           path: [name],
-          message: `is set by the harness on every authorization request (or varied by scenarios); remove it${name === 'scope' ? ' and use the client\'s "scope"' : ''}`,
+          message:
+            `is set by the harness on every authorization request (or varied by scenarios); remove ` +
+            `it${name === 'scope' ? ' and use the client\'s "scope"' : ''}`,
         });
       }
     }
   })
   .describe(
-    'Extra parameters added to every authorization request (e.g. acr_values, audience, resource); scenarios may still replace them.',
+    'Extra parameters added to every authorization request (e.g. acr_values, audience, resource); scenarios may ' +
+      'still replace them.',
   );
 
 /**
@@ -188,7 +193,9 @@ const discoveryOverrides = z
         ctx.addIssue({
           code: 'custom',
           path: [field],
-          message: `is not an RFC 8414 / OpenID Connect Discovery metadata field${near.length ? `; did you mean ${near.map((f) => `"${f}"`).join(' or ')}?` : ''}`,
+          message:
+            `is not an RFC 8414 / OpenID Connect Discovery metadata ` +
+            `field${near.length ? `; did you mean ${near.map((f) => `"${f}"`).join(' or ')}?` : ''}`,
         });
       } else if (
         field.endsWith('_supported') &&
@@ -210,7 +217,8 @@ const discoveryOverrides = z
     }
   })
   .describe(
-    'RFC 8414 / OpenID Connect Discovery fields merged over the fetched discovery document, for an IdP whose discovery omits or understates what it does (e.g. "grant_types_supported"). Shown in every report.',
+    'RFC 8414 / OpenID Connect Discovery fields merged over the fetched discovery document, for an IdP whose ' +
+      'discovery omits or understates what it does (e.g. "grant_types_supported"). Shown in every report.',
   );
 
 const clientSchema = z.strictObject({
@@ -228,12 +236,14 @@ const clientSchema = z.strictObject({
     .enum(AUTH_METHODS)
     .optional()
     .describe(
-      'Token endpoint client authentication; default client_secret_basic with a secret, private_key_jwt with a privateJwk, none without either.',
+      'Token endpoint client authentication; default client_secret_basic with a secret, private_key_jwt with a ' +
+        'privateJwk, none without either.',
     ),
   privateJwk: privateJwkSchema
     .optional()
     .describe(
-      "private_key_jwt (RFC 7523, OIDC Core §9): the client's private JWK, whose public key the IdP has registered. A secret: redacted in every report; keep it out of the file with ${ENV} where you can.",
+      "private_key_jwt (RFC 7523, OIDC Core §9): the client's private JWK, whose public key the IdP has registered. " +
+        'A secret: redacted in every report; keep it out of the file with ${ENV} where you can.',
     ),
   resource: z
     .string()
@@ -242,7 +252,8 @@ const clientSchema = z.strictObject({
     })
     .optional()
     .describe(
-      'A resource indicator (RFC 8707) the IdP knows for this client: resource.audience asks for a token restricted to it.',
+      'A resource indicator (RFC 8707) the IdP knows for this client: resource.audience asks for a token ' +
+        'restricted to it.',
     ),
   firstParty: z.boolean().optional().describe('First-party (trusted) or third-party client, per the SPEC table.'),
   postLogoutRedirectUri: z
@@ -250,7 +261,8 @@ const clientSchema = z.strictObject({
     .refine((v) => isAbsoluteUrl(v), { error: `must be an absolute URL, e.g. ${EXAMPLES.postLogoutRedirectUri}` })
     .optional()
     .describe(
-      'A post_logout_redirect_uri registered for the client (OIDC RP-Initiated Logout): logout.rp-initiated needs it. Never fetched.',
+      'A post_logout_redirect_uri registered for the client (OIDC RP-Initiated Logout): logout.rp-initiated needs ' +
+        'it. Never fetched.',
     ),
   authorizationParams: authorizationParams.optional(),
 });
@@ -265,7 +277,8 @@ const ROLE_DESCRIPTIONS: Record<ClientRole, string> = {
   legacy:
     'A client allowed the deprecated password and implicit grants (redirect URI for implicit; secret if confidential).',
   keyed:
-    'A confidential client that authenticates with private_key_jwt (privateJwk), for the code flow: PAR, DPoP and FAPI 2.0 scenarios.',
+    'A confidential client that authenticates with private_key_jwt (privateJwk), for the code flow: PAR, DPoP and ' +
+    'FAPI 2.0 scenarios.',
 };
 
 const rolesShape = Object.fromEntries(
@@ -288,7 +301,8 @@ const stepOptions = {
     .enum(['approve', 'deny'])
     .optional()
     .describe(
-      'Run the step only when the user approves (or denies): mark the consent click with it, so a scenario that denies does not approve.',
+      'Run the step only when the user approves (or denies): mark the consent click with it, so a scenario that ' +
+        'denies does not approve.',
     ),
 };
 
@@ -313,7 +327,8 @@ const loginSchema = z.discriminatedUnion('driver', [
       .array(browserStep)
       .optional()
       .describe(
-        'Steps for the browser scenarios (browser.*), which log in through Chromium whichever driver the others use: as for the browser driver.',
+        'Steps for the browser scenarios (browser.*), which log in through Chromium whichever driver the others ' +
+          'use: as for the browser driver.',
       ),
   }),
   z.strictObject({
@@ -322,7 +337,8 @@ const loginSchema = z.discriminatedUnion('driver', [
       .array(browserStep)
       .optional()
       .describe(
-        'The login, step by step, from the first page: fill, click, check or waitFor a selector. Without steps: fill the form that has a password input, then approve consent by its button.',
+        'The login, step by step, from the first page: fill, click, check or waitFor a selector. Without steps: ' +
+          'fill the form that has a password input, then approve consent by its button.',
       ),
   }),
 ]);
@@ -368,7 +384,8 @@ export const targetConfigSchema = z
         rotateKeys: nonEmpty('rotateKeys')
           .optional()
           .describe(
-            'How to make the IdP rotate its signing key (jwks.rotation): an http(s) URL the harness POSTs to, or a shell command it runs (exit 0 = rotated). Without it jwks.rotation is skipped.',
+            'How to make the IdP rotate its signing key (jwks.rotation): an http(s) URL the harness POSTs to, or a ' +
+              'shell command it runs (exit 0 = rotated). Without it jwks.rotation is skipped.',
           ),
       })
       .optional()
@@ -380,7 +397,8 @@ export const targetConfigSchema = z
           .min(1)
           .default('127.0.0.1')
           .describe(
-            "Where browser.clickjacking's framing page (another origin, which frames the IdP's pages) listens: an address of this machine the browser reaches.",
+            "Where browser.clickjacking's framing page (another origin, which frames the IdP's pages) listens: an " +
+              'address of this machine the browser reaches.',
           ),
         framingPort: z.int().min(0).max(65535).default(0).describe('Its port (0: any free port).'),
       })
@@ -396,7 +414,8 @@ export const targetConfigSchema = z
       .array(origin)
       .default([])
       .describe(
-        "Origins besides the issuer's that the harness may send requests to and the browser may load (e.g. a separate login host). Default: none; everything else is refused.",
+        "Origins besides the issuer's that the harness may send requests to and the browser may load (e.g. a " +
+          'separate login host). Default: none; everything else is refused.',
       ),
     limits: z
       .strictObject({
@@ -448,7 +467,8 @@ export const targetConfigSchema = z
         ctx.addIssue({
           code: 'custom',
           path: at('redirectUri'),
-          message: `is required for the ${role} role (it runs the authorization code flow), e.g. ${EXAMPLES.redirectUri}`,
+          message:
+            `is required for the ${role} role (it runs the authorization code flow), ` + `e.g. ${EXAMPLES.redirectUri}`,
         });
       }
       if (client.authMethod === 'none' && client.clientSecret) {
@@ -456,7 +476,8 @@ export const targetConfigSchema = z
           code: 'custom',
           path: at('authMethod'),
           message:
-            '"none" sends no secret but clientSecret is set; use "client_secret_basic" or "client_secret_post", or remove the secret',
+            '"none" sends no secret but clientSecret is set; use "client_secret_basic" or "client_secret_post", or ' +
+            'remove the secret',
         });
       }
       if (role === 'keyed' && !client.privateJwk) {
@@ -464,7 +485,8 @@ export const targetConfigSchema = z
           code: 'custom',
           path: at('privateJwk'),
           message:
-            'is required for the keyed role (it authenticates with private_key_jwt): the client\'s private JWK, e.g. {"kty":"EC","crv":"P-256","x":"…","y":"…","d":"…"}',
+            "is required for the keyed role (it authenticates with private_key_jwt): the client's private JWK, " +
+            'e.g. {"kty":"EC","crv":"P-256","x":"…","y":"…","d":"…"}',
         });
       }
       if (role === 'keyed' && !client.redirectUri) {
@@ -601,7 +623,8 @@ export async function loadTarget(target: string, env: NodeJS.ProcessEnv = proces
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
     throw new ConfigError([
-      `--target: cannot read "${target}" (${why}); pass a config file (\`idp-conformance init\` writes one) or an issuer URL`,
+      `--target: cannot read "${target}" (${why}); pass a config file (\`idp-conformance init\` writes one) or ` +
+        `an issuer URL`,
     ]);
   }
   return { config: validateConfig(parseJsonc(text, target), env), source: 'file', location: target };

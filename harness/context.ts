@@ -92,7 +92,10 @@ export class Activity {
     const inFlight = [...this.#inFlight.values()].map(
       (a) => `${a.what} (for ${Math.round((now - a.started) / 1000)} s)`,
     );
-    return `finished: ${finished.join(', ')}; in flight: ${inFlight.length ? inFlight.join(', ') : "nothing the harness tracks (the scenario's own requests)"}`;
+    return (
+      `finished: ${finished.join(', ')}; in ` +
+      `flight: ${inFlight.length ? inFlight.join(', ') : "nothing the harness tracks (the scenario's own requests)"}`
+    );
   }
 }
 
@@ -188,7 +191,8 @@ export function createContext(input: ContextInput): ContextState {
     const c = clients[role];
     if (!c)
       throw new HarnessError(
-        `scenario ${scenario.id} uses client role "${role}" but does not declare it in requires.roles (clients.${role} is not configured)`,
+        `scenario ${scenario.id} uses client role "${role}" but does not declare it in requires.roles ` +
+          `(clients.${role} is not configured)`,
       );
     return c;
   };
@@ -345,7 +349,9 @@ export function createContext(input: ContextInput): ContextState {
                 if (crashed?.kind === 'http') {
                   serverErrors.push({
                     status: crashed.response!.status,
-                    request: `${crashed.request.method} ${crashed.request.url.split('?')[0]}${crashed.label ? ` (${crashed.label})` : ''}`,
+                    request:
+                      `${crashed.request.method} ${crashed.request.url.split('?')[0]}` +
+                      `${crashed.label ? ` (${crashed.label})` : ''}`,
                     evidence: run,
                   });
                   return true;

@@ -189,7 +189,8 @@ export async function startDeviceFlow(
     if (!outcome.decided) {
       const headline = outcome.headline ? ` "${outcome.headline}"` : '';
       throw new PreconditionError(
-        `activating the device (${decision}) through the ${ctx.login.name} login driver stopped at ${outcome.url} (HTTP ${outcome.status}${headline}): ${outcome.reason}`,
+        `activating the device (${decision}) through the ${ctx.login.name} login driver stopped at ${outcome.url} ` +
+          `(HTTP ${outcome.status}${headline}): ${outcome.reason}`,
       );
     }
     return outcome;

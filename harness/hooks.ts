@@ -60,7 +60,8 @@ async function runHook(command: string, env: HookEnvironment): Promise<void> {
         const why = String(stderr).trim().split('\n').slice(-3).join(' / ').slice(0, 300);
         reject(
           new PreconditionError(
-            `the hooks.rotateKeys command failed (${error.code === undefined ? error.message : `exit ${String(error.code)}`})${why ? `: ${why}` : ''}`,
+            `the hooks.rotateKeys command failed ` +
+              `(${error.code === undefined ? error.message : `exit ${String(error.code)}`})${why ? `: ${why}` : ''}`,
           ),
         );
       },

@@ -244,7 +244,13 @@ export class HttpClient {
           res.status,
           res.headers,
           started,
-          `is larger than ${max} bytes (limits.maxBodyBytes)${res.headers.get('content-encoding') ? ` once decompressed (content-encoding ${res.headers.get('content-encoding')})` : ''}; the harness read no further`,
+          `is larger than ${max} bytes ` +
+            `(limits.maxBodyBytes)` +
+            `${
+              res.headers.get('content-encoding')
+                ? ` once decompressed (content-encoding ${res.headers.get('content-encoding')})`
+                : ''
+            }; the harness read no further`,
         );
       }
       chunks.push(value);
@@ -268,7 +274,8 @@ export class HttpClient {
     evidence.durationMs = Math.round(performance.now() - started);
     this.#o.recorder.add(evidence);
     return new LimitExceededError(
-      `the response to ${evidence.label ?? `${evidence.request.method} ${evidence.request.url}`} (${evidence.request.url}) ${why}`,
+      `the response to ${evidence.label ?? `${evidence.request.method} ${evidence.request.url}`} ` +
+        `(${evidence.request.url}) ${why}`,
     );
   }
 
@@ -317,7 +324,8 @@ export class HttpClient {
                 res.destroy();
                 reject(
                   new LimitExceededError(
-                    `the response to ${name} (${req.url}) is larger than ${max} bytes (limits.maxBodyBytes); the harness read no further`,
+                    `the response to ${name} (${req.url}) is larger than ${max} bytes (limits.maxBodyBytes); the ` +
+                      `harness read no further`,
                   ),
                 );
               } else chunks.push(chunk);

@@ -56,7 +56,8 @@ export function decodeJwt(token: string): DecodedJwt {
     return { header: jose.decodeProtectedHeader(token), payload: jose.decodeJwt(token) };
   } catch (error) {
     throw new CheckFailure(
-      `The token is not a well-formed JWT (${(error as Error).message}); RFC 7519 §7.2 requires header.payload.signature in base64url.`,
+      `The token is not a well-formed JWT (${(error as Error).message}); RFC 7519 §7.2 requires ` +
+        `header.payload.signature in base64url.`,
     );
   }
 }
@@ -74,7 +75,8 @@ export class JwtTools {
     const uri = this.target.endpoints.jwks;
     if (!uri)
       throw new CheckFailure(
-        'The discovery document has no jwks_uri; OIDC Discovery §3 requires it, and ID tokens cannot be verified without it.',
+        'The discovery document has no jwks_uri; OIDC Discovery §3 requires it, and ID tokens cannot be verified ' +
+          'without it.',
       );
     const res = await this.http.get(uri, { label: 'JWKS' });
     const keys = res.body.keys;
@@ -90,7 +92,8 @@ export class JwtTools {
     );
     if (odd.length) {
       throw new CheckFailure(
-        `GET ${uri} answered a "keys" array whose ${odd.slice(0, 5).join(', ')}${odd.length > 5 ? ', …' : ''}; RFC 7517 §5 requires "keys" to be an array of JWK objects.`,
+        `GET ${uri} answered a "keys" array whose ${odd.slice(0, 5).join(', ')}${odd.length > 5 ? ', …' : ''}; RFC ` +
+          `7517 §5 requires "keys" to be an array of JWK objects.`,
       );
     }
     this.#jwks = { keys: keys as jose.JWK[] };
@@ -119,7 +122,9 @@ export class JwtTools {
     const alg = String(header.alg);
     if (!allowed.includes(alg)) {
       throw new CheckFailure(
-        `The ID token is signed with alg "${alg}", which is not among the allowed asymmetric algorithms advertised by the IdP (${allowed.join(', ') || 'none advertised'}); OIDC Core §3.1.3.7 and RFC 8725 §3.1 require the verifier to reject it.`,
+        `The ID token is signed with alg "${alg}", which is not among the allowed asymmetric algorithms advertised ` +
+          `by the IdP (${allowed.join(', ') || 'none advertised'}); OIDC Core §3.1.3.7 and RFC 8725 §3.1 require ` +
+          `the verifier to reject it.`,
       );
     }
     // Verify with the public parts only: a JWKS that also leaks private members (jwks.public-keys-only
@@ -162,17 +167,20 @@ export class JwtTools {
     }
     if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp === undefined) {
       throw new CheckFailure(
-        `The ID token has several audiences (${payload.aud.join(', ')}) but no azp; OIDC Core §3.1.3.7 requires azp to be checked then.`,
+        `The ID token has several audiences (${payload.aud.join(', ')}) but no azp; OIDC Core §3.1.3.7 requires azp ` +
+          `to be checked then.`,
       );
     }
     if (payload.azp !== undefined && payload.azp !== clientId) {
       throw new CheckFailure(
-        `The ID token's azp is "${String(payload.azp)}", not the client_id "${clientId}"; OIDC Core §3.1.3.7 requires it to be the client_id.`,
+        `The ID token's azp is "${String(payload.azp)}", not the client_id "${clientId}"; OIDC Core §3.1.3.7 ` +
+          `requires it to be the client_id.`,
       );
     }
     if (expect.nonce !== undefined && payload.nonce !== expect.nonce) {
       throw new CheckFailure(
-        `The ID token's nonce is ${payload.nonce === undefined ? 'missing' : `"${String(payload.nonce)}"`}, not the nonce sent in the authorization request; OIDC Core §3.1.3.7 requires it to be echoed exactly.`,
+        `The ID token's nonce is ${payload.nonce === undefined ? 'missing' : `"${String(payload.nonce)}"`}, not the ` +
+          `nonce sent in the authorization request; OIDC Core §3.1.3.7 requires it to be echoed exactly.`,
       );
     }
     if (expect.accessToken !== undefined)
@@ -190,7 +198,9 @@ export class JwtTools {
     const want = atHash(accessToken, String(header.alg));
     if (payload.at_hash !== want) {
       throw new CheckFailure(
-        `The ID token's at_hash is ${payload.at_hash === undefined ? 'missing' : `"${String(payload.at_hash)}"`} but the access token hashes to "${want}"; OIDC Core §3.1.3.8 and the SPEC's JWT validation table require a match.`,
+        `The ID token's at_hash is ${payload.at_hash === undefined ? 'missing' : `"${String(payload.at_hash)}"`} ` +
+          `but the access token hashes to "${want}"; OIDC Core §3.1.3.8 and the SPEC's JWT validation table ` +
+          `require a match.`,
       );
     }
     return 'matched';
@@ -216,29 +226,57 @@ function describeJoseError(
   const e = error as jose.errors.JWTClaimValidationFailed;
   switch (code) {
     case 'ERR_JWKS_NO_MATCHING_KEY':
-      return `The ID token's header (kid ${header.kid === undefined ? 'absent' : `"${header.kid}"`}, alg "${header.alg}") matches no key in the JWKS; the SPEC's JWT validation table and OIDC Core §10.1 require a signature by a key from the key set, selected by kid.`;
+      return (
+        `The ID token's header (kid ${header.kid === undefined ? 'absent' : `"${header.kid}"`}, alg ` +
+        `"${header.alg}") matches no key in the JWKS; the SPEC's JWT validation table and OIDC Core §10.1 require a ` +
+        `signature by a key from the key set, selected by kid.`
+      );
     case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
-      return 'The ID token has no kid and the JWKS has several matching keys; OIDC Core §10.1 requires a kid when the key set holds more than one key.';
+      return (
+        'The ID token has no kid and the JWKS has several matching keys; OIDC Core §10.1 requires a kid when ' +
+        'the key set holds more than one key.'
+      );
     case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
-      return "The ID token's signature does not verify with the JWKS key it names; the SPEC's JWT validation table requires a valid signature.";
+      return (
+        "The ID token's signature does not verify with the JWKS key it names; the SPEC's JWT validation table " +
+        'requires a valid signature.'
+      );
     case 'ERR_JWT_EXPIRED':
-      return `The ID token has expired (exp ${String(e.payload?.exp)}, now ${Math.floor(Date.now() / 1000)}); the SPEC's JWT validation table requires an unexpired token.`;
+      return (
+        `The ID token has expired (exp ${String(e.payload?.exp)}, now ${Math.floor(Date.now() / 1000)}); the ` +
+        `SPEC's JWT validation table requires an unexpired token.`
+      );
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED': {
       const value = e.payload?.[e.claim];
       const shown = value === undefined ? 'missing' : JSON.stringify(value);
       if (e.claim === 'iss')
-        return `The ID token's iss is ${shown}, not the issuer "${issuer}"; OIDC Core §3.1.3.7 requires it to equal the issuer exactly.`;
+        return (
+          `The ID token's iss is ${shown}, not the issuer "${issuer}"; OIDC Core §3.1.3.7 requires it to equal ` +
+          `the issuer exactly.`
+        );
       if (e.claim === 'aud')
-        return `The ID token's aud is ${shown}, which does not contain the client_id "${clientId}"; OIDC Core §3.1.3.7 requires it.`;
+        return (
+          `The ID token's aud is ${shown}, which does not contain the client_id "${clientId}"; OIDC Core ` +
+          `§3.1.3.7 requires it.`
+        );
       if (e.claim === 'nbf')
-        return `The ID token's nbf (${shown}) is in the future; the SPEC's JWT validation table requires an active token.`;
+        return (
+          `The ID token's nbf (${shown}) is in the future; the SPEC's JWT validation table requires an ` +
+          `active token.`
+        );
       if (e.claim === 'iat')
-        return `The ID token's iat (${shown}) is ${e.reason === 'missing' ? 'missing' : 'invalid'}; OIDC Core §2 requires iat.`;
+        return (
+          `The ID token's iat (${shown}) is ${e.reason === 'missing' ? 'missing' : 'invalid'}; OIDC Core §2 ` +
+          `requires iat.`
+        );
       return `The ID token's ${e.claim} is ${shown} (${e.reason}); OIDC Core §2 requires iss, sub, aud, exp and iat.`;
     }
     case 'ERR_JOSE_ALG_NOT_ALLOWED':
       return `The ID token's alg "${header.alg}" is not allowed; RFC 8725 §3.1 requires an allow-list.`;
     default:
-      return `The ID token could not be verified (${code ?? 'error'}: ${(error as Error).message}); the SPEC's JWT validation table requires it to verify.`;
+      return (
+        `The ID token could not be verified (${code ?? 'error'}: ${(error as Error).message}); the SPEC's JWT ` +
+        `validation table requires it to verify.`
+      );
   }
 }

@@ -49,7 +49,10 @@ export class OriginPolicy {
       return `an http: URL for an https issuer (${this.issuerOrigin}); secrets go over https only`;
     if (this.#unusable && !options.discovery) return this.#unusable;
     if (!this.#allowed.has(u.origin)) {
-      return `${u.origin} is not the issuer's origin (${this.issuerOrigin}) nor in allowedOrigins; the harness sends nothing off the target's origin (${ALLOW_HINT})`;
+      return (
+        `${u.origin} is not the issuer's origin (${this.issuerOrigin}) nor in allowedOrigins; the harness ` +
+        `sends nothing off the target's origin (${ALLOW_HINT})`
+      );
     }
     return undefined;
   }

@@ -323,7 +323,11 @@ export class Redactor {
     if (/^[\w.%+~-]+=[^<>\s]*(&|$)/.test(body)) return this.#redactForm(body);
     return this.text(
       body.replace(
-        /(<input\b[^>]{0,2000}?\bname=["']?(?:code|id_token|access_token|token)["']?[^>]{0,2000}?\bvalue=)(["'])[^"']*\2/gi,
+        new RegExp(
+          String.raw`(<input\b[^>]{0,2000}?\bname=["']?(?:code|id_token|access_token|token)["']?` +
+            String.raw`[^>]{0,2000}?\bvalue=)(["'])[^"']*\2`,
+          'gi',
+        ),
         '$1$2[REDACTED:form-value]$2',
       ),
     );

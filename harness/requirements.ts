@@ -179,9 +179,11 @@ export function resolveLevel(
     requirements.filter((r) => profileCounts(profile, r.spec)).every((r) => r.party === 'client') &&
     requirements.some((r) => r.party === 'client' && profileCounts(profile, r.spec));
   const reason = clientOnly
-    ? `no document of the ${profile} profile requires this of the server: ${cited} bind${requirements.length > 1 ? '' : 's'} the client`
+    ? `no document of the ${profile} profile requires this of the server: ${cited} ` +
+      `bind${requirements.length > 1 ? '' : 's'} the client`
     : roleLimited
-      ? `no document of the ${profile} profile requires this of the client roles it exercises (${roles.join(', ') || 'none'}); it cites ${cited}`
+      ? `no document of the ${profile} profile requires this of the client roles it exercises ` +
+        `(${roles.join(', ') || 'none'}); it cites ${cited}`
       : `no document of the ${profile} profile requires this; it cites ${cited}`;
   return { requirements: resolved, reason };
 }

@@ -155,14 +155,20 @@ export async function gate(
   if (s.requires?.browser && browser?.unavailable) return `needs Chromium: ${browser.unavailable}`;
   const missing = (s.requires?.roles ?? []).filter((r) => !clients[r]);
   if (missing.length) {
-    return `needs the ${missing.join(' and ')} client${missing.length > 1 ? 's' : ''} (${missing.map((r) => `clients.${r}`).join(', ')} in the target config)`;
+    return (
+      `needs the ${missing.join(' and ')} client${missing.length > 1 ? 's' : ''} ` +
+      `(${missing.map((r) => `clients.${r}`).join(', ')} in the target config)`
+    );
   }
   if (s.requires?.user && !config.user)
     return 'needs a user who can log in (user.username and user.password in the target config)';
   let caps = (s.requires?.capabilities ?? []).filter((c) => !target.supports(c));
   if (!caps.length) return undefined;
   if (!target.discovery) {
-    return `the discovery document could not be read (${target.discoveryProblem}), so it cannot tell ${caps.map(describeCapability).join(', ')}`;
+    return (
+      `the discovery document could not be read (${target.discoveryProblem}), so it cannot ` +
+      `tell ${caps.map(describeCapability).join(', ')}`
+    );
   }
   const role = probeRole(s, clients);
   const probeNotes: string[] = [];
@@ -172,7 +178,10 @@ export async function gate(
     caps = caps.filter((c) => !target.observed(role).has(c));
   }
   if (!caps.length) return undefined;
-  return `${caps.map((c) => explainMissing(target, c)).join('; ')}${probeNotes.length ? ` (${probeNotes.join('; ')})` : ''}`;
+  return (
+    `${caps.map((c) => explainMissing(target, c)).join('; ')}` +
+    `${probeNotes.length ? ` (${probeNotes.join('; ')})` : ''}`
+  );
 }
 
 /** The synthetic scenario the capability probe runs as (never reported). */
@@ -320,7 +329,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       if (i < 0) {
         const known = s.requirements.map((r) => `${r.key} (${r.label})`).join(', ');
         throw new HarnessError(
-          `scenario ${s.id} cites ${ref?.label ?? String(ref)}${ref?.key ? ` as "${ref.key}"` : ''}, which is not one of its declared requirements (${known})`,
+          `scenario ${s.id} cites ${ref?.label ?? String(ref)}${ref?.key ? ` as "${ref.key}"` : ''}, which is not ` +
+            `one of its declared requirements (${known})`,
         );
       }
       return resolution.requirements[i]!;
@@ -378,7 +388,8 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
           timer = setTimeout(() => {
             const exchanges = recorder.evidence.filter((e) => e.kind === 'http').length;
             const error = new ScenarioTimeoutError(
-              `did not finish within ${limit} ms (${activity.describe(exchanges)}); is the target hanging? raise timeouts.scenarioMs in the target config`,
+              `did not finish within ${limit} ms (${activity.describe(exchanges)}); is the target hanging? raise ` +
+                `timeouts.scenarioMs in the target config`,
             );
             controller.abort(error);
             reject(error);

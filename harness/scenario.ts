@@ -110,7 +110,8 @@ export function requirementTable(
       if (typeof name !== 'string' || name === 'then' || name === 'toJSON') return Reflect.get(target, name);
       if (!Object.hasOwn(target, name)) {
         throw new HarnessError(
-          `scenario ${id} cites the requirement "${name}", which it does not declare (it declares ${Object.keys(target).join(', ')})`,
+          `scenario ${id} cites the requirement "${name}", which it does not declare (it ` +
+            `declares ${Object.keys(target).join(', ')})`,
         );
       }
       return target[name];

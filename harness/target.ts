@@ -234,7 +234,10 @@ export function explainMissing(target: Target, capability: Capability): string {
   const doc = target.fetchedDiscovery;
   if (kind === 'endpoint') {
     const field = ENDPOINT_FIELDS[value as EndpointName];
-    return `discovery has no ${field}; if the IdP has one, set "discoveryOverrides": { "${field}": "<its URL>" } in the target config`;
+    return (
+      `discovery has no ${field}; if the IdP has one, set "discoveryOverrides": { "${field}": "<its URL>" } in ` +
+      `the target config`
+    );
   }
   const entry = Object.entries(LIST_FIELDS).find(([, f]) => f.kind === kind);
   if (!entry) return `"${value}" (${kind}) is not advertised`;
@@ -256,7 +259,10 @@ export function explainMissing(target: Target, capability: Capability): string {
       auth: 'the client authentication method',
       id_token_alg: 'the ID token algorithm',
     }[kind] ?? kind;
-  return `${label} "${value}" is not advertised: ${state}; if the IdP supports it, set "discoveryOverrides": { "${field}": ${fix} } in the target config`;
+  return (
+    `${label} "${value}" is not advertised: ${state}; if the IdP supports it, set "discoveryOverrides": { ` +
+    `"${field}": ${fix} } in the target config`
+  );
 }
 
 /** Redirects followed at the discovery URL (each within the issuer's origin). */
@@ -302,14 +308,21 @@ export async function resolveTarget(
     const location = res.header('location');
     const next = location === undefined ? undefined : URL.canParse(location, url) ? new URL(location, url) : undefined;
     if (!next) {
-      problem = `GET ${url} answered ${res.status} with ${location === undefined ? 'no Location' : `the unusable Location ${JSON.stringify(location.slice(0, 200))}`}`;
+      problem =
+        `GET ${url} answered ${res.status} ` +
+        `with ${
+          location === undefined ? 'no Location' : `the unusable Location ${JSON.stringify(location.slice(0, 200))}`
+        }`;
       break;
     }
     if (
       (next.origin !== origin && next.origin !== new URL(first).origin) ||
       !['http:', 'https:'].includes(next.protocol)
     ) {
-      problem = `GET ${url} answered ${res.status} with Location ${next.href}, outside the issuer's origin ${origin}; the harness does not follow it (if that is the document, set "discoveryUrl": "${next.href}" in the target config)`;
+      problem =
+        `GET ${url} answered ${res.status} with Location ${next.href}, outside the issuer's ` +
+        `origin ${origin}; the harness does not follow it (if that is the document, set "discoveryUrl": ` +
+        `"${next.href}" in the target config)`;
       setup = true;
       break;
     }
@@ -323,7 +336,8 @@ export async function resolveTarget(
   }
   if (url !== first && !problem) {
     notices.push(
-      `the discovery URL ${first} redirected to ${url}; the harness followed it (same origin) — set "discoveryUrl": "${url}" in the target config to go there directly`,
+      `the discovery URL ${first} redirected to ${url}; the harness followed it (same origin) — set "discoveryUrl": ` +
+        `"${url}" in the target config to go there directly`,
     );
   }
   const evidence = recorder.evidence.filter((e): e is HttpEvidence => e.kind === 'http');
@@ -346,7 +360,9 @@ export async function resolveTarget(
   const issuer = discovery?.issuer;
   const unusable =
     discovery && issuer !== config.issuer
-      ? `the discovery document names the issuer ${typeof issuer === 'string' ? `"${issuer}"` : 'nothing'}, not the configured "${config.issuer}"; OIDC Discovery §4.3: its contents MUST NOT be used, so the harness sends nothing to its endpoints`
+      ? `the discovery document names the issuer ${typeof issuer === 'string' ? `"${issuer}"` : 'nothing'}, not the ` +
+        `configured "${config.issuer}"; OIDC Discovery §4.3: its contents MUST NOT be used, so the harness sends ` +
+        `nothing to its endpoints`
       : undefined;
   // The policy for the run: the issuer's origin and allowedOrigins only (a discoveryUrl elsewhere serves discovery
   // alone).

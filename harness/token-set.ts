@@ -3,6 +3,10 @@ import { PreconditionError } from './failures.ts';
 import type { HttpResponse } from './http.ts';
 import type { TokenSet } from './scenario.ts';
 
+/** How a token response member of the wrong type is named: null, an array, or its typeof. */
+const typeName = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+
 export function tokenSetOf(res: HttpResponse, what: string): TokenSet {
   const body = res.body;
   if (res.status !== 200 || typeof body.access_token !== 'string') {
@@ -15,7 +19,8 @@ export function tokenSetOf(res: HttpResponse, what: string): TokenSet {
   );
   if (odd.length) {
     throw new PreconditionError(
-      `${what}: the token response's ${odd.map((f) => `${f} is ${body[f] === null ? 'null' : Array.isArray(body[f]) ? 'an array' : typeof body[f]}`).join(', ')}, not a string (RFC 6749 §5.1)`,
+      `${what}: the token response's ${odd.map((f) => `${f} is ${typeName(body[f])}`).join(', ')}, ` +
+        'not a string (RFC 6749 §5.1)',
     );
   }
   return body as TokenSet;

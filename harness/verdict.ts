@@ -15,7 +15,9 @@ export function assessVerdict(results: readonly ScenarioResult[], needsLogin: Re
   if (logins.length > 0 && logins.every((r) => r.status === 'error')) {
     return {
       judged: false,
-      reason: `every scenario that needs a login errored (${logins.length} of ${logins.length}), so the core flows were not judged; see the first error`,
+      reason:
+        `every scenario that needs a login errored (${logins.length} of ${logins.length}), so the core flows ` +
+        `were not judged; see the first error`,
     };
   }
   if (errors > judged) {

@@ -76,7 +76,9 @@ for (const name of names) {
   const expectations = values.update && !values.only ? updatedExpectations(name, old, report) : old;
   if (values.update && !values.only) await writeExpectations(expectations!);
   const harness = Object.values(expectations?.scenarios ?? {}).filter((e) => e.reason.startsWith('harness:')).length;
-  const line = `${name}: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors; ${harness} harness: entries; ${(wallMs / 1000).toFixed(0)} s`;
+  const line =
+    `${name}: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} ` +
+    `skipped, ${s.errors} errors; ${harness} harness: entries; ${(wallMs / 1000).toFixed(0)} s`;
   rows.push(line);
   console.log(line);
   if (values.update) {

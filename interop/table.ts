@@ -52,7 +52,8 @@ export function idpTable(e: Expectations): string {
     `### ${e.idp}`,
     '',
     ...(e.setup ? [cell(e.setup), ''] : []),
-    `${total} scenarios: ${c.passed} passed, ${c.failed} failed, ${c.warning} warnings, ${c.skipped} skipped, ${c.error} errors; ` +
+    `${total} scenarios: ${c.passed} passed, ${c.failed} failed, ${c.warning} warnings, ${c.skipped} ` +
+      `skipped, ${c.error} errors; ` +
       `${c.harness} of these results are the harness's fault (\`harness:\`).`,
     '',
     '| scenario | status | why |',

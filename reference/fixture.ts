@@ -118,7 +118,8 @@ export function shapeClaims<T extends Record<string, unknown>>(
   for (const name of PROTECTED_CLAIMS) {
     if (!isDeepStrictEqual(shaped[name], claims[name]) || name in shaped !== name in claims) {
       throw new Error(
-        `shapeClaims may not change the protected claim "${name}" of the ${kind} (reference/fixture.ts PROTECTED_CLAIMS)`,
+        `shapeClaims may not change the protected claim "${name}" of the ${kind} (reference/fixture.ts ` +
+          `PROTECTED_CLAIMS)`,
       );
     }
   }

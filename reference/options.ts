@@ -336,7 +336,9 @@ export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'lega
     const pinned = client.tokenEndpointAuthMethod;
     if (pinned !== undefined && (pinned === 'none') !== (client.clientSecret === undefined)) {
       throw new Error(
-        `client "${client.clientId}": tokenEndpointAuthMethod ${pinned} ${pinned === 'none' ? 'is for a client without a secret' : 'needs a clientSecret'}`,
+        `client "${client.clientId}": ` +
+          `tokenEndpointAuthMethod ${pinned} ` +
+          `${pinned === 'none' ? 'is for a client without a secret' : 'needs a clientSecret'}`,
       );
     }
     if (ids.has(client.clientId)) throw new Error(`duplicate client_id "${client.clientId}" in the reference options`);

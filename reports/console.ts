@@ -75,7 +75,8 @@ export class ConsoleReporter {
     for (const line of baselineLines(report)) this.#write(`${line}\n`);
     if (report.discoveryOverrides)
       this.#write(
-        `discoveryOverrides (merged over the fetched discovery document): ${safe(JSON.stringify(report.discoveryOverrides))}\n`,
+        `discoveryOverrides (merged over the fetched discovery ` +
+          `document): ${safe(JSON.stringify(report.discoveryOverrides))}\n`,
       );
     for (const n of report.notices ?? []) this.#write(`note: ${safe(n)}\n`);
     if (written.length) this.#write(`reports: ${written.join(', ')}\n`);

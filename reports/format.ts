@@ -122,7 +122,10 @@ export function groupCounts(results: readonly ScenarioResult[]): Record<Group, n
 export function plantedFlawsLine(report: Report): string | undefined {
   const flaws = report.plantedFlaws ?? [];
   if (!flaws.length) return undefined;
-  return `Planted flaws were on: ${flaws.join(', ')}. The target was the reference server with these deliberate bugs switched on, so the failures they cause are expected.`;
+  return (
+    `Planted flaws were on: ${flaws.join(', ')}. The target was the reference server with these deliberate ` +
+    `bugs switched on, so the failures they cause are expected.`
+  );
 }
 
 /** The baseline comparison in one line per kind of change (empty without --baseline). */
@@ -133,7 +136,9 @@ export function baselineLines(report: Report): string[] {
     cs.map((c) => (arrows ? `${c.id} (${c.from} → ${c.to})` : c.id)).join(', ');
   const when = b.startedAt ? ` (run of ${b.startedAt}${b.seed === undefined ? '' : `, seed ${b.seed}`})` : '';
   const lines = [
-    `compared with ${b.source}${when}: ${b.newFailures.length} new failure${b.newFailures.length === 1 ? '' : 's'}, ${b.fixed.length} fixed, ${b.changed.length} other verdict${b.changed.length === 1 ? '' : 's'} changed`,
+    `compared with ${b.source}${when}: ${b.newFailures.length} new ` +
+      `failure${b.newFailures.length === 1 ? '' : 's'}, ${b.fixed.length} fixed, ${b.changed.length} other ` +
+      `verdict${b.changed.length === 1 ? '' : 's'} changed`,
   ];
   if (b.newFailures.length) lines.push(`new failures: ${list(b.newFailures, true)}`);
   if (b.fixed.length) lines.push(`fixed: ${list(b.fixed, true)}`);

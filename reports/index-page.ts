@@ -37,18 +37,25 @@ export function renderIndexHtml(entries: readonly IndexEntry[]): string {
       ? [s.total, s.passed, s.failed, s.warnings, s.skipped, s.errors].map((n) => `<td>${n}</td>`).join('')
       : '<td colspan="6">no report</td>';
     const link = s ? `<a href="${h(encodeURIComponent(e.name))}/report.html">${h(e.name)}</a>` : h(e.name);
-    return `<tr class="c${e.code}"><td>${link}</td><td>${h(e.issuer)}</td><td>${h(OUTCOME[e.code] ?? `exit ${e.code}`)}</td>${cells}</tr>`;
+    return (
+      `<tr class="c${e.code}"><td>${link}</td><td>${h(e.issuer)}</td><td>` +
+      `${h(OUTCOME[e.code] ?? `exit ${e.code}`)}</td>${cells}</tr>`
+    );
   });
   const targets = `${entries.length} target${entries.length === 1 ? '' : 's'}`;
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Conformance reports: ${targets}</title><link rel="icon" href="data:,">
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d232a}table{border-collapse:collapse}
-td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:left}tr.c1 td:nth-child(3),tr.c3 td:nth-child(3){color:#cf222e;font-weight:700}</style>
+td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:left}tr.c1 td:nth-child(3),tr.c3 ` +
+    `td:nth-child(3){color:#cf222e;font-weight:700}</style>
 </head><body><h1>Conformance reports: ${targets}</h1>
-<table><thead><tr><th>target</th><th>issuer</th><th>outcome</th><th>total</th><th>passed</th><th>failed</th><th>warnings</th><th>skipped</th><th>errors</th></tr></thead>
+<table><thead><tr><th>target</th><th>issuer</th><th>outcome</th><th>total</th><th>passed</th><th>failed</th><th>` +
+    `warnings</th><th>skipped</th><th>errors</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></body></html>
-`;
+`
+  );
 }
 
 /** Writes index.html and index.json into `dir`; returns their paths. */

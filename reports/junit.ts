@@ -61,7 +61,8 @@ function details(report: Report, r: ScenarioResult): string {
   if (http.length) lines.push('', 'http:');
   for (const e of http)
     lines.push(
-      `  ${e === deciding ? '* ' : ''}${e.request.method} ${e.request.url} → ${e.response ? e.response.status : (e.error ?? 'no response')}`,
+      `  ${e === deciding ? '* ' : ''}${e.request.method} ${e.request.url} ` +
+        `→ ${e.response ? e.response.status : (e.error ?? 'no response')}`,
     );
   return lines.join('\n');
 }
@@ -76,20 +77,34 @@ function systemOut(lines: string[]): string {
 }
 
 function testcase(report: Report, r: ScenarioResult): string {
-  const open = `    <testcase classname="${xmlEscape(r.area)}" name="${xmlEscape(`${r.id}: ${r.title}`)}" time="${seconds(r.durationMs)}"`;
+  const open =
+    `    <testcase classname="${xmlEscape(r.area)}" name="${xmlEscape(`${r.id}: ${r.title}`)}" ` +
+    `time="${seconds(r.durationMs)}"`;
   const message = xmlEscape(resultDetail(r));
   const files = attachments(r);
   if (r.expected)
-    return `${open}>\n      <skipped message="${xmlEscape(`expected failure: ${r.message ?? ''}`)}"/>${systemOut(files)}\n    </testcase>`;
+    return (
+      `${open}>\n      <skipped ` +
+      `message="${xmlEscape(`expected failure: ${r.message ?? ''}`)}"/>${systemOut(files)}\n    </testcase>`
+    );
   switch (r.status) {
     case 'failed':
-      return `${open}>\n      <failure message="${message}" type="${kindLabel(r) ?? 'failed'} (${r.level ?? 'MUST'})">${xmlEscape(details(report, r))}</failure>${systemOut(files)}\n    </testcase>`;
+      return (
+        `${open}>\n      <failure message="${message}" type="${kindLabel(r) ?? 'failed'} ` +
+        `(${r.level ?? 'MUST'})">${xmlEscape(details(report, r))}</failure>${systemOut(files)}\n    </testcase>`
+      );
     case 'error':
-      return `${open}>\n      <error message="${message}" type="error">${xmlEscape(details(report, r))}</error>${systemOut(files)}\n    </testcase>`;
+      return (
+        `${open}>\n      <error message="${message}" ` +
+        `type="error">${xmlEscape(details(report, r))}</error>${systemOut(files)}\n    </testcase>`
+      );
     case 'skipped':
       return `${open}>\n      <skipped message="${message}"/>\n    </testcase>`;
     case 'warning':
-      return `${open}>${systemOut([`WARNING (${r.level ?? 'SHOULD'}): ${details(report, r)}`, ...files])}\n    </testcase>`;
+      return (
+        `${open}>${systemOut([`WARNING (${r.level ?? 'SHOULD'}): ${details(report, r)}`, ...files])}\n    ` +
+        `</testcase>`
+      );
     default:
       return files.length ? `${open}>${systemOut(files)}\n    </testcase>` : `${open}/>`;
   }
@@ -112,7 +127,10 @@ function properties(report: Report): string {
     props.push(['baseline.fixed', b.fixed.map((c) => c.id).join(',')]);
     props.push(['baseline.changed', b.changed.map((c) => `${c.id}:${c.from}->${c.to}`).join(',')]);
   }
-  return `    <properties>\n${props.map(([name, value]) => `      <property ${attrs({ name, value })}/>`).join('\n')}\n    </properties>`;
+  return (
+    `    <properties>\n` +
+    `${props.map(([name, value]) => `      <property ${attrs({ name, value })}/>`).join('\n')}\n    </properties>`
+  );
 }
 
 function counts(results: ScenarioResult[]) {
@@ -135,8 +153,17 @@ export function renderJunit(report: Report): string {
   const areas = [...new Set(ordered.map((r) => r.area))];
   const suites = areas.map((area) => {
     const results = ordered.filter((r) => r.area === area);
-    return `  <testsuite ${attrs({ name: area, ...counts(results), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>\n${properties(report)}\n${results.map((r) => testcase(report, r)).join('\n')}\n  </testsuite>`;
+    return (
+      `  <testsuite ` +
+      `${attrs({ name: area, ...counts(results), timestamp: report.startedAt.replace(/\.\d+Z$/, '') })}>\n` +
+      `${properties(report)}\n${results.map((r) => testcase(report, r)).join('\n')}\n  </testsuite>`
+    );
   });
   const { time: _t, ...total } = counts(report.results);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ${attrs({ name: `${report.tool.name} ${report.target.issuer}`, ...total, time: seconds(report.durationMs) })}>\n${suites.join('\n')}\n</testsuites>\n`;
+  return (
+    `<?xml version="1.0" ` +
+    `encoding="UTF-8"?>\n<testsuites ` +
+    `${attrs({ name: `${report.tool.name} ${report.target.issuer}`, ...total, time: seconds(report.durationMs) })}>` +
+    `\n${suites.join('\n')}\n</testsuites>\n`
+  );
 }

@@ -73,7 +73,8 @@ function requirementLinks(r: ScenarioResult): string {
 function resultBlock(report: Report, r: ScenarioResult): string {
   const kind = kindLabel(r);
   const out = [
-    `### ${markdownText(resultLabel(r))} ${markdownText(r.id)}${kind ? ` · ${kind}` : ''} · severity ${r.severity}${r.level ? ` · ${r.level}` : ''}`,
+    `### ${markdownText(resultLabel(r))} ${markdownText(r.id)}${kind ? ` · ${kind}` : ''} · ` +
+      `severity ${r.severity}${r.level ? ` · ${r.level}` : ''}`,
     '',
     `${markdownText(r.title)}`,
     '',
@@ -95,7 +96,8 @@ function resultBlock(report: Report, r: ScenarioResult): string {
         : `no response (${deciding.error ?? 'unknown'})`;
       const location = deciding.response?.headers.location;
       out.push(
-        `The deciding request (answered ${markdownText(status)}${location ? `, Location ${markdownText(location)}` : ''}):`,
+        `The deciding request ` +
+          `(answered ${markdownText(status)}${location ? `, Location ${markdownText(location)}` : ''}):`,
         '',
       );
       if (curl.env.length)
@@ -132,9 +134,11 @@ export function renderMarkdown(report: Report, maxBytes = MAX_MARKDOWN_BYTES): s
     head.push('');
   }
   head.push(
-    '| security failures | interop failures | unclassified failures | warnings | errors | expected failures | passed | skipped |',
+    '| security failures | interop failures | unclassified failures | warnings | errors | expected failures | ' +
+      'passed | skipped |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    `| ${c.security} | ${c.interop} | ${c.unclassified} | ${c.warning} | ${c.error} | ${c.expected} | ${c.passed} | ${c.skipped} |`,
+    `| ${c.security} | ${c.interop} | ${c.unclassified} | ${c.warning} | ${c.error} | ${c.expected} | ${c.passed} ` +
+      `| ${c.skipped} |`,
     '',
     markdownText(summaryLine(report)),
     '',
@@ -150,7 +154,8 @@ export function renderMarkdown(report: Report, maxBytes = MAX_MARKDOWN_BYTES): s
         notable
           .map(
             (r) =>
-              `| ${markdownText(resultLabel(r))} | ${markdownText(r.id)} | ${groupOf(r)} | ${r.severity} | ${markdownText(clipText(resultDetail(r), 300))} |`,
+              `| ${markdownText(resultLabel(r))} | ${markdownText(r.id)} | ${groupOf(r)} | ${r.severity} ` +
+              `| ${markdownText(clipText(resultDetail(r), 300))} |`,
           )
           .join('\n') +
         '\n',
@@ -162,12 +167,16 @@ export function renderMarkdown(report: Report, maxBytes = MAX_MARKDOWN_BYTES): s
   const unexpected = ordered.filter((r) => r.unexpectedPass);
   if (unexpected.length)
     blocks.push(
-      `Passed although listed in expectedFailures (remove them from the list): ${unexpected.map((r) => markdownText(r.id)).join(', ')}\n`,
+      `Passed although listed in expectedFailures (remove them from the ` +
+        `list): ${unexpected.map((r) => markdownText(r.id)).join(', ')}\n`,
     );
   const skipped = ordered.filter((r) => r.status === 'skipped');
   if (skipped.length)
     blocks.push(
-      `**${skipped.length} skipped:**\n\n${skipped.map((r) => `- ${markdownText(r.id)}: ${markdownText(r.skipReason ?? '')}`).join('\n')}\n`,
+      `**${skipped.length} ` +
+        `skipped:**\n\n${skipped
+          .map((r) => `- ${markdownText(r.id)}: ` + `${markdownText(r.skipReason ?? '')}`)
+          .join('\n')}\n`,
     );
 
   const bytes = (t: string) => Buffer.byteLength(t, 'utf8');
@@ -177,7 +186,10 @@ export function renderMarkdown(report: Report, maxBytes = MAX_MARKDOWN_BYTES): s
     const next = `${blocks[i]}\n`;
     if (bytes(out) + bytes(next) + reserve > maxBytes) {
       const left = blocks.length - i;
-      return `${out}> **Note:** cut here to stay under GitHub's 1 MiB step-summary limit: ${left} more section${left === 1 ? '' : 's'} left out. The full report is in report.html and report.json.\n`;
+      return (
+        `${out}> **Note:** cut here to stay under GitHub's 1 MiB step-summary limit: ${left} more ` +
+        `section${left === 1 ? '' : 's'} left out. The full report is in report.html and report.json.\n`
+      );
     }
     out += next;
   }

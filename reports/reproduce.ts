@@ -120,7 +120,10 @@ const ENV_HINTS: Record<string, string> = {
 export function envHint(name: string): string {
   const base = name.replace(/_\d+$/, '');
   const n = name.slice(base.length + 1);
-  return `${ENV_HINTS[base] ?? `the ${base.toLowerCase().replace(/_/g, ' ')} redacted from the report`}${n ? ` (the ${ordinal(Number(n))} such value in this run)` : ''}`;
+  return (
+    `${ENV_HINTS[base] ?? `the ${base.toLowerCase().replace(/_/g, ' ')} redacted from the report`}` +
+    `${n ? ` (the ${ordinal(Number(n))} such value in this run)` : ''}`
+  );
 }
 
 function ordinal(n: number): string {

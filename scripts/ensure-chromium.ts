@@ -35,7 +35,8 @@ export function ensureChromium(o: EnsureOptions): ChromiumLookup {
   } else {
     o.say(`${found.missing}.`);
     o.say(
-      `The browser tests need it and fail until it is there: as root, ${CHROMIUM_INSTALL} (or with sudo), or set CHROMIUM_PATH to a Chromium or Chrome.`,
+      `The browser tests need it and fail until it is there: as root, ${CHROMIUM_INSTALL} (or with sudo), or set ` +
+        `CHROMIUM_PATH to a Chromium or Chrome.`,
     );
   }
   return found;

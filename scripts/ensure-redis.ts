@@ -41,7 +41,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   if (found) say(`redis-server at ${found}`);
   else
     say(
-      `redis-server not found. The Redis store tests need it and fail until it is there: as root, ${REDIS_INSTALL}, or set REDIS_SERVER.`,
+      `redis-server not found. The Redis store tests need it and fail until it is there: as root, ${REDIS_INSTALL}, ` +
+        `or set REDIS_SERVER.`,
     );
   if (!found && process.argv.includes('--require')) process.exit(1);
 }

@@ -15,13 +15,15 @@ const MARK = 'data-idpc';
  * Runs in the page (as a string, so no bundler helper leaks into it). Returns the model's forms,
  * controls, text and script count; marks each control with MARK.
  */
-const READ_PAGE = `(({ mark, snapshot, maxForms, maxControls, maxText }) => {
+const READ_PAGE =
+  `(({ mark, snapshot, maxForms, maxControls, maxText }) => {
   const forms = [];
   const formIndex = new Map();
   for (let i = 0; i < document.forms.length && forms.length < maxForms; i++) {
     const f = document.forms[i];
     formIndex.set(f, forms.length);
-    forms.push({ action: f.getAttribute('action') ?? undefined, method: (f.getAttribute('method') || '').toLowerCase() === 'post' ? 'POST' : 'GET', id: f.id || undefined });
+    forms.push({ action: f.getAttribute('action') ?? undefined, method: (f.getAttribute('method') || ` +
+  `'').toLowerCase() === 'post' ? 'POST' : 'GET', id: f.id || undefined });
   }
   const found = document.querySelectorAll('input, button, select, textarea, a[href], a[onclick], [role=button]');
   const controls = [];
@@ -34,10 +36,12 @@ const READ_PAGE = `(({ mark, snapshot, maxForms, maxControls, maxText }) => {
     const el = found[i];
     const tag = el.tagName.toLowerCase();
     const kind = ['input', 'button', 'select', 'textarea', 'a'].includes(tag) ? tag : 'button';
-    const type = kind === 'a' ? 'link' : kind === 'button' && tag !== 'button' ? 'button' : (el.getAttribute('type') || (kind === 'button' ? 'submit' : kind === 'input' ? 'text' : kind)).toLowerCase();
+    const type = kind === 'a' ? 'link' : kind === 'button' && tag !== 'button' ? 'button' : ` +
+  `(el.getAttribute('type') || (kind === 'button' ? 'submit' : kind === 'input' ? 'text' : kind)).toLowerCase();
     const labels = el.labels ? Array.from(el.labels).map((l) => l.innerText).join(' ') : '';
     const own = kind === 'input' ? '' : (el.innerText || el.textContent || '');
-    const text = [el.getAttribute('aria-label'), el.getAttribute('placeholder'), el.getAttribute('title'), labels, kind === 'textarea' || kind === 'select' ? '' : own]
+    const text = [el.getAttribute('aria-label'), el.getAttribute('placeholder'), el.getAttribute('title'), labels, ` +
+  `kind === 'textarea' || kind === 'select' ? '' : own]
       .filter(Boolean).join(' ').replace(/\\s+/g, ' ').trim().slice(0, 1000);
     const href = el.getAttribute('href');
     const index = controls.length;
@@ -54,9 +58,11 @@ const READ_PAGE = `(({ mark, snapshot, maxForms, maxControls, maxText }) => {
       disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true',
       visible: visible(el),
       form: owner,
-      scripted: kind === 'a' ? (href === null || /^\\s*javascript:/i.test(href) || el.hasAttribute('onclick')) : (type === 'button' || el.hasAttribute('onclick')),
+      scripted: kind === 'a' ? (href === null || /^\\s*javascript:/i.test(href) || el.hasAttribute('onclick')) : ` +
+  `(type === 'button' || el.hasAttribute('onclick')),
       formAction: el.getAttribute('formaction') ?? undefined,
-      formMethod: el.hasAttribute('formmethod') ? ((el.getAttribute('formmethod') || '').toLowerCase() === 'post' ? 'POST' : 'GET') : undefined,
+      formMethod: el.hasAttribute('formmethod') ? ((el.getAttribute('formmethod') || '').toLowerCase() === 'post' ? ` +
+  `'POST' : 'GET') : undefined,
     });
   }
   const h1 = document.querySelector('h1');
@@ -96,11 +102,14 @@ export function emptyModel(url: string, status: number, headline = ''): PageMode
 export async function readLivePage(page: Page, status: number): Promise<{ model: PageModel; snapshot: string }> {
   const snapshot = `s${++snapshots}`;
   const url = page.url();
-  const read = (await page
-    .evaluate(
-      `${READ_PAGE}(${JSON.stringify({ mark: MARK, snapshot, maxForms: MAX_FORMS, maxControls: MAX_CONTROLS, maxText: MAX_TEXT })})`,
-    )
-    .catch(() => undefined)) as Read | undefined;
+  const args = JSON.stringify({
+    mark: MARK,
+    snapshot,
+    maxForms: MAX_FORMS,
+    maxControls: MAX_CONTROLS,
+    maxText: MAX_TEXT,
+  });
+  const read = (await page.evaluate(`${READ_PAGE}(${args})`).catch(() => undefined)) as Read | undefined;
   if (!read) return { model: emptyModel(url, status), snapshot };
   const cut = [
     read.formsSeen > read.forms.length ? `the first ${read.forms.length} of ${read.formsSeen} forms` : '',

@@ -167,7 +167,8 @@ export class BrowserLoginDriver implements LoginDriver {
           continue;
         }
         throw new PreconditionError(
-          `the configured login steps could not be done: ${what} found nothing visible within ${timeout} ms on "${await walk.page.title().catch(() => '')}"`,
+          `the configured login steps could not be done: ${what} found nothing visible within ${timeout} ms on ` +
+            `"${await walk.page.title().catch(() => '')}"`,
         );
       }
       try {
@@ -271,7 +272,10 @@ export class BrowserLoginDriver implements LoginDriver {
         ? `a page that asks for access but offers no deny, cancel or abort control${cut}`
         : `a page that asks for access but offers no approving control${cut}`;
     }
-    return `a page with no login form and no ${decision} control (waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)${cut}`;
+    return (
+      `a page with no login form and no ${decision} control ` +
+      `(waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)${cut}`
+    );
   }
 
   async authorize(
@@ -281,7 +285,8 @@ export class BrowserLoginDriver implements LoginDriver {
   ): Promise<AuthorizeOutcome> {
     if (options.method === 'POST') {
       throw new HarnessError(
-        'the browser login driver cannot send the authorization request as a form POST yet; use the form driver for this scenario',
+        'the browser login driver cannot send the authorization request as a form POST yet; use the form driver for ' +
+          'this scenario',
       );
     }
     const session = sessionFor(options.session, this.o.sharedSession);
@@ -425,7 +430,8 @@ export class BrowserLoginDriver implements LoginDriver {
         if (done) return await end(done);
         if (!codeIn)
           return await end(
-            `no input for the user code at the verification URI (waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)`,
+            `no input for the user code at the verification URI ` +
+              `(waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)`,
           );
         if (cls.kind === 'error')
           return await end(`the activation ended on an error page (HTTP ${reading.model.status})`);

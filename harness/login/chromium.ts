@@ -64,7 +64,9 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): ChromiumLook
     return executable(chosen)
       ? { path: chosen }
       : {
-          missing: `CHROMIUM_PATH is "${chosen}", which is not an executable file; point it at Chromium or Chrome, or unset it to use ${CHROMIUM_CANDIDATES[0]}`,
+          missing:
+            `CHROMIUM_PATH is "${chosen}", which is not an executable file; point it at Chromium or Chrome, ` +
+            `or unset it to use ${CHROMIUM_CANDIDATES[0]}`,
           setting: 'CHROMIUM_PATH',
         };
   }
@@ -72,7 +74,9 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): ChromiumLook
   return found
     ? { path: found }
     : {
-        missing: `no Chromium was found (CHROMIUM_PATH is not set and none of ${CHROMIUM_CANDIDATES.join(', ')} exists); install Debian's chromium (${CHROMIUM_INSTALL}) or set CHROMIUM_PATH`,
+        missing:
+          `no Chromium was found (CHROMIUM_PATH is not set and none of ${CHROMIUM_CANDIDATES.join(', ')} ` +
+          `exists); install Debian's chromium (${CHROMIUM_INSTALL}) or set CHROMIUM_PATH`,
       };
 }
 

@@ -146,7 +146,10 @@ function stopReason(model: PageModel, cls: PageClass, decision: 'approve' | 'den
       : `a page that asks for access but offers no approving control (HTTP ${model.status})${cut}`;
   }
   if (cls.kind === 'other' && !cls.controls && model.scripts > 0) {
-    return `a page without a form or button that runs scripts (HTTP ${model.status}): a page rendered by script cannot be used without running it; ${USE_BROWSER}${cut}`;
+    return (
+      `a page without a form or button that runs scripts (HTTP ${model.status}): a page rendered by script ` +
+      `cannot be used without running it; ${USE_BROWSER}${cut}`
+    );
   }
   const what =
     model.forms.length || (cls.kind === 'other' && cls.controls)
@@ -196,7 +199,9 @@ export class FormLoginDriver implements LoginDriver {
     const why = whyNotSubmittable(control, other);
     if (why) {
       throw new PreconditionError(
-        `the ${what} control "${shown(control)}" on ${model.url.split('?')[0]} (HTTP ${model.status}) is ${why}: the form driver cannot press it as the page means it${what === 'deny' ? ' (and would never approve instead)' : ''}; ${USE_BROWSER}`,
+        `the ${what} control "${shown(control)}" on ${model.url.split('?')[0]} (HTTP ${model.status}) is ${why}: ` +
+          `the form driver cannot press it as the page means ` +
+          `it${what === 'deny' ? ' (and would never approve instead)' : ''}; ${USE_BROWSER}`,
       );
     }
   }
@@ -418,7 +423,8 @@ export class FormLoginDriver implements LoginDriver {
           return end(
             decided
               ? `the user-code form came back after the decision (HTTP ${res.status}): the activation is over`
-              : `the user-code form came back after the code was submitted (HTTP ${res.status}): the code was not accepted?`,
+              : `the user-code form came back after the code was submitted (HTTP ${res.status}): the code was ` +
+                  `not accepted?`,
           );
         }
         if (cls.input.form === undefined)
@@ -447,7 +453,8 @@ export class FormLoginDriver implements LoginDriver {
       if (!codeIn) {
         const why =
           cls.kind === 'other' && !cls.controls && model.scripts > 0
-            ? `no user-code input at the verification URI, and the page runs scripts (HTTP ${res.status}): an input rendered by script needs the browser; ${USE_BROWSER}`
+            ? `no user-code input at the verification URI, and the page runs scripts (HTTP ${res.status}): an input ` +
+              `rendered by script needs the browser; ${USE_BROWSER}`
             : `no form with a text input for the user code at the verification URI (HTTP ${res.status})`;
         return end(why);
       }

@@ -62,8 +62,11 @@ export interface PageModel {
 }
 
 /** Words of a page that asks for access on the user's behalf (a consent page). */
-export const ACCESS_WORDING =
-  /\b(access|permissions?|scopes?|authori[sz]e|authori[sz]ation|consent|allow|grant|wants? to|would like to|is (?:asking|requesting)|on your behalf)\b/i;
+export const ACCESS_WORDING = new RegExp(
+  String.raw`\b(access|permissions?|scopes?|authori[sz]e|authori[sz]ation|consent|allow|grant|wants? to|` +
+    String.raw`would like to|is (?:asking|requesting)|on your behalf)\b`,
+  'i',
+);
 /** Attributes that name a login form's username input. */
 export const USERNAME_HINT = /user|login|email|e-mail|account|identifier|name|phone/i;
 
@@ -222,7 +225,10 @@ export function whyNotSubmittable(control: PageControl, other?: PageControl): st
   const sends = (c: PageControl) =>
     `${c.name ? `${c.name}=${c.value}` : ''} ${c.formAction ?? ''} ${c.formMethod ?? ''}`;
   if (other && isSubmit(other) && !other.scripted && other.form === control.form && sends(other) === sends(control)) {
-    return `a button that submits exactly what "${reads(other).label || 'the other choice'}" submits (same form, ${control.name ? 'same name and value' : 'neither has a name'})`;
+    return (
+      `a button that submits exactly what "${reads(other).label || 'the other choice'}" submits (same ` +
+      `form, ${control.name ? 'same name and value' : 'neither has a name'})`
+    );
   }
   return undefined;
 }

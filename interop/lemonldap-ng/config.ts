@@ -239,7 +239,8 @@ export function lmConf(options: {
 
 /** lemonldap-ng.ini: the File conf backend in confDir, a config cache beside it. */
 export function lemonldapIni(paths: LlngPaths): string {
-  return `[all]
+  return (
+    `[all]
 logLevel = notice
 checkTime = 1
 
@@ -248,7 +249,8 @@ type = File
 dirName = ${paths.confDir}
 prettyPrint = 1
 localStorage = Cache::FileCache
-localStorageOptions = { 'namespace' => 'lemonldap-ng-config', 'default_expires_in' => 600, 'directory_umask' => '007', 'cache_root' => '${paths.cacheDir}', 'cache_depth' => 3 }
+localStorageOptions = { 'namespace' => 'lemonldap-ng-config', 'default_expires_in' => 600, 'directory_umask' => ` +
+    `'007', 'cache_root' => '${paths.cacheDir}', 'cache_depth' => 3 }
 
 [portal]
 staticPrefix = /static
@@ -258,7 +260,8 @@ languages = en
 [handler]
 status = 0
 useRedirectOnError = 1
-`;
+`
+  );
 }
 
 /**

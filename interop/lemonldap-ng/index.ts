@@ -126,11 +126,15 @@ function clients(port: number): LlngClient[] {
  */
 async function createUsersDb(file: string, password: string): Promise<void> {
   await writeFile(file, '', { mode: 0o600 });
-  const script = `use strict; use warnings; use DBI; use JSON::PP;
+  const script =
+    `use strict; use warnings; use DBI; use JSON::PP;
 my $in = JSON::PP->new->utf8->decode(do { local $/; <STDIN> });
-my $dbh = DBI->connect($in->{dsn}, '', '', { RaiseError => 1, PrintError => 0, ShowErrorStatement => 0, AutoCommit => 1 });
-$dbh->do("CREATE TABLE $in->{table} (uid TEXT PRIMARY KEY NOT NULL, password TEXT NOT NULL, cn TEXT NOT NULL, mail TEXT NOT NULL)");
-$dbh->do("INSERT INTO $in->{table} (uid, password, cn, mail) VALUES (?, ?, ?, ?)", undef, @{$in->{row}}{qw(uid password cn mail)});
+my $dbh = DBI->connect($in->{dsn}, '', '', { RaiseError => 1, PrintError => 0, ShowErrorStatement => 0, AutoCommit ` +
+    `=> 1 });
+$dbh->do("CREATE TABLE $in->{table} (uid TEXT PRIMARY KEY NOT NULL, password TEXT NOT NULL, cn TEXT NOT NULL, mail ` +
+    `TEXT NOT NULL)");
+$dbh->do("INSERT INTO $in->{table} (uid, password, cn, mail) VALUES (?, ?, ?, ?)", undef, @{$in->{row}}{qw(uid ` +
+    `password cn mail)});
 $dbh->disconnect;`;
   const child = run('perl', ['-e', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
   child.child.stdin?.end(JSON.stringify({ dsn: sqliteDsn(file), table: USERS_TABLE, row: { ...TEST_USER, password } }));
@@ -180,7 +184,8 @@ async function checkTraversable(dir: string): Promise<void> {
     const { mode } = await stat(d);
     if (!(mode & 0o001)) {
       throw new Error(
-        `lemonldap-ng: ${d} is not searchable by others, so ${SERVICE_USER} cannot reach ${dir}; use a workDir under /tmp`,
+        `lemonldap-ng: ${d} is not searchable by others, so ${SERVICE_USER} cannot reach ${dir}; use a ` +
+          `workDir under /tmp`,
       );
     }
     if (d === dirname(d)) return;

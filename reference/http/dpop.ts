@@ -140,7 +140,9 @@ export function dpopError(
   return new OAuthError(error === 'invalid_dpop_proof' ? 'invalid_dpop_proof' : error, description, {
     status: error === 'invalid_request' ? 400 : 401,
     headers: {
-      'WWW-Authenticate': `DPoP algs="${DPOP_ALGS.join(' ')}", error="${error}", error_description="${description.replace(/["\\]/g, "'")}"`,
+      'WWW-Authenticate':
+        `DPoP algs="${DPOP_ALGS.join(' ')}", error="${error}", ` +
+        `error_description="${description.replace(/["\\]/g, "'")}"`,
     },
   });
 }

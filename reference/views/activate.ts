@@ -1,6 +1,10 @@
 /** The device activation pages (RFC 8628 §3.3): enter the user code; the outcome once decided. */
 import { html, page } from './html.ts';
 
+// The user code input's fixed attributes, as markup constants that keep the template's lines short.
+const USER_CODE_INPUT = html`type="text" id="user_code" name="user_code" autocomplete="off"`;
+const USER_CODE_HINTS = html`autocapitalize="characters" spellcheck="false" autofocus required`;
+
 export function activatePage(view: { action: string; userCode?: string; error?: string }): string {
   return page(
     'Connect a device',
@@ -9,7 +13,7 @@ export function activatePage(view: { action: string; userCode?: string; error?: 
 ${view.error ? html`<div class="error" role="alert">${view.error}</div>` : ''}
 <form method="post" action="${view.action}">
   <label for="user_code">Code</label>
-  <input type="text" id="user_code" name="user_code" autocomplete="off" autocapitalize="characters" spellcheck="false" autofocus required placeholder="BCDF-GHJK" value="${view.userCode ?? ''}">
+  <input ${USER_CODE_INPUT} ${USER_CODE_HINTS} placeholder="BCDF-GHJK" value="${view.userCode ?? ''}">
   <div class="actions"><button type="submit">Continue</button></div>
 </form>`,
   );

@@ -34,7 +34,9 @@ export default defineScenario({
     const state = outcome.kind === 'redirect' ? outcome.params.state : undefined;
     if (state !== outcome.request.state) {
       throw new CheckFailure(
-        `${rule.when} redirected with a code but state ${JSON.stringify(state)}, not the state sent in the form; OIDC Core §3.1.2.1 requires the POST to be processed like a GET, and RFC 6749 §4.1.2 to return state unchanged.`,
+        `${rule.when} redirected with a code but state ${JSON.stringify(state)}, not the state sent in the form; ` +
+          `OIDC Core §3.1.2.1 requires the POST to be processed like a GET, and RFC 6749 §4.1.2 to return ` +
+          `state unchanged.`,
         { requirement: ctx.req.oidcCore_3_1_2_1, kind: 'refused-wrongly' },
       );
     }

@@ -29,7 +29,9 @@ export default defineScenario({
     const answer = authorizationAnswer(outcome, 'The authorization request without response_type');
     if (answer.kind === 'code') {
       throw new CheckFailure(
-        'The authorization request without response_type redirected with a code, as if response_type=code had been sent; OIDC Core §3.1.2.1 makes response_type REQUIRED and RFC 6749 §4.1.2.1 requires an error (invalid_request or unsupported_response_type).',
+        'The authorization request without response_type redirected with a code, as if response_type=code had been ' +
+          'sent; OIDC Core §3.1.2.1 makes response_type REQUIRED and RFC 6749 §4.1.2.1 requires an error ' +
+          '(invalid_request or unsupported_response_type).',
         { requirement: ctx.req.oidcCore_3_1_2_1 },
       );
     }
@@ -46,7 +48,8 @@ export default defineScenario({
     const target = elsewhere.kind === 'redirect' ? elsewhere.url : elsewhere.location;
     if (target !== undefined && new URL(target).origin === new URL(unregistered).origin) {
       throw new CheckFailure(
-        `The authorization request without response_type and with the unregistered redirect_uri ${unregistered} was redirected there; RFC 6749 §4.1.2.1 forbids redirecting to an unverified redirection URI.`,
+        `The authorization request without response_type and with the unregistered redirect_uri ${unregistered} was ` +
+          `redirected there; RFC 6749 §4.1.2.1 forbids redirecting to an unverified redirection URI.`,
         { requirement: ctx.req.rfc6749_4_1_2_1 },
       );
     }

@@ -4,7 +4,8 @@ import { CODE_FLOW_CAPABILITIES, expectAuthorizationCode, pkceParams, withOpenid
 export default defineScenario({
   id: 'authorize.unknown-parameter',
   title:
-    'Unknown authorization parameters are ignored, and login_hint, ui_locales, claims_locales, acr_values and display are accepted',
+    'Unknown authorization parameters are ignored, and login_hint, ui_locales, claims_locales, acr_values and ' +
+    'display are accepted',
   requirements: {
     rfc6749_3_1: {
       spec: 'RFC 6749',

@@ -21,13 +21,15 @@ export default defineScenario({
     const outcome = await ctx.authorize('public', pkceParams(ctx), { consent: 'deny' });
     if (!outcome.pages.includes('consent')) {
       return ctx.skip(
-        `the authorization request as the public client ${describeOutcome(outcome)} without a consent page, so the user had nothing to deny`,
+        `the authorization request as the public client ${describeOutcome(outcome)} without a consent page, so the ` +
+          `user had nothing to deny`,
       );
     }
     const when = 'After the user denied consent, the authorization response';
     if (outcome.kind !== 'redirect') {
       throw new CheckFailure(
-        `${when} ${describeOutcome(outcome)}; RFC 6749 §4.1.2.1 requires a redirect to the redirect_uri with error=access_denied.`,
+        `${when} ${describeOutcome(outcome)}; RFC 6749 §4.1.2.1 requires a redirect to the redirect_uri with ` +
+          `error=access_denied.`,
         { requirement: ctx.req.rfc6749_4_1_2_1, kind: 'refused-wrongly' },
       );
     }
@@ -36,13 +38,15 @@ export default defineScenario({
       const got =
         code !== undefined ? 'carried a code' : error === undefined ? 'carried no error' : `carried error=${error}`;
       throw new CheckFailure(
-        `${when} ${got}; RFC 6749 §4.1.2.1 requires error=access_denied ("the resource owner or authorization server denied the request").`,
+        `${when} ${got}; RFC 6749 §4.1.2.1 requires error=access_denied ("the resource owner or authorization ` +
+          `server denied the request").`,
         { requirement: ctx.req.rfc6749_4_1_2_1, kind: code !== undefined ? 'accepted' : 'refused-wrongly' },
       );
     }
     if (state !== outcome.request.state) {
       throw new CheckFailure(
-        `${when} carried error=access_denied but state ${state === undefined ? '(none)' : JSON.stringify(state)}, not the state sent; RFC 6749 §4.1.2.1 requires the exact state.`,
+        `${when} carried error=access_denied but state ${state === undefined ? '(none)' : JSON.stringify(state)}, ` +
+          `not the state sent; RFC 6749 §4.1.2.1 requires the exact state.`,
         { requirement: ctx.req.rfc6749_4_1_2_1, kind: 'refused-wrongly' },
       );
     }

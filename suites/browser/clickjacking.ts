@@ -22,15 +22,19 @@ async function startFramer(at: {
     const src = new URL(req.url ?? '/', 'http://localhost').searchParams.get('src') ?? 'about:blank';
     const attr = src.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(`<!doctype html><html><head><title>Another site</title></head><body style="font:14px system-ui;margin:12px">
-<p>A page on another origin, framing the IdP's page:</p><iframe src="${attr}" width="760" height="500" style="border:2px dashed #c00"></iframe></body></html>`);
+    res.end(
+      `<!doctype html><html><head><title>Another site</title></head><body style="font:14px system-ui;margin:12px">
+<p>A page on another origin, framing the IdP's page:</p><iframe src="${attr}" width="760" height="500" ` +
+        `style="border:2px dashed #c00"></iframe></body></html>`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(at.port, at.host, resolve);
   }).catch((error: unknown) => {
     throw new PreconditionError(
-      `the framing page could not listen on ${at.host}:${at.port} (browser.framingHost / framingPort): ${error instanceof Error ? error.message : String(error)}`,
+      `the framing page could not listen on ${at.host}:${at.port} (browser.framingHost / ` +
+        `framingPort): ${error instanceof Error ? error.message : String(error)}`,
     );
   });
   const { port } = server.address() as AddressInfo;
@@ -63,7 +67,8 @@ async function pagesToFrame(ctx: ScenarioContext): Promise<{ name: string; url: 
     if (res.status === 200 && typeof uri === 'string') pages.push({ name: 'device activation page', url: uri });
     else
       ctx.log(
-        `the device authorization request got HTTP ${res.status} without a verification_uri; the activation page was not framed`,
+        `the device authorization request got HTTP ${res.status} without a verification_uri; the activation page ` +
+          `was not framed`,
       );
   }
   return pages;
@@ -116,13 +121,16 @@ export default defineScenario({
         const served = headers ? ` (served with ${framingVerdict(headers).because})` : '';
         if (!outcome.rendered) {
           ctx.evidence.note(
-            `The ${target.name} (${target.url.split('?')[0]}) in a frame on ${new URL(at).origin}: not rendered, the frame shows ${outcome.url || 'nothing'}.`,
+            `The ${target.name} (${target.url.split('?')[0]}) in a frame on ${new URL(at).origin}: not rendered, ` +
+              `the frame shows ${outcome.url || 'nothing'}.`,
           );
           continue;
         }
         await ctx.softly(() => {
           throw new CheckFailure(
-            `A page on ${new URL(at).origin} framed the ${target.name} at ${outcome.url.split('?')[0]} and Chromium rendered it ("${outcome.title}")${served}; ${ctx.req.rfc9700_4_16} requires the authorization server to prevent clickjacking (X-Frame-Options or CSP frame-ancestors).`,
+            `A page on ${new URL(at).origin} framed the ${target.name} at ${outcome.url.split('?')[0]} and Chromium ` +
+              `rendered it ("${outcome.title}")${served}; ${ctx.req.rfc9700_4_16} requires the authorization server ` +
+              `to prevent clickjacking (X-Frame-Options or CSP frame-ancestors).`,
             { requirement: ctx.req.rfc9700_4_16 },
           );
         });

@@ -49,7 +49,9 @@ export default defineScenario({
       code_challenge_method: pkce.method,
     });
     ctx.evidence.note(
-      `The browser passed ${auth.pages.length ? `the ${auth.pages.join(', ')} page${auth.pages.length > 1 ? 's' : ''}` : 'no page'} as the ${client.role} client.`,
+      `The browser passed ` +
+        `${auth.pages.length ? `the ${auth.pages.join(', ')} page${auth.pages.length > 1 ? 's' : ''}` : 'no page'} ` +
+        `as the ${client.role} client.`,
       'pages',
     );
     const code = expectAuthorizationCode(auth, {
@@ -59,7 +61,8 @@ export default defineScenario({
     if (auth.kind === 'redirect' && auth.params.state !== state) {
       const got = auth.params.state === undefined ? 'no state' : 'a different state';
       throw new CheckFailure(
-        `The redirect to the redirect_uri in the browser carried ${got} for the request's state; RFC 6749 §4.1.2 requires the exact value sent.`,
+        `The redirect to the redirect_uri in the browser carried ${got} for the request's state; RFC 6749 §4.1.2 ` +
+          `requires the exact value sent.`,
         { requirement: ctx.req.rfc6749_4_1_2, kind: 'refused-wrongly' },
       );
     }

@@ -33,12 +33,15 @@ export default defineScenario({
     const outcome = await device.activate('approve', { useComplete: false });
     if (!outcome.pages.includes('user-code')) {
       throw new CheckFailure(
-        `The activation in Chromium at ${device.authorization.verification_uri} never showed a page to type the user code into (it ended at "${outcome.headline}": ${outcome.reason}); RFC 8628 §3.3 has the user enter the code at the verification URI.`,
+        `The activation in Chromium at ${device.authorization.verification_uri} never showed a page to type the ` +
+          `user code into (it ended at "${outcome.headline}": ${outcome.reason}); RFC 8628 §3.3 has the user enter ` +
+          `the code at the verification URI.`,
         { requirement: ctx.req.rfc8628_3_3, kind: 'refused-wrongly' },
       );
     }
     ctx.evidence.note(
-      `The browser passed the ${outcome.pages.join(', ')} pages and ended on "${outcome.headline}" (${outcome.url.split('?')[0]}).`,
+      `The browser passed the ${outcome.pages.join(', ')} pages and ended on "${outcome.headline}" ` +
+        `(${outcome.url.split('?')[0]}).`,
       'activation',
     );
     const res = await device.poller.pollPastSlowDown({ label: 'device code poll after the approval in the browser' });

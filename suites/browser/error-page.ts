@@ -47,7 +47,9 @@ export default defineScenario({
         `the confidential client's redirect URI is on ${ATTACKER.origin}, the origin this check uses as the attacker's`,
       );
     const idp = new URL(ctx.target.endpoints.authorization!).origin;
-    const what = `An authorization request in Chromium with the unregistered redirect_uri ${ATTACKER.href} and response_type=unsupported_type`;
+    const what =
+      `An authorization request in Chromium with the unregistered redirect_uri ${ATTACKER.href} and ` +
+      `response_type=unsupported_type`;
     const outcome = await ctx.browser.authorize(
       'confidential',
       { redirect_uri: ATTACKER.href, response_type: 'unsupported_type' },
@@ -71,23 +73,29 @@ export default defineScenario({
       const url = new URL(toAttacker);
       const error = url.searchParams.get('error') ?? new URLSearchParams(url.hash.slice(1)).get('error');
       throw new CheckFailure(
-        `${what} sent the browser to ${ATTACKER.origin} (${how}${error ? `, with error=${error}` : ''}; the harness stopped it there); RFC 6749 §4.1.2.1 forbids redirecting to an invalid redirection URI and requires informing the resource owner instead.`,
+        `${what} sent the browser to ${ATTACKER.origin} (${how}${error ? `, with error=${error}` : ''}; the harness ` +
+          `stopped it there); RFC 6749 §4.1.2.1 forbids redirecting to an invalid redirection URI and requires ` +
+          `informing the resource owner instead.`,
         { requirement: ctx.req.neverRedirect, kind: 'accepted' },
       );
     }
     if (outcome.kind === 'page' && outcome.location) {
       throw new PreconditionError(
-        `the IdP sent the browser to ${outcome.location}, outside its origin ${idp}; that is not the unregistered redirect_uri, and the check goes no further`,
+        `the IdP sent the browser to ${outcome.location}, outside its origin ${idp}; that is not the unregistered ` +
+          `redirect_uri, and the check goes no further`,
       );
     }
     if (outcome.kind === 'redirect') {
       throw new CheckFailure(
-        `${what} sent the browser to the client's registered redirect_uri (${outcome.params.error ? `error=${outcome.params.error}` : 'no error code'}) instead of showing an error page; RFC 6749 §4.1.2.1 says the authorization server should inform the resource owner.`,
+        `${what} sent the browser to the client's registered redirect_uri ` +
+          `(${outcome.params.error ? `error=${outcome.params.error}` : 'no error code'}) instead of showing an ` +
+          `error page; RFC 6749 §4.1.2.1 says the authorization server should inform the resource owner.`,
         { requirement: ctx.req.informOwner, kind: 'refused-wrongly' },
       );
     }
     ctx.evidence.note(
-      `The browser stayed at ${idp} on a page (HTTP ${outcome.status}${outcome.headline ? ` "${outcome.headline}"` : ''}).`,
+      `The browser stayed at ${idp} on a page ` +
+        `(HTTP ${outcome.status}${outcome.headline ? ` "${outcome.headline}"` : ''}).`,
     );
   },
 });

@@ -46,10 +46,12 @@ export async function expectRefusalIsFor(
   } catch (error) {
     if (!(error instanceof PreconditionError)) throw error;
     throw new JudgementError(
-      `the request ${refusal}, but a sound request with an S256 challenge failed too (${error.message}), so the refusal cannot be put down to ${cause}`,
+      `the request ${refusal}, but a sound request with an S256 challenge failed too (${error.message}), so the ` +
+        `refusal cannot be put down to ${cause}`,
     );
   }
   ctx.evidence.note(
-    `The authorization request ${refusal}; the same request with an S256 challenge got a code, so the refusal was for ${cause}.`,
+    `The authorization request ${refusal}; the same request with an S256 challenge got a code, so the refusal was ` +
+      `for ${cause}.`,
   );
 }

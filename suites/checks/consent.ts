@@ -35,7 +35,8 @@ export async function expectThirdPartyConsent(
     });
     if (auth.kind !== 'redirect' || !auth.params.code) {
       throw new PreconditionError(
-        `the authorization request as the ${third.role} client ${describeOutcome(auth)}; a completed flow was needed to see its pages`,
+        `the authorization request as the ${third.role} client ${describeOutcome(auth)}; a completed flow was ` +
+          `needed to see its pages`,
       );
     }
     return auth;
@@ -45,13 +46,16 @@ export async function expectThirdPartyConsent(
   const again = await attempt({ prompt: 'consent' });
   if (again.pages.includes('consent')) {
     ctx.evidence.note(
-      `The first request showed no consent page (a remembered consent, which OIDC Core §3.1.2.4 allows); with prompt=consent the consent page came.`,
+      `The first request showed no consent page (a remembered consent, which OIDC Core §3.1.2.4 allows); with ` +
+        `prompt=consent the consent page came.`,
     );
     return;
   }
   const passed = again.pages.length ? `the ${again.pages.join(' and ')} page` : 'no page at all';
   throw new CheckFailure(
-    `The authorization request as the third-party ${third.role} client${how} redirected with a code after ${passed}, without a consent page, even with prompt=consent; ${per.label} requires a consent screen for third-party clients.`,
+    `The authorization request as the third-party ${third.role} client${how} redirected with a code ` +
+      `after ${passed}, without a consent page, even with prompt=consent; ${per.label} requires a consent screen ` +
+      `for third-party clients.`,
     { requirement: per, kind: 'accepted' },
   );
 }

@@ -43,7 +43,8 @@ export function expectDeviceAuthorizationResponse(body: Record<string, unknown>,
     problems.push(`interval ${JSON.stringify(body.interval)}, not a positive number of seconds`);
   if (problems.length) {
     throw new CheckFailure(
-      `The device authorization response has ${problems.join(', ')}; ${per.label} requires device_code, user_code, verification_uri (a URI) and expires_in (seconds), and interval, when present, in seconds.`,
+      `The device authorization response has ${problems.join(', ')}; ${per.label} requires device_code, user_code, ` +
+        `verification_uri (a URI) and expires_in (seconds), and interval, when present, in seconds.`,
       { requirement: per, kind: 'refused-wrongly' },
     );
   }

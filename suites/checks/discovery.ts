@@ -19,7 +19,8 @@ export function expectDiscoveryDocument(target: Target, per: RequirementRef): Re
   }
   if (!target.discovery) {
     throw new CheckFailure(
-      `${target.discoveryProblem ?? 'The discovery document could not be read'}; ${per.label} requires a JSON object at ${target.discoveryUrl}.`,
+      `${target.discoveryProblem ?? 'The discovery document could not be read'}; ${per.label} requires a JSON ` +
+        `object at ${target.discoveryUrl}.`,
       { requirement: per, kind: 'refused-wrongly' },
     );
   }
@@ -30,7 +31,8 @@ export function expectRequiredDiscoveryFields(doc: Record<string, unknown>, per:
   const missing = REQUIRED_DISCOVERY_FIELDS.filter((f) => doc[f] === undefined || doc[f] === null || doc[f] === '');
   if (missing.length) {
     throw new CheckFailure(
-      `The discovery document lacks ${missing.join(', ')}; ${per.label} requires ${missing.length > 1 ? 'them' : 'it'}.`,
+      `The discovery document lacks ${missing.join(', ')}; ${per.label} ` +
+        `requires ${missing.length > 1 ? 'them' : 'it'}.`,
       { requirement: per, kind: 'refused-wrongly' },
     );
   }
@@ -41,14 +43,16 @@ export function expectRequiredDiscoveryFields(doc: Record<string, unknown>, per:
   ].filter((f) => !Array.isArray(doc[f]));
   if (notArrays.length) {
     throw new CheckFailure(
-      `The discovery document's ${notArrays.join(', ')} ${notArrays.length > 1 ? 'are not JSON arrays' : 'is not a JSON array'}; ${per.label} requires arrays.`,
+      `The discovery document's ${notArrays.join(', ')} ` +
+        `${notArrays.length > 1 ? 'are not JSON arrays' : 'is not a JSON array'}; ${per.label} requires arrays.`,
       { requirement: per, kind: 'refused-wrongly' },
     );
   }
   const algs = doc.id_token_signing_alg_values_supported as unknown[];
   if (!algs.includes('RS256')) {
     throw new CheckFailure(
-      `id_token_signing_alg_values_supported is ${JSON.stringify(algs)} without RS256; ${per.label} requires RS256 to be included.`,
+      `id_token_signing_alg_values_supported is ${JSON.stringify(algs)} without RS256; ${per.label} requires RS256 ` +
+        `to be included.`,
       { requirement: per, kind: 'refused-wrongly' },
     );
   }
@@ -58,7 +62,8 @@ export function expectRequiredDiscoveryFields(doc: Record<string, unknown>, per:
 export function expectIssuerMatches(doc: Record<string, unknown>, issuer: string, per: RequirementRef): void {
   if (doc.issuer !== issuer) {
     throw new CheckFailure(
-      `The discovery document names the issuer ${JSON.stringify(doc.issuer)}, not the configured "${issuer}"; ${per.label} requires them to be identical.`,
+      `The discovery document names the issuer ${JSON.stringify(doc.issuer)}, not the configured ` +
+        `"${issuer}"; ${per.label} requires them to be identical.`,
       { requirement: per, kind: 'accepted' },
     );
   }

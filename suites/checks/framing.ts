@@ -57,7 +57,9 @@ export function framingVerdict(headers: PageHeaders): FramingVerdict {
   if (xfo)
     return {
       forbidden: false,
-      because: `X-Frame-Options: ${xfo}, which browsers do not enforce (only DENY and SAMEORIGIN), and no CSP frame-ancestors`,
+      because:
+        `X-Frame-Options: ${xfo}, which browsers do not enforce (only DENY and SAMEORIGIN), and no CSP ` +
+        `frame-ancestors`,
     };
   return { forbidden: false, because: 'no X-Frame-Options and no CSP frame-ancestors' };
 }
@@ -70,7 +72,8 @@ export function expectFramingForbidden(
   const verdict = framingVerdict(page.headers);
   if (!verdict.forbidden) {
     throw new CheckFailure(
-      `The ${page.name} at ${page.url} was served with ${verdict.because}; ${rule.per.label} requires the authorization server to prevent clickjacking (X-Frame-Options DENY or SAMEORIGIN, or CSP frame-ancestors).`,
+      `The ${page.name} at ${page.url} was served with ${verdict.because}; ${rule.per.label} requires the ` +
+        `authorization server to prevent clickjacking (X-Frame-Options DENY or SAMEORIGIN, or CSP frame-ancestors).`,
       { requirement: rule.per, kind: 'accepted' },
     );
   }

@@ -33,7 +33,10 @@ export function describeResponse(res: HttpResponse): string {
   if (typeof b.error === 'string') return `HTTP ${res.status} with error=${b.error}`;
   if (res.json === undefined) return `HTTP ${res.status} with a non-JSON body`;
   if (res.json === null || typeof res.json !== 'object' || Array.isArray(res.json)) {
-    return `HTTP ${res.status} with a JSON ${res.json === null ? 'null' : Array.isArray(res.json) ? 'array' : typeof res.json}, not a JSON object`;
+    return (
+      `HTTP ${res.status} with a ` +
+      `JSON ${res.json === null ? 'null' : Array.isArray(res.json) ? 'array' : typeof res.json}, not a JSON object`
+    );
   }
   return `HTTP ${res.status} without an error code`;
 }
@@ -50,7 +53,8 @@ export function expectOAuthError(res: HttpResponse, codes: string | string[], ru
     res.body.access_token === undefined;
   if (!ok) {
     throw new CheckFailure(
-      `${rule.when} got ${describeResponse(res)}; ${rule.per.label} requires an error response with ${allowed.map((c) => `error=${c}`).join(' or ')}.`,
+      `${rule.when} got ${describeResponse(res)}; ${rule.per.label} requires an error response ` +
+        `with ${allowed.map((c) => `error=${c}`).join(' or ')}.`,
       {
         requirement: rule.per,
         kind: rule.kind ?? (wasAccepted(res) ? 'accepted' : 'refused-wrongly'),
@@ -92,7 +96,8 @@ export function expectBearer(tokens: TokenSet, rule: Rule): void {
 export function expectAuthorizationCode(outcome: AuthorizeResult, rule: Rule): string {
   if (outcome.kind === 'redirect' && outcome.params.code) return outcome.params.code;
   throw new CheckFailure(
-    `${rule.when} ${describeOutcome(outcome)}; ${rule.per.label} requires a redirect to the redirect_uri carrying a code.`,
+    `${rule.when} ${describeOutcome(outcome)}; ${rule.per.label} requires a redirect to the redirect_uri ` +
+      `carrying a code.`,
     { requirement: rule.per, kind: rule.kind ?? 'refused-wrongly' },
   );
 }
@@ -137,7 +142,8 @@ export function expectHeader(res: HttpResponse, name: string, pattern: RegExp, r
   const value = res.header(name);
   if (value === undefined || !pattern.test(value)) {
     throw new CheckFailure(
-      `${rule.when} answered ${value === undefined ? `without ${name}` : `with ${name}: ${value}`}; ${rule.per.label} requires ${rule.want}.`,
+      `${rule.when} answered ${value === undefined ? `without ${name}` : `with ${name}: ${value}`}; ` +
+        `${rule.per.label} requires ${rule.want}.`,
       { requirement: rule.per, kind: rule.kind ?? 'accepted' },
     );
   }

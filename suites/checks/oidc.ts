@@ -130,7 +130,8 @@ export function expectSilentCode(outcome: AuthorizeResult, rule: Rule): string {
   if (outcome.kind === 'redirect' && outcome.params.code && outcome.pages.length === 0) return outcome.params.code;
   const shown = outcome.pages.length ? ` after the ${outcome.pages.join(' and ')} page` : '';
   throw new CheckFailure(
-    `${rule.when} ${describeOutcome(outcome)}${shown}; ${rule.per.label} requires a code without any page, since the user is signed in.`,
+    `${rule.when} ${describeOutcome(outcome)}${shown}; ${rule.per.label} requires a code without any page, since ` +
+      `the user is signed in.`,
     { requirement: rule.per, kind: rule.kind ?? 'refused-wrongly' },
   );
 }
@@ -140,7 +141,9 @@ export function expectAuthTime(claims: Record<string, unknown>, rule: Rule): num
   const value = claims.auth_time;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   throw new CheckFailure(
-    `${rule.when} returned an ID token ${value === undefined ? 'without auth_time' : `with auth_time ${JSON.stringify(value)}`}; ${rule.per.label} requires auth_time (a number of seconds) in it.`,
+    `${rule.when} returned an ID ` +
+      `token ${value === undefined ? 'without auth_time' : `with auth_time ${JSON.stringify(value)}`}; ` +
+      `${rule.per.label} requires auth_time (a number of seconds) in it.`,
     { requirement: rule.per, kind: rule.kind ?? 'refused-wrongly' },
   );
 }
@@ -149,7 +152,8 @@ export function expectAuthTime(claims: Record<string, unknown>, rule: Rule): num
 export function expectSameSub(first: Record<string, unknown>, second: Record<string, unknown>, rule: Rule): void {
   if (second.sub === first.sub) return;
   throw new CheckFailure(
-    `${rule.when} returned an ID token for sub ${JSON.stringify(second.sub)}, not the signed-in user's ${JSON.stringify(first.sub)}; ${rule.per.label} requires the session's user.`,
+    `${rule.when} returned an ID token for sub ${JSON.stringify(second.sub)}, not the signed-in ` +
+      `user's ${JSON.stringify(first.sub)}; ${rule.per.label} requires the session's user.`,
     { requirement: rule.per, kind: rule.kind ?? 'accepted' },
   );
 }

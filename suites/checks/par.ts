@@ -70,7 +70,13 @@ export async function pushedCode(
   const outcome = await openPushed(ctx, client.clientId, pushed.requestUri, [client.redirectUri]);
   if (outcome.kind !== 'redirect' || !outcome.params.code) {
     throw new PreconditionError(
-      `the authorization request by request_uri as ${client.role} ${outcome.kind === 'redirect' ? `redirected with ${outcome.params.error ?? 'no code'}` : `stopped: ${outcome.reason}`}; a code was needed to go on`,
+      `the authorization request by request_uri ` +
+        `as ${client.role} ` +
+        `${
+          outcome.kind === 'redirect'
+            ? `redirected with ${outcome.params.error ?? 'no code'}`
+            : `stopped: ${outcome.reason}`
+        }; a code was needed to go on`,
     );
   }
   return { pushed, code: outcome.params.code };

@@ -77,7 +77,9 @@ export function expectIntrospectionResponse(
 ): Record<string, unknown> {
   if (res.status !== 200 || typeof res.body.active !== 'boolean') {
     throw new CheckFailure(
-      `${when} got HTTP ${res.status}${typeof res.body.error === 'string' ? ` with error=${res.body.error}` : ' without a boolean "active"'}; ${per.label} requires HTTP 200 with a JSON object whose "active" is a boolean.`,
+      `${when} got HTTP ${res.status}` +
+        `${typeof res.body.error === 'string' ? ` with error=${res.body.error}` : ' without a boolean "active"'}; ` +
+        `${per.label} requires HTTP 200 with a JSON object whose "active" is a boolean.`,
       { requirement: per, kind: 'refused-wrongly' },
     );
   }

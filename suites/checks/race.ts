@@ -28,17 +28,21 @@ export function expectAtMostOneSuccess(
   const crashed = responses.filter((r) => r.status >= 500);
   if (crashed.length) {
     ctx.warn(
-      `${rule.when}: the target failed with HTTP 5xx in ${crashed.length} of ${responses.length} answers (${statuses.join(', ')}); a server that serialises its single-use check answers each request, with tokens or with an error (RFC 9110 §15.6: 5xx means the server erred).`,
+      `${rule.when}: the target failed with HTTP 5xx in ${crashed.length} of ${responses.length} answers ` +
+        `(${statuses.join(', ')}); a server that serialises its single-use check answers each request, with tokens ` +
+        `or with an error (RFC 9110 §15.6: 5xx means the server erred).`,
     );
   }
   if (crashed.length === responses.length) {
     throw new PreconditionError(
-      `all ${responses.length} parallel requests failed with HTTP 5xx (${statuses.join(', ')}), so the race could not be judged`,
+      `all ${responses.length} parallel requests failed with HTTP 5xx (${statuses.join(', ')}), so the race could ` +
+        `not be judged`,
     );
   }
   if (wins > 1) {
     throw new CheckFailure(
-      `${rule.when}: ${wins} of ${responses.length} succeeded (${statuses.join(', ')}); ${rule.per.label} allows one use, so at most one may succeed.`,
+      `${rule.when}: ${wins} of ${responses.length} succeeded (${statuses.join(', ')}); ${rule.per.label} allows ` +
+        `one use, so at most one may succeed.`,
       { requirement: rule.per, kind: 'accepted' },
     );
   }
@@ -47,7 +51,8 @@ export function expectAtMostOneSuccess(
     !responses.every((r) => r.status >= 500 || (r.status === 400 && r.body.error === 'invalid_grant'))
   ) {
     throw new PreconditionError(
-      `none of the ${responses.length} parallel requests succeeded (${statuses.join(', ')}), so the race was not run on a usable credential`,
+      `none of the ${responses.length} parallel requests succeeded (${statuses.join(', ')}), so the race was not ` +
+        `run on a usable credential`,
     );
   }
 }

@@ -55,7 +55,8 @@ export async function tokensWithRefresh(
   const { tokens, scope: wanted } = await tokensAskingRefresh(ctx, role, scope);
   if (typeof tokens.refresh_token !== 'string' || !tokens.refresh_token) {
     ctx.skip(
-      `the ${role} client got no refresh token from the code flow (scope "${wanted.join(' ')}"), so there is none to test`,
+      `the ${role} client got no refresh token from the code flow (scope "${wanted.join(' ')}"), so there is ` +
+        `none to test`,
     );
   }
   return { tokens: tokens as RefreshableTokens, scope: wanted };
@@ -100,7 +101,8 @@ export async function rotateOnce(
   const next = res.body as TokenSet;
   if (typeof next.refresh_token !== 'string' || !next.refresh_token || next.refresh_token === refreshToken) {
     ctx.skip(
-      `the target does not rotate the ${role} client's refresh tokens (refresh.rotation reports that), so none has been rotated out`,
+      `the target does not rotate the ${role} client's refresh tokens (refresh.rotation reports that), so none has ` +
+        `been rotated out`,
     );
   }
   return next as RefreshableTokens;

@@ -89,7 +89,8 @@ export function expectScopesWithheld(
   if (res.status !== 200 || typeof b.access_token !== 'string') {
     if (res.status >= 400 && res.status < 500 && b.error === 'invalid_scope') return 'error';
     throw new CheckFailure(
-      `${rule.when} got ${describeResponse(res)}; ${rule.per.label} requires error=invalid_scope, or tokens whose granted scope leaves out ${extra.join(' ')}.`,
+      `${rule.when} got ${describeResponse(res)}; ${rule.per.label} requires error=invalid_scope, or tokens whose ` +
+        `granted scope leaves out ${extra.join(' ')}.`,
       { requirement: rule.per, kind: 'refused-wrongly' },
     );
   }
@@ -97,7 +98,8 @@ export function expectScopesWithheld(
     const leaked = extra.filter((s) => granted.scopes.includes(s));
     if (leaked.length) {
       throw new CheckFailure(
-        `${rule.when} was granted ${leaked.join(' ')} (${granted.source}); ${rule.per.label} requires error=invalid_scope, or a granted scope without ${leaked.length > 1 ? 'them' : 'it'}.`,
+        `${rule.when} was granted ${leaked.join(' ')} (${granted.source}); ${rule.per.label} requires ` +
+          `error=invalid_scope, or a granted scope without ${leaked.length > 1 ? 'them' : 'it'}.`,
         { requirement: rule.per, kind: 'accepted' },
       );
     }

@@ -43,11 +43,10 @@ function offeredPlaces(ctx: ScenarioContext): Place[] {
       async present(token, label) {
         const res = await userinfoRequest(ctx, token, label);
         const error = bearerChallenge(res)?.error;
-        if (is2xx(res.status))
-          return {
-            accepted: true,
-            answer: `userinfo answered HTTP ${res.status}${res.body.sub === undefined ? '' : " with the user's claims"}`,
-          };
+        if (is2xx(res.status)) {
+          const claims = res.body.sub === undefined ? '' : " with the user's claims";
+          return { accepted: true, answer: `userinfo answered HTTP ${res.status}${claims}` };
+        }
         // RFC 6750 §3.1: insufficient_scope is the answer to a valid token that lacks a scope.
         if (res.status === 403 && error === 'insufficient_scope')
           return {
@@ -82,7 +81,9 @@ function offeredPlaces(ctx: ScenarioContext): Place[] {
           return { accepted: true, answer: `token exchange issued a new access token (HTTP ${res.status})` };
         return {
           accepted: false,
-          answer: `token exchange answered HTTP ${res.status}${typeof res.body.error === 'string' ? ` ${res.body.error}` : ''}`,
+          answer:
+            `token exchange answered ` +
+            `HTTP ${res.status}${typeof res.body.error === 'string' ? ` ${res.body.error}` : ''}`,
         };
       },
     });
@@ -98,12 +99,14 @@ export async function placesTakingToken(ctx: ScenarioContext, genuine: string): 
     if (control.accepted) taking.push(place);
     else
       ctx.evidence.note(
-        `Left out ${place.name}: it refused the genuine access token too (${control.answer}), so a refusal there shows nothing about a forged one.`,
+        `Left out ${place.name}: it refused the genuine access token too (${control.answer}), so a refusal there ` +
+          `shows nothing about a forged one.`,
       );
   }
   if (taking.length === 0) {
     ctx.skip(
-      'no place where the target takes access tokens (userinfo, introspection, token exchange) accepted the genuine token, so there is nowhere to present a forged one',
+      'no place where the target takes access tokens (userinfo, introspection, token exchange) accepted the genuine ' +
+        'token, so there is nowhere to present a forged one',
     );
   }
   return taking;
@@ -125,7 +128,8 @@ export async function expectRefusedEverywhere(
   const accepted = answers.filter((a) => a.accepted);
   if (accepted.length > 0) {
     throw new CheckFailure(
-      `The target accepted ${what}: ${accepted.map((a) => a.answer).join('; ')}; ${per.label} requires it to be refused.`,
+      `The target accepted ${what}: ${accepted.map((a) => a.answer).join('; ')}; ${per.label} requires it to ` +
+        `be refused.`,
       { requirement: per, kind: 'accepted' },
     );
   }
@@ -155,7 +159,8 @@ export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<strin
     ctx.evidence.note('The client_credentials access token is not a JWT either.');
   }
   return ctx.skip(
-    "the target's access tokens are opaque, not JWTs: there is no JWT to forge from (the RFC 8725 attacks apply to JWTs)",
+    "the target's access tokens are opaque, not JWTs: there is no JWT to forge from (the RFC 8725 attacks " +
+      'apply to JWTs)',
   );
 }
 

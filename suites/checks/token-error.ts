@@ -51,7 +51,15 @@ export function tokenErrorFormatProblem(res: HttpResponse, options: TokenErrorFo
     return `HTTP ${res.status} with error=${error}, where ${statuses.join(' or ')} belongs`;
   const description = b.error_description;
   if (description !== undefined && (typeof description !== 'string' || !DESCRIPTION.test(description))) {
-    return `error=${error} with an error_description ${typeof description === 'string' ? `holding characters outside %x20-21 / %x23-5B / %x5D-7E (${JSON.stringify(description.slice(0, 120))})` : 'that is not a string'}`;
+    return (
+      `error=${error} with an ` +
+      `error_description ` +
+      `${
+        typeof description === 'string'
+          ? `holding characters outside %x20-21 / %x23-5B / %x5D-7E (${JSON.stringify(description.slice(0, 120))})`
+          : 'that is not a string'
+      }`
+    );
   }
   const uri = b.error_uri;
   if (uri !== undefined && (typeof uri !== 'string' || !URI_CHARS.test(uri) || !URL.canParse(uri)))
@@ -64,7 +72,8 @@ export function expectTokenErrorFormat(res: HttpResponse, rule: Rule, options: T
   const problem = tokenErrorFormatProblem(res, options);
   if (problem) {
     throw new CheckFailure(
-      `${rule.when} got ${problem}; ${rule.per.label} requires HTTP 400 (401 for invalid_client) with an application/json error object from its set.`,
+      `${rule.when} got ${problem}; ${rule.per.label} requires HTTP 400 (401 for invalid_client) with an ` +
+        `application/json error object from its set.`,
       {
         requirement: rule.per,
         kind: res.status >= 200 && res.status < 300 ? 'accepted' : 'refused-wrongly',

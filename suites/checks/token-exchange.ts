@@ -75,7 +75,8 @@ export async function expectSubjectExchangeable(ctx: ScenarioContext, subject: S
   if (res.status !== 200 || typeof res.body.access_token !== 'string') {
     const error = typeof res.body.error === 'string' ? ` with error=${res.body.error}` : '';
     throw new PreconditionError(
-      `exchanging a genuine access token as the exchange client got HTTP ${res.status}${error}, so a refusal of another subject would show nothing`,
+      `exchanging a genuine access token as the exchange client got HTTP ${res.status}${error}, so a refusal of ` +
+        `another subject would show nothing`,
     );
   }
 }

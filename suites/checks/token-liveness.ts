@@ -80,7 +80,8 @@ export function tokenProbe(ctx: ScenarioContext, role: ClientRole): TokenProbe |
         latest ??= tokens.refresh_token;
         if (!latest)
           ctx.skip(
-            'the target has neither introspection nor userinfo, and the code flow issued no refresh token to probe with',
+            'the target has neither introspection nor userinfo, and the code flow issued no refresh token ' +
+              'to probe with',
           );
         const res = await ctx.http.token(
           client,

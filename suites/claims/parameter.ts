@@ -14,7 +14,8 @@ const CANDIDATES = ['email', 'name', 'family_name', 'given_name', 'phone_number'
 export default defineScenario({
   id: 'claims.parameter',
   title:
-    'Where the claims parameter is supported, an essential claim it asks for comes back in the ID token and from userinfo',
+    'Where the claims parameter is supported, an essential claim it asks for comes back in the ID token and ' +
+    'from userinfo',
   requirements: {
     oidcCore_5_5: {
       spec: 'OIDC Core',
@@ -40,7 +41,8 @@ export default defineScenario({
     );
     if (!claim)
       throw new PreconditionError(
-        `userinfo with the client's scope returned none of ${CANDIDATES.join(', ')}, so there is no claim of this user to ask for`,
+        `userinfo with the client's scope returned none of ${CANDIDATES.join(', ')}, so there is no claim of this ` +
+          `user to ask for`,
       );
 
     // Scope openid alone: the claim can only come back because the claims parameter asked for it.
@@ -57,14 +59,16 @@ export default defineScenario({
     await ctx.softly(() => {
       if (idClaims[claim] !== undefined) return;
       throw new CheckFailure(
-        `With scope openid and claims ${claims}, the ID token lacks ${claim} (which userinfo shows this user has); OIDC Core §5.5 asks for the requested claims to be returned in the ID token.`,
+        `With scope openid and claims ${claims}, the ID token lacks ${claim} (which userinfo shows this user has); ` +
+          `OIDC Core §5.5 asks for the requested claims to be returned in the ID token.`,
         { requirement: ctx.req.oidcCore_5_5, kind: 'refused-wrongly' },
       );
     });
     const info = await userinfoRequest(ctx, tokens.access_token, 'userinfo for the claims request');
     if (info.body[claim] === undefined) {
       throw new CheckFailure(
-        `With scope openid and claims ${claims}, userinfo (HTTP ${info.status}) lacks ${claim}; OIDC Core §5.5 asks for the requested claims to be returned from userinfo.`,
+        `With scope openid and claims ${claims}, userinfo (HTTP ${info.status}) lacks ${claim}; OIDC Core §5.5 asks ` +
+          `for the requested claims to be returned from userinfo.`,
         { requirement: ctx.req.oidcCore_5_5, kind: 'refused-wrongly' },
       );
     }

@@ -5,7 +5,8 @@ import { expectOAuthError, provesSoundAssertionWorks, redeemWithAssertion } from
 export default defineScenario({
   id: 'client-auth.private-key-jwt',
   title:
-    'A signed client assertion (private_key_jwt) authenticates; an unsigned, expired or foreign-key assertion gets invalid_client',
+    'A signed client assertion (private_key_jwt) authenticates; an unsigned, expired or foreign-key assertion gets ' +
+    'invalid_client',
   requirements: {
     rfc7523_3: {
       spec: 'RFC 7523',

@@ -31,7 +31,8 @@ export default defineScenario({
     const [owner, other] = [ctx.client('confidential'), ctx.client('confidential2')];
     if (owner.clientId === other.clientId)
       throw new PreconditionError(
-        `clients.confidential and clients.confidential2 are the same client (${owner.clientId}); two different clients are needed`,
+        `clients.confidential and clients.confidential2 are the same client (${owner.clientId}); two different ` +
+          `clients are needed`,
       );
     const { code, request, pkce } = await ctx.flows.code('confidential');
     // Everything else is right (redirect_uri, code_verifier); only the client differs.

@@ -22,7 +22,8 @@ export default defineScenario({
     const probe =
       tokenProbe(ctx, 'confidential') ??
       ctx.skip(
-        'the target offers no way to tell whether a token still works: no introspection endpoint for the confidential client, no userinfo endpoint, no refresh_token grant',
+        'the target offers no way to tell whether a token still works: no introspection endpoint for the ' +
+          'confidential client, no userinfo endpoint, no refresh_token grant',
       );
     const { code, request, pkce, tokens } = await ctx.flows.tokens('confidential', probe.flow);
     const before = await probe.works(tokens);
@@ -44,11 +45,14 @@ export default defineScenario({
     const after = await probe.works(tokens);
     if (after.works) {
       throw new CheckFailure(
-        `After the code was redeemed a second time (${describeResponse(replay)}), the tokens from its first redemption still work ${probe.where} (${after.answer}); RFC 6749 §4.1.2 says the server SHOULD revoke the tokens issued from a code used twice.`,
+        `After the code was redeemed a second time (${describeResponse(replay)}), the tokens from its first ` +
+          `redemption still work ${probe.where} (${after.answer}); RFC 6749 §4.1.2 says the server SHOULD revoke ` +
+          `the tokens issued from a code used twice.`,
       );
     }
     ctx.evidence.note(
-      `The replay got ${describeResponse(replay)}; then the first redemption's tokens no longer worked ${probe.where} (${after.answer}).`,
+      `The replay got ${describeResponse(replay)}; then the first redemption's tokens no longer ` +
+        `worked ${probe.where} (${after.answer}).`,
     );
   },
 });

@@ -28,7 +28,8 @@ export default defineScenario({
     if (response.state === state) return;
     const got = response.state === undefined ? 'without state' : `with state ${JSON.stringify(response.state)}`;
     throw new CheckFailure(
-      `The authorization response for a request with state ${JSON.stringify(state)} came back ${got}; RFC 6749 §4.1.2 requires the exact value the client sent.`,
+      `The authorization response for a request with state ${JSON.stringify(state)} came back ${got}; RFC 6749 ` +
+        `§4.1.2 requires the exact value the client sent.`,
       { kind: 'refused-wrongly' },
     );
   },

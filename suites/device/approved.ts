@@ -39,7 +39,8 @@ export default defineScenario({
         ? ''
         : ` (the request's scope "${scope}" had no offline_access, which some IdPs want first)`;
       throw new CheckFailure(
-        `The token response after the user approved the device has no refresh_token${hint}; the SPEC's grant table says the device code grant issues one.`,
+        `The token response after the user approved the device has no refresh_token${hint}; the SPEC's grant table ` +
+          `says the device code grant issues one.`,
         { requirement: ctx.req.specWhatTheServiceDoes, kind: 'refused-wrongly' },
       );
     }

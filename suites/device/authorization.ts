@@ -4,7 +4,8 @@ import { expectDeviceAuthorizationResponse, expectStatus } from '../checks/index
 export default defineScenario({
   id: 'device.authorization',
   title:
-    'The device authorization endpoint returns device_code, user_code, verification_uri and expires_in (and interval, if any, in seconds)',
+    'The device authorization endpoint returns device_code, user_code, verification_uri and expires_in (and ' +
+    'interval, if any, in seconds)',
   requirements: { rfc8628_3_2: { spec: 'RFC 8628', section: '3.2', level: 'MUST', party: 'server' } },
   severity: 'medium',
   requires: { roles: ['device'], capabilities: [`grant:${GRANT.device}`, 'endpoint:deviceAuthorization'] },
@@ -14,7 +15,8 @@ export default defineScenario({
     expectDeviceAuthorizationResponse(res.body, ctx.req.rfc8628_3_2);
     if (res.body.interval === undefined) {
       ctx.evidence.note(
-        `No interval in the response: a device polls every ${DEFAULT_POLL_INTERVAL_SECONDS} seconds, the default of RFC 8628 §3.2.`,
+        `No interval in the response: a device polls every ${DEFAULT_POLL_INTERVAL_SECONDS} seconds, the default of ` +
+          `RFC 8628 §3.2.`,
       );
     }
   },

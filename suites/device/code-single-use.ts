@@ -15,7 +15,9 @@ export default defineScenario({
     const again = await device.poller.pollPastSlowDown({ label: 'device code poll after the tokens were issued' });
     if (again.status < 400 || typeof again.body.access_token === 'string') {
       throw new CheckFailure(
-        `Polling again with a device code that had already been redeemed got ${describeResponse(again)}; RFC 8628 §3.5 ends the device authorization session with the token response, so a second poll must get an error, not a second set of tokens.`,
+        `Polling again with a device code that had already been redeemed got ${describeResponse(again)}; RFC 8628 ` +
+          `§3.5 ends the device authorization session with the token response, so a second poll must get an error, ` +
+          `not a second set of tokens.`,
         { requirement: ctx.req.rfc8628_3_5 },
       );
     }

@@ -23,7 +23,8 @@ export default defineScenario({
     if (first.body.error === 'slow_down') return;
     if (first.body.error !== 'authorization_pending') {
       throw new PreconditionError(
-        `the first poll of a fresh device code got ${describeResponse(first)}, not authorization_pending; a pending device code was needed to poll too fast`,
+        `the first poll of a fresh device code got ${describeResponse(first)}, not authorization_pending; a pending ` +
+          `device code was needed to poll too fast`,
       );
     }
     const interval = device.poller.interval;
@@ -34,7 +35,9 @@ export default defineScenario({
     });
     if (second.body.error !== 'slow_down') {
       throw new CheckFailure(
-        `Polling again ${gap} ms after the previous answer, within the ${interval} s interval, got ${describeResponse(second)}; RFC 8628 §3.5 has the server answer a device that polls too fast with error=slow_down.`,
+        `Polling again ${gap} ms after the previous answer, within the ${interval} s interval, ` +
+          `got ${describeResponse(second)}; RFC 8628 §3.5 has the server answer a device that polls too fast with ` +
+          `error=slow_down.`,
         { requirement: ctx.req.rfc8628_3_5, kind: wasAccepted(second) ? 'accepted' : 'refused-wrongly' },
       );
     }

@@ -66,13 +66,15 @@ export default defineScenario({
     const methods: unknown = doc.code_challenge_methods_supported;
     if (methods === undefined) {
       throw new CheckFailure(
-        'The discovery document has no code_challenge_methods_supported; RFC 9700 §2.1.1 recommends publishing it so that clients can detect PKCE support.',
+        'The discovery document has no code_challenge_methods_supported; RFC 9700 §2.1.1 recommends publishing it ' +
+          'so that clients can detect PKCE support.',
         { requirement: ctx.req.rfc9700_2_1_1, kind: 'refused-wrongly' },
       );
     }
     if (!Array.isArray(methods) || !methods.every((m) => typeof m === 'string')) {
       throw new CheckFailure(
-        `code_challenge_methods_supported is ${JSON.stringify(methods)}; RFC 8414 §2 requires a JSON array of PKCE method names.`,
+        `code_challenge_methods_supported is ${JSON.stringify(methods)}; RFC 8414 §2 requires a JSON array of PKCE ` +
+          `method names.`,
         { requirement: ctx.req.rfc8414_2, kind: 'refused-wrongly' },
       );
     }
@@ -80,7 +82,8 @@ export default defineScenario({
     await ctx.softly(() => {
       if (!methods.includes('S256')) {
         throw new CheckFailure(
-          `code_challenge_methods_supported is ${shown}, without S256; RFC 7636 §4.2 makes S256 mandatory to implement on the server.`,
+          `code_challenge_methods_supported is ${shown}, without S256; RFC 7636 §4.2 makes S256 mandatory to ` +
+            `implement on the server.`,
           { requirement: ctx.req.rfc7636_4_2, kind: 'refused-wrongly' },
         );
       }
@@ -89,18 +92,21 @@ export default defineScenario({
       // Only the SPEC and FAPI 2.0 bind the server here (S256 alone); RFC 9700 §2.1.1 asks it of clients.
       if (ctx.applies(ctx.req.fapi2Pkce)) {
         throw new CheckFailure(
-          `code_challenge_methods_supported is ${shown}: it offers plain, whose challenge is the verifier itself; FAPI 2.0 SP §5.3.2.2 requires S256 as the code challenge method.`,
+          `code_challenge_methods_supported is ${shown}: it offers plain, whose challenge is the verifier itself; ` +
+            `FAPI 2.0 SP §5.3.2.2 requires S256 as the code challenge method.`,
           { requirement: ctx.req.fapi2Pkce },
         );
       }
       if (!ctx.applies(ctx.req.specCodeChallengePkce)) {
         ctx.evidence.note(
-          `code_challenge_methods_supported offers plain; RFC 9700 §2.1.1 asks clients not to use it, which binds no server (${ctx.profile} profile).`,
+          `code_challenge_methods_supported offers plain; RFC 9700 §2.1.1 asks clients not to use it, which binds ` +
+            `no server (${ctx.profile} profile).`,
         );
         return;
       }
       throw new CheckFailure(
-        `code_challenge_methods_supported is ${shown}: it offers plain, whose challenge is the verifier itself; the SPEC allows only S256.`,
+        `code_challenge_methods_supported is ${shown}: it offers plain, whose challenge is the verifier itself; the ` +
+          `SPEC allows only S256.`,
         { requirement: ctx.req.specCodeChallengePkce },
       );
     }

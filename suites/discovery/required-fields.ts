@@ -4,7 +4,8 @@ import { discoveryFieldProblems, expectDiscoveryDocument } from '../checks/index
 export default defineScenario({
   id: 'discovery.required-fields',
   title:
-    'Every REQUIRED discovery field is present and well typed: code among the response types, RS256 among the ID token algorithms, openid among the scopes',
+    'Every REQUIRED discovery field is present and well typed: code among the response types, RS256 among the ID ' +
+    'token algorithms, openid among the scopes',
   requirements: {
     oidcDiscovery_3: { spec: 'OIDC Discovery', section: '3', level: 'MUST', party: 'server' },
   },

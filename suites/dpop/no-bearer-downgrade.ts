@@ -34,17 +34,20 @@ export default defineScenario({
     const dpop = await userinfoWith(ctx, tokens.access_token, 'DPoP', key);
     if (dpop.status !== 200)
       return ctx.skip(
-        `userinfo answered ${dpop.status} to the token in the DPoP scheme: it does not take DPoP, and ${ctx.req.rfc9449_7_2} binds resources that support both schemes`,
+        `userinfo answered ${dpop.status} to the token in the DPoP scheme: it does not take DPoP, ` +
+          `and ${ctx.req.rfc9449_7_2} binds resources that support both schemes`,
       );
     const bearer = await userinfoWith(ctx, tokens.access_token, 'Bearer');
     if (bearer.status < 400) {
       throw new CheckFailure(
-        `userinfo answered ${describeResponse(bearer)} to the DPoP-bound access token presented as a Bearer token (no proof); ${ctx.req.rfc9449_7_2} requires it to be rejected, or anyone holding the token could use it.`,
+        `userinfo answered ${describeResponse(bearer)} to the DPoP-bound access token presented as a Bearer token ` +
+          `(no proof); ${ctx.req.rfc9449_7_2} requires it to be rejected, or anyone holding the token could use it.`,
         { requirement: ctx.req.rfc9449_7_2 },
       );
     }
     ctx.evidence.note(
-      `As Bearer: HTTP ${bearer.status}${bearer.header('www-authenticate') ? ` (WWW-Authenticate: ${bearer.header('www-authenticate')})` : ''}.`,
+      `As Bearer: HTTP ${bearer.status}` +
+        `${bearer.header('www-authenticate') ? ` (WWW-Authenticate: ${bearer.header('www-authenticate')})` : ''}.`,
     );
   },
 });

@@ -36,7 +36,8 @@ function accepted(res: HttpResponse): boolean {
 export default defineScenario({
   id: 'dpop.proof-checked',
   title:
-    'The token endpoint refuses DPoP proofs with a wrong htm or htu, a stale iat, alg none or a signature by another key',
+    'The token endpoint refuses DPoP proofs with a wrong htm or htu, a stale iat, alg none or a signature by ' +
+    'another key',
   requirements: {
     rfc9449_4_3: {
       spec: 'RFC 9449',
@@ -92,7 +93,8 @@ export default defineScenario({
       if (accepted(res)) {
         await ctx.softly(() => {
           throw new CheckFailure(
-            `A token request with a DPoP proof with ${bad.name} got ${describeResponse(res)}; ${ctx.req[bad.per]} requires such a proof to be refused.`,
+            `A token request with a DPoP proof with ${bad.name} got ${describeResponse(res)}; ${ctx.req[bad.per]} ` +
+              `requires such a proof to be refused.`,
             { requirement: ctx.req[bad.per] },
           );
         });
@@ -132,7 +134,9 @@ export default defineScenario({
     const once = await use('token request with a DPoP proof (its first use)');
     const twice = await use('token request with the same DPoP proof (its jti reused)');
     ctx.evidence.note(
-      `The same proof on two token requests: ${describeResponse(once)}, then ${describeResponse(twice)}${accepted(twice) ? ' — this server does not track jti values (RFC 9449 §11.1 allows that)' : ''}.`,
+      `The same proof on two token requests: ${describeResponse(once)}, ` +
+        `then ${describeResponse(twice)}` +
+        `${accepted(twice) ? ' — this server does not track jti values (RFC 9449 §11.1 allows that)' : ''}.`,
       'jti reuse (not judged)',
     );
   },

@@ -51,7 +51,9 @@ export default defineScenario({
       );
       if (res.status === 200 && typeof res.body.access_token === 'string') {
         throw new CheckFailure(
-          `The public client's DPoP-bound refresh token was accepted with ${attempt.name} (${describeResponse(res)}); ${ctx.req.rfc9449_5} requires the authorization server to check the binding and refuse it.`,
+          `The public client's DPoP-bound refresh token was accepted with ${attempt.name} ` +
+            `(${describeResponse(res)}); ${ctx.req.rfc9449_5} requires the authorization server to check the ` +
+            `binding and refuse it.`,
           { requirement: ctx.req.rfc9449_5 },
         );
       }

@@ -59,7 +59,10 @@ export default defineScenario({
           String(bare.body.token_type).toLowerCase() !== 'dpop'
         ) {
           throw new CheckFailure(
-            `A token request without a DPoP proof got ${describeResponse(bare)} (token_type ${JSON.stringify(bare.body.token_type)}), a token that is not sender-constrained; ${ctx.req.fapi2_5_3_2_1} allows only sender-constrained access tokens (DPoP; mTLS is not covered by this harness).`,
+            `A token request without a DPoP proof got ${describeResponse(bare)} ` +
+              `(token_type ${JSON.stringify(bare.body.token_type)}), a token that is not ` +
+              `sender-constrained; ${ctx.req.fapi2_5_3_2_1} allows only sender-constrained access tokens (DPoP; ` +
+              `mTLS is not covered by this harness).`,
             { requirement: ctx.req.fapi2_5_3_2_1 },
           );
         }
@@ -70,7 +73,14 @@ export default defineScenario({
     const tokens = tokensOf(res, `redeeming the code as ${client.role} with a DPoP proof`);
     if (String(tokens.token_type).toLowerCase() !== 'dpop') {
       throw new CheckFailure(
-        `A token request with a valid DPoP proof got token_type ${JSON.stringify(tokens.token_type)}; ${ctx.req.rfc9449_5} requires token_type DPoP for a DPoP-bound access token${String(tokens.token_type).toLowerCase() === 'bearer' ? ' (a Bearer token here means the proof was ignored)' : ''}.`,
+        `A token request with a valid DPoP proof got ` +
+          `token_type ${JSON.stringify(tokens.token_type)}; ${ctx.req.rfc9449_5} requires token_type DPoP for a ` +
+          `DPoP-bound access ` +
+          `token${
+            String(tokens.token_type).toLowerCase() === 'bearer'
+              ? ' (a Bearer token here means the proof ' + 'was ignored)'
+              : ''
+          }.`,
         { requirement: ctx.req.rfc9449_5, kind: 'refused-wrongly' },
       );
     }
@@ -84,7 +94,8 @@ export default defineScenario({
       ctx.evidence.note(`cnf.jkt ${JSON.stringify(jkt)}; the proof key's thumbprint ${key.thumbprint}`);
       if (jkt !== key.thumbprint) {
         throw new CheckFailure(
-          `The DPoP-bound JWT access token has cnf.jkt ${JSON.stringify(jkt)}, not the proof key's thumbprint ${key.thumbprint}; RFC 9449 §6.1 requires cnf.jkt to be the SHA-256 JWK thumbprint of the key.`,
+          `The DPoP-bound JWT access token has cnf.jkt ${JSON.stringify(jkt)}, not the proof key's ` +
+            `thumbprint ${key.thumbprint}; RFC 9449 §6.1 requires cnf.jkt to be the SHA-256 JWK thumbprint of the key.`,
           { requirement: ctx.req.rfc9449_6_1 },
         );
       }
@@ -94,7 +105,8 @@ export default defineScenario({
       ctx.evidence.note(
         info.status === 200
           ? 'userinfo answered 200 to the token in the DPoP scheme with a proof.'
-          : `userinfo answered ${info.status} to the token in the DPoP scheme (it may not support DPoP; not judged here).`,
+          : `userinfo answered ${info.status} to the token in the DPoP scheme (it may not support DPoP; not ` +
+              `judged here).`,
       );
     }
   },

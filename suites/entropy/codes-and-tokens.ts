@@ -28,7 +28,10 @@ export function estimateBits(samples: readonly string[]): { bits: number; method
   const bits = Math.floor(counted * Math.log2(a.size));
   return {
     bits,
-    method: `${counted} of ${length} characters vary across ${samples.length} samples (${a.name}, ${Math.log2(a.size).toFixed(2)} bits each)${sameLength ? '' : '; lengths differ, every character counted'}`,
+    method:
+      `${counted} of ${length} characters vary across ${samples.length} samples ` +
+      `(${a.name}, ${Math.log2(a.size).toFixed(2)} bits ` +
+      `each)${sameLength ? '' : '; lengths differ, every character counted'}`,
   };
 }
 
@@ -74,7 +77,8 @@ export default defineScenario({
       'opaque access token': [],
     };
     for (let i = 0; i < SAMPLES; i++) {
-      const code = await ctx.flows.code(client.role, scope ? { scope, params: { prompt: 'consent' } } : {}); // OIDC Core §11
+      // OIDC Core §11
+      const code = await ctx.flows.code(client.role, scope ? { scope, params: { prompt: 'consent' } } : {});
       kinds['authorization code']!.push(code.code);
       const tokens = tokensOf(
         await redeem(
@@ -96,7 +100,12 @@ export default defineScenario({
         .map(([kind, values]) =>
           values.length === SAMPLES
             ? ''
-            : `${kind}: not judged (${values.length === 0 ? 'none issued, or JWTs (their signature is their protection)' : 'not in every sample'})`,
+            : `${kind}: not judged ` +
+              `(${
+                values.length === 0
+                  ? 'none issued, or JWTs (their signature is their ' + 'protection)'
+                  : 'not in every sample'
+              })`,
         )
         .filter(Boolean)
         .join('\n') || 'every kind judged',
@@ -108,12 +117,14 @@ export default defineScenario({
       await ctx.softly(() => {
         if (new Set(values).size !== values.length)
           throw new CheckFailure(
-            `Two of ${SAMPLES} ${kind}s were identical; ${ctx.req.rfc6749_10_10} requires values an attacker cannot guess.`,
+            `Two of ${SAMPLES} ${kind}s were identical; ${ctx.req.rfc6749_10_10} requires values an attacker ` +
+              `cannot guess.`,
             { requirement: ctx.req.rfc6749_10_10 },
           );
         if (bits < MIN_BITS)
           throw new CheckFailure(
-            `The ${kind}s carry at most about ${bits} bits of entropy (${method}); ${ctx.req.rfc6749_10_10} requires a guessing probability of at most 2^-128, i.e. at least 128 bits.`,
+            `The ${kind}s carry at most about ${bits} bits of entropy (${method}); ${ctx.req.rfc6749_10_10} ` +
+              `requires a guessing probability of at most 2^-128, i.e. at least 128 bits.`,
             { requirement: ctx.req.rfc6749_10_10 },
           );
       });

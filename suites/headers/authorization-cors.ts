@@ -38,7 +38,9 @@ export default defineScenario({
       await ctx.softly(() => {
         if (allowed === '*' || allowed === ORIGIN) {
           throw new CheckFailure(
-            `The authorization endpoint answered a ${res === probes[0] ? 'GET' : 'preflight'} from ${ORIGIN} with Access-Control-Allow-Origin: ${allowed}, so a script there can read what it returns; ${ctx.req.rfc9700_2_6} says CORS must not be supported at the authorization endpoint.`,
+            `The authorization endpoint answered a ${res === probes[0] ? 'GET' : 'preflight'} from ${ORIGIN} with ` +
+              `Access-Control-Allow-Origin: ${allowed}, so a script there can read what it ` +
+              `returns; ${ctx.req.rfc9700_2_6} says CORS must not be supported at the authorization endpoint.`,
             { requirement: ctx.req.rfc9700_2_6 },
           );
         }

@@ -29,7 +29,8 @@ async function activationPage(ctx: ScenarioContext, device: Client, endpoint: st
   const uri = res.body.verification_uri;
   if (res.status !== 200 || typeof uri !== 'string') {
     ctx.log(
-      `the device authorization request got HTTP ${res.status} without a verification_uri; the activation page was not checked`,
+      `the device authorization request got HTTP ${res.status} without a verification_uri; the activation page was ` +
+        `not checked`,
     );
     return undefined;
   }
@@ -67,7 +68,8 @@ export default defineScenario({
     }
     if (pages.length === 0)
       return ctx.skip(
-        'no login, consent or activation page was reached (needs a code-flow client, or a device client and a device endpoint)',
+        'no login, consent or activation page was reached (needs a code-flow client, or a device client and a ' +
+          'device endpoint)',
       );
     ctx.evidence.note(pages.map((p) => `${p.name}: ${p.url}`).join('\n'), 'pages checked');
     for (const page of pages) await ctx.softly(() => expectFramingForbidden(page, { per: ctx.req.rfc9700_4_16 }));

@@ -63,12 +63,15 @@ export default defineScenario({
       await ctx.softly(() => {
         if (!policy)
           throw new CheckFailure(
-            `${name} sets no Referrer-Policy (header or meta); ${ctx.req.rfc9700_4_2_4} recommends one such as no-referrer so that its URL, with state and the request, is not sent to other sites (browsers that default to strict-origin-when-cross-origin limit it, others do not).`,
+            `${name} sets no Referrer-Policy (header or meta); ${ctx.req.rfc9700_4_2_4} recommends one such as ` +
+              `no-referrer so that its URL, with state and the request, is not sent to other sites (browsers that ` +
+              `default to strict-origin-when-cross-origin limit it, others do not).`,
             { requirement: ctx.req.rfc9700_4_2_4 },
           );
         if (!LIMITING.has(policy))
           throw new CheckFailure(
-            `${name} sets Referrer-Policy ${policy}, which sends the full URL to other sites; ${ctx.req.rfc9700_4_2_4} recommends a policy that suppresses it, such as no-referrer.`,
+            `${name} sets Referrer-Policy ${policy}, which sends the full URL to other ` +
+              `sites; ${ctx.req.rfc9700_4_2_4} recommends a policy that suppresses it, such as no-referrer.`,
             { requirement: ctx.req.rfc9700_4_2_4 },
           );
       });

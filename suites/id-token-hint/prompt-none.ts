@@ -13,7 +13,8 @@ import {
 export default defineScenario({
   id: 'id-token-hint.prompt-none',
   title:
-    "prompt=none with the signed-in user's id_token_hint succeeds; a hint naming another user never gets the session user's code",
+    "prompt=none with the signed-in user's id_token_hint succeeds; a hint naming another user never gets the " +
+    "session user's code",
   requirements: {
     oidcCore_3_1_2_1: {
       spec: 'OIDC Core',
@@ -72,12 +73,16 @@ export default defineScenario({
       () => {
         if (other.outcome.kind !== 'redirect' || !other.outcome.params.code) {
           ctx.evidence.note(
-            `The prompt=none request with a hint naming sub ${JSON.stringify(otherSub)} ${describeOutcome(other.outcome)}.`,
+            `The prompt=none request with a hint naming ` +
+              `sub ${JSON.stringify(otherSub)} ${describeOutcome(other.outcome)}.`,
           );
           return;
         }
         throw new CheckFailure(
-          `The prompt=none request with an id_token_hint naming another user (sub ${JSON.stringify(otherSub)}, signature not matching) redirected with a code, silently answering for the session's user ${JSON.stringify(first.claims.sub)}; OIDC Core §3.1.2.1 says the OP SHOULD return an error such as login_required when the hinted user is not the one signed in.`,
+          `The prompt=none request with an id_token_hint naming another user (sub ${JSON.stringify(otherSub)}, ` +
+            `signature not matching) redirected with a code, silently answering for the session's ` +
+            `user ${JSON.stringify(first.claims.sub)}; OIDC Core §3.1.2.1 says the OP SHOULD return an error such ` +
+            `as login_required when the hinted user is not the one signed in.`,
           { requirement: ctx.req.oidcCore_3_1_2_1_otherwise },
         );
       },

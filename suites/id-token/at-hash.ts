@@ -36,7 +36,8 @@ export default defineScenario({
     // OIDC Core §3.1.3.6: at_hash is OPTIONAL in the code flow; when it is there it must be right.
     if (ctx.jwt.checkAtHash(idToken, accessToken) === 'absent') {
       ctx.evidence.note(
-        'The ID token from the code flow carries no at_hash, which OIDC Core §3.1.3.6 allows; there is nothing to compare.',
+        'The ID token from the code flow carries no at_hash, which OIDC Core §3.1.3.6 allows; there is nothing ' +
+          'to compare.',
       );
     }
   },

@@ -34,7 +34,8 @@ function overshared(claims: Record<string, unknown>, granted: ReadonlySet<string
 export default defineScenario({
   id: 'id-token.scope-claims',
   title:
-    'The profile, email, address and phone claims are released (ID token or userinfo) only when their scope was granted',
+    'The profile, email, address and phone claims are released (ID token or userinfo) only when their scope ' +
+    'was granted',
   requirements: {
     oidcCore_5_4: { spec: 'OIDC Core', section: '5.4', level: 'MUST', party: 'server' },
     specOidcScopesAndClaims: { spec: 'SPEC', section: 'OIDC scopes and claims', level: 'MUST', party: 'server' },
@@ -61,7 +62,8 @@ export default defineScenario({
           const extra = overshared(ctx.jwt.decode(tokens.id_token).payload, granted);
           if (extra.length) {
             throw new CheckFailure(
-              `With scope "${[...granted].join(' ')}" granted, the ID token carries ${extra.join(', ')}; ${per} releases these claims only with their scope.`,
+              `With scope "${[...granted].join(' ')}" granted, the ID token carries ${extra.join(', ')}; ${per} ` +
+                `releases these claims only with their scope.`,
               { requirement: per },
             );
           }
@@ -81,7 +83,8 @@ export default defineScenario({
         const extra = overshared(claims, granted);
         if (extra.length) {
           throw new CheckFailure(
-            `With scope "${[...granted].join(' ')}" granted, userinfo returns ${extra.join(', ')}; ${per} releases these claims only with their scope.`,
+            `With scope "${[...granted].join(' ')}" granted, userinfo returns ${extra.join(', ')}; ${per} releases ` +
+              `these claims only with their scope.`,
             { requirement: per },
           );
         }

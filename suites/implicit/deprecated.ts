@@ -24,19 +24,22 @@ export default defineScenario({
   async run(ctx) {
     if (!ctx.target.discovery) {
       ctx.skip(
-        `the discovery document could not be read (${ctx.target.discoveryProblem}), so it cannot tell whether the implicit grant is offered`,
+        `the discovery document could not be read (${ctx.target.discoveryProblem}), so it cannot tell whether the ` +
+          `implicit grant is offered`,
       );
     }
     const offers = implicitOffers(ctx.target);
     if (offers.length && ctx.applies(ctx.req.fapi2CodeOnly)) {
       throw new CheckFailure(
-        `The target offers the implicit grant (${offers.join('; ')}); FAPI 2.0 SP §5.3.2.2 requires response_type code only.`,
+        `The target offers the implicit grant (${offers.join('; ')}); FAPI 2.0 SP §5.3.2.2 requires ` +
+          `response_type code only.`,
         { requirement: ctx.req.fapi2CodeOnly },
       );
     }
     if (offers.length) {
       throw new CheckFailure(
-        `The target offers the implicit grant (${offers.join('; ')}); RFC 9700 §2.1.2 says access tokens should not be issued in the authorization response: clients should use the code flow with PKCE.`,
+        `The target offers the implicit grant (${offers.join('; ')}); RFC 9700 §2.1.2 says access tokens should not ` +
+          `be issued in the authorization response: clients should use the code flow with PKCE.`,
         { requirement: ctx.req.rfc9700_2_1_2 },
       );
     }

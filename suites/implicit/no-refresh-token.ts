@@ -23,7 +23,8 @@ export default defineScenario({
     const responseType = ['token', 'id_token token'].find((t) => offered.includes(t));
     if (!responseType)
       ctx.skip(
-        'the target does not offer the implicit grant (response_types_supported has neither "token" nor "id_token token")',
+        'the target does not offer the implicit grant (response_types_supported has neither "token" nor ' +
+          '"id_token token")',
       );
     const client = ctx.client('legacy');
     if (!client.redirectUri) ctx.skip('clients.legacy has no redirectUri, which the implicit grant needs');
@@ -31,7 +32,8 @@ export default defineScenario({
     const outcome = await ctx.authorize('legacy', { response_type: responseType, scope, nonce: ctx.random() });
     if (outcome.kind !== 'redirect' || !outcome.params.access_token) {
       throw new PreconditionError(
-        `the implicit request (response_type=${responseType}) as legacy ${describeOutcome(outcome)}; an access token was needed to go on`,
+        `the implicit request (response_type=${responseType}) as legacy ${describeOutcome(outcome)}; an access ` +
+          `token was needed to go on`,
       );
     }
     expectNoField(outcome.params, 'refresh_token', {

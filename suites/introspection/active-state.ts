@@ -24,7 +24,8 @@ async function expectInactive(
     () => {
       if (extra.length)
         throw new CheckFailure(
-          `Introspecting ${what} answered active:false with ${extra.join(', ')} as well; RFC 7662 §2.2 says the server should not reveal more about an inactive token.`,
+          `Introspecting ${what} answered active:false with ${extra.join(', ')} as well; RFC 7662 §2.2 says the ` +
+            `server should not reveal more about an inactive token.`,
         );
     },
     { requirement: ctx.req.inactiveOnly },
@@ -34,7 +35,8 @@ async function expectInactive(
 export default defineScenario({
   id: 'introspection.active-state',
   title:
-    'Introspection says active:true with scope and client_id for a live token, and only active:false for a revoked or unknown one',
+    'Introspection says active:true with scope and client_id for a live token, and only active:false for a revoked ' +
+    'or unknown one',
   requirements: {
     rfc7662_2_2: { spec: 'RFC 7662', section: '2.2', level: 'MUST', party: 'server' },
     inactiveOnly: {
@@ -73,7 +75,8 @@ export default defineScenario({
     );
     if (live.active !== true) {
       throw new CheckFailure(
-        `Introspecting an access token just issued to the client answered active:${JSON.stringify(live.active)}; RFC 7662 §2.2 requires active:true for a live token.`,
+        `Introspecting an access token just issued to the client answered active:${JSON.stringify(live.active)}; ` +
+          `RFC 7662 §2.2 requires active:true for a live token.`,
         { requirement: ctx.req.rfc7662_2_2, kind: 'refused-wrongly' },
       );
     }
@@ -84,19 +87,22 @@ export default defineScenario({
       (typeof live.scope !== 'string' || scopeList(live.scope).some((s) => !granted.includes(s)))
     ) {
       throw new CheckFailure(
-        `Introspection gave the live access token the scope ${JSON.stringify(live.scope)}, beyond the "${granted.join(' ')}" it was granted; RFC 7662 §2.2 defines scope as the token's scopes.`,
+        `Introspection gave the live access token the scope ${JSON.stringify(live.scope)}, beyond the ` +
+          `"${granted.join(' ')}" it was granted; RFC 7662 §2.2 defines scope as the token's scopes.`,
         { requirement: ctx.req.rfc7662_2_2, kind: 'refused-wrongly' },
       );
     }
     if (live.client_id !== undefined && live.client_id !== client.clientId) {
       throw new CheckFailure(
-        `Introspection gave the live access token client_id ${JSON.stringify(live.client_id)}, not "${client.clientId}" that requested it; RFC 7662 §2.2 defines client_id as that client's.`,
+        `Introspection gave the live access token client_id ${JSON.stringify(live.client_id)}, not ` +
+          `"${client.clientId}" that requested it; RFC 7662 §2.2 defines client_id as that client's.`,
         { requirement: ctx.req.rfc7662_2_2, kind: 'refused-wrongly' },
       );
     }
     if (live.scope === undefined || live.client_id === undefined) {
+      const missing = [live.scope === undefined && 'scope', live.client_id === undefined && 'client_id'];
       ctx.evidence.note(
-        `The active answer has no ${[live.scope === undefined && 'scope', live.client_id === undefined && 'client_id'].filter(Boolean).join(' or ')} (OPTIONAL members, RFC 7662 §2.2).`,
+        `The active answer has no ${missing.filter(Boolean).join(' or ')} (OPTIONAL members, RFC 7662 §2.2).`,
       );
     }
 
@@ -118,7 +124,8 @@ export default defineScenario({
     const res = await revocationRequest(ctx, 'confidential', revoked, hint);
     if (res.status !== 200) {
       ctx.evidence.note(
-        `Revoking the ${hint} answered HTTP ${res.status}: the revoked-token case was not judged (revocation.refresh-token judges revocation).`,
+        `Revoking the ${hint} answered HTTP ${res.status}: the revoked-token case was not judged ` +
+          `(revocation.refresh-token judges revocation).`,
       );
       return;
     }

@@ -19,7 +19,8 @@ export default defineScenario({
     });
     if (control.status !== 200 || control.body.active !== true) {
       throw new PreconditionError(
-        `introspecting a live access token with the client's credentials answered ${describeResponse(control)} rather than active:true, so an unauthenticated answer cannot be told apart from a refusal`,
+        `introspecting a live access token with the client's credentials answered ${describeResponse(control)} ` +
+          `rather than active:true, so an unauthenticated answer cannot be told apart from a refusal`,
       );
     }
     // RFC 7662 §2.1 (against token scanning): some form of authorization is required. Refused is
@@ -41,12 +42,14 @@ export default defineScenario({
       if (revealed) {
         const told = res.body.active === true ? 'active:true' : Object.keys(res.body).join(', ');
         throw new CheckFailure(
-          `Introspecting a live access token ${how} got HTTP ${res.status} with ${told}; RFC 7662 §2.1 requires the endpoint to demand authorization, so the token must not be described.`,
+          `Introspecting a live access token ${how} got HTTP ${res.status} with ${told}; RFC 7662 §2.1 requires the ` +
+            `endpoint to demand authorization, so the token must not be described.`,
         );
       }
       if (res.status >= 200 && res.status < 300)
         ctx.evidence.note(
-          `Introspection ${how} answered HTTP ${res.status} saying nothing about the live token (${res.text.slice(0, 40) || 'empty'}): no information given, counted as refused.`,
+          `Introspection ${how} answered HTTP ${res.status} saying nothing about the live token ` +
+            `(${res.text.slice(0, 40) || 'empty'}): no information given, counted as refused.`,
         );
     }
   },

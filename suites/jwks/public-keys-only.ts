@@ -33,7 +33,8 @@ export default defineScenario({
     const uri = ctx.target.endpoints.jwks;
     if (keys.length === 0) {
       throw new CheckFailure(
-        `The JWKS at ${uri} has no keys; OIDC Discovery §3 requires jwks_uri to hold the keys that verify the OP's signatures.`,
+        `The JWKS at ${uri} has no keys; OIDC Discovery §3 requires jwks_uri to hold the keys that verify the OP's ` +
+          `signatures.`,
         { requirement: ctx.req.oidcDiscovery_3, kind: 'refused-wrongly' },
       );
     }
@@ -50,7 +51,8 @@ export default defineScenario({
     await ctx.softly(() => {
       if (leaks.length) {
         throw new CheckFailure(
-          `The JWKS at ${uri} publishes private or symmetric key material (${leaks.join('; ')}); OIDC Discovery §3 requires that the JWK Set contain no private or symmetric key values.`,
+          `The JWKS at ${uri} publishes private or symmetric key material (${leaks.join('; ')}); OIDC Discovery §3 ` +
+            `requires that the JWK Set contain no private or symmetric key values.`,
           { requirement: ctx.req.oidcDiscovery_3 },
         );
       }

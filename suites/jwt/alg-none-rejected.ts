@@ -4,7 +4,8 @@ import { FORGERY_REQUIRES, expectForgeriesRefused } from '../checks/index.ts';
 export default defineScenario({
   id: 'jwt.alg-none-rejected',
   title:
-    'An access token re-signed with alg "none" (in any spelling) is refused at userinfo, introspection and token exchange',
+    'An access token re-signed with alg "none" (in any spelling) is refused at userinfo, introspection and ' +
+    'token exchange',
   requirements: {
     rfc8725_3_1: { spec: 'RFC 8725', section: '3.1', level: 'MUST', party: 'server' },
     rfc7518_3_6: {

@@ -46,7 +46,8 @@ export default defineScenario({
     const registered = client.postLogoutRedirectUri;
     if (!registered)
       return ctx.skip(
-        'clients.confidential.postLogoutRedirectUri is not configured (a post_logout_redirect_uri registered for the client)',
+        'clients.confidential.postLogoutRedirectUri is not configured (a post_logout_redirect_uri registered for ' +
+          'the client)',
       );
     const stopAt = [registered, UNREGISTERED];
 
@@ -67,7 +68,9 @@ export default defineScenario({
       const target = outcome.kind === 'redirect' ? outcome.url : outcome.location;
       if (target !== undefined && new URL(target).origin === new URL(UNREGISTERED).origin) {
         throw new CheckFailure(
-          `The logout request with the unregistered post_logout_redirect_uri ${UNREGISTERED} redirected the user to ${target}; OIDC RP-Initiated Logout §3 forbids post-logout redirection to a URI that does not exactly match a registered one.`,
+          `The logout request with the unregistered post_logout_redirect_uri ${UNREGISTERED} redirected the user ` +
+            `to ${target}; OIDC RP-Initiated Logout §3 forbids post-logout redirection to a URI that does not ` +
+            `exactly match a registered one.`,
           { requirement: ctx.req.rpLogout_3 },
         );
       }
@@ -84,13 +87,17 @@ export default defineScenario({
     );
     if (outcome.kind !== 'redirect' || outcome.url.split(/[?#]/)[0] !== registered.split(/[?#]/)[0]) {
       throw new CheckFailure(
-        `The logout request with the registered post_logout_redirect_uri and a valid id_token_hint ${describeOutcome({ ...outcome, request: {} })}; OIDC RP-Initiated Logout §2 requires the OP to redirect to it after logging the user out.`,
+        `The logout request with the registered post_logout_redirect_uri and a valid ` +
+          `id_token_hint ${describeOutcome({ ...outcome, request: {} })}; OIDC RP-Initiated Logout §2 requires the ` +
+          `OP to redirect to it after logging the user out.`,
         { requirement: ctx.req.rpLogout_2, kind: 'refused-wrongly' },
       );
     }
     if (outcome.params.state !== state) {
       throw new CheckFailure(
-        `The post-logout redirect carried state ${outcome.params.state === undefined ? '(none)' : JSON.stringify(outcome.params.state)}, not the state the RP sent; OIDC RP-Initiated Logout §2 requires the OP to pass it back.`,
+        `The post-logout redirect carried ` +
+          `state ${outcome.params.state === undefined ? '(none)' : JSON.stringify(outcome.params.state)}, not the ` +
+          `state the RP sent; OIDC RP-Initiated Logout §2 requires the OP to pass it back.`,
         { requirement: ctx.req.rpLogout_2, kind: 'refused-wrongly' },
       );
     }
@@ -103,13 +110,15 @@ export default defineScenario({
     );
     if (after.kind === 'redirect' && after.params.code) {
       throw new CheckFailure(
-        'After the logout redirected back, a prompt=none request in the same browser still got a code: the session did not end; OIDC RP-Initiated Logout §2 requires the OP to log the End-User out.',
+        'After the logout redirected back, a prompt=none request in the same browser still got a code: the session ' +
+          'did not end; OIDC RP-Initiated Logout §2 requires the OP to log the End-User out.',
         { requirement: ctx.req.rpLogout_2 },
       );
     }
     if (after.kind !== 'redirect' || !NO_INTERACTION_ERRORS.includes(after.params.error ?? '')) {
       throw new PreconditionError(
-        `after the logout, the prompt=none request ${describeOutcome(after)}; login_required was expected, so whether the session ended cannot be told`,
+        `after the logout, the prompt=none request ${describeOutcome(after)}; login_required was expected, so ` +
+          `whether the session ended cannot be told`,
       );
     }
   },

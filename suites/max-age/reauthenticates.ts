@@ -39,13 +39,15 @@ export default defineScenario({
     const when = 'The max_age=1 request in a session signed in two seconds earlier';
     if (outcome.kind === 'redirect' && outcome.params.error) {
       throw new CheckFailure(
-        `${when} ${describeOutcome(outcome)}; OIDC Core §3.1.2.1 requires the OP to re-authenticate the user, not to refuse.`,
+        `${when} ${describeOutcome(outcome)}; OIDC Core §3.1.2.1 requires the OP to re-authenticate the user, ` +
+          `not to refuse.`,
         { requirement: ctx.req.oidcCore_3_1_2_1, kind: 'refused-wrongly' },
       );
     }
     if (!outcome.pages.includes('login')) {
       throw new CheckFailure(
-        `${when} ${describeOutcome(outcome)} without showing the login page; OIDC Core §3.1.2.1 requires the OP to actively re-authenticate the user.`,
+        `${when} ${describeOutcome(outcome)} without showing the login page; OIDC Core §3.1.2.1 requires the OP to ` +
+          `actively re-authenticate the user.`,
         { requirement: ctx.req.oidcCore_3_1_2_1 },
       );
     }
@@ -57,7 +59,8 @@ export default defineScenario({
     const before = typeof first.claims.auth_time === 'number' ? first.claims.auth_time : undefined;
     if (before !== undefined && after <= before) {
       throw new CheckFailure(
-        `${when} showed the login page, but auth_time (${after}) is not later than the first login's (${before}); OIDC Core §2 requires the time of the new authentication.`,
+        `${when} showed the login page, but auth_time (${after}) is not later than the first login's (${before}); ` +
+          `OIDC Core §2 requires the time of the new authentication.`,
         { requirement: ctx.req.oidcCore_2, kind: 'refused-wrongly' },
       );
     }

@@ -7,12 +7,14 @@ function expectIss(outcome: AuthorizeResult, issuer: string, what: string, per: 
   const iss = outcome.params.iss;
   if (iss === undefined)
     throw new CheckFailure(
-      `${what} carried no iss parameter; ${per} requires iss in every authorization response (success and error) of a server that advertises authorization_response_iss_parameter_supported.`,
+      `${what} carried no iss parameter; ${per} requires iss in every authorization response (success and error) of ` +
+        `a server that advertises authorization_response_iss_parameter_supported.`,
       { requirement: per },
     );
   if (iss !== issuer)
     throw new CheckFailure(
-      `${what} carried iss=${JSON.stringify(iss)}, not the issuer "${issuer}"; ${per} requires the issuer identifier exactly.`,
+      `${what} carried iss=${JSON.stringify(iss)}, not the issuer "${issuer}"; ${per} requires the issuer ` +
+        `identifier exactly.`,
       { requirement: per },
     );
 }
@@ -52,7 +54,8 @@ export default defineScenario({
     // RFC 9207 binds servers that support it (they advertise it, §3); FAPI 2.0 binds every server.
     if (!ctx.target.supports('metadata:authorization_response_iss_parameter_supported') && ctx.profile !== 'fapi2') {
       return ctx.skip(
-        'the target does not advertise authorization_response_iss_parameter_supported (RFC 9207 §3), so it need not send iss',
+        'the target does not advertise authorization_response_iss_parameter_supported (RFC 9207 §3), so it need ' +
+          'not send iss',
       );
     }
     const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');
@@ -77,7 +80,8 @@ export default defineScenario({
       );
     else
       ctx.evidence.note(
-        'The request with an unsupported response_type was not answered with an error redirect (an error page, or a refused push); its iss could not be checked.',
+        'The request with an unsupported response_type was not answered with an error redirect (an error page, or a ' +
+          'refused push); its iss could not be checked.',
       );
     if (success.kind !== 'redirect' && !(error.kind === 'redirect' && error.params.error)) {
       return ctx.skip('no authorization response reached the redirect_uri; nothing to check');

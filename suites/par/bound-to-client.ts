@@ -46,7 +46,9 @@ export default defineScenario({
     );
     if (answer.kind === 'code') {
       throw new CheckFailure(
-        `An authorization request with client_id=${other.clientId} and the request_uri that ${owner.clientId} pushed was processed and gave a code; ${ctx.req.rfc9126_4} requires the request_uri to belong to the client that uses it.`,
+        `An authorization request with client_id=${other.clientId} and the request_uri that ${owner.clientId} ` +
+          `pushed was processed and gave a code; ${ctx.req.rfc9126_4} requires the request_uri to belong to the ` +
+          `client that uses it.`,
         { requirement: ctx.req.rfc9126_4 },
       );
     }

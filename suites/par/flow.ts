@@ -4,7 +4,8 @@ import { codeFlowClient, dpopExpected, dpopKey, openPushed, pushCodeRequest, tok
 export default defineScenario({
   id: 'par.flow',
   title:
-    'A pushed authorization request gets 201 with a request_uri and expires_in; the authorization request by request_uri gets a code that redeems',
+    'A pushed authorization request gets 201 with a request_uri and expires_in; the authorization request by ' +
+    'request_uri gets a code that redeems',
   requirements: {
     rfc9126_2_2: {
       spec: 'RFC 9126',
@@ -38,7 +39,8 @@ export default defineScenario({
     await ctx.softly(() => {
       if (typeof expires !== 'number' || !Number.isInteger(expires) || expires <= 0) {
         throw new CheckFailure(
-          `The push answered expires_in ${JSON.stringify(expires)}; ${ctx.req.rfc9126_2_2} requires a positive integer (the request_uri's lifetime in seconds).`,
+          `The push answered expires_in ${JSON.stringify(expires)}; ${ctx.req.rfc9126_2_2} requires a positive ` +
+            `integer (the request_uri's lifetime in seconds).`,
           { requirement: ctx.req.rfc9126_2_2, kind: 'refused-wrongly' },
         );
       }
@@ -52,13 +54,20 @@ export default defineScenario({
     const outcome = await openPushed(ctx, client.clientId, pushed.requestUri, [client.redirectUri]);
     if (outcome.kind !== 'redirect' || !outcome.params.code) {
       throw new CheckFailure(
-        `The authorization request by request_uri ${outcome.kind === 'redirect' ? `redirected with ${outcome.params.error ? `error=${outcome.params.error}` : 'no code'}` : `stopped (${outcome.reason})`}; RFC 9126 §4 requires it to be processed as the pushed request.`,
+        `The authorization request by ` +
+          `request_uri ${
+            outcome.kind === 'redirect'
+              ? `redirected with ${outcome.params.error ? `error=${outcome.params.error}` : 'no code'}`
+              : `stopped (${outcome.reason})`
+          }; RFC 9126 §4 requires it to be processed as the pushed request.`,
         { requirement: ctx.req.rfc9126_4, kind: 'refused-wrongly' },
       );
     }
     if (outcome.params.state !== pushed.request.state) {
       throw new CheckFailure(
-        `The response's state is ${JSON.stringify(outcome.params.state)}, not the pushed ${JSON.stringify(pushed.request.state)}; RFC 9126 §4 requires the pushed request to be the one processed.`,
+        `The response's state is ${JSON.stringify(outcome.params.state)}, not the ` +
+          `pushed ${JSON.stringify(pushed.request.state)}; RFC 9126 §4 requires the pushed request to be the ` +
+          `one processed.`,
         { requirement: ctx.req.rfc9126_4, kind: 'refused-wrongly' },
       );
     }

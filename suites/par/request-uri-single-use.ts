@@ -42,7 +42,9 @@ export default defineScenario({
     const answer = authorizationAnswer(again, 'The second authorization request with the same request_uri');
     if (answer.kind === 'code') {
       throw new CheckFailure(
-        `A request_uri that had already given a code was accepted again and gave a second code; ${ctx.req.rfc9126_4} asks servers to treat request_uri values as one-time use (FAPI 2.0 SP §5.3.2.2 builds on it).`,
+        `A request_uri that had already given a code was accepted again and gave a second ` +
+          `code; ${ctx.req.rfc9126_4} asks servers to treat request_uri values as one-time use (FAPI 2.0 SP ` +
+          `§5.3.2.2 builds on it).`,
         { requirement: ctx.req.rfc9126_4 },
       );
     }
@@ -51,7 +53,8 @@ export default defineScenario({
     const lifetime = typeof fresh.expiresIn === 'number' ? fresh.expiresIn : undefined;
     if (lifetime === undefined || lifetime > WAIT_LIMIT_SECONDS) {
       ctx.evidence.note(
-        `The request_uri lives ${lifetime ?? 'an unstated number of'} seconds: longer than this scenario waits (${WAIT_LIMIT_SECONDS} s), so expiry was not tried.`,
+        `The request_uri lives ${lifetime ?? 'an unstated number of'} seconds: longer than this scenario waits ` +
+          `(${WAIT_LIMIT_SECONDS} s), so expiry was not tried.`,
       );
       return;
     }
@@ -62,7 +65,8 @@ export default defineScenario({
     );
     if (late.kind === 'code') {
       throw new CheckFailure(
-        `A request_uri used ${lifetime + 2} seconds after a push that said expires_in ${lifetime} still gave a code; RFC 9126 §2.2 makes it expire.`,
+        `A request_uri used ${lifetime + 2} seconds after a push that said expires_in ${lifetime} still gave a ` +
+          `code; RFC 9126 §2.2 makes it expire.`,
         { requirement: ctx.req.rfc9126_2_2 },
       );
     }

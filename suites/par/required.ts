@@ -27,7 +27,8 @@ export default defineScenario({
     const required = ctx.target.supports('metadata:require_pushed_authorization_requests');
     if (!required && ctx.profile !== 'fapi2')
       return ctx.skip(
-        'the target does not advertise require_pushed_authorization_requests (RFC 9126 §5), so plain requests may be allowed',
+        'the target does not advertise require_pushed_authorization_requests (RFC 9126 §5), so plain requests ' +
+          'may be allowed',
       );
     const rule = required ? ctx.req.rfc9126_5 : ctx.req.fapi2_5_3_2_2;
     const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');
@@ -40,7 +41,9 @@ export default defineScenario({
     const answer = authorizationAnswer(plain, 'The authorization request sent without PAR');
     if (answer.kind === 'code') {
       throw new CheckFailure(
-        `An authorization request sent straight to the authorization endpoint, not pushed, got a code${required ? ' though discovery says require_pushed_authorization_requests' : ''}; ${rule} requires it to be refused.`,
+        `An authorization request sent straight to the authorization endpoint, not pushed, got a ` +
+          `code${required ? ' though discovery says require_pushed_authorization_requests' : ''}; ${rule} requires ` +
+          `it to be refused.`,
         { requirement: rule },
       );
     }
@@ -52,7 +55,8 @@ export default defineScenario({
     );
     if (pushed.kind !== 'redirect' || !pushed.params.code) {
       throw new PreconditionError(
-        `the plain request ${answer.how}, but the same request pushed got no code either, so the refusal cannot be put down to the missing push`,
+        `the plain request ${answer.how}, but the same request pushed got no code either, so the refusal cannot be ` +
+          `put down to the missing push`,
       );
     }
     ctx.evidence.note(`The plain request ${answer.how}; pushed, the same request got a code.`);

@@ -47,12 +47,14 @@ export default defineScenario({
     );
     if (res.status !== 200 || typeof res.body.access_token !== 'string') {
       throw new PreconditionError(
-        `the password grant as legacy got ${describeResponse(res)}; tokens were needed to see whether they include a refresh token`,
+        `the password grant as legacy got ${describeResponse(res)}; tokens were needed to see whether they include ` +
+          `a refresh token`,
       );
     }
     if (res.body.refresh_token !== undefined) {
       throw new CheckFailure(
-        "The password grant returned a refresh_token; the SPEC's grant table (What the service does) says the resource owner password grant issues none.",
+        "The password grant returned a refresh_token; the SPEC's grant table (What the service does) says the " +
+          'resource owner password grant issues none.',
         { requirement: ctx.req.specWhatTheServiceDoes },
       );
     }

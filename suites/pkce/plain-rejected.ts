@@ -72,11 +72,14 @@ export default defineScenario({
         if (res.status === 200 && typeof res.body.access_token === 'string') {
           const rfc = 'RFC 9700 §2.1.1 asks for a method that does not expose the verifier';
           throw new CheckFailure(
-            `An authorization request with ${variant.name} got a code, and the code was redeemed with the challenge itself as code_verifier (${describeResponse(res)}), so whoever reads the authorization request can redeem it; ${ctx.profile === 'spec' ? `the SPEC allows only S256, and ${rfc}` : rfc}.`,
+            `An authorization request with ${variant.name} got a code, and the code was redeemed with the challenge ` +
+              `itself as code_verifier (${describeResponse(res)}), so whoever reads the authorization request can ` +
+              `redeem it; ${ctx.profile === 'spec' ? `the SPEC allows only S256, and ${rfc}` : rfc}.`,
           );
         }
         ctx.evidence.note(
-          `With ${variant.name} the code was issued, but the challenge did not redeem it (${describeResponse(res)}): the exposed value is useless.`,
+          `With ${variant.name} the code was issued, but the challenge did not redeem it ` +
+            `(${describeResponse(res)}): the exposed value is useless.`,
         );
       });
     }

@@ -58,7 +58,8 @@ export default defineScenario({
               : []),
           ];
           throw new CheckFailure(
-            `An authorization request of the ${kind} client ${client.clientId} without code_challenge got a code; ${rules.join(', and ')}.`,
+            `An authorization request of the ${kind} client ${client.clientId} without code_challenge got a ` +
+              `code; ${rules.join(', and ')}.`,
           );
         }
         await expectRefusalIsFor(

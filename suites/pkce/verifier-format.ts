@@ -77,7 +77,10 @@ function describe(kind: string, verifier: string): string {
       return `${chars.length} characters long (more than 128)`;
     default: {
       const at = chars.findIndex((c) => !/^[A-Za-z0-9._~-]$/.test(c));
-      return `${chars.length} characters with ${JSON.stringify(chars[at])} at position ${at + 1}, outside the unreserved set`;
+      return (
+        `${chars.length} characters with ${JSON.stringify(chars[at])} at position ${at + 1}, outside the ` +
+        `unreserved set`
+      );
     }
   }
 }

@@ -38,13 +38,15 @@ export default defineScenario({
     const when = 'The prompt=login request in a signed-in session';
     if (outcome.kind === 'redirect' && outcome.params.error) {
       ctx.evidence.note(
-        `${when} ${describeOutcome(outcome)}: the IdP could not reauthenticate and said so, as OIDC Core §3.1.2.1 allows.`,
+        `${when} ${describeOutcome(outcome)}: the IdP could not reauthenticate and said so, as OIDC Core ` +
+          `§3.1.2.1 allows.`,
       );
       return;
     }
     if (!outcome.pages.includes('login')) {
       throw new CheckFailure(
-        `${when} ${describeOutcome(outcome)} without showing the login page; OIDC Core §3.1.2.1 requires the user to be reauthenticated (or an error such as login_required).`,
+        `${when} ${describeOutcome(outcome)} without showing the login page; OIDC Core §3.1.2.1 requires the user ` +
+          `to be reauthenticated (or an error such as login_required).`,
         { requirement: ctx.req.oidcCore_3_1_2_1 },
       );
     }
@@ -56,7 +58,8 @@ export default defineScenario({
     const after = claims.auth_time;
     if (typeof before === 'number' && typeof after === 'number' && after <= before) {
       throw new CheckFailure(
-        `${when} showed the login page, but the new ID token's auth_time (${after}) is not later than the first login's (${before}); OIDC Core §2 requires auth_time to be the time of the new authentication.`,
+        `${when} showed the login page, but the new ID token's auth_time (${after}) is not later than the first ` +
+          `login's (${before}); OIDC Core §2 requires auth_time to be the time of the new authentication.`,
         { requirement: ctx.req.oidcCore_2, kind: 'refused-wrongly' },
       );
     }

@@ -35,7 +35,8 @@ export default defineScenario({
     const when = 'The prompt=none request without a session';
     if (outcome.kind !== 'redirect') {
       throw new CheckFailure(
-        `${when} ${describeOutcome(outcome)}; OIDC Core §3.1.2.1 forbids any authentication or consent user interface for prompt=none and requires an error (login_required) at the redirect_uri.`,
+        `${when} ${describeOutcome(outcome)}; OIDC Core §3.1.2.1 forbids any authentication or consent user ` +
+          `interface for prompt=none and requires an error (login_required) at the redirect_uri.`,
         { requirement: ctx.req.oidcCore_3_1_2_1, kind: 'refused-wrongly' },
       );
     }
@@ -51,7 +52,9 @@ export default defineScenario({
     }
     if (state !== outcome.request.state) {
       throw new CheckFailure(
-        `${when} redirected with error=${error} but state ${state === undefined ? '(none)' : JSON.stringify(state)}; OIDC Core §3.1.2.6 (RFC 6749 §4.1.2.1) requires the exact state sent.`,
+        `${when} redirected with error=${error} but ` +
+          `state ${state === undefined ? '(none)' : JSON.stringify(state)}; OIDC Core §3.1.2.6 (RFC 6749 §4.1.2.1) ` +
+          `requires the exact state sent.`,
         { requirement: ctx.req.oidcCore_3_1_2_6, kind: 'refused-wrongly' },
       );
     }

@@ -68,7 +68,8 @@ const CAVEATS: Record<NonNullable<RedirectUriNearMiss['caveat']>, string> = {
 export default defineScenario({
   id: 'redirect.exact-match',
   title:
-    'Redirect URIs that nearly match the registered one (prefix, case, port, path, host, encoding…) are refused and never redirected to',
+    'Redirect URIs that nearly match the registered one (prefix, case, port, path, host, encoding…) are refused and ' +
+    'never redirected to',
   requirements: {
     rfc9700_4_1_3: { spec: 'RFC 9700', section: '4.1.3', level: 'MUST', party: 'server' },
     rfc6749_3_1_2_4: { spec: 'RFC 6749', section: '3.1.2.4', level: 'MUST', party: 'server' },
@@ -112,8 +113,10 @@ export default defineScenario({
           return;
         }
         throw new CheckFailure(
-          `The authorization request with redirect_uri ${nearMiss.uri} (near miss "${nearMiss.kind}" of the registered ${registered}) ` +
-            `was redirected to ${destination(outcome.url)} ${carrying(outcome)}; RFC 9700 §4.1.3 requires exact string matching of redirect URIs, ` +
+          `The authorization request with redirect_uri ${nearMiss.uri} (near miss "${nearMiss.kind}" of the ` +
+            `registered ${registered}) ` +
+            `was redirected to ${destination(outcome.url)} ${carrying(outcome)}; RFC 9700 §4.1.3 requires exact ` +
+            `string matching of redirect URIs, ` +
             'and RFC 6749 §3.1.2.4 forbids redirecting to one that does not match.',
         );
       },

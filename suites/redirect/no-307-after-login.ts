@@ -46,21 +46,25 @@ export default defineScenario({
     const afterPost = redirects.filter((r) => r.method === 'POST');
     if (afterPost.length === 0) {
       throw new PreconditionError(
-        `no form POST was answered with a redirect (the walk ended: ${outcome.kind === 'redirect' ? 'at the redirect_uri' : outcome.reason}); there is nothing to judge`,
+        `no form POST was answered with a redirect (the walk ` +
+          `ended: ${outcome.kind === 'redirect' ? 'at the redirect_uri' : outcome.reason}); there is nothing to judge`,
       );
     }
     for (const r of afterPost) {
       const where = `The POST to ${r.url.split('?')[0]}`;
       if (r.status === 307 || r.status === 308) {
         throw new CheckFailure(
-          `${where} (the login form, with the user's credentials) was answered ${r.status}, so the browser re-posts the credentials to ${new URL(r.location).origin}; ${ctx.req.rfc9700_4_12} forbids 307 for such a request (308 keeps the method too).`,
+          `${where} (the login form, with the user's credentials) was answered ${r.status}, so the browser re-posts ` +
+            `the credentials to ${new URL(r.location).origin}; ${ctx.req.rfc9700_4_12} forbids 307 for such a ` +
+            `request (308 keeps the method too).`,
           { requirement: ctx.req.rfc9700_4_12 },
         );
       }
       if (r.status !== 303) {
         await ctx.softly(() => {
           throw new CheckFailure(
-            `${where} was answered ${r.status}; ${ctx.req.rfc9700_4_12} asks for 303 See Other, which always turns the next request into a GET.`,
+            `${where} was answered ${r.status}; ${ctx.req.rfc9700_4_12} asks for 303 See Other, which always turns ` +
+              `the next request into a GET.`,
             { requirement: ctx.req.rfc9700_4_12_303 },
           );
         });

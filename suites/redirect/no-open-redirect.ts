@@ -46,7 +46,9 @@ export default defineScenario({
         `the confidential client's redirect URI is on ${ATTACKER.origin}, the origin this check uses as the attacker's`,
       );
     const idp = new URL(ctx.target.endpoints.authorization!).origin;
-    const what = `An authorization request with the unregistered redirect_uri ${ATTACKER.href} and response_type=unsupported_type`;
+    const what =
+      `An authorization request with the unregistered redirect_uri ${ATTACKER.href} and ` +
+      `response_type=unsupported_type`;
     const outcome = await ctx.authorize(
       'confidential',
       { redirect_uri: ATTACKER.href, response_type: 'unsupported_type' },
@@ -60,21 +62,25 @@ export default defineScenario({
         const error =
           new URL(target).searchParams.get('error') ?? new URLSearchParams(new URL(target).hash.slice(1)).get('error');
         throw new CheckFailure(
-          `${what} got ${how} ${ATTACKER.origin}${error ? ` with error=${error}` : ''}; RFC 6749 §4.1.2.1 forbids redirecting to an invalid redirection URI and requires informing the resource owner instead.`,
+          `${what} got ${how} ${ATTACKER.origin}${error ? ` with error=${error}` : ''}; RFC 6749 §4.1.2.1 forbids ` +
+            `redirecting to an invalid redirection URI and requires informing the resource owner instead.`,
         );
       }
     }
     if (outcome.kind === 'redirect') {
       ctx.evidence.note(
-        `The error went to the client's registered redirect_uri (${outcome.params.error ? `error=${outcome.params.error}` : 'no error code'}), not to the unregistered one.`,
+        `The error went to the client's registered redirect_uri ` +
+          `(${outcome.params.error ? `error=${outcome.params.error}` : 'no error code'}), not to the unregistered one.`,
       );
     } else if (outcome.location) {
       throw new PreconditionError(
-        `the IdP redirected to ${outcome.location}, outside its origin ${idp}; that is not the unregistered redirect_uri, and the check does not follow it further`,
+        `the IdP redirected to ${outcome.location}, outside its origin ${idp}; that is not the unregistered ` +
+          `redirect_uri, and the check does not follow it further`,
       );
     } else {
       ctx.evidence.note(
-        `The IdP showed a page (HTTP ${outcome.status}${outcome.headline ? ` "${outcome.headline}"` : ''}) and did not redirect.`,
+        `The IdP showed a page (HTTP ${outcome.status}${outcome.headline ? ` "${outcome.headline}"` : ''}) and did ` +
+          `not redirect.`,
       );
     }
   },

@@ -74,7 +74,8 @@ export default defineScenario({
     // The SPEC asks rotation of every client; the RFCs only of public ones.
     if (!ctx.applies(ctx.req.specTokenEndpoint))
       ctx.log(
-        `the confidential client was not tried: only the SPEC requires rotation of it, and the ${ctx.profile} profile does not count the SPEC`,
+        `the confidential client was not tried: only the SPEC requires rotation of it, and the ${ctx.profile} ` +
+          `profile does not count the SPEC`,
       );
     else if (ctx.clients.confidential) await expectRotation(ctx, 'confidential', ctx.req.specTokenEndpoint);
   },

@@ -29,7 +29,8 @@ export default defineScenario({
     const held = configured.filter((s) => s !== 'openid' && s !== 'offline_access').at(-1);
     if (!held)
       return ctx.skip(
-        "the confidential client's scope has nothing but openid and offline_access, so no scope can be left out of the first grant and asked for at refresh",
+        "the confidential client's scope has nothing but openid and offline_access, so no scope can be left out of " +
+          'the first grant and asked for at refresh',
       );
     const { tokens, scope } = await tokensWithRefresh(
       ctx,

@@ -8,7 +8,8 @@ const REFUSALS = ['request_not_supported', 'invalid_request_object'];
 export default defineScenario({
   id: 'request-object.unsigned',
   title:
-    'An unsigned request object is processed (its values win), or refused with request_not_supported — never silently ignored',
+    'An unsigned request object is processed (its values win), or refused with request_not_supported — never ' +
+    'silently ignored',
   requirements: {
     oidcCore_6_1: {
       spec: 'OIDC Core',
@@ -62,30 +63,38 @@ export default defineScenario({
       const error = outcome.params.error;
       if (!REFUSALS.includes(error)) {
         throw new CheckFailure(
-          `${when} ${describeOutcome(outcome)}; OIDC Core §6.3 requires request_not_supported (or invalid_request_object for an object the OP will not accept).`,
+          `${when} ${describeOutcome(outcome)}; OIDC Core §6.3 requires request_not_supported (or ` +
+            `invalid_request_object for an object the OP will not accept).`,
           { requirement: ctx.req.oidcCore_6_3, kind: 'refused-wrongly' },
         );
       }
       if (advertised && error === 'request_not_supported') {
         throw new CheckFailure(
-          `${when} got error=request_not_supported, yet discovery says request_parameter_supported: true; OIDC Core §6.1 requires a supported request object to be processed.`,
+          `${when} got error=request_not_supported, yet discovery says request_parameter_supported: true; OIDC Core ` +
+            `§6.1 requires a supported request object to be processed.`,
           { requirement: ctx.req.oidcCore_6_1, kind: 'refused-wrongly' },
         );
       }
       ctx.evidence.note(
-        `${when} was refused with error=${error} (request_parameter_supported: ${String(ctx.target.discovery?.request_parameter_supported ?? 'absent')}).`,
+        `${when} was refused with error=${error} ` +
+          `(request_parameter_supported: ${String(ctx.target.discovery?.request_parameter_supported ?? 'absent')}).`,
       );
       return;
     }
     if (outcome.kind !== 'redirect' || !outcome.params.code) {
       throw new CheckFailure(
-        `${when} ${describeOutcome(outcome)}; OIDC Core §6.1 and §6.3 require either the code of the processed request or an error.`,
+        `${when} ${describeOutcome(outcome)}; OIDC Core §6.1 and §6.3 require either the code of the processed ` +
+          `request or an error.`,
         { requirement: ctx.req.oidcCore_6_1, kind: 'refused-wrongly' },
       );
     }
     if (outcome.params.state !== objectState) {
       throw new CheckFailure(
-        `${when} redirected with a code and state ${JSON.stringify(outcome.params.state)}${outcome.params.state === outcome.request.state ? " (the query's)" : ''}, not the request object's ${JSON.stringify(objectState)}: the request object was ignored; OIDC Core §6.1 requires its values to supersede the query's, or §6.3 an error.`,
+        `${when} redirected with a code and ` +
+          `state ${JSON.stringify(outcome.params.state)}` +
+          `${outcome.params.state === outcome.request.state ? " (the query's)" : ''}, not the request ` +
+          `object's ${JSON.stringify(objectState)}: the request object was ignored; OIDC Core §6.1 requires its ` +
+          `values to supersede the query's, or §6.3 an error.`,
         { requirement: ctx.req.oidcCore_6_1, kind: 'refused-wrongly' },
       );
     }
@@ -99,7 +108,8 @@ export default defineScenario({
     const { claims } = idTokenOf(ctx, tokens, 'redeeming the code of the request object');
     if (claims.nonce !== objectNonce) {
       throw new CheckFailure(
-        `The ID token for the request object carries nonce ${JSON.stringify(claims.nonce)}, not the request object's; OIDC Core §6.1 requires the request object's values to be used.`,
+        `The ID token for the request object carries nonce ${JSON.stringify(claims.nonce)}, not the request ` +
+          `object's; OIDC Core §6.1 requires the request object's values to be used.`,
         { requirement: ctx.req.oidcCore_6_1, kind: 'refused-wrongly' },
       );
     }

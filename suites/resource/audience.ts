@@ -4,7 +4,8 @@ import { expectOAuthError, jwtPayload, tokensOf } from '../checks/index.ts';
 export default defineScenario({
   id: 'resource.audience',
   title:
-    "A resource indicator restricts the access token's audience to that resource; an unknown resource gets invalid_target",
+    "A resource indicator restricts the access token's audience to that resource; an unknown resource gets " +
+    'invalid_target',
   requirements: {
     rfc8707_2: {
       spec: 'RFC 8707',
@@ -30,7 +31,8 @@ export default defineScenario({
     const resource =
       client.resource ??
       ctx.skip(
-        'needs clients.machine.resource: a resource indicator the IdP knows for this client (RFC 8707 defines no discovery field that advertises support)',
+        'needs clients.machine.resource: a resource indicator the IdP knows for this client (RFC 8707 defines no ' +
+          'discovery field that advertises support)',
       );
     const scope = client.scope || undefined;
     const tokens = tokensOf(
@@ -52,12 +54,15 @@ export default defineScenario({
       await ctx.softly(() => {
         if (!aud.includes(resource))
           throw new CheckFailure(
-            `A client_credentials token requested for resource ${resource} has aud ${JSON.stringify(payload.aud)}; ${ctx.req.rfc8707_2} asks the server to audience-restrict it to the indicated resource.`,
+            `A client_credentials token requested for resource ${resource} has ` +
+              `aud ${JSON.stringify(payload.aud)}; ${ctx.req.rfc8707_2} asks the server to audience-restrict it to ` +
+              `the indicated resource.`,
             { requirement: ctx.req.rfc8707_2 },
           );
         if (aud.length > 1)
           throw new CheckFailure(
-            `A token requested for resource ${resource} has aud ${JSON.stringify(payload.aud)}: other audiences besides the indicated resource; ${ctx.req.rfc8707_2} asks for the indicated resource.`,
+            `A token requested for resource ${resource} has aud ${JSON.stringify(payload.aud)}: other audiences ` +
+              `besides the indicated resource; ${ctx.req.rfc8707_2} asks for the indicated resource.`,
             { requirement: ctx.req.rfc8707_2 },
           );
       });

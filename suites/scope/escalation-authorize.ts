@@ -12,7 +12,8 @@ import {
 export default defineScenario({
   id: 'scope.escalation-authorize',
   title:
-    "An authorization request for scopes beyond the client's is refused (invalid_scope, or the extra scopes are not granted)",
+    "An authorization request for scopes beyond the client's is refused (invalid_scope, or the extra scopes are " +
+    'not granted)',
   requirements: { specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 4' } },
   severity: 'critical',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
@@ -26,11 +27,14 @@ export default defineScenario({
     const extra = escalatingScopes(ctx.target, configured, ['openid']);
     if (extra.length === 0) {
       return ctx.skip(
-        `the target advertises no scope (scopes_supported) beyond the ${client.role} client's "${client.scope}" to escalate to`,
+        `the target advertises no scope (scopes_supported) beyond the ${client.role} client's "${client.scope}" to ` +
+          `escalate to`,
       );
     }
     const requested = [...configured, ...extra];
-    const when = `An authorization request as the ${client.role} client for ${extra.join(' ')} beyond its scope "${client.scope}"`;
+    const when =
+      `An authorization request as the ${client.role} client for ${extra.join(' ')} beyond its scope ` +
+      `"${client.scope}"`;
     const pkce = ctx.pkce.create();
     const auth = await ctx.authorize(client.role, {
       scope: requested.join(' '),
@@ -65,7 +69,9 @@ export default defineScenario({
     );
     if (res.status !== 200 && res.body.error !== 'invalid_scope') {
       throw new PreconditionError(
-        `redeeming the code got HTTP ${res.status}${typeof res.body.error === 'string' ? ` error=${res.body.error}` : ''} instead of tokens whose scope could be read`,
+        `redeeming the code got ` +
+          `HTTP ${res.status}${typeof res.body.error === 'string' ? ` error=${res.body.error}` : ''} instead of ` +
+          `tokens whose scope could be read`,
       );
     }
     expectScopesWithheld(res, extra, requested, ctx.jwt, { when, per: ctx.req.specErrors });

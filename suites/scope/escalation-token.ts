@@ -5,7 +5,8 @@ import { USER_SCOPES, describeResponse, escalatingScopes, expectScopesWithheld }
 export default defineScenario({
   id: 'scope.escalation-token',
   title:
-    "A client_credentials request for scopes beyond the client's gets invalid_scope (or the extra scopes are not granted)",
+    "A client_credentials request for scopes beyond the client's gets invalid_scope (or the extra scopes are " +
+    'not granted)',
   requirements: {
     specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 4' },
     // The RFCs leave granting to server policy (RFC 6749 §3.3); §5.2 names the error when it refuses.
@@ -28,7 +29,8 @@ export default defineScenario({
     const extra = escalatingScopes(ctx.target, configured, USER_SCOPES);
     if (extra.length === 0) {
       return ctx.skip(
-        `the target advertises no scope (scopes_supported, user scopes aside) beyond the machine client's "${client.scope}" to escalate to`,
+        `the target advertises no scope (scopes_supported, user scopes aside) beyond the machine client's ` +
+          `"${client.scope}" to escalate to`,
       );
     }
     const requested = [...configured, ...extra];
@@ -50,7 +52,8 @@ export default defineScenario({
       );
       if (control.status !== 200) {
         throw new JudgementError(
-          `the request for ${extra.join(' ')} got ${describeResponse(res)}, but the same request within the client's scope got ${describeResponse(control)} too, so the refusal cannot be put down to the extra scope`,
+          `the request for ${extra.join(' ')} got ${describeResponse(res)}, but the same request within the ` +
+            `client's scope got ${describeResponse(control)} too, so the refusal cannot be put down to the extra scope`,
         );
       }
     }

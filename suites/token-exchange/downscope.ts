@@ -26,7 +26,8 @@ export default defineScenario({
     const subject = await userSubjectToken(ctx);
     if (subject.exchangeable.length === 0) {
       ctx.skip(
-        `the exchange client may hold none of the subject token's scopes ("${subject.scope.join(' ')}"; clients.exchange.scope "${ctx.client('exchange').scope}")`,
+        `the exchange client may hold none of the subject token's scopes ("${subject.scope.join(' ')}"; ` +
+          `clients.exchange.scope "${ctx.client('exchange').scope}")`,
       );
     }
     // Narrower than the subject: what the exchange client may hold of it, one scope fewer if that is all of it.
@@ -38,7 +39,9 @@ export default defineScenario({
       );
 
     const res = await exchangeRequest(ctx, subject.token, requested, 'token exchange for a narrower scope');
-    const when = `Exchanging a user's access token (scope "${subject.scope.join(' ')}") for the narrower scope "${requested.join(' ')}"`;
+    const when =
+      `Exchanging a user's access token (scope "${subject.scope.join(' ')}") for the narrower scope ` +
+      `"${requested.join(' ')}"`;
     const tokens = expectTokenResponse(res, { when, per: ctx.req.rfc8693_2_2_1 });
     if (typeof res.body.issued_token_type !== 'string' || !res.body.issued_token_type) {
       throw new CheckFailure(`${when} returned no issued_token_type; RFC 8693 §2.2.1 requires it.`, {
@@ -50,7 +53,8 @@ export default defineScenario({
       const beyond = scopes.filter((s) => !requested.includes(s));
       if (beyond.length) {
         throw new CheckFailure(
-          `${when} granted ${beyond.join(', ')} as well (${source}); the SPEC's token rule 3 and RFC 8693 §2.2.1 call for the narrower scope asked for.`,
+          `${when} granted ${beyond.join(', ')} as well (${source}); the SPEC's token rule 3 and RFC 8693 §2.2.1 ` +
+            `call for the narrower scope asked for.`,
         );
       }
     }

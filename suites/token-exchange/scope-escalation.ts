@@ -31,7 +31,8 @@ export default defineScenario({
     const extra = mayHold.filter((s) => !subject.scope.includes(s));
     if (extra.length === 0) {
       ctx.skip(
-        `every scope the exchange client may hold ("${mayHold.join(' ')}") is in the subject token's scope already, so no wider scope can be asked for within the client's own allowance`,
+        `every scope the exchange client may hold ("${mayHold.join(' ')}") is in the subject token's scope already, ` +
+          `so no wider scope can be asked for within the client's own allowance`,
       );
     }
     await expectSubjectExchangeable(ctx, subject);

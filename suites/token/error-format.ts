@@ -8,7 +8,8 @@ const defined = (params: Params): Record<string, string> =>
 export default defineScenario({
   id: 'token.error-format',
   title:
-    'Malformed token requests get RFC 6749 §5.2 errors: HTTP 400 (401 for invalid_client), a JSON object, an error code from the set',
+    'Malformed token requests get RFC 6749 §5.2 errors: HTTP 400 (401 for invalid_client), a JSON object, an error ' +
+    'code from the set',
   requirements: { rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server' } },
   severity: 'medium',
   requires: { roles: ['confidential'], capabilities: ['endpoint:token'] },

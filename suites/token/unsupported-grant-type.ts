@@ -18,7 +18,8 @@ export default defineScenario({
     );
     if (!client)
       return ctx.skip(
-        'needs a client with a secret (clients.machine, confidential, confidential2 or exchange), so that only the grant type is wrong',
+        'needs a client with a secret (clients.machine, confidential, confidential2 or exchange), so that only the ' +
+          'grant type is wrong',
       );
     const grantType = 'urn:example:idp-conformance:no-such-grant';
     const res = await ctx.http.token(

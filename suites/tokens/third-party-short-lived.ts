@@ -85,7 +85,8 @@ export default defineScenario({
     const third = partyClient(ctx, false);
     if (!first || !third) {
       return ctx.skip(
-        `needs a code-flow client marked "firstParty": true and one marked false (with a redirectUri); the config has ${first ? 'no third-party' : 'no first-party'} one`,
+        `needs a code-flow client marked "firstParty": true and one marked false (with a redirectUri); the config ` +
+          `has ${first ? 'no third-party' : 'no first-party'} one`,
       );
     }
     const a = (await tokensAskingRefresh(ctx, first.role)).tokens;
@@ -106,14 +107,16 @@ export default defineScenario({
     if (refresh[0] && refresh[1]) comparisons.push({ what: 'refresh token', first: refresh[0], third: refresh[1] });
     if (comparisons.length === 0) {
       return ctx.skip(
-        "neither the access tokens' nor the refresh tokens' lifetimes are observable (no expires_in, no JWT exp, no introspection exp)",
+        "neither the access tokens' nor the refresh tokens' lifetimes are observable (no expires_in, no JWT exp, no " +
+          'introspection exp)',
       );
     }
     ctx.evidence.note(
       comparisons
         .map(
           (c) =>
-            `${c.what}: third-party (${third.role}) ${c.third.seconds} s, first-party (${first.role}) ${c.first.seconds} s`,
+            `${c.what}: third-party (${third.role}) ${c.third.seconds} s, first-party ` +
+            `(${first.role}) ${c.first.seconds} s`,
         )
         .join('\n'),
       'lifetimes',
@@ -121,13 +124,17 @@ export default defineScenario({
     const longer = comparisons.filter((c) => c.third.seconds > c.first.seconds + TOLERANCE);
     if (longer.length) {
       throw new CheckFailure(
-        `The third-party ${third.role} client's tokens live longer than the first-party ${first.role} client's (${longer.map(show).join('; ')}); SPEC › First-party versus third-party requires third-party lifetimes to be short, first-party ones may be long.`,
+        `The third-party ${third.role} client's tokens live longer than the first-party ${first.role} client's ` +
+          `(${longer.map(show).join('; ')}); SPEC › First-party versus third-party requires third-party lifetimes ` +
+          `to be short, first-party ones may be long.`,
         { requirement: ctx.req.specFirstPartyVersusThirdParty },
       );
     }
     if (!comparisons.some((c) => c.third.seconds < c.first.seconds - TOLERANCE)) {
       throw new CheckFailure(
-        `The third-party ${third.role} client's tokens live as long as the first-party ${first.role} client's (${comparisons.map(show).join('; ')}); SPEC › Limits (rule 1) asks for short third-party lifetimes where first-party ones may be longer.`,
+        `The third-party ${third.role} client's tokens live as long as the first-party ${first.role} client's ` +
+          `(${comparisons.map(show).join('; ')}); SPEC › Limits (rule 1) asks for short third-party lifetimes where ` +
+          `first-party ones may be longer.`,
         { requirement: ctx.req.specLimits },
       );
     }

@@ -4,7 +4,8 @@ import { bearerChallenge, codeFlowIdToken, readJwt, userinfoRequest } from '../c
 export default defineScenario({
   id: 'userinfo.bearer',
   title:
-    "Userinfo returns the claims with the ID token's sub for a valid Bearer token, and 401 with a Bearer challenge for a bad one",
+    "Userinfo returns the claims with the ID token's sub for a valid Bearer token, and 401 with a Bearer challenge " +
+    'for a bad one',
   requirements: {
     oidcCore_5_3: { spec: 'OIDC Core', section: '5.3', level: 'MUST', party: 'server' },
     oidcCore_5_3_2: {
@@ -46,14 +47,17 @@ export default defineScenario({
       : res.json;
     if (res.status !== 200 || !claims || typeof claims !== 'object' || Array.isArray(claims)) {
       throw new CheckFailure(
-        `Userinfo answered a valid access token with HTTP ${res.status}${res.status === 200 ? ' without a JSON object of claims' : ''}; OIDC Core §5.3 requires HTTP 200 with the user's claims.`,
+        `Userinfo answered a valid access token with ` +
+          `HTTP ${res.status}${res.status === 200 ? ' without a JSON object of claims' : ''}; OIDC Core §5.3 ` +
+          `requires HTTP 200 with the user's claims.`,
         { requirement: ctx.req.oidcCore_5_3, kind: 'refused-wrongly' },
       );
     }
     const got = (claims as Record<string, unknown>).sub;
     if (got !== sub) {
       throw new CheckFailure(
-        `Userinfo returned sub ${got === undefined ? '(none)' : JSON.stringify(got)} while the ID token's sub is ${JSON.stringify(sub)}; OIDC Core §5.3.2 requires sub, equal to the ID token's.`,
+        `Userinfo returned sub ${got === undefined ? '(none)' : JSON.stringify(got)} while the ID token's sub ` +
+          `is ${JSON.stringify(sub)}; OIDC Core §5.3.2 requires sub, equal to the ID token's.`,
         { requirement: ctx.req.oidcCore_5_3_2, kind: 'refused-wrongly' },
       );
     }
@@ -69,13 +73,15 @@ export default defineScenario({
     if (!challenge) {
       const header = bad.header('www-authenticate');
       throw new CheckFailure(
-        `${when} and ${header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${header}`}; RFC 6750 §3 requires a WWW-Authenticate challenge with the Bearer scheme.`,
+        `${when} and ${header === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${header}`}; RFC ` +
+          `6750 §3 requires a WWW-Authenticate challenge with the Bearer scheme.`,
         { requirement: ctx.req.rfc6750_3, kind: 'refused-wrongly' },
       );
     }
     if (bad.status !== 401 || challenge.error !== 'invalid_token') {
       throw new CheckFailure(
-        `${when} and ${challenge.error === undefined ? 'no error' : `error="${challenge.error}"`} in its Bearer challenge; RFC 6750 §3.1 asks for HTTP 401 with error="invalid_token".`,
+        `${when} and ${challenge.error === undefined ? 'no error' : `error="${challenge.error}"`} in its Bearer ` +
+          `challenge; RFC 6750 §3.1 asks for HTTP 401 with error="invalid_token".`,
         { requirement: ctx.req.rfc6750_3_1, kind: 'refused-wrongly' },
       );
     }

@@ -54,13 +54,16 @@ export default defineScenario({
       const claims = claimsOf(res);
       if (!claims) {
         throw new CheckFailure(
-          `A POST to userinfo with the access token ${how} got HTTP ${res.status}${res.status === 200 ? ' without a JSON object of claims' : ''}; ${per} requires the user's claims.`,
+          `A POST to userinfo with the access token ${how} got ` +
+            `HTTP ${res.status}${res.status === 200 ? ' without a JSON object of claims' : ''}; ${per} requires the ` +
+            `user's claims.`,
           { requirement: per, kind: 'refused-wrongly' },
         );
       }
       if (claims.sub !== idClaims.sub) {
         throw new CheckFailure(
-          `A POST to userinfo with the access token ${how} returned sub ${JSON.stringify(claims.sub)}, not the ID token's ${JSON.stringify(idClaims.sub)}; OIDC Core §5.3.2 requires the same sub.`,
+          `A POST to userinfo with the access token ${how} returned sub ${JSON.stringify(claims.sub)}, not the ID ` +
+            `token's ${JSON.stringify(idClaims.sub)}; OIDC Core §5.3.2 requires the same sub.`,
           { requirement: ctx.req.oidcCore_5_3_1, kind: 'refused-wrongly' },
         );
       }

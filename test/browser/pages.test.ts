@@ -165,7 +165,8 @@ describe("the README's worked steps example", () => {
           return send(
             page(
               'Sign in',
-              `<form method="post" action="/password?${url.searchParams}"><input name="identifier" aria-label="Email"><button type="button" onclick="this.form.submit()">Next</button></form>`,
+              `<form method="post" action="/password?${url.searchParams}"><input name="identifier" ` +
+                `aria-label="Email"><button type="button" onclick="this.form.submit()">Next</button></form>`,
             ),
           );
         }
@@ -174,7 +175,8 @@ describe("the README's worked steps example", () => {
           return send(
             page(
               'Password',
-              `<form method="post" action="/${prompt ? 'prompt' : 'consent'}?${url.searchParams}"><input type="password" name="pw"><button type="submit">Sign in</button></form>`,
+              `<form method="post" action="/${prompt ? 'prompt' : 'consent'}?${url.searchParams}"><input ` +
+                `type="password" name="pw"><button type="submit">Sign in</button></form>`,
             ),
           );
         }
@@ -193,7 +195,8 @@ describe("the README's worked steps example", () => {
           return send(
             page(
               'Consent',
-              `<form method="post" action="/done?${url.searchParams}"><button name="a" value="yes">Accept</button><button name="a" value="no">Cancel</button></form>`,
+              `<form method="post" action="/done?${url.searchParams}"><button name="a" ` +
+                `value="yes">Accept</button><button name="a" value="no">Cancel</button></form>`,
             ),
           );
         }
@@ -274,7 +277,8 @@ describe('device activation with steps on an IdP that asks for the login before 
           return send(
             page(
               'Log in',
-              '<form method="post" action="/login"><input id="user" name="u"><input id="pass" type="password" name="p"><button id="go">Log in</button></form>',
+              '<form method="post" action="/login"><input id="user" name="u"><input id="pass" type="password" ' +
+                'name="p"><button id="go">Log in</button></form>',
             ),
           );
         if (req.url === '/login')
@@ -291,7 +295,8 @@ describe('device activation with steps on an IdP that asks for the login before 
             form.get('device_code_input') === 'WDJB-MJHT'
               ? page(
                   'Allow?',
-                  '<form method="post" action="/done"><button name="d" value="1">Allow</button><button name="d" value="0">Deny</button></form>',
+                  '<form method="post" action="/done"><button name="d" value="1">Allow</button><button name="d" ' +
+                    'value="0">Deny</button></form>',
                 )
               : page('No', 'bad code'),
           );
@@ -343,82 +348,91 @@ describe("the reference's pages in a real browser", () => {
   const focused = (page: Page) =>
     page.evaluate('document.activeElement && (document.activeElement.id || document.activeElement.textContent)');
 
-  it('login: labelled inputs, focus on the first, an error that keeps the username and focuses the password; consent names the client and the scopes', async () => {
-    const page = await newPage();
-    try {
-      const u = new URL(ref.url('/auth'));
-      for (const [k, v] of Object.entries({
-        response_type: 'code',
-        client_id: 'spa',
-        redirect_uri: 'https://spa.example.test/callback',
-        scope: 'openid profile offline_access',
-        state: 'x',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      }))
-        u.searchParams.set(k, v);
-      await page.goto(u.href);
-      await expect(page.title()).resolves.toBe('Sign in');
-      expect(await page.getByLabel('Username').getAttribute('name')).toBe('username');
-      expect(await page.getByLabel('Password').getAttribute('type')).toBe('password');
-      expect(await focused(page)).toBe('username');
-      expect(await page.locator('main').innerText()).toContain('Third-Party SPA');
-      await shot(page, 'login');
+  it(
+    'login: labelled inputs, focus on the first, an error that keeps the username and focuses the password; ' +
+      'consent names the client and the scopes',
+    async () => {
+      const page = await newPage();
+      try {
+        const u = new URL(ref.url('/auth'));
+        for (const [k, v] of Object.entries({
+          response_type: 'code',
+          client_id: 'spa',
+          redirect_uri: 'https://spa.example.test/callback',
+          scope: 'openid profile offline_access',
+          state: 'x',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+        }))
+          u.searchParams.set(k, v);
+        await page.goto(u.href);
+        await expect(page.title()).resolves.toBe('Sign in');
+        expect(await page.getByLabel('Username').getAttribute('name')).toBe('username');
+        expect(await page.getByLabel('Password').getAttribute('type')).toBe('password');
+        expect(await focused(page)).toBe('username');
+        expect(await page.locator('main').innerText()).toContain('Third-Party SPA');
+        await shot(page, 'login');
 
-      await page.getByLabel('Username').fill('alice');
-      await page.getByLabel('Password').fill('wrong-password');
-      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Sign in' }).click()]);
-      expect(await page.getByRole('alert').innerText()).toBe('Invalid username or password.');
-      expect(await page.getByLabel('Username').inputValue()).toBe('alice');
-      expect(await focused(page)).toBe('password');
-      await shot(page, 'login-error');
+        await page.getByLabel('Username').fill('alice');
+        await page.getByLabel('Password').fill('wrong-password');
+        await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Sign in' }).click()]);
+        expect(await page.getByRole('alert').innerText()).toBe('Invalid username or password.');
+        expect(await page.getByLabel('Username').inputValue()).toBe('alice');
+        expect(await focused(page)).toBe('password');
+        await shot(page, 'login-error');
 
-      await page.getByLabel('Password').fill(SEEDED_USER.password);
-      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Sign in' }).click()]);
-      await expect(page.title()).resolves.toBe('Authorize access');
-      const text = await page.locator('main').innerText();
-      for (const expected of [
-        'Third-Party SPA',
-        'spa',
-        'Your name and profile picture',
-        'offline_access',
-        'Stay connected while you are away',
-      ])
-        expect(text).toContain(expected);
-      expect(await focused(page)).toBe('Allow');
-      expect(await page.getByRole('button').allInnerTexts()).toEqual(['Allow', 'Deny']);
-      await shot(page, 'consent');
-    } finally {
-      await page.context().close();
-    }
-  });
+        await page.getByLabel('Password').fill(SEEDED_USER.password);
+        await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Sign in' }).click()]);
+        await expect(page.title()).resolves.toBe('Authorize access');
+        const text = await page.locator('main').innerText();
+        for (const expected of [
+          'Third-Party SPA',
+          'spa',
+          'Your name and profile picture',
+          'offline_access',
+          'Stay connected while you are away',
+        ])
+          expect(text).toContain(expected);
+        expect(await focused(page)).toBe('Allow');
+        expect(await page.getByRole('button').allInnerTexts()).toEqual(['Allow', 'Deny']);
+        await shot(page, 'consent');
+      } finally {
+        await page.context().close();
+      }
+    },
+  );
 
-  it('the error page says what went wrong and that the user was not sent back; the activation page asks for the code', async () => {
-    const page = await newPage();
-    try {
-      const response = await page.goto(
-        ref.url('/auth?response_type=code&client_id=spa&redirect_uri=https%3A%2F%2Fevil.example%2Fcb'),
-      );
-      expect(response?.status()).toBe(400);
-      expect(await page.locator('h1').innerText()).toBe('Something went wrong');
-      expect(await page.locator('main').innerText()).toContain('you have not been redirected back to it');
-      expect(await page.getByRole('alert').innerText()).toBe(
-        'invalid_request: redirect_uri is not registered for this client',
-      );
-      await shot(page, 'error');
+  it(
+    'the error page says what went wrong and that the user was not sent back; the activation page asks ' +
+      'for the code',
+    async () => {
+      const page = await newPage();
+      try {
+        const response = await page.goto(
+          ref.url('/auth?response_type=code&client_id=spa&redirect_uri=https%3A%2F%2Fevil.example%2Fcb'),
+        );
+        expect(response?.status()).toBe(400);
+        expect(await page.locator('h1').innerText()).toBe('Something went wrong');
+        expect(await page.locator('main').innerText()).toContain('you have not been redirected back to it');
+        expect(await page.getByRole('alert').innerText()).toBe(
+          'invalid_request: redirect_uri is not registered for this client',
+        );
+        await shot(page, 'error');
 
-      await page.goto(ref.url('/activate'));
-      expect(await page.getByLabel('Code').getAttribute('name')).toBe('user_code');
-      expect(await focused(page)).toBe('user_code');
-      await shot(page, 'activate');
-    } finally {
-      await page.context().close();
-    }
-  });
+        await page.goto(ref.url('/activate'));
+        expect(await page.getByLabel('Code').getAttribute('name')).toBe('user_code');
+        expect(await focused(page)).toBe('user_code');
+        await shot(page, 'activate');
+      } finally {
+        await page.context().close();
+      }
+    },
+  );
 });
 
 describe('the HTML report in Chromium', () => {
-  it('renders with its screenshots, the failure first, its count cards and area filter change what is shown, and the console stays clean', async () => {
+  it('renders with its screenshots, the failure first, its count cards and area filter change what is shown, and ' +
+    'the console stays clean', async () => {
     const reportDir = path.join(dir, 'report');
     // A failure (a planted flaw), a skip (no machine client), passes, and a browser scenario's screenshots.
     const ref = await startReference({ flaws: ['consent-skipped'] });

@@ -69,49 +69,56 @@ describe('report.html in Chromium (66 results)', () => {
     expect(await page.locator('#baseline a[href="#r-code-single-use"]').count()).toBe(1);
   });
 
-  it('orders the results by group: security, interop, unclassified, warnings, errors, expected, passed, skipped', async () => {
-    const groups = await page
-      .locator('section.result')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('data-group') as string));
-    expect(groups).toHaveLength(66);
-    const ranks = groups.map((g) => GROUPS.indexOf(g as Group));
-    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
-    expect(groups.slice(0, 6)).toEqual(['security', 'interop', 'unclassified', 'warning', 'error', 'expected']);
-  });
+  it(
+    'orders the results by group: security, interop, unclassified, warnings, errors, expected, ' + 'passed, skipped',
+    async () => {
+      const groups = await page
+        .locator('section.result')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-group') as string));
+      expect(groups).toHaveLength(66);
+      const ranks = groups.map((g) => GROUPS.indexOf(g as Group));
+      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+      expect(groups.slice(0, 6)).toEqual(['security', 'interop', 'unclassified', 'warning', 'error', 'expected']);
+    },
+  );
 
-  it('opens the deciding exchange, folds the other exchanges and the page bodies, and shows the reproduce block', async () => {
-    const section = page.locator('#r-code-single-use');
-    const decisive = section.locator('details.exchange.decisive');
-    expect(await decisive.count()).toBe(1);
-    expect(await decisive.getAttribute('open')).toBe('');
-    expect(await decisive.locator('summary').innerText()).toContain('deciding exchange');
-    expect(await decisive.locator('pre').filter({ hasText: '[REDACTED:access_token:1]' }).isVisible()).toBe(true);
-    const others = section.locator('details:has(> summary:text("Other exchanges (2)"))');
-    expect(await others.getAttribute('open')).toBeNull();
-    expect(await section.locator('details.page').first().getAttribute('open')).toBeNull();
-    const reproduce = section.locator('.reproduce');
-    expect(await reproduce.isVisible()).toBe(true);
-    const curl = await reproduce.locator('pre.curl').innerText();
-    expect(curl).toContain('-u "$CLIENT_ID:$CLIENT_SECRET"');
-    expect(curl).toContain('"$CODE_2"');
-    expect(curl).not.toContain('REDACTED');
-    expect(await reproduce.locator('code.replay').innerText()).toBe(
-      'idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 --only code.single-use',
-    );
-    expect(await page.content()).not.toContain(SECRET);
-    // The screenshot loads from the file beside the report.
-    const img = section.locator('figure.shot img');
-    await img.scrollIntoViewIfNeeded();
-    await expect
-      .poll(() =>
-        img.evaluate((el: { complete: boolean; naturalWidth: number }) => (el.complete ? el.naturalWidth : 0)),
-      )
-      .toBeGreaterThan(0);
-    // A passed result is one line with its details folded.
-    const passed = page.locator('#r-code-happy-path');
-    expect((await passed.boundingBox())!.height).toBeLessThan(50);
-    await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
-  });
+  it(
+    'opens the deciding exchange, folds the other exchanges and the page bodies, and shows the ' + 'reproduce block',
+    async () => {
+      const section = page.locator('#r-code-single-use');
+      const decisive = section.locator('details.exchange.decisive');
+      expect(await decisive.count()).toBe(1);
+      expect(await decisive.getAttribute('open')).toBe('');
+      expect(await decisive.locator('summary').innerText()).toContain('deciding exchange');
+      expect(await decisive.locator('pre').filter({ hasText: '[REDACTED:access_token:1]' }).isVisible()).toBe(true);
+      const others = section.locator('details:has(> summary:text("Other exchanges (2)"))');
+      expect(await others.getAttribute('open')).toBeNull();
+      expect(await section.locator('details.page').first().getAttribute('open')).toBeNull();
+      const reproduce = section.locator('.reproduce');
+      expect(await reproduce.isVisible()).toBe(true);
+      const curl = await reproduce.locator('pre.curl').innerText();
+      expect(curl).toContain('-u "$CLIENT_ID:$CLIENT_SECRET"');
+      expect(curl).toContain('"$CODE_2"');
+      expect(curl).not.toContain('REDACTED');
+      expect(await reproduce.locator('code.replay').innerText()).toBe(
+        'idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 ' +
+          '--only code.single-use',
+      );
+      expect(await page.content()).not.toContain(SECRET);
+      // The screenshot loads from the file beside the report.
+      const img = section.locator('figure.shot img');
+      await img.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() =>
+          img.evaluate((el: { complete: boolean; naturalWidth: number }) => (el.complete ? el.naturalWidth : 0)),
+        )
+        .toBeGreaterThan(0);
+      // A passed result is one line with its details folded.
+      const passed = page.locator('#r-code-happy-path');
+      expect((await passed.boundingBox())!.height).toBeLessThan(50);
+      await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+    },
+  );
 
   it('filters with the count cards (a second click shows all again) and the area select', async () => {
     const counts = groupCounts(report.results);

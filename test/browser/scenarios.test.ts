@@ -79,16 +79,19 @@ describe('against the clean reference', () => {
     expect((await readdir(path.join(dir, 'screenshots'))).sort()).toEqual(BROWSER.map((s) => s.id).sort());
   });
 
-  it("records the browser's pages as transcripts: the caught redirect never sent, codes and cookies redacted", async () => {
-    const flow = report.results.find((r) => r.id === 'browser.code-flow')!;
-    const http = flow.evidence.filter((e) => e.kind === 'http');
-    const caught = http.find((e) => e.error?.startsWith('not sent: the redirect to the redirect_uri'));
-    expect(caught?.request.url).toMatch(/^https:\/\/spa\.example\.test\/callback\?code=\[REDACTED:code:\d+\]&state=/);
-    expect(http.some((e) => e.label === 'browser: page' && e.response?.status === 200)).toBe(true);
-    const json = await readFile(path.join(dir, 'report.json'), 'utf8');
-    expect(json).not.toMatch(/[?&]code=(?!\[REDACTED)/);
-    expect(json).not.toContain('alice-wonderland-42');
-  });
+  it(
+    "records the browser's pages as transcripts: the caught redirect never sent, codes and " + 'cookies redacted',
+    async () => {
+      const flow = report.results.find((r) => r.id === 'browser.code-flow')!;
+      const http = flow.evidence.filter((e) => e.kind === 'http');
+      const caught = http.find((e) => e.error?.startsWith('not sent: the redirect to the redirect_uri'));
+      expect(caught?.request.url).toMatch(/^https:\/\/spa\.example\.test\/callback\?code=\[REDACTED:code:\d+\]&state=/);
+      expect(http.some((e) => e.label === 'browser: page' && e.response?.status === 200)).toBe(true);
+      const json = await readFile(path.join(dir, 'report.json'), 'utf8');
+      expect(json).not.toMatch(/[?&]code=(?!\[REDACTED)/);
+      expect(json).not.toContain('alice-wonderland-42');
+    },
+  );
 });
 
 describe('with the flaw each browser scenario claims', () => {
@@ -148,7 +151,8 @@ describe('the browser scenarios with login.driver "form" and steps: the browser 
 });
 
 describe("against oidc-provider (an independent IdP), with the driver's defaults on its dev pages", () => {
-  it("the browser scenarios pass, the code flow and the device activation among them; the config's browser driver logs in too", async () => {
+  it("the browser scenarios pass, the code flow and the device activation among them; the config's browser driver " +
+    'logs in too', async () => {
     const op = await startOidcProvider();
     try {
       const report = await runConformance({ target: op.target, scenarios: BROWSER, browser: host, seed: 7 });
@@ -176,7 +180,8 @@ describe('login.driver "browser" with steps (DESIGN §4), against the reference'
     { click: 'text=Deny', optional: true, decision: 'deny' },
   ];
 
-  it('logs in, approves and denies by the steps: first-party without consent, third-party with it, devices approved and denied, an error page left alone', async () => {
+  it('logs in, approves and denies by the steps: first-party without consent, third-party with it, devices approved ' +
+    'and denied, an error page left alone', async () => {
     const ids = [
       'code.happy-path',
       'consent.third-party-required',
@@ -198,7 +203,8 @@ describe('login.driver "browser" with steps (DESIGN §4), against the reference'
     ]);
   }, 30_000);
 
-  it('a step whose element never shows stops the login with the step named: set-up for a scenario, so an error', async () => {
+  it('a step whose element never shows stops the login with the step named: set-up for a scenario, ' +
+    'so an error', async () => {
     const wrong: BrowserStep[] = [{ fill: '#login', value: '${user.username}', timeoutMs: 300 }, ...steps.slice(1)];
     const report = await runOn({}, [byId('code.single-use')], undefined, (t) => ({
       ...t,

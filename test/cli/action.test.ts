@@ -120,88 +120,91 @@ describe('action.yml', () => {
     expect(options.filter((o) => !cliInputs.includes(o) && !['flaw', 'help'].includes(o))).toEqual([]);
   }, 60_000);
 
-  it('passes every option input to `idp-conformance run`, values intact, and keeps its exit code for the verdict', () => {
-    const bin = join(tmp, 'bin');
-    mkdirSync(bin, { recursive: true });
-    const argsFile = join(tmp, 'npx-args');
-    // A stand-in npx: records its arguments, one per line, and exits 1 as a failing run would.
-    writeFileSync(join(bin, 'npx'), `#!/usr/bin/env bash\nprintf '%s\\n' "$@" > '${argsFile}'\nexit 1\n`);
-    chmodSync(join(bin, 'npx'), 0o755);
-    const values: Record<string, string> = {
-      target: 'tenant-a.json\ntenant b.json\n',
-      scenarios: 'my/*.scenario.ts',
-      only: 'pkce.*,token.*',
-      skip: 'device.*',
-      profile: 'rfc',
-      report: 'out dir',
-      format: 'junit,md',
-      'fail-on': 'warning',
-      seed: '42',
-      runs: '7',
-      concurrency: '2',
-      shard: '1/3',
-      timeout: '45000',
-      baseline: 'main/report.json',
-      package: 'idp-conformance@0.1.0',
-    };
-    expect(
-      Object.keys(values)
-        .filter((k) => k !== 'package')
-        .sort(),
-    ).toEqual([...cliInputs].sort());
-    const result = runStep(
-      step((s) => s.id === 'run'),
-      values,
-      { cwd: tmp, path: bin },
-    );
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.outputs).toEqual({ report: 'out dir', 'exit-code': '1' });
-    const args = readFileSync(argsFile, 'utf8').trimEnd().split('\n');
-    expect(args.slice(0, 4)).toEqual(['--yes', '--package=idp-conformance@0.1.0', 'idp-conformance', 'run']);
-    const pairs = args.slice(4);
-    const passed: [string, string][] = [];
-    for (let i = 0; i < pairs.length; i += 2) passed.push([pairs[i]!, pairs[i + 1]!]);
-    expect(passed).toEqual(
-      expect.arrayContaining([
-        ['--target', 'tenant-a.json'],
-        ['--target', 'tenant b.json'],
-        ['--scenarios', 'my/*.scenario.ts'],
-        ['--only', 'pkce.*,token.*'],
-        ['--skip', 'device.*'],
-        ['--profile', 'rfc'],
-        ['--report', 'out dir'],
-        ['--format', 'junit,md'],
-        ['--fail-on', 'warning'],
-        ['--seed', '42'],
-        ['--runs', '7'],
-        ['--concurrency', '2'],
-        ['--shard', '1/3'],
-        ['--timeout', '45000'],
-        ['--baseline', 'main/report.json'],
-      ]),
-    );
-    expect(passed).toHaveLength(15);
-    expect(new Set(passed.map(([flag]) => flag.slice(2)))).toEqual(new Set(cliInputs));
+  it(
+    'passes every option input to `idp-conformance run`, values intact, and keeps its exit code for ' + 'the verdict',
+    () => {
+      const bin = join(tmp, 'bin');
+      mkdirSync(bin, { recursive: true });
+      const argsFile = join(tmp, 'npx-args');
+      // A stand-in npx: records its arguments, one per line, and exits 1 as a failing run would.
+      writeFileSync(join(bin, 'npx'), `#!/usr/bin/env bash\nprintf '%s\\n' "$@" > '${argsFile}'\nexit 1\n`);
+      chmodSync(join(bin, 'npx'), 0o755);
+      const values: Record<string, string> = {
+        target: 'tenant-a.json\ntenant b.json\n',
+        scenarios: 'my/*.scenario.ts',
+        only: 'pkce.*,token.*',
+        skip: 'device.*',
+        profile: 'rfc',
+        report: 'out dir',
+        format: 'junit,md',
+        'fail-on': 'warning',
+        seed: '42',
+        runs: '7',
+        concurrency: '2',
+        shard: '1/3',
+        timeout: '45000',
+        baseline: 'main/report.json',
+        package: 'idp-conformance@0.1.0',
+      };
+      expect(
+        Object.keys(values)
+          .filter((k) => k !== 'package')
+          .sort(),
+      ).toEqual([...cliInputs].sort());
+      const result = runStep(
+        step((s) => s.id === 'run'),
+        values,
+        { cwd: tmp, path: bin },
+      );
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.outputs).toEqual({ report: 'out dir', 'exit-code': '1' });
+      const args = readFileSync(argsFile, 'utf8').trimEnd().split('\n');
+      expect(args.slice(0, 4)).toEqual(['--yes', '--package=idp-conformance@0.1.0', 'idp-conformance', 'run']);
+      const pairs = args.slice(4);
+      const passed: [string, string][] = [];
+      for (let i = 0; i < pairs.length; i += 2) passed.push([pairs[i]!, pairs[i + 1]!]);
+      expect(passed).toEqual(
+        expect.arrayContaining([
+          ['--target', 'tenant-a.json'],
+          ['--target', 'tenant b.json'],
+          ['--scenarios', 'my/*.scenario.ts'],
+          ['--only', 'pkce.*,token.*'],
+          ['--skip', 'device.*'],
+          ['--profile', 'rfc'],
+          ['--report', 'out dir'],
+          ['--format', 'junit,md'],
+          ['--fail-on', 'warning'],
+          ['--seed', '42'],
+          ['--runs', '7'],
+          ['--concurrency', '2'],
+          ['--shard', '1/3'],
+          ['--timeout', '45000'],
+          ['--baseline', 'main/report.json'],
+        ]),
+      );
+      expect(passed).toHaveLength(15);
+      expect(new Set(passed.map(([flag]) => flag.slice(2)))).toEqual(new Set(cliInputs));
 
-    // With the defaults only: the run options the action defaults, nothing empty.
-    const defaults = runStep(
-      step((s) => s.id === 'run'),
-      {},
-      { cwd: tmp, path: bin },
-    );
-    expect(defaults.status).toBe(0);
-    expect(readFileSync(argsFile, 'utf8').trimEnd().split('\n').slice(3)).toEqual([
-      'run',
-      '--profile',
-      'spec',
-      '--report',
-      'conformance-report',
-      '--format',
-      'json,junit,html,md',
-      '--fail-on',
-      'failed',
-    ]);
-  });
+      // With the defaults only: the run options the action defaults, nothing empty.
+      const defaults = runStep(
+        step((s) => s.id === 'run'),
+        {},
+        { cwd: tmp, path: bin },
+      );
+      expect(defaults.status).toBe(0);
+      expect(readFileSync(argsFile, 'utf8').trimEnd().split('\n').slice(3)).toEqual([
+        'run',
+        '--profile',
+        'spec',
+        '--report',
+        'conformance-report',
+        '--format',
+        'json,junit,html,md',
+        '--fail-on',
+        'failed',
+      ]);
+    },
+  );
 
   it('appends report.md of the run (or of each target) to the job summary', () => {
     const cwd = join(tmp, 'summary');

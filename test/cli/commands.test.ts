@@ -115,43 +115,46 @@ describe('init', () => {
 });
 
 describe('your own scenarios (--scenarios)', () => {
-  it('loads files from outside the repo, runs them next to the built-in ones; --fail-on warning counts warnings', async () => {
-    const own = await mkdtemp(path.join(tmpdir(), 'idpc-own-'));
-    await writeFile(path.join(own, 'token-endpoint.ts'), scenarioSource('custom.token-endpoint', 'MUST', false));
-    await writeFile(path.join(own, 'warns.ts'), scenarioSource('custom.warns', 'SHOULD', true));
-    const reportDir = path.join(dir, 'own');
-    const ok = await cli(
-      'run',
-      '--scenarios',
-      path.join(own, '*.ts'),
-      '--only',
-      'custom.*',
-      '--report',
-      reportDir,
-      '--format',
-      'json',
-    );
-    expect(ok.stdout).toContain('PASS  custom.token-endpoint');
-    expect(ok.stdout).toContain('WARN  custom.warns');
-    expect(ok.code).toBe(0);
-    const strict = await cli(
-      'run',
-      '--scenarios',
-      path.join(own, '*.ts'),
-      '--only',
-      'custom.*',
-      '--fail-on',
-      'warning',
-      '--report',
-      reportDir,
-      '--format',
-      'json',
-    );
-    expect(strict.code).toBe(1);
-    expect((await cli('list', '--scenarios', path.join(own, 'warns.ts'), '--only', 'custom.*')).stdout).toContain(
-      'custom.warns',
-    );
-  });
+  it(
+    'loads files from outside the repo, runs them next to the built-in ones; --fail-on warning ' + 'counts warnings',
+    async () => {
+      const own = await mkdtemp(path.join(tmpdir(), 'idpc-own-'));
+      await writeFile(path.join(own, 'token-endpoint.ts'), scenarioSource('custom.token-endpoint', 'MUST', false));
+      await writeFile(path.join(own, 'warns.ts'), scenarioSource('custom.warns', 'SHOULD', true));
+      const reportDir = path.join(dir, 'own');
+      const ok = await cli(
+        'run',
+        '--scenarios',
+        path.join(own, '*.ts'),
+        '--only',
+        'custom.*',
+        '--report',
+        reportDir,
+        '--format',
+        'json',
+      );
+      expect(ok.stdout).toContain('PASS  custom.token-endpoint');
+      expect(ok.stdout).toContain('WARN  custom.warns');
+      expect(ok.code).toBe(0);
+      const strict = await cli(
+        'run',
+        '--scenarios',
+        path.join(own, '*.ts'),
+        '--only',
+        'custom.*',
+        '--fail-on',
+        'warning',
+        '--report',
+        reportDir,
+        '--format',
+        'json',
+      );
+      expect(strict.code).toBe(1);
+      expect((await cli('list', '--scenarios', path.join(own, 'warns.ts'), '--only', 'custom.*')).stdout).toContain(
+        'custom.warns',
+      );
+    },
+  );
 
   it('names a file that is not a scenario, a missing file, and a clashing id', async () => {
     const own = await mkdtemp(path.join(tmpdir(), 'idpc-bad-'));

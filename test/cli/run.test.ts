@@ -185,7 +185,8 @@ describe('run against a target', () => {
     );
     expect(code).toBe(3);
     expect(stderr).toContain(
-      `the target is unreachable: cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: connection refused (ECONNREFUSED)`,
+      `the target is unreachable: cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: ` +
+        `connection refused (ECONNREFUSED)`,
     );
   });
 });

@@ -67,7 +67,8 @@ async function expectedSecret(v: Victim, encoding: string): Promise<Buffer> {
         : JSON.stringify({ crv: v.jwk.crv, kty: 'EC', x: v.jwk.x, y: v.jwk.y }),
     ),
     'pem-pkcs1': Buffer.from(
-      `-----BEGIN RSA PUBLIC KEY-----\n${pkcs1.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END RSA PUBLIC KEY-----\n`,
+      `-----BEGIN RSA PUBLIC KEY-----\n${pkcs1.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END RSA ` +
+        `PUBLIC KEY-----\n`,
     ),
     'der-pkcs1': pkcs1,
     'modulus-raw': b64(v.jwk.n),

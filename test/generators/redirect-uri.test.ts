@@ -240,16 +240,19 @@ describe('redirectUriNearMiss', () => {
     expect(counterexample!.uri.length - registered.length).toBe(1);
   });
 
-  it('cross-shrinks: over every kind, a prefix-match counterexample ends as the registered URI plus one character', () => {
-    const registered = 'https://client.example/cb';
-    for (const seed of [1, 2, 3, SEED]) {
-      const details = fc.check(
-        fc.property(redirectUriNearMiss(registered), ({ uri }) => !uri.startsWith(registered)),
-        { seed },
-      );
-      const [counterexample] = details.counterexample ?? [];
-      expect(counterexample).toMatchObject({ kind: 'prefix-extension' });
-      expect(counterexample!.uri).toHaveLength(registered.length + 1);
-    }
-  });
+  it(
+    'cross-shrinks: over every kind, a prefix-match counterexample ends as the registered URI plus ' + 'one character',
+    () => {
+      const registered = 'https://client.example/cb';
+      for (const seed of [1, 2, 3, SEED]) {
+        const details = fc.check(
+          fc.property(redirectUriNearMiss(registered), ({ uri }) => !uri.startsWith(registered)),
+          { seed },
+        );
+        const [counterexample] = details.counterexample ?? [];
+        expect(counterexample).toMatchObject({ kind: 'prefix-extension' });
+        expect(counterexample!.uri).toHaveLength(registered.length + 1);
+      }
+    },
+  );
 });

@@ -50,7 +50,8 @@ describe('scope generators', () => {
     for (const s of sets)
       expect([within(s, ALLOWED), noDuplicates(s), within(s, [...ALLOWED, ...EXTRA])]).toEqual([false, true, true]);
     expect(sets.some((s) => within(s, EXTRA))).toBe(true);
-    expect(sets.some((s) => !EXTRA.includes(s[0]!) && !EXTRA.includes(s.at(-1)!))).toBe(true); // wider ones in the middle too
+    // wider ones in the middle too
+    expect(sets.some((s) => !EXTRA.includes(s[0]!) && !EXTRA.includes(s.at(-1)!))).toBe(true);
   });
 
   it('formats and parses the space-delimited scope parameter', () => {

@@ -58,7 +58,8 @@ describe('checks for presented tokens', () => {
     expect(() =>
       expectIntrospectionResponse(response(400, { error: 'invalid_request' }), 'Introspecting x', ref('RFC 7662 §2.2')),
     ).toThrow(
-      'Introspecting x got HTTP 400 with error=invalid_request; RFC 7662 §2.2 requires HTTP 200 with a JSON object whose "active" is a boolean.',
+      'Introspecting x got HTTP 400 with error=invalid_request; RFC 7662 §2.2 requires HTTP 200 with a JSON object ' +
+        'whose "active" is a boolean.',
     );
   });
 });

@@ -29,7 +29,8 @@ function response(status: number, body: Record<string, unknown>): HttpResponse {
 
 const jwt = { decode: decodeJwt };
 const unsignedJwt = (claims: Record<string, unknown>) =>
-  `${Buffer.from('{"alg":"RS256"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
+  `${Buffer.from('{"alg":"RS256"}').toString('base64url')}.` +
+  `${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
 const message = (f: () => unknown) => {
   try {
     f();
@@ -53,7 +54,8 @@ describe('framing protection (RFC 9700 §4.16)', () => {
     expect(
       framingVerdict({ 'content-security-policy': "frame-ancestors 'self' https://portal.example" }).forbidden,
     ).toBe(true);
-    expect(framingVerdict({ 'content-security-policy': 'frame-ancestors' }).forbidden).toBe(true); // an empty list is 'none'
+    // an empty list is 'none'
+    expect(framingVerdict({ 'content-security-policy': 'frame-ancestors' }).forbidden).toBe(true);
     // Two enforced policies: the restrictive one wins.
     expect(framingVerdict({ 'content-security-policy': "frame-ancestors *, frame-ancestors 'self'" }).forbidden).toBe(
       true,
@@ -76,7 +78,9 @@ describe('framing protection (RFC 9700 §4.16)', () => {
         ),
       ),
     ).toBe(
-      'The login page at https://idp.test/login was served with no X-Frame-Options and no CSP frame-ancestors; RFC 9700 §4.16 requires the authorization server to prevent clickjacking (X-Frame-Options DENY or SAMEORIGIN, or CSP frame-ancestors).',
+      'The login page at https://idp.test/login was served with no X-Frame-Options and no CSP frame-ancestors; RFC ' +
+        '9700 §4.16 requires the authorization server to prevent clickjacking (X-Frame-Options DENY or SAMEORIGIN, ' +
+        'or CSP frame-ancestors).',
     );
   });
 });
@@ -105,59 +109,68 @@ describe('granted scope', () => {
     );
   });
 
-  it('expectScopesWithheld: invalid_scope or a narrowed grant pass; the extra scope anywhere, or another error, fails', () => {
-    expect(
-      expectScopesWithheld(
-        response(400, { error: 'invalid_scope' }),
-        ['api:write'],
-        ['api:read', 'api:write'],
-        jwt,
-        rule,
-      ),
-    ).toBe('error');
-    expect(
-      expectScopesWithheld(
-        response(200, { access_token: 'a', token_type: 'Bearer', scope: 'api:read' }),
-        ['api:write'],
-        ['api:read', 'api:write'],
-        jwt,
-        rule,
-      ),
-    ).toBe('narrowed');
-    // The response says narrowed, but the token itself carries the extra scope.
-    const token = unsignedJwt({ scope: 'api:read api:write' });
-    expect(
-      message(() =>
+  it(
+    'expectScopesWithheld: invalid_scope or a narrowed grant pass; the extra scope anywhere, or another ' +
+      'error, fails',
+    () => {
+      expect(
         expectScopesWithheld(
-          response(200, { access_token: token, token_type: 'Bearer', scope: 'api:read' }),
+          response(400, { error: 'invalid_scope' }),
           ['api:write'],
           ['api:read', 'api:write'],
           jwt,
           rule,
         ),
-      ),
-    ).toBe(
-      'A request for api:write was granted api:write (the access token\'s scope claim "api:read api:write"); SPEC › Errors (rule 4) requires error=invalid_scope, or a granted scope without it.',
-    );
-    expect(
-      message(() =>
+      ).toBe('error');
+      expect(
         expectScopesWithheld(
-          response(200, { access_token: 'a', token_type: 'Bearer' }),
+          response(200, { access_token: 'a', token_type: 'Bearer', scope: 'api:read' }),
           ['api:write'],
           ['api:read', 'api:write'],
           jwt,
           rule,
         ),
-      ),
-    ).toMatch(/granted api:write \(the response names no scope, which RFC 6749 §5\.1 reads as the scope requested\)/);
-    expect(
-      message(() =>
-        expectScopesWithheld(response(400, { error: 'invalid_request' }), ['api:write'], ['api:write'], jwt, rule),
-      ),
-    ).toMatch(
-      /got HTTP 400 with error=invalid_request; .* requires error=invalid_scope, or tokens whose granted scope leaves out api:write\.$/,
-    );
-  });
+      ).toBe('narrowed');
+      // The response says narrowed, but the token itself carries the extra scope.
+      const token = unsignedJwt({ scope: 'api:read api:write' });
+      expect(
+        message(() =>
+          expectScopesWithheld(
+            response(200, { access_token: token, token_type: 'Bearer', scope: 'api:read' }),
+            ['api:write'],
+            ['api:read', 'api:write'],
+            jwt,
+            rule,
+          ),
+        ),
+      ).toBe(
+        'A request for api:write was granted api:write (the access token\'s scope claim "api:read ' +
+          'api:write"); SPEC › ' +
+          'Errors (rule 4) requires error=invalid_scope, or a granted scope without it.',
+      );
+      expect(
+        message(() =>
+          expectScopesWithheld(
+            response(200, { access_token: 'a', token_type: 'Bearer' }),
+            ['api:write'],
+            ['api:read', 'api:write'],
+            jwt,
+            rule,
+          ),
+        ),
+      ).toMatch(/granted api:write \(the response names no scope, which RFC 6749 §5\.1 reads as the scope requested\)/);
+      expect(
+        message(() =>
+          expectScopesWithheld(response(400, { error: 'invalid_request' }), ['api:write'], ['api:write'], jwt, rule),
+        ),
+      ).toMatch(
+        new RegExp(
+          /got HTTP 400 with error=invalid_request; .* requires error=invalid_scope, /.source +
+            /or tokens whose granted scope leaves out api:write\.$/.source,
+        ),
+      );
+    },
+  );
 
   it('escalates only to advertised scopes; offline_access is added with openid only when advertised', () => {
     const target = targetFromDiscovery('https://idp.test', 'https://idp.test/.well-known/openid-configuration', {

@@ -50,7 +50,8 @@ describe('checks', () => {
         expectOAuthError(response(200, { access_token: 'x', token_type: 'Bearer' }), 'invalid_grant', rule),
       ),
     ).toBe(
-      'A token request with a wrong code_verifier got HTTP 200 with an access_token; RFC 7636 §4.6 requires an error response with error=invalid_grant.',
+      'A token request with a wrong code_verifier got HTTP 200 with an access_token; RFC 7636 §4.6 requires an ' +
+        'error response with error=invalid_grant.',
     );
     expect(
       message(() =>

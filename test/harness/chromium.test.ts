@@ -17,21 +17,26 @@ import { APT_GET, ensureChromium } from '../../scripts/ensure-chromium.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 
 describe('finding Chromium', () => {
-  it('takes an executable CHROMIUM_PATH, names a wrong one, and gives the install line when none is found', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'idpc-chromium-'));
-    const exe = path.join(dir, 'chrome');
-    await writeFile(exe, '#!/bin/sh\n', { mode: 0o755 });
-    const plain = path.join(dir, 'not-executable');
-    await writeFile(plain, '', { mode: 0o644 });
-    expect(findChromium({ CHROMIUM_PATH: exe })).toEqual({ path: exe });
-    const wrong = findChromium({ CHROMIUM_PATH: plain });
-    expect('missing' in wrong && wrong.missing).toContain(
-      `CHROMIUM_PATH is "${plain}", which is not an executable file`,
-    );
-    const host = new BrowserHost({ missing: `no Chromium was found; install Debian's chromium (${CHROMIUM_INSTALL})` });
-    expect(host.unavailable).toContain('apt-get update && apt-get install -y chromium');
-    await expect(host.newContext()).rejects.toThrow(/the browser is not available: no Chromium was found/);
-  });
+  it(
+    'takes an executable CHROMIUM_PATH, names a wrong one, and gives the install line when ' + 'none is found',
+    async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'idpc-chromium-'));
+      const exe = path.join(dir, 'chrome');
+      await writeFile(exe, '#!/bin/sh\n', { mode: 0o755 });
+      const plain = path.join(dir, 'not-executable');
+      await writeFile(plain, '', { mode: 0o644 });
+      expect(findChromium({ CHROMIUM_PATH: exe })).toEqual({ path: exe });
+      const wrong = findChromium({ CHROMIUM_PATH: plain });
+      expect('missing' in wrong && wrong.missing).toContain(
+        `CHROMIUM_PATH is "${plain}", which is not an executable file`,
+      );
+      const host = new BrowserHost({
+        missing: `no Chromium was found; install Debian's chromium (${CHROMIUM_INSTALL})`,
+      });
+      expect(host.unavailable).toContain('apt-get update && apt-get install -y chromium');
+      await expect(host.newContext()).rejects.toThrow(/the browser is not available: no Chromium was found/);
+    },
+  );
 });
 
 describe('the fresh-machine set-up (scripts/ensure-chromium.ts)', () => {

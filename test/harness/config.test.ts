@@ -55,27 +55,32 @@ describe('target config validation', () => {
     expect(clients.public).toMatchObject({ authMethod: 'none', scope: 'openid' });
   });
 
-  it('accepts a legacy client (password and implicit grants), public or confidential, with or without a redirect URI', () => {
-    const legacy = {
-      clientId: 'old-app',
-      clientSecret: 'old-secret',
-      redirectUri: 'https://old.example/cb',
-      scope: 'openid profile',
-    };
-    expect(resolveClients(validateConfig({ ...base, clients: { legacy } }, {})).legacy).toEqual({
-      role: 'legacy',
-      ...legacy,
-      authMethod: 'client_secret_basic',
-    });
-    expect(
-      resolveClients(validateConfig({ ...base, clients: { legacy: { clientId: 'spa-old' } } }, {})).legacy,
-    ).toEqual({ role: 'legacy', clientId: 'spa-old', scope: 'openid', authMethod: 'none' });
-    expect(
-      issuesOf({ ...base, clients: { legacy: { clientId: 'x', clientSecret: 's-secret-1', authMethod: 'none' } } }),
-    ).toEqual([
-      'clients.legacy.authMethod: "none" sends no secret but clientSecret is set; use "client_secret_basic" or "client_secret_post", or remove the secret',
-    ]);
-  });
+  it(
+    'accepts a legacy client (password and implicit grants), public or confidential, with or without a ' +
+      'redirect URI',
+    () => {
+      const legacy = {
+        clientId: 'old-app',
+        clientSecret: 'old-secret',
+        redirectUri: 'https://old.example/cb',
+        scope: 'openid profile',
+      };
+      expect(resolveClients(validateConfig({ ...base, clients: { legacy } }, {})).legacy).toEqual({
+        role: 'legacy',
+        ...legacy,
+        authMethod: 'client_secret_basic',
+      });
+      expect(
+        resolveClients(validateConfig({ ...base, clients: { legacy: { clientId: 'spa-old' } } }, {})).legacy,
+      ).toEqual({ role: 'legacy', clientId: 'spa-old', scope: 'openid', authMethod: 'none' });
+      expect(
+        issuesOf({ ...base, clients: { legacy: { clientId: 'x', clientSecret: 's-secret-1', authMethod: 'none' } } }),
+      ).toEqual([
+        'clients.legacy.authMethod: "none" sends no secret but clientSecret is set; use "client_secret_basic" or ' +
+          '"client_secret_post", or remove the secret',
+      ]);
+    },
+  );
 
   it('names the field and the fix for a relative redirect URI', () => {
     expect(
@@ -93,7 +98,8 @@ describe('target config validation', () => {
 
   it('suggests the closest known field for a misspelt one', () => {
     expect(issuesOf({ ...base, clients: { confidental: base.clients.confidential } })).toEqual([
-      'clients.confidental: unknown field; did you mean "confidential"? Known fields: confidential, confidential2, public, machine, device, exchange, legacy, keyed',
+      'clients.confidental: unknown field; did you mean "confidential"? Known fields: confidential, confidential2, ' +
+        'public, machine, device, exchange, legacy, keyed',
     ]);
     expect(issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, secret: 'x' } } })[0]).toMatch(
       /^clients\.confidential\.secret: unknown field; did you mean "clientSecret"\?/,
@@ -103,7 +109,8 @@ describe('target config validation', () => {
 
   it('checks role rules: secrets for confidential roles, none for public, redirect URIs for code flows', () => {
     expect(issuesOf({ issuer: base.issuer, clients: { machine: { clientId: 'm' } } })).toEqual([
-      'clients.machine.clientSecret: is required for the machine role (a confidential client), e.g. "${MACHINE_SECRET}"',
+      'clients.machine.clientSecret: is required for the machine role (a confidential client), e.g. ' +
+        '"${MACHINE_SECRET}"',
     ]);
     expect(
       issuesOf({ issuer: base.issuer, clients: { machine: { clientId: 'm', authMethod: 'client_secret_basic' } } }),
@@ -114,12 +121,14 @@ describe('target config validation', () => {
         clients: { public: { clientId: 'p', clientSecret: 'oops-secret', redirectUri: 'https://p.example/cb' } },
       }),
     ).toEqual([
-      'clients.public.clientSecret: a public client has no secret; remove it (a client with a secret belongs in "confidential")',
+      'clients.public.clientSecret: a public client has no secret; remove it (a client with a secret belongs in ' +
+        '"confidential")',
     ]);
     expect(
       issuesOf({ issuer: base.issuer, clients: { confidential: { clientId: 'w', clientSecret: 'secret-w' } } }),
     ).toEqual([
-      'clients.confidential.redirectUri: is required for the confidential role (it runs the authorization code flow), e.g. "https://app.example/callback"',
+      'clients.confidential.redirectUri: is required for the confidential role (it runs the authorization code ' +
+        'flow), e.g. "https://app.example/callback"',
     ]);
     expect(
       issuesOf({ issuer: base.issuer, clients: { device: { clientId: 'd', authMethod: 'client_secret_post' } } }),
@@ -130,7 +139,8 @@ describe('target config validation', () => {
     expect(
       issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, authMethod: 'tls_client_auth' } } }),
     ).toEqual([
-      'clients.confidential.authMethod: must be one of "client_secret_basic", "client_secret_post", "none", "private_key_jwt"',
+      'clients.confidential.authMethod: must be one of "client_secret_basic", "client_secret_post", "none", ' +
+        '"private_key_jwt"',
     ]);
     expect(issuesOf({ ...base, tokenRequestEncoding: 'xml' })).toEqual([
       'tokenRequestEncoding: must be one of "form", "json"',
@@ -146,26 +156,31 @@ describe('target config validation', () => {
     ]);
   });
 
-  it('accepts browser login steps, keeps ${user.*} placeholders in them for the driver, and refuses them elsewhere', () => {
-    const steps = [
-      { fill: '#username', value: '${user.username}' },
-      { fill: '#password', value: '${user.password}', timeoutMs: 5000 },
-      { click: 'button[type=submit]' },
-      { check: '#remember', optional: true },
-      { waitFor: 'text=Authorize' },
-      { click: 'text=Allow', optional: true, decision: 'approve' },
-    ];
-    const config = validateConfig({ ...base, login: { driver: 'browser', steps } }, {});
-    expect(config.login).toEqual({ driver: 'browser', steps });
-    expect(validateConfig({ ...base, login: { driver: 'browser' } }, {}).login).toEqual({ driver: 'browser' });
-    expect(issuesOf({ ...base, user: { username: 'alice', password: '${user.password}' } })).toEqual([
-      'user.password: "${user.password}" stands for the configured user only in login.steps values; write the value here, or ${NAME} for an environment variable',
-    ]);
-    expect(
-      issuesOf({ ...base, login: { driver: 'browser', steps: [{ click: '#go', decision: 'maybe' }] } }),
-    ).toHaveLength(1);
-    expect(issuesOf({ ...base, login: { driver: 'browser', steps: [{ type: '#go' }] } })).toHaveLength(1);
-  });
+  it(
+    'accepts browser login steps, keeps ${user.*} placeholders in them for the driver, and refuses ' + 'them elsewhere',
+    () => {
+      const steps = [
+        { fill: '#username', value: '${user.username}' },
+        { fill: '#password', value: '${user.password}', timeoutMs: 5000 },
+        { click: 'button[type=submit]' },
+        { check: '#remember', optional: true },
+        { waitFor: 'text=Authorize' },
+        { click: 'text=Allow', optional: true, decision: 'approve' },
+      ];
+      const config = validateConfig({ ...base, login: { driver: 'browser', steps } }, {});
+      expect(config.login).toEqual({ driver: 'browser', steps });
+      expect(validateConfig({ ...base, login: { driver: 'browser' } }, {}).login).toEqual({ driver: 'browser' });
+      expect(issuesOf({ ...base, user: { username: 'alice', password: '${user.password}' } })).toEqual([
+        'user.password: "${user.password}" stands for the configured user only in login.steps values; ' +
+          'write the value ' +
+          'here, or ${NAME} for an environment variable',
+      ]);
+      expect(
+        issuesOf({ ...base, login: { driver: 'browser', steps: [{ click: '#go', decision: 'maybe' }] } }),
+      ).toHaveLength(1);
+      expect(issuesOf({ ...base, login: { driver: 'browser', steps: [{ type: '#go' }] } })).toHaveLength(1);
+    },
+  );
 
   it('reports every issue at once', () => {
     const issues = issuesOf({
@@ -180,7 +195,8 @@ describe('target config validation', () => {
     const raw = { ...base, clients: { confidential: { ...base.clients.confidential, clientSecret: '${WEB_SECRET}' } } };
     expect(validateConfig(raw, { WEB_SECRET: 'from-env-123' }).clients.confidential?.clientSecret).toBe('from-env-123');
     expect(issuesOf(raw, {})).toEqual([
-      'clients.confidential.clientSecret: environment variable WEB_SECRET is not set; export WEB_SECRET or write the value into the file',
+      'clients.confidential.clientSecret: environment variable WEB_SECRET is not set; export WEB_SECRET or write ' +
+        'the value into the file',
     ]);
     expect(
       validateConfig({ ...base, user: { username: 'a$${LITERAL}', password: 'pw-${PW}' } }, { PW: 'x1234567' }).user,
@@ -189,7 +205,8 @@ describe('target config validation', () => {
 
   it('accepts // and /* */ comments, trailing commas and $schema; reports JSON errors with line and column', () => {
     const text =
-      '// head\n{\n  "$schema": "./schema.json", /* c */\n  "issuer": "https://idp.example", // "x": 1\n  "expectedFailures": ["a.b",],\n}\n';
+      '// head\n{\n  "$schema": "./schema.json", /* c */\n  "issuer": "https://idp.example", // "x": 1\n  ' +
+      '"expectedFailures": ["a.b",],\n}\n';
     expect(validateConfig(parseJsonc(text, 'f.jsonc'), {}).expectedFailures).toEqual(['a.b']);
     expect(parseJsonc('{"u": "http://x//y", "c": "/* not a comment */"}', 'f.jsonc')).toEqual({
       u: 'http://x//y',

@@ -55,39 +55,42 @@ const marked = (r: ScenarioResult) =>
     .map((e) => new URL(e.request.url).pathname);
 
 describe('the deciding exchange', () => {
-  it('is the last exchange before a failed check, soft or hard; a scenario may mark its own; a pass has none', async () => {
-    const byId = await run([
-      scenario('d.hard', async (ctx) => {
-        await ctx.http.get(`${issuer}/login`);
-        await ctx.http.get(`${issuer}/token-1`);
-        throw new CheckFailure('accepted');
-      }),
-      scenario('d.soft', async (ctx) => {
-        await ctx.http.get(`${issuer}/a`);
-        await ctx.softly(() => {
-          throw new CheckFailure('first');
-        });
-        await ctx.http.get(`${issuer}/b`);
-        await ctx.http.get(`${issuer}/c`);
-        await ctx.softly(() => {
-          throw new CheckFailure('second');
-        });
-      }),
-      scenario('d.own', async (ctx) => {
-        await ctx.http.get(`${issuer}/the-one`);
-        ctx.evidence.markDecisive();
-        await ctx.http.get(`${issuer}/cleanup`);
-        throw new CheckFailure('judged on the first');
-      }),
-      scenario('d.pass', async (ctx) => {
-        await ctx.http.get(`${issuer}/x`);
-      }),
-    ]);
-    expect(byId['d.hard']!.status).toBe('failed');
-    expect(marked(byId['d.hard']!)).toEqual(['/token-1']);
-    expect(marked(byId['d.soft']!)).toEqual(['/a', '/c']);
-    expect(marked(byId['d.own']!)).toEqual(['/the-one']);
-    expect(marked(byId['d.pass']!)).toEqual([]);
-    expect(byId['d.pass']!.evidence).toHaveLength(1);
-  });
+  it(
+    'is the last exchange before a failed check, soft or hard; a scenario may mark its own; a ' + 'pass has none',
+    async () => {
+      const byId = await run([
+        scenario('d.hard', async (ctx) => {
+          await ctx.http.get(`${issuer}/login`);
+          await ctx.http.get(`${issuer}/token-1`);
+          throw new CheckFailure('accepted');
+        }),
+        scenario('d.soft', async (ctx) => {
+          await ctx.http.get(`${issuer}/a`);
+          await ctx.softly(() => {
+            throw new CheckFailure('first');
+          });
+          await ctx.http.get(`${issuer}/b`);
+          await ctx.http.get(`${issuer}/c`);
+          await ctx.softly(() => {
+            throw new CheckFailure('second');
+          });
+        }),
+        scenario('d.own', async (ctx) => {
+          await ctx.http.get(`${issuer}/the-one`);
+          ctx.evidence.markDecisive();
+          await ctx.http.get(`${issuer}/cleanup`);
+          throw new CheckFailure('judged on the first');
+        }),
+        scenario('d.pass', async (ctx) => {
+          await ctx.http.get(`${issuer}/x`);
+        }),
+      ]);
+      expect(byId['d.hard']!.status).toBe('failed');
+      expect(marked(byId['d.hard']!)).toEqual(['/token-1']);
+      expect(marked(byId['d.soft']!)).toEqual(['/a', '/c']);
+      expect(marked(byId['d.own']!)).toEqual(['/the-one']);
+      expect(marked(byId['d.pass']!)).toEqual([]);
+      expect(byId['d.pass']!.evidence).toHaveLength(1);
+    },
+  );
 });

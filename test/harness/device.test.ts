@@ -113,10 +113,13 @@ describe('the device poller', () => {
 
 describe('the HTML form reader and form owners', () => {
   it('gives a control to the form its `form` attribute names, wherever it sits', () => {
-    const html = `<form id="confirm" method="post" action="/device"><input type="hidden" name="confirm" value="yes"/></form>
+    const html =
+      `<form id="confirm" method="post" action="/device"><input type="hidden" name="confirm" ` +
+      `value="yes"/></form>
       <button autofocus type="submit" form="confirm">Continue</button>
       <div><button type="submit" form="confirm" value="yes" name="abort">[ Abort ]</button></div>
-      <form id="other" action="/x"><input name="q"><button form="confirm" name="inside" value="1">Elsewhere</button></form>`;
+      <form id="other" action="/x"><input name="q"><button form="confirm" name="inside" ` +
+      `value="1">Elsewhere</button></form>`;
     const page = readPage(html, 'https://idp.test/', 200);
     expect(page.controls.filter((c) => c.form === 0).map((f) => f.name ?? f.text)).toEqual([
       'confirm',
@@ -244,17 +247,20 @@ describe('device activation through the form driver, on oidc-provider', () => {
       passwordField: op.target.login.passwordField,
     });
 
-  it('confirms the code (its buttons sit outside the form), signs in, consents: the next poll gets tokens', async () => {
-    const device = op.target.clients.device!;
-    const { activation, poll } = await startDevice(op.issuer, device.clientId, device.scope!);
-    const outcome = await driverFor().driver.activateDevice(activation('approve'));
-    expect(outcome).toMatchObject({
-      decided: true,
-      headline: 'Sign-in Success',
-      pages: ['user-code', 'consent', 'login', 'consent'],
-    });
-    expect(await poll()).toMatchObject({ access_token: expect.any(String), refresh_token: expect.any(String) });
-  });
+  it(
+    'confirms the code (its buttons sit outside the form), signs in, consents: the next poll ' + 'gets tokens',
+    async () => {
+      const device = op.target.clients.device!;
+      const { activation, poll } = await startDevice(op.issuer, device.clientId, device.scope!);
+      const outcome = await driverFor().driver.activateDevice(activation('approve'));
+      expect(outcome).toMatchObject({
+        decided: true,
+        headline: 'Sign-in Success',
+        pages: ['user-code', 'consent', 'login', 'consent'],
+      });
+      expect(await poll()).toMatchObject({ access_token: expect.any(String), refresh_token: expect.any(String) });
+    },
+  );
 
   it('opens verification_uri_complete when offered: the code arrives with it, no code is typed', async () => {
     const device = op.target.clients.device!;

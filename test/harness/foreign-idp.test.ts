@@ -46,14 +46,19 @@ describe('1. capabilities: discovery is evidence, not the whole truth', () => {
     run: () => undefined,
   });
 
-  it('without grant_types_supported (RFC 8414 default: code and implicit), a refresh_token seen for the client enables the refresh scenarios', async () => {
-    // Before: skipped, "the target does not advertise the grant type refresh_token".
-    const { byId } = await run({ discoveryOmit: ['grant_types_supported'] }, [needsRefresh]);
-    expect(byId['probe.needs-refresh']!.status).toBe('passed');
-    expect(notes(byId['probe.needs-refresh']!)).toContain(
-      'grant:refresh_token is not advertised by discovery; enabled by a refresh_token in a token response to the confidential client',
-    );
-  });
+  it(
+    'without grant_types_supported (RFC 8414 default: code and implicit), a refresh_token seen for the client ' +
+      'enables the refresh scenarios',
+    async () => {
+      // Before: skipped, "the target does not advertise the grant type refresh_token".
+      const { byId } = await run({ discoveryOmit: ['grant_types_supported'] }, [needsRefresh]);
+      expect(byId['probe.needs-refresh']!.status).toBe('passed');
+      expect(notes(byId['probe.needs-refresh']!)).toContain(
+        'grant:refresh_token is not advertised by discovery; enabled by a refresh_token in a token response to the ' +
+          'confidential client',
+      );
+    },
+  );
 
   it('a configured machine client implies client_credentials although discovery leaves it out', async () => {
     // Before: skipped for the missing grant type.
@@ -64,54 +69,68 @@ describe('1. capabilities: discovery is evidence, not the whole truth', () => {
     );
   });
 
-  it('a capability skip names the field read, whether it was absent and the default applied, and the override that enables it', async () => {
-    const needs = (id: string, capabilities: Scenario['requires']) =>
-      defineScenario({
-        id,
-        title: id,
+  it(
+    'a capability skip names the field read, whether it was absent and the default applied, and the override ' +
+      'that enables it',
+    async () => {
+      const needs = (id: string, capabilities: Scenario['requires']) =>
+        defineScenario({
+          id,
+          title: id,
+          requirements: MUST,
+          severity: 'low',
+          requires: capabilities,
+          run: () => undefined,
+        });
+      const { byId } = await run({ discoveryOmit: ['grant_types_supported', 'code_challenge_methods_supported'] }, [
+        needs('skip.password', { capabilities: ['grant:password'] }),
+        needs('skip.revocation', { capabilities: ['endpoint:revocation'] }),
+        needs('skip.pkce', { capabilities: ['pkce:S256'] }),
+      ]);
+      expect(byId['skip.password']!.skipReason).toBe(
+        'the grant type "password" is not advertised: discovery has no grant_types_supported, so the RFC 8414 §2 ' +
+          'default ["authorization_code", "implicit"] applies; ' +
+          'if the IdP supports it, set "discoveryOverrides": { "grant_types_supported": ' +
+          '["authorization_code","implicit","password"] } in the target config',
+      );
+      expect(byId['skip.revocation']!.skipReason).toBe(
+        'discovery has no revocation_endpoint; if the IdP has one, set "discoveryOverrides": { ' +
+          '"revocation_endpoint": ' +
+          '"<its URL>" } in the target config',
+      );
+      expect(byId['skip.pkce']!.skipReason).toMatch(
+        new RegExp(
+          /^the PKCE method "S256" is not advertised: discovery has no code_challenge_methods_supported, /.source +
+            /so RFC 8414 §2 reads that as no PKCE support; .*"code_challenge_methods_supported": \["S256"\]/.source,
+        ),
+      );
+    },
+  );
+
+  it(
+    'discoveryOverrides are merged over the fetched document, enable what they name, and are shown ' + 'in the report',
+    async () => {
+      const needsRevocation = defineScenario({
+        id: 'probe.revocation',
+        title: 'revokes',
         requirements: MUST,
         severity: 'low',
-        requires: capabilities,
-        run: () => undefined,
+        requires: { capabilities: ['endpoint:revocation', 'pkce:S256'] },
+        run: (ctx) => {
+          expect(ctx.target.endpoints.revocation).toBe(`${ctx.target.issuer}/revoke`);
+        },
       });
-    const { byId } = await run({ discoveryOmit: ['grant_types_supported', 'code_challenge_methods_supported'] }, [
-      needs('skip.password', { capabilities: ['grant:password'] }),
-      needs('skip.revocation', { capabilities: ['endpoint:revocation'] }),
-      needs('skip.pkce', { capabilities: ['pkce:S256'] }),
-    ]);
-    expect(byId['skip.password']!.skipReason).toBe(
-      'the grant type "password" is not advertised: discovery has no grant_types_supported, so the RFC 8414 §2 default ["authorization_code", "implicit"] applies; ' +
-        'if the IdP supports it, set "discoveryOverrides": { "grant_types_supported": ["authorization_code","implicit","password"] } in the target config',
-    );
-    expect(byId['skip.revocation']!.skipReason).toBe(
-      'discovery has no revocation_endpoint; if the IdP has one, set "discoveryOverrides": { "revocation_endpoint": "<its URL>" } in the target config',
-    );
-    expect(byId['skip.pkce']!.skipReason).toMatch(
-      /^the PKCE method "S256" is not advertised: discovery has no code_challenge_methods_supported, so RFC 8414 §2 reads that as no PKCE support; .*"code_challenge_methods_supported": \["S256"\]/,
-    );
-  });
-
-  it('discoveryOverrides are merged over the fetched document, enable what they name, and are shown in the report', async () => {
-    const needsRevocation = defineScenario({
-      id: 'probe.revocation',
-      title: 'revokes',
-      requirements: MUST,
-      severity: 'low',
-      requires: { capabilities: ['endpoint:revocation', 'pkce:S256'] },
-      run: (ctx) => {
-        expect(ctx.target.endpoints.revocation).toBe(`${ctx.target.issuer}/revoke`);
-      },
-    });
-    const report = await run({ discoveryOmit: ['code_challenge_methods_supported'] }, [needsRevocation], (c) => ({
-      ...c,
-      discoveryOverrides: { revocation_endpoint: `${c.issuer}/revoke`, code_challenge_methods_supported: ['S256'] },
-    }));
-    expect(report.byId['probe.revocation']!.status).toBe('passed');
-    expect(report.discoveryOverrides).toEqual({
-      revocation_endpoint: `${stub!.issuer}/revoke`,
-      code_challenge_methods_supported: ['S256'],
-    });
-  });
+      const report = await run({ discoveryOmit: ['code_challenge_methods_supported'] }, [needsRevocation], (c) => ({
+        ...c,
+        discoveryOverrides: { revocation_endpoint: `${c.issuer}/revoke`, code_challenge_methods_supported: ['S256'] },
+      }));
+      expect(report.byId['probe.revocation']!.status).toBe('passed');
+      expect(report.discoveryOverrides).toEqual({
+        revocation_endpoint: `${stub!.issuer}/revoke`,
+        code_challenge_methods_supported: ['S256'],
+      });
+    },
+  );
 
   it('an unknown or mistyped override is a config error naming the field', () => {
     const error = (() => {
@@ -133,7 +152,10 @@ describe('1. capabilities: discovery is evidence, not the whole truth', () => {
     })();
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).issues.join('\n')).toMatch(
-      /discoveryOverrides\.grant_types.*not an RFC 8414 \/ OpenID Connect Discovery metadata field; did you mean "grant_types_supported"/,
+      new RegExp(
+        /discoveryOverrides\.grant_types.*not an RFC 8414 \/ OpenID Connect Discovery metadata field; /.source +
+          /did you mean "grant_types_supported"/.source,
+      ),
     );
     expect((error as ConfigError).issues.join('\n')).toMatch(
       /discoveryOverrides\.revocation_endpoint.*absolute http\(s\) URL/,
@@ -145,29 +167,32 @@ describe('1. capabilities: discovery is evidence, not the whole truth', () => {
 });
 
 describe('2. authorization requests every IdP accepts', () => {
-  it('a fresh nonce goes with every OIDC request, and authorizationParams (target, then client) are added', async () => {
-    // Before: code.happy-path sent a nonce, but the flows behind other scenarios did not, and an IdP that requires one
-    // refused them.
-    const { byId } = await run({ requireNonce: true }, builtIn('code.happy-path', 'pkce.verifier-mismatch'), (c) => ({
-      ...c,
-      authorizationParams: { acr_values: 'urn:test:loa:1', audience: 'api://default' },
-      clients: {
-        ...c.clients,
-        confidential: { ...c.clients!.confidential!, authorizationParams: { audience: 'api://web' } },
-      },
-    }));
-    expect(byId['code.happy-path']!.status).toBe('passed');
-    expect(byId['pkce.verifier-mismatch']!.status).toBe('passed');
-    const authorizations = stub!.requests
-      .filter((r) => r.url.includes('/authorize'))
-      .map((r) => new URL(r.url).searchParams);
-    expect(authorizations.length).toBeGreaterThan(1);
-    const nonces = authorizations.map((p) => p.get('nonce'));
-    expect(nonces.every((n) => typeof n === 'string' && n.length >= 16)).toBe(true);
-    expect(new Set(nonces).size).toBe(nonces.length);
-    for (const p of authorizations)
-      expect([p.get('acr_values'), p.get('audience')]).toEqual(['urn:test:loa:1', 'api://web']);
-  });
+  it(
+    'a fresh nonce goes with every OIDC request, and authorizationParams (target, then ' + 'client) are added',
+    async () => {
+      // Before: code.happy-path sent a nonce, but the flows behind other scenarios did not, and an IdP that requires
+      // one refused them.
+      const { byId } = await run({ requireNonce: true }, builtIn('code.happy-path', 'pkce.verifier-mismatch'), (c) => ({
+        ...c,
+        authorizationParams: { acr_values: 'urn:test:loa:1', audience: 'api://default' },
+        clients: {
+          ...c.clients,
+          confidential: { ...c.clients!.confidential!, authorizationParams: { audience: 'api://web' } },
+        },
+      }));
+      expect(byId['code.happy-path']!.status).toBe('passed');
+      expect(byId['pkce.verifier-mismatch']!.status).toBe('passed');
+      const authorizations = stub!.requests
+        .filter((r) => r.url.includes('/authorize'))
+        .map((r) => new URL(r.url).searchParams);
+      expect(authorizations.length).toBeGreaterThan(1);
+      const nonces = authorizations.map((p) => p.get('nonce'));
+      expect(nonces.every((n) => typeof n === 'string' && n.length >= 16)).toBe(true);
+      expect(new Set(nonces).size).toBe(nonces.length);
+      for (const p of authorizations)
+        expect([p.get('acr_values'), p.get('audience')]).toEqual(['urn:test:loa:1', 'api://web']);
+    },
+  );
 
   it('authorizationParams may not set what the harness sends itself', () => {
     expect(() =>
@@ -177,21 +202,27 @@ describe('2. authorization requests every IdP accepts', () => {
 });
 
 describe('3. a refusal counts only when it is the refusal the scenario is about', () => {
-  it('scope.escalation-authorize is an error ("could not judge"), not a pass, when every request is refused', async () => {
-    // Before: passed, because the escalated request was refused (for a reason that had nothing to do with scope).
-    const { byId } = await run(
-      {
-        refuseAuthorize: 'temporarily_unavailable',
-        discoveryExtra: { scopes_supported: ['openid', 'profile', 'email', 'api:write'] },
-      },
-      builtIn('scope.escalation-authorize'),
-    );
-    const r = byId['scope.escalation-authorize']!;
-    expect(r.status).toBe('error');
-    expect(r.message).toMatch(
-      /^could not judge: the request for .* redirected with error=temporarily_unavailable, but a sound request .* failed too/,
-    );
-  });
+  it(
+    'scope.escalation-authorize is an error ("could not judge"), not a pass, when every ' + 'request is refused',
+    async () => {
+      // Before: passed, because the escalated request was refused (for a reason that had nothing to do with scope).
+      const { byId } = await run(
+        {
+          refuseAuthorize: 'temporarily_unavailable',
+          discoveryExtra: { scopes_supported: ['openid', 'profile', 'email', 'api:write'] },
+        },
+        builtIn('scope.escalation-authorize'),
+      );
+      const r = byId['scope.escalation-authorize']!;
+      expect(r.status).toBe('error');
+      expect(r.message).toMatch(
+        new RegExp(
+          /^could not judge: the request for .* redirected with error=temporarily_unavailable, /.source +
+            /but a sound request .* failed too/.source,
+        ),
+      );
+    },
+  );
 });
 
 describe('4. security failures and interop failures are counted apart', () => {
@@ -271,29 +302,36 @@ describe('6. races and 5xx', () => {
     const r = byId['prop.crashes']!;
     expect(r.status).toBe('warning');
     expect(r.message).toMatch(
-      /^the target failed with HTTP 5xx \(500\) in \d+ of 20 runs of probes, first on GET http:\/\/127\.0\.0\.1:\d+\/boom/,
+      new RegExp(
+        /^the target failed with HTTP 5xx \(500\) in \d+ of 20 runs of probes, /.source +
+          /first on GET http:\/\/127\.0\.0\.1:\d+\/boom/.source,
+      ),
     );
     expect(r.evidence.some((e) => e.kind === 'counterexample')).toBe(false);
   });
 });
 
 describe('7. discovery redirects', () => {
-  it("a redirect within the issuer's origin (django-oauth-toolkit's trailing slash) is followed, with a notice naming the discoveryUrl to set", async () => {
-    // Before: discovery "answered 301, not 200" and every scenario that needs a capability was skipped.
-    const report = await run(
-      { discoveryRedirect: 'trailing-slash' },
-      builtIn('discovery.document', 'client-credentials.issues-token'),
-    );
-    expect(report.byId['discovery.document']!.status).toBe('passed');
-    expect(report.byId['client-credentials.issues-token']!.status).toBe('passed');
-    const final = `${stub!.issuer}/.well-known/openid-configuration/`;
-    expect(report.target.discoveryUrl).toBe(final);
-    expect(report.notices).toContainEqual(
-      expect.stringContaining(
-        `redirected to ${final}; the harness followed it (same origin) — set "discoveryUrl": "${final}"`,
-      ),
-    );
-  });
+  it(
+    "a redirect within the issuer's origin (django-oauth-toolkit's trailing slash) is followed, with a notice " +
+      'naming the discoveryUrl to set',
+    async () => {
+      // Before: discovery "answered 301, not 200" and every scenario that needs a capability was skipped.
+      const report = await run(
+        { discoveryRedirect: 'trailing-slash' },
+        builtIn('discovery.document', 'client-credentials.issues-token'),
+      );
+      expect(report.byId['discovery.document']!.status).toBe('passed');
+      expect(report.byId['client-credentials.issues-token']!.status).toBe('passed');
+      const final = `${stub!.issuer}/.well-known/openid-configuration/`;
+      expect(report.target.discoveryUrl).toBe(final);
+      expect(report.notices).toContainEqual(
+        expect.stringContaining(
+          `redirected to ${final}; the harness followed it (same origin) — set "discoveryUrl": "${final}"`,
+        ),
+      );
+    },
+  );
 
   it('a redirect to another origin is not followed: an error that names the Location, never a verdict', async () => {
     const report = await run(
@@ -303,7 +341,8 @@ describe('7. discovery redirects', () => {
     const r = report.byId['discovery.document']!;
     expect(r.status).toBe('error');
     expect(r.message).toContain(
-      "answered 301 with Location https://elsewhere.example/.well-known/openid-configuration, outside the issuer's origin",
+      'answered 301 with Location https://elsewhere.example/.well-known/openid-configuration, outside the ' +
+        "issuer's origin",
     );
     expect(report.byId['client-credentials.issues-token']!.status).toBe('skipped');
     expect(stub!.requests.every((q) => q.url.startsWith(stub!.issuer))).toBe(true);

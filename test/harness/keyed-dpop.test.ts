@@ -46,23 +46,26 @@ describe('the keyed role', () => {
     expect(redactor.text(`the key ${JWK.d} leaked`)).toBe('the key [REDACTED:private_key:1] leaked');
   });
 
-  it('signs client assertions the registered public key verifies (iss = sub = client_id, aud, jti, short exp)', async () => {
-    const [client] = Object.values(
-      resolveClients(validateConfig({ issuer: 'https://idp.example', clients: { keyed } }, {})),
-    );
-    const assertion = clientAssertion(client!, { audience: 'https://idp.example' });
-    const { d: _d, ...pub } = JWK;
-    const { payload, protectedHeader } = await jwtVerify(assertion, createLocalJWKSet({ keys: [pub] }), {
-      issuer: 'keyed-app',
-      subject: 'keyed-app',
-      audience: 'https://idp.example',
-      algorithms: ['ES256'],
-    });
-    expect(protectedHeader).toMatchObject({ alg: 'ES256', kid: JWK.kid });
-    expect(payload.exp! - payload.iat!).toBe(60);
-    expect(payload.jti).toEqual(expect.any(String));
-    expect(decodeProtectedHeader(clientAssertion(client!, { audience: 'x', alg: 'none' })).alg).toBe('none');
-  });
+  it(
+    'signs client assertions the registered public key verifies (iss = sub = client_id, aud, ' + 'jti, short exp)',
+    async () => {
+      const [client] = Object.values(
+        resolveClients(validateConfig({ issuer: 'https://idp.example', clients: { keyed } }, {})),
+      );
+      const assertion = clientAssertion(client!, { audience: 'https://idp.example' });
+      const { d: _d, ...pub } = JWK;
+      const { payload, protectedHeader } = await jwtVerify(assertion, createLocalJWKSet({ keys: [pub] }), {
+        issuer: 'keyed-app',
+        subject: 'keyed-app',
+        audience: 'https://idp.example',
+        algorithms: ['ES256'],
+      });
+      expect(protectedHeader).toMatchObject({ alg: 'ES256', kid: JWK.kid });
+      expect(payload.exp! - payload.iat!).toBe(60);
+      expect(payload.jti).toEqual(expect.any(String));
+      expect(decodeProtectedHeader(clientAssertion(client!, { audience: 'x', alg: 'none' })).alg).toBe('none');
+    },
+  );
 });
 
 describe('DPoP proofs', () => {

@@ -38,17 +38,22 @@ describe('the HTML form reader', () => {
     ]);
   });
 
-  it('reads attributes as a browser does: > inside quotes, a form whose onsubmit compares, disabled inputs left out', () => {
-    const page = readPage(
-      `<form onsubmit="return x > 1" action="/go" method="post"><input name="a" value="a>b"><input name="off" value="1" disabled>
+  it(
+    'reads attributes as a browser does: > inside quotes, a form whose onsubmit compares, disabled ' +
+      'inputs left out',
+    () => {
+      const page = readPage(
+        `<form onsubmit="return x > 1" action="/go" method="post"><input name="a" value="a>b"><input name="off" ` +
+          `value="1" disabled>
       <p>&lt;not a tag&gt; &amp;lt; &#60; &unknown; &nbsp;x</p><button>Go</button></form>`,
-      'https://idp.test/',
-      200,
-    );
-    expect(page.forms).toEqual([{ action: '/go', method: 'POST' }]);
-    expect(formValues(page, 0)).toEqual([['a', 'a>b']]);
-    expect(page.text).toContain('<not a tag> &lt; < &unknown; x');
-  });
+        'https://idp.test/',
+        200,
+      );
+      expect(page.forms).toEqual([{ action: '/go', method: 'POST' }]);
+      expect(formValues(page, 0)).toEqual([['a', 'a>b']]);
+      expect(page.text).toContain('<not a tag> &lt; < &unknown; x');
+    },
+  );
 
   it('compares redirects by origin and path, not query', () => {
     expect(isRedirectTo('https://app.test/cb?code=1', ['https://app.test/cb'])).toBe(true);
@@ -92,8 +97,16 @@ describe('the form login driver', () => {
       password,
       ...(fields ? { usernameField: fields.username, passwordField: fields.password } : {}),
     });
-    const url = (params: Record<string, string>) =>
-      `${stub!.issuer}/authorize?${new URLSearchParams({ response_type: 'code', client_id: STUB.web.id, redirect_uri: STUB.web.redirect, state: 'st-1', ...params })}`;
+    const url = (params: Record<string, string>) => {
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: STUB.web.id,
+        redirect_uri: STUB.web.redirect,
+        state: 'st-1',
+        ...params,
+      });
+      return `${stub!.issuer}/authorize?${query}`;
+    };
     return { d, url, recorder };
   }
 

@@ -77,7 +77,8 @@ describe('the redactor', () => {
     }
     expect(e.request.headers.authorization).toBe('Basic [REDACTED:credentials]');
     expect(e.request.body).toBe(
-      'grant_type=authorization_code&code=[REDACTED:code:1]&code_verifier=[REDACTED:code_verifier:1]&client_secret=[REDACTED:client_secret:1]',
+      'grant_type=authorization_code&code=[REDACTED:code:1]&code_verifier=[REDACTED:code_verifier:1]&client_secret=[' +
+        'REDACTED:client_secret:1]',
     );
     // the fragment's access_token (in the Location header) was the first one seen
     expect(JSON.parse(e.response!.body!)).toEqual({
@@ -160,7 +161,8 @@ describe('the redactor', () => {
 });
 
 describe('reports never contain secrets or tokens', () => {
-  it('a full run against the reference: no config secret and no token seen in traffic appears in any report file', async () => {
+  it('a full run against the reference: no config secret and no token seen in traffic appears in any ' +
+    'report file', async () => {
     // With the legacy client: the password grant sends the user's password, implicit tokens ride in a fragment.
     const ref = await startEmbeddedReference({ legacyClient: true });
     const seen = new Set<string>();

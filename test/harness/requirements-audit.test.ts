@@ -82,55 +82,59 @@ describe('a check cites a declared requirement', () => {
     ).toThrow(/requirements must name at least one requirement/);
   });
 
-  it("an undeclared name, or another scenario's requirement, is an error naming it, never a fall-back to the scenario level", async () => {
-    const other = defineScenario({
-      id: 'x.other',
-      title: 't',
-      severity: 'low',
-      run: () => {},
-      requirements: { mine: { spec: 'RFC 6749', section: '10.5', level: 'SHOULD', party: 'server' } },
-    });
-    const byId = await run(
-      defineScenario({
-        id: 'x.typo',
+  it(
+    "an undeclared name, or another scenario's requirement, is an error naming it, never a fall-back to the " +
+      'scenario level',
+    async () => {
+      const other = defineScenario({
+        id: 'x.other',
         title: 't',
         severity: 'low',
-        requirements: { single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } },
-        run: (ctx) => {
-          throw new CheckFailure('x', { requirement: (ctx.req as unknown as Record<string, never>).singel });
-        },
-      }),
-      defineScenario({
-        id: 'x.foreign',
-        title: 't',
-        severity: 'low',
-        requirements: { single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } },
-        run: () => {
-          throw new CheckFailure('x', { requirement: other.req.mine! });
-        },
-      }),
-      defineScenario({
-        id: 'x.client-rule',
-        title: 't',
-        severity: 'low',
-        requirements: {
-          server: { spec: 'RFC 6749', section: '4.1.2', level: 'SHOULD', party: 'server' },
-          client: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'client' },
-        },
-        run: (ctx) => {
-          throw new CheckFailure('x', { requirement: ctx.req.client });
-        },
-      }),
-    );
-    expect(byId['x.typo']).toMatchObject({
-      status: 'error',
-      message: 'scenario x.typo cites the requirement "singel", which it does not declare (it declares single)',
-    });
-    expect(byId['x.foreign']).toMatchObject({ status: 'error' });
-    expect(byId['x.foreign']!.message).toMatch(
-      /^scenario x\.foreign cites RFC 6749 §10\.5 as "mine", which is not one of its declared requirements/,
-    );
-    // A client rule never makes the server fail at its level: the scenario's (server) level decides.
-    expect(byId['x.client-rule']).toMatchObject({ status: 'warning', level: 'SHOULD' });
-  });
+        run: () => {},
+        requirements: { mine: { spec: 'RFC 6749', section: '10.5', level: 'SHOULD', party: 'server' } },
+      });
+      const byId = await run(
+        defineScenario({
+          id: 'x.typo',
+          title: 't',
+          severity: 'low',
+          requirements: { single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } },
+          run: (ctx) => {
+            throw new CheckFailure('x', { requirement: (ctx.req as unknown as Record<string, never>).singel });
+          },
+        }),
+        defineScenario({
+          id: 'x.foreign',
+          title: 't',
+          severity: 'low',
+          requirements: { single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' } },
+          run: () => {
+            throw new CheckFailure('x', { requirement: other.req.mine! });
+          },
+        }),
+        defineScenario({
+          id: 'x.client-rule',
+          title: 't',
+          severity: 'low',
+          requirements: {
+            server: { spec: 'RFC 6749', section: '4.1.2', level: 'SHOULD', party: 'server' },
+            client: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'client' },
+          },
+          run: (ctx) => {
+            throw new CheckFailure('x', { requirement: ctx.req.client });
+          },
+        }),
+      );
+      expect(byId['x.typo']).toMatchObject({
+        status: 'error',
+        message: 'scenario x.typo cites the requirement "singel", which it does not declare (it declares single)',
+      });
+      expect(byId['x.foreign']).toMatchObject({ status: 'error' });
+      expect(byId['x.foreign']!.message).toMatch(
+        /^scenario x\.foreign cites RFC 6749 §10\.5 as "mine", which is not one of its declared requirements/,
+      );
+      // A client rule never makes the server fail at its level: the scenario's (server) level decides.
+      expect(byId['x.client-rule']).toMatchObject({ status: 'warning', level: 'SHOULD' });
+    },
+  );
 });

@@ -188,14 +188,19 @@ describe('gating', () => {
       'needs a user who can log in (user.username and user.password in the target config)',
     );
     expect(byId['g.cap']!.skipReason).toBe(
-      'the grant type "urn:ietf:params:oauth:grant-type:device_code" is not advertised: discovery\'s grant_types_supported is ["authorization_code","client_credentials"]; ' +
-        'if the IdP supports it, set "discoveryOverrides": { "grant_types_supported": ["authorization_code","client_credentials","urn:ietf:params:oauth:grant-type:device_code"] } in the target config; ' +
-        'discovery has no revocation_endpoint; if the IdP has one, set "discoveryOverrides": { "revocation_endpoint": "<its URL>" } in the target config',
+      'the grant type "urn:ietf:params:oauth:grant-type:device_code" is not advertised: discovery\'s ' +
+        'grant_types_supported is ["authorization_code","client_credentials"]; ' +
+        'if the IdP supports it, set "discoveryOverrides": { "grant_types_supported": ' +
+        '["authorization_code","client_credentials","urn:ietf:params:oauth:grant-type:device_code"] } in the ' +
+        'target config; ' +
+        'discovery has no revocation_endpoint; if the IdP has one, set "discoveryOverrides": { ' +
+        '"revocation_endpoint": "<its URL>" } in the target config',
     );
     expect(byId['g.ok']!.status).toBe('passed');
     const noDisco = await run([scenarios[3]!], { disco: null });
     expect(noDisco.byId['g.ok']!.skipReason).toBe(
-      'the discovery document could not be read (GET … answered 404, not 200), so it cannot tell the grant type "client_credentials" (grant_types_supported)',
+      'the discovery document could not be read (GET … answered 404, not 200), so it cannot tell the grant type ' +
+        '"client_credentials" (grant_types_supported)',
     );
   });
 
@@ -276,7 +281,8 @@ describe('profiles and levels', () => {
     expect(byId['p.mixed']).toMatchObject({ status: 'warning', level: 'SHOULD' });
     expect(byId['p.rotation-confidential']!.status).toBe('skipped');
     expect(byId['p.rotation-confidential']!.skipReason).toBe(
-      'no document of the rfc profile requires this of the client roles it exercises (confidential); it cites SPEC › Token endpoint (rule 2), RFC 9700 §2.2.2',
+      'no document of the rfc profile requires this of the client roles it exercises (confidential); it cites SPEC ' +
+        '› Token endpoint (rule 2), RFC 9700 §2.2.2',
     );
     expect(byId['p.rotation-public']).toMatchObject({ status: 'passed', level: 'MUST' });
     expect(byId['p.rotation-public']!.requirements.map((r) => [r.label, r.applies, r.url ?? null])).toEqual([
@@ -285,38 +291,44 @@ describe('profiles and levels', () => {
     ]);
   });
 
-  it('ctx.applies tells a scenario which of its requirements count, so a check only one document demands runs only then', async () => {
-    const seen: Record<string, Array<[string, boolean]>> = {};
-    const probe = scenario(
-      'p.applies',
-      (ctx) => {
-        seen[ctx.profile] = [ctx.req.spec!, ctx.req.bcp!].map((ref) => [ref.label, ctx.applies(ref)]);
-        void ctx.req.single;
-      },
-      { requirements: rotation.requirements, requires: { roles: ['public'] } },
-    );
-    const config = {
-      rawConfig: {
-        ...fullConfig,
-        clients: { ...fullConfig.clients, public: { clientId: 'spa', redirectUri: 'https://spa.test/cb' } },
-      },
-    };
-    const spec = (await run([probe], { ...config, profile: 'spec' })).byId['p.applies']!;
-    await run([probe], { ...config, profile: 'rfc' });
-    expect(seen).toEqual({
-      spec: [
-        ['SPEC › Token endpoint (rule 2)', true],
-        ['RFC 9700 §2.2.2', true],
-      ],
-      rfc: [
-        ['SPEC › Token endpoint (rule 2)', false],
-        ['RFC 9700 §2.2.2', true],
-      ],
-    });
-    // A requirement the scenario does not declare is a bug in the scenario, not a verdict on the target.
-    expect(spec).toMatchObject({ status: 'error' });
-    expect(spec.message).toContain('cites the requirement "single", which it does not declare (it declares spec, bcp)');
-  });
+  it(
+    'ctx.applies tells a scenario which of its requirements count, so a check only one document demands ' +
+      'runs only then',
+    async () => {
+      const seen: Record<string, Array<[string, boolean]>> = {};
+      const probe = scenario(
+        'p.applies',
+        (ctx) => {
+          seen[ctx.profile] = [ctx.req.spec!, ctx.req.bcp!].map((ref) => [ref.label, ctx.applies(ref)]);
+          void ctx.req.single;
+        },
+        { requirements: rotation.requirements, requires: { roles: ['public'] } },
+      );
+      const config = {
+        rawConfig: {
+          ...fullConfig,
+          clients: { ...fullConfig.clients, public: { clientId: 'spa', redirectUri: 'https://spa.test/cb' } },
+        },
+      };
+      const spec = (await run([probe], { ...config, profile: 'spec' })).byId['p.applies']!;
+      await run([probe], { ...config, profile: 'rfc' });
+      expect(seen).toEqual({
+        spec: [
+          ['SPEC › Token endpoint (rule 2)', true],
+          ['RFC 9700 §2.2.2', true],
+        ],
+        rfc: [
+          ['SPEC › Token endpoint (rule 2)', false],
+          ['RFC 9700 §2.2.2', true],
+        ],
+      });
+      // A requirement the scenario does not declare is a bug in the scenario, not a verdict on the target.
+      expect(spec).toMatchObject({ status: 'error' });
+      expect(spec.message).toContain(
+        'cites the requirement "single", which it does not declare (it declares spec, bcp)',
+      );
+    },
+  );
 });
 
 describe('selection, expected failures, concurrency, seeds', () => {
@@ -373,66 +385,72 @@ describe('selection, expected failures, concurrency, seeds', () => {
     ]).toEqual([0, 1, 0, 1]);
   });
 
-  it('keeps at most --concurrency scenarios in flight, runs exclusive ones alone, reports in catalog order', async () => {
-    let inFlight = 0;
-    let peak = 0;
-    let overlappedExclusive = false;
-    const body = async () => {
-      inFlight++;
-      peak = Math.max(peak, inFlight);
-      await new Promise((r) => setTimeout(r, 15));
-      inFlight--;
-    };
-    const scenarios = Array.from({ length: 8 }, (_, i) => scenario(`c.n${i}`, body));
-    scenarios.splice(
-      3,
-      0,
-      scenario(
-        'c.exclusive',
-        async () => {
-          if (inFlight > 0) overlappedExclusive = true;
-          await body();
-        },
-        { exclusive: true },
-      ),
-    );
-    const { results } = await run(scenarios, { concurrency: 3 });
-    expect(peak).toBe(3);
-    expect(overlappedExclusive).toBe(false);
-    expect(results.map((r) => r.id)).toEqual(scenarios.map((s) => s.id));
-  });
-
-  it('derives a per-scenario seed from the run seed; properties report a replayable shrunk counterexample', async () => {
-    const seen: number[] = [];
-    const prop = scenario('prop.small', async (ctx) => {
-      seen.push(ctx.seed);
-      await ctx.property(
-        fc.integer({ min: 0, max: 1000 }),
-        async (n) => {
-          if (n >= 10) throw new CheckFailure(`${n} is too big; the rule requires < 10`);
-        },
-        { label: 'integers' },
+  it(
+    'keeps at most --concurrency scenarios in flight, runs exclusive ones alone, reports in ' + 'catalog order',
+    async () => {
+      let inFlight = 0;
+      let peak = 0;
+      let overlappedExclusive = false;
+      const body = async () => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await new Promise((r) => setTimeout(r, 15));
+        inFlight--;
+      };
+      const scenarios = Array.from({ length: 8 }, (_, i) => scenario(`c.n${i}`, body));
+      scenarios.splice(
+        3,
+        0,
+        scenario(
+          'c.exclusive',
+          async () => {
+            if (inFlight > 0) overlappedExclusive = true;
+            await body();
+          },
+          { exclusive: true },
+        ),
       );
-    });
-    const a = await run([prop], { seed: 99, runs: 40 });
-    const b = await run([prop], { seed: 99, runs: 40 });
-    expect(seen[0]).toBe(scenarioSeed(99, 'prop.small'));
-    expect(seen[0]).toBe(seen[1]);
-    const r = a.byId['prop.small']!;
-    expect(r.status).toBe('failed');
-    expect(r.message).toMatch(
-      /^10 is too big; the rule requires < 10 \(counterexample 10, found within (1 run|\d+ runs)\)$/,
-    );
-    const cx = r.evidence.find((e) => e.kind === 'counterexample');
-    expect(cx).toMatchObject({
-      kind: 'counterexample',
-      value: '10',
-      runs: 40,
-      replay: '--seed 99 --runs 40 --only prop.small',
-      seed: seen[0],
-    });
-    expect(b.byId['prop.small']!.evidence).toEqual(r.evidence);
-  });
+      const { results } = await run(scenarios, { concurrency: 3 });
+      expect(peak).toBe(3);
+      expect(overlappedExclusive).toBe(false);
+      expect(results.map((r) => r.id)).toEqual(scenarios.map((s) => s.id));
+    },
+  );
+
+  it(
+    'derives a per-scenario seed from the run seed; properties report a replayable shrunk ' + 'counterexample',
+    async () => {
+      const seen: number[] = [];
+      const prop = scenario('prop.small', async (ctx) => {
+        seen.push(ctx.seed);
+        await ctx.property(
+          fc.integer({ min: 0, max: 1000 }),
+          async (n) => {
+            if (n >= 10) throw new CheckFailure(`${n} is too big; the rule requires < 10`);
+          },
+          { label: 'integers' },
+        );
+      });
+      const a = await run([prop], { seed: 99, runs: 40 });
+      const b = await run([prop], { seed: 99, runs: 40 });
+      expect(seen[0]).toBe(scenarioSeed(99, 'prop.small'));
+      expect(seen[0]).toBe(seen[1]);
+      const r = a.byId['prop.small']!;
+      expect(r.status).toBe('failed');
+      expect(r.message).toMatch(
+        /^10 is too big; the rule requires < 10 \(counterexample 10, found within (1 run|\d+ runs)\)$/,
+      );
+      const cx = r.evidence.find((e) => e.kind === 'counterexample');
+      expect(cx).toMatchObject({
+        kind: 'counterexample',
+        value: '10',
+        runs: 40,
+        replay: '--seed 99 --runs 40 --only prop.small',
+        seed: seen[0],
+      });
+      expect(b.byId['prop.small']!.evidence).toEqual(r.evidence);
+    },
+  );
 
   it("--runs overrides each property's own run count; without it the replay needs no --runs", async () => {
     const counted: number[] = [];
@@ -521,7 +539,9 @@ describe('time: property budgets, the limit in the browser, what a timeout was d
     expect(ran).toBeLessThan(50);
     const note = byId['prop.slow']!.evidence.find((e) => e.kind === 'note' && e.label === 'property time budget');
     expect(note).toMatchObject({
-      text: `The property "slow cases" ran ${ran} of 50 cases within its time budget of 300 ms; those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).`,
+      text:
+        `The property "slow cases" ran ${ran} of 50 cases within its time budget of 300 ms; those ${ran} were ` +
+        `judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).`,
     });
   });
 
@@ -541,30 +561,36 @@ describe('time: property budgets, the limit in the browser, what a timeout was d
     expect(byId['prop.slow-fail']).toMatchObject({ status: 'failed' });
   });
 
-  it('the default limit scales for a browser login; the timeout names what was in flight and what finished', async () => {
-    const hanging = {
-      name: 'hanging',
-      authorize: () => new Promise<never>(() => {}),
-      activateDevice: () => new Promise<never>(() => {}),
-    };
-    const { byId } = await run(
-      [
-        scenario(
-          'slow.login',
-          async (ctx) => {
-            await ctx.authorize('confidential');
-          },
-          { timeoutMs: 40, requires: { roles: ['confidential'], user: true } },
+  it(
+    'the default limit scales for a browser login; the timeout names what was in flight and ' + 'what finished',
+    async () => {
+      const hanging = {
+        name: 'hanging',
+        authorize: () => new Promise<never>(() => {}),
+        activateDevice: () => new Promise<never>(() => {}),
+      };
+      const { byId } = await run(
+        [
+          scenario(
+            'slow.login',
+            async (ctx) => {
+              await ctx.authorize('confidential');
+            },
+            { timeoutMs: 40, requires: { roles: ['confidential'], user: true } },
+          ),
+        ],
+        {
+          rawConfig: { ...fullConfig, login: { driver: 'browser' } },
+          loginDriver: () => hanging,
+        },
+      );
+      expect(byId['slow.login']).toMatchObject({ status: 'error' });
+      expect(byId['slow.login']!.message).toMatch(
+        new RegExp(
+          /^did not finish within 120 ms \(finished: 0 HTTP exchanges; /.source +
+            /in flight: hanging login walk \(https:\/\/idp\.test\/auth\) \(for \d+ s\)\)/.source,
         ),
-      ],
-      {
-        rawConfig: { ...fullConfig, login: { driver: 'browser' } },
-        loginDriver: () => hanging,
-      },
-    );
-    expect(byId['slow.login']).toMatchObject({ status: 'error' });
-    expect(byId['slow.login']!.message).toMatch(
-      /^did not finish within 120 ms \(finished: 0 HTTP exchanges; in flight: hanging login walk \(https:\/\/idp\.test\/auth\) \(for \d+ s\)\)/,
-    );
-  });
+      );
+    },
+  );
 });

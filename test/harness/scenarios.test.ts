@@ -94,16 +94,21 @@ describe('the first scenarios against a stub IdP', () => {
     }
   });
 
-  it('a configured machine client implies client_credentials, which discovery leaves out (no longer skipped)', async () => {
-    const r = (await run({ noClientCredentials: true }, ['client-credentials.*']))['client-credentials.issues-token']!;
-    expect(r).toMatchObject({ status: 'passed' });
-    expect(r.evidence).toContainEqual(
-      expect.objectContaining({
-        kind: 'note',
-        text: expect.stringContaining('enabled by the configured machine client'),
-      }),
-    );
-  });
+  it(
+    'a configured machine client implies client_credentials, which discovery leaves out (no ' + 'longer skipped)',
+    async () => {
+      const r = (await run({ noClientCredentials: true }, ['client-credentials.*']))[
+        'client-credentials.issues-token'
+      ]!;
+      expect(r).toMatchObject({ status: 'passed' });
+      expect(r.evidence).toContainEqual(
+        expect.objectContaining({
+          kind: 'note',
+          text: expect.stringContaining('enabled by the configured machine client'),
+        }),
+      );
+    },
+  );
 
   it('an unreadable discovery document fails discovery.document and skips what needs capabilities', async () => {
     const results = await run({ noDiscovery: true });

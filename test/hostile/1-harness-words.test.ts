@@ -27,7 +27,8 @@ describe("item 1: a target whose tokens are the harness's own words", () => {
       expect(counts?.slice(1).reduce((n, c) => n + Number(c), 0)).toBe(1);
       expect(run.files['report.md']).toContain('| FAIL | client\\-credentials\\.no\\-refresh\\-token |');
       expect(failed.message).toBe(
-        'The client_credentials grant returned a refresh_token; SPEC › Token endpoint (rule 1) requires that it does not.',
+        'The client_credentials grant returned a refresh_token; SPEC › Token endpoint (rule 1) requires that ' +
+          'it does not.',
       );
     },
     RUN_TIMEOUT_MS,
@@ -68,7 +69,9 @@ describe("item 1: a target whose tokens are the harness's own words", () => {
         exchange,
         { kind: 'counterexample', seed: 1, runs: 1, value: JSON.stringify(nearMiss), replay: '--seed 1' },
       ],
-      message: `the forged token ${forged} for ${nearMiss} was accepted; issued-by-target-0123456789 was returned; secret config-secret-123456`,
+      message:
+        `the forged token ${forged} for ${nearMiss} was accepted; issued-by-target-0123456789 was returned; ` +
+        `secret config-secret-123456`,
     };
     const out = redactor.result(result);
     expect(out.message).toContain(forged);

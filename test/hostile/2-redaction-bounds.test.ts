@@ -27,7 +27,8 @@ describe('item 2: redaction of huge tokens', () => {
     const out = redactor.text(text);
     for (const t of tokens) expect(out).not.toContain(t.slice(0, 64));
     expect(out).toBe(
-      'before [REDACTED:access_token:1] and [REDACTED:access_token:2] and [REDACTED:access_token:3] and [REDACTED:access_token:4] after',
+      'before [REDACTED:access_token:1] and [REDACTED:access_token:2] and [REDACTED:access_token:3] and ' +
+        '[REDACTED:access_token:4] after',
     );
   });
 

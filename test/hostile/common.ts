@@ -34,7 +34,9 @@ export async function attack(
  * origin, no stack trace on stderr, and a bounded peak RSS.
  */
 export function expectContained(run: CliRun, idp: HostileIdp, exitCode: number): void {
-  const context = `exit ${run.code}${run.signal ? ` (${run.signal})` : ''}; stderr: ${run.stderr.slice(0, 3000)}\nstdout tail: ${run.stdout.slice(-3000)}`;
+  const context =
+    `exit ${run.code}${run.signal ? ` (${run.signal})` : ''}; ` +
+    `stderr: ${run.stderr.slice(0, 3000)}\nstdout tail: ${run.stdout.slice(-3000)}`;
   expect(run.code, context).toBe(exitCode);
   expect(leaks(run, idp), context).toEqual([]);
   expect(

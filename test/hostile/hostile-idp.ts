@@ -86,8 +86,10 @@ export interface HostileIdp {
 /** The text a hostile IdP puts in whatever the harness may quote. */
 export function markupPayload(offOrigin: string): string {
   return (
-    `bearer\x1b[2J\x1b[31m\n  PASS  everything.is-fine (1 ms)\r\n::add-mask::hostile\n::warning title=pwned::owned\u2028` +
-    `<img src="${offOrigin}/beacon.png"> ![beacon](${offOrigin}/beacon2.png) [click](${offOrigin}/x) <script>alert(1)</script>`
+    `bearer\x1b[2J\x1b[31m\n  PASS  everything.is-fine (1 ms)\r\n::add-mask::hostile\n::warning ` +
+    `title=pwned::owned\u2028` +
+    `<img src="${offOrigin}/beacon.png"> ![beacon](${offOrigin}/beacon2.png) [click](${offOrigin}/x) ` +
+    `<script>alert(1)</script>`
   );
 }
 
@@ -334,7 +336,8 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
       res
         .writeHead(200, { 'content-type': 'text/html' })
         .end(
-          '<!doctype html><title>off origin</title><form method="post" action="/steal"><input name="username"><input type="password" name="password"><button>Sign in</button></form>',
+          '<!doctype html><title>off origin</title><form method="post" action="/steal"><input ' +
+            'name="username"><input type="password" name="password"><button>Sign in</button></form>',
         );
     });
   });

@@ -33,7 +33,8 @@ const absent = missing();
 const root = process.getuid?.() === 0;
 const skipReason =
   absent.length && !root
-    ? `skipped: Debian packages missing (${absent.join(', ')}) and not root; run as root: apt-get install -y ${PACKAGES.join(' ')}`
+    ? `skipped: Debian packages missing (${absent.join(', ')}) and not root; run as root: apt-get install ` +
+      `-y ${PACKAGES.join(' ')}`
     : '';
 
 describe('LemonLDAP::NG configuration (no packages needed)', () => {
@@ -68,28 +69,32 @@ describe('LemonLDAP::NG configuration (no packages needed)', () => {
   });
   const rp = (role: string) => (conf.oidcRPMetaDataOptions as Record<string, Record<string, unknown>>)[role]!;
 
-  it('requires PKCE of every code-flow client, asks consent only of the third-party one, and issues no refresh token to the public client', () => {
-    expect(rp('confidential')).toMatchObject({
-      oidcRPMetaDataOptionsRequirePKCE: 1,
-      oidcRPMetaDataOptionsBypassConsent: 1,
-      oidcRPMetaDataOptionsAllowOffline: 1,
-      oidcRPMetaDataOptionsPublic: 0,
-    });
-    expect(rp('public')).toMatchObject({
-      oidcRPMetaDataOptionsRequirePKCE: 1,
-      oidcRPMetaDataOptionsBypassConsent: 0,
-      oidcRPMetaDataOptionsAllowOffline: 0,
-      oidcRPMetaDataOptionsPublic: 1,
-    });
-    expect(rp('public').oidcRPMetaDataOptionsAccessTokenExpiration).toBeLessThan(
-      rp('confidential').oidcRPMetaDataOptionsAccessTokenExpiration as number,
-    );
-    expect(rp('machine')).toMatchObject({
-      oidcRPMetaDataOptionsAllowClientCredentialsGrant: 1,
-      oidcRPMetaDataOptionsAllowPasswordGrant: 0,
-    });
-    expect(rp('machine')).not.toHaveProperty('oidcRPMetaDataOptionsRedirectUris');
-  });
+  it(
+    'requires PKCE of every code-flow client, asks consent only of the third-party one, and issues no refresh ' +
+      'token to the public client',
+    () => {
+      expect(rp('confidential')).toMatchObject({
+        oidcRPMetaDataOptionsRequirePKCE: 1,
+        oidcRPMetaDataOptionsBypassConsent: 1,
+        oidcRPMetaDataOptionsAllowOffline: 1,
+        oidcRPMetaDataOptionsPublic: 0,
+      });
+      expect(rp('public')).toMatchObject({
+        oidcRPMetaDataOptionsRequirePKCE: 1,
+        oidcRPMetaDataOptionsBypassConsent: 0,
+        oidcRPMetaDataOptionsAllowOffline: 0,
+        oidcRPMetaDataOptionsPublic: 1,
+      });
+      expect(rp('public').oidcRPMetaDataOptionsAccessTokenExpiration).toBeLessThan(
+        rp('confidential').oidcRPMetaDataOptionsAccessTokenExpiration as number,
+      );
+      expect(rp('machine')).toMatchObject({
+        oidcRPMetaDataOptionsAllowClientCredentialsGrant: 1,
+        oidcRPMetaDataOptionsAllowPasswordGrant: 0,
+      });
+      expect(rp('machine')).not.toHaveProperty('oidcRPMetaDataOptionsRedirectUris');
+    },
+  );
 
   it('turns off implicit, hybrid and dynamic registration, and sets registerDB to Null', () => {
     expect(conf).toMatchObject({

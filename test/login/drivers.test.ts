@@ -116,7 +116,8 @@ describe.each(DRIVERS)('the %s driver', (name, make) => {
   );
 
   it(
-    'a script-driven deny: the browser clicks it; the form driver reports an error naming the browser driver and never approves',
+    'a script-driven deny: the browser clicks it; the form driver reports an error naming the browser driver and ' +
+      'never approves',
     async () => {
       const approved = await authorize(make(), 'sdd');
       expect(approved).toMatchObject({
@@ -176,7 +177,8 @@ describe.each(DRIVERS)('the %s driver', (name, make) => {
   );
 
   it(
-    'a device page without a form: the browser waits for the code input, types the code and decides; the form driver names the browser driver',
+    'a device page without a form: the browser waits for the code input, types the code and decides; the form ' +
+      'driver names the browser driver',
     async () => {
       for (const decision of ['approve', 'deny'] as const) {
         const userCode = fx.newDevice();

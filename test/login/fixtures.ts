@@ -30,7 +30,10 @@ export interface LoginFixtures {
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function page(title: string, body: string, head = ''): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${esc(title)}</title>${head}</head><body>${body}</body></html>`;
+  return (
+    `<!doctype html><html><head><meta ` +
+    `charset="utf-8"><title>${esc(title)}</title>${head}</head><body>${body}</body></html>`
+  );
 }
 
 function loginForm(action: string, hidden: Record<string, string>): string {
@@ -124,8 +127,10 @@ export async function startLoginFixtures(): Promise<LoginFixtures> {
             res,
             page(
               'Sign in',
-              `<h1>Sign in</h1><form method="post" action="/idf/identify"><input type="hidden" name="state" value="${esc(st)}">
-<label for="identifier">Email address or username</label><input id="identifier" name="identifier" type="email" autocomplete="username">
+              `<h1>Sign in</h1><form method="post" action="/idf/identify"><input type="hidden" name="state" ` +
+                `value="${esc(st)}">
+<label for="identifier">Email address or username</label><input id="identifier" name="identifier" type="email" ` +
+                `autocomplete="username">
 <button type="submit">Next</button></form><p><a href="/idf/help">Need help?</a></p>`,
             ),
           );
@@ -143,8 +148,10 @@ export async function startLoginFixtures(): Promise<LoginFixtures> {
             page(
               'Enter your password',
               `<h1>Enter your password</h1><p>Signed in as ${USER.username}</p>
-<form method="post" action="/idf/password"><input type="hidden" name="state" value="${esc(st)}"><input type="hidden" name="username" value="${USER.username}" autocomplete="username">
-<label>Password <input type="password" name="passwd" autocomplete="current-password"></label><button type="submit">Sign in</button>
+<form method="post" action="/idf/password"><input type="hidden" name="state" value="${esc(st)}"><input ` +
+                `type="hidden" name="username" value="${USER.username}" autocomplete="username">
+<label>Password <input type="password" name="passwd" autocomplete="current-password"></label><button ` +
+                `type="submit">Sign in</button>
 <a href="/idf/authorize?state=${esc(st)}">Use another account</a></form>`,
             ),
           );
@@ -164,12 +171,16 @@ export async function startLoginFixtures(): Promise<LoginFixtures> {
               `<div id="app">Loading…</div><script>
 setTimeout(function () {
   var app = document.getElementById('app');
-  app.innerHTML = '<h1>Welcome back</h1><div><input id="user" placeholder="Email or username"></div><div><input id="pass" type="password" placeholder="Password"></div><div role="alert" id="err"></div><button id="go">Log in</button>';
+  app.innerHTML = '<h1>Welcome back</h1><div><input id="user" placeholder="Email or username"></div><div><input ` +
+                `id="pass" type="password" placeholder="Password"></div><div role="alert" id="err"></div><button ` +
+                `id="go">Log in</button>';
   document.getElementById('go').addEventListener('click', function () {
     fetch('/spa/session', { method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ u: document.getElementById('user').value, p: document.getElementById('pass').value, state: ${JSON.stringify(st)} }) })
+      body: JSON.stringify({ u: document.getElementById('user').value, p: document.getElementById('pass').value, ` +
+                `state: ${JSON.stringify(st)} }) })
       .then(function (r) { return r.json(); })
-      .then(function (j) { if (j.redirect) location.href = j.redirect; else document.getElementById('err').textContent = j.error; });
+      .then(function (j) { if (j.redirect) location.href = j.redirect; else ` +
+                `document.getElementById('err').textContent = j.error; });
   });
 }, 400);
 </script>`,
@@ -210,7 +221,8 @@ setTimeout(function () {
               'Authorize Example App',
               `<h1>Example App wants to access your account</h1><form method="post" action="/psc/consent">
 <input type="hidden" name="state" value="${esc(p.get('state') ?? '')}"><p>Choose what it may see:</p><ul>${boxes}</ul>
-<button type="submit" name="action" value="deny">Cancel</button> <button type="submit" name="action" value="allow">Allow access</button></form>`,
+<button type="submit" name="action" value="deny">Cancel</button> <button type="submit" name="action" ` +
+                `value="allow">Allow access</button></form>`,
             ),
           );
         }
@@ -236,9 +248,11 @@ setTimeout(function () {
             page(
               'Grant permission',
               `<h1>Example App would like permission to read your profile</h1>
-<form id="grant" method="post" action="/sdd/consent"><input type="hidden" name="state" value="${s}"><button type="submit">Allow</button></form>
+<form id="grant" method="post" action="/sdd/consent"><input type="hidden" name="state" value="${s}"><button ` +
+                `type="submit">Allow</button></form>
 <button type="button" id="deny" data-state="${s}">Deny</button>
-<script>document.getElementById('deny').addEventListener('click', function (e) { location.href = '/sdd/deny?state=' + encodeURIComponent(e.target.dataset.state); });</script>`,
+<script>document.getElementById('deny').addEventListener('click', function (e) { location.href = '/sdd/deny?state=' ` +
+                `+ encodeURIComponent(e.target.dataset.state); });</script>`,
             ),
           );
         }
@@ -257,11 +271,15 @@ setTimeout(function () {
               'Activate your device',
               `<div id="root"></div><script>
 setTimeout(function () {
-  document.getElementById('root').innerHTML = '<h1>Activate your device</h1><label for="uc">Enter the code shown on your TV</label> <input id="uc" autocomplete="off"> <button id="next">Continue</button><p id="msg"></p>';
+  document.getElementById('root').innerHTML = '<h1>Activate your device</h1><label for="uc">Enter the code shown on ` +
+                `your TV</label> <input id="uc" autocomplete="off"> <button id="next">Continue</button><p ` +
+                `id="msg"></p>';
   document.getElementById('uc').value = ${JSON.stringify(q.get('user_code') ?? '')};
   document.getElementById('next').addEventListener('click', function () {
-    fetch('/dev/code', { method: 'POST', body: document.getElementById('uc').value }).then(function (r) { return r.json(); })
-      .then(function (j) { if (j.next) location.href = j.next; else document.getElementById('msg').textContent = 'That code is not valid'; });
+    fetch('/dev/code', { method: 'POST', body: document.getElementById('uc').value }).then(function (r) { return ` +
+                `r.json(); })
+      .then(function (j) { if (j.next) location.href = j.next; else document.getElementById('msg').textContent = ` +
+                `'That code is not valid'; });
   });
 }, 300);
 </script>`,
@@ -289,8 +307,10 @@ setTimeout(function () {
             res,
             page(
               'Allow access',
-              `<h1>Allow TV App to access your account?</h1><form method="post" action="/dev/confirm"><input type="hidden" name="c" value="${c}">
-<button type="submit" name="decision" value="approve">Approve</button><button type="submit" name="decision" value="deny">Deny</button></form>`,
+              `<h1>Allow TV App to access your account?</h1><form method="post" action="/dev/confirm"><input ` +
+                `type="hidden" name="c" value="${c}">
+<button type="submit" name="decision" value="approve">Approve</button><button type="submit" name="decision" ` +
+                `value="deny">Deny</button></form>`,
             ),
           );
         }
@@ -319,7 +339,8 @@ setTimeout(function () {
             page(
               'Welcome',
               `<h1>Welcome back, ${USER.username}</h1><p>Your last sign-in was yesterday.</p>
-<form method="post" action="/rc/continue"><input type="hidden" name="state" value="${esc(p.get('state') ?? '')}"><button type="submit">Continue</button></form>`,
+<form method="post" action="/rc/continue"><input type="hidden" name="state" ` +
+                `value="${esc(p.get('state') ?? '')}"><button type="submit">Continue</button></form>`,
             ),
           );
         }
@@ -334,13 +355,15 @@ setTimeout(function () {
             res,
             page(
               'Many buttons',
-              `<form method="post" action="/huge/x">${'<button name="b" value="1">Button</button>'.repeat(50_000)}</form>`,
+              `<form method="post" ` +
+                `action="/huge/x">${'<button name="b" value="1">Button</button>'.repeat(50_000)}</form>`,
             ),
           );
         case 'GET /unclosed/authorize':
           return html(
             res,
-            `<!doctype html><html><head><title>Unclosed</title></head><body><form method="post"><input name="a" value="${'x'.repeat(2_000_000)}`,
+            `<!doctype html><html><head><title>Unclosed</title></head><body><form method="post"><input name="a" ` +
+              `value="${'x'.repeat(2_000_000)}`,
           );
         default:
           return html(res, page('Not found', '<h1>Not found</h1>'), 404);
@@ -369,7 +392,8 @@ setTimeout(function () {
       return `http://${host}${path}${[...query].length ? `?${query}` : ''}`;
     },
     newDevice() {
-      const userCode = `${randomBytes(2).toString('hex').toUpperCase()}-${randomBytes(2).toString('hex').toUpperCase()}`;
+      const userCode =
+        `${randomBytes(2).toString('hex').toUpperCase()}-` + `${randomBytes(2).toString('hex').toUpperCase()}`;
       devices.set(userCode, 'pending');
       return userCode;
     },

@@ -22,7 +22,8 @@ describe('what a page is', () => {
     expect(worded).toMatchObject({ kind: 'consent', approve: { text: 'Continue' } });
     const choice = classify(
       read(
-        '<h1>Hello</h1><form method=post><button name=d value=yes>Yes</button><button name=d value=no>No</button></form>',
+        '<h1>Hello</h1><form method=post><button name=d value=yes>Yes</button><button name=d ' +
+          'value=no>No</button></form>',
       ),
     );
     expect(choice).toMatchObject({ kind: 'consent', approve: { value: 'yes' }, deny: { value: 'no' } });
@@ -30,8 +31,11 @@ describe('what a page is', () => {
 
   it('per-scope checkboxes are the choices an approving user ticks', () => {
     const cls = classify(
-      read(`<p>Example wants permission to see:</p><form method=post><input type=checkbox name=s value=a checked>
-      <input type=checkbox name=s value=b><input type=checkbox name=s value=c hidden><button name=x value=allow>Allow</button><button name=x value=deny>Deny</button></form>`),
+      read(
+        `<p>Example wants permission to see:</p><form method=post><input type=checkbox name=s value=a checked>
+      <input type=checkbox name=s value=b><input type=checkbox name=s value=c hidden><button name=x ` +
+          `value=allow>Allow</button><button name=x value=deny>Deny</button></form>`,
+      ),
     );
     expect(cls.kind === 'consent' && cls.choices.map((c) => c.value)).toEqual(['b']);
   });
@@ -45,16 +49,21 @@ describe('what a page is', () => {
     );
   });
 
-  it('a lone text input is the user code only where one is expected; else the identifier of an identifier-first login', () => {
-    const page = read('<form method=post><input name=entry><button>Next</button></form>');
-    expect(classify(page, { wantsUserCode: true }).kind).toBe('user-code');
-    expect(classify(page).kind).toBe('identifier');
-  });
+  it(
+    'a lone text input is the user code only where one is expected; else the identifier of an ' +
+      'identifier-first login',
+    () => {
+      const page = read('<form method=post><input name=entry><button>Next</button></form>');
+      expect(classify(page, { wantsUserCode: true }).kind).toBe('user-code');
+      expect(classify(page).kind).toBe('identifier');
+    },
+  );
 
   it('hidden and disabled controls are not offered', () => {
     const cls = classify(
       read(
-        '<form method=post><input type=password name=p style="display:none"><div hidden><input type=password name=q></div><button disabled>Sign in</button></form>',
+        '<form method=post><input type=password name=p style="display:none"><div hidden><input type=password ' +
+          'name=q></div><button disabled>Sign in</button></form>',
       ),
     );
     expect(cls).toEqual({ kind: 'other', controls: false });
@@ -63,9 +72,12 @@ describe('what a page is', () => {
 
 describe('what the form driver may press', () => {
   it('not a script-driven button, nor one whose submission equals the other choice', () => {
-    const p =
-      read(`<form method=post id=f><button>Allow</button><button>Deny</button></form><button type=button onclick="x()">Cancel</button>
-      <form method=post><button name=d value=1>Yes</button><button name=d value=1>No</button></form><a href="javascript:void 0">Decline</a>`);
+    const p = read(
+      `<form method=post id=f><button>Allow</button><button>Deny</button></form><button type=button ` +
+        `onclick="x()">Cancel</button>
+      <form method=post><button name=d value=1>Yes</button><button name=d value=1>No</button></form><a ` +
+        `href="javascript:void 0">Decline</a>`,
+    );
     const [allow, deny, cancel, yes, no, decline] = p.controls;
     expect(whyNotSubmittable(deny!, allow)).toMatch(
       /submits exactly what "Allow" submits \(same form, neither has a name\)/,

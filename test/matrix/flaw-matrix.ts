@@ -37,7 +37,8 @@ export const BROWSER_ONLY_FLAWS: ReadonlySet<string> = new Set<string>([]);
  */
 export const NOT_A_SERVER_VIOLATION: Readonly<Partial<Record<FlawName, string>>> = {
   'pkce-verifier-format-unchecked':
-    'RFC 7636 §4.1 tells the client how to make a verifier; no RFC or SPEC sentence makes the server refuse one made otherwise (see pkce.verifier-format)',
+    'RFC 7636 §4.1 tells the client how to make a verifier; no RFC or SPEC sentence makes the server refuse one ' +
+    'made otherwise (see pkce.verifier-format)',
 };
 
 interface Outcome {
@@ -51,7 +52,9 @@ export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>
   'id-token-hint-ignored': {
     'id-token-hint.prompt-none': {
       status: 'warning',
-      why: "a hint naming another user must not be answered for the session's user, but OIDC Core §3.1.2.1 says only that the OP SHOULD return an error then",
+      why:
+        "a hint naming another user must not be answered for the session's user, but OIDC Core §3.1.2.1 says " +
+        'only that the OP SHOULD return an error then',
     },
   },
   'rotation-drops-old-key': {
@@ -63,13 +66,17 @@ export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>
   'par-request-uri-reuse': {
     'par.request-uri-single-use': {
       status: 'warning',
-      why: 'RFC 9126 §4 makes one-time use of a request_uri a SHOULD; the FAPI 2.0 SP MUST counts only in the fapi2 profile',
+      why:
+        'RFC 9126 §4 makes one-time use of a request_uri a SHOULD; the FAPI 2.0 SP MUST counts only in the ' +
+        'fapi2 profile',
     },
   },
   'third-party-long-lived': {
     'tokens.third-party-short-lived': {
       status: 'warning',
-      why: 'the flaw gives third-party clients the first-party lifetimes: equal, not longer; "short" has no number, so equal lifetimes break only SPEC › Limits (rule 1), a SHOULD',
+      why:
+        'the flaw gives third-party clients the first-party lifetimes: equal, not longer; "short" has no number, ' +
+        'so equal lifetimes break only SPEC › Limits (rule 1), a SHOULD',
     },
   },
 };
@@ -78,7 +85,9 @@ export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>
 const NON_JSON_ERRORS: Outcome = {
   status: 'failed',
   kind: 'refused-wrongly',
-  why: 'error-format-wrong answers every token-endpoint error without a JSON body, so a scenario that expects an RFC 6749 §5.2 error code sees none',
+  why:
+    'error-format-wrong answers every token-endpoint error without a JSON body, so a scenario that expects an ' +
+    'RFC 6749 §5.2 error code sees none',
 };
 
 /**
@@ -93,7 +102,9 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
     'logout.rp-initiated': {
       status: 'failed',
       kind: 'refused-wrongly',
-      why: 'its id_token_hint is an ID token with the wrong aud, so the OP does not take it as a hint for this client and does not redirect back',
+      why:
+        'its id_token_hint is an ID token with the wrong aud, so the OP does not take it as a hint for this ' +
+        'client and does not redirect back',
     },
   },
   'id-token-unknown-kid': {
@@ -124,7 +135,9 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
     'par.flow': {
       status: 'failed',
       kind: 'refused-wrongly',
-      why: 'the flaw refuses the pushed request too (its parameters are checked by the same code), so a sound push gets invalid_request',
+      why:
+        'the flaw refuses the pushed request too (its parameters are checked by the same code), so a sound push ' +
+        'gets invalid_request',
     },
     'par.bound-to-client': {
       status: 'error',
@@ -135,7 +148,9 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
   'device-tokens-before-approval': {
     'device.slow-down': {
       status: 'error',
-      why: 'the first poll already gets tokens, so there is no pending device code to poll too fast with: it cannot judge slow_down',
+      why:
+        'the first poll already gets tokens, so there is no pending device code to poll too fast with: it cannot ' +
+        'judge slow_down',
     },
   },
   'error-format-wrong': {
@@ -174,7 +189,9 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
   'refresh-not-rotated': {
     'refresh.reuse-rejected': {
       status: 'skipped',
-      why: 'without rotation no refresh token is ever rotated out, so there is nothing to replay (refresh.rotation fails)',
+      why:
+        'without rotation no refresh token is ever rotated out, so there is nothing to replay ' +
+        '(refresh.rotation fails)',
     },
     'refresh.reuse-revokes-family': { status: 'skipped', why: 'the same: no rotated-out token to replay' },
   },
@@ -187,7 +204,9 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
 export const STOPS_THE_RUN: Readonly<Partial<Record<FlawName, { message: RegExp; why: string }>>> = {
   'discovery-issuer-mismatch': {
     message: /the discovery document names the issuer .*OIDC Discovery §4\.3/,
-    why: 'OIDC Discovery §4.3: a document naming another issuer must not be used, so the origin policy refuses every endpoint it names',
+    why:
+      'OIDC Discovery §4.3: a document naming another issuer must not be used, so the origin policy refuses ' +
+      'every endpoint it names',
   },
 };
 
@@ -241,47 +260,58 @@ export function registerFlawMatrix(seed: number): void {
       expect(report.results).toHaveLength(IN_SCOPE.length);
     });
 
-    it('skips only the legacy scenarios (whose grants the default reference does not offer), the opt-in ones (opt-in.ts) and those no server rule binds', () => {
-      const skipped = report.results.filter(
-        (r) =>
-          r.status === 'skipped' &&
-          !LEGACY_AREAS.has(r.area) &&
-          !Object.hasOwn(OPT_IN, r.id) &&
-          !/of the server: .* binds? the client/.test(r.skipReason ?? ''),
-      );
-      expect(skipped.map(show)).toEqual([]);
-    });
+    it(
+      'skips only the legacy scenarios (whose grants the default reference does not offer), the opt-in ones ' +
+        '(opt-in.ts) and those no server rule binds',
+      () => {
+        const skipped = report.results.filter(
+          (r) =>
+            r.status === 'skipped' &&
+            !LEGACY_AREAS.has(r.area) &&
+            !Object.hasOwn(OPT_IN, r.id) &&
+            !/of the server: .* binds? the client/.test(r.skipReason ?? ''),
+        );
+        expect(skipped.map(show)).toEqual([]);
+      },
+    );
 
-    it('with the legacy client seeded, the legacy scenarios apply: no failure, and offering them is a warning; nothing else changes', () => {
-      for (const r of legacyReport.results) {
-        if (LEGACY_AREAS.has(r.area)) expect(['passed', 'warning'], show(r)).toContain(r.status);
-        else expect(r.status, show(r)).toBe(report.results.find((x) => x.id === r.id)!.status);
-      }
-      const deprecated = legacyReport.results.find((r) => r.id === 'implicit.deprecated');
-      if (deprecated) expect(deprecated.status).toBe('warning');
-    });
+    it(
+      'with the legacy client seeded, the legacy scenarios apply: no failure, and offering them is a warning; ' +
+        'nothing else changes',
+      () => {
+        for (const r of legacyReport.results) {
+          if (LEGACY_AREAS.has(r.area)) expect(['passed', 'warning'], show(r)).toContain(r.status);
+          else expect(r.status, show(r)).toBe(report.results.find((x) => x.id === r.id)!.status);
+        }
+        const deprecated = legacyReport.results.find((r) => r.id === 'implicit.deprecated');
+        if (deprecated) expect(deprecated.status).toBe('warning');
+      },
+    );
   });
 
   describe(`the planted flaws (seed ${seed}): the whole catalog under each`, () => {
     const baselineOf = async (flaw: FlawName): Promise<Map<string, Status>> =>
       new Map((await clean(FLAW_OPTIONS[flaw])).results.map((r) => [r.id, r.status]));
 
-    it('every flaw is claimed by at least one scenario (or says why none may), and every claim names a known flaw', () => {
-      if (process.env.MATRIX_ONLY) return; // a narrowed run proves only its own scenarios
-      const unclaimed = FLAW_NAMES.filter(
-        (flaw) => claimants(flaw).length === 0 && !BROWSER_ONLY_FLAWS.has(flaw) && !NOT_A_SERVER_VIOLATION[flaw],
-      );
-      expect(unclaimed).toEqual([]);
-      for (const flaw of Object.keys(NOT_A_SERVER_VIOLATION) as FlawName[])
-        expect(
-          claimants(flaw).map((s) => s.id),
-          flaw,
-        ).toEqual([]);
-      const unknown = CATALOG.flatMap((s) =>
-        (s.catches ?? []).filter((f) => !(FLAW_NAMES as readonly string[]).includes(f)).map((f) => `${s.id}: ${f}`),
-      );
-      expect(unknown).toEqual([]);
-    });
+    it(
+      'every flaw is claimed by at least one scenario (or says why none may), and every claim names ' + 'a known flaw',
+      () => {
+        if (process.env.MATRIX_ONLY) return; // a narrowed run proves only its own scenarios
+        const unclaimed = FLAW_NAMES.filter(
+          (flaw) => claimants(flaw).length === 0 && !BROWSER_ONLY_FLAWS.has(flaw) && !NOT_A_SERVER_VIOLATION[flaw],
+        );
+        expect(unclaimed).toEqual([]);
+        for (const flaw of Object.keys(NOT_A_SERVER_VIOLATION) as FlawName[])
+          expect(
+            claimants(flaw).map((s) => s.id),
+            flaw,
+          ).toEqual([]);
+        const unknown = CATALOG.flatMap((s) =>
+          (s.catches ?? []).filter((f) => !(FLAW_NAMES as readonly string[]).includes(f)).map((f) => `${s.id}: ${f}`),
+        );
+        expect(unknown).toEqual([]);
+      },
+    );
 
     const flaws = FLAW_NAMES.filter((flaw) => claimants(flaw).some((s) => IN_SCOPE.includes(s)) || SIDE_EFFECTS[flaw]);
     it.each(flaws)(

@@ -80,10 +80,14 @@ describe('the whole catalog against oidc-provider', () => {
     }
   });
 
-  it('warns only where oidc-provider leaves out a SHOULD: it never answers slow_down, and its pages set no Referrer-Policy', () => {
-    const warned = report.results.filter((r) => r.status === 'warning');
-    expect(warned.map((r) => r.id).sort()).toEqual(['device.slow-down', 'headers.referrer-policy']);
-  });
+  it(
+    'warns only where oidc-provider leaves out a SHOULD: it never answers slow_down, and its pages set no ' +
+      'Referrer-Policy',
+    () => {
+      const warned = report.results.filter((r) => r.status === 'warning');
+      expect(warned.map((r) => r.id).sort()).toEqual(['device.slow-down', 'headers.referrer-policy']);
+    },
+  );
 
   it('keeps its device polling interval: no interval in its answer means the RFC 8628 default of 5 s', () => {
     const singleUse = report.results.find((r) => r.id === 'device.code-single-use')!;

@@ -74,7 +74,8 @@ describe('the security BCP and modern building blocks', () => {
     }
   }, 90_000);
 
-  it('--profile fapi2 runs clean on the reference with its FAPI settings: the FAPI-citing scenarios pass, the rest are skipped with the reason', async () => {
+  it('--profile fapi2 runs clean on the reference with its FAPI settings: the FAPI-citing scenarios pass, the rest ' +
+    'are skipped with the reason', async () => {
     const report = await run({ profile: 'fapi2' }, 'all', 'fapi2');
     const ran = report.results.filter((r) => r.status !== 'skipped');
     expect(ran.filter((r) => r.status !== 'passed').map(show)).toEqual([]);
@@ -99,7 +100,8 @@ describe('the security BCP and modern building blocks', () => {
     expect(notCited?.skipReason).toMatch(/no document of the fapi2 profile requires this/);
   }, 180_000);
 
-  it('the same scenarios against the default reference under --profile fapi2 fail where it is not FAPI: plain requests, Bearer tokens', async () => {
+  it('the same scenarios against the default reference under --profile fapi2 fail where it is not FAPI: plain ' +
+    'requests, Bearer tokens', async () => {
     const report = await run({}, ['par.required', 'dpop.token-bound'], 'fapi2');
     const byId = Object.fromEntries(report.results.map((r) => [r.id, r]));
     expect(byId['par.required']?.status, show(byId['par.required']!)).toBe('failed');

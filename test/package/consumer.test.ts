@@ -51,7 +51,8 @@ describe('the packed package in a new project', () => {
       import { targetConfigFor, SEEDED_CLIENTS, createReferenceServer as direct } from 'idp-conformance/reference';
       const server = createReferenceServer();
       await server.listen(0);
-      const report = await runConformance({ target: targetConfigFor(server), only: ['discovery.*', 'code.happy-path'] });
+      const report = await runConformance({ target: targetConfigFor(server), only: ['discovery.*', ` +
+        `'code.happy-path'] });
       await server.close();
       console.log(JSON.stringify({ n: BUILT_IN_SCENARIOS.length, clients: Object.keys(SEEDED_CLIENTS).length,
         same: direct === createReferenceServer, define: typeof defineScenario, summary: report.summary }));
@@ -134,7 +135,8 @@ describe('the packed package in a new project', () => {
     expect(stdout).toMatch(/1 passed/);
   }, 200_000);
 
-  it('ships its documents (the service spec SPEC links point at, action.yml) and the fixture works from it', async () => {
+  it('ships its documents (the service spec SPEC links point at, action.yml) and the fixture ' +
+    'works from it', async () => {
     await writeFile(
       join(app, 'fixture.mjs'),
       `
@@ -145,14 +147,16 @@ describe('the packed package in a new project', () => {
       const web = SEEDED_CLIENTS.confidential;
       const server = createReferenceServer({ shapeClaims: (kind, claims) => ({ ...claims, shaped: kind }) });
       const { issuer } = await server.listen(0);
-      const { callbackUrl } = await server.testLogin({ clientId: web.clientId, redirectUri: web.redirectUris[0], scope: 'openid' });
+      const { callbackUrl } = await server.testLogin({ clientId: web.clientId, redirectUri: web.redirectUris[0], ` +
+        `scope: 'openid' });
       server.clock.advance(61_000);
       const late = await fetch(issuer + '/token', { method: 'POST', body: new URLSearchParams({
         grant_type: 'authorization_code', code: callbackUrl.searchParams.get('code'), redirect_uri: web.redirectUris[0],
         client_id: web.clientId, client_secret: web.clientSecret }) });
       await server.close();
       const spec = fileURLToPath(defaultSpecUrl());
-      console.log(JSON.stringify({ spec, specExists: existsSync(spec), action: existsSync(new URL('../action.yml', new URL(defaultSpecUrl()))),
+      console.log(JSON.stringify({ spec, specExists: existsSync(spec), action: existsSync(new URL('../action.yml', ` +
+        `new URL(defaultSpecUrl()))),
         iss: callbackUrl.searchParams.get('iss') === issuer, late: (await late.json()).error }));
     `,
     );
@@ -177,18 +181,23 @@ describe('the packed package in a new project', () => {
       const server = createReferenceServer();
       await server.listen(0);
       const mine = defineScenario({
-        id: 'mine.works', title: 'mine', requirements: { rfc6749_3_1: { spec: 'RFC 6749', section: '3.1', level: 'MUST', party: 'server' } }, severity: 'low', run() {},
+        id: 'mine.works', title: 'mine', requirements: { rfc6749_3_1: { spec: 'RFC 6749', section: '3.1', level: ` +
+        `'MUST', party: 'server' } }, severity: 'low', run() {},
       });
-      const report: Report = await runConformance({ target: targetConfigFor(server), only: ['discovery.*'], extraScenarios: [mine] });
+      const report: Report = await runConformance({ target: targetConfigFor(server), only: ['discovery.*'], ` +
+        `extraScenarios: [mine] });
       console.log(report.summary.passed);
       await server.close();
       const fixture = createReferenceServer({
-        users: [{ username: 'bob', password: 'pw', sub: 'bob', claims: { email: 'bob@example.test', roles: ['admin'] } }],
+        users: [{ username: 'bob', password: 'pw', sub: 'bob', claims: { email: 'bob@example.test', roles: ` +
+        `['admin'] } }],
         scopeClaims: { roles: ['roles'] }, autoLogin: 'bob', lifetimes: { accessTokenFirstParty: 60 },
-        shapeClaims: (kind, claims, { user }) => (kind === 'access_token' ? { ...claims, roles: user?.claims.roles } : claims),
+        shapeClaims: (kind, claims, { user }) => (kind === 'access_token' ? { ...claims, roles: user?.claims.roles ` +
+        `} : claims),
       });
       fixture.clock.advance(1000);
-      const login: { code: string; callbackUrl: URL } = await fixture.testLogin({ clientId: 'web-app', redirectUri: 'https://web.example.test/callback' });
+      const login: { code: string; callbackUrl: URL } = await fixture.testLogin({ clientId: 'web-app', redirectUri: ` +
+        `'https://web.example.test/callback' });
       console.log(login.code, fixture.clock.offset);
     `,
     );

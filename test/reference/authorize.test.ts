@@ -230,15 +230,18 @@ describe('login page', () => {
 describe('after login', () => {
   const ctx = useServer({ clients });
 
-  it('a first-party client skips consent: 303 (never 307) straight to the redirect_uri with code, state and iss', async () => {
-    const result = await browse(authUrl(ctx.issuer, webRequest()));
-    expect(result.statuses).toEqual([200, 303]);
-    const url = new URL(result.location!);
-    expect(`${url.origin}${url.pathname}`).toBe(WEB.redirectUri);
-    expect(url.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(url.searchParams.get('state')).toBe('xyz');
-    expect(url.searchParams.get('iss')).toBe(ctx.issuer);
-  });
+  it(
+    'a first-party client skips consent: 303 (never 307) straight to the redirect_uri with code, ' + 'state and iss',
+    async () => {
+      const result = await browse(authUrl(ctx.issuer, webRequest()));
+      expect(result.statuses).toEqual([200, 303]);
+      const url = new URL(result.location!);
+      expect(`${url.origin}${url.pathname}`).toBe(WEB.redirectUri);
+      expect(url.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(url.searchParams.get('state')).toBe('xyz');
+      expect(url.searchParams.get('iss')).toBe(ctx.issuer);
+    },
+  );
 
   it('a first-party confidential client may omit PKCE', async () => {
     const params = Object.fromEntries(Object.entries(webRequest()).filter(([k]) => !k.startsWith('code_challenge')));

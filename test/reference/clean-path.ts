@@ -83,9 +83,15 @@ export async function failedCleanChecks(idp: ReferenceClient): Promise<CleanChec
       () => false,
     );
 
-  const login = await idp.get(
-    `/auth?${new URLSearchParams({ client_id: WEB.clientId, redirect_uri: WEB.redirectUris[0]!, response_type: 'code', scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' })}`,
-  );
+  const loginQuery = new URLSearchParams({
+    client_id: WEB.clientId,
+    redirect_uri: WEB.redirectUris[0]!,
+    response_type: 'code',
+    scope: 'openid',
+    code_challenge: 'x'.repeat(43),
+    code_challenge_method: 'S256',
+  });
+  const login = await idp.get(`/auth?${loginQuery}`);
   checks.loginFramingDenied =
     login.headers.get('x-frame-options') === 'DENY' &&
     /frame-ancestors 'none'/.test(login.headers.get('content-security-policy') ?? '');

@@ -44,29 +44,33 @@ describe('device authorization endpoint', () => {
     expect(d.grant_types_supported).toContain(DEVICE_GRANT);
   });
 
-  it('gives a public client a device code, a short unambiguous user code, the activation URLs, expires_in and interval', async () => {
-    const res = await requestDevice(ctx.issuer);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    const body = res.json;
-    expect(Object.keys(body).sort()).toEqual([
-      'device_code',
-      'expires_in',
-      'interval',
-      'user_code',
-      'verification_uri',
-      'verification_uri_complete',
-    ]);
-    expect(body.device_code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(body.user_code).toMatch(USER_CODE);
-    expect(body.verification_uri).toBe(`${ctx.issuer}/activate`);
-    expect(body.verification_uri_complete).toBe(`${ctx.issuer}/activate?user_code=${body.user_code}`);
-    expect(body).toMatchObject({ expires_in: 600, interval: 5 });
-    const again = await requestDevice(ctx.issuer);
-    expect(again.json.device_code).not.toBe(body.device_code);
-    expect(again.json.user_code).not.toBe(body.user_code);
-  });
+  it(
+    'gives a public client a device code, a short unambiguous user code, the activation URLs, expires_in ' +
+      'and interval',
+    async () => {
+      const res = await requestDevice(ctx.issuer);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const body = res.json;
+      expect(Object.keys(body).sort()).toEqual([
+        'device_code',
+        'expires_in',
+        'interval',
+        'user_code',
+        'verification_uri',
+        'verification_uri_complete',
+      ]);
+      expect(body.device_code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(body.user_code).toMatch(USER_CODE);
+      expect(body.verification_uri).toBe(`${ctx.issuer}/activate`);
+      expect(body.verification_uri_complete).toBe(`${ctx.issuer}/activate?user_code=${body.user_code}`);
+      expect(body).toMatchObject({ expires_in: 600, interval: 5 });
+      const again = await requestDevice(ctx.issuer);
+      expect(again.json.device_code).not.toBe(body.device_code);
+      expect(again.json.user_code).not.toBe(body.user_code);
+    },
+  );
 
   it('accepts a JSON body', async () => {
     const res = await fetch(`${ctx.issuer}/device/auth`, {
@@ -155,50 +159,53 @@ describe('polling the token endpoint', () => {
     expectError(await poll(ctx.issuer, device.device_code), 'slow_down');
   });
 
-  it('after approval: an access token, an ID token and a refresh token, once; later polls get invalid_grant', async () => {
-    const device = await startDevice(ctx.issuer, 'openid offline_access');
-    expectError(await poll(ctx.issuer, device.device_code), 'authorization_pending');
-    const { last } = await activate(device.verification_uri, device.user_code, { decision: 'approve' });
-    expect(last.status).toBe(200);
-    expect(last.html).toContain('Device connected');
-    // No slow_down once approved: slow_down is a variant of authorization_pending (RFC 8628 §3.5).
-    const res = await poll(ctx.issuer, device.device_code);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.json).toMatchObject({
-      token_type: 'Bearer',
-      scope: 'openid offline_access',
-      expires_in: 3600,
-      access_token: expect.any(String),
-      id_token: expect.any(String),
-      refresh_token: expect.any(String),
-    });
-    const jwks = createLocalJWKSet(ctx.server.context.keys.publicJwks());
-    const at = await jwtVerify(String(res.json.access_token), jwks, { currentDate: new Date(clock.ms) });
-    expect(at.payload).toMatchObject({
-      sub: ALICE.sub,
-      client_id: TV.clientId,
-      iss: ctx.issuer,
-      scope: 'openid offline_access',
-    });
-    expect(decodeJwt(String(res.json.id_token))).toMatchObject({
-      sub: ALICE.sub,
-      aud: TV.clientId,
-      auth_time: expect.any(Number),
-    });
+  it(
+    'after approval: an access token, an ID token and a refresh token, once; later polls get ' + 'invalid_grant',
+    async () => {
+      const device = await startDevice(ctx.issuer, 'openid offline_access');
+      expectError(await poll(ctx.issuer, device.device_code), 'authorization_pending');
+      const { last } = await activate(device.verification_uri, device.user_code, { decision: 'approve' });
+      expect(last.status).toBe(200);
+      expect(last.html).toContain('Device connected');
+      // No slow_down once approved: slow_down is a variant of authorization_pending (RFC 8628 §3.5).
+      const res = await poll(ctx.issuer, device.device_code);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.json).toMatchObject({
+        token_type: 'Bearer',
+        scope: 'openid offline_access',
+        expires_in: 3600,
+        access_token: expect.any(String),
+        id_token: expect.any(String),
+        refresh_token: expect.any(String),
+      });
+      const jwks = createLocalJWKSet(ctx.server.context.keys.publicJwks());
+      const at = await jwtVerify(String(res.json.access_token), jwks, { currentDate: new Date(clock.ms) });
+      expect(at.payload).toMatchObject({
+        sub: ALICE.sub,
+        client_id: TV.clientId,
+        iss: ctx.issuer,
+        scope: 'openid offline_access',
+      });
+      expect(decodeJwt(String(res.json.id_token))).toMatchObject({
+        sub: ALICE.sub,
+        aud: TV.clientId,
+        auth_time: expect.any(Number),
+      });
 
-    for (let i = 0; i < 2; i++) {
-      clock.advance(5);
-      expectError(await poll(ctx.issuer, device.device_code), 'invalid_grant');
-    }
-    const refreshed = await postForm(`${ctx.issuer}/token`, {
-      grant_type: 'refresh_token',
-      refresh_token: String(res.json.refresh_token),
-      client_id: TV.clientId,
-    });
-    expect(refreshed.status).toBe(200);
-    expect(refreshed.json.refresh_token).not.toBe(res.json.refresh_token);
-  });
+      for (let i = 0; i < 2; i++) {
+        clock.advance(5);
+        expectError(await poll(ctx.issuer, device.device_code), 'invalid_grant');
+      }
+      const refreshed = await postForm(`${ctx.issuer}/token`, {
+        grant_type: 'refresh_token',
+        refresh_token: String(res.json.refresh_token),
+        client_id: TV.clientId,
+      });
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.json.refresh_token).not.toBe(res.json.refresh_token);
+    },
+  );
 
   it("without a scope, the request gets the client's whole scope", async () => {
     const device = await startDevice(ctx.issuer);

@@ -72,13 +72,16 @@ async function dpopFlow(issuer: string) {
 describe('openid-client: PAR, DPoP and private_key_jwt against the default reference', () => {
   const ctx = useServer();
 
-  it('private_key_jwt + PAR: the library pushes, authenticates with a signed assertion and gets Bearer tokens', async () => {
-    const config = await keyedConfig(ctx.issuer);
-    expect(config.serverMetadata().pushed_authorization_request_endpoint).toBe(`${ctx.issuer}/par`);
-    const tokens = await parFlow(config);
-    expect(tokens.token_type).toBe('bearer');
-    expect(tokens.claims()).toMatchObject({ sub: ALICE.sub, aud: KEYED.clientId });
-  });
+  it(
+    'private_key_jwt + PAR: the library pushes, authenticates with a signed assertion and gets ' + 'Bearer tokens',
+    async () => {
+      const config = await keyedConfig(ctx.issuer);
+      expect(config.serverMetadata().pushed_authorization_request_endpoint).toBe(`${ctx.issuer}/par`);
+      const tokens = await parFlow(config);
+      expect(tokens.token_type).toBe('bearer');
+      expect(tokens.claims()).toMatchObject({ sub: ALICE.sub, aud: KEYED.clientId });
+    },
+  );
 
   it('DPoP: token_type dpop, userinfo with the DPoP scheme, refresh with the same key', async () => {
     const { config, dpop, tokens } = await dpopFlow(ctx.issuer);

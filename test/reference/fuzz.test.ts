@@ -51,7 +51,8 @@ const TOKEN_ERRORS = [
 ];
 const CODES: Record<string, readonly string[]> = {
   token: TOKEN_ERRORS,
-  device: ['invalid_request', 'invalid_client', 'unauthorized_client', 'invalid_scope'], // RFC 8628 §3.2 → RFC 6749 §5.2
+  // RFC 8628 §3.2 → RFC 6749 §5.2
+  device: ['invalid_request', 'invalid_client', 'unauthorized_client', 'invalid_scope'],
   introspection: ['invalid_request', 'invalid_client', 'unauthorized_client'], // RFC 7662 §2.3
   revocation: ['invalid_request', 'invalid_client', 'unauthorized_client', 'unsupported_token_type'], // RFC 7009 §2.2.1
   userinfo: ['invalid_request', 'invalid_token', 'insufficient_scope'], // RFC 6750 §3.1
@@ -456,7 +457,9 @@ function postArb(
           headers,
           ...(sendsBody ? { body: b.body } : {}),
           ...(method === 'GET' ? { query: new URLSearchParams(pairs).toString() } : {}),
-          what: `${method} ${p} ${b.how} ${JSON.stringify(pairs).slice(0, 300)} ${JSON.stringify(headers).slice(0, 200)}`,
+          what:
+            `${method} ${p} ${b.how} ${JSON.stringify(pairs).slice(0, 300)} ` +
+            `${JSON.stringify(headers).slice(0, 200)}`,
         };
       });
     });
@@ -533,7 +536,8 @@ async function send(req: FuzzRequest): Promise<Answer> {
 
 function fail(req: FuzzRequest, res: Answer, why: string): never {
   throw new Error(
-    `${why}: HTTP ${res.status} ${res.headers.get('content-type') ?? ''} ${JSON.stringify(res.text.slice(0, 300))} for ${req.what}`,
+    `${why}: HTTP ${res.status} ${res.headers.get('content-type') ?? ''} ${JSON.stringify(res.text.slice(0, 300))} ` +
+      `for ${req.what}`,
   );
 }
 

@@ -81,24 +81,28 @@ async function signedIn(user: UserConfig = SEEDED_USER): Promise<{ browser: Brow
 }
 
 describe('the login session', () => {
-  it('is a HttpOnly, SameSite=Lax cookie set at login; a first-party request in the session gets a code without any page', async () => {
-    const browser = new Browser();
-    const first = authUrlFor(WEB);
-    const login = await walk(browser, issuer, first.url);
-    expect(login.pages).toEqual(['login']);
-    expect(browser.cookies.has('idpc_session')).toBe(true);
-    const cookie = browser.setCookies.find((line) => line.startsWith('idpc_session='));
-    expect(cookie).toMatch(/; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
-    const firstToken = decodeJwt(String((await redeem(WEB, login.location, first.verifier)).id_token));
-    clock += 30_000;
-    const again = authUrlFor(WEB);
-    const silent = await walk(browser, issuer, again.url);
-    expect(silent.pages).toEqual([]);
-    expect(silent.location?.searchParams.get('state')).toBe('st');
-    const second = decodeJwt(String((await redeem(WEB, silent.location, again.verifier)).id_token));
-    expect(second.sub).toBe(firstToken.sub);
-    expect(second.auth_time).toBe(firstToken.auth_time);
-  });
+  it(
+    'is a HttpOnly, SameSite=Lax cookie set at login; a first-party request in the session gets a code ' +
+      'without any page',
+    async () => {
+      const browser = new Browser();
+      const first = authUrlFor(WEB);
+      const login = await walk(browser, issuer, first.url);
+      expect(login.pages).toEqual(['login']);
+      expect(browser.cookies.has('idpc_session')).toBe(true);
+      const cookie = browser.setCookies.find((line) => line.startsWith('idpc_session='));
+      expect(cookie).toMatch(/; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+      const firstToken = decodeJwt(String((await redeem(WEB, login.location, first.verifier)).id_token));
+      clock += 30_000;
+      const again = authUrlFor(WEB);
+      const silent = await walk(browser, issuer, again.url);
+      expect(silent.pages).toEqual([]);
+      expect(silent.location?.searchParams.get('state')).toBe('st');
+      const second = decodeJwt(String((await redeem(WEB, silent.location, again.verifier)).id_token));
+      expect(second.sub).toBe(firstToken.sub);
+      expect(second.auth_time).toBe(firstToken.auth_time);
+    },
+  );
 
   it('still shows a third-party client the consent page (SPEC first/third-party), but no login page', async () => {
     const { browser } = await signedIn();
@@ -175,39 +179,43 @@ describe('max_age', () => {
 });
 
 describe('id_token_hint', () => {
-  it("the session user's hint with prompt=none gets a code; another user's gets login_required; a forged one invalid_request", async () => {
-    const alice = await signedIn();
-    const bob = await signedIn(BOB);
-    const own = await walk(
-      alice.browser,
-      issuer,
-      authUrlFor(WEB, { prompt: 'none', id_token_hint: alice.idToken }).url,
-      { act: false },
-    );
-    expect(own.location?.searchParams.has('code')).toBe(true);
-    const other = await walk(
-      alice.browser,
-      issuer,
-      authUrlFor(WEB, { prompt: 'none', id_token_hint: bob.idToken }).url,
-      { act: false },
-    );
-    expect(other.location?.searchParams.get('error')).toBe('login_required');
-    const [h, p, s] = alice.idToken.split('.');
-    const payload = Buffer.from(JSON.stringify({ ...decodeJwt(alice.idToken), sub: BOB.sub })).toString('base64url');
-    const forged = await walk(
-      alice.browser,
-      issuer,
-      authUrlFor(WEB, { prompt: 'none', id_token_hint: `${h}.${payload}.${s}` }).url,
-      { act: false },
-    );
-    expect(p).not.toBe(payload);
-    expect(forged.location?.searchParams.get('error')).toBe('invalid_request');
-    // Without prompt=none, another user's hint asks for a login instead of answering for alice.
-    expect(
-      (await walk(alice.browser, issuer, authUrlFor(WEB, { id_token_hint: bob.idToken }).url, { act: false })).page
-        ?.html,
-    ).toMatch(/name="password"/);
-  });
+  it(
+    "the session user's hint with prompt=none gets a code; another user's gets login_required; a forged one " +
+      'invalid_request',
+    async () => {
+      const alice = await signedIn();
+      const bob = await signedIn(BOB);
+      const own = await walk(
+        alice.browser,
+        issuer,
+        authUrlFor(WEB, { prompt: 'none', id_token_hint: alice.idToken }).url,
+        { act: false },
+      );
+      expect(own.location?.searchParams.has('code')).toBe(true);
+      const other = await walk(
+        alice.browser,
+        issuer,
+        authUrlFor(WEB, { prompt: 'none', id_token_hint: bob.idToken }).url,
+        { act: false },
+      );
+      expect(other.location?.searchParams.get('error')).toBe('login_required');
+      const [h, p, s] = alice.idToken.split('.');
+      const payload = Buffer.from(JSON.stringify({ ...decodeJwt(alice.idToken), sub: BOB.sub })).toString('base64url');
+      const forged = await walk(
+        alice.browser,
+        issuer,
+        authUrlFor(WEB, { prompt: 'none', id_token_hint: `${h}.${payload}.${s}` }).url,
+        { act: false },
+      );
+      expect(p).not.toBe(payload);
+      expect(forged.location?.searchParams.get('error')).toBe('invalid_request');
+      // Without prompt=none, another user's hint asks for a login instead of answering for alice.
+      expect(
+        (await walk(alice.browser, issuer, authUrlFor(WEB, { id_token_hint: bob.idToken }).url, { act: false })).page
+          ?.html,
+      ).toMatch(/name="password"/);
+    },
+  );
 });
 
 describe('RP-initiated logout', () => {
@@ -223,16 +231,19 @@ describe('RP-initiated logout', () => {
     expect(doc.end_session_endpoint).toBe(`${issuer}/session/end`);
   });
 
-  it("with the session user's hint and a registered URI: the session ends and the user goes back with state", async () => {
-    const { browser, idToken } = await signedIn();
-    const res = await browser.send(
-      logoutUrl({ id_token_hint: idToken, post_logout_redirect_uri: registered, state: 'bye' }),
-    );
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`${registered}?state=bye`);
-    expect(browser.cookies.has('idpc_session')).toBe(false);
-    expect(await promptNone(browser)).toBe('login_required');
-  });
+  it(
+    "with the session user's hint and a registered URI: the session ends and the user goes " + 'back with state',
+    async () => {
+      const { browser, idToken } = await signedIn();
+      const res = await browser.send(
+        logoutUrl({ id_token_hint: idToken, post_logout_redirect_uri: registered, state: 'bye' }),
+      );
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe(`${registered}?state=bye`);
+      expect(browser.cookies.has('idpc_session')).toBe(false);
+      expect(await promptNone(browser)).toBe('login_required');
+    },
+  );
 
   it('never redirects to an unregistered URI, nor without knowing the client; the session stays', async () => {
     const { browser, idToken } = await signedIn();

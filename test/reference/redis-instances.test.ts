@@ -107,7 +107,8 @@ async function codeFor(verifier: string): Promise<string> {
 }
 
 describe('two reference instances on one Redis', () => {
-  it('50 parallel redemptions of one code over both instances: exactly one wins, the rest get invalid_grant', async () => {
+  it('50 parallel redemptions of one code over both instances: exactly one wins, the rest get ' +
+    'invalid_grant', async () => {
     const verifier = randomBytes(32).toString('base64url');
     const code = await codeFor(verifier);
     const params = {
@@ -226,7 +227,8 @@ describe('two reference instances on one Redis', () => {
 });
 
 describe('the control: two instances with separate memory stores behind the same proxy', () => {
-  it('cannot run the flows (a code issued by one is unknown to the other), so the proxy test above means something', async () => {
+  it('cannot run the flows (a code issued by one is unknown to the other), so the proxy test above ' +
+    'means something', async () => {
     const control = await roundRobinProxy();
     const servers: ReferenceServer[] = [];
     try {

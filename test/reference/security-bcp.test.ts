@@ -62,24 +62,28 @@ describe('the default reference', () => {
   const ctx = useServer();
 
   describe('private_key_jwt', () => {
-    it('authenticates a signed assertion; a replay, a wrong aud, alg none, an expired or overlong one get invalid_client', async () => {
-      const body = { grant_type: 'client_credentials', scope: 'api:read' };
-      const assertion = clientAssertion(KEYED, { audience: ctx.issuer });
-      expect((await post(`${ctx.issuer}/token`, { ...body, ...auth(ctx.issuer, assertion) })).status).toBe(200);
-      const wrong = [
-        assertion,
-        clientAssertion(KEYED, { audience: 'https://other.example/token' }),
-        clientAssertion(KEYED, { audience: ctx.issuer, alg: 'none' }),
-        clientAssertion(KEYED, { audience: ctx.issuer, expiresIn: -60 }),
-        clientAssertion(KEYED, { audience: ctx.issuer, expiresIn: 3600 }),
-        'not.a.jwt',
-      ];
-      for (const a of wrong) {
-        const res = await post(`${ctx.issuer}/token`, { ...body, ...auth(ctx.issuer, a) });
-        expect(res.status, a.slice(0, 20)).toBe(401);
-        expect(res.json.error).toBe('invalid_client');
-      }
-    });
+    it(
+      'authenticates a signed assertion; a replay, a wrong aud, alg none, an expired or overlong one get ' +
+        'invalid_client',
+      async () => {
+        const body = { grant_type: 'client_credentials', scope: 'api:read' };
+        const assertion = clientAssertion(KEYED, { audience: ctx.issuer });
+        expect((await post(`${ctx.issuer}/token`, { ...body, ...auth(ctx.issuer, assertion) })).status).toBe(200);
+        const wrong = [
+          assertion,
+          clientAssertion(KEYED, { audience: 'https://other.example/token' }),
+          clientAssertion(KEYED, { audience: ctx.issuer, alg: 'none' }),
+          clientAssertion(KEYED, { audience: ctx.issuer, expiresIn: -60 }),
+          clientAssertion(KEYED, { audience: ctx.issuer, expiresIn: 3600 }),
+          'not.a.jwt',
+        ];
+        for (const a of wrong) {
+          const res = await post(`${ctx.issuer}/token`, { ...body, ...auth(ctx.issuer, a) });
+          expect(res.status, a.slice(0, 20)).toBe(401);
+          expect(res.json.error).toBe('invalid_client');
+        }
+      },
+    );
 
     it('accepts the token endpoint and the PAR endpoint as aud too (RFC 7523 §3, RFC 9126 §2)', async () => {
       for (const audience of [`${ctx.issuer}/token`, `${ctx.issuer}/par`]) {
@@ -179,106 +183,118 @@ describe('the default reference', () => {
   });
 
   describe('DPoP', () => {
-    it('binds the access token (token_type DPoP, cnf.jkt); userinfo takes it only in the DPoP scheme with a proof by that key', async () => {
-      const key = createDpopKey();
-      const got = await obtainCode(ctx.issuer, SEEDED_CLIENTS.public, { scope: 'openid offline_access' });
-      const res = await post(
-        `${ctx.issuer}/token`,
-        {
-          grant_type: 'authorization_code',
-          code: got.code,
-          redirect_uri: got.redirectUri,
-          code_verifier: got.verifier,
-          client_id: SPA.clientId,
-        },
-        { dpop: key.proof('POST', `${ctx.issuer}/token`) },
-      );
-      expect(res.json.token_type).toBe('DPoP');
-      const at = String(res.json.access_token);
-      expect(claimsOf(at).cnf).toEqual({ jkt: key.thumbprint });
-      const userinfo = (headers: Record<string, string>) => fetch(`${ctx.issuer}/userinfo`, { headers });
-      expect(
-        (
-          await userinfo({
-            authorization: `DPoP ${at}`,
-            dpop: key.proof('GET', `${ctx.issuer}/userinfo`, { accessToken: at }),
-          })
-        ).status,
-      ).toBe(200);
-      const bearer = await userinfo({ authorization: `Bearer ${at}` });
-      expect(bearer.status).toBe(401);
-      expect(bearer.headers.get('www-authenticate')).toMatch(/^DPoP /);
-      const otherKey = await userinfo({
-        authorization: `DPoP ${at}`,
-        dpop: createDpopKey().proof('GET', `${ctx.issuer}/userinfo`, { accessToken: at }),
-      });
-      expect(otherKey.status).toBe(401);
-      const noAth = await userinfo({ authorization: `DPoP ${at}`, dpop: key.proof('GET', `${ctx.issuer}/userinfo`) });
-      expect(noAth.status).toBe(401);
-      // The public client's refresh token is bound to the key too (RFC 9449 §5).
-      const rt = String(res.json.refresh_token);
-      const refresh = (headers: Record<string, string>) =>
-        post(
+    it(
+      'binds the access token (token_type DPoP, cnf.jkt); userinfo takes it only in the DPoP scheme with a proof ' +
+        'by that key',
+      async () => {
+        const key = createDpopKey();
+        const got = await obtainCode(ctx.issuer, SEEDED_CLIENTS.public, { scope: 'openid offline_access' });
+        const res = await post(
           `${ctx.issuer}/token`,
-          { grant_type: 'refresh_token', refresh_token: rt, client_id: SPA.clientId },
-          headers,
+          {
+            grant_type: 'authorization_code',
+            code: got.code,
+            redirect_uri: got.redirectUri,
+            code_verifier: got.verifier,
+            client_id: SPA.clientId,
+          },
+          { dpop: key.proof('POST', `${ctx.issuer}/token`) },
         );
-      expect((await refresh({})).json.error).toBe('invalid_grant');
-      expect((await refresh({ dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) })).json.error).toBe(
-        'invalid_grant',
-      );
-      expect((await refresh({ dpop: key.proof('POST', `${ctx.issuer}/token`) })).json.token_type).toBe('DPoP');
-    });
+        expect(res.json.token_type).toBe('DPoP');
+        const at = String(res.json.access_token);
+        expect(claimsOf(at).cnf).toEqual({ jkt: key.thumbprint });
+        const userinfo = (headers: Record<string, string>) => fetch(`${ctx.issuer}/userinfo`, { headers });
+        expect(
+          (
+            await userinfo({
+              authorization: `DPoP ${at}`,
+              dpop: key.proof('GET', `${ctx.issuer}/userinfo`, { accessToken: at }),
+            })
+          ).status,
+        ).toBe(200);
+        const bearer = await userinfo({ authorization: `Bearer ${at}` });
+        expect(bearer.status).toBe(401);
+        expect(bearer.headers.get('www-authenticate')).toMatch(/^DPoP /);
+        const otherKey = await userinfo({
+          authorization: `DPoP ${at}`,
+          dpop: createDpopKey().proof('GET', `${ctx.issuer}/userinfo`, { accessToken: at }),
+        });
+        expect(otherKey.status).toBe(401);
+        const noAth = await userinfo({ authorization: `DPoP ${at}`, dpop: key.proof('GET', `${ctx.issuer}/userinfo`) });
+        expect(noAth.status).toBe(401);
+        // The public client's refresh token is bound to the key too (RFC 9449 §5).
+        const rt = String(res.json.refresh_token);
+        const refresh = (headers: Record<string, string>) =>
+          post(
+            `${ctx.issuer}/token`,
+            { grant_type: 'refresh_token', refresh_token: rt, client_id: SPA.clientId },
+            headers,
+          );
+        expect((await refresh({})).json.error).toBe('invalid_grant');
+        expect((await refresh({ dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) })).json.error).toBe(
+          'invalid_grant',
+        );
+        expect((await refresh({ dpop: key.proof('POST', `${ctx.issuer}/token`) })).json.token_type).toBe('DPoP');
+      },
+    );
 
-    it('refuses bad proofs with invalid_dpop_proof: wrong htm or htu, stale iat, alg none, another signer, a replayed jti, garbage', async () => {
-      const key = createDpopKey();
-      const url = `${ctx.issuer}/token`;
-      const body = { grant_type: 'client_credentials', scope: 'api:read' };
-      const basicAuth = { authorization: `Basic ${Buffer.from('machine:machine-secret-0b8e3c').toString('base64')}` };
-      const replayed = key.proof('POST', url);
-      expect((await post(url, body, { ...basicAuth, dpop: replayed })).status).toBe(200);
-      const bad = [
-        key.proof('GET', url),
-        key.proof('POST', `${ctx.issuer}/other`),
-        key.proof('POST', url, { iatOffset: -3600 }),
-        key.proof('POST', url, { alg: 'none' }),
-        key.proof('POST', url, { signWith: createDpopKey() }),
-        replayed,
-        'garbage',
-        `${replayed}, ${replayed}`,
-      ];
-      for (const proof of bad) {
-        const res = await post(url, body, { ...basicAuth, dpop: proof });
-        expect(res.status, proof.slice(0, 30)).toBe(400);
-        expect(res.json.error).toBe('invalid_dpop_proof');
-      }
-    });
+    it(
+      'refuses bad proofs with invalid_dpop_proof: wrong htm or htu, stale iat, alg none, another signer, a ' +
+        'replayed jti, garbage',
+      async () => {
+        const key = createDpopKey();
+        const url = `${ctx.issuer}/token`;
+        const body = { grant_type: 'client_credentials', scope: 'api:read' };
+        const basicAuth = { authorization: `Basic ${Buffer.from('machine:machine-secret-0b8e3c').toString('base64')}` };
+        const replayed = key.proof('POST', url);
+        expect((await post(url, body, { ...basicAuth, dpop: replayed })).status).toBe(200);
+        const bad = [
+          key.proof('GET', url),
+          key.proof('POST', `${ctx.issuer}/other`),
+          key.proof('POST', url, { iatOffset: -3600 }),
+          key.proof('POST', url, { alg: 'none' }),
+          key.proof('POST', url, { signWith: createDpopKey() }),
+          replayed,
+          'garbage',
+          `${replayed}, ${replayed}`,
+        ];
+        for (const proof of bad) {
+          const res = await post(url, body, { ...basicAuth, dpop: proof });
+          expect(res.status, proof.slice(0, 30)).toBe(400);
+          expect(res.json.error).toBe('invalid_dpop_proof');
+        }
+      },
+    );
   });
 
   describe('iss, Referrer-Policy and 303', () => {
-    it('success and error responses carry iss; pages carry Referrer-Policy: no-referrer; the login POST is answered 303', async () => {
-      const { challenge } = pkce();
-      const url = authUrl(ctx.issuer, {
-        response_type: 'code',
-        client_id: WEB.clientId,
-        redirect_uri: WEB.redirectUri,
-        scope: 'openid',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      });
-      const login = await openLogin(url);
-      expect(login.response.headers.get('referrer-policy')).toBe('no-referrer');
-      const { location, statuses } = await browse(url);
-      expect(statuses).toEqual([200, 303]);
-      expect(new URL(location!).searchParams.get('iss')).toBe(ctx.issuer);
-      const error = await fetch(
-        authUrl(ctx.issuer, { response_type: 'bogus', client_id: WEB.clientId, redirect_uri: WEB.redirectUri }),
-        { redirect: 'manual' },
-      );
-      const errorLocation = new URL(error.headers.get('location')!);
-      expect(errorLocation.searchParams.get('error')).toBe('unsupported_response_type');
-      expect(errorLocation.searchParams.get('iss')).toBe(ctx.issuer);
-    });
+    it(
+      'success and error responses carry iss; pages carry Referrer-Policy: no-referrer; the login POST is ' +
+        'answered 303',
+      async () => {
+        const { challenge } = pkce();
+        const url = authUrl(ctx.issuer, {
+          response_type: 'code',
+          client_id: WEB.clientId,
+          redirect_uri: WEB.redirectUri,
+          scope: 'openid',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        });
+        const login = await openLogin(url);
+        expect(login.response.headers.get('referrer-policy')).toBe('no-referrer');
+        const { location, statuses } = await browse(url);
+        expect(statuses).toEqual([200, 303]);
+        expect(new URL(location!).searchParams.get('iss')).toBe(ctx.issuer);
+        const error = await fetch(
+          authUrl(ctx.issuer, { response_type: 'bogus', client_id: WEB.clientId, redirect_uri: WEB.redirectUri }),
+          { redirect: 'manual' },
+        );
+        const errorLocation = new URL(error.headers.get('location')!);
+        expect(errorLocation.searchParams.get('error')).toBe('unsupported_response_type');
+        expect(errorLocation.searchParams.get('iss')).toBe(ctx.issuer);
+      },
+    );
   });
 
   describe('resource indicators', () => {
@@ -319,36 +335,43 @@ describe('the default reference', () => {
 describe('the reference with its FAPI 2.0 settings', () => {
   const ctx = useServer({ profile: 'fapi2' });
 
-  it('refuses plain authorization requests, secret-based client authentication, token requests without DPoP, and an aud other than the issuer', async () => {
-    const plain = await openLogin(authUrl(ctx.issuer, codeRequest().params));
-    expect(plain.response.status).toBe(400);
-    const secret = await post(
-      `${ctx.issuer}/token`,
-      { grant_type: 'client_credentials' },
-      { authorization: `Basic ${Buffer.from('machine:machine-secret-0b8e3c').toString('base64')}` },
-    );
-    expect(secret.json.error).toBe('invalid_client');
-    const noProof = await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', ...auth(ctx.issuer) });
-    expect(noProof.json.error).toBe('invalid_dpop_proof');
-    const tokenAud = await post(
-      `${ctx.issuer}/token`,
-      {
-        grant_type: 'client_credentials',
-        ...auth(ctx.issuer, clientAssertion(KEYED, { audience: `${ctx.issuer}/token` })),
-      },
-      { dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) },
-    );
-    expect(tokenAud.json.error).toBe('invalid_client');
-    const ok = await post(
-      `${ctx.issuer}/token`,
-      { grant_type: 'client_credentials', ...auth(ctx.issuer) },
-      { dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) },
-    );
-    expect(ok.json.token_type).toBe('DPoP');
-    const d = (await (await fetch(`${ctx.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
-    expect(d).toMatchObject({
-      require_pushed_authorization_requests: true,
-      token_endpoint_auth_methods_supported: ['private_key_jwt'],
-    });
-  });
+  it(
+    'refuses plain authorization requests, secret-based client authentication, token requests without DPoP, and an ' +
+      'aud other than the issuer',
+    async () => {
+      const plain = await openLogin(authUrl(ctx.issuer, codeRequest().params));
+      expect(plain.response.status).toBe(400);
+      const secret = await post(
+        `${ctx.issuer}/token`,
+        { grant_type: 'client_credentials' },
+        { authorization: `Basic ${Buffer.from('machine:machine-secret-0b8e3c').toString('base64')}` },
+      );
+      expect(secret.json.error).toBe('invalid_client');
+      const noProof = await post(`${ctx.issuer}/token`, { grant_type: 'client_credentials', ...auth(ctx.issuer) });
+      expect(noProof.json.error).toBe('invalid_dpop_proof');
+      const tokenAud = await post(
+        `${ctx.issuer}/token`,
+        {
+          grant_type: 'client_credentials',
+          ...auth(ctx.issuer, clientAssertion(KEYED, { audience: `${ctx.issuer}/token` })),
+        },
+        { dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) },
+      );
+      expect(tokenAud.json.error).toBe('invalid_client');
+      const ok = await post(
+        `${ctx.issuer}/token`,
+        { grant_type: 'client_credentials', ...auth(ctx.issuer) },
+        { dpop: createDpopKey().proof('POST', `${ctx.issuer}/token`) },
+      );
+      expect(ok.json.token_type).toBe('DPoP');
+      const d = (await (await fetch(`${ctx.issuer}/.well-known/openid-configuration`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(d).toMatchObject({
+        require_pushed_authorization_requests: true,
+        token_endpoint_auth_methods_supported: ['private_key_jwt'],
+      });
+    },
+  );
 });

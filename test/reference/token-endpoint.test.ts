@@ -129,20 +129,26 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
     });
   });
 
-  it('every error carries Cache-Control: no-store, Pragma: no-cache and a JSON body with error_description', async () => {
-    const res = await token(ctx.issuer, { grant_type: 'magic' }, machine);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.headers.get('pragma')).toBe('no-cache');
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(res.json.error_description).toEqual(expect.any(String));
-  });
+  it(
+    'every error carries Cache-Control: no-store, Pragma: no-cache and a JSON body with ' + 'error_description',
+    async () => {
+      const res = await token(ctx.issuer, { grant_type: 'magic' }, machine);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('pragma')).toBe('no-cache');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.json.error_description).toEqual(expect.any(String));
+    },
+  );
 
-  it('plain Basic credentials (as most HTTP tools build them) work for ids and secrets without special characters', async () => {
-    const res = await request(ctx.issuer)
-      .post('/token')
-      .auth(MACHINE.clientId, MACHINE.clientSecret)
-      .type('form')
-      .send(cc);
-    expect(res.status).toBe(200);
-  });
+  it(
+    'plain Basic credentials (as most HTTP tools build them) work for ids and secrets without ' + 'special characters',
+    async () => {
+      const res = await request(ctx.issuer)
+        .post('/token')
+        .auth(MACHINE.clientId, MACHINE.clientSecret)
+        .type('form')
+        .send(cc);
+      expect(res.status).toBe(200);
+    },
+  );
 });

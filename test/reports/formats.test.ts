@@ -32,22 +32,26 @@ const AjvDraft04 = require('ajv-draft-04') as typeof import('ajv-draft-04').defa
 const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
 
 describe('reading order', () => {
-  it('security, interop, unclassified failures, warnings, errors, expected failures, passed (an unexpected pass first), skipped', () => {
-    const ordered = orderResults(report.results);
-    expect(ordered.map((r) => r.id)).toEqual([
-      'code.single-use',
-      'pkce.plain-rejected',
-      'redirect.exact-match',
-      'refresh.rotation',
-      'token.no-store',
-      'code.bound-to-client',
-      'discovery.document',
-      'code.happy-path',
-      'device.pending',
-    ]);
-    const ranks = ordered.map((r) => GROUPS.indexOf(groupOf(r)));
-    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
-  });
+  it(
+    'security, interop, unclassified failures, warnings, errors, expected failures, passed (an unexpected pass ' +
+      'first), skipped',
+    () => {
+      const ordered = orderResults(report.results);
+      expect(ordered.map((r) => r.id)).toEqual([
+        'code.single-use',
+        'pkce.plain-rejected',
+        'redirect.exact-match',
+        'refresh.rotation',
+        'token.no-store',
+        'code.bound-to-client',
+        'discovery.document',
+        'code.happy-path',
+        'device.pending',
+      ]);
+      const ranks = ordered.map((r) => GROUPS.indexOf(groupOf(r)));
+      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    },
+  );
 });
 
 describe('report.json', () => {
@@ -72,50 +76,53 @@ describe('the reproduce block', () => {
     expect(decidingExchange(result('a.b', 'passed', { evidence: unmarked.evidence }))).toBeUndefined();
   });
 
-  it('names secrets as $ENV variables and quotes target text so bash hands curl exactly the recorded request', async () => {
-    const { command, env } = curlCommand(decidingToken);
-    expect(env).toEqual(['CLIENT_ID', 'CLIENT_SECRET', 'CODE_2']);
-    expect(command).toContain('-u "$CLIENT_ID:$CLIENT_SECRET"');
-    expect(command).not.toContain('REDACTED');
-    expect(command).not.toContain('content-length');
-    expect(envName('[REDACTED:access_token:1]')).toBe('ACCESS_TOKEN');
-    expect(envName('[REDACTED:form-value]')).toBe('FORM_VALUE');
-    // bash parses the command; printf stands in for curl and prints each argument it gets.
-    const script = command.replace(/^curl /, "printf '%s\\0' ");
-    const values = { CLIENT_ID: 'web', CLIENT_SECRET: SECRET, CODE_2: 'the-code' };
-    const { stdout } = await promisify(execFile)('bash', ['-c', script], {
-      env: { PATH: process.env.PATH, ...values },
-    });
-    const args = stdout.split('\0').slice(0, -1);
-    expect(args).toEqual([
-      '-i',
-      '-X',
-      'POST',
-      '-H',
-      'content-type: application/x-www-form-urlencoded',
-      '-u',
-      `web:${SECRET}`,
-      '--data-raw',
-      `grant_type=authorization_code&code=the-code&client_secret=${SECRET}&x=${encodeURIComponent(NASTY)}`,
-      'https://idp.example/token',
-    ]);
-    // Raw control characters, quotes, $ and backticks stay literal.
-    const raw = curlCommand({
-      ...decidingToken,
-      request: {
-        method: 'POST',
-        url: 'https://idp.example/t',
-        headers: {},
-        body: `a'b"c$(id)\`x\`\u0001\n[REDACTED:code:1]`,
-      },
-    });
-    const { stdout: out2 } = await promisify(execFile)(
-      'bash',
-      ['-c', raw.command.replace(/^curl /, "printf '%s\\0' ")],
-      { env: { PATH: process.env.PATH, CODE: 'c' } },
-    );
-    expect(out2.split('\0')).toContain(`a'b"c$(id)\`x\`\u0001\nc`);
-  });
+  it(
+    'names secrets as $ENV variables and quotes target text so bash hands curl exactly the ' + 'recorded request',
+    async () => {
+      const { command, env } = curlCommand(decidingToken);
+      expect(env).toEqual(['CLIENT_ID', 'CLIENT_SECRET', 'CODE_2']);
+      expect(command).toContain('-u "$CLIENT_ID:$CLIENT_SECRET"');
+      expect(command).not.toContain('REDACTED');
+      expect(command).not.toContain('content-length');
+      expect(envName('[REDACTED:access_token:1]')).toBe('ACCESS_TOKEN');
+      expect(envName('[REDACTED:form-value]')).toBe('FORM_VALUE');
+      // bash parses the command; printf stands in for curl and prints each argument it gets.
+      const script = command.replace(/^curl /, "printf '%s\\0' ");
+      const values = { CLIENT_ID: 'web', CLIENT_SECRET: SECRET, CODE_2: 'the-code' };
+      const { stdout } = await promisify(execFile)('bash', ['-c', script], {
+        env: { PATH: process.env.PATH, ...values },
+      });
+      const args = stdout.split('\0').slice(0, -1);
+      expect(args).toEqual([
+        '-i',
+        '-X',
+        'POST',
+        '-H',
+        'content-type: application/x-www-form-urlencoded',
+        '-u',
+        `web:${SECRET}`,
+        '--data-raw',
+        `grant_type=authorization_code&code=the-code&client_secret=${SECRET}&x=${encodeURIComponent(NASTY)}`,
+        'https://idp.example/token',
+      ]);
+      // Raw control characters, quotes, $ and backticks stay literal.
+      const raw = curlCommand({
+        ...decidingToken,
+        request: {
+          method: 'POST',
+          url: 'https://idp.example/t',
+          headers: {},
+          body: `a'b"c$(id)\`x\`\u0001\n[REDACTED:code:1]`,
+        },
+      });
+      const { stdout: out2 } = await promisify(execFile)(
+        'bash',
+        ['-c', raw.command.replace(/^curl /, "printf '%s\\0' ")],
+        { env: { PATH: process.env.PATH, CODE: 'c' } },
+      );
+      expect(out2.split('\0')).toContain(`a'b"c$(id)\`x\`\u0001\nc`);
+    },
+  );
 
   it('shows invisible and bidirectional controls in target text as code points', () => {
     expect(visibleControls('a\u202eb\u0007c\td\ne')).toBe('a⟨U+202E⟩b⟨U+0007⟩c\td\ne');
@@ -133,7 +140,8 @@ describe('the reproduce block', () => {
   it('replays with the seed, the flaws and the property line', () => {
     const r = report.results.find((x) => x.id === 'code.single-use')!;
     expect(replayCommand(report, r)).toBe(
-      'idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 --only code.single-use',
+      'idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 ' +
+        '--only code.single-use',
     );
     expect(
       replayCommand(
@@ -253,35 +261,38 @@ describe('report.sarif (ajv, SARIF 2.1.0 schema)', () => {
     expect(run.tool.driver.rules.find((r) => r.id === 'code.single-use')!.properties['security-severity']).toBe('9.5');
   });
 
-  it('a result per failure or warning, security first, with the deciding exchange, baseline state and suppressions', () => {
-    expect(run.results.map((r) => [r.ruleId, r.level, r.baselineState])).toEqual([
-      ['code.single-use', 'error', 'new'],
-      ['pkce.plain-rejected', 'error', 'unchanged'],
-      ['redirect.exact-match', 'error', 'unchanged'],
-      ['refresh.rotation', 'warning', 'updated'],
-      ['code.bound-to-client', 'error', 'unchanged'],
-    ]);
-    const first = run.results[0] as {
-      webResponse: { statusCode: number };
-      properties: { curl: string };
-      locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
-    };
-    expect(first.webResponse.statusCode).toBe(200);
-    // GitHub rejects an http(s) artifact URI (not the checkout's scheme): host and path, relative.
-    expect(first.locations[0]!.physicalLocation.artifactLocation.uri).toBe('idp.example/token');
-    expect(
-      run.results
-        .map((r) => (r as typeof first).locations[0]!.physicalLocation.artifactLocation.uri)
-        .every((u) => !/^[a-z]+:/i.test(u)),
-    ).toBe(true);
-    expect(first.properties.curl).toContain('"$CLIENT_SECRET"');
-    expect(run.results[4]!.suppressions).toEqual([expect.objectContaining({ kind: 'external' })]);
-    expect(run.properties.plantedFlaws).toEqual(['code-reuse-allowed', 'pkce-plain-allowed']);
-    const notes = run.invocations[0]!.toolExecutionNotifications;
-    expect(notes.map((n) => n.level)).toEqual(['warning', 'error']);
-    expect(notes[0]!.message.text).toContain('Planted flaws were on: code-reuse-allowed, pkce-plain-allowed');
-    expect(renderSarif(report)).not.toContain(SECRET);
-  });
+  it(
+    'a result per failure or warning, security first, with the deciding exchange, baseline state and ' + 'suppressions',
+    () => {
+      expect(run.results.map((r) => [r.ruleId, r.level, r.baselineState])).toEqual([
+        ['code.single-use', 'error', 'new'],
+        ['pkce.plain-rejected', 'error', 'unchanged'],
+        ['redirect.exact-match', 'error', 'unchanged'],
+        ['refresh.rotation', 'warning', 'updated'],
+        ['code.bound-to-client', 'error', 'unchanged'],
+      ]);
+      const first = run.results[0] as {
+        webResponse: { statusCode: number };
+        properties: { curl: string };
+        locations: { physicalLocation: { artifactLocation: { uri: string } } }[];
+      };
+      expect(first.webResponse.statusCode).toBe(200);
+      // GitHub rejects an http(s) artifact URI (not the checkout's scheme): host and path, relative.
+      expect(first.locations[0]!.physicalLocation.artifactLocation.uri).toBe('idp.example/token');
+      expect(
+        run.results
+          .map((r) => (r as typeof first).locations[0]!.physicalLocation.artifactLocation.uri)
+          .every((u) => !/^[a-z]+:/i.test(u)),
+      ).toBe(true);
+      expect(first.properties.curl).toContain('"$CLIENT_SECRET"');
+      expect(run.results[4]!.suppressions).toEqual([expect.objectContaining({ kind: 'external' })]);
+      expect(run.properties.plantedFlaws).toEqual(['code-reuse-allowed', 'pkce-plain-allowed']);
+      const notes = run.invocations[0]!.toolExecutionNotifications;
+      expect(notes.map((n) => n.level)).toEqual(['warning', 'error']);
+      expect(notes[0]!.message.text).toContain('Planted flaws were on: code-reuse-allowed, pkce-plain-allowed');
+      expect(renderSarif(report)).not.toContain(SECRET);
+    },
+  );
 });
 
 describe('report.md (markdown-it)', () => {
@@ -324,7 +335,8 @@ describe('report.md (markdown-it)', () => {
     expect(text).toContain('| 1 | 1 | 1 | 1 | 1 | 1 | 2 | 1 |');
     expect(text).toContain('### FAIL code\\.single\\-use · security · severity critical · MUST');
     expect(text).toContain(
-      'idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 --only code.single-use',
+      'idp-conformance run --target "$TARGET_CONFIG" --flaw code-reuse-allowed --flaw pkce-plain-allowed --seed 42 ' +
+        '--only code.single-use',
     );
     expect(text).toContain('The deciding request (answered HTTP 200, Location https\\:');
     expect(text).not.toContain(SECRET);
@@ -390,7 +402,8 @@ describe('--baseline', () => {
     expect(out).toContain('failures: 1 security, 1 interop, 1 unclassified\n');
     expect(out).toContain('!! Planted flaws were on: code-reuse-allowed, pkce-plain-allowed.');
     expect(out).toContain(
-      'compared with old/report.json (run of 2026-01-01T00:00:00.000Z, seed 41): 1 new failure, 1 fixed, 1 other verdict changed\n',
+      'compared with old/report.json (run of 2026-01-01T00:00:00.000Z, seed 41): 1 new failure, 1 fixed, 1 other ' +
+        'verdict changed\n',
     );
     expect(out).toContain('new failures: code.single-use (passed → failed)\n');
   });

@@ -174,7 +174,8 @@ describe('report.html', () => {
 
   it('shows a screenshot as a linked image with its label; an absolute path as a file URL', () => {
     expect(html).toContain(
-      '<a href="shots/x.png" target="_blank" rel="noopener"><img src="shots/x.png" alt="screenshot" loading="lazy"></a>',
+      '<a href="shots/x.png" target="_blank" rel="noopener"><img src="shots/x.png" alt="screenshot" ' +
+        'loading="lazy"></a>',
     );
     const shot = (path: string, label?: string) =>
       renderHtml({
@@ -187,7 +188,8 @@ describe('report.html', () => {
       });
     const absolute = shot('/tmp/idp conformance/screenshots/browser.code-flow/01-login.png', 'login "page" <1>');
     expect(absolute).toContain(
-      '<img src="file:///tmp/idp%20conformance/screenshots/browser.code-flow/01-login.png" alt="login &quot;page&quot; &lt;1&gt;"',
+      '<img src="file:///tmp/idp%20conformance/screenshots/browser.code-flow/01-login.png" alt="login ' +
+        '&quot;page&quot; &lt;1&gt;"',
     );
     expect(absolute).toContain('<figcaption>login &quot;page&quot; &lt;1&gt;</figcaption>');
     expect(shot('screenshots/a b/01-x.png')).toContain('src="screenshots/a%20b/01-x.png"');

@@ -39,15 +39,18 @@ describe('authorizationAnswer', () => {
     });
   });
 
-  it('cannot tell from a login that did not finish, a redirect without code or error, or a redirect off the IdP', () => {
-    const stuck = page({ pages: ['login'], reason: 'the login form came back after the credentials were submitted' });
-    expect(() => authorizationAnswer(stuck, 'The request')).toThrow(PreconditionError);
-    expect(() => authorizationAnswer(stuck, 'The request')).toThrow(
-      /^The request stopped at https:\/\/idp\.test\/auth .*: neither a code nor a refusal$/,
-    );
-    expect(() => authorizationAnswer(redirect({ state: 's' }), 'x')).toThrow(/redirected without a code/);
-    expect(() => authorizationAnswer(page({ status: 302, location: 'https://other.test/' }), 'x')).toThrow(
-      PreconditionError,
-    );
-  });
+  it(
+    'cannot tell from a login that did not finish, a redirect without code or error, or a redirect ' + 'off the IdP',
+    () => {
+      const stuck = page({ pages: ['login'], reason: 'the login form came back after the credentials were submitted' });
+      expect(() => authorizationAnswer(stuck, 'The request')).toThrow(PreconditionError);
+      expect(() => authorizationAnswer(stuck, 'The request')).toThrow(
+        /^The request stopped at https:\/\/idp\.test\/auth .*: neither a code nor a refusal$/,
+      );
+      expect(() => authorizationAnswer(redirect({ state: 's' }), 'x')).toThrow(/redirected without a code/);
+      expect(() => authorizationAnswer(page({ status: 302, location: 'https://other.test/' }), 'x')).toThrow(
+        PreconditionError,
+      );
+    },
+  );
 });

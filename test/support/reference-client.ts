@@ -251,7 +251,9 @@ function tokenRequest(
   const secret = opts.secret ?? opts.client?.clientSecret;
   if (opts.client && secret !== undefined) {
     const encode = (s: string) => encodeURIComponent(s);
-    headers.authorization = `Basic ${Buffer.from(`${encode(opts.client.clientId)}:${encode(secret)}`).toString('base64')}`;
+    headers.authorization = `Basic ${Buffer.from(`${encode(opts.client.clientId)}:` + `${encode(secret)}`).toString(
+      'base64',
+    )}`;
   } else if (opts.client) {
     fields.client_id = opts.client.clientId;
   }

@@ -71,7 +71,9 @@ export const decidingToken: HttpEvidence = {
       authorization: 'Basic [REDACTED:credentials]',
       'content-length': '99',
     },
-    body: `grant_type=authorization_code&code=[REDACTED:code:2]&client_secret=[REDACTED:client_secret:1]&x=${encodeURIComponent(NASTY)}`,
+    body:
+      `grant_type=authorization_code&code=[REDACTED:code:2]&client_secret=[REDACTED:client_secret:1]&x=` +
+      `${encodeURIComponent(NASTY)}`,
   },
   response: {
     status: 200,

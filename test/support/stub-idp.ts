@@ -164,7 +164,9 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
         return html(
           res,
           200,
-          `<p>Wrong credentials</p><form method="post" action="/login"><input type="hidden" name="req" value="${esc(body.req ?? '')}"><input type="password" name="${fields.password}"><button>Sign in</button></form>`,
+          `<p>Wrong credentials</p><form method="post" action="/login"><input type="hidden" name="req" ` +
+            `value="${esc(body.req ?? '')}"><input type="password" name="${fields.password}"><button>Sign ` +
+            `in</button></form>`,
         );
       }
       const sid = mint(16);
