@@ -11,6 +11,7 @@ import { type SuiteOptions, runSuite } from './harness/conformance.ts';
 import { PACKAGE_ROOT } from './harness/package-info.ts';
 import type { Report } from './harness/results.ts';
 import type { Scenario } from './harness/scenario.ts';
+import { type BaselineReport, compareWithBaseline } from './reports/baseline.ts';
 import { type ReportFormat, writeReports } from './reports/index.ts';
 import { BUILT_IN_SCENARIOS } from './suites/index.ts';
 
@@ -52,9 +53,15 @@ export function defaultSpecUrl(): string | undefined {
   return existsSync(file) ? pathToFileURL(file).href : undefined;
 }
 
+/** A target already loaded and validated (loadTarget's result, the embedded reference's config): used as is. */
+export interface LoadedConfig {
+  config: TargetConfig;
+  source: Report['target']['source'];
+}
+
 export interface ConformanceOptions extends Omit<SuiteOptions, 'config' | 'scenarios' | 'source'> {
-  /** A config file path, an issuer URL, or a config object. */
-  target: string | TargetConfigInput | TargetConfig;
+  /** A config file path, an issuer URL, a config object, or a config already loaded (`{ config, source }`). */
+  target: string | TargetConfigInput | TargetConfig | LoadedConfig;
   /** Default: the built-in catalog. */
   scenarios?: readonly Scenario[];
   /** Also run these (e.g. your own scenarios next to the built-in ones). */
@@ -62,20 +69,46 @@ export interface ConformanceOptions extends Omit<SuiteOptions, 'config' | 'scena
   /** Write reports here (json, junit, html, md unless `formats` says otherwise); screenshots go to its screenshots/. */
   reportDir?: string;
   formats?: readonly ReportFormat[];
+  /** An earlier run's report (reports' parseBaseline) and where it came from: the report compares with it. */
+  baseline?: { report: BaselineReport; path: string };
+  /** Called with the files written to reportDir. */
+  onReportsWritten?: (files: string[]) => void;
   /** Environment for ${ENV} interpolation (default process.env). */
   env?: NodeJS.ProcessEnv;
 }
 
+/** The run finished but its reports could not be written: the report is here, the cause in `cause`. */
+export class ReportWriteError extends Error {
+  constructor(
+    readonly report: Report,
+    readonly dir: string,
+    cause: unknown,
+  ) {
+    super(`cannot write the reports to ${dir}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'ReportWriteError';
+  }
+}
+
+function isLoadedConfig(target: ConformanceOptions['target']): target is LoadedConfig {
+  return typeof target === 'object' && target !== null && 'config' in target && 'source' in target;
+}
+
+/** The target option as a validated config and where it came from. */
+async function loadConformanceTarget(target: ConformanceOptions['target'], env?: NodeJS.ProcessEnv) {
+  if (typeof target === 'string') return loadTarget(target, env);
+  if (isLoadedConfig(target)) return target;
+  return { config: validateConfig(target, env), source: 'object' as const };
+}
+
 /**
- * Run the conformance suites against a target. Throws ConfigError (invalid config, before any
- * request) or TargetUnreachableError (discovery unreachable); every scenario outcome is in the report.
+ * Run the conformance suites against a target: load the config, run (harness/conformance.ts
+ * runSuite), compare with the baseline, write the reports. Throws ConfigError (invalid config,
+ * before any request), TargetUnreachableError (discovery unreachable) or ReportWriteError; every
+ * scenario outcome is in the report. `idp-conformance run` is this function per target.
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
-  const { target, scenarios, extraScenarios, reportDir, formats, env, ...rest } = options;
-  const loaded =
-    typeof target === 'string'
-      ? await loadTarget(target, env)
-      : { config: validateConfig(target, env), source: 'object' as const };
+  const { target, scenarios, extraScenarios, reportDir, formats, env, baseline, onReportsWritten, ...rest } = options;
+  const loaded = await loadConformanceTarget(target, env);
   const specUrl = defaultSpecUrl();
   const report = await runSuite({
     ...rest,
@@ -85,6 +118,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     links: rest.links ?? (specUrl ? { specUrl } : {}),
     ...(reportDir ? { reportDir } : {}),
   });
-  if (reportDir) await writeReports(report, reportDir, formats);
+  if (baseline) report.baseline = compareWithBaseline(report, baseline.report, baseline.path);
+  if (reportDir) {
+    let written: string[];
+    try {
+      written = await writeReports(report, reportDir, formats);
+    } catch (error) {
+      throw new ReportWriteError(report, reportDir, error);
+    }
+    onReportsWritten?.(written);
+  }
   return report;
 }

@@ -2,7 +2,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { type LoadedTarget, configSecrets, loadTarget, validateConfig } from '../harness/config.ts';
-import { runSuite } from '../harness/conformance.ts';
 import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/failures.ts';
 import { Redactor } from '../harness/redact.ts';
 import { patternList } from '../harness/glob.ts';
@@ -11,7 +10,7 @@ import type { ProfileName, Report } from '../harness/results.ts';
 import type { Scenario } from '../harness/scenario.ts';
 import { randomSeed, selectScenarios } from '../harness/runner.ts';
 import { parseShard, type Shard } from '../harness/shard.ts';
-import { defaultSpecUrl } from '../index.ts';
+import { ReportWriteError, runConformance } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
 import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';
 import { consoleText } from '../reports/escape.ts';
@@ -20,10 +19,8 @@ import {
   DEFAULT_FORMATS,
   REPORT_FORMATS,
   type ReportFormat,
-  compareWithBaseline,
   isReportFormat,
   parseBaseline,
-  writeReports,
 } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
@@ -89,7 +86,6 @@ interface RunSettings {
   concurrency?: number;
   shard?: Shard;
   timeout?: number;
-  specUrl?: string;
 }
 
 /** One target: the run, its reports in `reportDir`, the console lines; the exit code it earns. */
@@ -108,10 +104,10 @@ async function runTarget(
   if (o.flaws.length) out.line(`!! planted flaws on in the embedded reference: ${o.flaws.join(', ')}`);
   const notice = loaded.source === 'issuer-url' ? clientlessNotice(selectScenarios(o.scenarios, o.only, o.skip)) : '';
   if (notice) out.line(`idp-conformance: ${notice}`);
+  let written: string[] = [];
   try {
-    const report = await runSuite({
-      config: loaded.config,
-      source: loaded.source,
+    const report = await runConformance({
+      target: { config: loaded.config, source: loaded.source },
       scenarios: o.scenarios,
       only: o.only,
       skip: o.skip,
@@ -122,25 +118,25 @@ async function runTarget(
       ...(o.concurrency ? { concurrency: o.concurrency } : {}),
       ...(o.shard ? { shard: o.shard } : {}),
       ...(o.timeout ? { scenarioTimeoutMs: o.timeout } : {}),
-      ...(o.specUrl ? { links: { specUrl: o.specUrl } } : {}),
+      ...(o.baseline ? { baseline: o.baseline } : {}),
       reportDir,
+      formats: o.formats,
       redactor,
       onResult: (r) => out.result(r),
+      onReportsWritten: (files) => {
+        written = files;
+      },
     });
-    if (o.baseline) report.baseline = compareWithBaseline(report, o.baseline.report, o.baseline.path);
-    let written: string[];
-    try {
-      written = await writeReports(report, reportDir, o.formats);
-    } catch (error) {
-      console.error(`idp-conformance run: cannot write the reports to ${reportDir}: ${(error as Error).message}`);
-      out.summary(report);
-      return { code: 2, report };
-    }
     out.summary(report, written);
     if (report.verdict && !report.verdict.judged)
       out.line(`not a verdict: ${report.verdict.reason ?? 'the target could not be judged'} (exit code 1)`);
     return { code: exitCodeFor(report, o.failOn), report };
   } catch (error) {
+    if (error instanceof ReportWriteError) {
+      console.error(`idp-conformance run: ${error.message}`);
+      out.summary(error.report);
+      return { code: 2, report: error.report };
+    }
     // Whatever went wrong, stderr gets one redacted, inert line: never a secret, a token or a stack.
     const say = (text: string) => console.error(consoleText(redactor.text(text)));
     if (error instanceof TargetUnreachableError) {
@@ -331,7 +327,6 @@ export const runCommand: Command = {
       );
     }
 
-    const specUrl = defaultSpecUrl();
     const settings: RunSettings = {
       scenarios,
       only,
@@ -346,7 +341,6 @@ export const runCommand: Command = {
       ...(concurrency ? { concurrency } : {}),
       ...(shard ? { shard } : {}),
       ...(timeout ? { timeout } : {}),
-      ...(specUrl ? { specUrl } : {}),
     };
     const targets = v.target;
     if (targets.length > 1) return runSeveral(targets, resolve(v.report), settings);

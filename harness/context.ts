@@ -17,7 +17,7 @@ import { pushRequest, pushedAuthorizationUrl, pushedRequestOf, refusedPush, requ
 import { createPkce, randomToken, s256 } from './pkce.ts';
 import type { ClientRole, RequirementRef } from './requirements.ts';
 import type { Finding, Level, ProfileName, ResolvedRequirement } from './results.ts';
-import type { AuthorizeResult, Scenario, ScenarioBrowser, ScenarioContext } from './scenario.ts';
+import type { AuthorizeResult, PropertyOptions, Scenario, ScenarioBrowser, ScenarioContext } from './scenario.ts';
 import type { ScreenshotStore } from './screenshots.ts';
 import type { Target } from './target.ts';
 
@@ -123,47 +123,74 @@ const MAX_SHOWN = 2000;
 const clip = (text: string): string =>
   text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)` : text;
 
-export function createContext(input: ContextInput): ContextState {
-  const { scenario, target, config, clients, recorder } = input;
-  const findings: Finding[] = [];
-  const log: string[] = [];
-  const activity = new Activity();
-  const started = performance.now();
-  const http = new HttpClient({
-    recorder,
+type Evidence = Recorder['evidence'][number];
+
+/** What the steps below share: the input, the scenario's evidence, findings, log and activity. */
+interface Scope {
+  input: ContextInput;
+  recorder: Recorder;
+  findings: Finding[];
+  log: string[];
+  activity: Activity;
+  /** When the context was created (performance.now()): a property's default budget counts from here. */
+  started: number;
+}
+
+/** ctx.http: the scenario's HTTP client, recording into its evidence within the config's origins and limits. */
+function scenarioHttp(input: ContextInput): HttpClient {
+  const { target } = input;
+  return new HttpClient({
+    recorder: input.recorder,
     signal: input.signal,
     requestTimeoutMs: input.requestTimeoutMs,
-    encoding: config.tokenRequestEncoding,
+    encoding: input.config.tokenRequestEncoding,
     ...(input.origins ? { origins: input.origins } : {}),
     ...(input.limits ? { limits: input.limits } : {}),
     issuer: target.issuer,
     ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
     ...(input.fetch ? { fetch: input.fetch } : {}),
   });
+}
+
+/** The browser contexts a scenario opens, closed all together when it ends (none can open after). */
+function browserContexts(input: ContextInput) {
   const opened = new Set<BrowserContext>();
   let disposed = false;
-  const newBrowserContext = async (state?: BrowserState): Promise<BrowserContext> => {
-    if (disposed) throw new HarnessError(`scenario ${scenario.id} has ended; no browser context can be opened`);
+  const open = async (state?: BrowserState): Promise<BrowserContext> => {
+    if (disposed) throw new HarnessError(`scenario ${input.scenario.id} has ended; no browser context can be opened`);
     const context = await input.browser.newContext(state);
     opened.add(context);
     context.on('close', () => opened.delete(context));
     return context;
   };
-  const screenshot = async (page: Page, label: string): Promise<void> => {
+  const dispose = async (): Promise<void> => {
+    disposed = true;
+    await Promise.all([...opened].map((c) => c.close().catch(() => undefined)));
+  };
+  return { open, dispose };
+}
+
+/** A screenshot saved to the run's store and recorded as evidence; one that fails is a log line, never an error. */
+function screenshotTaker({ input, recorder, log }: Scope) {
+  return async (page: Page, label: string): Promise<void> => {
     try {
-      const path = await input.screenshots.save(
-        scenario.id,
-        label,
-        await page.screenshot({ type: 'png', timeout: 5_000 }),
-      );
+      const bytes = await page.screenshot({ type: 'png', timeout: 5_000 });
+      const path = await input.screenshots.save(input.scenario.id, label, bytes);
       recorder.add({ kind: 'screenshot', label, path });
     } catch (error) {
-      log.push(
-        `screenshot "${label}" not taken: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-      );
+      const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      log.push(`screenshot "${label}" not taken: ${why}`);
     }
   };
-  const env: DriverEnvironment = {
+}
+
+/** What a login driver is given: the browser, the evidence, the origins, the log and the run's session. */
+function driverEnvironment(
+  { input, recorder, log }: Scope,
+  newBrowserContext: DriverEnvironment['newBrowserContext'],
+  screenshot: DriverEnvironment['recorder']['screenshot'],
+): DriverEnvironment {
+  return {
     ...(input.browser.unavailable ? { browserUnavailable: input.browser.unavailable } : {}),
     newBrowserContext,
     recorder: { screenshot, transcript: (e) => recorder.add(e), learn: (fields) => recorder.learnIssued(fields) },
@@ -175,10 +202,11 @@ export function createContext(input: ContextInput): ContextState {
     timeoutMs: input.requestTimeoutMs,
     ...(input.session ? { session: input.session } : {}),
   };
-  let driver: LoginDriver | undefined;
-  const login = (): LoginDriver => (driver ??= tracked(input.loginDriver(http, env)));
-  /** The driver's walks, tracked as activity (for a timeout's message). */
-  const tracked = (d: LoginDriver): LoginDriver => ({
+}
+
+/** A driver whose walks are tracked as activity (for a timeout's message). */
+function trackedDriver(activity: Activity, d: LoginDriver): LoginDriver {
+  return {
     name: d.name,
     authorize: (url, stopAt, options) =>
       activity.track(`${d.name} login walk (${url.split('?')[0]})`, () => d.authorize(url, stopAt, options)),
@@ -186,17 +214,28 @@ export function createContext(input: ContextInput): ContextState {
       activity.track(`${d.name} device activation (${activation.verificationUri.split('?')[0]})`, () =>
         d.activateDevice(activation),
       ),
-  });
-  const client = (role: ClientRole): Client => {
-    const c = clients[role];
+  };
+}
+
+/** ctx.client: a configured client by role, or a HarnessError when the scenario did not declare the role. */
+function clientLookup(input: ContextInput): (role: ClientRole) => Client {
+  return (role) => {
+    const c = input.clients[role];
     if (!c)
       throw new HarnessError(
-        `scenario ${scenario.id} uses client role "${role}" but does not declare it in requires.roles ` +
+        `scenario ${input.scenario.id} uses client role "${role}" but does not declare it in requires.roles ` +
           `(clients.${role} is not configured)`,
       );
     return c;
   };
-  const authorizationUrl: ScenarioContext['authorizationUrl'] = (role, params = {}) => {
+}
+
+/** ctx.authorizationUrl: the client's defaults, then its configured authorizationParams, then the scenario's. */
+function authorizationUrlBuilder(
+  target: Target,
+  client: (role: ClientRole) => Client,
+): ScenarioContext['authorizationUrl'] {
+  return (role, params = {}) => {
     const c = client(role);
     const endpoint = target.endpoints.authorization;
     if (!endpoint) throw new PreconditionError('the discovery document has no authorization_endpoint');
@@ -219,9 +258,16 @@ export function createContext(input: ContextInput): ContextState {
     for (const [k, v] of Object.entries(request)) url.searchParams.set(k, v);
     return { url: url.href, request };
   };
-  /** ctx.authorize through a given driver. */
-  const authorizeWith =
-    (driverOf: () => LoginDriver): ScenarioContext['authorize'] =>
+}
+
+/** ctx.authorize through a given driver: pushed first (RFC 9126) when asked or required, then walked. */
+function authorizer(
+  http: HttpClient,
+  target: Target,
+  client: (role: ClientRole) => Client,
+  authorizationUrl: ScenarioContext['authorizationUrl'],
+) {
+  return (driverOf: () => LoginDriver): ScenarioContext['authorize'] =>
     async (role, params: Params = {}, options = {}): Promise<AuthorizeResult> => {
       let { url, request } = authorizationUrl(role, params);
       const stopAt = [request.redirect_uri, client(role).redirectUri].filter((u): u is string => !!u);
@@ -235,207 +281,333 @@ export function createContext(input: ContextInput): ContextState {
       const outcome = await driverOf().authorize(url, stopAt, options);
       return { ...outcome, request };
     };
-  const base: Omit<ScenarioContext, 'flows'> = {
+}
+
+/** ctx.softly: a CheckFailure becomes a finding (its status by the requirement it names) and the check goes on. */
+function softly({ input, recorder, findings }: Scope): ScenarioContext['softly'] {
+  return async (check, options = {}) => {
+    try {
+      await check();
+      return true;
+    } catch (error) {
+      if (!(error instanceof CheckFailure)) throw error;
+      const failure =
+        options.requirement && !error.requirement
+          ? new CheckFailure(error.message, { requirement: options.requirement, kind: error.kind })
+          : error;
+      recorder.markFailure();
+      findings.push({
+        status: input.statusOf(failure),
+        message: failure.message,
+        failureKind: failure.kind,
+        ...(failure.requirement ? { requirement: failure.requirement.label } : {}),
+      });
+      return false;
+    }
+  };
+}
+
+/** A property's time budget (ms): its own, else the scenario's share less what the scenario has used. */
+export function propertyBudgetMs(
+  input: Pick<ContextInput, 'propertyBudgetMs' | 'timeLimitMs'>,
+  elapsedMs: number,
+  own?: number,
+): number {
+  const share =
+    input.propertyBudgetMs ?? (input.timeLimitMs === undefined ? undefined : input.timeLimitMs * PROPERTY_BUDGET_SHARE);
+  const left = share === undefined ? undefined : share - elapsedMs;
+  return Math.max(1, Math.round(own ?? left ?? Number.POSITIVE_INFINITY));
+}
+
+/** A case where the target answered HTTP 5xx: its own finding, never the property's counterexample. */
+interface ServerError {
+  status: number;
+  request: string;
+  evidence: Evidence[];
+}
+
+/**
+ * The cases of one property: each is judged while the budget lasts (the first always is), and
+ * what a throwing case means is sorted out: a harness error stops judging, a 5xx is set aside, a
+ * CheckFailure is the counterexample (its transcripts kept). Each case's evidence is taken off
+ * after it; the property puts back what the report keeps.
+ */
+export class PropertyCases {
+  skipped = 0;
+  begun = 0;
+  harnessError: unknown;
+  failingRun: Evidence[] = [];
+  readonly serverErrors: ServerError[] = [];
+
+  constructor(
+    readonly recorder: Recorder,
+    readonly deadline: number,
+  ) {}
+
+  async judge<T>(predicate: (value: T) => Promise<void>, value: T): Promise<boolean> {
+    if (this.harnessError) return true;
+    // Past the budget no case is started (but the first always is): it passes unjudged, and is counted as not run.
+    if (this.begun > 0 && performance.now() > this.deadline) {
+      this.skipped++;
+      return true;
+    }
+    this.begun++;
+    const start = this.recorder.evidence.length;
+    try {
+      await predicate(value);
+      return true;
+    } catch (error) {
+      return this.#threw(error, this.recorder.evidence.slice(start));
+    } finally {
+      this.recorder.evidence.length = start;
+    }
+  }
+
+  #threw(error: unknown, run: Evidence[]): true {
+    if (!(error instanceof CheckFailure)) {
+      this.harnessError ??= error; // not a counterexample: stop judging and report the error
+      return true;
+    }
+    const crashed = run.find((e) => e.kind === 'http' && e.response !== undefined && e.response.status >= 500);
+    if (crashed?.kind === 'http') {
+      const { request, label } = crashed;
+      this.serverErrors.push({
+        status: crashed.response!.status,
+        request: `${request.method} ${request.url.split('?')[0]}${label ? ` (${label})` : ''}`,
+        evidence: run,
+      });
+      return true;
+    }
+    this.failingRun = run;
+    throw error;
+  }
+}
+
+const propertyName = (label?: string) => `the property${label ? ` "${label}"` : ''}`;
+
+/** The note for a property that ran out of its budget: how many cases were judged, how to run more. */
+function noteBudgetUsed({ recorder, log }: Scope, label: string | undefined, ran: number, runs: number, ms: number) {
+  const what = propertyName(label);
+  const note =
+    `${what[0]!.toUpperCase()}${what.slice(1)} ran ${ran} of ${runs} case${runs === 1 ? '' : 's'} ` +
+    `within its time budget of ${ms} ms; ` +
+    `those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).`;
+  recorder.add({ kind: 'note', label: 'property time budget', text: note });
+  log.push(note);
+}
+
+/** One warning for the cases the target answered with HTTP 5xx, with the first one's transcripts. */
+function warnServerErrors({ recorder, findings }: Scope, errors: ServerError[], runs: number, label?: string) {
+  const first = errors[0]!;
+  recorder.evidence.push(...first.evidence);
+  const statuses = [...new Set(errors.map((e) => e.status))].join(', ');
+  findings.push({
+    status: 'warning',
+    failureKind: 'refused-wrongly',
+    message:
+      `the target failed with HTTP 5xx (${statuses}) in ${errors.length} of ${runs} run${runs === 1 ? '' : 's'} of ` +
+      `${label ?? 'the property'}, first on ${first.request}; a server error is no verdict on the property, ` +
+      'but a request the client could send should get a 4xx answer (RFC 9110 §15.6).',
+  });
+}
+
+/** The counterexample as evidence (with the options that replay it) and the CheckFailure the property throws. */
+function counterexampleFailure<T>(
+  { input, recorder }: Scope,
+  details: fc.RunDetails<[T]>,
+  options: PropertyOptions<T>,
+  runs: number,
+): CheckFailure {
+  const value = details.counterexample?.[0];
+  const shown = details.counterexample ? clip(options.show ? options.show(value as T) : fc.stringify(value)) : '(none)';
+  recorder.add({
+    kind: 'counterexample',
+    ...(options.label ? { label: options.label } : {}),
+    seed: input.seed,
+    runs,
+    ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+    value: shown,
+    replay: replayOptions(input, input.scenario.id),
+  });
+  const inner = details.errorInstance instanceof CheckFailure ? details.errorInstance : undefined;
+  const why = inner?.message ?? (details.interrupted ? 'the property was interrupted' : 'the property failed');
+  return new CheckFailure(
+    `${why} (counterexample ${shown}, found within ${details.numRuns} run${details.numRuns === 1 ? '' : 's'})`,
+    {
+      ...(inner?.requirement ? { requirement: inner.requirement } : {}),
+      kind: inner?.kind ?? 'accepted',
+    },
+  );
+}
+
+/** ctx.property: the cases that fit the budget, judged; then the budget note, the 5xx warning, the counterexample. */
+function propertyRunner(scope: Scope): ScenarioContext['property'] {
+  const { input, recorder } = scope;
+  return async <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options = {}) => {
+    const opts: PropertyOptions<T> = options;
+    const runs = input.runsGiven ? input.runs : (opts.runs ?? input.runs);
+    const before = recorder.evidence.length;
+    const budgetMs = propertyBudgetMs(input, performance.now() - scope.started, opts.budgetMs);
+    const cases = new PropertyCases(recorder, performance.now() + budgetMs);
+    const what = `property${opts.label ? ` "${opts.label}"` : ''} (${runs} case${runs === 1 ? '' : 's'})`;
+    const details = await scope.activity.track(what, () =>
+      fc.check(
+        fc.asyncProperty(arbitrary, (value) => cases.judge(predicate, value)),
+        { seed: input.seed, numRuns: runs, endOnFailure: false },
+      ),
+    );
+    if (cases.harnessError) throw cases.harnessError;
+    recorder.evidence.length = before;
+    if (!details.failed && cases.skipped > 0)
+      noteBudgetUsed(scope, opts.label, details.numRuns - cases.skipped, runs, budgetMs);
+    if (cases.serverErrors.length) warnServerErrors(scope, cases.serverErrors, runs, opts.label);
+    if (!details.failed) return;
+    recorder.evidence.push(...cases.failingRun);
+    throw counterexampleFailure(scope, details, opts, runs);
+  };
+}
+
+/** The pieces of ctx that log in: the lazily made login driver and ctx.authorize through a driver. */
+interface LoginParts {
+  http: HttpClient;
+  env: DriverEnvironment;
+  client: (role: ClientRole) => Client;
+  authorizationUrl: ScenarioContext['authorizationUrl'];
+  authorizeWith: (driverOf: () => LoginDriver) => ScenarioContext['authorize'];
+  login: () => LoginDriver;
+  screenshot: ScenarioBrowser['screenshot'];
+  newBrowserContext: DriverEnvironment['newBrowserContext'];
+}
+
+/** ctx.hooks: the config's hooks, with the scenario's time limit and signal, noting into its evidence. */
+function scenarioHooks({ input, recorder }: Scope): ScenarioContext['hooks'] {
+  return createHooks(input.config, {
+    timeoutMs: input.requestTimeoutMs,
+    signal: input.signal,
+    ...(input.fetch ? { fetch: input.fetch } : {}),
+    note: (text) => recorder.add({ kind: 'note', text }),
+  });
+}
+
+/** ctx.evidence: what a scenario adds to its evidence itself. */
+function evidenceRecorder(recorder: Recorder): ScenarioContext['evidence'] {
+  return {
+    add: (e) => recorder.add(e),
+    note: (text, label) => recorder.add({ kind: 'note', text, ...(label ? { label } : {}) }),
+    markDecisive: () => recorder.markDecisive(),
+  };
+}
+
+/** ctx without flows: every member but the browser tools, which `browser` makes on first use. */
+function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBrowser): Omit<ScenarioContext, 'flows'> {
+  const { input, recorder, log, findings } = scope;
+  const { scenario, target, config } = input;
+  const jwt = new JwtTools(parts.http, target);
+  return {
     id: scenario.id,
     target,
     profile: input.profile,
     level: input.level,
     req: scenario.req,
-    applies(requirement) {
-      return input.declared(requirement).applies;
-    },
+    applies: (requirement) => input.declared(requirement).applies,
     seed: input.seed,
     runs: input.runs,
-    clients,
-    client,
+    clients: input.clients,
+    client: parts.client,
     ...(config.user ? { user: config.user } : {}),
-    http,
+    http: parts.http,
     get login() {
-      return login();
+      return parts.login();
     },
-    authorizationUrl,
-    authorize: authorizeWith(login),
+    authorizationUrl: parts.authorizationUrl,
+    authorize: parts.authorizeWith(parts.login),
     loginSession: (label) => new LoginSession(label),
-    hooks: createHooks(config, {
-      timeoutMs: input.requestTimeoutMs,
-      signal: input.signal,
-      ...(input.fetch ? { fetch: input.fetch } : {}),
-      note: (text) => recorder.add({ kind: 'note', text }),
-    }),
+    hooks: scenarioHooks(scope),
     get browser() {
       return browser();
     },
     pkce: { create: createPkce, s256 },
     random: randomToken,
-    get jwt() {
-      return jwt;
-    },
-    evidence: {
-      add: (e) => recorder.add(e),
-      note: (text, label) => recorder.add({ kind: 'note', text, ...(label ? { label } : {}) }),
-      markDecisive: () => recorder.markDecisive(),
-    },
+    jwt,
+    evidence: evidenceRecorder(recorder),
     log: (message) => {
       log.push(message);
     },
     signal: input.signal,
-    async softly(check, options = {}) {
-      try {
-        await check();
-        return true;
-      } catch (error) {
-        if (!(error instanceof CheckFailure)) throw error;
-        const failure =
-          options.requirement && !error.requirement
-            ? new CheckFailure(error.message, { requirement: options.requirement, kind: error.kind })
-            : error;
-        recorder.markFailure();
-        findings.push({
-          status: input.statusOf(failure),
-          message: failure.message,
-          failureKind: failure.kind,
-          ...(failure.requirement ? { requirement: failure.requirement.label } : {}),
-        });
-        return false;
-      }
-    },
+    softly: softly(scope),
     warn(message, kind = 'refused-wrongly') {
       findings.push({ status: 'warning', message, failureKind: kind });
     },
     skip(reason) {
       throw new SkipSignal(reason);
     },
-    async property(arbitrary, predicate, options = {}) {
-      const runs = input.runsGiven ? input.runs : (options.runs ?? input.runs);
-      const before = recorder.evidence.length;
-      let failingRun: typeof recorder.evidence = [];
-      let harnessError: unknown;
-      // The time budget: the cases that fit are run and judged; the rest are not started.
-      const share =
-        input.propertyBudgetMs ??
-        (input.timeLimitMs === undefined ? undefined : input.timeLimitMs * PROPERTY_BUDGET_SHARE);
-      const left = share === undefined ? undefined : share - (performance.now() - started);
-      const budgetMs = Math.max(1, Math.round(options.budgetMs ?? left ?? Number.POSITIVE_INFINITY));
-      const deadline = performance.now() + budgetMs;
-      let skipped = 0;
-      let begun = 0;
-      // Runs where the target answered HTTP 5xx: its own finding, never the property's counterexample.
-      const serverErrors: { status: number; request: string; evidence: typeof recorder.evidence }[] = [];
-      const details = (await activity.track(
-        `property${options.label ? ` "${options.label}"` : ''} (${runs} case${runs === 1 ? '' : 's'})`,
-        () =>
-          fc.check(
-            fc.asyncProperty(arbitrary, async (value) => {
-              if (harnessError) return true;
-              // Past the budget no case is started (but the first always is): it passes unjudged, and is counted as not
-              // run.
-              if (begun > 0 && performance.now() > deadline) {
-                skipped++;
-                return true;
-              }
-              begun++;
-              const start = recorder.evidence.length;
-              try {
-                await predicate(value);
-              } catch (error) {
-                if (!(error instanceof CheckFailure)) {
-                  harnessError ??= error; // not a counterexample: stop judging and report the error
-                  return true;
-                }
-                const run = recorder.evidence.slice(start);
-                const crashed = run.find(
-                  (e) => e.kind === 'http' && e.response !== undefined && e.response.status >= 500,
-                );
-                if (crashed?.kind === 'http') {
-                  serverErrors.push({
-                    status: crashed.response!.status,
-                    request:
-                      `${crashed.request.method} ${crashed.request.url.split('?')[0]}` +
-                      `${crashed.label ? ` (${crashed.label})` : ''}`,
-                    evidence: run,
-                  });
-                  return true;
-                }
-                failingRun = run;
-                throw error;
-              } finally {
-                recorder.evidence.length = start;
-              }
-            }),
-            { seed: input.seed, numRuns: runs, endOnFailure: false },
-          ),
-      )) as fc.RunDetails<[typeof arbitrary extends fc.Arbitrary<infer V> ? V : never]>;
-      if (harnessError) throw harnessError;
-      recorder.evidence.length = before;
-      if (!details.failed && skipped > 0) {
-        const ran = details.numRuns - skipped;
-        const what = `the property${options.label ? ` "${options.label}"` : ''}`;
-        const note =
-          `${what[0]!.toUpperCase()}${what.slice(1)} ran ${ran} of ${runs} case${runs === 1 ? '' : 's'} ` +
-          `within its time budget of ${budgetMs} ms; those ${ran} were judged, the rest not run ` +
-          '(raise timeouts.scenarioMs, or pass --runs, to run more).';
-        recorder.add({ kind: 'note', label: 'property time budget', text: note });
-        log.push(note);
-      }
-      if (serverErrors.length) {
-        const first = serverErrors[0]!;
-        recorder.evidence.push(...first.evidence);
-        const statuses = [...new Set(serverErrors.map((e) => e.status))].join(', ');
-        findings.push({
-          status: 'warning',
-          failureKind: 'refused-wrongly',
-          message:
-            `the target failed with HTTP 5xx (${statuses}) in ${serverErrors.length} of ${runs} ` +
-            `run${runs === 1 ? '' : 's'} of ${options.label ?? 'the property'}, first on ${first.request}; ` +
-            'a server error is no verdict on the property, but a request the client could send should get ' +
-            'a 4xx answer (RFC 9110 §15.6).',
-        });
-      }
-      if (!details.failed) return;
-      recorder.evidence.push(...failingRun);
-      const value = details.counterexample?.[0];
-      const shown = details.counterexample
-        ? clip(options.show ? options.show(value as never) : fc.stringify(value))
-        : '(none)';
-      recorder.add({
-        kind: 'counterexample',
-        ...(options.label ? { label: options.label } : {}),
-        seed: input.seed,
-        runs,
-        ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
-        value: shown,
-        replay: replayOptions(input, scenario.id),
-      });
-      const inner = details.errorInstance instanceof CheckFailure ? details.errorInstance : undefined;
-      const why = inner?.message ?? (details.interrupted ? 'the property was interrupted' : 'the property failed');
-      throw new CheckFailure(
-        `${why} (counterexample ${shown}, found within ${details.numRuns} run${details.numRuns === 1 ? '' : 's'})`,
-        {
-          ...(inner?.requirement ? { requirement: inner.requirement } : {}),
-          kind: inner?.kind ?? 'accepted',
-        },
-      );
-    },
+    property: propertyRunner(scope),
   };
-  const jwt = new JwtTools(http, target);
-  let browserTools: ScenarioBrowser | undefined;
-  const browser = (): ScenarioBrowser => {
+}
+
+/**
+ * ctx.browser, made on first use: the same ctx with the browser as its login driver. Only a
+ * scenario that declares requires.browser may use it.
+ */
+function browserToolsMaker(scope: Scope, parts: LoginParts, base: () => Omit<ScenarioContext, 'flows'>) {
+  const { scenario, config } = scope.input;
+  let tools: ScenarioBrowser | undefined;
+  return (): ScenarioBrowser => {
     if (!scenario.requires?.browser)
       throw new HarnessError(`scenario ${scenario.id} uses ctx.browser but does not declare requires.browser`);
-    if (browserTools) return browserTools;
-    const driver = tracked(browserLoginDriver(config, env));
-    const authorize = authorizeWith(() => driver);
-    const page = async (): Promise<Page> => (await newBrowserContext()).newPage();
+    if (tools) return tools;
+    const driver = trackedDriver(scope.activity, browserLoginDriver(config, parts.env));
+    const authorize = parts.authorizeWith(() => driver);
+    const newPage = async (): Promise<Page> => (await parts.newBrowserContext()).newPage();
     const framing = { host: config.browser?.framingHost ?? '127.0.0.1', port: config.browser?.framingPort ?? 0 };
     // The same ctx with the browser as its login driver (a prototype view: spreading would run base's getters).
-    const view = Object.create(base, { login: { value: driver }, authorize: { value: authorize } }) as typeof base;
-    browserTools = { login: driver, authorize, flows: createFlows(view), newPage: page, screenshot, framing };
-    return browserTools;
+    const view = Object.create(base(), { login: { value: driver }, authorize: { value: authorize } });
+    tools = { login: driver, authorize, flows: createFlows(view), newPage, screenshot: parts.screenshot, framing };
+    return tools;
   };
+}
+
+/** The login side of ctx: browser contexts, screenshots, the driver environment, the driver, authorize. */
+function loginParts(scope: Scope) {
+  const { input } = scope;
+  const http = scenarioHttp(input);
+  const contexts = browserContexts(input);
+  const screenshot = screenshotTaker(scope);
+  const env = driverEnvironment(scope, contexts.open, screenshot);
+  let driver: LoginDriver | undefined;
+  const login = (): LoginDriver => (driver ??= trackedDriver(scope.activity, input.loginDriver(http, env)));
+  const client = clientLookup(input);
+  const authorizationUrl = authorizationUrlBuilder(input.target, client);
+  const authorizeWith = authorizer(http, input.target, client, authorizationUrl);
+  const parts: LoginParts = {
+    http,
+    env,
+    client,
+    authorizationUrl,
+    authorizeWith,
+    login,
+    screenshot,
+    newBrowserContext: contexts.open,
+  };
+  return { parts, dispose: contexts.dispose };
+}
+
+export function createContext(input: ContextInput): ContextState {
+  const scope: Scope = {
+    input,
+    recorder: input.recorder,
+    findings: [],
+    log: [],
+    activity: new Activity(),
+    started: performance.now(),
+  };
+  const { parts, dispose } = loginParts(scope);
+  const base: Omit<ScenarioContext, 'flows'> = contextBase(
+    scope,
+    parts,
+    browserToolsMaker(scope, parts, () => base),
+  );
   const ctx: ScenarioContext = Object.assign(base, { flows: createFlows(base) });
-  const dispose = async (): Promise<void> => {
-    disposed = true;
-    await Promise.all([...opened].map((c) => c.close().catch(() => undefined)));
-  };
+  const { findings, log, activity } = scope;
   return { ctx, findings, log, activity, dispose };
 }

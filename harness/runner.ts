@@ -17,10 +17,10 @@ import {
   describeError,
 } from './failures.ts';
 import { idMatcher } from './glob.ts';
-import { Recorder } from './http.ts';
+import { type HttpClient, Recorder } from './http.ts';
 import { BrowserHost } from './login/chromium.ts';
 import { LoginSession } from './login/session.ts';
-import { type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
+import { type DriverEnvironment, type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
 import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
 import { type ClientRole, type LinkOptions, type RequirementRef, resolveLevel } from './requirements.ts';
@@ -213,257 +213,349 @@ function classify(error: unknown, timeoutMs: number): { status: Status; message:
   };
 }
 
-export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> {
-  const { config, target, redactor } = options;
-  const profile = options.profile ?? 'spec';
-  const seed = options.seed ?? randomSeed();
-  const runs = options.runs ?? DEFAULTS.runs;
-  const runsGiven = options.runs !== undefined;
-  const clients = resolveClients(config);
+/** What every scenario of a run shares: the options resolved once, with the run's browser, session and store. */
+interface Run {
+  options: RunnerOptions;
+  config: TargetConfig;
+  target: Target;
+  redactor: Redactor;
+  profile: ProfileName;
+  seed: number;
+  runs: number;
+  runsGiven: boolean;
+  clients: Partial<Record<ClientRole, Client>>;
+  /** timeouts.scenarioMs or --scenario-timeout when given: taken as is (no browser factor). */
+  explicitTimeoutMs: number | undefined;
+  timeoutMs: number;
+  requestTimeoutMs: number;
+  loginDriver: LoginDriverFactory;
+  origins: OriginPolicy;
+  browser: BrowserHost;
+  /** One IdP session for the run: walks that ask for it ("shared") reuse a sign-in. */
+  session: LoginSession;
+  screenshots: ScreenshotStore;
+  /** The capability probe (see gate), one per client role. */
+  probe: (role: ClientRole) => Promise<string | undefined>;
+}
+
+/** Step 1: the options resolved against the config and the defaults; the run's browser, session and store made. */
+export function resolveRun(options: RunnerOptions): Omit<Run, 'probe'> {
+  const { config, target } = options;
   const explicitTimeoutMs = options.scenarioTimeoutMs ?? config.timeouts?.scenarioMs;
-  const timeoutMs = explicitTimeoutMs ?? DEFAULTS.scenarioTimeoutMs;
-  const requestTimeoutMs = options.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs;
-  const loginDriver = options.loginDriver ?? defaultLoginDriver;
-  const expected = new Set(config.expectedFailures);
-  const notices: string[] = [];
-  const known = new Set(options.scenarios.map((s) => s.id));
-  for (const id of expected)
-    if (!known.has(id)) notices.push(`expectedFailures lists "${id}", which is not a known scenario id`);
+  return {
+    options,
+    config,
+    target,
+    redactor: options.redactor,
+    profile: options.profile ?? 'spec',
+    seed: options.seed ?? randomSeed(),
+    runs: options.runs ?? DEFAULTS.runs,
+    runsGiven: options.runs !== undefined,
+    clients: resolveClients(config),
+    explicitTimeoutMs,
+    timeoutMs: explicitTimeoutMs ?? DEFAULTS.scenarioTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs,
+    loginDriver: options.loginDriver ?? defaultLoginDriver,
+    origins: target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] }),
+    browser: options.browser ?? new BrowserHost(),
+    session: new LoginSession(),
+    screenshots: new ScreenshotStore(options.reportDir),
+  };
+}
 
-  const origins =
-    target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] });
+/** Step 2: the config's expectedFailures that name no known scenario, as notices. */
+export function unknownExpectedFailures(expected: Iterable<string>, scenarios: readonly Scenario[]): string[] {
+  const known = new Set(scenarios.map((s) => s.id));
+  return [...expected]
+    .filter((id) => !known.has(id))
+    .map((id) => `expectedFailures lists "${id}", which is not a known scenario id`);
+}
+
+/** Step 3: --only and --skip, then this shard's part. */
+function selectForRun(options: RunnerOptions): Scenario[] {
   const chosen = selectScenarios(options.scenarios, options.only, options.skip);
-  const selected = options.shard ? shardOf(chosen, options.shard) : chosen;
-  const browser = options.browser ?? new BrowserHost();
-  // One IdP session for the run: walks that ask for it ("shared") reuse a sign-in.
-  const session = new LoginSession();
-  const screenshots = new ScreenshotStore(options.reportDir);
-  if (options.reportDir) await removeStaleScreenshots(options.reportDir);
+  return options.shard ? shardOf(chosen, options.shard) : chosen;
+}
 
-  // One probe per client role for capabilities discovery may understate (see gate): a code flow with offline_access.
+/** What createContext takes that is the same for every scenario of the run. */
+function sharedContextInput(run: Omit<Run, 'probe'>) {
+  const { config, options } = run;
+  return {
+    target: run.target,
+    config,
+    clients: run.clients,
+    profile: run.profile,
+    runs: run.runs,
+    runsGiven: run.runsGiven,
+    runSeed: run.seed,
+    requestTimeoutMs: run.requestTimeoutMs,
+    browser: run.browser,
+    screenshots: run.screenshots,
+    origins: run.origins,
+    session: run.session,
+    ...(config.limits ? { limits: config.limits } : {}),
+    loginDriver: (http: HttpClient, env: DriverEnvironment) => run.loginDriver(http, config, env),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
+}
+
+/** Step 4: the capability probe, memoized by role: a code flow with offline_access looking for a refresh_token. */
+function refreshProber(run: Omit<Run, 'probe'>): Run['probe'] {
   const probes = new Map<ClientRole, Promise<string | undefined>>();
-  const probe = (role: ClientRole): Promise<string | undefined> => {
+  return (role) => {
     let running = probes.get(role);
     if (!running) {
-      running = probeRefresh(role);
+      running = probeRefresh(run, role);
       probes.set(role, running);
     }
     return running;
   };
-  const probeRefresh = async (role: ClientRole): Promise<string | undefined> => {
-    const recorder = new Recorder(redactor);
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new ScenarioTimeoutError('the refresh probe timed out')),
-      timeoutMs,
-    );
-    const probeScenario = PROBE_SCENARIO;
-    const { ctx, dispose } = createContext({
-      scenario: probeScenario,
-      target,
-      config,
-      clients,
-      profile,
-      level: 'MUST',
-      requirements: [],
-      runs,
-      runsGiven,
-      runSeed: seed,
-      seed,
-      recorder,
-      signal: controller.signal,
-      requestTimeoutMs,
-      statusOf: () => 'failed',
-      declared: () => {
-        throw new HarnessError('the probe cites no requirement');
-      },
-      browser,
-      screenshots,
-      origins,
-      session,
-      ...(config.limits ? { limits: config.limits } : {}),
-      loginDriver: (http, env) => loginDriver(http, config, env),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
-    try {
-      const scope = [...new Set([...clients[role]!.scope.split(' ').filter(Boolean), 'openid', 'offline_access'])].join(
-        ' ',
+}
+
+async function probeRefresh(run: Omit<Run, 'probe'>, role: ClientRole): Promise<string | undefined> {
+  const recorder = new Recorder(run.redactor);
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new ScenarioTimeoutError('the refresh probe timed out')),
+    run.timeoutMs,
+  );
+  const { ctx, dispose } = createContext({
+    ...sharedContextInput(run),
+    scenario: PROBE_SCENARIO,
+    level: 'MUST',
+    requirements: [],
+    seed: run.seed,
+    recorder,
+    signal: controller.signal,
+    statusOf: () => 'failed',
+    declared: () => {
+      throw new HarnessError('the probe cites no requirement');
+    },
+  });
+  try {
+    const scopes = [...run.clients[role]!.scope.split(' ').filter(Boolean), 'openid', 'offline_access'];
+    const scope = [...new Set(scopes)].join(' ');
+    const { tokens } = await ctx.flows.tokens(role, { scope, params: { prompt: 'consent' } });
+    if (!tokens.refresh_token)
+      return `a code flow as the ${role} client with offline_access returned no refresh_token either`;
+    return undefined;
+  } catch (error) {
+    return `a code flow as the ${role} client to look for a refresh_token did not complete: ${describeError(error)}`;
+  } finally {
+    clearTimeout(timer);
+    await dispose();
+  }
+}
+
+/** The scenario's requirement by reference, as resolved; citing an undeclared one is a HarnessError. */
+function declaredLookup(s: Scenario, resolved: readonly ResolvedRequirement[]) {
+  return (ref: RequirementRef): ResolvedRequirement => {
+    const i = s.requirements.indexOf(ref);
+    if (i < 0) {
+      const known = s.requirements.map((r) => `${r.key} (${r.label})`).join(', ');
+      throw new HarnessError(
+        `scenario ${s.id} cites ${ref?.label ?? String(ref)}${ref?.key ? ` as "${ref.key}"` : ''}, ` +
+          `which is not one of its declared requirements (${known})`,
       );
-      const { tokens } = await ctx.flows.tokens(role, { scope, params: { prompt: 'consent' } });
-      if (!tokens.refresh_token)
-        return `a code flow as the ${role} client with offline_access returned no refresh_token either`;
-      return undefined;
-    } catch (error) {
-      return `a code flow as the ${role} client to look for a refresh_token did not complete: ${describeError(error)}`;
-    } finally {
-      clearTimeout(timer);
-      await dispose();
     }
+    return resolved[i]!;
   };
+}
 
-  const runOne = async (s: Scenario): Promise<ScenarioResult> => {
-    const started = performance.now();
-    const roles = s.requires?.roles ?? [];
-    const resolution = resolveLevel(s.requirements, profile, roles, options.links);
-    const base = {
-      id: s.id,
-      title: s.title,
-      area: s.area,
-      severity: s.severity,
-      ...(resolution.level ? { level: resolution.level } : {}),
-      requirements: resolution.requirements,
-      catches: [...(s.catches ?? [])],
-    };
-    // CHROMIUM_PATH set wrong: a browser scenario that could otherwise run is a set-up error, never a silent skip.
-    const browserProblem = s.requires?.browser ? browser.misconfigured : undefined;
-    const skipReason =
-      resolution.reason ?? (await gate(s, clients, config, target, browserProblem ? undefined : browser, probe));
-    if (browserProblem && resolution.level && !skipReason)
-      return { ...base, status: 'error', durationMs: 0, evidence: [], message: `needs Chromium: ${browserProblem}` };
-    if (!resolution.level || skipReason) {
-      return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
-    }
-    const level: Level = resolution.level;
-    const declared = (ref: RequirementRef): ResolvedRequirement => {
-      const i = s.requirements.indexOf(ref);
-      if (i < 0) {
-        const known = s.requirements.map((r) => `${r.key} (${r.label})`).join(', ');
-        throw new HarnessError(
-          `scenario ${s.id} cites ${ref?.label ?? String(ref)}${ref?.key ? ` as "${ref.key}"` : ''}, which is not ` +
-            `one of its declared requirements (${known})`,
-        );
-      }
-      return resolution.requirements[i]!;
-    };
-    // A requirement that does not apply (another profile, a client rule) cannot set the status: the scenario's level
-    // does.
-    const statusOf = (failure: CheckFailure): Finding['status'] => {
-      const named = failure.requirement ? declared(failure.requirement) : undefined;
-      return levelStatus(named?.applies ? named.level : level);
-    };
-    const recorder = new Recorder(redactor);
-    const controller = new AbortController();
-    const inBrowser = config.login.driver === 'browser' || s.requires?.browser === true;
-    const unscaled =
-      s.timeoutMs !== undefined || explicitTimeoutMs === undefined ? (s.timeoutMs ?? timeoutMs) : timeoutMs;
-    const limit =
-      s.timeoutMs !== undefined || explicitTimeoutMs === undefined
-        ? unscaled * (inBrowser ? BROWSER_TIME_FACTOR : 1)
-        : timeoutMs;
-    const { ctx, findings, log, activity, dispose } = createContext({
-      scenario: s,
-      target,
-      config,
-      clients,
-      profile,
-      level,
-      requirements: resolution.requirements,
-      runs,
-      runsGiven,
-      runSeed: seed,
-      seed: scenarioSeed(seed, s.id),
-      recorder,
-      signal: controller.signal,
-      requestTimeoutMs,
-      statusOf,
-      declared,
-      browser,
-      screenshots,
-      origins,
-      session,
-      timeLimitMs: limit,
-      ...(config.limits ? { limits: config.limits } : {}),
-      // A property's budget comes from the limit before the browser's factor: in a browser each case costs more, so
-      // fewer run.
-      propertyBudgetMs: unscaled * PROPERTY_BUDGET_SHARE,
-      loginDriver: (http, env) => loginDriver(http, config, env),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
-    let timer: NodeJS.Timeout | undefined;
-    let thrown: unknown;
+/**
+ * A scenario's time limit: its own or the run's default, times BROWSER_TIME_FACTOR when it logs
+ * in through Chromium; an explicit timeouts.scenarioMs is taken as given. `unscaled` is the limit
+ * before the factor (a property's budget comes from it).
+ */
+export function scenarioTimeLimit(
+  s: Pick<Scenario, 'timeoutMs' | 'requires'>,
+  run: Pick<Run, 'explicitTimeoutMs' | 'timeoutMs'> & { config: Pick<TargetConfig, 'login'> },
+): { limit: number; unscaled: number } {
+  const inBrowser = run.config.login.driver === 'browser' || s.requires?.browser === true;
+  const own = s.timeoutMs !== undefined || run.explicitTimeoutMs === undefined;
+  const unscaled = own ? (s.timeoutMs ?? run.timeoutMs) : run.timeoutMs;
+  const limit = own ? unscaled * (inBrowser ? BROWSER_TIME_FACTOR : 1) : run.timeoutMs;
+  return { limit, unscaled };
+}
+
+/** Runs the scenario within its limit; on timeout the signal aborts with what was under way. What it threw. */
+async function runWithinLimit(
+  s: Scenario,
+  state: ReturnType<typeof createContext>,
+  recorder: Recorder,
+  controller: AbortController,
+  limit: number,
+): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      Promise.resolve().then(() => s.run(state.ctx)),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const exchanges = recorder.evidence.filter((e) => e.kind === 'http').length;
+          const error = new ScenarioTimeoutError(
+            `did not finish within ${limit} ms (${state.activity.describe(exchanges)}); ` +
+              'is the target hanging? raise timeouts.scenarioMs in the target config',
+          );
+          controller.abort(error);
+          reject(error);
+        }, limit);
+      }),
+    ]);
+    return undefined;
+  } catch (error) {
+    return error;
+  } finally {
+    clearTimeout(timer);
+    await state.dispose();
+  }
+}
+
+/** A note for every required capability discovery did not advertise, saying what enabled it. */
+function noteImpliedCapabilities(s: Scenario, target: Target, recorder: Recorder): void {
+  const roles = s.requires?.roles ?? [];
+  for (const c of s.requires?.capabilities ?? []) {
+    const via = target.capabilities.has(c)
+      ? undefined
+      : (target.implied.get(c) ?? roles.map((r) => target.observedHow(r, c)).find(Boolean));
+    if (via)
+      recorder.add({
+        kind: 'note',
+        label: 'capability',
+        text: `${c} is not advertised by discovery; enabled by ${via}`,
+      });
+  }
+}
+
+interface Verdict {
+  status: Status;
+  message?: string;
+  failureKind?: FailureKind;
+  skipReason?: string;
+}
+
+/**
+ * A scenario's status from what it threw and its findings: the worst status wins; among equals, a
+ * security failure outranks an interop one. Only failed and warning keep a failure kind.
+ */
+export function judge(
+  thrown: unknown,
+  findings: readonly Finding[],
+  statusOf: (failure: CheckFailure) => Finding['status'],
+  limit: number,
+): Verdict {
+  let v: Verdict = { status: 'passed' };
+  if (thrown instanceof CheckFailure) {
     try {
-      await Promise.race([
-        Promise.resolve().then(() => s.run(ctx)),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            const exchanges = recorder.evidence.filter((e) => e.kind === 'http').length;
-            const error = new ScenarioTimeoutError(
-              `did not finish within ${limit} ms (${activity.describe(exchanges)}); is the target hanging? raise ` +
-                `timeouts.scenarioMs in the target config`,
-            );
-            controller.abort(error);
-            reject(error);
-          }, limit);
-        }),
-      ]);
+      v = { status: statusOf(thrown), message: thrown.message, failureKind: thrown.kind };
     } catch (error) {
-      thrown = error;
-    } finally {
-      clearTimeout(timer);
-      await dispose();
+      const { status, message } = classify(error, limit);
+      v = { status, message };
     }
-    for (const c of s.requires?.capabilities ?? []) {
-      const via = target.capabilities.has(c)
-        ? undefined
-        : (target.implied.get(c) ?? roles.map((r) => target.observedHow(r, c)).find(Boolean));
-      if (via)
-        recorder.add({
-          kind: 'note',
-          label: 'capability',
-          text: `${c} is not advertised by discovery; enabled by ${via}`,
-        });
-    }
-    let status: Status = 'passed';
-    let message: string | undefined;
-    let skip: string | undefined;
-    let failureKind: FailureKind | undefined;
-    if (thrown instanceof CheckFailure) {
-      recorder.markFailure();
-      try {
-        status = statusOf(thrown);
-        message = thrown.message;
-        failureKind = thrown.kind;
-      } catch (error) {
-        ({ status, message } = classify(error, limit));
-      }
-    } else if (thrown !== undefined) {
-      ({ status, message, skipReason: skip } = classify(thrown, limit));
-    }
-    for (const f of findings) {
-      // The worst status wins; among equals, a security failure outranks an interop one.
-      const worse =
-        RANK[f.status] > RANK[status] ||
-        (RANK[f.status] === RANK[status] &&
-          status !== 'error' &&
-          failureKind === 'refused-wrongly' &&
-          f.failureKind === 'accepted');
-      if (worse) {
-        status = f.status;
-        message = f.message;
-        failureKind = f.failureKind;
-      }
-    }
-    if (status !== 'failed' && status !== 'warning') failureKind = undefined;
-    const result: ScenarioResult = {
-      ...base,
-      status,
-      durationMs: Math.round(performance.now() - started),
-      evidence: recorder.evidence,
-      ...(message ? { message } : {}),
-      ...(failureKind ? { failureKind } : {}),
-      ...(skip ? { skipReason: skip } : {}),
-      ...(findings.length ? { findings } : {}),
-      ...(log.length ? { log } : {}),
-    };
-    return result;
-  };
+  } else if (thrown !== undefined) {
+    v = classify(thrown, limit);
+  }
+  for (const f of findings) {
+    const worse =
+      RANK[f.status] > RANK[v.status] ||
+      (RANK[f.status] === RANK[v.status] &&
+        v.status !== 'error' &&
+        v.failureKind === 'refused-wrongly' &&
+        f.failureKind === 'accepted');
+    if (worse) v = { ...v, status: f.status, message: f.message, failureKind: f.failureKind };
+  }
+  if (v.status !== 'failed' && v.status !== 'warning') delete v.failureKind;
+  return v;
+}
 
-  const results: ScenarioResult[] = new Array(selected.length);
-  const finish = (i: number, r: ScenarioResult) => {
-    const marked = markExpected(r, expected);
-    results[i] = redactor.result(marked);
-    options.onResult?.(results[i]);
+/** What a result says of its scenario whatever its outcome: id, title, area, level, requirements, catches. */
+function resultBase(s: Scenario, resolution: ReturnType<typeof resolveLevel>) {
+  return {
+    id: s.id,
+    title: s.title,
+    area: s.area,
+    severity: s.severity,
+    ...(resolution.level ? { level: resolution.level } : {}),
+    requirements: resolution.requirements,
+    catches: [...(s.catches ?? [])],
   };
+}
+
+/**
+ * A failure's status: the level of the requirement it names when that requirement applies; else
+ * the scenario's level (a requirement that does not apply, another profile or a client rule,
+ * cannot set the status).
+ */
+function statusByRequirement(declared: (ref: RequirementRef) => ResolvedRequirement, level: Level) {
+  return (failure: CheckFailure): Finding['status'] => {
+    const named = failure.requirement ? declared(failure.requirement) : undefined;
+    return levelStatus(named?.applies ? named.level : level);
+  };
+}
+
+/** Step 5, per scenario: resolve its level, gate it, run it in a fresh ctx within its limit, judge it. */
+async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
+  const started = performance.now();
+  const resolution = resolveLevel(s.requirements, run.profile, s.requires?.roles ?? [], run.options.links);
+  const base = resultBase(s, resolution);
+  // CHROMIUM_PATH set wrong: a browser scenario that could otherwise run is a set-up error, never a silent skip.
+  const browserProblem = s.requires?.browser ? run.browser.misconfigured : undefined;
+  const gateBrowser = browserProblem ? undefined : run.browser;
+  const skipReason = resolution.reason ?? (await gate(s, run.clients, run.config, run.target, gateBrowser, run.probe));
+  if (browserProblem && resolution.level && !skipReason)
+    return { ...base, status: 'error', durationMs: 0, evidence: [], message: `needs Chromium: ${browserProblem}` };
+  if (!resolution.level || skipReason) {
+    return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
+  }
+  const level: Level = resolution.level;
+  const declared = declaredLookup(s, resolution.requirements);
+  const statusOf = statusByRequirement(declared, level);
+  const recorder = new Recorder(run.redactor);
+  const controller = new AbortController();
+  const { limit, unscaled } = scenarioTimeLimit(s, run);
+  const state = createContext({
+    ...sharedContextInput(run),
+    scenario: s,
+    level,
+    requirements: resolution.requirements,
+    seed: scenarioSeed(run.seed, s.id),
+    recorder,
+    signal: controller.signal,
+    statusOf,
+    declared,
+    timeLimitMs: limit,
+    // A property's budget comes from the limit before the browser's factor: in a browser each case costs more, so
+    // fewer run.
+    propertyBudgetMs: unscaled * PROPERTY_BUDGET_SHARE,
+  });
+  const thrown = await runWithinLimit(s, state, recorder, controller, limit);
+  noteImpliedCapabilities(s, run.target, recorder);
+  if (thrown instanceof CheckFailure) recorder.markFailure();
+  const { status, message, failureKind, skipReason: skip } = judge(thrown, state.findings, statusOf, limit);
+  const { findings, log } = state;
+  return {
+    ...base,
+    status,
+    durationMs: Math.round(performance.now() - started),
+    evidence: recorder.evidence,
+    ...(message ? { message } : {}),
+    ...(failureKind ? { failureKind } : {}),
+    ...(skip ? { skipReason: skip } : {}),
+    ...(findings.length ? { findings } : {}),
+    ...(log.length ? { log } : {}),
+  };
+}
+
+/**
+ * Step 6: the selection through `runOne`, `concurrency` at once; exclusive scenarios after, one by
+ * one. `finish` gets each result with its index in the selection.
+ */
+export async function runPool<S extends { exclusive?: boolean }, R>(
+  selected: readonly S[],
+  concurrency: number,
+  runOne: (s: S) => Promise<R>,
+  finish: (i: number, r: R) => void,
+): Promise<void> {
   const indexed = selected.map((s, i) => [s, i] as const);
   const concurrent = indexed.filter(([s]) => !s.exclusive);
   let next = 0;
@@ -473,16 +565,36 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
       finish(i, await runOne(s));
     }
   };
-  const width = Math.max(1, Math.min(options.concurrency ?? DEFAULTS.concurrency, concurrent.length));
+  const width = Math.max(1, Math.min(concurrency, concurrent.length));
+  await Promise.all(Array.from({ length: width }, worker));
+  for (const [s, i] of indexed.filter(([x]) => x.exclusive)) finish(i, await runOne(s));
+}
+
+/**
+ * The run: resolve the options, select, then every scenario gated, run and judged (runOne) in the
+ * pool; each result marked against expectedFailures, redacted and handed to onResult as it ends.
+ */
+export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> {
+  const resolved = resolveRun(options);
+  const run: Run = { ...resolved, probe: refreshProber(resolved) };
+  const { redactor } = run;
+  const expected = new Set(run.config.expectedFailures);
+  const notices = unknownExpectedFailures(expected, options.scenarios);
+  const selected = selectForRun(options);
+  if (options.reportDir) await removeStaleScreenshots(options.reportDir);
+  const results: ScenarioResult[] = new Array(selected.length);
+  const finish = (i: number, r: ScenarioResult) => {
+    results[i] = redactor.result(markExpected(r, expected));
+    options.onResult?.(results[i]);
+  };
   try {
-    await Promise.all(Array.from({ length: width }, worker));
-    for (const [s, i] of indexed.filter(([x]) => x.exclusive)) finish(i, await runOne(s));
+    await runPool(selected, options.concurrency ?? DEFAULTS.concurrency, (s) => runOne(run, s), finish);
   } finally {
-    if (!options.browser) await browser.close();
+    if (!options.browser) await run.browser.close();
   }
   // Tokens seen late may have appeared in earlier results: redact all once more.
   const needsLogin = selected.filter((s) => s.requires?.user).map((s) => s.id);
-  return { results: results.map((r) => redactor.result(r)), seed, runs, notices, needsLogin };
+  return { results: results.map((r) => redactor.result(r)), seed: run.seed, runs: run.runs, notices, needsLogin };
 }
 
 function levelStatus(level: Level): Finding['status'] {

@@ -1,42 +1,28 @@
 /**
- * POST /token (RFC 6749 §3.2). The steps, in order: no-store headers → body (form or JSON,
- * size-limited, no repeated parameters) → grant_type → client authentication → the client may
- * use the grant → the grant's handler with its allowed parameters only.
+ * POST /token (RFC 6749 §3.2) as one list of named Koa middlewares, in the style of oidc-provider's
+ * lib/actions/token.js: noStoreHeaders → parseTokenBody → supportedGrantTypeCheck →
+ * authenticateClient → allowedGrantTypeCheck → bindIssuedTokens → callGrantHandler. Each step
+ * reads what the steps before it put on ctx.state.token; the first to throw answers (an RFC 6749
+ * §5.2 error body), so the order is the order of the errors.
  */
+import type { Context, Middleware, Next } from 'koa';
 import { parseBody, type BodyEncoding, type Params } from '../http/body.ts';
 import { ASSERTION_ALGS, authenticate } from '../http/client-assertion.ts';
 import { DPOP_ALGS, tokenEndpointProof, tokenRequestBinding } from '../http/dpop.ts';
 import { requestedResource } from '../http/resource.ts';
 import { invalidRequest, OAuthError, unauthorizedClient } from '../http/errors.ts';
 import { noStore } from '../http/headers.ts';
+import type { ServerContext } from '../context.ts';
 import { findGrant, GRANTS } from '../grants/index.ts';
-import { someClientEnables } from '../options.ts';
+import type { Grant } from '../grants/grant.ts';
+import { type RegisteredClient, someClientEnables } from '../options.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 
 export const tokenEndpoint: Endpoint = {
   mount(router, server) {
-    router.post('/token', noStore(server.flaws), async (ctx) => {
-      const encodings: BodyEncoding[] = server.flaws.has('json-body-rejected') ? ['form'] : ['form', 'json'];
-      const params = await parseBody(ctx, encodings);
-      const grantType = params.grant_type;
-      if (grantType === undefined) throw invalidRequest('grant_type is required');
-      const grant = findGrant(grantType);
-      if (!grant)
-        throw new OAuthError('unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported`);
-      const { client } = await authenticate(ctx, params, server);
-      if (!(client.grantTypes as readonly string[]).includes(grantType)) {
-        throw unauthorizedClient(`the client may not use the ${grantType} grant`);
-      }
-      // RFC 9449 §5 and RFC 8707 §2.2: what the issued tokens are bound and restricted to.
-      const jkt = await tokenEndpointProof(ctx, server);
-      const resource = requestedResource(server, params.resource);
-      const binding = { ...(jkt === undefined ? {} : { jkt }), ...(resource === undefined ? {} : { resource }) };
-      ctx.body = await tokenRequestBinding.run(binding, () =>
-        grant.handler({ ctx, server, client, params: pick(params, grant.parameters) }),
-      );
-    });
+    router.post('/token', ...tokenAction(server));
   },
   metadata: (server) => ({
     token_endpoint: server.url('/token'),
@@ -60,4 +46,75 @@ function pick(params: Params, names: readonly string[]): Params {
     if (value !== undefined) picked[name] = value;
   }
   return picked;
+}
+
+/** What the steps have established, on ctx.state.token: the body, then the grant, then the client. */
+interface TokenRequestState {
+  params: Params;
+  grant: Grant;
+  client: RegisteredClient;
+}
+
+const stateOf = (ctx: Context): TokenRequestState => ctx.state.token as TokenRequestState;
+
+/** The token endpoint's steps, in order. */
+export function tokenAction(server: ServerContext): Middleware[] {
+  /** The body, form or JSON (the spec), size-limited, no repeated parameters (http/body.ts). */
+  async function parseTokenBody(ctx: Context, next: Next): Promise<void> {
+    const encodings: BodyEncoding[] = server.flaws.has('json-body-rejected') ? ['form'] : ['form', 'json'];
+    ctx.state.token = { params: await parseBody(ctx, encodings) };
+    await next();
+  }
+
+  /** grant_type is present and names a grant of the registry (grants/index.ts). */
+  async function supportedGrantTypeCheck(ctx: Context, next: Next): Promise<void> {
+    const state = stateOf(ctx);
+    const grantType = state.params.grant_type;
+    if (grantType === undefined) throw invalidRequest('grant_type is required');
+    const grant = findGrant(grantType);
+    if (!grant)
+      throw new OAuthError('unsupported_grant_type', `grant_type '${grantType.slice(0, 60)}' is not supported`);
+    state.grant = grant;
+    await next();
+  }
+
+  /** Client authentication (RFC 6749 §2.3, RFC 7523 assertions; http/client-assertion.ts). */
+  async function authenticateClient(ctx: Context, next: Next): Promise<void> {
+    const state = stateOf(ctx);
+    state.client = (await authenticate(ctx, state.params, server)).client;
+    await next();
+  }
+
+  /** The client may use this grant (RFC 6749 §5.2 unauthorized_client). */
+  async function allowedGrantTypeCheck(ctx: Context, next: Next): Promise<void> {
+    const { client, grant } = stateOf(ctx);
+    if (!(client.grantTypes as readonly string[]).includes(grant.grantType)) {
+      throw unauthorizedClient(`the client may not use the ${grant.grantType} grant`);
+    }
+    await next();
+  }
+
+  /** RFC 9449 §5 and RFC 8707 §2.2: what the issued tokens are bound and restricted to, for the steps after. */
+  async function bindIssuedTokens(ctx: Context, next: Next): Promise<void> {
+    const jkt = await tokenEndpointProof(ctx, server);
+    const resource = requestedResource(server, stateOf(ctx).params.resource);
+    const binding = { ...(jkt === undefined ? {} : { jkt }), ...(resource === undefined ? {} : { resource }) };
+    await tokenRequestBinding.run(binding, next);
+  }
+
+  /** The grant's handler, with the parameters on its allow-list only; its token response is the body. */
+  async function callGrantHandler(ctx: Context): Promise<void> {
+    const { grant, client, params } = stateOf(ctx);
+    ctx.body = await grant.handler({ ctx, server, client, params: pick(params, grant.parameters) });
+  }
+
+  return [
+    noStore(server.flaws),
+    parseTokenBody,
+    supportedGrantTypeCheck,
+    authenticateClient,
+    allowedGrantTypeCheck,
+    bindIssuedTokens,
+    callGrantHandler,
+  ];
 }
