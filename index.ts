@@ -43,6 +43,9 @@ export * as checks from './suites/checks/index.ts';
  */
 export { default as fc } from 'fast-check';
 export * as generators from './generators/index.ts';
+/** Protocol facts (grant and token types, S256, at_hash, the JWS algorithm table, error codes). */
+export * as protocol from './protocol/index.ts';
+export type { FlawName } from './protocol/flaw-names.ts';
 
 /** The service specification in this package (docs/service-spec.md), where SPEC requirements link. */
 export const SERVICE_SPEC_PATH = 'docs/service-spec.md';

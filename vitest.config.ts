@@ -1,6 +1,48 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test groups: every test file belongs to exactly one (test/test-groups.test.ts checks it).
+ * `npm test` runs them all in one vitest run, in parallel; `npm run test:<group>` runs one.
+ * - matrix: full-catalog runs (the flaw matrix, and the CLI, library and store runs of the whole catalog)
+ * - browser: anything that launches Chromium
+ * - interop: the catalog against real IdPs (test/interop)
+ * - system: the product as a user runs it, in child processes: the CLI against a hostile IdP
+ *   (test/hostile, but its browser file), the packed tarball in a consumer project, `serve` as a
+ *   server process, the GitHub Action's script
+ * - unit: everything else, in-process; kept under 60 s on a 2-core machine
+ */
+const TEST_GROUPS: Record<string, readonly string[]> = {
+  matrix: [
+    'test/matrix/**/*.test.ts',
+    'test/cli/run.test.ts',
+    'test/cli/serve.test.ts',
+    'test/harness/library.test.ts',
+    'test/harness/redaction.test.ts',
+    'test/reference/redis-instances.test.ts',
+  ],
+  browser: ['test/browser/**/*.test.ts', 'test/login/drivers.test.ts', 'test/hostile/7-chromium.test.ts'],
+  interop: ['test/interop/**/*.test.ts'],
+  system: [
+    'test/hostile/**/*.test.ts',
+    'test/package/**/*.test.ts',
+    'test/cli/serve-*.test.ts',
+    'test/cli/action.test.ts',
+  ],
+};
+
+const ALL = 'test/**/*.test.ts';
+
+/**
+ * A group's files: its own patterns, less those of the groups named before it (system less the
+ * browser file of test/hostile).
+ */
+function group(name: string) {
+  const names = Object.keys(TEST_GROUPS);
+  const before = names.slice(0, names.indexOf(name)).flatMap((n) => TEST_GROUPS[n] ?? []);
+  return { extends: true as const, test: { name, include: [...(TEST_GROUPS[name] ?? [])], exclude: before } };
+}
+
 export default defineConfig({
   resolve: {
     // Scenario files outside the repo import the package by name; the CLI maps the name with a
@@ -14,9 +56,15 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      ...Object.keys(TEST_GROUPS).map(group),
+      {
+        extends: true,
+        test: { name: 'unit', include: [ALL], exclude: Object.values(TEST_GROUPS).flat() },
+      },
+    ],
   },
 });

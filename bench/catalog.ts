@@ -16,7 +16,7 @@ export interface CatalogRun {
   /** The report's own durationMs: discovery and the scenarios, without start-up and reports. */
   runMs?: number;
   summary?: Summary;
-  /** The slowest scenarios, for the README and for whoever makes the catalog faster. */
+  /** The slowest scenarios, for docs/performance.md and for whoever makes the catalog faster. */
   slowest?: { id: string; durationMs: number }[];
 }
 

@@ -2,7 +2,8 @@
  * Compact JWS (RFC 7515 §7.1) taken apart and put together again, signed synchronously with
  * node:crypto so that fast-check can `.map` over it. Shared by the JWT tamper generators.
  */
-import { constants, createHmac, sign, type KeyObject } from 'node:crypto';
+import { createHmac, sign, type KeyObject } from 'node:crypto';
+import { isJwsAlg, JWS_ALGS, signatureOptions } from '../protocol/jws.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -44,26 +45,14 @@ export function decodeJws(token: string): DecodedJws {
 /** The JWS signature of `header.payload` by alg (RFC 7518 §3.1): HS*, RS*, PS*, ES*, EdDSA. */
 export function jwsSignature(alg: string, signingInput: string, key: KeyObject | Uint8Array): Buffer {
   const data = Buffer.from(signingInput, 'ascii');
-  const hash = `sha${alg.slice(2)}`;
-  if (alg === 'EdDSA' || alg === 'Ed25519') return sign(null, data, key as KeyObject);
-  switch (alg.slice(0, 2)) {
-    case 'HS':
-      return createHmac(hash, key as Uint8Array)
-        .update(data)
-        .digest();
-    case 'RS':
-      return sign(hash, data, key as KeyObject);
-    case 'PS':
-      return sign(hash, data, {
-        key: key as KeyObject,
-        padding: constants.RSA_PKCS1_PSS_PADDING,
-        saltLength: Number(alg.slice(2)) / 8,
-      });
-    case 'ES':
-      return sign(hash, data, { key: key as KeyObject, dsaEncoding: 'ieee-p1363' });
-    default:
-      throw new Error(`cannot sign with alg ${alg}`);
-  }
+  if (isJwsAlg(alg) && JWS_ALGS[alg].kty === 'oct')
+    return createHmac(JWS_ALGS[alg].hash, key as Uint8Array)
+      .update(data)
+      .digest();
+  const parameters = signatureOptions(alg);
+  if (!parameters) throw new Error(`cannot sign with alg ${alg}`);
+  const { digest, ...options } = parameters;
+  return sign(digest, data, { key: key as KeyObject, ...options });
 }
 
 /** `header.payload.signature` with a fresh signature by `signer`; header members set to undefined are dropped. */

@@ -1,14 +1,12 @@
 /**
  * PKCE code verifiers and challenges (RFC 7636). A verifier is
  *   code-verifier = 43*128unreserved, unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"  (§4.1)
- * and the S256 challenge is BASE64URL-ENCODE(SHA256(ASCII(code_verifier))) (§4.2).
+ * and the S256 challenge is BASE64URL-ENCODE(SHA256(ASCII(code_verifier))) (§4.2), protocol/pkce.ts.
  */
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { s256, UNRESERVED, VERIFIER_MAX_LENGTH, VERIFIER_MIN_LENGTH } from '../protocol/pkce.ts';
 
-export const VERIFIER_MIN_LENGTH = 43;
-export const VERIFIER_MAX_LENGTH = 128;
-export const UNRESERVED = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~'];
+export { UNRESERVED, VERIFIER_MAX_LENGTH, VERIFIER_MIN_LENGTH } from '../protocol/pkce.ts';
 
 export const INVALID_VERIFIER_KINDS = ['empty', 'too-short', 'too-long', 'forbidden-char'] as const;
 export type InvalidVerifierKind = (typeof INVALID_VERIFIER_KINDS)[number];
@@ -78,10 +76,11 @@ export function invalidVerifier(): fc.Arbitrary<InvalidVerifier> {
   );
 }
 
-/** The S256 code_challenge of a verifier (RFC 7636 §4.2): unpadded base64url of SHA-256. */
-export function s256Challenge(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
-}
+/**
+ * The S256 code_challenge of a verifier (RFC 7636 §4.2): unpadded base64url of SHA-256. Also of the
+ * invalid verifiers above: protocol/pkce.ts says how one outside the §4.1 alphabet is hashed.
+ */
+export const s256Challenge: (verifier: string) => string = s256;
 
 /** A valid verifier with its S256 challenge. */
 export function pkcePair(): fc.Arbitrary<PkcePair> {

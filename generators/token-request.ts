@@ -4,6 +4,7 @@
  * A correct server answers each with a §5.2 JSON error (token.error-format), never a 5xx.
  */
 import fc from 'fast-check';
+import { GRANT, JWT_BEARER_GRANT, SAML2_BEARER_GRANT } from '../protocol/grants.ts';
 
 export const MALFORMED_TOKEN_REQUEST_KINDS = [
   'wrong-type',
@@ -56,14 +57,10 @@ export const REQUIRED_TOKEN_PARAMS: Readonly<Record<string, readonly string[]>> 
   refresh_token: ['grant_type', 'refresh_token'],
   client_credentials: ['grant_type'],
   password: ['grant_type', 'username', 'password'],
-  'urn:ietf:params:oauth:grant-type:device_code': ['grant_type', 'device_code'],
-  'urn:ietf:params:oauth:grant-type:token-exchange': ['grant_type', 'subject_token', 'subject_token_type'],
+  [GRANT.device]: ['grant_type', 'device_code'],
+  [GRANT.exchange]: ['grant_type', 'subject_token', 'subject_token_type'],
 };
-export const KNOWN_GRANT_TYPES = [
-  ...Object.keys(REQUIRED_TOKEN_PARAMS),
-  'urn:ietf:params:oauth:grant-type:jwt-bearer',
-  'urn:ietf:params:oauth:grant-type:saml2-bearer',
-];
+export const KNOWN_GRANT_TYPES = [...Object.keys(REQUIRED_TOKEN_PARAMS), JWT_BEARER_GRANT, SAML2_BEARER_GRANT];
 
 type Entries = [string, string][];
 const enc = (s: string): string => encodeURIComponent(s).replace(/%20/g, '+');

@@ -7,8 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from './config.ts';
 import { HarnessError } from './failures.ts';
 import { type Jwk, signJws, unsecuredJws } from './jws-sign.ts';
+import { CLIENT_ASSERTION_TYPE } from '../protocol/grants.ts';
 
-export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+export { CLIENT_ASSERTION_TYPE } from '../protocol/grants.ts';
 
 export interface ClientAssertionOptions {
   /** The audience: the issuer identifier by default (RFC 7523 §3 point 3; FAPI 2.0 SP §5.3.2.1). */

@@ -2,7 +2,9 @@
  * DPoP proofs (RFC 9449 §4.2): the harness makes its own key pairs per run (never configured),
  * and signs proofs with them. Options make the wrong proofs scenarios check are refused.
  */
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { jwkThumbprint } from '../protocol/jwk.ts';
+import { accessTokenHash } from '../protocol/token-hash.ts';
 import { HarnessError } from './failures.ts';
 import { type Jwk, type JwsAlg, publicJwkOf, signJws, unsecuredJws } from './jws-sign.ts';
 
@@ -18,18 +20,7 @@ export interface DpopProofOptions {
   signWith?: DpopKey;
 }
 
-/** JWK thumbprint (RFC 7638) with SHA-256, base64url: the cnf.jkt a bound token carries. */
-export function jwkThumbprint(jwk: Jwk): string {
-  const required: Record<string, string[]> = {
-    EC: ['crv', 'kty', 'x', 'y'],
-    RSA: ['e', 'kty', 'n'],
-    OKP: ['crv', 'kty', 'x'],
-  };
-  const members = required[jwk.kty];
-  if (!members) throw new HarnessError(`no thumbprint for a ${jwk.kty} key`);
-  const canonical = `{${members.map((m) => `${JSON.stringify(m)}:${JSON.stringify(jwk[m])}`).join(',')}}`;
-  return createHash('sha256').update(canonical).digest('base64url');
-}
+export { jwkThumbprint } from '../protocol/jwk.ts';
 
 export class DpopKey {
   readonly publicJwk: Jwk;
@@ -52,9 +43,7 @@ export class DpopKey {
       htm,
       htu: url.href,
       iat: Math.floor(Date.now() / 1000) + (options.iatOffset ?? 0),
-      ...(options.accessToken
-        ? { ath: createHash('sha256').update(options.accessToken, 'ascii').digest('base64url') }
-        : {}),
+      ...(options.accessToken ? { ath: accessTokenHash(options.accessToken) } : {}),
     };
     const header = { typ: 'dpop+jwt', alg: this.alg, jwk: this.publicJwk };
     if (options.alg === 'none') return unsecuredJws(header, payload);

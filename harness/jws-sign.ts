@@ -3,9 +3,12 @@
  * DPoP proofs while it builds a request). Keys are JWKs; the algorithm follows the key.
  */
 import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { signatureOptions } from '../protocol/jws.ts';
 import { HarnessError } from './failures.ts';
 
-export type JwsAlg = 'RS256' | 'PS256' | 'ES256' | 'ES384' | 'ES512' | 'EdDSA';
+/** The algorithms the harness signs with: a subset of protocol/jws.ts's table. */
+export const HARNESS_SIGNING_ALGS = ['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+export type JwsAlg = (typeof HARNESS_SIGNING_ALGS)[number];
 
 export type Jwk = Record<string, unknown> & { kty: string };
 
@@ -14,7 +17,7 @@ const b64 = (value: unknown) =>
 
 /** The algorithm a key signs with: its own `alg`, else the usual one for its type and curve. */
 export function algOf(jwk: Jwk): JwsAlg {
-  if (typeof jwk.alg === 'string' && ['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'].includes(jwk.alg))
+  if (typeof jwk.alg === 'string' && (HARNESS_SIGNING_ALGS as readonly string[]).includes(jwk.alg))
     return jwk.alg as JwsAlg;
   if (jwk.kty === 'RSA') return 'RS256';
   if (jwk.kty === 'OKP') return 'EdDSA';
@@ -43,29 +46,10 @@ export function signJws(header: Record<string, unknown>, payload: Record<string,
   const input = `${b64({ ...header, alg })}.${b64(payload)}`;
   const key = keyObject(jwk);
   const data = Buffer.from(input);
-  let signature: Buffer;
-  switch (alg) {
-    case 'RS256':
-      signature = sign('sha256', data, key);
-      break;
-    case 'PS256':
-      signature = sign('sha256', data, { key, padding: 6, saltLength: 32 });
-      break;
-    case 'ES256':
-      signature = sign('sha256', data, { key, dsaEncoding: 'ieee-p1363' });
-      break;
-    case 'ES384':
-      signature = sign('sha384', data, { key, dsaEncoding: 'ieee-p1363' });
-      break;
-    case 'ES512':
-      signature = sign('sha512', data, { key, dsaEncoding: 'ieee-p1363' });
-      break;
-    case 'EdDSA':
-      signature = sign(null, data, key);
-      break;
-    default:
-      throw new HarnessError(`unsupported JWS alg ${String(alg)}`);
-  }
+  const parameters = signatureOptions(String(alg));
+  if (!parameters) throw new HarnessError(`unsupported JWS alg ${String(alg)}`);
+  const { digest, ...options } = parameters;
+  const signature = sign(digest, data, { key, ...options });
   return `${input}.${signature.toString('base64url')}`;
 }
 

@@ -4,27 +4,16 @@
  * algorithm allow-list that never admits none or symmetric algorithms, at_hash) and OIDC Core
  * §3.1.3.7. Every way a token is wrong becomes a CheckFailure naming the claim and the rule.
  */
-import { createHash } from 'node:crypto';
 import * as jose from 'jose';
+import { ASYMMETRIC_ALGS } from '../protocol/jws.ts';
+import { tokenHash } from '../protocol/token-hash.ts';
 import type { Client } from './config.ts';
 import { CheckFailure } from './failures.ts';
 import type { HttpClient } from './http.ts';
 import type { Target } from './target.ts';
 
 /** Asymmetric JWS algorithms a verifier may accept (RFC 8725 §3.1: never none, never HS* here). */
-export const ASYMMETRIC_ALGS = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-] as const;
+export { ASYMMETRIC_ALGS } from '../protocol/jws.ts';
 
 export interface DecodedJwt {
   header: jose.ProtectedHeaderParameters;
@@ -43,13 +32,11 @@ export interface IdTokenExpectations {
   clockToleranceSec?: number;
 }
 
-/** at_hash: left half of the hash (by the JWS alg's hash) of the access token, base64url (OIDC §3.2.2.9). */
-export function atHash(accessToken: string, alg: string): string {
-  const bits = /(\d{3})$/.exec(alg)?.[1];
-  const hash = alg === 'EdDSA' || alg === 'Ed25519' ? 'sha512' : `sha${bits ?? '256'}`;
-  const digest = createHash(hash).update(accessToken, 'ascii').digest();
-  return digest.subarray(0, digest.length / 2).toString('base64url');
-}
+/**
+ * at_hash: left half of the hash (by the JWS alg's hash) of the access token, base64url (OIDC Core
+ * §3.1.3.6, §3.2.2.9); undefined when the alg names no hash.
+ */
+export const atHash: (accessToken: string, alg: string) => string | undefined = tokenHash;
 
 export function decodeJwt(token: string): DecodedJwt {
   try {
@@ -196,6 +183,12 @@ export class JwtTools {
     const { header, payload } = decodeJwt(idToken);
     if (payload.at_hash === undefined && !options.required) return 'absent';
     const want = atHash(accessToken, String(header.alg));
+    if (want === undefined) {
+      throw new CheckFailure(
+        `The ID token's alg "${String(header.alg)}" names no hash function, so its at_hash cannot be computed; ` +
+          'OIDC Core §3.1.3.6 defines at_hash by the hash of the JWS alg of the ID token.',
+      );
+    }
     if (payload.at_hash !== want) {
       throw new CheckFailure(
         `The ID token's at_hash is ${payload.at_hash === undefined ? 'missing' : `"${String(payload.at_hash)}"`} ` +

@@ -1,15 +1,13 @@
-/** PKCE helpers (RFC 7636 §4.1–4.2). */
-import { createHash, randomBytes } from 'node:crypto';
+/** PKCE helpers (RFC 7636 §4.1–4.2); the S256 transform itself is protocol/pkce.ts. */
+import { randomBytes } from 'node:crypto';
+import { s256 } from '../protocol/pkce.ts';
+
+export { s256 } from '../protocol/pkce.ts';
 
 export interface Pkce {
   verifier: string;
   challenge: string;
   method: 'S256';
-}
-
-/** code_challenge = BASE64URL(SHA256(ASCII(code_verifier))) (RFC 7636 §4.2). */
-export function s256(verifier: string): string {
-  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
 }
 
 /** A fresh high-entropy verifier: 32 random octets, base64url-encoded (43 characters, §4.1). */

@@ -10,28 +10,11 @@
  * a requirement may be limited to some client roles (`roles`), e.g. RFC 9700 §2.2.2 makes refresh
  * rotation a MUST for public clients only.
  */
+import type { ClientRole } from '../protocol/client-roles.ts';
 import type { Level, ProfileName, ResolvedRequirement } from './results.ts';
 
 /** The client roles of the target config (DESIGN §4); `legacy` may use the password and implicit grants. */
-export type ClientRole =
-  | 'confidential'
-  | 'confidential2'
-  | 'public'
-  | 'machine'
-  | 'device'
-  | 'exchange'
-  | 'legacy'
-  | 'keyed';
-export const CLIENT_ROLES: readonly ClientRole[] = [
-  'confidential',
-  'confidential2',
-  'public',
-  'machine',
-  'device',
-  'exchange',
-  'legacy',
-  'keyed',
-];
+export { CLIENT_ROLES, type ClientRole } from '../protocol/client-roles.ts';
 
 export type SpecName =
   | 'SPEC'

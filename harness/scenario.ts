@@ -5,6 +5,7 @@
  */
 import type * as fc from 'fast-check';
 import type { Page } from 'playwright-core';
+import type { FlawName } from '../protocol/flaw-names.ts';
 import type { Client } from './config.ts';
 import type { DeviceFlow, DeviceFlowOptions } from './device.ts';
 import { HarnessError } from './failures.ts';
@@ -75,8 +76,8 @@ export interface ScenarioDefinition<K extends string = string> {
   requirements: Readonly<Record<K, Requirement>>;
   severity: Severity;
   requires?: ScenarioRequires;
-  /** Planted flaws (reference/flaws.ts) this scenario must detect. */
-  catches?: readonly string[];
+  /** Planted flaws (protocol/flaw-names.ts, switched in reference/flaws.ts) this scenario must detect. */
+  catches?: readonly FlawName[];
   /** Overrides the run's per-scenario time limit. */
   timeoutMs?: number;
   /** Must not overlap with any other scenario (runs alone, after the others). */

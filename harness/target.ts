@@ -11,6 +11,7 @@ import { HttpClient, Recorder } from './http.ts';
 import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
 import type { HttpEvidence } from './results.ts';
+import { GRANT } from '../protocol/grants.ts';
 
 export type EndpointName =
   | 'authorization'
@@ -104,9 +105,9 @@ export interface Target {
 
 /** A configured role implies the grant it exists for (DESIGN §9). Not legacy: it may be password or implicit. */
 export const ROLE_GRANTS: Partial<Record<ClientRole, string>> = {
-  machine: 'client_credentials',
-  device: 'urn:ietf:params:oauth:grant-type:device_code',
-  exchange: 'urn:ietf:params:oauth:grant-type:token-exchange',
+  machine: GRANT.clientCredentials,
+  device: GRANT.device,
+  exchange: GRANT.exchange,
 };
 
 /**
@@ -128,15 +129,7 @@ export const LIST_FIELDS: Record<string, { kind: string; default?: string[]; abs
   id_token_signing_alg_values_supported: { kind: 'id_token_alg', absentMeans: 'no algorithm is advertised' },
 };
 
-export const GRANT = {
-  code: 'authorization_code',
-  clientCredentials: 'client_credentials',
-  refresh: 'refresh_token',
-  device: 'urn:ietf:params:oauth:grant-type:device_code',
-  exchange: 'urn:ietf:params:oauth:grant-type:token-exchange',
-  password: 'password',
-  implicit: 'implicit',
-} as const;
+export { GRANT } from '../protocol/grants.ts';
 
 function strings(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;

@@ -9,6 +9,14 @@ export interface InteropIdp {
    * discovery answers.
    */
   start(options: { port: number; workDir: string; log?: (line: string) => void }): Promise<RunningIdp>;
+  /**
+   * Scenarios whose pages only the browser driver can walk on this IdP (e.g. a deny button that
+   * works by script): the matrix runs the catalog with the target config's driver, then these
+   * again through the browser driver, against the same running IdP, and keeps the browser's
+   * verdicts — as a user would re-run what the form driver reported it could not do. `why` says
+   * what on the page needs the browser; the report's notices name each such scenario.
+   */
+  browserPass?: { scenarios: readonly string[]; why: string };
 }
 export interface RunningIdp {
   /** A target config object (the same shape as harness/config.ts accepts) with the clients/user/login for this IdP. */

@@ -1,16 +1,19 @@
 /**
  * The interop matrix: every IdP module under interop/, run through the whole catalog with the
  * library API, and compared with its expectations file (interop/expectations/<idp>.json).
- * Used by `npm run interop` (interop/run.ts), the vitest suite (test/interop/) and the README's
+ * Used by `npm run interop` (interop/run.ts), the vitest suite (test/interop/) and docs/interop.md's
  * compatibility table (interop/table.ts).
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { summarize } from '../harness/conformance.ts';
 import type { ProfileName, Report, ScenarioResult, Status } from '../harness/results.ts';
-import { type TargetConfigInput, runConformance } from '../index.ts';
+import { selectScenarios } from '../harness/runner.ts';
+import { BUILT_IN_SCENARIOS, type TargetConfigInput, runConformance } from '../index.ts';
+import { writeReports } from '../reports/index.ts';
 import type { InteropIdp } from './idp.ts';
 import { freePort } from './support.ts';
 
@@ -49,12 +52,51 @@ export interface IdpRun {
   report: Report;
   /** Wall time of start + catalog + stop, ms. */
   wallMs: number;
+  /** The login driver(s) the catalog ran with, in words: "form driver", "form driver, then the browser driver for …" */
+  driver: string;
 }
 
-/** Starts the IdP on a free port, runs the catalog (reports to `reportDir` when given), stops it. */
+export type DriverName = 'form' | 'browser';
+
+/**
+ * The target config with the login driver `driver`: the IdP's own login settings when it already
+ * uses that driver; the browser driver otherwise without steps (it reads every page through the
+ * shared page walk); the form driver with the default field names.
+ */
+export function withDriver(target: Record<string, unknown>, driver: DriverName | undefined): Record<string, unknown> {
+  const login = (target.login ?? { driver: 'form' }) as { driver?: string };
+  if (!driver || login.driver === driver) return target;
+  return { ...target, login: { driver } };
+}
+
+/** The report of the first pass with the browser pass's results in place of its own, and a notice for each. */
+export function withBrowserPass(first: Report, browser: Report, why: string): Report {
+  const ids = new Set(browser.results.map((r) => r.id));
+  const results = [...first.results.filter((r) => !ids.has(r.id)), ...browser.results].sort((a, b) =>
+    a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  );
+  const notices = [
+    ...(first.notices ?? []),
+    ...[...ids].sort().map((id) => `${id}: run with the browser login driver (${why})`),
+  ];
+  return {
+    ...first,
+    durationMs: first.durationMs + browser.durationMs,
+    selection: { ...first.selection, skip: first.selection.skip.filter((id) => !ids.has(id)) },
+    summary: summarize(results),
+    results,
+    ...(notices.length ? { notices } : {}),
+  };
+}
+
+/**
+ * Starts the IdP on a free port, runs the catalog (reports to `reportDir` when given) with its
+ * target config's login driver, or `driver` when given, and stops it. Without `driver`, an IdP's
+ * `browserPass` scenarios run a second time through the browser driver, and their verdicts count.
+ */
 export async function runIdp(
   idp: InteropIdp,
-  options: { reportDir?: string; log?: (line: string) => void; only?: string[] } = {},
+  options: { reportDir?: string; log?: (line: string) => void; only?: string[]; driver?: DriverName } = {},
 ): Promise<IdpRun> {
   const started = performance.now();
   const workDir = await mkdtemp(path.join(tmpdir(), `interop-${idp.name}-`));
@@ -62,14 +104,46 @@ export async function runIdp(
     const port = await freePort();
     const running = await idp.start({ port, workDir, ...(options.log ? { log: options.log } : {}) });
     try {
+      const target = withDriver(running.targetConfig, options.driver);
+      const driver = (target.login as { driver?: string } | undefined)?.driver ?? 'form';
+      const pass = options.driver === undefined && driver !== 'browser' ? idp.browserPass : undefined;
+      const again = pass
+        ? selectScenarios(
+            BUILT_IN_SCENARIOS.filter((s) => pass.scenarios.includes(s.id)),
+            options.only ?? [],
+          ).map((s) => s.id)
+        : [];
       const report = await runConformance({
         // The module's config object, validated by runConformance like any other.
-        target: running.targetConfig as TargetConfigInput,
+        target: target as TargetConfigInput,
         ...RUN,
         ...(options.only ? { only: options.only } : {}),
+        ...(again.length ? { skip: again } : {}),
         ...(options.reportDir ? { reportDir: options.reportDir } : {}),
       });
-      return { report, wallMs: Math.round(performance.now() - started) };
+      if (!pass || !again.length)
+        return { report, wallMs: Math.round(performance.now() - started), driver: `${driver} driver` };
+      const browserDir = options.reportDir && path.join(options.reportDir, 'browser-pass');
+      const browser = await runConformance({
+        target: withDriver(running.targetConfig, 'browser') as TargetConfigInput,
+        ...RUN,
+        only: again,
+        ...(browserDir ? { reportDir: browserDir } : {}),
+      });
+      const merged = withBrowserPass(report, browser, pass.why);
+      if (options.reportDir && browserDir) {
+        // The merged report in the folder's place; the browser pass's screenshots beside the first pass's.
+        await cp(path.join(browserDir, 'screenshots'), path.join(options.reportDir, 'screenshots'), {
+          recursive: true,
+          force: true,
+        }).catch(() => undefined);
+        await writeReports(merged, options.reportDir);
+      }
+      return {
+        report: merged,
+        wallMs: Math.round(performance.now() - started),
+        driver: `${driver} driver, then the browser driver for ${again.join(', ')}`,
+      };
     } finally {
       await running.stop();
     }

@@ -26,8 +26,14 @@ const { values } = parseArgs({
     update: { type: 'boolean', default: false },
     only: { type: 'string', multiple: true },
     verbose: { type: 'boolean', default: false },
+    driver: { type: 'string' },
   },
 });
+const driver = values.driver;
+if (driver !== undefined && driver !== 'form' && driver !== 'browser') {
+  console.error(`--driver: "form" or "browser", not ${JSON.stringify(driver)}`);
+  process.exit(2);
+}
 
 const names = values.idp?.length ? values.idp : IDPS.map((i) => i.name);
 const unknown = names.filter((n) => !IDPS.some((i) => i.name === n));
@@ -63,6 +69,7 @@ for (const name of names) {
     run = await runIdp(idp, {
       reportDir,
       ...(values.only ? { only: values.only } : {}),
+      ...(driver ? { driver } : {}),
       ...(values.verbose ? { log: (l: string) => console.log(l) } : {}),
     });
   } catch (error) {
@@ -77,7 +84,7 @@ for (const name of names) {
   if (values.update && !values.only) await writeExpectations(expectations!);
   const harness = Object.values(expectations?.scenarios ?? {}).filter((e) => e.reason.startsWith('harness:')).length;
   const line =
-    `${name}: ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} ` +
+    `${name} (${run.driver}): ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} ` +
     `skipped, ${s.errors} errors; ${harness} harness: entries; ${(wallMs / 1000).toFixed(0)} s`;
   rows.push(line);
   console.log(line);

@@ -1,6 +1,6 @@
 /**
- * The README's compatibility table, rendered from interop/expectations/*.json (one source of
- * truth): `npm run interop:table` rewrites the part of README.md between the interop markers; a
+ * The compatibility table of docs/interop.md, rendered from interop/expectations/*.json (one source of
+ * truth): `npm run interop:table` rewrites the part of docs/interop.md between the interop markers; a
  * test (test/interop/table.test.ts) fails when the committed table is stale.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,7 +11,8 @@ import type { Status } from '../harness/results.ts';
 import { betweenMarkers } from '../scripts/catalog.ts';
 import { type Expectations, IDPS, expectationsFile } from './matrix.ts';
 
-export const README = fileURLToPath(new URL('../README.md', import.meta.url));
+/** The page that shows the compatibility table. */
+export const INTEROP_PAGE = fileURLToPath(new URL('../docs/interop.md', import.meta.url));
 export const BEGIN = '<!-- interop:begin (npm run interop:table) -->';
 export const END = '<!-- interop:end -->';
 
@@ -74,12 +75,12 @@ export function compatibilityTable(list: readonly Expectations[] = allExpectatio
   return [summary, ...list.map(idpTable)].join('\n\n');
 }
 
-/** README.md with the table between the markers replaced by the current one. */
-export function withCompatibilityTable(readme: string, table = compatibilityTable()): string {
-  return betweenMarkers(readme, BEGIN, END, table);
+/** The page's text with the table between the markers replaced by the current one. */
+export function withCompatibilityTable(page: string, table = compatibilityTable()): string {
+  return betweenMarkers(page, BEGIN, END, table);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await writeFile(README, withCompatibilityTable(await readFile(README, 'utf8')));
-  console.log('wrote the compatibility table in README.md');
+  await writeFile(INTEROP_PAGE, withCompatibilityTable(await readFile(INTEROP_PAGE, 'utf8')));
+  console.log('wrote the compatibility table in docs/interop.md');
 }

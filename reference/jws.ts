@@ -7,32 +7,12 @@
  * token on the bench machine, where the whole rest of a client_credentials request costs about
  * 140 µs; this costs a few. Verification of presented tokens stays with jose (verify.ts).
  */
-import { constants, sign, type KeyObject } from 'node:crypto';
+import { sign, type KeyObject } from 'node:crypto';
+import { signatureOptions } from '../protocol/jws.ts';
 import type { SigningAlg } from './options.ts';
 
-export interface SignatureOptions {
-  /** The digest node:crypto hashes with; null for Ed25519, which hashes internally. */
-  digest: string | null;
-  padding?: number;
-  saltLength?: number;
-  dsaEncoding?: 'ieee-p1363';
-}
-
-/** The node:crypto parameters of each JWS algorithm (RFC 7518 §3.3, §3.4, §3.5; RFC 8037 §3.1). */
-export function signatureOptions(alg: SigningAlg): SignatureOptions {
-  switch (alg) {
-    case 'RS256':
-      return { digest: 'sha256' };
-    // RSASSA-PSS with SHA-256, MGF1 with SHA-256, and a salt as long as the hash (RFC 7518 §3.5).
-    case 'PS256':
-      return { digest: 'sha256', padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 };
-    // JWS carries the raw R || S pair, not DER (RFC 7518 §3.4).
-    case 'ES256':
-      return { digest: 'sha256', dsaEncoding: 'ieee-p1363' };
-    case 'EdDSA':
-      return { digest: null };
-  }
-}
+/** The node:crypto parameters of each JWS algorithm (RFC 7518 §3.3–3.5, RFC 8037 §3.1): protocol/jws.ts. */
+export { type SignatureOptions, signatureOptions } from '../protocol/jws.ts';
 
 const base64url = (json: unknown) => Buffer.from(JSON.stringify(json)).toString('base64url');
 

@@ -7,8 +7,9 @@
  * until every token it signed has expired, then it is dropped. The set learns those expiries
  * from `forSigning`, and reads time from the server's clock.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
+import { jwkThumbprint } from '../protocol/jwk.ts';
 import type { SigningAlg } from './options.ts';
 
 export interface SigningKey {
@@ -38,18 +39,7 @@ function generatePair(alg: SigningAlg): { privateKey: KeyObject; publicKey: KeyO
   }
 }
 
-/** RFC 7638 thumbprint: SHA-256 over the required members in lexicographic order. */
-export function jwkThumbprint(jwk: JWK): string {
-  const required: Record<string, string[]> = {
-    RSA: ['e', 'kty', 'n'],
-    EC: ['crv', 'kty', 'x', 'y'],
-    OKP: ['crv', 'kty', 'x'],
-  };
-  const members = required[jwk.kty ?? ''];
-  if (!members) throw new Error(`no thumbprint for key type ${jwk.kty}`);
-  const canonical = JSON.stringify(Object.fromEntries(members.map((m) => [m, (jwk as Record<string, unknown>)[m]])));
-  return createHash('sha256').update(canonical).digest('base64url');
-}
+export { jwkThumbprint } from '../protocol/jwk.ts';
 
 export function generateSigningKey(alg: SigningAlg): SigningKey {
   if (!isSigningAlg(alg))

@@ -6,17 +6,12 @@ import type { ShapeClaims } from './fixture.ts';
 import type { FlawName } from './flaws.ts';
 import type { KeySet } from './keys.ts';
 import type { Store } from './store/store.ts';
+import type { ClientRole as ConfigRole } from '../protocol/client-roles.ts';
+import { GRANT, type GrantType } from '../protocol/grants.ts';
 
 export type SigningAlg = 'RS256' | 'ES256' | 'PS256' | 'EdDSA';
 
-export type GrantType =
-  | 'authorization_code'
-  | 'client_credentials'
-  | 'refresh_token'
-  | 'urn:ietf:params:oauth:grant-type:device_code'
-  | 'urn:ietf:params:oauth:grant-type:token-exchange'
-  | 'password'
-  | 'implicit';
+export type { GrantType } from '../protocol/grants.ts';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
 
@@ -228,8 +223,8 @@ export const SEEDED_USER: UserConfig = {
 };
 
 /** RFC 8628 §3.4: the device code grant's grant_type. */
-export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-const EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+export const DEVICE_GRANT = GRANT.device;
+const EXCHANGE_GRANT = GRANT.exchange;
 
 /** The seeded clients, keyed by the DESIGN §4 role each one plays. */
 export const SEEDED_CLIENTS = {
@@ -313,7 +308,9 @@ export const LEGACY_CLIENT: ClientConfig = {
 };
 
 /** The role a client plays in the harness's target config: a seeded role, or `legacy`. */
-export type TargetRole = ClientRole | 'legacy';
+export type TargetRole = OneOfTheConfigRoles<ClientRole | 'legacy'>;
+/** Every role the reference seeds is one the target config knows (protocol/client-roles.ts). */
+type OneOfTheConfigRoles<T extends ConfigRole> = T;
 
 /** A client as the server knows it: its configuration and, for seeded or by-role clients, its role. */
 export type RegisteredClient = ClientConfig & { role?: TargetRole };

@@ -2,6 +2,7 @@
 import type { Flaws } from './flaws.ts';
 import type { UserConfig } from './options.ts';
 import { invalidRequest, invalidScope } from './http/errors.ts';
+import { SCOPE_TOKEN_FORMAT } from '../protocol/syntax.ts';
 
 /** OIDC Core §5.4: the claims each scope value requests. */
 export const SCOPE_CLAIMS = {
@@ -12,7 +13,7 @@ export const SCOPE_CLAIMS = {
 } as const satisfies Record<string, readonly (keyof UserConfig['claims'])[]>;
 
 /** RFC 6749 §3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ), space-delimited. */
-const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+const SCOPE_TOKEN = SCOPE_TOKEN_FORMAT;
 
 /** Splits a scope string into its distinct tokens, in order. */
 export function parseScope(scope: string): string[] {

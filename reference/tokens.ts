@@ -2,13 +2,14 @@
  * Minting JWT access tokens (RFC 9068) and ID tokens (OIDC Core §2). Presented tokens are
  * verified in verify.ts.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
+import { tokenHash } from '../protocol/token-hash.ts';
 import { shapeClaims, type ShapeClaims } from './fixture.ts';
 import type { Flaws } from './flaws.ts';
 import { signCompact } from './jws.ts';
 import type { KeySet } from './keys.ts';
-import type { ClientConfig, Lifetimes, SigningAlg, UserConfig } from './options.ts';
+import type { ClientConfig, Lifetimes, UserConfig } from './options.ts';
 import { claimsForScope } from './scopes.ts';
 
 /** A fresh opaque value: codes, refresh tokens, jti, interaction ids. 256 bits. */
@@ -146,12 +147,4 @@ export class TokenService {
     const key = this.deps.keys.forSigning(payload.exp * 1000);
     return signCompact({ alg: key.alg, kid: kid ?? key.kid, typ }, payload, key.privateKey);
   }
-}
-
-/** OIDC Core §3.1.3.6 at_hash: left half of the hash of the token's ASCII octets, base64url. */
-export function tokenHash(token: string, alg: SigningAlg): string {
-  const digest = createHash(alg === 'EdDSA' ? 'sha512' : 'sha256')
-    .update(token, 'ascii')
-    .digest();
-  return digest.subarray(0, digest.length / 2).toString('base64url');
 }

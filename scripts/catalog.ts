@@ -1,6 +1,6 @@
 /**
- * The README's catalog table, rendered from the scenarios themselves (one source of truth):
- * `npm run catalog` rewrites the part of README.md between the catalog markers; a test fails when
+ * The catalog table of docs/catalog.md, rendered from the scenarios themselves (one source of truth):
+ * `npm run catalog` rewrites the part of docs/catalog.md between the catalog markers; a test fails when
  * the committed table is stale.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -10,7 +10,8 @@ import { requirementLabel } from '../harness/requirements.ts';
 import type { Scenario } from '../harness/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 
-export const README = fileURLToPath(new URL('../README.md', import.meta.url));
+/** The page that shows the catalog table. */
+export const CATALOG_PAGE = fileURLToPath(new URL('../docs/catalog.md', import.meta.url));
 export const BEGIN = '<!-- catalog:begin (npm run catalog) -->';
 export const END = '<!-- catalog:end -->';
 
@@ -37,16 +38,16 @@ export function catalogTable(scenarios: readonly Scenario[] = BUILT_IN_SCENARIOS
 export function betweenMarkers(text: string, begin: string, end: string, table: string): string {
   const start = text.indexOf(begin);
   const stop = text.indexOf(end);
-  if (start === -1 || stop < start) throw new Error(`README.md has no ${begin} … ${end} section`);
+  if (start === -1 || stop < start) throw new Error(`the page has no ${begin} … ${end} section`);
   return `${text.slice(0, start + begin.length)}\n${table}\n${text.slice(stop)}`;
 }
 
-/** README.md with the table between the markers replaced by the current one. */
-export function withCatalog(readme: string, table = catalogTable()): string {
-  return betweenMarkers(readme, BEGIN, END, table);
+/** The page's text with the table between the markers replaced by the current one. */
+export function withCatalog(page: string, table = catalogTable()): string {
+  return betweenMarkers(page, BEGIN, END, table);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await writeFile(README, withCatalog(await readFile(README, 'utf8')));
-  console.log('wrote the catalog table in README.md');
+  await writeFile(CATALOG_PAGE, withCatalog(await readFile(CATALOG_PAGE, 'utf8')));
+  console.log('wrote the catalog table in docs/catalog.md');
 }

@@ -6,7 +6,17 @@
  * MAX_TEXT), in the page, so a page of 50,000 buttons costs one pass.
  */
 import type { Locator, Page } from 'playwright-core';
-import { MAX_CONTROLS, MAX_FORMS, MAX_TEXT, type PageControl, type PageModel } from './page.ts';
+import {
+  MAX_ALERTS,
+  MAX_ALERT_TEXT,
+  MAX_CONTROLS,
+  MAX_FORMS,
+  MAX_TEXT,
+  type PageAlert,
+  type PageControl,
+  type PageModel,
+} from './page.ts';
+import { ERROR_BOX } from './words.ts';
 
 /** The attribute that marks a read control: `data-idpc="<snapshot>-<index>"`. */
 const MARK = 'data-idpc';
@@ -16,7 +26,7 @@ const MARK = 'data-idpc';
  * controls, text and script count; marks each control with MARK.
  */
 const READ_PAGE =
-  `(({ mark, snapshot, maxForms, maxControls, maxText }) => {
+  `(({ mark, snapshot, maxForms, maxControls, maxText, maxAlerts, maxAlertText, errorBox }) => {
   const forms = [];
   const formIndex = new Map();
   for (let i = 0; i < document.forms.length && forms.length < maxForms; i++) {
@@ -65,6 +75,20 @@ const READ_PAGE =
   `'POST' : 'GET') : undefined,
     });
   }
+  // Message boxes (page.ts PageAlert): role="alert", or a class or id that names an error; shown ones only.
+  const alerts = [];
+  const errorWord = new RegExp(errorBox, 'i');
+  const boxes = document.querySelectorAll('[role], [class], [id]');
+  for (let i = 0; i < boxes.length && i < 20000 && alerts.length < maxAlerts; i++) {
+    const el = boxes[i];
+    const role = (el.getAttribute('role') || '').trim().toLowerCase() === 'alert';
+    const words = ((el.getAttribute('class') || '') + ' ' + (el.id || '')).split(/[\\s_-]+/);
+    const errorClass = words.some((w) => errorWord.test(w));
+    if (!role && !errorClass) continue;
+    if (!visible(el)) continue;
+    const text = (el.innerText || '').replace(/\\s+/g, ' ').trim().slice(0, maxAlertText);
+    alerts.push({ role, errorClass, text });
+  }
   const h1 = document.querySelector('h1');
   const body = document.body ? document.body.innerText : '';
   return {
@@ -73,6 +97,7 @@ const READ_PAGE =
     headline: (document.title || (h1 ? h1.innerText : '') || '').replace(/\\s+/g, ' ').trim().slice(0, 200),
     text: body.replace(/\\s+/g, ' ').trim().slice(0, maxText),
     scripts: document.scripts.length,
+    alerts,
   };
 })`;
 
@@ -84,6 +109,7 @@ interface Read {
   headline: string;
   text: string;
   scripts: number;
+  alerts: PageAlert[];
 }
 
 let snapshots = 0;
@@ -108,6 +134,9 @@ export async function readLivePage(page: Page, status: number): Promise<{ model:
     maxForms: MAX_FORMS,
     maxControls: MAX_CONTROLS,
     maxText: MAX_TEXT,
+    maxAlerts: MAX_ALERTS,
+    maxAlertText: MAX_ALERT_TEXT,
+    errorBox: ERROR_BOX.source,
   });
   const read = (await page.evaluate(`${READ_PAGE}(${args})`).catch(() => undefined)) as Read | undefined;
   if (!read) return { model: emptyModel(url, status), snapshot };
@@ -127,6 +156,7 @@ export async function readLivePage(page: Page, status: number): Promise<{ model:
       forms: read.forms.map(defined),
       controls: read.controls.map(defined),
       scripts: read.scripts,
+      ...(read.alerts?.length ? { alerts: read.alerts } : {}),
       ...(cut.length ? { truncated: `read ${cut.join(' and ')}` } : {}),
     },
   };

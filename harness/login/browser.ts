@@ -22,7 +22,7 @@ import type {
 import { emptyModel, locate, readLivePage } from './browser-page.ts';
 import type { OriginPolicy } from '../origin.ts';
 import { BrowserWalk, type WalkRecorder, firstLine } from './browser-walk.ts';
-import { type PageClass, type PageControl, type PageModel, classify, reads, says } from './page.ts';
+import { type PageClass, type PageControl, type PageModel, classify, describeError, reads, says } from './page.ts';
 import { type BrowserState, type LoginSession, sessionFor, walkOn } from './session.ts';
 import { PreconditionError } from '../failures.ts';
 
@@ -266,7 +266,7 @@ export class BrowserLoginDriver implements LoginDriver {
   #stopReason(reading: Reading, decision: 'approve' | 'deny'): string {
     const { model, cls } = reading;
     const cut = model.truncated ? ` (${model.truncated})` : '';
-    if (cls.kind === 'error') return `an error page (HTTP ${model.status})${cut}`;
+    if (cls.kind === 'error') return `${describeError(model, cls.alert)}${cut}`;
     if (cls.kind === 'consent') {
       return decision === 'deny'
         ? `a page that asks for access but offers no deny, cancel or abort control${cut}`
@@ -340,7 +340,8 @@ export class BrowserLoginDriver implements LoginDriver {
         if (walk.end) break;
         const done = await this.#act(walk, reading, decision);
         if (done === 'acted') continue;
-        return await outcome(done ?? this.#stopReason(reading, decision));
+        const page = await outcome(done ?? this.#stopReason(reading, decision));
+        return reading.cls.kind === 'error' && page.kind === 'page' ? { ...page, errorPage: true } : page;
       }
       return await outcome(walk.end ? '' : `no redirect to the redirect_uri within ${MAX_ACTIONS} actions`);
     } finally {

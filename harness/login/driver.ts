@@ -83,6 +83,11 @@ export interface EndPage {
   headline: string;
   /** Why the driver stopped here. */
   reason: string;
+  /**
+   * The shared page walk (page.ts) took this page for the IdP's error page: an HTTP error status,
+   * or a page that shows an error box (role="alert", an error class) and asks for nothing.
+   */
+  errorPage?: boolean;
   /** Whether the walk passed a consent page before it stopped. */
   consentShown?: boolean;
   /** A redirect the driver did not follow because it left the `stayWithin` origin. */

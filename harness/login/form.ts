@@ -26,7 +26,15 @@ import {
   responseParams,
 } from './driver.ts';
 import { formValues, readPage } from './html.ts';
-import { type PageClass, type PageControl, type PageModel, classify, reads, whyNotSubmittable } from './page.ts';
+import {
+  type PageClass,
+  type PageControl,
+  type PageModel,
+  classify,
+  describeError,
+  reads,
+  whyNotSubmittable,
+} from './page.ts';
 import { type LoginSession, sessionFor, walkOn } from './session.ts';
 
 const MAX_STEPS = 15;
@@ -139,7 +147,7 @@ function shown(c: PageControl): string {
 /** Why a page without anything to act on stopped the walk. */
 function stopReason(model: PageModel, cls: PageClass, decision: 'approve' | 'deny'): string {
   const cut = model.truncated ? ` (${model.truncated})` : '';
-  if (cls.kind === 'error') return `an error page (HTTP ${model.status})${cut}`;
+  if (cls.kind === 'error') return `${describeError(model, cls.alert)}${cut}`;
   if (cls.kind === 'consent') {
     return decision === 'deny'
       ? `a page that asks for access but offers no deny, cancel or abort control (HTTP ${model.status})${cut}`
@@ -196,7 +204,7 @@ export class FormLoginDriver implements LoginDriver {
 
   /** A control the driver must press, or why it cannot: it never presses something else in its place. */
   #pressable(model: PageModel, control: PageControl, what: string, other?: PageControl): void {
-    const why = whyNotSubmittable(control, other);
+    const why = whyNotSubmittable(control, other, model);
     if (why) {
       throw new PreconditionError(
         `the ${what} control "${shown(control)}" on ${model.url.split('?')[0]} (HTTP ${model.status}) is ${why}: ` +
@@ -323,13 +331,14 @@ export class FormLoginDriver implements LoginDriver {
       }
       const model = readPage(res.text, request.url, res.status);
       walk.page = { model, res };
-      const stop = (reason: string): AuthorizeOutcome => ({
+      const stop = (reason: string, cls?: PageClass): AuthorizeOutcome => ({
         kind: 'page',
         status: res.status,
         url: request.url,
         body: res.text,
         headline: model.headline,
         reason,
+        ...(cls?.kind === 'error' ? { errorPage: true } : {}),
         pages,
         visits,
         redirects,
@@ -360,7 +369,7 @@ export class FormLoginDriver implements LoginDriver {
         request = next;
         continue;
       }
-      return stop(stopReason(model, cls, decision));
+      return stop(stopReason(model, cls, decision), cls);
     }
     return {
       kind: 'page',

@@ -10,14 +10,18 @@
 import { TokenizerMode } from 'parse5';
 import { SAXParser, type StartTag } from 'parse5-sax-parser';
 import {
+  MAX_ALERTS,
+  MAX_ALERT_TEXT,
   MAX_CONTROLS,
   MAX_FORMS,
   MAX_TEXT,
+  type PageAlert,
   type PageControl,
   type PageForm,
   type PageModel,
   isSubmit,
 } from './page.ts';
+import { ERROR_BOX, HIDDEN_BOX } from './words.ts';
 
 /** How deep the reader tracks nesting; deeper elements are read as part of the deepest one tracked. */
 export const MAX_DEPTH = 256;
@@ -33,6 +37,9 @@ interface Frame {
   control?: PageControl;
   option?: { value?: string; selected: boolean; text: string };
   label?: { for?: string; text: string; controls: PageControl[] };
+  /** A message box (page.ts PageAlert) whose text is being read. */
+  alert?: PageAlert;
+  noscript?: boolean;
 }
 
 const CONTROL_TAGS = new Set(['input', 'button', 'select', 'textarea', 'a']);
@@ -76,6 +83,19 @@ function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * The message box an element is, from its role, class and id (page.ts PageAlert), or undefined. A box
+ * that a class of the style sheet hides (d-none, hidden, …) is not shown, so not read.
+ */
+export function alertOf(a: Record<string, string>): PageAlert | undefined {
+  const classes = (a.class ?? '').split(/\s+/).filter(Boolean);
+  if (classes.some((c) => HIDDEN_BOX.test(c))) return undefined;
+  const role = (a.role ?? '').trim().toLowerCase() === 'alert';
+  const words = [...classes, a.id ?? ''].flatMap((c) => c.split(/[-_]/));
+  const errorClass = words.some((w) => ERROR_BOX.test(w));
+  return role || errorClass ? { role, errorClass, text: '' } : undefined;
+}
+
 function attributesOf(tag: StartTag): Record<string, string> {
   const a: Record<string, string> = {};
   for (const { name, value } of tag.attrs) if (!(name in a)) a[name] = value;
@@ -96,6 +116,9 @@ export function readPage(html: string, url: string, status: number): PageModel {
   let formDepth = 0;
   const labels: Frame[] = [];
   const inside: Frame[] = [];
+  const alerts: PageAlert[] = [];
+  const openAlerts: PageAlert[] = [];
+  let noscript = 0;
   let text = '';
   let title = '';
   let h1: string | undefined;
@@ -165,6 +188,11 @@ export function readPage(html: string, url: string, status: number): PageModel {
       }
     }
     if (frame.control) frame.control.text = collapse(frame.control.text);
+    if (frame.noscript) noscript--;
+    if (frame.alert) {
+      openAlerts.splice(openAlerts.lastIndexOf(frame.alert), 1);
+      frame.alert.text = collapse(frame.alert.text).slice(0, MAX_ALERT_TEXT);
+    }
   };
   const popTo = (at: number): void => {
     for (const frame of stack.splice(at).reverse()) close(frame);
@@ -223,6 +251,17 @@ export function readPage(html: string, url: string, status: number): PageModel {
       frame.control = control;
       inside.push(frame);
     }
+    if (name === 'noscript') {
+      frame.noscript = true;
+      noscript++;
+    }
+    // A message box that is shown: not hidden, not a <noscript> message about the browser.
+    const alert = hiding === 0 && !frame.hides && noscript === 0 ? alertOf(a) : undefined;
+    if (alert && alerts.length < MAX_ALERTS) {
+      frame.alert = alert;
+      alerts.push(alert);
+      openAlerts.push(alert);
+    }
     if (frame.hides) hiding++;
     if (frame.silent) silence++;
     stack.push(frame);
@@ -238,6 +277,7 @@ export function readPage(html: string, url: string, status: number): PageModel {
     // Adjacent elements' words must not run together.
     if (text.length < MAX_TEXT) text += ` ${data}`;
     for (const l of labels) if (l.label!.text.length < 1000) l.label!.text += data;
+    for (const a of openAlerts) if (a.text.length < 2 * MAX_ALERT_TEXT) a.text += ` ${data}`;
     const innermost = inside.at(-1);
     if (innermost?.option && innermost.option.text.length < 1000) innermost.option.text += data;
     const c = innermost?.control;
@@ -270,6 +310,7 @@ export function readPage(html: string, url: string, status: number): PageModel {
     controls,
     scripts,
     ...(cut ? { truncated: cut } : {}),
+    ...(alerts.length ? { alerts } : {}),
   };
 }
 

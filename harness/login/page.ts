@@ -5,13 +5,16 @@
  * the HTML it fetched (html.ts); the browser driver from the live page (browser-page.ts). The
  * classification is the same function for both, so the drivers cannot drift apart.
  */
-import { APPROVE, DENY, TEXT_INPUT_TYPES, USER_CODE_NAME, gives } from './words.ts';
+import { CONTINUE, DENY, ERROR_WORDING, TEXT_INPUT_TYPES, USER_CODE_NAME, gives } from './words.ts';
 
 /** The most forms and controls a page is read for (a hostile page may carry 50,000 buttons). */
 export const MAX_FORMS = 100;
 export const MAX_CONTROLS = 500;
 /** The most visible text kept from a page (for the wording of a consent page). */
 export const MAX_TEXT = 20_000;
+/** The most message boxes read from a page, and the most characters kept of each. */
+export const MAX_ALERTS = 20;
+export const MAX_ALERT_TEXT = 200;
 
 export interface PageControl {
   /** Its position among the page's controls in document order; the browser driver finds it by this. */
@@ -39,6 +42,20 @@ export interface PageControl {
   formMethod?: 'GET' | 'POST';
 }
 
+/**
+ * A message box the page shows: an element with role="alert" (WAI-ARIA: an important message), or
+ * one whose class or id names an error box (words.ts ERROR_BOX). Boxes inside <noscript> (a
+ * message about the browser, not the request) or hidden are not read.
+ */
+export interface PageAlert {
+  /** role="alert". */
+  role: boolean;
+  /** Its class or id names an error box ("error", "alert-danger", "message-negative", …). */
+  errorClass: boolean;
+  /** Its text, whitespace collapsed, at most MAX_ALERT_TEXT characters; empty when a script fills it in later. */
+  text: string;
+}
+
 export interface PageForm {
   action?: string;
   method: 'GET' | 'POST';
@@ -59,6 +76,8 @@ export interface PageModel {
   scripts: number;
   /** What the reader left out because of the caps, e.g. "read the first 500 of 50000 controls". */
   truncated?: string;
+  /** The message boxes it shows, in document order (at most MAX_ALERTS). */
+  alerts?: PageAlert[];
 }
 
 /** Words of a page that asks for access on the user's behalf (a consent page). */
@@ -71,8 +90,11 @@ export const ACCESS_WORDING = new RegExp(
 export const USERNAME_HINT = /user|login|email|e-mail|account|identifier|name|phone/i;
 
 export type PageClass =
-  /** An HTTP error status and nothing to sign in with. */
-  | { kind: 'error' }
+  /**
+   * Nothing to sign in with, and an HTTP error status or a message box that reports an error
+   * (errorAlert): `alert` is what that box says.
+   */
+  | { kind: 'error'; alert?: PageAlert }
   /** A visible password input: fill in the user (when asked here) and the password. */
   | { kind: 'login'; username?: PageControl; password: PageControl; submit?: PageControl }
   /** Identifier-first: a username input without a password input; the password comes on the next page. */
@@ -153,6 +175,25 @@ function userCodeInput(inputs: PageControl[], wanted: boolean): PageControl | un
   return wanted && inputs.length === 1 && !USERNAME_HINT.test(hints(inputs[0]!)) ? inputs[0] : undefined;
 }
 
+/**
+ * The page's message box that reports an error: a role="alert" box whose class names an error or
+ * whose words do (an empty live region is none), or a box whose class names an error and that
+ * says something. Markup that holds on any IdP, never one product's wording.
+ */
+export function errorAlert(model: PageModel): PageAlert | undefined {
+  return model.alerts?.find(
+    (a) => (a.role && (a.errorClass || ERROR_WORDING.test(a.text))) || (a.errorClass && a.text !== ''),
+  );
+}
+
+/** How an error page reads in a reason: its status and what its error box says. */
+export function describeError(model: PageModel, alert?: PageAlert): string {
+  if (!alert) return `an error page (HTTP ${model.status})`;
+  const what = alert.text ? `"${alert.text}"` : 'nothing yet (filled in by script)';
+  const box = alert.role ? 'a role="alert" box' : 'an error box';
+  return `an error page (HTTP ${model.status}; ${box} that says ${what})`;
+}
+
 export function classify(model: PageModel, options: ClassifyOptions = {}): PageClass {
   const visible = model.controls.filter(usable);
   const passwordName = options.passwordField ?? 'password';
@@ -183,7 +224,10 @@ export function classify(model: PageModel, options: ClassifyOptions = {}): PageC
     return { kind: 'identifier', username, ...(submit ? { submit } : {}) };
   }
   // An error status: the page is an error page, unless it asks for the code or the user again (a wrong entry).
-  if (model.status >= 400) return { kind: 'error' };
+  if (model.status >= 400) {
+    const alert = errorAlert(model);
+    return { kind: 'error', ...(alert ? { alert } : {}) };
+  }
   const pressable = visible.filter(isPressable);
   const approve = pressable.find((c) => c.tag !== 'a' && says(c, 'approve'));
   const deny = pressable.find((c) => says(c, 'deny'));
@@ -199,17 +243,33 @@ export function classify(model: PageModel, options: ClassifyOptions = {}): PageC
     );
     return { kind: 'consent', ...(approve ? { approve } : {}), ...(deny ? { deny } : {}), choices };
   }
-  const buttons = pressable.filter((c) => c.tag !== 'a');
-  if (buttons.length === 1 && APPROVE.test(reads(buttons[0]!).label) && !DENY.test(reads(buttons[0]!).label))
+  // A page that shows an error box and asks for nothing: the IdP's error page, whatever its status.
+  const alert = errorAlert(model);
+  if (alert) return { kind: 'error', alert };
+  // A button that says nothing (an icon: "back to top") is no choice a user makes.
+  const buttons = pressable.filter((c) => c.tag !== 'a' && reads(c).reads !== '');
+  if (buttons.length === 1 && CONTINUE.test(reads(buttons[0]!).label) && !DENY.test(reads(buttons[0]!).label))
     return { kind: 'continue', submit: buttons[0]! };
   return { kind: 'other', controls: visible.some((c) => c.tag !== 'a' && (isPressable(c) || isTextInput(c))) };
 }
 
 /**
- * Why the form driver cannot press `control` (it needs a script, or submits the same as another), or undefined when it
- * can.
+ * The form's default button (HTML: the first submit button in tree order whose form owner it is):
+ * what Enter presses.
  */
-export function whyNotSubmittable(control: PageControl, other?: PageControl): string | undefined {
+export function defaultButton(model: Pick<PageModel, 'controls'>, form: number | undefined): PageControl | undefined {
+  return form === undefined ? undefined : model.controls.find((c) => c.form === form && isSubmit(c));
+}
+
+/**
+ * Why the form driver cannot press `control` (it needs a script, or submits the same as another), or undefined when it
+ * can. Given the page, an approving control that submits what the other choice submits may be pressed when it is its
+ * form's default button: that submits the form as served, as Enter does, taken to be the approval (a script turns the
+ * other button into a refusal: LemonLDAP::NG's consent page, docs/login.md). Were that wrong, the walk would end in a
+ * refusal where an approval was wanted (visible, never a grant); a deny pressed so could grant instead, so a deny is
+ * never pressed so.
+ */
+export function whyNotSubmittable(control: PageControl, other?: PageControl, model?: PageModel): string | undefined {
   if (control.tag === 'a')
     return control.scripted || !control.value || control.value.startsWith('#')
       ? 'a link that works by script'
@@ -225,6 +285,8 @@ export function whyNotSubmittable(control: PageControl, other?: PageControl): st
   const sends = (c: PageControl) =>
     `${c.name ? `${c.name}=${c.value}` : ''} ${c.formAction ?? ''} ${c.formMethod ?? ''}`;
   if (other && isSubmit(other) && !other.scripted && other.form === control.form && sends(other) === sends(control)) {
+    const isDefault = defaultButton(model ?? { controls: [] }, control.form) === control;
+    if (model && says(control, 'approve') && !says(other, 'approve') && isDefault) return undefined;
     return (
       `a button that submits exactly what "${reads(other).label || 'the other choice'}" submits (same ` +
       `form, ${control.name ? 'same name and value' : 'neither has a name'})`

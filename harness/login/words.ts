@@ -16,3 +16,27 @@ export const TEXT_INPUT_TYPES = new Set(['text', 'search', 'tel', 'number']);
 
 /** An input named (or labelled by id) like a code. */
 export const USER_CODE_NAME = /code/i;
+
+/**
+ * What the one button of an interstitial says when it moves the walk on: an approving word, or one
+ * that goes on to (re-)authentication ("Next", "Proceed", "Renew session", "Sign in again").
+ */
+export const CONTINUE = new RegExp(
+  `${APPROVE.source}|\\b(proceed|next|renew|upgrade|re-?authenticate|sign[ -]?in|log[ -]?in)\\b`,
+  'i',
+);
+
+/**
+ * Class and id words that mark a message box as an error (Bootstrap's alert-danger, "error",
+ * "message-negative", …), compared with each hyphen/underscore-separated part of a class.
+ */
+export const ERROR_BOX = /^(error|errors|danger|negative|fail|failed|failure|invalid)$/i;
+/** Class words that hide an element by a style sheet (Bootstrap, Tailwind, …): a box so marked is not shown. */
+export const HIDDEN_BOX = /^(d-none|hidden|hide|invisible|is-hidden|visually-hidden|sr-only)$/i;
+/** Words of a message that reports an error. */
+export const ERROR_WORDING = new RegExp(
+  String.raw`\b(error|invalid|denied|forbidden|not (?:allowed|permitted|supported|found|valid)|unauthori[sz]ed|` +
+    'fail(?:ed|ure)?|bad request|unknown|expired|missing|refused|rejected|wrong|unsupported|unable|' +
+    String.raw`cannot|can't|problem)\b`,
+  'i',
+);

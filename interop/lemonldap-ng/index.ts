@@ -366,5 +366,18 @@ export async function start(options: {
   };
 }
 
-const lemonldapNg: InteropIdp = { name: 'lemonldap-ng', install, start };
+/**
+ * The third-party consent page's "Refuse" submits the same unnamed form as "Accept"; a script
+ * (confirm.js) turns the form's `confirm` stamp negative when Refuse is clicked. The form driver
+ * approves (Accept is the form's default button: the form as served is the approval) but never
+ * denies there, so the one scenario that denies runs again through the browser driver. The whole
+ * catalog through the browser would take about six times as long and lose the two scenarios only
+ * the form driver can run (authorize.post, redirect.no-307-after-login).
+ */
+const BROWSER_PASS = {
+  scenarios: ['authorize.user-denies'],
+  why: 'the consent page\'s "Refuse" works by script (confirm.js sets the confirm stamp negative)',
+};
+
+const lemonldapNg: InteropIdp = { name: 'lemonldap-ng', install, start, browserPass: BROWSER_PASS };
 export default lemonldapNg;

@@ -13,8 +13,9 @@ import { noStore } from '../http/headers.ts';
 import { randomToken } from '../tokens.ts';
 import { checkRequest, redirectUriRegistered } from './authorize.ts';
 import type { Endpoint } from './endpoint.ts';
+import { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
 
-export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
+export { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
 
 /** Parameters that say how the client authenticates: not part of the authorization request. */
 const AUTH_PARAMETERS = ['client_secret', 'client_assertion', 'client_assertion_type'];

@@ -12,10 +12,11 @@ import type { ActClaim } from '../tokens.ts';
 import { InvalidTokenError, readUnverifiedSubject, verifyPresentedAccessToken, type SubjectClaims } from '../verify.ts';
 import type { Grant } from './grant.ts';
 import { issueTokens } from './issue.ts';
+import { GRANT, TOKEN_TYPE } from '../../protocol/grants.ts';
 
-export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+export const TOKEN_EXCHANGE_GRANT = GRANT.exchange;
 /** RFC 8693 §3: the only token type this server takes and issues. */
-export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+export const ACCESS_TOKEN_TYPE = TOKEN_TYPE.accessToken;
 
 export const tokenExchange: Grant = {
   grantType: TOKEN_EXCHANGE_GRANT,

@@ -11,8 +11,9 @@ import type { ServerContext } from '../context.ts';
 import type { Params } from './body.ts';
 import { type AuthenticatedClient, authenticateClient } from './client-auth.ts';
 import { invalidClient, invalidRequest } from './errors.ts';
+import { CLIENT_ASSERTION_TYPE } from '../../protocol/grants.ts';
 
-export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+export { CLIENT_ASSERTION_TYPE } from '../../protocol/grants.ts';
 
 /** Asymmetric algorithms only: never none, never HS* (RFC 8725 §3.1). */
 export const ASSERTION_ALGS = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];

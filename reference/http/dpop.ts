@@ -4,9 +4,9 @@
  * a protected resource (§7: the DPoP scheme with a proof carrying ath; never as Bearer, §7.2).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { accessTokenHash } from '../../protocol/token-hash.ts';
 import type { ServerContext } from '../context.ts';
 import { OAuthError } from './errors.ts';
 
@@ -92,8 +92,8 @@ export async function checkProof(server: ServerContext, proof: string, check: Pr
   if (iat < now - MAX_AGE_SECONDS || iat > now + MAX_FUTURE_SECONDS)
     throw new InvalidProofError("the DPoP proof's iat is outside the accepted window");
   if (check.accessToken !== undefined) {
-    const ath = createHash('sha256').update(check.accessToken, 'ascii').digest('base64url');
-    if (payload.ath !== ath) throw new InvalidProofError("the DPoP proof's ath does not match the access token");
+    if (payload.ath !== accessTokenHash(check.accessToken))
+      throw new InvalidProofError("the DPoP proof's ath does not match the access token");
   }
   const jkt = await calculateJwkThumbprint(jwk, 'sha256');
   // §11.1: a proof is used once; its jti is remembered for as long as it would be accepted.

@@ -5,32 +5,11 @@
  */
 import type { Context, Next } from 'koa';
 import type { Flaws } from '../flaws.ts';
+import type { OAuthErrorCode } from '../../protocol/errors.ts';
+import { ERROR_DESCRIPTION_FORBIDDEN } from '../../protocol/syntax.ts';
 
 /** RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1; RFC 8628 §3.5; RFC 8693 §2.2.2; OIDC Core §3.1.2.6 error codes. */
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'invalid_scope'
-  | 'access_denied'
-  | 'unsupported_response_type'
-  | 'server_error'
-  | 'temporarily_unavailable'
-  | 'invalid_token'
-  | 'insufficient_scope'
-  | 'authorization_pending'
-  | 'slow_down'
-  | 'expired_token'
-  | 'login_required'
-  | 'consent_required'
-  | 'request_not_supported'
-  | 'request_uri_not_supported'
-  | 'unsupported_token_type'
-  | 'invalid_target'
-  | 'invalid_dpop_proof'
-  | 'invalid_request_uri';
+export type { OAuthErrorCode } from '../../protocol/errors.ts';
 
 const DEFAULT_STATUS: Partial<Record<OAuthErrorCode, number>> = {
   invalid_client: 401,
@@ -51,7 +30,7 @@ export function errorDescription(text: string): string {
     .replace(/\\/g, '/')
     .replace(/[–—]/g, '-')
     .replace(/§/g, 'section ')
-    .replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, '?');
+    .replace(ERROR_DESCRIPTION_FORBIDDEN, '?');
 }
 
 export class OAuthError extends Error {

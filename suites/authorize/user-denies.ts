@@ -18,7 +18,15 @@ export default defineScenario({
   requires: { roles: ['public'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['denial-wrong-error', 'state-dropped'],
   async run(ctx) {
-    const outcome = await ctx.authorize('public', pkceParams(ctx), { consent: 'deny' });
+    let outcome = await ctx.authorize('public', pkceParams(ctx), { consent: 'deny' });
+    if (!outcome.pages.includes('consent') && outcome.kind === 'redirect' && outcome.params.code) {
+      // A consent remembered from an earlier request (OIDC Core §3.1.2.4 allows it): ask again with prompt=consent
+      // (OIDC Core §3.1.2.1), which an OAuth-only server ignores (RFC 6749 §3.1).
+      ctx.evidence.note(
+        'The first request redirected with a code without a consent page: asked again with prompt=consent.',
+      );
+      outcome = await ctx.authorize('public', { ...pkceParams(ctx), prompt: 'consent' }, { consent: 'deny' });
+    }
     if (!outcome.pages.includes('consent')) {
       return ctx.skip(
         `the authorization request as the public client ${describeOutcome(outcome)} without a consent page, so the ` +

@@ -23,7 +23,10 @@ export function authorizationAnswer(outcome: AuthorizeResult, what: string): Aut
   if (outcome.kind === 'redirect') {
     if (outcome.params.code) return { kind: 'code', code: outcome.params.code };
     if (outcome.params.error) return { kind: 'refused', how: describeOutcome(outcome) };
-  } else if (outcome.location === undefined && (outcome.status >= 400 || outcome.pages.length === 0)) {
+  } else if (
+    outcome.location === undefined &&
+    (outcome.status >= 400 || outcome.pages.length === 0 || outcome.errorPage === true)
+  ) {
     const headline = outcome.headline ? ` "${outcome.headline}"` : '';
     return { kind: 'refused', how: `showed an error page (HTTP ${outcome.status}${headline})` };
   }

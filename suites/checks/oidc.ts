@@ -20,6 +20,7 @@ import {
 import type { Rule } from './oauth.ts';
 import { redeem, tokensOf } from './modern.ts';
 import { withOpenid } from './scope.ts';
+import { NO_INTERACTION_ERRORS as OIDC_NO_INTERACTION_ERRORS } from '../../protocol/errors.ts';
 
 /** What a code flow with an ID token needs from discovery. */
 export const CODE_FLOW_CAPABILITIES: readonly Capability[] = [
@@ -29,12 +30,7 @@ export const CODE_FLOW_CAPABILITIES: readonly Capability[] = [
 ];
 
 /** The errors OIDC Core §3.1.2.6 defines for a request that cannot be answered without the user. */
-export const NO_INTERACTION_ERRORS = [
-  'login_required',
-  'interaction_required',
-  'consent_required',
-  'account_selection_required',
-];
+export const NO_INTERACTION_ERRORS: readonly string[] = OIDC_NO_INTERACTION_ERRORS;
 
 export interface SignedIn {
   client: Client;

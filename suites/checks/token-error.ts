@@ -5,23 +5,11 @@
  */
 import { CheckFailure, type HttpResponse } from '../../harness/scenario.ts';
 import type { Rule } from './oauth.ts';
+import { TOKEN_ERROR_CODES } from '../../protocol/errors.ts';
+import { ERROR_DESCRIPTION_FORMAT, ERROR_URI_FORMAT } from '../../protocol/syntax.ts';
 
 /** The error codes of RFC 6749 §5.2. */
-export const TOKEN_ERROR_CODES = [
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'unsupported_grant_type',
-  'invalid_scope',
-] as const;
-
-/**
- * error_description: %x20-21 / %x23-5B / %x5D-7E (printable ASCII without `"` and `\`); error_uri: %x21 / %x23-5B /
- * %x5D-7E.
- */
-const DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
-const URI_CHARS = /^[\x21\x23-\x5B\x5D-\x7E]*$/;
+export { TOKEN_ERROR_CODES } from '../../protocol/errors.ts';
 
 export interface TokenErrorFormatOptions {
   /** Statuses allowed besides 400 (and 401 with invalid_client), e.g. 413 for an oversized body. */
@@ -50,7 +38,8 @@ export function tokenErrorFormatProblem(res: HttpResponse, options: TokenErrorFo
   if (!statuses.includes(res.status))
     return `HTTP ${res.status} with error=${error}, where ${statuses.join(' or ')} belongs`;
   const description = b.error_description;
-  if (description !== undefined && (typeof description !== 'string' || !DESCRIPTION.test(description))) {
+  const descriptionValid = typeof description === 'string' && ERROR_DESCRIPTION_FORMAT.test(description);
+  if (description !== undefined && !descriptionValid) {
     return (
       `error=${error} with an ` +
       `error_description ` +
@@ -62,7 +51,7 @@ export function tokenErrorFormatProblem(res: HttpResponse, options: TokenErrorFo
     );
   }
   const uri = b.error_uri;
-  if (uri !== undefined && (typeof uri !== 'string' || !URI_CHARS.test(uri) || !URL.canParse(uri)))
+  if (uri !== undefined && (typeof uri !== 'string' || !ERROR_URI_FORMAT.test(uri) || !URL.canParse(uri)))
     return `error=${error} with an error_uri that is not a URI`;
   return undefined;
 }

@@ -10,9 +10,10 @@ import {
   type ScenarioRequires,
 } from '../../harness/scenario.ts';
 import { withOpenid } from './scope.ts';
+import { TOKEN_TYPE } from '../../protocol/grants.ts';
 
 /** RFC 8693 §3: the token type identifier of an OAuth 2.0 access token. */
-export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
+export const ACCESS_TOKEN_TYPE = TOKEN_TYPE.accessToken;
 
 export const scopeList = (scope: unknown): string[] =>
   typeof scope === 'string' ? scope.split(/\s+/).filter(Boolean) : [];

@@ -145,7 +145,7 @@ describe('the browser login driver', () => {
   });
 });
 
-describe("the README's worked steps example", () => {
+describe('the worked steps example of docs/login.md', () => {
   /**
    * An identifier-first IdP front channel: username, Next, password, sometimes a prompt, consent with Accept/Cancel.
    */
@@ -225,10 +225,10 @@ describe("the README's worked steps example", () => {
   }
 
   it('logs in through two pages, a prompt that may or may not come, and consent either way', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-    const example = /```jsonc\n("login": \{\n {2}"driver": "browser",[\s\S]*?)\n```/.exec(readme)?.[1];
-    expect(example, 'the worked example in the README').toBeTruthy();
-    const { login } = parseJsonc(`{${example}}`, 'README.md') as { login: { steps: BrowserStep[] } };
+    const page = await readFile(new URL('../../docs/login.md', import.meta.url), 'utf8');
+    const example = /```jsonc\n("login": \{\n {2}"driver": "browser",[\s\S]*?)\n```/.exec(page)?.[1];
+    expect(example, 'the worked example in docs/login.md').toBeTruthy();
+    const { login } = parseJsonc(`{${example}}`, 'docs/login.md') as { login: { steps: BrowserStep[] } };
     const config = validateConfig({ issuer: 'https://idp.example', login }, {});
     const steps = config.login.driver === 'browser' ? config.login.steps : undefined;
     for (const prompt of [true, false]) {

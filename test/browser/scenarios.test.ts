@@ -60,7 +60,7 @@ describe('against the clean reference', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'idpc-browser-'));
     report = await runOn({}, BROWSER, dir);
-  }, 60_000);
+  }, 240_000); // every browser scenario, each with Chromium: generous on a loaded machine
 
   it('every browser scenario passes', () => {
     expect(report.results.map(show)).toEqual(BROWSER.map((s) => `${s.id}: passed`));

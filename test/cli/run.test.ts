@@ -89,7 +89,7 @@ describe('run against the embedded reference', () => {
     expect(stdout).toContain('FAIL  pkce.verifier-mismatch');
     expect(stdout).toContain('RFC 7636 §4.6 requires an error response with error=invalid_grant');
     expect((await readdir(reportDir)).sort()).toEqual(['report.json', 'report.md']);
-  });
+  }, 120_000); // starts a reference and runs the pkce scenarios
 
   it('--profile rfc runs with RFC levels only', async () => {
     const reportDir = path.join(dir, 'rfc');
@@ -130,7 +130,7 @@ describe('run against a target', () => {
       status: 'skipped',
       skipReason: 'needs the confidential client (clients.confidential in the target config)',
     });
-  });
+  }, 240_000); // runs the whole catalog (most of it skips): generous on a loaded machine
 
   it('an expected failure is reported as such and the exit code stays 0', async () => {
     const file = path.join(dir, 'expected.json');

@@ -31,5 +31,5 @@ describe('the built-in scenarios against oidc-provider', () => {
     expect(report.results.map((r) => r.id).sort()).toEqual([...FIRST].sort());
     const happy = report.results.find((r) => r.id === 'code.happy-path')!;
     expect(happy.evidence.some((e) => e.kind === 'http' && e.label?.startsWith('login step'))).toBe(true);
-  });
+  }, 120_000); // four scenarios with logins through oidc-provider's pages: generous on a loaded machine
 });

@@ -15,7 +15,7 @@ export async function attack(
   const idp = await startHostileIdp(mode);
   try {
     const run = await runCli(idp, options);
-    // HOSTILE_MEASURE=FILE: one line per run (mode, peak RSS of the CLI child, its wall time), for the README's
+    // HOSTILE_MEASURE=FILE: one line per run (mode, peak RSS of the CLI child, its wall time), for docs/security.md's
     // numbers.
     if (process.env.HOSTILE_MEASURE)
       appendFileSync(

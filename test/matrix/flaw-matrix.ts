@@ -28,9 +28,6 @@ export const IN_SCOPE = CATALOG.filter((s) => only(s.id));
 /** Areas that need the opt-in legacy client (password and implicit grants) on the reference. */
 const LEGACY_AREAS = new Set(['implicit', 'password']);
 
-/** Flaws whose only claimants are browser scenarios (proven in the browser test). */
-export const BROWSER_ONLY_FLAWS: ReadonlySet<string> = new Set<string>([]);
-
 /**
  * Flaws that break no requirement binding the server, so no scenario may claim them (they stay in
  * reference/flaws.ts for the reference's own probes).
@@ -279,12 +276,15 @@ export function registerFlawMatrix(seed: number): void {
       'with the legacy client seeded, the legacy scenarios apply: no failure, and offering them is a warning; ' +
         'nothing else changes',
       () => {
+        expect(legacyReport.results).toHaveLength(IN_SCOPE.length);
         for (const r of legacyReport.results) {
           if (LEGACY_AREAS.has(r.area)) expect(['passed', 'warning'], show(r)).toContain(r.status);
-          else expect(r.status, show(r)).toBe(report.results.find((x) => x.id === r.id)!.status);
+          else expect(r.status, show(r)).toBe(report.results.find((x) => x.id === r.id)?.status);
         }
-        const deprecated = legacyReport.results.find((r) => r.id === 'implicit.deprecated');
-        if (deprecated) expect(deprecated.status).toBe('warning');
+        // Fails when the scenario is gone (renamed or removed), not only when it passes.
+        expect(CATALOG.map((s) => s.id)).toContain('implicit.deprecated');
+        if (only('implicit.deprecated'))
+          expect(legacyReport.results.find((r) => r.id === 'implicit.deprecated')?.status).toBe('warning');
       },
     );
   });
@@ -295,11 +295,9 @@ export function registerFlawMatrix(seed: number): void {
 
     it(
       'every flaw is claimed by at least one scenario (or says why none may), and every claim names ' + 'a known flaw',
-      () => {
-        if (process.env.MATRIX_ONLY) return; // a narrowed run proves only its own scenarios
-        const unclaimed = FLAW_NAMES.filter(
-          (flaw) => claimants(flaw).length === 0 && !BROWSER_ONLY_FLAWS.has(flaw) && !NOT_A_SERVER_VIOLATION[flaw],
-        );
+      (ctx) => {
+        if (process.env.MATRIX_ONLY) ctx.skip('a narrowed run (MATRIX_ONLY) proves only its own scenarios');
+        const unclaimed = FLAW_NAMES.filter((flaw) => claimants(flaw).length === 0 && !NOT_A_SERVER_VIOLATION[flaw]);
         expect(unclaimed).toEqual([]);
         for (const flaw of Object.keys(NOT_A_SERVER_VIOLATION) as FlawName[])
           expect(
@@ -310,6 +308,27 @@ export function registerFlawMatrix(seed: number): void {
           (s.catches ?? []).filter((f) => !(FLAW_NAMES as readonly string[]).includes(f)).map((f) => `${s.id}: ${f}`),
         );
         expect(unknown).toEqual([]);
+      },
+    );
+
+    it(
+      'every scenario EXPECTED, SIDE_EFFECTS and OPT_IN name exists; ' + 'EXPECTED names claimants, SIDE_EFFECTS not',
+      () => {
+        // An entry for a scenario that was renamed or removed would silently check nothing.
+        const ids = new Set(CATALOG.map((s) => s.id));
+        const wrong: string[] = [];
+        for (const [table, entries, claims] of [
+          ['EXPECTED', EXPECTED, true],
+          ['SIDE_EFFECTS', SIDE_EFFECTS, false],
+        ] as const)
+          for (const [flaw, byId] of Object.entries(entries) as [FlawName, Record<string, Outcome>][])
+            for (const id of Object.keys(byId)) {
+              if (!ids.has(id)) wrong.push(`${table}[${flaw}] names ${id}, which is not in the catalog`);
+              else if (claimants(flaw).some((s) => s.id === id) !== claims)
+                wrong.push(`${table}[${flaw}] names ${id}, which ${claims ? 'does not claim' : 'claims'} the flaw`);
+            }
+        for (const id of Object.keys(OPT_IN)) if (!ids.has(id)) wrong.push(`OPT_IN names ${id}, not in the catalog`);
+        expect(wrong).toEqual([]);
       },
     );
 

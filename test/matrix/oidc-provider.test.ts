@@ -4,7 +4,7 @@
  * oidc-provider.ts: PKCE, rotation, device flow, introspection, revocation on) — reports no
  * failure. A scenario that cannot apply there is skipped with its reason; the one deliberate
  * difference (token.json-body: the service spec asks for JSON token requests, oidc-provider takes
- * form bodies only) is an expected failure in its config, as a team would write it, and the README
+ * form bodies only) is an expected failure in its config, as a team would write it, and docs/interop.md
  * lists it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ const SKIPS: Record<string, RegExp> = {
 let op: StartedOidcProvider;
 let report: Report;
 beforeAll(async () => {
-  // HTTP only: POST at the authorization endpoint on, as OIDC Core §3.1.2.1 requires (README).
+  // HTTP only: POST at the authorization endpoint on, as OIDC Core §3.1.2.1 requires (docs/interop.md).
   op = await startOidcProvider({ authorizationPost: true });
   report = await runConformance({
     target: { ...op.target, expectedFailures: EXPECTED_FAILURES },

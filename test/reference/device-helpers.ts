@@ -4,6 +4,7 @@
  * pages through their own forms, as a person with a browser would.
  */
 import { expect } from 'vitest';
+import { LoginSession } from '../../harness/login/session.ts';
 import { SEEDED_CLIENTS, SEEDED_USER } from '../../reference/index.ts';
 export { useServer } from './helpers.ts';
 
@@ -77,14 +78,14 @@ export interface Page {
   location?: string;
 }
 
-/** A browser without JavaScript: one cookie jar entry (the activation cookie), manual redirects. */
+/** A browser without JavaScript: the harness's cookie jar (harness/login/session.ts), manual redirects. */
 export class UserAgent {
-  cookie = '';
+  readonly session = new LoginSession('test user agent');
   /** Every response, in order. */
   readonly pages: Page[] = [];
 
   get(url: string): Promise<Page> {
-    return this.#record(fetch(url, { redirect: 'manual', headers: this.#cookieHeader() }));
+    return this.#record(url, fetch(url, { redirect: 'manual', headers: this.#cookieHeader(url) }));
   }
 
   /** Submits the page's (first) form with `fields`. */
@@ -93,18 +94,19 @@ export class UserAgent {
   }
 
   post(url: string, fields: Record<string, string>): Promise<Page> {
-    const headers = { ...FORM, ...this.#cookieHeader() };
-    return this.#record(fetch(url, { method: 'POST', redirect: 'manual', headers, body: new URLSearchParams(fields) }));
+    const headers = { ...FORM, ...this.#cookieHeader(url) };
+    const body = new URLSearchParams(fields);
+    return this.#record(url, fetch(url, { method: 'POST', redirect: 'manual', headers, body }));
   }
 
-  #cookieHeader(): Record<string, string> {
-    return this.cookie ? { cookie: this.cookie } : {};
+  #cookieHeader(url: string): Record<string, string> {
+    const cookie = this.session.cookieHeader(url);
+    return cookie ? { cookie } : {};
   }
 
-  async #record(pending: Promise<Response>): Promise<Page> {
+  async #record(url: string, pending: Promise<Response>): Promise<Page> {
     const response = await pending;
-    const setCookie = response.headers.get('set-cookie');
-    if (setCookie) this.cookie = /Max-Age=0/.test(setCookie) ? '' : setCookie.split(';')[0]!;
+    this.session.store(url, response.headers.getSetCookie());
     const location = response.headers.get('location');
     const page: Page = { status: response.status, headers: response.headers, html: await response.text() };
     if (location !== null) page.location = location;

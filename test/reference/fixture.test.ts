@@ -1,5 +1,5 @@
 /**
- * The reference as a fixture for a client's tests (reference/fixture.ts): the README's
+ * The reference as a fixture for a client's tests (reference/fixture.ts): docs/fixture.md's
  * openid-client example, run as written; testLogin and autoLogin through GET /auth's checks; the
  * clock; claims of one's own released by scope; and a shapeClaims hook that cannot weaken a check.
  */
@@ -15,7 +15,7 @@ import {
   type ReferenceOptions,
   type UserConfig,
 } from '../../reference/index.ts';
-import { readmeExamples } from '../../scripts/readme-examples.ts';
+import { markedExamples } from '../../scripts/readme-examples.ts';
 import { ALICE, authUrl, claimsOf, openLogin, pkce, redeem, SPA, token, useServer, WEB } from './helpers.ts';
 
 const root = new URL('../../', import.meta.url);
@@ -30,9 +30,9 @@ const WITH_ROLES = {
   allowedScope: `${SEEDED_CLIENTS.confidential.allowedScope} roles groups`,
 };
 
-describe('the README example (shown verbatim: test/docs/readme-examples.test.ts)', () => {
-  it('is in the README', () => {
-    const examples = readmeExamples(readFileSync(new URL('README.md', root), 'utf8'));
+describe('the docs/fixture.md example (shown verbatim: test/docs/readme-examples.test.ts)', () => {
+  it('is in docs/fixture.md', () => {
+    const examples = markedExamples(readFileSync(new URL('docs/fixture.md', root), 'utf8'));
     expect(examples.map((e) => e.path)).toContain('docs/examples/fixture-openid-client.ts');
   });
 

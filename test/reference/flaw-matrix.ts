@@ -33,6 +33,8 @@ export function flawTests(probes: FlawProbe[]): void {
     });
 
     it('on: the behaviour it names changes, and nothing else', async () => {
+      // A probe that sees the same with the flaw on as off could not show the flaw at all.
+      expect(flawed, 'the flawed outcome differs from the clean one').not.toEqual(cleanOutcome);
       const idp = await startReference({ legacyClient: true, flaws: [flaw] });
       try {
         expect(await probe(idp)).toEqual(flawed);

@@ -22,17 +22,10 @@ function switchesInSource(): Set<string> {
 describe('the flaw registry', () => {
   const switches = switchesInSource();
 
-  it('every flaw is switched at its check, except exactly the known pending ones', () => {
+  // That every switch names a registered flaw is the type checker's: Flaws.has takes a FlawName. And when the source
+  // is not read at all, every flaw is unwired here.
+  it('every flaw is switched at its check', () => {
     const unwired = FLAW_NAMES.filter((name) => !switches.has(name)).sort();
     expect(unwired).toEqual([]);
-  });
-
-  it('every switch in the source names a registered flaw', () => {
-    expect([...switches].filter((name) => !(FLAW_NAMES as string[]).includes(name))).toEqual([]);
-  });
-
-  it('the source is really read: the core switches are found', () => {
-    expect(switches.has('pkce-verifier-ignored')).toBe(true);
-    expect(switches.size).toBeGreaterThan(30);
   });
 });

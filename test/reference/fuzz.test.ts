@@ -634,227 +634,258 @@ async function fuzz(arbitrary: fc.Arbitrary<FuzzRequest>, runs = RUNS): Promise<
 
 const path = (p: string) => fc.constant(p);
 
+/** Hundreds of requests per test: generous on a loaded 2-core machine (vitest's default of 30 s was hit there). */
+const FUZZ_TIMEOUT_MS = 180_000;
+
 describe('fuzzing every endpoint of the reference: no 5xx, no hang, only RFC answers', () => {
-  it('discovery and JWKS', async () => {
-    await fuzz(
-      fc.oneof(
-        getArb('discovery', path('/.well-known/openid-configuration'), [], { rawQuery: true }),
-        getArb('jwks', path('/jwks'), [], { rawQuery: true }),
-      ),
-      RUNS / 2,
-    );
-  });
+  it(
+    'discovery and JWKS',
+    async () => {
+      await fuzz(
+        fc.oneof(
+          getArb('discovery', path('/.well-known/openid-configuration'), [], { rawQuery: true }),
+          getArb('jwks', path('/jwks'), [], { rawQuery: true }),
+        ),
+        RUNS / 2,
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
-  it('/auth', async () => {
-    const client = fc.constantFrom(WEB, SPA, LEGACY_CLIENT);
-    const responseType = fc.oneof(
-      { weight: 4, arbitrary: fc.constant('code') },
-      { weight: 1, arbitrary: fc.constantFrom('token', 'id_token token', 'id_token', 'code id_token', 'none') },
-    );
-    const arbitrary = fc.tuple(client, responseType).chain(([c, responseType]) =>
-      getArb(
-        'page',
-        path('/auth'),
-        [
-          ['response_type', responseType],
-          ['client_id', c.clientId],
-          ['redirect_uri', c.redirectUris[0]!],
-          ['scope', 'openid profile'],
-          ['state', 'st'],
-          ['nonce', 'n'],
-          ['code_challenge', s256(newVerifier())],
-          ['code_challenge_method', 'S256'],
-        ],
-        { rawQuery: true },
-      ),
-    );
-    await fuzz(arbitrary);
-  });
-
-  it('the interaction pages and their login and consent POSTs', async () => {
-    const { id, cookie } = live.interaction;
-    await fuzz(
-      fc.oneof(
+  it(
+    '/auth',
+    async () => {
+      const client = fc.constantFrom(WEB, SPA, LEGACY_CLIENT);
+      const responseType = fc.oneof(
+        { weight: 4, arbitrary: fc.constant('code') },
+        { weight: 1, arbitrary: fc.constantFrom('token', 'id_token token', 'id_token', 'code id_token', 'none') },
+      );
+      const arbitrary = fc.tuple(client, responseType).chain(([c, responseType]) =>
         getArb(
           'page',
-          idArb(id).map((i) => `/interaction/${i}`),
-          [],
-          { headers: cookieArb(cookie).map((c): Record<string, string> => (c ? { cookie: c } : {})) },
-        ),
-        postArb(
-          'page',
-          idArb(id).map((i) => `/interaction/${i}/login`),
+          path('/auth'),
           [
-            ['username', SEEDED_USER.username],
-            ['password', 'wrong-password'],
+            ['response_type', responseType],
+            ['client_id', c.clientId],
+            ['redirect_uri', c.redirectUris[0]!],
+            ['scope', 'openid profile'],
+            ['state', 'st'],
+            ['nonce', 'n'],
+            ['code_challenge', s256(newVerifier())],
+            ['code_challenge_method', 'S256'],
           ],
-          { cookie: cookieArb(cookie) },
+          { rawQuery: true },
         ),
-        postArb(
-          'page',
-          idArb(id).map((i) => `/interaction/${i}/consent`),
-          [['decision', 'approve']],
-          { cookie: cookieArb(cookie) },
-        ),
-      ),
-    );
-  });
+      );
+      await fuzz(arbitrary);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
-  it('/token with every grant', async () => {
-    const [webCode, spaCode] = live.codes;
-    const grants: [Pairs, { clientId: string; clientSecret?: string }][] = [
-      [
-        [
-          ['grant_type', 'authorization_code'],
-          ['code', webCode!.code],
-          ['redirect_uri', WEB.redirectUris[0]!],
-          ['code_verifier', webCode!.verifier],
-        ],
-        WEB,
-      ],
-      [
-        [
-          ['grant_type', 'authorization_code'],
-          ['code', spaCode!.code],
-          ['redirect_uri', SPA.redirectUris[0]!],
-          ['code_verifier', spaCode!.verifier],
-          ['client_id', SPA.clientId],
-        ],
-        SPA,
-      ],
-      [
-        [
-          ['grant_type', 'refresh_token'],
-          ['refresh_token', live.refreshToken],
-          ['scope', 'openid'],
-        ],
-        WEB,
-      ],
-      [
-        [
-          ['grant_type', 'client_credentials'],
-          ['scope', 'api:read'],
-        ],
-        MACHINE,
-      ],
-      [
-        [
-          ['grant_type', DEVICE_GRANT],
-          ['device_code', live.deviceCode],
-          ['client_id', TV.clientId],
-        ],
-        TV,
-      ],
-      [
-        [
-          ['grant_type', EXCHANGE_GRANT],
-          ['subject_token', live.ccToken],
-          ['subject_token_type', ACCESS_TOKEN_TYPE],
-          ['requested_token_type', ACCESS_TOKEN_TYPE],
-          ['scope', 'api:read'],
-        ],
-        EXCHANGER,
-      ],
-      [
-        [
-          ['grant_type', 'password'],
-          ['username', SEEDED_USER.username],
-          ['password', SEEDED_USER.password],
-          ['scope', 'openid'],
-        ],
-        LEGACY_CLIENT,
-      ],
-      [
-        [
-          ['grant_type', 'urn:example:unknown'],
-          ['x', 'y'],
-        ],
-        WEB,
-      ],
-    ];
-    const arbitrary = fc
-      .constantFrom(...grants)
-      .chain(([base, client]) => postArb('token', path('/token'), base, { json: true, auth: authArb(client) }));
-    await fuzz(arbitrary, RUNS * 2);
-  });
-
-  it('device authorization and the activation pages', async () => {
-    const { id, cookie } = live.activation;
-    const withCookie = cookieArb(cookie);
-    await fuzz(
-      fc.oneof(
-        postArb(
-          'device',
-          path('/device/auth'),
-          [
-            ['client_id', TV.clientId],
-            ['scope', 'openid offline_access'],
-          ],
-          { auth: authArb() },
-        ),
-        getArb('page', path('/activate'), [['user_code', live.userCode]], { rawQuery: true }),
-        postArb('page', path('/activate'), [['user_code', live.userCode]]),
-        getArb(
-          'page',
-          idArb(id).map((i) => `/activate/${i}`),
-          [],
-          { headers: withCookie.map((c): Record<string, string> => (c ? { cookie: c } : {})) },
-        ),
-        postArb(
-          'page',
-          idArb(id).map((i) => `/activate/${i}/login`),
-          [
-            ['username', SEEDED_USER.username],
-            ['password', 'wrong-password'],
-          ],
-          { cookie: withCookie },
-        ),
-        postArb(
-          'page',
-          idArb(id).map((i) => `/activate/${i}/consent`),
-          [['decision', 'deny']],
-          { cookie: withCookie },
-        ),
-      ),
-    );
-  });
-
-  it('userinfo', async () => {
-    const bearer = fc.oneof(
-      {
-        weight: 3,
-        arbitrary: fc
-          .constantFrom(live.accessToken, live.ccToken, live.idToken, live.refreshToken)
-          .map((t) => ({ authorization: `Bearer ${t}` })),
-      },
-      { weight: 2, arbitrary: oddJwt.map((t) => ({ authorization: `Bearer ${t}` })) },
-      { weight: 2, arbitrary: authArb(WEB) },
-    );
-    await fuzz(
-      fc.oneof(
-        getArb('userinfo', path('/userinfo'), [], { headers: bearer, rawQuery: true }),
-        postArb('userinfo', path('/userinfo'), [['access_token', live.accessToken]], { auth: bearer }),
-      ),
-    );
-  });
-
-  it('introspection and revocation', async () => {
-    const tokens = [live.accessToken, live.refreshToken, live.ccToken, live.idToken];
-    const base = (token: string): Pairs => [
-      ['token', token],
-      ['token_type_hint', 'access_token'],
-    ];
-    await fuzz(
-      fc
-        .constantFrom(...tokens)
-        .chain((token) =>
-          fc.oneof(
-            postArb('introspection', path('/introspect'), base(token), { auth: authArb(WEB) }),
-            postArb('revocation', path('/revoke'), base(token), { auth: fc.oneof(authArb(WEB), authArb(MACHINE)) }),
+  it(
+    'the interaction pages and their login and consent POSTs',
+    async () => {
+      const { id, cookie } = live.interaction;
+      await fuzz(
+        fc.oneof(
+          getArb(
+            'page',
+            idArb(id).map((i) => `/interaction/${i}`),
+            [],
+            { headers: cookieArb(cookie).map((c): Record<string, string> => (c ? { cookie: c } : {})) },
+          ),
+          postArb(
+            'page',
+            idArb(id).map((i) => `/interaction/${i}/login`),
+            [
+              ['username', SEEDED_USER.username],
+              ['password', 'wrong-password'],
+            ],
+            { cookie: cookieArb(cookie) },
+          ),
+          postArb(
+            'page',
+            idArb(id).map((i) => `/interaction/${i}/consent`),
+            [['decision', 'approve']],
+            { cookie: cookieArb(cookie) },
           ),
         ),
-    );
-  });
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    '/token with every grant',
+    async () => {
+      const [webCode, spaCode] = live.codes;
+      const grants: [Pairs, { clientId: string; clientSecret?: string }][] = [
+        [
+          [
+            ['grant_type', 'authorization_code'],
+            ['code', webCode!.code],
+            ['redirect_uri', WEB.redirectUris[0]!],
+            ['code_verifier', webCode!.verifier],
+          ],
+          WEB,
+        ],
+        [
+          [
+            ['grant_type', 'authorization_code'],
+            ['code', spaCode!.code],
+            ['redirect_uri', SPA.redirectUris[0]!],
+            ['code_verifier', spaCode!.verifier],
+            ['client_id', SPA.clientId],
+          ],
+          SPA,
+        ],
+        [
+          [
+            ['grant_type', 'refresh_token'],
+            ['refresh_token', live.refreshToken],
+            ['scope', 'openid'],
+          ],
+          WEB,
+        ],
+        [
+          [
+            ['grant_type', 'client_credentials'],
+            ['scope', 'api:read'],
+          ],
+          MACHINE,
+        ],
+        [
+          [
+            ['grant_type', DEVICE_GRANT],
+            ['device_code', live.deviceCode],
+            ['client_id', TV.clientId],
+          ],
+          TV,
+        ],
+        [
+          [
+            ['grant_type', EXCHANGE_GRANT],
+            ['subject_token', live.ccToken],
+            ['subject_token_type', ACCESS_TOKEN_TYPE],
+            ['requested_token_type', ACCESS_TOKEN_TYPE],
+            ['scope', 'api:read'],
+          ],
+          EXCHANGER,
+        ],
+        [
+          [
+            ['grant_type', 'password'],
+            ['username', SEEDED_USER.username],
+            ['password', SEEDED_USER.password],
+            ['scope', 'openid'],
+          ],
+          LEGACY_CLIENT,
+        ],
+        [
+          [
+            ['grant_type', 'urn:example:unknown'],
+            ['x', 'y'],
+          ],
+          WEB,
+        ],
+      ];
+      const arbitrary = fc
+        .constantFrom(...grants)
+        .chain(([base, client]) => postArb('token', path('/token'), base, { json: true, auth: authArb(client) }));
+      await fuzz(arbitrary, RUNS * 2);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    'device authorization and the activation pages',
+    async () => {
+      const { id, cookie } = live.activation;
+      const withCookie = cookieArb(cookie);
+      await fuzz(
+        fc.oneof(
+          postArb(
+            'device',
+            path('/device/auth'),
+            [
+              ['client_id', TV.clientId],
+              ['scope', 'openid offline_access'],
+            ],
+            { auth: authArb() },
+          ),
+          getArb('page', path('/activate'), [['user_code', live.userCode]], { rawQuery: true }),
+          postArb('page', path('/activate'), [['user_code', live.userCode]]),
+          getArb(
+            'page',
+            idArb(id).map((i) => `/activate/${i}`),
+            [],
+            { headers: withCookie.map((c): Record<string, string> => (c ? { cookie: c } : {})) },
+          ),
+          postArb(
+            'page',
+            idArb(id).map((i) => `/activate/${i}/login`),
+            [
+              ['username', SEEDED_USER.username],
+              ['password', 'wrong-password'],
+            ],
+            { cookie: withCookie },
+          ),
+          postArb(
+            'page',
+            idArb(id).map((i) => `/activate/${i}/consent`),
+            [['decision', 'deny']],
+            { cookie: withCookie },
+          ),
+        ),
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    'userinfo',
+    async () => {
+      const bearer = fc.oneof(
+        {
+          weight: 3,
+          arbitrary: fc
+            .constantFrom(live.accessToken, live.ccToken, live.idToken, live.refreshToken)
+            .map((t) => ({ authorization: `Bearer ${t}` })),
+        },
+        { weight: 2, arbitrary: oddJwt.map((t) => ({ authorization: `Bearer ${t}` })) },
+        { weight: 2, arbitrary: authArb(WEB) },
+      );
+      await fuzz(
+        fc.oneof(
+          getArb('userinfo', path('/userinfo'), [], { headers: bearer, rawQuery: true }),
+          postArb('userinfo', path('/userinfo'), [['access_token', live.accessToken]], { auth: bearer }),
+        ),
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    'introspection and revocation',
+    async () => {
+      const tokens = [live.accessToken, live.refreshToken, live.ccToken, live.idToken];
+      const base = (token: string): Pairs => [
+        ['token', token],
+        ['token_type_hint', 'access_token'],
+      ];
+      await fuzz(
+        fc
+          .constantFrom(...tokens)
+          .chain((token) =>
+            fc.oneof(
+              postArb('introspection', path('/introspect'), base(token), { auth: authArb(WEB) }),
+              postArb('revocation', path('/revoke'), base(token), { auth: fc.oneof(authArb(WEB), authArb(MACHINE)) }),
+            ),
+          ),
+      );
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
   it('the server still answers afterwards, and still runs a whole flow', async () => {
     const discovery = await idp.get('/.well-known/openid-configuration');

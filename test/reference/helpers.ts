@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { readPage } from '../../harness/login/html.ts';
 import {
   createReferenceServer,
   SEEDED_CLIENTS,
@@ -60,11 +61,11 @@ export function authUrl(issuer: string, params: Record<string, string>): string 
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-/** The action of the (first) form on an HTML page, unescaped. */
+/** The action of the (first) form on an HTML page, read as a browser reads it (harness/login/html.ts). */
 export function formAction(html: string): string {
-  const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+  const action = readPage(html, 'about:blank', 200).forms[0]?.action;
   if (!action) throw new Error(`no form on the page:\n${html}`);
-  return action.replace(/&amp;/g, '&');
+  return action;
 }
 
 /** Opens the login page of an authorization URL: the page, its form action and the interaction cookie. */

@@ -1,16 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_ERROR_CODES } from '../../protocol/errors.ts';
 import { ALICE, authUrl, MACHINE, openLogin, postForm, useServer, WEB } from './helpers.ts';
 
 /** RFC 6749 §5.2 error codes. */
-const RFC_ERRORS = [
-  'invalid_request',
-  'invalid_client',
-  'invalid_grant',
-  'unauthorized_client',
-  'unsupported_grant_type',
-  'invalid_scope',
-];
+const RFC_ERRORS: readonly string[] = TOKEN_ERROR_CODES;
 
 const ctx = useServer();
 const internalErrors: unknown[] = [];

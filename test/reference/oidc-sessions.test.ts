@@ -89,7 +89,7 @@ describe('the login session', () => {
       const first = authUrlFor(WEB);
       const login = await walk(browser, issuer, first.url);
       expect(login.pages).toEqual(['login']);
-      expect(browser.cookies.has('idpc_session')).toBe(true);
+      expect(browser.hasCookie('idpc_session', issuer)).toBe(true);
       const cookie = browser.setCookies.find((line) => line.startsWith('idpc_session='));
       expect(cookie).toMatch(/; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
       const firstToken = decodeJwt(String((await redeem(WEB, login.location, first.verifier)).id_token));
@@ -240,7 +240,7 @@ describe('RP-initiated logout', () => {
       );
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe(`${registered}?state=bye`);
-      expect(browser.cookies.has('idpc_session')).toBe(false);
+      expect(browser.hasCookie('idpc_session', issuer)).toBe(false);
       expect(await promptNone(browser)).toBe('login_required');
     },
   );

@@ -202,7 +202,7 @@ describe('two reference instances on one Redis', () => {
     });
     const bad = report.results
       // Skipped with their reasons: the legacy grants (no legacy client seeded), and jwks.rotation:
-      // a rotation stays local to the instance that rotates (README), so these instances offer no
+      // a rotation stays local to the instance that rotates (docs/fixture.md), so these instances offer no
       // rotation hook; the opt-in ones (test/matrix/opt-in.ts: par.required), and those only a client
       // rule requires (no server verdict: pkce.verifier-format).
       .filter(

@@ -1,19 +1,26 @@
 /**
- * A user agent for the reference's OIDC session tests: one cookie jar (so the login session
- * survives from one request to the next), redirects not followed, and a walk through the login
- * and consent pages.
+ * A user agent for the reference's OIDC session tests: the harness's own cookie jar
+ * (harness/login/session.ts, tough-cookie), so the login session survives from one request to the
+ * next, redirects not followed, and a walk through the login and consent pages (forms read by
+ * harness/login/html.ts).
  */
+import { LoginSession } from '../../harness/login/session.ts';
 import { SEEDED_USER, type UserConfig } from '../../reference/index.ts';
 import { formAction } from '../reference/helpers.ts';
 
 /** One user agent: a cookie jar, redirects not followed. */
 export class Browser {
-  readonly cookies = new Map<string, string>();
+  readonly session = new LoginSession('test browser');
   /** Every Set-Cookie line received. */
   readonly setCookies: string[] = [];
+  /** Whether the jar holds a cookie named `name` that a request to `url` would send. */
+  hasCookie(name: string, url: string): boolean {
+    return this.session.jar.getCookiesSync(url).some((c) => c.key === name);
+  }
   async send(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
     const headers: Record<string, string> = {};
-    if (this.cookies.size) headers.cookie = [...this.cookies].map(([n, v]) => `${n}=${v}`).join('; ');
+    const cookie = this.session.cookieHeader(url);
+    if (cookie) headers.cookie = cookie;
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const res = await fetch(url, {
       method: init.method ?? (init.form ? 'POST' : 'GET'),
@@ -21,13 +28,8 @@ export class Browser {
       redirect: 'manual',
       ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
     });
-    for (const line of res.headers.getSetCookie()) {
-      this.setCookies.push(line);
-      const [pair = ''] = line.split(';');
-      const [name = '', value = ''] = pair.split('=');
-      if (/Max-Age=0/.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
+    this.setCookies.push(...res.headers.getSetCookie());
+    this.session.store(url, res.headers.getSetCookie());
     return res;
   }
 }

@@ -1,0 +1,103 @@
+/**
+ * The names of the reference's planted flaws (DESIGN §6–7), each with what it breaks: the one list
+ * that reference/flaws.ts switches on and that a scenario's `catches` is typed against (suites may
+ * not import reference/). Not a protocol fact, but a fact both sides of the one-way imports share.
+ */
+export const FLAWS = {
+  'discovery-issuer-mismatch': "discovery document names an issuer other than the server's own",
+  'jwks-leaks-private': 'JWKS publishes private key members (d, p, q, …)',
+  'state-dropped': 'the authorization response omits the state parameter',
+  'code-reuse-allowed': 'an authorization code can be redeemed more than once',
+  'code-reuse-keeps-tokens': 'replaying a code does not revoke the tokens it issued first',
+  'code-not-bound-to-client': 'a code issued to one client can be redeemed by another',
+  'code-redirect-unchecked': "the token request's redirect_uri is not compared with the one used at /auth",
+  'pkce-verifier-ignored': 'the code_verifier is not compared with the code_challenge',
+  'pkce-verifier-optional': 'a code issued with a challenge can be redeemed without a verifier',
+  'pkce-downgrade': 'a verifier is accepted for a code issued without a challenge',
+  'pkce-plain-allowed': 'code_challenge_method=plain is accepted and advertised',
+  'pkce-optional-for-public': 'public and third-party clients may omit the PKCE challenge',
+  'pkce-verifier-format-unchecked': 'verifiers outside 43–128 unreserved characters are accepted',
+  'redirect-prefix-match': 'redirect_uri is matched by prefix instead of exactly',
+  'redirect-open-on-error': 'an unregistered redirect_uri receives the error redirect',
+  'refresh-not-rotated': 'refreshing returns the same refresh token (no rotation)',
+  'refresh-reuse-allowed': 'a rotated-out refresh token is still accepted',
+  'refresh-family-kept': 'replaying a rotated-out refresh token does not revoke its family',
+  'refresh-unknown-accepted': 'a well-formed but unknown refresh token is accepted',
+  'refresh-not-client-bound': 'a refresh token can be used by a client other than its owner',
+  'refresh-scope-widen': 'a refresh request may widen the scope',
+  'cc-issues-refresh': 'client_credentials issues a refresh token',
+  'client-secret-unchecked': 'the client secret is not verified',
+  'scope-unchecked': "requested scopes are not limited to the client's allowed set",
+  'id-token-wrong-aud': 'ID tokens carry an aud other than the client_id',
+  'id-token-unknown-kid': 'ID tokens carry a kid that is not in the JWKS',
+  'at-hash-wrong': "the ID token's at_hash does not match the access token",
+  'claims-overshare': 'ID tokens and userinfo carry claims of scopes that were not granted',
+  'alg-none-accepted': 'presented tokens with alg "none" are accepted',
+  'hs256-key-confusion': 'presented HS256 tokens signed with the public key as secret are accepted',
+  'signature-unchecked': 'presented tokens are decoded without verifying the signature',
+  'trusts-embedded-jwk': 'presented tokens are verified with a key from their own jwk/jku header',
+  'device-tokens-before-approval': 'the device code grant issues tokens before the user approves',
+  'device-no-slow-down': 'polling faster than the interval never gets slow_down',
+  'device-denial-ignored': 'a denied device request still ends in tokens',
+  'device-code-reuse': 'an approved device code can be redeemed more than once',
+  'exchange-upscope': "token exchange grants scopes beyond the subject token's",
+  'exchange-subject-unverified': 'token exchange accepts a subject token without verifying it',
+  'implicit-issues-refresh': 'the implicit grant returns a refresh token',
+  'password-issues-refresh': 'the password grant returns a refresh token',
+  'no-store-missing': 'token responses lack Cache-Control: no-store',
+  'error-format-wrong': 'token errors are not RFC 6749 §5.2 JSON bodies',
+  'json-body-rejected': 'the token endpoint refuses application/json bodies',
+  'revocation-noop': 'revocation answers 200 but revokes nothing',
+  'introspection-always-active': 'introspection answers active:true for any token',
+  'introspection-open': 'introspection answers without client authentication',
+  'third-party-long-lived': 'third-party clients get lifetimes as long as (or longer than) first-party ones',
+  'consent-skipped': 'third-party clients are not shown the consent page',
+  'no-frame-protection': 'login, consent and activation pages may be framed',
+  'race-code': 'concurrent redemptions of one code can all succeed (check-then-act)',
+  'race-refresh': 'concurrent refreshes of one token can all succeed (check-then-act)',
+  // OpenID Connect Core, Discovery and RP-Initiated Logout (issue 15).
+  'response-type-defaulted': 'an authorization request without response_type is treated as response_type=code',
+  'authorize-get-only': 'the authorization endpoint refuses the request sent as a form POST',
+  'unknown-param-rejected': 'an authorization request with a parameter the server does not know is refused',
+  'scope-order-sensitive': "scopes are accepted only in the order of the client's registered scope",
+  'denial-wrong-error': 'a user who denies consent is sent back with an error other than access_denied',
+  'nonce-required-for-code': 'a code flow request without nonce is refused',
+  'auth-time-missing': 'ID tokens carry no auth_time, even when max_age was requested',
+  'prompt-none-shows-page': 'prompt=none without a session shows the login page instead of answering login_required',
+  'prompt-none-ignored': 'prompt=none answers login_required even when the user has a session',
+  'prompt-login-ignored': 'prompt=login reuses the session instead of asking the user to log in again',
+  'max-age-ignored': 'max_age is ignored: an older session is reused without a new login',
+  'id-token-hint-ignored': "id_token_hint is ignored: a code is issued for the session's user whoever the hint names",
+  'userinfo-get-only': 'the userinfo endpoint refuses POST',
+  'request-object-ignored': 'a request object is neither processed nor refused: the query parameters win silently',
+  'claims-parameter-ignored': 'the claims request parameter is advertised but ignored',
+  'discovery-field-missing': 'the discovery document lacks subject_types_supported (a REQUIRED field)',
+  'rotation-drops-old-key': 'a key rotation drops the old key from the JWKS while tokens it signed are still live',
+  'logout-open-redirect': 'the logout endpoint redirects to any post_logout_redirect_uri, registered or not',
+  'logout-keeps-session': 'the logout endpoint redirects back but leaves the login session alive',
+  // RFC 9700 (AS side), RFC 9207, RFC 8707, PAR, DPoP and private_key_jwt
+  'redirect-307-after-login':
+    'the redirect after the login form POST is a 307, which re-posts the credentials to the client',
+  'iss-missing': 'authorization responses lack the iss parameter though discovery advertises it',
+  'no-referrer-policy': 'the login and consent pages carry no Referrer-Policy',
+  'low-entropy-codes': 'authorization codes carry 48 random bits (12 hex digits)',
+  'resource-ignored':
+    'the resource parameter is ignored: tokens keep the default audience, unknown resources are accepted',
+  'par-request-uri-reuse': 'a pushed request_uri can be used more than once',
+  'par-not-client-bound': 'a pushed request_uri works for a client other than the one that pushed it',
+  'par-not-enforced': 'discovery says PAR is required, but a plain authorization request is accepted',
+  'dpop-htu-unchecked': 'DPoP proofs at the token endpoint are accepted whatever their htm and htu',
+  'dpop-refresh-not-bound': "a public client's DPoP-bound refresh token works with another key (or none)",
+  'dpop-bearer-accepted': 'a DPoP-bound access token is accepted as a Bearer token',
+  'client-assertion-replay': "a client assertion's jti is not tracked: the same assertion authenticates again",
+  'client-assertion-aud-unchecked': "a client assertion's aud is not checked",
+  'cors-at-authorization-endpoint': 'the authorization endpoint answers cross-origin requests with CORS headers',
+} as const;
+
+export type FlawName = keyof typeof FLAWS;
+
+export const FLAW_NAMES = Object.keys(FLAWS) as FlawName[];
+
+export function isFlawName(name: string): name is FlawName {
+  return Object.hasOwn(FLAWS, name);
+}

@@ -1,0 +1,99 @@
+/**
+ * The one-way import rule (docs/ARCHITECTURE.md) holds on every tracked .ts file, and the checker
+ * catches each kind of violation on a synthetic import graph (so that an empty list means something).
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { IMPORT_RULES, type ImportGraph, importsOf, importViolations, repositoryImportGraph } from './import-rule.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('the one-way import rule', () => {
+  it('holds on the repository', () => {
+    const graph = repositoryImportGraph(ROOT);
+    // The graph is really read: the files and edges the rule is about are in it.
+    expect(graph.size).toBeGreaterThan(300);
+    expect(graph.get('harness/scenario.ts')).toContain('../protocol/flaw-names.ts');
+    expect(graph.get('reference/flaws.ts')).toContain('../protocol/flaw-names.ts');
+    expect(importViolations(graph)).toEqual([]);
+  }, 60_000);
+
+  it('reads static, type-only, re-export, dynamic and require imports, not comments or strings', () => {
+    const source = [
+      "import { a } from '../harness/a.ts';",
+      "import type { B } from '../suites/b.ts';",
+      "export { c } from './c.ts';",
+      "export * from '../reports/d.ts';",
+      "const e = await import('../reference/e.ts');",
+      "const f = require('node:fs');",
+      "// import { g } from '../cli/g.ts';",
+      'const h = "import { h } from \'../cli/h.ts\'";',
+    ].join('\n');
+    expect(importsOf(source)).toEqual([
+      '../harness/a.ts',
+      '../suites/b.ts',
+      './c.ts',
+      '../reports/d.ts',
+      '../reference/e.ts',
+      'node:fs',
+    ]);
+  });
+
+  it('reports every forbidden folder edge, whatever the depth of the importing file', () => {
+    const cases: [string, string][] = [
+      ['harness/login/form.ts', '../../suites/x.ts'],
+      ['harness/a.ts', '../reports/x.ts'],
+      ['harness/a.ts', '../reference/x.ts'],
+      ['harness/a.ts', '../cli/x.ts'],
+      ['suites/pkce/a.ts', '../../reference/pkce.ts'],
+      ['suites/a.ts', '../reports/x.ts'],
+      ['suites/a.ts', '../cli/x.ts'],
+      ['generators/a.ts', '../suites/x.ts'],
+      ['generators/a.ts', '../reference/x.ts'],
+      ['generators/a.ts', '../cli/x.ts'],
+      ['reports/a.ts', '../suites/x.ts'],
+      ['reports/a.ts', '../reference/x.ts'],
+      ['reports/a.ts', '../cli/x.ts'],
+      ['reference/http/a.ts', '../../harness/x.ts'],
+      ['reference/a.ts', '../suites/x.ts'],
+      ['reference/a.ts', '../reports/x.ts'],
+      ['reference/a.ts', '../cli/x.ts'],
+      ['protocol/a.ts', '../harness/x.ts'],
+      ['protocol/a.ts', '../generators/x.ts'],
+      ['protocol/a.ts', '../index.ts'],
+    ];
+    for (const [file, specifier] of cases) {
+      const problems = importViolations(new Map([[file, [specifier]]]));
+      expect(problems, `${file} → ${specifier}`).toHaveLength(1);
+      expect(problems[0]).toContain(`${file} imports`);
+    }
+  });
+
+  it('lets the allowed edges through', () => {
+    const graph: ImportGraph = new Map([
+      ['harness/a.ts', ['../protocol/pkce.ts', './b.ts', 'jose', 'node:crypto']],
+      ['suites/pkce/a.ts', ['../../harness/scenario.ts', '../../generators/index.ts', '../checks/index.ts']],
+      ['reports/a.ts', ['../harness/results.ts']],
+      ['reference/a.ts', ['../protocol/jws.ts', 'koa']],
+      ['protocol/a.ts', ['./b.ts', 'node:crypto', 'jose', 'jose/errors']],
+      ['cli/a.ts', ['../reference/index.ts', '../suites/index.ts', '../reports/index.ts']],
+      ['test/a.test.ts', ['../reference/index.ts']],
+    ]);
+    expect(importViolations(graph)).toEqual([]);
+  });
+
+  it('limits protocol/ to node built-ins and jose', () => {
+    const problems = importViolations(new Map([['protocol/a.ts', ['zod', '@koa/router', 'crypto']]]));
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toContain('protocol/a.ts imports the package zod');
+  });
+
+  it('honours a stated exception and reports one that matches nothing', () => {
+    const exception = { from: 'harness/a.ts', to: 'reports/x.ts', reason: 'a test of the mechanism' };
+    const graph: ImportGraph = new Map([['harness/a.ts', ['../reports/x.ts']]]);
+    expect(importViolations(graph, IMPORT_RULES, [exception])).toEqual([]);
+    expect(importViolations(new Map(), IMPORT_RULES, [exception])).toEqual([
+      'the exception harness/a.ts → reports/x.ts matches no import any more: remove it',
+    ]);
+  });
+});
