@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Command, UsageError } from './command.ts';
+import { runCommandFor } from './hints.ts';
 
 export const DEFAULT_TARGET_FILE = 'idp-target.jsonc';
 const SCHEMA = fileURLToPath(new URL('../schema/target-config.schema.json', import.meta.url));
@@ -42,13 +43,6 @@ export function template(schemaRef: string): string {
       "authMethod": "client_secret_basic",              // or client_secret_post
       "firstParty": true
     },
-    // A second confidential client, for cross-client binding checks (codes, refresh tokens).
-    "confidential2": {
-      "clientId": "partner-app",
-      "clientSecret": "\${PARTNER_SECRET}",
-      "redirectUri": "https://partner.example/callback",
-      "scope": "openid profile"
-    },
     // A public (third-party) client: no secret, PKCE required.
     "public": {
       "clientId": "spa",
@@ -56,8 +50,17 @@ export function template(schemaRef: string): string {
       "scope": "openid profile",
       "firstParty": false
     },
-    // A machine client for client_credentials.
-    "machine": { "clientId": "machine", "clientSecret": "\${MACHINE_SECRET}", "scope": "api:read" }
+    // More roles run more scenarios: uncomment those your IdP has and export the secrets they
+    // name (PARTNER_SECRET, MACHINE_SECRET). Trailing commas are fine.
+    // A second confidential client, for cross-client binding checks (codes, refresh tokens):
+    // "confidential2": {
+    //   "clientId": "partner-app",
+    //   "clientSecret": "\${PARTNER_SECRET}",
+    //   "redirectUri": "https://partner.example/callback",
+    //   "scope": "openid profile"
+    // },
+    // A machine client for client_credentials:
+    // "machine": { "clientId": "machine", "clientSecret": "\${MACHINE_SECRET}", "scope": "api:read" },
     // Also possible: "device" (device code grant, RFC 8628; the login driver activates it),
     // "exchange" (token exchange, RFC 8693), and "legacy": a client your IdP still allows the
     // deprecated password and implicit grants (clientSecret if confidential, redirectUri for implicit).
@@ -109,10 +112,7 @@ export const initCommand: Command = {
     await mkdir(path.dirname(file), { recursive: true });
     const schemaRef = path.relative(path.dirname(file), SCHEMA).split(path.sep).join('/');
     await writeFile(file, template(schemaRef.startsWith('.') ? schemaRef : `./${schemaRef}`));
-    console.log(
-      `Wrote ${file}. Edit it, export the secrets it names, then: idp-conformance run ` +
-        `--target ${path.relative(process.cwd(), file) || file}`,
-    );
+    console.log(`Wrote ${file}. Edit it, export the secrets it names, then run:\n  ${runCommandFor(file)}`);
     return 0;
   },
 };

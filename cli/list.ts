@@ -6,6 +6,7 @@ import { selectScenarios } from '../harness/runner.ts';
 import type { Scenario } from '../harness/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
+import { count, patternHints } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
 
 const USAGE = `Usage: idp-conformance list [options]
@@ -41,7 +42,14 @@ export const listCommand: Command = {
       throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
     const profile = v.profile as ProfileName;
     const all = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
-    const selected = selectScenarios(all, patternList(v.only));
+    const only = patternList(v.only);
+    const hints = patternHints(
+      all.map((s) => s.id),
+      only,
+      '--only',
+    );
+    if (hints.length) throw new UsageError(hints.join('\n'));
+    const selected = selectScenarios(all, only);
     if (v.requirements) {
       const table = requirementTable(selected, profile);
       if (v.json) console.log(JSON.stringify(table, null, 2));
@@ -75,7 +83,7 @@ export const listCommand: Command = {
       console.log(`${r.id.padEnd(width)}  ${r.severity.padEnd(8)} ${(r.level ?? 'n/a').padEnd(6)} ${reqs}`);
       console.log(`${' '.repeat(width)}  ${r.title}`);
     }
-    console.log(`\n${rows.length} scenario${rows.length === 1 ? '' : 's'} (profile ${profile})`);
+    console.log(`\n${count(rows.length, 'scenario')} (profile ${profile})`);
     return 0;
   },
 };
@@ -101,6 +109,6 @@ export function formatRequirementTable(rows: readonly RequirementRow[]): string 
     line(width.map((w) => '-'.repeat(w))),
     ...cells.map(line),
     '',
-    `${rows.length} requirements of ${new Set(rows.map((r) => r.scenario)).size} scenarios`,
+    `${count(rows.length, 'requirement')} of ${count(new Set(rows.map((r) => r.scenario)).size, 'scenario')}`,
   ].join('\n');
 }

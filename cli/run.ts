@@ -25,6 +25,7 @@ import {
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
+import { clientlessNotice, count, needsLegacyClient, patternHints } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
 
 const USAGE = `Usage: idp-conformance run [options]
@@ -101,6 +102,8 @@ async function runTarget(
       `seed ${o.seed}${o.shard ? `, shard ${o.shard.index}/${o.shard.total}` : ''}`,
   );
   if (o.flaws.length) out.line(`!! planted flaws on in the embedded reference: ${o.flaws.join(', ')}`);
+  const notice = loaded.source === 'issuer-url' ? clientlessNotice(selectScenarios(o.scenarios, o.only, o.skip)) : '';
+  if (notice) out.line(`idp-conformance: ${notice}`);
   let written: string[] = [];
   try {
     const report = await runConformance({
@@ -198,7 +201,7 @@ async function runSeveral(targets: readonly string[], reportDir: string, o: RunS
     entries.push({ name, issuer: loaded.config.issuer, code, ...(report ? { summary: report.summary } : {}) });
   }
   const written = await writeIndex(entries, reportDir);
-  console.log(`\nAll ${entries.length} targets: ${written.join(', ')}`);
+  console.log(`\nAll ${count(entries.length, 'target')}: ${written.join(', ')}`);
   for (const entry of entries) console.log(`  ${indexLine(entry)}`);
   if (entries.some((e) => e.code === 2)) return 2;
   if (entries.some((e) => e.code === 3)) return 3;
@@ -314,6 +317,9 @@ export const runCommand: Command = {
     }
 
     const scenarios = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
+    const ids = scenarios.map((s) => s.id);
+    const hints = [...patternHints(ids, only, '--only'), ...patternHints(ids, skip, '--skip')];
+    if (hints.length) throw new UsageError(hints.join('\n'));
     if (selectScenarios(scenarios, only, skip).length === 0) {
       throw new UsageError(
         `no scenario matches --only ${only.join(',') || '*'}${skip.length ? ` --skip ${skip.join(',')}` : ''}; ` +
@@ -344,7 +350,12 @@ export const runCommand: Command = {
     try {
       if (targets[0] !== undefined) loaded = await loadTarget(targets[0]);
       else {
-        embedded = await startEmbeddedReference({ flaws: v.flaw as FlawName[] });
+        const legacyClient = needsLegacyClient(v.flaw, scenarios);
+        if (legacyClient) console.log('idp-conformance: the legacy client is seeded for the planted flaw');
+        embedded = await startEmbeddedReference({
+          flaws: v.flaw as FlawName[],
+          ...(legacyClient ? { legacyClient } : {}),
+        });
         loaded = { config: validateConfig(embedded.target), source: 'embedded', location: embedded.issuer };
       }
     } catch (error) {

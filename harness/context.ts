@@ -393,7 +393,8 @@ const propertyName = (label?: string) => `the property${label ? ` "${label}"` : 
 function noteBudgetUsed({ recorder, log }: Scope, label: string | undefined, ran: number, runs: number, ms: number) {
   const what = propertyName(label);
   const note =
-    `${what[0]!.toUpperCase()}${what.slice(1)} ran ${ran} of ${runs} cases within its time budget of ${ms} ms; ` +
+    `${what[0]!.toUpperCase()}${what.slice(1)} ran ${ran} of ${runs} case${runs === 1 ? '' : 's'} ` +
+    `within its time budget of ${ms} ms; ` +
     `those ${ran} were judged, the rest not run (raise timeouts.scenarioMs, or pass --runs, to run more).`;
   recorder.add({ kind: 'note', label: 'property time budget', text: note });
   log.push(note);
@@ -408,7 +409,7 @@ function warnServerErrors({ recorder, findings }: Scope, errors: ServerError[], 
     status: 'warning',
     failureKind: 'refused-wrongly',
     message:
-      `the target failed with HTTP 5xx (${statuses}) in ${errors.length} of ${runs} runs of ` +
+      `the target failed with HTTP 5xx (${statuses}) in ${errors.length} of ${runs} run${runs === 1 ? '' : 's'} of ` +
       `${label ?? 'the property'}, first on ${first.request}; a server error is no verdict on the property, ` +
       'but a request the client could send should get a 4xx answer (RFC 9110 §15.6).',
   });
@@ -452,7 +453,7 @@ function propertyRunner(scope: Scope): ScenarioContext['property'] {
     const before = recorder.evidence.length;
     const budgetMs = propertyBudgetMs(input, performance.now() - scope.started, opts.budgetMs);
     const cases = new PropertyCases(recorder, performance.now() + budgetMs);
-    const what = `property${opts.label ? ` "${opts.label}"` : ''} (${runs} cases)`;
+    const what = `property${opts.label ? ` "${opts.label}"` : ''} (${runs} case${runs === 1 ? '' : 's'})`;
     const details = await scope.activity.track(what, () =>
       fc.check(
         fc.asyncProperty(arbitrary, (value) => cases.judge(predicate, value)),

@@ -35,7 +35,7 @@ import type {
   Status,
 } from './results.ts';
 import { type Scenario, defineScenario } from './scenario.ts';
-import { ScreenshotStore } from './screenshots.ts';
+import { removeStaleScreenshots, ScreenshotStore } from './screenshots.ts';
 import { type Capability, type Target, explainMissing } from './target.ts';
 
 export interface RunnerOptions {
@@ -529,7 +529,12 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   const started = performance.now();
   const resolution = resolveLevel(s.requirements, run.profile, s.requires?.roles ?? [], run.options.links);
   const base = resultBase(s, resolution);
-  const skipReason = resolution.reason ?? (await gate(s, run.clients, run.config, run.target, run.browser, run.probe));
+  // CHROMIUM_PATH set wrong: a browser scenario that could otherwise run is a set-up error, never a silent skip.
+  const browserProblem = s.requires?.browser ? run.browser.misconfigured : undefined;
+  const gateBrowser = browserProblem ? undefined : run.browser;
+  const skipReason = resolution.reason ?? (await gate(s, run.clients, run.config, run.target, gateBrowser, run.probe));
+  if (browserProblem && resolution.level && !skipReason)
+    return { ...base, status: 'error', durationMs: 0, evidence: [], message: `needs Chromium: ${browserProblem}` };
   if (!resolution.level || skipReason) {
     return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
   }
@@ -607,6 +612,7 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   const expected = new Set(run.config.expectedFailures);
   const notices = unknownExpectedFailures(expected, options.scenarios);
   const selected = selectForRun(options);
+  if (options.reportDir) await removeStaleScreenshots(options.reportDir);
   const results: ScenarioResult[] = new Array(selected.length);
   const finish = (i: number, r: ScenarioResult) => {
     results[i] = redactor.result(markExpected(r, expected));

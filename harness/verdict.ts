@@ -23,7 +23,9 @@ export function assessVerdict(results: readonly ScenarioResult[], needsLogin: Re
   if (errors > judged) {
     return {
       judged: false,
-      reason: `${errors} of ${ran.length} scenarios that ran errored and only ${judged} could be judged`,
+      reason:
+        `${errors} of ${ran.length} scenario${ran.length === 1 ? '' : 's'} that ran errored ` +
+        `and only ${judged} could be judged`,
     };
   }
   return { judged: true };

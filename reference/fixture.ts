@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type Router from '@koa/router';
 import type { ServerContext } from './context.ts';
-import { checkAuthorizationRequest } from './endpoints/authorize.ts';
+import { checkAuthorizationRequest, checkAuthorizationRequestWithSession } from './endpoints/authorize.ts';
 import { issueCode, redirectToClient } from './endpoints/authorization-response.ts';
 import type { ClientConfig, ReferenceOptions, UserConfig } from './options.ts';
 import { parseScope } from './scopes.ts';
@@ -219,21 +219,31 @@ function loggedInCode(server: ServerContext, request: CheckedRequest, user: User
 
 /**
  * `autoLogin: username`: GET /auth signs that user in (and consents) without showing a page, and
- * redirects with the code. A request GET /auth would refuse, or one for tokens (implicit), goes on
- * to the normal endpoint, which answers it as always. Mounted before the endpoints, only when set.
+ * redirects with the code, as a headless IdP where the user is always signed in would (OIDC Core
+ * §3.1.2.1):
+ * - prompt=none: no page is needed, so it answers with a code (never login_required);
+ * - prompt=login, and max_age (any value, 0 too): the user re-authenticates silently, so auth_time
+ *   is the current server time; the ID token always carries auth_time;
+ * - id_token_hint naming this user: a code; naming another user: not answered for this one, the
+ *   request goes on to the normal endpoint (login page, or login_required with prompt=none).
+ * A request GET /auth would refuse (a malformed prompt, max_age or hint too), or one for tokens
+ * (implicit), goes on to the normal endpoint, which answers it as always. Mounted before the
+ * endpoints, only when set.
  */
 export function mountAutoLogin(router: Router, server: ServerContext): void {
   const username = server.options.autoLogin;
   if (username === undefined) return;
   router.get('/auth', async (ctx, next) => {
-    let request: CheckedRequest;
+    let checked: Awaited<ReturnType<typeof checkAuthorizationRequestWithSession>>;
     try {
-      request = await checkAuthorizationRequest(server, new URLSearchParams(ctx.querystring));
+      checked = await checkAuthorizationRequestWithSession(server, new URLSearchParams(ctx.querystring));
     } catch {
       return next();
     }
+    const { request, session } = checked;
     const user = server.findUser(username);
     if ((request.responseType ?? 'code') !== 'code' || !user) return next();
+    if (session.hint && session.hint.sub !== user.sub) return next();
     const code = await loggedInCode(server, request, user);
     const target = {
       redirectUri: request.redirectUri,

@@ -60,8 +60,8 @@ export class ConsoleReporter {
     for (const e of r.evidence) {
       if (e.kind === 'counterexample')
         this.#write(
-          `        counterexample ${safe(e.value)} (${e.runs} runs, property seed ${e.seed}); replay: ` +
-            `add ${safe(e.replay)}\n`,
+          `        counterexample ${safe(e.value)} (${e.runs} run${e.runs === 1 ? '' : 's'}, ` +
+            `property seed ${e.seed}); replay: add ${safe(e.replay)}\n`,
         );
     }
   }

@@ -37,8 +37,8 @@ export function summaryLine(report: Report): string {
   ];
   const expected = s.expectedFailures ? ` (${s.expectedFailures} expected)` : '';
   return (
-    `${s.total} scenarios: ${parts.join(', ')}${expected} in ${(report.durationMs / 1000).toFixed(1)} s — ` +
-    `profile ${report.profile}, seed ${report.seed}`
+    `${s.total} scenario${s.total === 1 ? '' : 's'}: ${parts.join(', ')}${expected} ` +
+    `in ${(report.durationMs / 1000).toFixed(1)} s — profile ${report.profile}, seed ${report.seed}`
   );
 }
 

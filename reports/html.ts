@@ -194,8 +194,8 @@ function evidence(e: Evidence, deciding?: HttpEvidence): string {
 function counterexample(e: CounterexampleEvidence): string {
   return (
     `<div class="counterexample"><b>Counterexample${e.label ? ` (${h(e.label)})` : ''}</b><pre>${h(e.value)}</pre>` +
-    `<p class="meta">property seed ${e.seed} (from the run's seed and the scenario id) · ${e.runs} ` +
-    `runs${e.path ? ` · fast-check path ${h(e.path)}` : ''}</p>` +
+    `<p class="meta">property seed ${e.seed} (from the run's seed and the scenario id) · ` +
+    `${e.runs} run${e.runs === 1 ? '' : 's'}${e.path ? ` · fast-check path ${h(e.path)}` : ''}</p>` +
     `<p>Replay: add <code>${h(e.replay)}</code> to the same run command (same target and profile).</p></div>`
   );
 }

@@ -23,8 +23,9 @@ const OUTCOME: Record<number, string> = { 0: 'passed', 1: 'failed', 2: 'reports 
 /** One line of the console's closing list. */
 export function indexLine(e: IndexEntry): string {
   const counts = e.summary
-    ? `${e.summary.passed} passed, ${e.summary.failed} failed, ${e.summary.warnings} warnings, ${e.summary.skipped} ` +
-      `skipped, ${e.summary.errors} errors`
+    ? `${e.summary.passed} passed, ${e.summary.failed} failed, ` +
+      `${e.summary.warnings} warning${e.summary.warnings === 1 ? '' : 's'}, ${e.summary.skipped} skipped, ` +
+      `${e.summary.errors} error${e.summary.errors === 1 ? '' : 's'}`
     : 'no report';
   return `${(OUTCOME[e.code] ?? `exit ${e.code}`).padEnd(11)} ${e.name}  ${e.issuer}  (${counts})`;
 }
@@ -41,14 +42,15 @@ export function renderIndexHtml(entries: readonly IndexEntry[]): string {
       `${h(OUTCOME[e.code] ?? `exit ${e.code}`)}</td>${cells}</tr>`
     );
   });
+  const targets = `${entries.length} target${entries.length === 1 ? '' : 's'}`;
   return (
     `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance reports: ${entries.length} targets</title><link rel="icon" href="data:,">
+<title>Conformance reports: ${targets}</title><link rel="icon" href="data:,">
 <style>body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d232a}table{border-collapse:collapse}
 td,th{padding:4px 10px;border-bottom:1px solid #ddd;text-align:left}tr.c1 td:nth-child(3),tr.c3 ` +
     `td:nth-child(3){color:#cf222e;font-weight:700}</style>
-</head><body><h1>Conformance reports: ${entries.length} targets</h1>
+</head><body><h1>Conformance reports: ${targets}</h1>
 <table><thead><tr><th>target</th><th>issuer</th><th>outcome</th><th>total</th><th>passed</th><th>failed</th><th>` +
     `warnings</th><th>skipped</th><th>errors</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></body></html>

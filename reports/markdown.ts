@@ -113,7 +113,7 @@ function resultBlock(report: Report, r: ScenarioResult): string {
   for (const e of r.evidence)
     if (e.kind === 'counterexample')
       out.push(
-        `Counterexample (property seed ${e.seed}, ${e.runs} runs):`,
+        `Counterexample (property seed ${e.seed}, ${e.runs} run${e.runs === 1 ? '' : 's'}):`,
         '',
         codeBlock(clipText(e.value, MAX_BLOCK)),
         '',
@@ -162,7 +162,7 @@ export function renderMarkdown(report: Report, maxBytes = MAX_MARKDOWN_BYTES): s
     );
     for (const r of notable) blocks.push(resultBlock(report, r));
   } else {
-    blocks.push(`No failures, warnings or errors (${s.total} scenarios).\n`);
+    blocks.push(`No failures, warnings or errors (${s.total} scenario${s.total === 1 ? '' : 's'}).\n`);
   }
   const unexpected = ordered.filter((r) => r.unexpectedPass);
   if (unexpected.length)

@@ -51,7 +51,11 @@ export function executable(path: string): boolean {
   }
 }
 
-export type ChromiumLookup = { path: string } | { missing: string };
+/**
+ * Where Chromium is, or why there is none; `setting` names the environment variable that was set
+ * to a path that is not an executable (a mistake to report, not a reason to skip).
+ */
+export type ChromiumLookup = { path: string } | { missing: string; setting?: 'CHROMIUM_PATH' };
 
 /** The Chromium to use, or why there is none (with the way to get one). */
 export function findChromium(env: NodeJS.ProcessEnv = process.env): ChromiumLookup {
@@ -63,6 +67,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): ChromiumLook
           missing:
             `CHROMIUM_PATH is "${chosen}", which is not an executable file; point it at Chromium or Chrome, ` +
             `or unset it to use ${CHROMIUM_CANDIDATES[0]}`,
+          setting: 'CHROMIUM_PATH',
         };
   }
   const found = CHROMIUM_CANDIDATES.find(executable);
@@ -92,6 +97,14 @@ export class BrowserHost {
   /** Why there is no browser, or undefined when there is one. */
   get unavailable(): string | undefined {
     return 'missing' in this.#lookup ? this.#lookup.missing : undefined;
+  }
+
+  /**
+   * Why the browser is wrongly set up (CHROMIUM_PATH names no executable), or undefined: a
+   * scenario that needs the browser is then an error, not a skip.
+   */
+  get misconfigured(): string | undefined {
+    return 'setting' in this.#lookup && this.#lookup.setting ? this.#lookup.missing : undefined;
   }
 
   get executablePath(): string | undefined {

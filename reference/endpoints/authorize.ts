@@ -303,9 +303,17 @@ export async function checkAuthorizationRequest(
   server: ServerContext,
   query: URLSearchParams,
 ): Promise<AuthorizationRequest> {
+  return (await checkAuthorizationRequestWithSession(server, query)).request;
+}
+
+/** checkAuthorizationRequest, with the request's prompt, max_age and id_token_hint as read. */
+export async function checkAuthorizationRequestWithSession(
+  server: ServerContext,
+  query: URLSearchParams,
+): Promise<{ request: AuthorizationRequest; session: SessionParams }> {
   const { client, target } = resolveClientAndRedirect(server, query);
   try {
-    return (await validateRequest(server, client, target, query)).request;
+    return await validateRequest(server, client, target, query);
   } catch (err) {
     if (err instanceof RedirectError) throw err.oauth;
     throw err;

@@ -79,7 +79,24 @@ describe('init', () => {
       ALICE_PASSWORD: 'a-pass-1',
     };
     const { config } = await loadTarget(file, env);
-    expect(Object.keys(config.clients)).toEqual(['confidential', 'confidential2', 'public', 'machine']);
+    expect(Object.keys(config.clients)).toEqual(['confidential', 'public']);
+    // The optional roles are commented out; uncommented as they stand, they load too.
+    const lines = text.split('\n');
+    const from = lines.findIndex((l) => l.includes('More roles run more scenarios'));
+    const to = lines.findIndex((l) => l.includes('// Also possible'));
+    expect(from).toBeGreaterThan(0);
+    const full = lines
+      .map((l, i) => (i > from && i < to && /^\s*\/\/ (?:\s*"|\})/.test(l) ? l.replace('// ', '') : l))
+      .join('\n');
+    const fullFile = path.join(dir, 'sub', 'full.jsonc');
+    await writeFile(fullFile, full);
+    const loadedFull = await loadTarget(fullFile, env);
+    expect(Object.keys(loadedFull.config.clients).sort()).toEqual([
+      'confidential',
+      'confidential2',
+      'machine',
+      'public',
+    ]);
     await expect(loadTarget(file, {})).rejects.toThrow(
       /clients\.confidential\.clientSecret: environment variable WEB_SECRET is not set/,
     );
