@@ -21,13 +21,22 @@ const TEST_GROUPS: Record<string, readonly string[]> = {
     'test/harness/redaction.test.ts',
     'test/reference/redis-instances.test.ts',
   ],
-  browser: ['test/browser/**/*.test.ts', 'test/login/drivers.test.ts', 'test/hostile/7-chromium.test.ts'],
+  browser: [
+    'test/browser/**/*.test.ts',
+    'test/login/drivers.test.ts',
+    'test/login/portal-pages.test.ts',
+    'test/login/browser-catalog.test.ts',
+    'test/hostile/7-chromium.test.ts',
+  ],
   interop: ['test/interop/**/*.test.ts'],
+  // The reference server over HTTP: endpoint by endpoint, with fuzzing and property runs (minutes).
+  reference: ['test/reference/**/*.test.ts'],
   system: [
     'test/hostile/**/*.test.ts',
     'test/package/**/*.test.ts',
     'test/cli/serve-*.test.ts',
     'test/cli/action.test.ts',
+    'test/cli/commands.test.ts',
   ],
 };
 

@@ -117,6 +117,11 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
     async listen(port = 0, host = '127.0.0.1') {
       if (server) throw new Error('the reference server is already listening');
       const listening = createServer(app.callback());
+      // Keep idle connections longer than the clients do: with Node's 5 s default, a client that
+      // reuses a kept-alive connection just as the server closes it gets ECONNRESET (seen on a
+      // loaded machine with undici's fetch, which trusts the Keep-Alive hint to within 1 s).
+      listening.keepAliveTimeout = 65_000;
+      listening.headersTimeout = 66_000;
       await new Promise<void>((resolve, reject) => {
         listening.once('error', reject);
         listening.listen(port, host, () => resolve());

@@ -42,7 +42,7 @@ describe('test groups', () => {
 
     const scripts: Record<string, string> = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
     const groups = [...new Set(entries.map((e) => e.projectName))].sort();
-    expect(groups).toEqual(['browser', 'interop', 'matrix', 'system', 'unit']);
+    expect(groups).toEqual(['browser', 'interop', 'matrix', 'reference', 'system', 'unit']);
     for (const group of groups)
       expect(scripts[`test:${group}`]).toMatch(new RegExp(`^vitest run --project ${group}( |$)`));
     // npm test runs every group in one vitest run (in parallel, as before the groups), after the type check and lint.
