@@ -448,7 +448,8 @@ export const targetConfigSchema = z
       const client = config.clients[role];
       if (!client) continue;
       const at = (field: string) => ['clients', role, field];
-      const secretMissing = confidentialRoles.includes(role) && !client.clientSecret;
+      // A confidential client proves itself with a secret, or with its key (private_key_jwt).
+      const secretMissing = confidentialRoles.includes(role) && !client.clientSecret && !client.privateJwk;
       if (secretMissing) {
         ctx.addIssue({
           code: 'custom',

@@ -22,12 +22,13 @@ export function describeOutcome(outcome: AuthorizeResult): string {
 }
 
 /**
- * Whether a code flow may start from the run's shared session: without prompt, or with prompt=consent alone (it asks
- * the IdP for a consent page, not for a sign-in: OIDC Core §3.1.2.1). Any other prompt (login, none, select_account)
- * is about the sign-in itself, and starts fresh; so does a deny.
+ * Whether a code flow may start from the run's shared session: only without prompt. Any prompt starts fresh, and so
+ * does a deny. prompt=consent alone asks for a consent page, not a sign-in (OIDC Core §3.1.2.1), but sharing the
+ * session for it let concurrent consent interactions run on one IdP session, and oidc-provider then answered some of
+ * them with HTTP 500 under load: such a flow gets a session of its own.
  */
 export function sharesSignIn(prompt: string | undefined): boolean {
-  return prompt === undefined || prompt.split(' ').every((p) => p === 'consent');
+  return prompt === undefined;
 }
 
 export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {

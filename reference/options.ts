@@ -184,6 +184,24 @@ export const SEEDED_KEYED_PRIVATE_JWK = {
   d: 'KrWuYtDzAhwqNJd2fY4SKGEvWOgLFqCM1By5lEKFTU0',
 } as const;
 
+/**
+ * Under `profile: 'fapi2'` (private_key_jwt only) the seeded confidential2 client authenticates
+ * with this key instead of its secret, so that scenarios needing a second client that can push
+ * and redeem (par.bound-to-client's control) have one. Test-only, like the other seeded keys.
+ */
+export const SEEDED_PARTNER_PRIVATE_JWK = {
+  kty: 'EC',
+  crv: 'P-256',
+  kid: 'partner-app-1',
+  alg: 'ES256',
+  x: 'czLRmqm1RQfnO_nNLxApKc4vql3scLO6lhqxTTyweQ8',
+  y: 'EdReB_6vDJywiPnr6sx2lnjsuERRmibGuASHDeqyBpA',
+  d: 'cLJuwz0I0o36hGsJX3r51FcGMW3ZsONYVB94GXut224',
+} as const;
+
+/** The private keys of the seeded clients that authenticate with private_key_jwt. */
+export const SEEDED_PRIVATE_JWKS = [SEEDED_KEYED_PRIVATE_JWK, SEEDED_PARTNER_PRIVATE_JWK] as const;
+
 export const DEFAULT_LIFETIMES: Lifetimes = {
   authorizationCode: 60,
   accessTokenFirstParty: 3600,
@@ -316,13 +334,22 @@ type OneOfTheConfigRoles<T extends ConfigRole> = T;
 export type RegisteredClient = ClientConfig & { role?: TargetRole };
 
 /** The clients a server runs with, from the seeded ones and the options. */
-export function resolveClients(options: Pick<ReferenceOptions, 'clients' | 'legacyClient'>): RegisteredClient[] {
+export function resolveClients(
+  options: Pick<ReferenceOptions, 'clients' | 'legacyClient' | 'profile'>,
+): RegisteredClient[] {
   const given = options.clients;
   let clients: RegisteredClient[];
   if (Array.isArray(given)) {
     clients = [...given];
   } else {
-    const byRole: Record<string, ClientConfig | null | undefined> = { ...SEEDED_CLIENTS, ...given };
+    const seeded: Record<string, ClientConfig> = { ...SEEDED_CLIENTS };
+    if (options.profile === 'fapi2') {
+      // FAPI 2.0 allows no client secret: the seeded second confidential client signs assertions.
+      const { clientSecret: _secret, ...partner } = SEEDED_CLIENTS.confidential2;
+      const { d: _d, ...publicJwk } = SEEDED_PARTNER_PRIVATE_JWK;
+      seeded.confidential2 = { ...partner, jwks: { keys: [publicJwk] } };
+    }
+    const byRole: Record<string, ClientConfig | null | undefined> = { ...seeded, ...given };
     clients = Object.entries(byRole).flatMap(([role, client]) =>
       client ? [{ ...client, role: role as ClientRole }] : [],
     );

@@ -5,7 +5,7 @@
  * the embedded run uses it in-process.
  */
 import {
-  SEEDED_KEYED_PRIVATE_JWK,
+  SEEDED_PRIVATE_JWKS,
   type ClientAuthMethod,
   type RegisteredClient,
   type TargetRole,
@@ -60,7 +60,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
         (client.clientSecret !== undefined ? 'client_secret_basic' : client.jwks ? 'private_key_jwt' : 'none'),
       firstParty: client.firstParty,
       ...(postLogoutRedirectUri === undefined ? {} : { postLogoutRedirectUri }),
-      ...(seededPrivateKey(client) ? { privateJwk: { ...SEEDED_KEYED_PRIVATE_JWK } } : {}),
+      ...privateKeyOf(client),
       ...(client.role === 'machine' && server.context.security.resources[0]
         ? { resource: server.context.security.resources[0] }
         : {}),
@@ -77,10 +77,10 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
   };
 }
 
-/** Whether the client registered the seeded key (whose private part only the seed knows). */
-function seededPrivateKey(client: RegisteredClient): boolean {
-  return (
-    client.jwks?.keys.some((key) => key.kid === SEEDED_KEYED_PRIVATE_JWK.kid && key.x === SEEDED_KEYED_PRIVATE_JWK.x) ??
-    false
+/** The seeded private key of a client that registered one of the seeded public keys (only the seed knows them). */
+function privateKeyOf(client: RegisteredClient): Pick<TargetClient, 'privateJwk'> {
+  const seeded = SEEDED_PRIVATE_JWKS.find((jwk) =>
+    client.jwks?.keys.some((key) => key.kid === jwk.kid && key.x === jwk.x),
   );
+  return seeded ? { privateJwk: { ...seeded } } : {};
 }

@@ -4,7 +4,7 @@ import { expectOAuthError, provesSoundAssertionWorks, redeemWithAssertion } from
 export default defineScenario({
   id: 'client-auth.assertion-audience',
   title:
-    'A client assertion whose aud names another server is refused (under ctx.req.fapi2_5_3_2_1 2.0: anything but ' +
+    'A client assertion whose aud names another server is refused (under FAPI 2.0: anything but ' +
     'the issuer as a string)',
   requirements: {
     rfc7523_3: {

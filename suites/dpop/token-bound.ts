@@ -49,7 +49,7 @@ export default defineScenario({
     const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');
     const key = dpopKey(ctx);
     if (ctx.applies(ctx.req.fapi2_5_3_2_1)) {
-      // ctx.req.fapi2_5_3_2_1 2.0: no token that is not sender-constrained; the same code then redeems with a proof.
+      // FAPI 2.0 (§5.3.2.1): no token that is not sender-constrained; the same code then redeems with a proof.
       const code = await ctx.flows.code(client.role);
       const bare = await redeem(ctx, client, code, undefined, 'token request without a DPoP proof');
       await ctx.softly(() => {

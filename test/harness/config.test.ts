@@ -133,6 +133,23 @@ describe('target config validation', () => {
     expect(
       issuesOf({ issuer: base.issuer, clients: { device: { clientId: 'd', authMethod: 'client_secret_post' } } }),
     ).toEqual(['clients.device.authMethod: "client_secret_post" needs a clientSecret; add one or use "none"']);
+    // A confidential client may prove itself with its key instead of a secret (private_key_jwt, as FAPI 2.0 asks).
+    const jwk = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: 'czLRmqm1RQfnO_nNLxApKc4vql3scLO6lhqxTTyweQ8',
+      y: 'EdReB_6vDJywiPnr6sx2lnjsuERRmibGuASHDeqyBpA',
+      d: 'cLJuwz0I0o36hGsJX3r51FcGMW3ZsONYVB94GXut224',
+    };
+    const keyed = {
+      clientId: 'p2',
+      authMethod: 'private_key_jwt',
+      privateJwk: jwk,
+      redirectUri: 'https://p.example/cb',
+    };
+    expect(
+      validateConfig({ issuer: base.issuer, clients: { confidential2: keyed } }, {}).clients.confidential2,
+    ).toEqual(expect.objectContaining({ authMethod: 'private_key_jwt', privateJwk: jwk }));
   });
 
   it('lists the allowed values of enums and the login driver', () => {
