@@ -23,9 +23,9 @@ export function describeOutcome(outcome: AuthorizeResult): string {
 
 /**
  * Whether a code flow may start from the run's shared session: only without prompt. Any prompt starts fresh, and so
- * does a deny. prompt=consent alone asks for a consent page, not a sign-in (OIDC Core §3.1.2.1), but sharing the
- * session for it let concurrent consent interactions run on one IdP session, and oidc-provider then answered some of
- * them with HTTP 500 under load: such a flow gets a session of its own.
+ * does a deny. prompt=consent alone asks for a consent page, not a sign-in (OIDC Core §3.1.2.1), but while it shared
+ * the session, oidc-provider once answered a consent interaction with HTTP 500 under load (never seen with fresh
+ * sessions; the cause is not proven): such a flow gets a session of its own.
  */
 export function sharesSignIn(prompt: string | undefined): boolean {
   return prompt === undefined;
