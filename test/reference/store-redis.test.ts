@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../reference/index.ts';
-import type { CodeRecord, DeviceRecord, RefreshRecord } from '../../reference/store/store.ts';
+import type { DeviceRecord } from '../../reference/store/store.ts';
+import { code, refresh } from '../support/store-records.ts';
 import { startRedis, type RunningRedis } from '../../scripts/redis-server.ts';
 
 let redis: RunningRedis;
@@ -27,27 +28,6 @@ function setup() {
   return { a, b, now, advance: (ms: number) => (clock += ms), close: async () => Promise.all([a.close(), b.close()]) };
 }
 
-const code = (over: Partial<CodeRecord> = {}): CodeRecord => ({
-  code: 'c1',
-  grantId: 'g1',
-  clientId: 'web',
-  redirectUri: 'https://a/cb',
-  sub: 'u',
-  scope: 'openid',
-  authTime: 1,
-  expiresAt: 1_000_000 + 60_000,
-  ...over,
-});
-const refresh = (token: string, over: Partial<RefreshRecord> = {}): RefreshRecord => ({
-  token,
-  grantId: 'g1',
-  clientId: 'web',
-  sub: 'u',
-  scope: 'openid',
-  authTime: 1,
-  expiresAt: 1_000_000 + 3_600_000,
-  ...over,
-});
 const device = (over: Partial<DeviceRecord> = {}): DeviceRecord => ({
   deviceCode: 'd1',
   userCode: 'ABCDEFGH',

@@ -1,34 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../reference/index.ts';
-import type { CodeRecord, RefreshRecord } from '../../reference/store/store.ts';
+import { code, refresh } from '../support/store-records.ts';
 
 function setup() {
   let clock = 1_000_000;
   const store = new MemoryStore({ now: () => clock });
   return { store, advance: (ms: number) => (clock += ms), now: () => clock };
 }
-
-const code = (over: Partial<CodeRecord> = {}): CodeRecord => ({
-  code: 'c1',
-  grantId: 'g1',
-  clientId: 'web',
-  redirectUri: 'https://a/cb',
-  sub: 'u',
-  scope: 'openid',
-  authTime: 1,
-  expiresAt: 1_000_000 + 60_000,
-  ...over,
-});
-const refresh = (token: string, over: Partial<RefreshRecord> = {}): RefreshRecord => ({
-  token,
-  grantId: 'g1',
-  clientId: 'web',
-  sub: 'u',
-  scope: 'openid',
-  authTime: 1,
-  expiresAt: 1_000_000 + 3_600_000,
-  ...over,
-});
 
 describe('MemoryStore: single use is atomic', () => {
   it('consumeCode returns the record to exactly one of many concurrent callers', async () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Report, ScenarioResult } from '../../harness/results.ts';
+import type { Report } from '../../harness/results.ts';
 import { ConsoleReporter } from '../../reports/console.ts';
 import { renderHtml } from '../../reports/html.ts';
 import { renderJson } from '../../reports/json.ts';
@@ -9,34 +9,10 @@ import { renderJunit } from '../../reports/junit.ts';
 import { renderMarkdown } from '../../reports/markdown.ts';
 import { reportSchema } from '../../reports/schema.ts';
 import { SCHEMA_DIR, schemaFiles } from '../../scripts/schema.ts';
-import { baseReport } from '../support/report-fixture.ts';
+import { baseReport, result } from '../support/report-fixture.ts';
 import { parseXml } from '../support/xml.ts';
 
-const req = {
-  spec: 'RFC 6749',
-  section: '4.1.2',
-  level: 'MUST' as const,
-  label: 'RFC 6749 §4.1.2',
-  url: 'https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2',
-  applies: true,
-};
 const nasty = '<script>alert("x")</script> & \'quotes\' \u0001 ]]>';
-
-function result(id: string, status: ScenarioResult['status'], extra: Partial<ScenarioResult> = {}): ScenarioResult {
-  return {
-    id,
-    title: `Title of ${id}`,
-    area: id.split('.')[0]!,
-    status,
-    severity: 'high',
-    level: 'MUST',
-    requirements: [req],
-    catches: [],
-    durationMs: 12,
-    evidence: [],
-    ...extra,
-  };
-}
 
 const sampleReport: Report = {
   ...baseReport([]),
