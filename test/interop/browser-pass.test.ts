@@ -3,23 +3,13 @@
  * browser pass puts the browser run's verdicts in place of the first run's, with a notice each.
  */
 import { describe, expect, it } from 'vitest';
-import type { Report, ScenarioResult, Status } from '../../harness/results.ts';
+import type { Report, ScenarioResult } from '../../harness/results.ts';
 import lemonldapNg from '../../interop/lemonldap-ng/index.ts';
 import { withBrowserPass, withDriver } from '../../interop/matrix.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { stubResult } from '../support/stub-result.ts';
 
-const result = (id: string, status: Status): ScenarioResult => ({
-  id,
-  title: id,
-  area: id.split('.')[0]!,
-  status,
-  severity: 'medium',
-  requirements: [],
-  catches: [],
-  durationMs: 1,
-  evidence: [],
-  ...(status === 'skipped' ? { skipReason: 'n/a' } : {}),
-});
+const result = stubResult;
 
 const report = (results: ScenarioResult[], skip: string[] = []): Report =>
   ({

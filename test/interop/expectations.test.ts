@@ -9,6 +9,7 @@ import type { Report, ScenarioResult, Status } from '../../harness/results.ts';
 import { type Expectations, compare, describeDifference, updatedExpectations } from '../../interop/matrix.ts';
 import { INTEROP_PAGE, allExpectations, compatibilityTable, withCompatibilityTable } from '../../interop/table.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { stubResult } from '../support/stub-result.ts';
 
 const STATUSES: Status[] = ['passed', 'failed', 'warning', 'skipped', 'error'];
 
@@ -45,18 +46,7 @@ describe('the interop expectations', () => {
   });
 });
 
-const result = (id: string, status: Status, said?: string): ScenarioResult => ({
-  id,
-  title: id,
-  area: id.split('.')[0]!,
-  status,
-  severity: 'medium',
-  requirements: [],
-  catches: [],
-  durationMs: 1,
-  evidence: [],
-  ...(status === 'skipped' ? { skipReason: said ?? 'n/a' } : said ? { message: said } : {}),
-});
+const result = stubResult;
 const report = (results: ScenarioResult[]) => ({ results }) as unknown as Report;
 
 describe('the matrix comparison', () => {
