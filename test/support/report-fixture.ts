@@ -5,6 +5,7 @@
  * control characters, a screenshot, a counterexample, planted flaws and a baseline comparison.
  * `bigReport(n)` pads it to n results the way a catalog run looks (mostly passes).
  */
+import { summarize } from '../../harness/conformance.ts';
 import type { HttpEvidence, Report, ScenarioResult } from '../../harness/results.ts';
 
 export const NASTY = '<script>alert("x")</script> & \'q\' `tick` $(id) | *b* [l](javascript:x) \u0001 ]]> \u202e';
@@ -148,7 +149,6 @@ export function sampleResults(): ScenarioResult[] {
 
 /** A report around these results, its summary counted from them; no planted flaws, no baseline. */
 export function baseReport(results: ScenarioResult[]): Report {
-  const count = (s: ScenarioResult['status']) => results.filter((r) => r.status === s).length;
   return {
     schemaVersion: 1,
     tool: { name: 'idp-conformance', version: '0.1.0' },
@@ -163,15 +163,7 @@ export function baseReport(results: ScenarioResult[]): Report {
     seed: 42,
     runs: 50,
     selection: { only: [], skip: [] },
-    summary: {
-      total: results.length,
-      passed: count('passed'),
-      failed: count('failed'),
-      warnings: count('warning'),
-      skipped: count('skipped'),
-      errors: count('error'),
-      expectedFailures: results.filter((r) => r.expected).length,
-    },
+    summary: summarize(results),
     results,
   };
 }
