@@ -5,8 +5,7 @@
  * refusals were about the assertions.
  */
 import type { Client, CodeResult, HttpResponse, ScenarioContext } from '../../harness/scenario.ts';
-import { GRANT } from '../../harness/scenario.ts';
-import { dpopExpected, dpopKey, tokensOf } from './modern.ts';
+import { dpopExpected, dpopKey, redeem, tokensOf } from './modern.ts';
 
 export function redeemWithAssertion(
   ctx: ScenarioContext,
@@ -15,18 +14,7 @@ export function redeemWithAssertion(
   assertion: string | undefined,
   label: string,
 ): Promise<HttpResponse> {
-  const url = ctx.target.endpoints.token ?? ctx.skip('the discovery document has no token_endpoint');
-  const dpop = dpopExpected(ctx) ? { dpop: dpopKey(ctx).proof('POST', url) } : undefined;
-  return ctx.http.token(
-    client,
-    {
-      grant_type: GRANT.code,
-      code: code.code,
-      redirect_uri: code.request.redirect_uri,
-      code_verifier: code.pkce?.verifier,
-    },
-    { label, ...(assertion ? { assertion } : {}), ...(dpop ? { headers: dpop } : {}) },
-  );
+  return redeem(ctx, client, code, dpopExpected(ctx) ? dpopKey(ctx) : undefined, label, assertion);
 }
 
 export const tokenIssued = (res: HttpResponse): boolean =>

@@ -41,13 +41,17 @@ export function dpopExpected(ctx: ScenarioContext): boolean {
   return ctx.profile === 'fapi2' && dpopAlgs(ctx) !== undefined;
 }
 
-/** The token request that redeems `code`, with a DPoP proof by `key` when given. */
+/**
+ * The token request that redeems `code`, with a DPoP proof by `key` when given, and the client
+ * assertion `assertion` (private_key_jwt) instead of the client's own authentication when given.
+ */
 export function redeem(
   ctx: ScenarioContext,
   client: Client,
   code: { code: string; request: Record<string, string>; pkce?: { verifier: string } },
   key?: DpopKey,
   label = 'token request (authorization_code)',
+  assertion?: string,
 ): Promise<HttpResponse> {
   const url = ctx.target.endpoints.token ?? ctx.skip('the discovery document has no token_endpoint');
   return ctx.http.token(
@@ -58,7 +62,7 @@ export function redeem(
       redirect_uri: code.request.redirect_uri,
       code_verifier: code.pkce?.verifier,
     },
-    { label, ...(key ? { headers: { dpop: key.proof('POST', url) } } : {}) },
+    { label, ...(assertion ? { assertion } : {}), ...(key ? { headers: { dpop: key.proof('POST', url) } } : {}) },
   );
 }
 
