@@ -34,13 +34,21 @@ export class LoginSession {
     return (this.jar.serializeSync()?.cookies.length ?? 0) > 0 || (this.browserState?.cookies.length ?? 0) > 0;
   }
 
+  /** Whether a walk on this session signed in and left something behind a remembered sign-in could be kept in. */
+  #signedIn = false;
+
   /**
-   * What a walk learned: one that started signed in and still had to sign in, or one that left
-   * nothing behind to be remembered by (no cookie, no storage), shows the IdP keeps no sign-in.
+   * What a walk learned. One that started after a sign-in on this session and still had to sign in, or one that signed
+   * in and left nothing behind (no cookie, no storage), shows the IdP keeps no sign-in. A walk that never reached a
+   * login page (refused before it, say) shows nothing either way, even when its cookies are all the session holds.
    */
   learn(startedWithState: boolean, pages: readonly string[]): void {
-    if (startedWithState) this.remembers = !pages.includes('login');
-    else if (!this.hasState()) this.remembers = false;
+    const signsIn = pages.includes('login');
+    if (startedWithState && this.#signedIn) this.remembers = !signsIn;
+    else if (signsIn) {
+      if (this.hasState()) this.#signedIn = true;
+      else this.remembers = false;
+    }
   }
 
   /**

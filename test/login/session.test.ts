@@ -42,15 +42,32 @@ describe('a login session', () => {
 
   it("the run's session stops being shared once a walk that started signed in had to sign in again", async () => {
     const run = new LoginSession();
-    run.store('http://idp.test/', ['sid=1']);
-    await walkOn(run, async () => ({ pages: ['consent'] }));
+    await walkOn(run, async () => {
+      run.store('http://idp.test/', ['sid=1']);
+      return { pages: ['login', 'consent'] };
+    });
+    await walkOn(run, async () => ({ pages: [] }));
+    expect(run.remembers).toBe(true);
     expect(sessionFor('shared', run)).toBe(run);
     await walkOn(run, async () => ({ pages: ['login', 'consent'] }));
     expect(run.remembers).toBe(false);
     expect(sessionFor('shared', run)).not.toBe(run);
     const empty = new LoginSession();
     await walkOn(empty, async () => ({ pages: ['login'] }));
-    expect(empty.remembers).toBe(false); // the walk left no cookie to remember a sign-in by
+    expect(empty.remembers).toBe(false); // the walk signed in and left no cookie to remember a sign-in by
+  });
+
+  it('a walk that never reached a login page teaches nothing, whatever cookies it left', async () => {
+    const run = new LoginSession();
+    await walkOn(run, async () => ({ pages: [] })); // refused before any login: no cookie
+    expect(run.remembers).toBeUndefined();
+    await walkOn(run, async () => {
+      run.store('http://idp.test/', ['lang=en']); // an error page that sets a cookie
+      return { pages: [] };
+    });
+    await walkOn(run, async () => ({ pages: ['login'] })); // the first sign-in: not one the IdP forgot
+    expect(run.remembers).toBeUndefined();
+    expect(sessionFor('shared', run)).toBe(run);
   });
 
   it('"fresh" (and no choice) is a new session; "shared" the run\'s; a LoginSession itself', () => {
