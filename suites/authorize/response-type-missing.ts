@@ -25,7 +25,11 @@ export default defineScenario({
   catches: ['response-type-defaulted', 'redirect-open-on-error'],
   async run(ctx) {
     // The redirect_uri is the registered one, so an error may be redirected to it (RFC 6749 §4.1.2.1).
-    const outcome = await ctx.authorize('confidential', { response_type: undefined, ...pkceParams(ctx) });
+    const outcome = await ctx.authorize(
+      'confidential',
+      { response_type: undefined, ...pkceParams(ctx) },
+      { session: 'shared' },
+    );
     const answer = authorizationAnswer(outcome, 'The authorization request without response_type');
     if (answer.kind === 'code') {
       throw new CheckFailure(
@@ -45,7 +49,7 @@ export default defineScenario({
     const elsewhere = await ctx.authorize(
       'confidential',
       { response_type: undefined, redirect_uri: unregistered, ...pkceParams(ctx) },
-      { stayWithin: idp },
+      { stayWithin: idp, session: 'shared' },
     );
     const target = elsewhere.kind === 'redirect' ? elsewhere.url : elsewhere.location;
     if (target !== undefined && new URL(target).origin === new URL(unregistered).origin) {

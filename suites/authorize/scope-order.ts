@@ -23,12 +23,16 @@ export default defineScenario({
       return ctx.skip('clients.confidential.scope has a single value; there is no other order to send');
     const reversed = [...scopes].reverse().join(' ');
     const pkce = ctx.pkce.create();
-    const outcome = await ctx.authorize('confidential', {
-      scope: reversed,
-      nonce: ctx.random(),
-      code_challenge: pkce.challenge,
-      code_challenge_method: pkce.method,
-    });
+    const outcome = await ctx.authorize(
+      'confidential',
+      {
+        scope: reversed,
+        nonce: ctx.random(),
+        code_challenge: pkce.challenge,
+        code_challenge_method: pkce.method,
+      },
+      { session: 'shared' },
+    );
     const rule = {
       when: `The authorization request with scope "${reversed}" (the configured scope in reverse order)`,
       per: ctx.req.rfc6749_3_3,

@@ -47,12 +47,16 @@ export default defineScenario({
     ];
     for (const [what, params, per] of cases) {
       await ctx.softly(async () => {
-        const outcome = await ctx.authorize('confidential', {
-          scope: withOpenid(client.scope),
-          nonce: ctx.random(),
-          ...pkceParams(ctx),
-          ...params,
-        });
+        const outcome = await ctx.authorize(
+          'confidential',
+          {
+            scope: withOpenid(client.scope),
+            nonce: ctx.random(),
+            ...pkceParams(ctx),
+            ...params,
+          },
+          { session: 'shared' },
+        );
         expectAuthorizationCode(outcome, {
           when: `The authorization request with ${what} (${Object.keys(params).join(', ')})`,
           per,

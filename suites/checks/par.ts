@@ -55,7 +55,7 @@ export async function openPushed(
   const outcome = await ctx.login.authorize(
     url,
     stopAt.filter((u): u is string => !!u),
-    { stayWithin: ctx.target.issuer },
+    { stayWithin: ctx.target.issuer, session: 'shared' },
   );
   return { ...outcome, request: { client_id: clientId, request_uri: requestUri } };
 }

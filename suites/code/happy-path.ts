@@ -27,12 +27,16 @@ export default defineScenario({
     const client = ctx.client('confidential');
     const pkce = ctx.pkce.create();
     const nonce = ctx.random();
-    const auth = await ctx.authorize('confidential', {
-      scope: withOpenid(client.scope),
-      nonce,
-      code_challenge: pkce.challenge,
-      code_challenge_method: pkce.method,
-    });
+    const auth = await ctx.authorize(
+      'confidential',
+      {
+        scope: withOpenid(client.scope),
+        nonce,
+        code_challenge: pkce.challenge,
+        code_challenge_method: pkce.method,
+      },
+      { session: 'shared' },
+    );
     const code = expectAuthorizationCode(auth, { when: 'The authorization request', per: ctx.req.rfc6749_4_1 });
 
     const res = await ctx.http.token(client, {

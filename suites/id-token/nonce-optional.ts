@@ -26,12 +26,16 @@ export default defineScenario({
     const client = ctx.client('confidential');
     const pkce = ctx.pkce.create();
     // nonce: undefined removes it, even if the harness one day sends one by default.
-    const outcome = await ctx.authorize('confidential', {
-      scope: withOpenid(client.scope),
-      nonce: undefined,
-      code_challenge: pkce.challenge,
-      code_challenge_method: pkce.method,
-    });
+    const outcome = await ctx.authorize(
+      'confidential',
+      {
+        scope: withOpenid(client.scope),
+        nonce: undefined,
+        code_challenge: pkce.challenge,
+        code_challenge_method: pkce.method,
+      },
+      { session: 'shared' },
+    );
     const rule = { when: 'The code flow request without nonce', per: ctx.req.oidcCore_3_1_2_1 };
     const code = expectAuthorizationCode(outcome, rule);
     const res = await ctx.http.token(

@@ -29,7 +29,11 @@ export default defineScenario({
     const client = ctx.client('legacy');
     if (!client.redirectUri) ctx.skip('clients.legacy has no redirectUri, which the implicit grant needs');
     const scope = responseType === 'token' ? client.scope || undefined : withOpenid(client.scope);
-    const outcome = await ctx.authorize('legacy', { response_type: responseType, scope, nonce: ctx.random() });
+    const outcome = await ctx.authorize(
+      'legacy',
+      { response_type: responseType, scope, nonce: ctx.random() },
+      { session: 'shared' },
+    );
     if (outcome.kind !== 'redirect' || !outcome.params.access_token) {
       throw new PreconditionError(
         `the implicit request (response_type=${responseType}) as legacy ${describeOutcome(outcome)}; an access ` +

@@ -61,19 +61,27 @@ export default defineScenario({
     const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');
     const issuer = ctx.target.issuer;
     const pkce = ctx.pkce.create();
-    const success = await ctx.authorize(client.role, {
-      code_challenge: pkce.challenge,
-      code_challenge_method: pkce.method,
-    });
+    const success = await ctx.authorize(
+      client.role,
+      {
+        code_challenge: pkce.challenge,
+        code_challenge_method: pkce.method,
+      },
+      { session: 'shared' },
+    );
     if (success.kind !== 'redirect' || !success.params.code)
       ctx.log('the sound request got no code; only the error response is checked');
     await ctx.softly(() => expectIss(success, issuer, 'The successful authorization response', ctx.req.rfc9207_2));
     // An error that is redirected (RFC 6749 §4.1.2.1): an unsupported response_type.
-    const error = await ctx.authorize(client.role, {
-      response_type: 'idpc_unsupported',
-      code_challenge: pkce.challenge,
-      code_challenge_method: pkce.method,
-    });
+    const error = await ctx.authorize(
+      client.role,
+      {
+        response_type: 'idpc_unsupported',
+        code_challenge: pkce.challenge,
+        code_challenge_method: pkce.method,
+      },
+      { session: 'shared' },
+    );
     if (error.kind === 'redirect' && error.params.error)
       await ctx.softly(() =>
         expectIss(error, issuer, `The error response (error=${error.params.error})`, ctx.req.rfc9207_2),

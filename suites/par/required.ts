@@ -36,7 +36,7 @@ export default defineScenario({
     const plain = await ctx.authorize(
       client.role,
       { code_challenge: pkce.challenge, code_challenge_method: pkce.method },
-      { par: false },
+      { par: false, session: 'shared' },
     );
     const answer = authorizationAnswer(plain, 'The authorization request sent without PAR');
     if (answer.kind === 'code') {
@@ -51,7 +51,7 @@ export default defineScenario({
     const pushed = await ctx.authorize(
       client.role,
       { code_challenge: pkce.challenge, code_challenge_method: pkce.method },
-      { par: true },
+      { par: true, session: 'shared' },
     );
     if (pushed.kind !== 'redirect' || !pushed.params.code) {
       throw new PreconditionError(

@@ -28,7 +28,7 @@ export default defineScenario({
   },
   catches: ['pkce-downgrade'],
   async run(ctx) {
-    const outcome = await ctx.authorize('confidential'); // no code_challenge
+    const outcome = await ctx.authorize('confidential', {}, { session: 'shared' }); // no code_challenge
     const answer = authorizationAnswer(outcome, 'The authorization request without code_challenge');
     if (answer.kind === 'refused') {
       await expectRefusalIsFor(

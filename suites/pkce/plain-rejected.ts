@@ -53,7 +53,7 @@ export default defineScenario({
     for (const variant of VARIANTS) {
       await ctx.softly(async () => {
         const exposed = ctx.pkce.create().verifier; // a well-formed verifier, sent as the challenge
-        const outcome = await ctx.authorize('confidential', variant.params(exposed));
+        const outcome = await ctx.authorize('confidential', variant.params(exposed), { session: 'shared' });
         const answer = authorizationAnswer(outcome, `The authorization request with ${variant.name}`);
         if (answer.kind === 'refused') {
           refusals.push(`with ${variant.name} ${answer.how}`);

@@ -45,7 +45,7 @@ export default defineScenario({
     for (const client of judged) {
       const kind = isPublic(client) ? 'public' : 'third-party';
       await ctx.softly(async () => {
-        const outcome = await ctx.authorize(client.role); // no code_challenge
+        const outcome = await ctx.authorize(client.role, {}, { session: 'shared' }); // no code_challenge
         const answer = authorizationAnswer(
           outcome,
           `The authorization request of the ${kind} client ${client.clientId} without code_challenge`,

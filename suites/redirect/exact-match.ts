@@ -93,11 +93,15 @@ export default defineScenario({
       redirectUriNearMiss(registered),
       async (nearMiss) => {
         const pkce = ctx.pkce.create();
-        const outcome = await ctx.authorize('confidential', {
-          redirect_uri: nearMiss.uri,
-          code_challenge: pkce.challenge,
-          code_challenge_method: pkce.method,
-        });
+        const outcome = await ctx.authorize(
+          'confidential',
+          {
+            redirect_uri: nearMiss.uri,
+            code_challenge: pkce.challenge,
+            code_challenge_method: pkce.method,
+          },
+          { session: 'shared' },
+        );
         if (outcome.kind === 'page') return; // refused: the user stays at the authorization server
         if (
           landsOnRegistered(outcome.url, registered, {

@@ -52,7 +52,7 @@ export default defineScenario({
     const outcome = await ctx.authorize(
       'confidential',
       { redirect_uri: ATTACKER.href, response_type: 'unsupported_type' },
-      { stayWithin: idp },
+      { stayWithin: idp, session: 'shared' },
     );
     const redirectedTo = outcome.kind === 'redirect' ? outcome.url : outcome.location;
     const refresh = outcome.kind === 'page' ? metaRefresh(outcome.body, outcome.url) : undefined;

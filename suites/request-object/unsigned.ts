@@ -49,14 +49,18 @@ export default defineScenario({
       code_challenge_method: pkce.method,
     };
     const request = `${encodeJson({ alg: 'none' })}.${encodeJson(object)}.`;
-    const outcome = await ctx.authorize('confidential', {
-      scope: withOpenid(client.scope),
-      state: `query-${ctx.random(8)}`,
-      nonce: ctx.random(),
-      request,
-      code_challenge: pkce.challenge,
-      code_challenge_method: pkce.method,
-    });
+    const outcome = await ctx.authorize(
+      'confidential',
+      {
+        scope: withOpenid(client.scope),
+        state: `query-${ctx.random(8)}`,
+        nonce: ctx.random(),
+        request,
+        code_challenge: pkce.challenge,
+        code_challenge_method: pkce.method,
+      },
+      { session: 'shared' },
+    );
     const advertised = ctx.target.discovery?.request_parameter_supported === true;
     const when = 'The authorization request with an unsigned request object';
     if (outcome.kind === 'redirect' && outcome.params.error) {

@@ -36,11 +36,15 @@ export default defineScenario({
       `An authorization request as the ${client.role} client for ${extra.join(' ')} beyond its scope ` +
       `"${client.scope}"`;
     const pkce = ctx.pkce.create();
-    const auth = await ctx.authorize(client.role, {
-      scope: requested.join(' '),
-      code_challenge: pkce.challenge,
-      code_challenge_method: pkce.method,
-    });
+    const auth = await ctx.authorize(
+      client.role,
+      {
+        scope: requested.join(' '),
+        code_challenge: pkce.challenge,
+        code_challenge_method: pkce.method,
+      },
+      { session: 'shared' },
+    );
     if (auth.kind !== 'redirect') throw new PreconditionError(`the authorization request ${describeOutcome(auth)}`);
     const { code, error } = auth.params;
     if (error) {
