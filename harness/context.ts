@@ -136,6 +136,11 @@ interface Scope {
   activity: Activity;
   /** When the context was created (performance.now()): a property's default budget counts from here. */
   started: number;
+  /**
+   * Screenshots are paused while a property's cases run (a case that passes keeps no evidence, so its screenshots would
+   * be files no report shows); `skipped` counts the ones not taken. A counterexample is run once more to take them.
+   */
+  shots: { paused: boolean; skipped: number };
 }
 
 /** ctx.http: the scenario's HTTP client, recording into its evidence within the config's origins and limits. */
@@ -165,16 +170,35 @@ function browserContexts(input: ContextInput) {
     context.on('close', () => opened.delete(context));
     return context;
   };
+  /** A context for a fresh walk, emptied by an earlier one when there is one (BrowserHost.emptiedContext). */
+  const emptied = async (): Promise<BrowserContext> => {
+    if (disposed) throw new HarnessError(`scenario ${input.scenario.id} has ended; no browser context can be opened`);
+    const context = await input.browser.emptiedContext();
+    opened.add(context);
+    return context;
+  };
+  /** A context the walk emptied goes back to the run's browser, no longer this scenario's to close. */
+  const giveBack = (context: BrowserContext): void => {
+    if (!opened.delete(context) || disposed) {
+      void context.close().catch(() => undefined);
+      return;
+    }
+    input.browser.giveBack(context);
+  };
   const dispose = async (): Promise<void> => {
     disposed = true;
     await Promise.all([...opened].map((c) => c.close().catch(() => undefined)));
   };
-  return { open, dispose };
+  return { open, emptied, giveBack, dispose };
 }
 
 /** A screenshot saved to the run's store and recorded as evidence; one that fails is a log line, never an error. */
-function screenshotTaker({ input, recorder, log }: Scope) {
+function screenshotTaker({ input, recorder, log, shots }: Scope) {
   return async (page: Page, label: string): Promise<void> => {
+    if (shots.paused) {
+      shots.skipped++;
+      return;
+    }
     try {
       // caret "initial": the caret is left as it is, which spares a style injected and removed around every shot
       const bytes = await page.screenshot({ type: 'png', caret: 'initial', timeout: 5_000 });
@@ -190,12 +214,13 @@ function screenshotTaker({ input, recorder, log }: Scope) {
 /** What a login driver is given: the browser, the evidence, the origins, the log and the run's session. */
 function driverEnvironment(
   { input, recorder, log }: Scope,
-  newBrowserContext: DriverEnvironment['newBrowserContext'],
+  contexts: Pick<ReturnType<typeof browserContexts>, 'open' | 'emptied' | 'giveBack'>,
   screenshot: DriverEnvironment['recorder']['screenshot'],
 ): DriverEnvironment {
   return {
     ...(input.browser.unavailable ? { browserUnavailable: input.browser.unavailable } : {}),
-    newBrowserContext,
+    newBrowserContext: contexts.open,
+    emptiedBrowserContexts: { take: contexts.emptied, giveBack: contexts.giveBack },
     recorder: { screenshot, transcript: (e) => recorder.add(e), learn: (fields) => recorder.learnIssued(fields) },
     signal: input.signal,
     ...(input.origins ? { origins: input.origins } : {}),
@@ -367,6 +392,24 @@ export class PropertyCases {
     }
   }
 
+  /**
+   * The counterexample once more, for the evidence the cases did not record (screenshots): true, with that run's
+   * evidence as the failing run, when it fails again (a CheckFailure); false, the evidence unchanged, when not.
+   */
+  async replay<T>(predicate: (value: T) => Promise<void>, value: T): Promise<boolean> {
+    const start = this.recorder.evidence.length;
+    try {
+      await predicate(value);
+      return false;
+    } catch (error) {
+      if (!(error instanceof CheckFailure)) return false;
+      this.failingRun = this.recorder.evidence.slice(start);
+      return true;
+    } finally {
+      this.recorder.evidence.length = start;
+    }
+  }
+
   #threw(error: unknown, run: Evidence[]): true {
     if (!(error instanceof CheckFailure)) {
       this.harnessError ??= error; // not a counterexample: stop judging and report the error
@@ -444,6 +487,27 @@ function counterexampleFailure<T>(
   );
 }
 
+/** The counterexample run once more with screenshots, and a note of how that went. */
+async function replayForScreenshots<T>(
+  scope: Scope,
+  cases: PropertyCases,
+  predicate: (value: T) => Promise<void>,
+  value: T,
+): Promise<void> {
+  const again = await scope.activity.track('the counterexample once more, for its screenshots', () =>
+    cases.replay(predicate, value),
+  );
+  scope.recorder.add({
+    kind: 'note',
+    label: 'counterexample screenshots',
+    text: again
+      ? 'The cases ran without screenshots; the counterexample was run once more to take them, and failed again: ' +
+        'its evidence below is from that run.'
+      : 'The cases ran without screenshots; the counterexample was run once more to take them, but did not fail the ' +
+        'same way again: its evidence below is from the run that failed, without screenshots.',
+  });
+}
+
 /** ctx.property: the cases that fit the budget, judged; then the budget note, the 5xx warning, the counterexample. */
 function propertyRunner(scope: Scope): ScenarioContext['property'] {
   const { input, recorder } = scope;
@@ -454,18 +518,27 @@ function propertyRunner(scope: Scope): ScenarioContext['property'] {
     const budgetMs = propertyBudgetMs(input, performance.now() - scope.started, opts.budgetMs);
     const cases = new PropertyCases(recorder, performance.now() + budgetMs);
     const what = `property${opts.label ? ` "${opts.label}"` : ''} (${runs} case${runs === 1 ? '' : 's'})`;
-    const details = await scope.activity.track(what, () =>
-      fc.check(
-        fc.asyncProperty(arbitrary, (value) => cases.judge(predicate, value)),
-        { seed: input.seed, numRuns: runs, endOnFailure: false },
-      ),
-    );
+    const { shots } = scope;
+    const [paused, skippedBefore] = [shots.paused, shots.skipped];
+    shots.paused = true;
+    const details = await scope.activity
+      .track(what, () =>
+        fc.check(
+          fc.asyncProperty(arbitrary, (value) => cases.judge(predicate, value)),
+          { seed: input.seed, numRuns: runs, endOnFailure: false },
+        ),
+      )
+      .finally(() => {
+        shots.paused = paused;
+      });
     if (cases.harnessError) throw cases.harnessError;
     recorder.evidence.length = before;
     if (!details.failed && cases.skipped > 0)
       noteBudgetUsed(scope, opts.label, details.numRuns - cases.skipped, runs, budgetMs);
     if (cases.serverErrors.length) warnServerErrors(scope, cases.serverErrors, runs, opts.label);
     if (!details.failed) return;
+    if (details.counterexample && shots.skipped > skippedBefore && !paused)
+      await replayForScreenshots(scope, cases, predicate, details.counterexample[0]);
     recorder.evidence.push(...cases.failingRun);
     throw counterexampleFailure(scope, details, opts, runs);
   };
@@ -580,7 +653,7 @@ function loginParts(scope: Scope) {
   const http = scenarioHttp(input);
   const contexts = browserContexts(input);
   const screenshot = screenshotTaker(scope);
-  const env = driverEnvironment(scope, contexts.open, screenshot);
+  const env = driverEnvironment(scope, contexts, screenshot);
   let driver: LoginDriver | undefined;
   const login = (): LoginDriver => (driver ??= trackedDriver(scope.activity, input.loginDriver(http, env)));
   const client = clientLookup(input);
@@ -607,6 +680,7 @@ export function createContext(input: ContextInput): ContextState {
     log: [],
     activity: new Activity(),
     started: performance.now(),
+    shots: { paused: false, skipped: 0 },
   };
   const { parts, dispose } = loginParts(scope);
   const base: Omit<ScenarioContext, 'flows'> = contextBase(

@@ -127,6 +127,11 @@ export class BrowserWalk {
     private readonly o: WalkOptions,
     /** Whether the walk owns its context (closes it at the end) or borrows a tab of a lasting one. */
     private readonly owns: boolean,
+    /**
+     * A borrowed context that is the walk's alone (a fresh session's): emptied when the walk ends, then given back
+     * through this for the next fresh walk.
+     */
+    private readonly giveBack?: (context: BrowserContext) => void,
   ) {}
 
   get context(): BrowserContext {
@@ -151,15 +156,29 @@ export class BrowserWalk {
    * A walk in a context that outlives it (the run's shared session: its cookies carry the IdP's sign-in): on an idle
    * tab of that context, or a new one; the tab goes back when the walk ends.
    */
-  static async borrow(context: BrowserContext, options: WalkOptions): Promise<BrowserWalk> {
+  static async borrow(
+    context: BrowserContext,
+    options: WalkOptions,
+    giveBack?: (context: BrowserContext) => void,
+  ): Promise<BrowserWalk> {
     const idle = idleTabs.get(context) ?? [];
     idleTabs.set(context, idle);
-    const tab = idle.pop() ?? (await Tab.open(context));
-    return BrowserWalk.#start(tab, options, false);
+    try {
+      const tab = idle.pop() ?? (await Tab.open(context));
+      return BrowserWalk.#start(tab, options, false, giveBack);
+    } catch (error) {
+      if (giveBack) await context.close().catch(() => undefined);
+      throw error;
+    }
   }
 
-  static #start(tab: Tab, options: WalkOptions, owns: boolean): BrowserWalk {
-    const walk = new BrowserWalk(tab, options, owns);
+  static #start(
+    tab: Tab,
+    options: WalkOptions,
+    owns: boolean,
+    giveBack?: (context: BrowserContext) => void,
+  ): BrowserWalk {
+    const walk = new BrowserWalk(tab, options, owns, giveBack);
     tab.serve(walk);
     options.signal?.addEventListener('abort', walk.#abort, { once: true });
     return walk;
@@ -247,10 +266,16 @@ export class BrowserWalk {
     return this.#endedPromise;
   }
 
-  /** The first page: the authorization URL or the verification URI (never opened outside the origin policy). */
-  async open(url: string): Promise<void> {
+  /**
+   * The first page: the authorization URL or the verification URI (never opened outside the origin policy). With POST,
+   * the URL's query parameters are sent as an HTML form POST to the URL without its query (OIDC Core §3.1.2.1), as a
+   * client's auto-submitted form would send them: the form is built in a blank page of our own, so no script of the
+   * IdP's can touch it.
+   */
+  async open(url: string, method: 'GET' | 'POST' = 'GET'): Promise<void> {
     const refused = this.o.origins?.browserMay(url);
     if (refused) throw new OffOriginError(`the browser did not open ${url.replace(/[?#].*$/, '')}: ${refused}`);
+    if (method === 'POST') return this.#post(url);
     await this.settle(async () => {
       // A caught redirect aborts the navigation goto is waiting for: that is the walk ending.
       await this.page.goto(url, { timeout: this.o.timeoutMs, waitUntil: 'load' }).catch((error: unknown) => {
@@ -264,6 +289,23 @@ export class BrowserWalk {
         throw new PreconditionError(`the browser could not open ${url}: ${firstLine(error)}`);
       });
     });
+  }
+
+  async #post(url: string): Promise<void> {
+    const action = new URL(url);
+    const fields = [...action.searchParams];
+    action.search = '';
+    await this.page.goto('about:blank', { timeout: this.o.timeoutMs });
+    // The values go in as JSON (an expression in JavaScript), set as properties: never parsed as markup.
+    const submit = `(${SUBMIT_FORM})(${JSON.stringify({ action: action.href, fields })})`;
+    await this.settle(async () => {
+      await this.page.evaluate(submit).catch((error: unknown) => {
+        if (this.#end) return;
+        throw new PreconditionError(`the browser could not POST the form to ${action.href}: ${firstLine(error)}`);
+      });
+    });
+    // An HTTP error without a body: Chromium shows its own error page (its URL chrome-error:), which the walk reads as
+    // the IdP's.
   }
 
   /**
@@ -370,10 +412,60 @@ export class BrowserWalk {
     this.o.signal?.removeEventListener('abort', this.#abort);
     this.tab.serve(undefined);
     if (this.owns) await this.context.close().catch(() => undefined);
-    else if (discard || this.page.isClosed()) await this.page.close().catch(() => undefined);
+    else if (this.giveBack) {
+      if (discard || this.page.isClosed() || !(await this.#empty())) await this.context.close().catch(() => undefined);
+      else {
+        idleTabs.get(this.context)?.push(this.tab);
+        this.giveBack(this.context);
+      }
+    } else if (discard || this.page.isClosed()) await this.page.close().catch(() => undefined);
     else idleTabs.get(this.context)?.push(this.tab);
   }
+
+  /**
+   * Leaves the context as a new one would be to any site: its page on about:blank (the IdP's page unloaded), the
+   * storage of every origin the walk sent a request to cleared (local and session storage, IndexedDB, caches, service
+   * workers: Storage.clearDataForOrigin "all"), and every cookie of the context. false when that could not be done (the
+   * context is then closed, never reused). The HTTP cache stays, as a returning user's browser keeps it.
+   */
+  async #empty(): Promise<boolean> {
+    try {
+      if (this.context.pages().length !== 1) return false; // a page the IdP opened (a popup) goes with the context
+      await this.page.goto('about:blank', { timeout: this.o.timeoutMs });
+      const origins = new Set<string>();
+      for (const { url } of this.requests) {
+        try {
+          const { protocol, origin } = new URL(url);
+          if (protocol === 'http:' || protocol === 'https:') origins.add(origin);
+        } catch {
+          // not a URL a browser would have stored anything for
+        }
+      }
+      for (const origin of origins)
+        await this.tab.cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+      await this.context.clearCookies();
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }
+
+/** Runs in the blank page: a form of hidden inputs, POSTed to `action` (the page's document, not the IdP's). */
+const SUBMIT_FORM = `({ action, fields }) => {
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = action;
+  for (const [name, value] of fields) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  document.body.append(form);
+  setTimeout(() => form.submit(), 0); // after evaluate has returned: the navigation then destroys nothing it waits on
+}`;
 
 /** form_post (OAuth 2.0 Form Post Response Mode): the response parameters are the POSTed fields. */
 function formPostParams(request: PausedRequest['request']): Record<string, string> {

@@ -11,7 +11,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Locator } from 'playwright-core';
 import type { BrowserStep } from '../config.ts';
-import { HarnessError } from '../failures.ts';
 import type {
   AuthorizeOptions,
   AuthorizeOutcome,
@@ -33,12 +32,20 @@ export const OPTIONAL_STEP_MS = 2_000;
 /** How long a page that shows nothing to act on is given to render it (scripts, late forms). */
 export const RENDER_WAIT_MS = 5_000;
 
+/** Contexts for fresh walks: taken, emptied by the walk at its end (cookies and storage cleared), given back. */
+export interface EmptiedContexts {
+  take(): Promise<BrowserContext>;
+  giveBack(context: BrowserContext): void;
+}
+
 export interface BrowserLoginOptions {
   /**
    * A fresh browser context for each walk, from a session's state when given (the caller owns and may close it early,
    * e.g. on a timeout).
    */
   newContext(state?: BrowserState): Promise<BrowserContext>;
+  /** Where fresh walks (a session without state) take their contexts from instead of `newContext`, when given. */
+  emptied?: EmptiedContexts;
   username: string;
   password: string;
   steps?: readonly BrowserStep[];
@@ -103,9 +110,12 @@ export class BrowserLoginDriver implements LoginDriver {
       ...(this.o.signal ? { signal: this.o.signal } : {}),
       ...(this.o.origins ? { origins: this.o.origins } : {}),
     };
-    return shared
-      ? BrowserWalk.borrow(await shared, options)
-      : BrowserWalk.open(await this.o.newContext(session.browserState), options);
+    if (shared) return BrowserWalk.borrow(await shared, options);
+    const emptied = this.o.emptied;
+    // A session with nothing in it yet starts from an emptied context: no cookies and no storage, as a new one.
+    if (emptied && !session.hasState())
+      return BrowserWalk.borrow(await emptied.take(), options, (context) => emptied.giveBack(context));
+    return BrowserWalk.open(await this.o.newContext(session.browserState), options);
   }
 
   /** The run's lasting context, when `session` is the run's shared session and there is one. */
@@ -300,12 +310,6 @@ export class BrowserLoginDriver implements LoginDriver {
     stopAt: string[],
     options: AuthorizeOptions = {},
   ): Promise<AuthorizeOutcome> {
-    if (options.method === 'POST') {
-      throw new HarnessError(
-        'the browser login driver cannot send the authorization request as a form POST yet; use the form driver for ' +
-          'this scenario',
-      );
-    }
     const session = sessionFor(options.session, this.o.sharedSession);
     if (!this.#sharedContext(session)) {
       const turn = async (): Promise<void> => undefined; // walkOn holds the session's turn for the whole walk
@@ -359,7 +363,7 @@ export class BrowserLoginDriver implements LoginDriver {
       return { kind: 'page', ...(await walk.endPage(reason)), pages, visits, requests, consentShown };
     };
     try {
-      await walk.open(authorizationUrl);
+      await walk.open(authorizationUrl, options.method);
       await walk.screenshot('authorization request');
       if (options.interact === false && !walk.end)
         return await outcome('a page the user would have to act on; this request asked for no interaction');

@@ -80,6 +80,9 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): ChromiumLook
       };
 }
 
+/** How many emptied contexts a BrowserHost keeps for fresh walks (a run's walks at once, and some to spare). */
+const EMPTIED_KEPT = 8;
+
 /**
  * A browser for one run (or one test file): launched on first use, shared by every walk, closed
  * once. `available` answers without launching anything.
@@ -89,6 +92,10 @@ export class BrowserHost {
   #browser: Promise<Browser> | undefined;
   /** A new context with one blank page, opened ahead for the next `newContext()` (a page costs Chromium a renderer). */
   #spare: Promise<BrowserContext | undefined> | undefined;
+  /** Contexts that fresh walks gave back emptied (giveBack), for the next fresh walk: most recently given first. */
+  readonly #emptied: BrowserContext[] = [];
+  /** Contexts whose closing takes them out of #emptied. */
+  readonly #watched = new WeakSet<BrowserContext>();
 
   constructor(lookup: ChromiumLookup = findChromium()) {
     this.#lookup = lookup;
@@ -147,6 +154,33 @@ export class BrowserHost {
     return (await ahead) ?? BrowserHost.#open(browser);
   }
 
+  /**
+   * A context for a fresh walk: one an earlier fresh walk emptied and gave back (no cookies, no storage: as new to any
+   * site as a new context, at a fraction of the cost of the renderer a new one starts), else a new one.
+   */
+  async emptiedContext(): Promise<BrowserContext> {
+    return this.#emptied.pop() ?? this.newContext();
+  }
+
+  /**
+   * Takes back a context a fresh walk emptied (its cookies and the storage of every origin it visited cleared, its one
+   * tab on about:blank), for `emptiedContext`. At most EMPTIED_KEPT are kept; others are closed.
+   */
+  giveBack(context: BrowserContext): void {
+    if (this.#emptied.length >= EMPTIED_KEPT) {
+      void context.close().catch(() => undefined);
+      return;
+    }
+    if (!this.#watched.has(context)) {
+      this.#watched.add(context);
+      context.once('close', () => {
+        const at = this.#emptied.indexOf(context);
+        if (at >= 0) this.#emptied.splice(at, 1);
+      });
+    }
+    this.#emptied.push(context);
+  }
+
   static #open(browser: Browser, state?: BrowserState): Promise<BrowserContext> {
     return browser.newContext({
       viewport: VIEWPORT,
@@ -157,6 +191,8 @@ export class BrowserHost {
   }
 
   async close(): Promise<void> {
+    const emptied = this.#emptied.splice(0);
+    await Promise.all(emptied.map((c) => c.close().catch(() => undefined)));
     const spare = this.#spare;
     this.#spare = undefined;
     await spare?.then((c) => c?.close()).catch(() => undefined);

@@ -9,6 +9,7 @@ import type { WalkRecorder } from './browser-walk.ts';
 import type { LoginDriver } from './driver.ts';
 import { FormLoginDriver } from './form.ts';
 import type { BrowserState, LoginSession } from './session.ts';
+import type { EmptiedContexts } from './browser.ts';
 
 /** What a scenario's run offers a driver besides HTTP: the browser, evidence, the time limit. */
 export interface DriverEnvironment {
@@ -16,6 +17,11 @@ export interface DriverEnvironment {
   browserUnavailable?: string;
   /** A fresh browser context (from a session's state when given), closed when the scenario ends at the latest. */
   newBrowserContext(state?: BrowserState): Promise<BrowserContext>;
+  /**
+   * Contexts for fresh walks that the walks empty and give back (cookies and storage cleared): a fresh session without
+   * the cost of a new context. Without them every fresh walk opens a new context.
+   */
+  emptiedBrowserContexts?: EmptiedContexts;
   /** The run's shared IdP session (AuthorizeOptions.session "shared"); without one, "shared" is fresh. */
   session?: LoginSession;
   /** The run's browser context for that session (opened on first use, closed by the run). */
@@ -47,6 +53,7 @@ export function browserLoginDriver(config: TargetConfig, env: DriverEnvironment)
   const { username, password } = user(config);
   return new BrowserLoginDriver({
     newContext: (state) => env.newBrowserContext(state),
+    ...(env.emptiedBrowserContexts ? { emptied: env.emptiedBrowserContexts } : {}),
     username,
     password,
     ...(config.login.steps ? { steps: config.login.steps } : {}),

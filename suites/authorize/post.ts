@@ -27,7 +27,7 @@ export default defineScenario({
         code_challenge: pkce.challenge,
         code_challenge_method: pkce.method,
       },
-      { method: 'POST', session: 'shared' },
+      { method: 'POST' },
     );
     const rule = { when: 'The authorization request sent as a form POST', per: ctx.req.oidcCore_3_1_2_1 };
     const code = expectAuthorizationCode(outcome, rule);

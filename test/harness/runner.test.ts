@@ -6,7 +6,14 @@ import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../h
 import { Redactor } from '../../harness/redact.ts';
 import type { ProfileName, ScenarioResult } from '../../harness/results.ts';
 import { type RunnerOptions, runScenarios, scenarioSeed } from '../../harness/runner.ts';
-import { type Requirement, type Scenario, type ScenarioDefinition, defineScenario } from '../../harness/scenario.ts';
+import {
+  type Requirement,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioDefinition,
+  defineScenario,
+} from '../../harness/scenario.ts';
+import type { DriverEnvironment } from '../../harness/login/index.ts';
 import { targetFromDiscovery } from '../../harness/target.ts';
 import { exitCodeFor } from '../../cli/run.ts';
 import { closedPort } from '../support/ports.ts';
@@ -559,6 +566,76 @@ describe('time: property budgets, the limit in the browser, what a timeout was d
       }),
     ]);
     expect(byId['prop.slow-fail']).toMatchObject({ status: 'failed' });
+  });
+
+  it('a property takes no screenshots while its cases run; its counterexample runs again to take them', async () => {
+    let shots = 0;
+    const page = {
+      screenshot: async () => {
+        shots++;
+        return new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
+      },
+    };
+    // A driver that takes a screenshot on every walk, as the browser driver does on each page.
+    const shooting = (_http: unknown, _config: unknown, env: DriverEnvironment) => ({
+      name: 'shooting',
+      authorize: async (url: string) => {
+        await env.recorder.screenshot(page as never, 'authorization request');
+        const n = Number(new URL(url).searchParams.get('x_n'));
+        return {
+          kind: 'redirect' as const,
+          url: `https://app.test/cb?code=c-${n}`,
+          params: { code: `c-${n}` },
+          pages: [],
+        };
+      },
+      activateDevice: () => Promise.reject(new Error('no devices here')),
+    });
+    const walkEach = (fail: (n: number) => boolean) => async (ctx: ScenarioContext) => {
+      await ctx.property(
+        fc.integer({ min: 0, max: 99 }),
+        async (n) => {
+          await ctx.authorize('confidential', { x_n: String(n) });
+          if (fail(n)) throw new CheckFailure(`case ${n} failed`);
+        },
+        { runs: 20 },
+      );
+      await ctx.authorize('confidential', { x_n: '0' }); // outside the property: shot as always
+    };
+    const needs = { requires: { roles: ['confidential' as const], user: true } };
+    const { byId } = await run(
+      [
+        scenario(
+          'prop.shots-pass',
+          walkEach(() => false),
+          needs,
+        ),
+      ],
+      { loginDriver: shooting as never },
+    );
+    expect(byId['prop.shots-pass']).toMatchObject({ status: 'passed' });
+    expect(shots).toBe(1); // 20 cases, none shot; the walk after the property, shot
+    shots = 0;
+    const failing = await run(
+      [
+        scenario(
+          'prop.shots-fail',
+          walkEach((n) => n >= 10),
+          needs,
+        ),
+      ],
+      { loginDriver: shooting as never },
+    );
+    const result = failing.byId['prop.shots-fail']!;
+    expect(result).toMatchObject({ status: 'failed' });
+    expect(result.message).toMatch(/counterexample 10/);
+    // The counterexample (shrunk to 10), once more with its screenshot; the code after the property never ran.
+    expect(shots).toBe(1);
+    const kinds = result.evidence.map((e) => (e.kind === 'note' ? `note: ${e.label}` : e.kind));
+    expect(kinds).toContain('note: counterexample screenshots');
+    expect(kinds).toContain('screenshot');
+    const note = result.evidence.find((e) => e.kind === 'note' && e.label === 'counterexample screenshots');
+    expect(note).toMatchObject({ text: expect.stringMatching(/failed again/) });
   });
 
   it(

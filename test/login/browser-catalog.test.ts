@@ -47,6 +47,7 @@ const IDS = [
   'device.approved',
   'device.denied',
   'logout.rp-initiated',
+  'authorize.post',
 ];
 const SCENARIOS = IDS.map((id) => {
   const s = BUILT_IN_SCENARIOS.find((x) => x.id === id);
@@ -93,6 +94,13 @@ describe('the browser login driver over part of the catalog, against the referen
       'max-age.reauthenticates': 'failed',
       'consent.third-party-required': 'failed',
     });
+  });
+
+  it('sends the authorization request as a form POST: a server that takes only GET fails authorize.post', {
+    timeout: 600_000,
+  }, async () => {
+    const report = await run('browser', ['authorize-get-only'], ['authorize.post']);
+    expect(statuses(report)).toEqual({ 'authorize.post': 'failed' });
   });
 
   it('walks on the shared session share one context: code flows after the first sign in without one each', {
