@@ -26,7 +26,7 @@ const TEST_GROUPS: Record<string, readonly string[]> = {
     'test/login/drivers.test.ts',
     'test/login/portal-pages.test.ts',
     'test/login/browser-catalog.test.ts',
-    'test/login/emptied-contexts.test.ts',
+    'test/login/browser-contexts.test.ts',
     'test/hostile/7-chromium.test.ts',
   ],
   interop: ['test/interop/**/*.test.ts'],

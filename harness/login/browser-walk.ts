@@ -6,12 +6,19 @@
  * transcript, and screenshots on request.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BrowserContext, CDPSession, Page, Response } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page, Request, Response } from 'playwright-core';
 import { PreconditionError } from '../failures.ts';
 import { OffOriginError } from '../http.ts';
 import type { OriginPolicy } from '../origin.ts';
 import type { HttpEvidence } from '../results.ts';
-import { type PageKind, type PageVisit, type RequestRecord, isRedirectTo, responseParams } from './driver.ts';
+import {
+  type PageKind,
+  type PageVisit,
+  type RedirectRecord,
+  type RequestRecord,
+  isRedirectTo,
+  responseParams,
+} from './driver.ts';
 
 /** Where a walk's screenshots and transcripts go (the scenario's evidence). */
 export interface WalkRecorder {
@@ -90,6 +97,7 @@ export class Tab {
     });
     await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
     page.on('response', (response) => tab.#walk?.responded(response));
+    page.on('request', (request) => tab.#walk?.requested(request));
     return tab;
   }
 
@@ -109,6 +117,8 @@ export class BrowserWalk {
   readonly pages: PageKind[] = [];
   readonly visits: PageVisit[] = [];
   readonly requests: RequestRecord[] = [];
+  /** The HTTP redirects of the top-level page, in order (each resolved once its response is known). */
+  readonly #redirects: Promise<RedirectRecord | undefined>[] = [];
   logins = 0;
   identified = 0;
   #end: WalkEnd | undefined;
@@ -202,6 +212,29 @@ export class BrowserWalk {
     void this.#record(response);
   }
 
+  /**
+   * A request of the page: one that follows a redirect of a top-level navigation records that redirect (the method
+   * and URL of the request it answered, its status and where it sent the page), as the form driver reports them.
+   */
+  requested(request: Request): void {
+    const from = request.redirectedFrom();
+    if (!from || !from.isNavigationRequest() || from.frame() !== this.page.mainFrame()) return;
+    this.#redirects.push(
+      from.response().then(
+        (response) =>
+          response
+            ? { method: from.method(), url: from.url(), status: response.status(), location: request.url() }
+            : undefined,
+        () => undefined,
+      ),
+    );
+  }
+
+  /** The redirects so far, in order. */
+  async redirects(): Promise<RedirectRecord[]> {
+    return (await Promise.all(this.#redirects)).filter((r): r is RedirectRecord => r !== undefined);
+  }
+
   /** A request the page makes, paused before it leaves (Fetch.requestPaused): let go, or blocked. */
   async paused(event: PausedRequest): Promise<void> {
     const { request } = event;
@@ -289,6 +322,25 @@ export class BrowserWalk {
         throw new PreconditionError(`the browser could not open ${url}: ${firstLine(error)}`);
       });
     });
+  }
+
+  /**
+   * Loads the page shown again, when a GET brought it (a page a POST answered is never re-posted): true when it did.
+   * An HTTP error without a body reads as the IdP's error page, as after `open`.
+   */
+  async reload(): Promise<boolean> {
+    if (this.#end || this.showsBrowserError || this.#document?.request().method() !== 'GET') return false;
+    await this.settle(async () => {
+      await this.page.reload({ timeout: this.o.timeoutMs, waitUntil: 'load' }).catch((error: unknown) => {
+        if (this.#end) return;
+        if (/ERR_HTTP_RESPONSE_CODE_FAILURE/.test(firstLine(error))) {
+          this.#bodilessErrorAt = this.#navigations;
+          return;
+        }
+        throw new PreconditionError(`the browser could not load ${this.page.url()} again: ${firstLine(error)}`);
+      });
+    });
+    return true;
   }
 
   async #post(url: string): Promise<void> {

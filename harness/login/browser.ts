@@ -312,16 +312,22 @@ export class BrowserLoginDriver implements LoginDriver {
   ): Promise<AuthorizeOutcome> {
     const session = sessionFor(options.session, this.o.sharedSession);
     if (!this.#sharedContext(session)) {
-      const turn = async (): Promise<void> => undefined; // walkOn holds the session's turn for the whole walk
+      const turn = async (): Promise<undefined> => undefined; // walkOn holds the session's turn for the whole walk
       return walkOn(session, () => this.#authorize(session, authorizationUrl, stopAt, options, turn));
     }
     // The run's shared session in its lasting context: a walk waits for the session's turn only when it has a page to
     // act on (two sign-ins or consents on one IdP session at once can spoil each other); a walk the remembered sign-in
     // takes straight to the redirect never waits.
     const had = session.hasState();
+    const turnsAtStart = session.turnsDone;
     let release: (() => void) | undefined;
-    const turn = async (): Promise<void> => {
-      release ??= await session.turn();
+    // Stale: another walk acted on the session after this one started (signed in, consented), so the page this walk
+    // holds came before that. An IdP may have moved on since (Django rotates its CSRF token on sign-in, and the login
+    // form this walk holds would be refused with HTTP 403).
+    const turn = async (): Promise<'stale' | undefined> => {
+      if (release) return undefined;
+      release = await session.turn();
+      return session.turnsDone > turnsAtStart ? 'stale' : undefined;
     };
     try {
       const outcome = await this.#authorize(session, authorizationUrl, stopAt, options, turn);
@@ -337,17 +343,18 @@ export class BrowserLoginDriver implements LoginDriver {
     authorizationUrl: string,
     stopAt: string[],
     options: AuthorizeOptions,
-    turn: () => Promise<void>,
+    turn: () => Promise<'stale' | undefined>,
   ): Promise<AuthorizeOutcome> {
     const decision = options.consent ?? 'approve';
     const walk = await this.#walk(stopAt, session, options.stayWithin);
     const outcome = async (reason: string): Promise<AuthorizeOutcome> => {
       walk.throwIfRefused();
       const { pages, visits, requests } = walk;
+      const redirects = await walk.redirects();
       const consentShown = pages.includes('consent');
       const end = walk.end;
       if (end?.kind === 'redirect')
-        return { kind: 'redirect', url: end.url, params: end.params, pages, visits, requests, consentShown };
+        return { kind: 'redirect', url: end.url, params: end.params, pages, visits, requests, redirects, consentShown };
       if (end?.kind === 'left') {
         const origin = new URL(options.stayWithin!).origin;
         return {
@@ -357,10 +364,11 @@ export class BrowserLoginDriver implements LoginDriver {
           pages,
           visits,
           requests,
+          redirects,
           consentShown,
         };
       }
-      return { kind: 'page', ...(await walk.endPage(reason)), pages, visits, requests, consentShown };
+      return { kind: 'page', ...(await walk.endPage(reason)), pages, visits, requests, redirects, consentShown };
     };
     try {
       await walk.open(authorizationUrl, options.method);
@@ -371,7 +379,7 @@ export class BrowserLoginDriver implements LoginDriver {
         const first = await this.#read(walk);
         // A remembered sign-in (a shared session) may skip the login page: steps only run where there is one.
         if (first.cls.kind === 'login' || first.cls.kind === 'identifier' || first.cls.kind === 'other') {
-          await turn();
+          if ((await turn()) === 'stale') await walk.reload();
           const { failed } = await this.#runSteps(walk, decision);
           if (failed) return await outcome(failed);
         }
@@ -379,7 +387,8 @@ export class BrowserLoginDriver implements LoginDriver {
       for (let n = 0; n < MAX_ACTIONS && !walk.end; n++) {
         const reading = await this.#settled(walk);
         if (walk.end) break;
-        if (ACTIONS.has(reading.cls.kind)) await turn();
+        // A page held while another walk acted is loaded again before this one acts on it (then read again).
+        if (ACTIONS.has(reading.cls.kind) && (await turn()) === 'stale' && (await walk.reload())) continue;
         const done = await this.#act(walk, reading, decision);
         if (done === 'acted') continue;
         const page = await outcome(done ?? this.#stopReason(reading, decision));

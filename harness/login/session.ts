@@ -76,8 +76,20 @@ export class LoginSession {
     const before = this.#queue;
     this.#queue = before.then(() => held);
     await before;
-    return release;
+    let done = false;
+    return () => {
+      if (!done) this.turnsDone++;
+      done = true;
+      release();
+    };
   }
+
+  /**
+   * How many turns (`turn`) have been handed on: a walk that notes it when it starts and finds it grown when its own
+   * turn comes knows another walk finished acting on the session (signed in, say) after it started, so the page it
+   * holds may have been served before that.
+   */
+  turnsDone = 0;
 
   /**
    * A copy for one walk: walks that share a session run at the same time, and one walk's

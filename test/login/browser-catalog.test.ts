@@ -48,6 +48,7 @@ const IDS = [
   'device.denied',
   'logout.rp-initiated',
   'authorize.post',
+  'redirect.no-307-after-login',
 ];
 const SCENARIOS = IDS.map((id) => {
   const s = BUILT_IN_SCENARIOS.find((x) => x.id === id);
@@ -101,6 +102,15 @@ describe('the browser login driver over part of the catalog, against the referen
   }, async () => {
     const report = await run('browser', ['authorize-get-only'], ['authorize.post']);
     expect(statuses(report)).toEqual({ 'authorize.post': 'failed' });
+  });
+
+  it('reports the redirects of a walk: a login POST answered 307 fails redirect.no-307-after-login', {
+    timeout: 600_000,
+  }, async () => {
+    const clean = await run('browser', [], ['redirect.no-307-after-login']);
+    expect(statuses(clean)).toEqual({ 'redirect.no-307-after-login': 'passed' });
+    const report = await run('browser', ['redirect-307-after-login'], ['redirect.no-307-after-login']);
+    expect(statuses(report)).toEqual({ 'redirect.no-307-after-login': 'failed' });
   });
 
   it('walks on the shared session share one context: code flows after the first sign in without one each', {

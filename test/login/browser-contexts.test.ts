@@ -1,8 +1,10 @@
 /**
- * Fresh walks of the browser driver on emptied contexts (BrowserHost.emptiedContext / giveBack): a context a fresh walk
+ * Walks of the browser driver that share or empty a context. Fresh walks on emptied contexts (BrowserHost.emptiedContext / giveBack): a context a fresh walk
  * used is emptied at its end (cookies, and the local storage, session storage and IndexedDB of every origin it visited)
  * and serves the next fresh walk, which must find it as new as a new context would be. A page here stores something in
- * each, and reports on the next visit what it found. Also: the authorization request sent as a form POST.
+ * each, and reports on the next visit what it found. Walks on the run's shared session in its one context: a login page
+ * held while another walk signed in is loaded again before it is used (a CSRF token rotated on sign-in, as Django
+ * does, would refuse the stale form). Also: the authorization request sent as a form POST.
  */
 import { type IncomingMessage, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +12,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
-import type { BrowserState } from '../../harness/login/session.ts';
+import { type BrowserState, LoginSession } from '../../harness/login/session.ts';
 
 const USER = { username: 'alice', password: 'wonderland' } as const;
 const BROWSER_TEST_MS = 90_000;
@@ -34,6 +36,9 @@ interface Seen {
   cookies: (string | undefined)[];
   stored: string[];
   posted: { method: string; body: string }[];
+  /** Sign-ins the CSRF fixture refused (a stale token), and those it took. */
+  csrfRefused: number;
+  signIns: number;
 }
 
 /**
@@ -68,13 +73,65 @@ async function body(req: IncomingMessage): Promise<string> {
 
 let server: ReturnType<typeof createServer>;
 let origin: string;
-const seen: Seen = { cookies: [], stored: [], posted: [] };
+const seen: Seen = { cookies: [], stored: [], posted: [], csrfRefused: 0, signIns: 0 };
+
+/** The cookies of a request, by name. */
+function cookieMap(req: IncomingMessage): Map<string, string> {
+  return new Map(
+    (req.headers.cookie ?? '')
+      .split(';')
+      .map((c) => c.trim().split('='))
+      .filter((kv): kv is [string, string] => kv.length === 2),
+  );
+}
+
+/**
+ * Django-like: the login form carries the csrftoken cookie's value; a sign-in checks it and rotates the cookie, so a
+ * form loaded before another tab signed in is refused with an empty HTTP 403. Signed in, /csrf/auth redirects with a
+ * code.
+ */
+async function csrfFixture(req: IncomingMessage, url: URL, res: import('node:http').ServerResponse): Promise<void> {
+  const jar = cookieMap(req);
+  const state = url.searchParams.get('state') ?? '';
+  if (url.pathname === '/csrf/auth') {
+    if (jar.get('sid') === 'signed-in') {
+      res.writeHead(302, { location: `${REDIRECT_URI}?code=c-csrf&state=${encodeURIComponent(state)}` });
+      res.end();
+      return;
+    }
+    const token = jar.get('csrftoken') ?? `t-${Math.random().toString(36).slice(2)}`;
+    res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': `csrftoken=${token}; Path=/` });
+    res.end(`<!doctype html><html><head><title>Sign in</title></head><body>
+<form method="post" action="/csrf/login?state=${encodeURIComponent(state)}">
+<input type="hidden" name="csrf" value="${token}"><label for="u">Username</label><input id="u" name="username">
+<label for="p">Password</label><input id="p" name="password" type="password"><button type="submit">Sign in</button>
+</form></body></html>`);
+    return;
+  }
+  const form = new URLSearchParams(await body(req));
+  if (!jar.get('csrftoken') || form.get('csrf') !== jar.get('csrftoken')) {
+    seen.csrfRefused++;
+    res.writeHead(403);
+    res.end();
+    return;
+  }
+  seen.signIns++;
+  res.writeHead(302, {
+    location: `/csrf/auth?state=${encodeURIComponent(state)}`,
+    'set-cookie': ['sid=signed-in; Path=/', `csrftoken=t-${Math.random().toString(36).slice(2)}; Path=/`],
+  });
+  res.end();
+}
 const REDIRECT_URI = 'https://app.example.test/cb';
 const host = new CountingHost();
 
 beforeAll(async () => {
   server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname.startsWith('/csrf/')) {
+      await csrfFixture(req, url, res);
+      return;
+    }
     if (url.pathname === '/auth') {
       const sent = req.method === 'POST' ? await body(req) : url.search.slice(1);
       seen.posted.push({ method: req.method ?? '', body: sent });
@@ -149,5 +206,32 @@ describe('fresh walks on emptied browser contexts', () => {
       redirect_uri: REDIRECT_URI,
       state: 's-post',
     });
+  });
+});
+
+describe("walks on the run's shared session, in its one context", () => {
+  it('load a login page they held while another walk signed in again before using it (no stale CSRF token)', {
+    timeout: BROWSER_TEST_MS,
+  }, async () => {
+    const session = new LoginSession();
+    const context = host.newContext();
+    const shared = () =>
+      new BrowserLoginDriver({
+        newContext: (state) => host.newContext(state),
+        ...USER,
+        timeoutMs: 20_000,
+        recorder: { screenshot: async () => undefined, transcript: () => undefined },
+        sharedSession: session,
+        sharedContext: () => context,
+      });
+    const url = (state: string) => `${origin}/csrf/auth?state=${state}`;
+    // Three at once: each loads the login page, one signs in (rotating the token), the others then hold stale forms.
+    const outcomes = await Promise.all(
+      ['a', 'b', 'c'].map((state) => shared().authorize(url(state), [REDIRECT_URI], { session: 'shared' })),
+    );
+    for (const [i, state] of ['a', 'b', 'c'].entries())
+      expect(outcomes[i]).toMatchObject({ kind: 'redirect', params: { code: 'c-csrf', state } });
+    expect(seen.csrfRefused).toBe(0);
+    expect(seen.signIns).toBeGreaterThanOrEqual(1);
   });
 });
