@@ -218,7 +218,7 @@ export class BrowserWalk {
    */
   requested(request: Request): void {
     const from = request.redirectedFrom();
-    if (!from || !from.isNavigationRequest() || from.frame() !== this.page.mainFrame()) return;
+    if (!from?.isNavigationRequest() || from.frame() !== this.page.mainFrame()) return;
     this.#redirects.push(
       from.response().then(
         (response) =>

@@ -1,10 +1,15 @@
 /**
- * Walks of the browser driver that share or empty a context. Fresh walks on emptied contexts (BrowserHost.emptiedContext / giveBack): a context a fresh walk
- * used is emptied at its end (cookies, and the local storage, session storage and IndexedDB of every origin it visited)
- * and serves the next fresh walk, which must find it as new as a new context would be. A page here stores something in
- * each, and reports on the next visit what it found. Walks on the run's shared session in its one context: a login page
- * held while another walk signed in is loaded again before it is used (a CSRF token rotated on sign-in, as Django
- * does, would refuse the stale form). Also: the authorization request sent as a form POST.
+ * Walks of the browser driver that share or empty a context.
+ *
+ * Fresh walks on emptied contexts (BrowserHost.emptiedContext / giveBack): a context a fresh walk used is emptied at its
+ * end (cookies, and the local storage, session storage and IndexedDB of every origin it visited) and serves the next
+ * fresh walk, which must find it as new as a new context would be. A page here stores something in each, and reports on
+ * the next visit what it found.
+ *
+ * Walks on the run's shared session in its one context: a login page held while another walk signed in is loaded again
+ * before it is used (a CSRF token rotated on sign-in, as Django does, would refuse the stale form).
+ *
+ * Also: the authorization request sent as a form POST.
  */
 import { type IncomingMessage, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -173,8 +178,10 @@ function driver(): BrowserLoginDriver {
   });
 }
 
-const authorizationUrl = (state: string) =>
-  `${origin}/auth?${new URLSearchParams({ response_type: 'code', client_id: 'app', redirect_uri: REDIRECT_URI, state })}`;
+const authorizationUrl = (state: string) => {
+  const query = new URLSearchParams({ response_type: 'code', client_id: 'app', redirect_uri: REDIRECT_URI, state });
+  return `${origin}/auth?${query}`;
+};
 
 describe('fresh walks on emptied browser contexts', () => {
   it('find no cookie and no stored data of the walk before, in a context that walk gave back', {
