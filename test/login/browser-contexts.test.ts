@@ -1,7 +1,7 @@
 /**
  * Walks of the browser driver that share or empty a context.
  *
- * Fresh walks on emptied contexts (BrowserHost.emptiedContext / giveBack): a context a fresh walk used is emptied at its
+ * Fresh walks on emptied contexts (BrowserHost.emptiedContext/giveBack): a context a fresh walk used is emptied at its
  * end (cookies, and the local storage, session storage and IndexedDB of every origin it visited) and serves the next
  * fresh walk, which must find it as new as a new context would be. A page here stores something in each, and reports on
  * the next visit what it found.
