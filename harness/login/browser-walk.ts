@@ -324,25 +324,6 @@ export class BrowserWalk {
     });
   }
 
-  /**
-   * Loads the page shown again, when a GET brought it (a page a POST answered is never re-posted): true when it did.
-   * An HTTP error without a body reads as the IdP's error page, as after `open`.
-   */
-  async reload(): Promise<boolean> {
-    if (this.#end || this.showsBrowserError || this.#document?.request().method() !== 'GET') return false;
-    await this.settle(async () => {
-      await this.page.reload({ timeout: this.o.timeoutMs, waitUntil: 'load' }).catch((error: unknown) => {
-        if (this.#end) return;
-        if (/ERR_HTTP_RESPONSE_CODE_FAILURE/.test(firstLine(error))) {
-          this.#bodilessErrorAt = this.#navigations;
-          return;
-        }
-        throw new PreconditionError(`the browser could not load ${this.page.url()} again: ${firstLine(error)}`);
-      });
-    });
-    return true;
-  }
-
   async #post(url: string): Promise<void> {
     const action = new URL(url);
     const fields = [...action.searchParams];

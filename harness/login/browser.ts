@@ -65,9 +65,6 @@ export interface BrowserLoginOptions {
   sharedContext?: () => Promise<BrowserContext>;
 }
 
-/** The pages #act acts on. */
-const ACTIONS: ReadonlySet<PageClass['kind']> = new Set(['login', 'identifier', 'consent', 'continue']);
-
 const LOGIN_CAME_BACK = 'the login form came back after the credentials were submitted (wrong user or password?)';
 const STEPS_LEFT_LOGIN = 'the login form is still shown after the configured steps (do the steps fill and submit it?)';
 
@@ -311,31 +308,11 @@ export class BrowserLoginDriver implements LoginDriver {
     options: AuthorizeOptions = {},
   ): Promise<AuthorizeOutcome> {
     const session = sessionFor(options.session, this.o.sharedSession);
-    if (!this.#sharedContext(session)) {
-      const turn = async (): Promise<undefined> => undefined; // walkOn holds the session's turn for the whole walk
-      return walkOn(session, () => this.#authorize(session, authorizationUrl, stopAt, options, turn));
-    }
-    // The run's shared session in its lasting context: a walk waits for the session's turn only when it has a page to
-    // act on (two sign-ins or consents on one IdP session at once can spoil each other); a walk the remembered sign-in
-    // takes straight to the redirect never waits.
-    const had = session.hasState();
-    const turnsAtStart = session.turnsDone;
-    let release: (() => void) | undefined;
-    // Stale: another walk acted on the session after this one started (signed in, consented), so the page this walk
-    // holds came before that. An IdP may have moved on since (Django rotates its CSRF token on sign-in, and the login
-    // form this walk holds would be refused with HTTP 403).
-    const turn = async (): Promise<'stale' | undefined> => {
-      if (release) return undefined;
-      release = await session.turn();
-      return session.turnsDone > turnsAtStart ? 'stale' : undefined;
-    };
-    try {
-      const outcome = await this.#authorize(session, authorizationUrl, stopAt, options, turn);
-      session.learn(had, outcome.pages);
-      return outcome;
-    } finally {
-      release?.();
-    }
+    // One walk at a time on a session, the run's shared one included (its walks share one browser context): an IdP may
+    // keep one pending authorization request per browser (LemonLDAP::NG does, and a second tab's request took over the
+    // first one's sign-in, handing it a code for the other request), or rotate a token on sign-in that a login form
+    // loaded before then carries (Django's CSRF token: HTTP 403).
+    return walkOn(session, () => this.#authorize(session, authorizationUrl, stopAt, options));
   }
 
   async #authorize(
@@ -343,7 +320,6 @@ export class BrowserLoginDriver implements LoginDriver {
     authorizationUrl: string,
     stopAt: string[],
     options: AuthorizeOptions,
-    turn: () => Promise<'stale' | undefined>,
   ): Promise<AuthorizeOutcome> {
     const decision = options.consent ?? 'approve';
     const walk = await this.#walk(stopAt, session, options.stayWithin);
@@ -379,7 +355,6 @@ export class BrowserLoginDriver implements LoginDriver {
         const first = await this.#read(walk);
         // A remembered sign-in (a shared session) may skip the login page: steps only run where there is one.
         if (first.cls.kind === 'login' || first.cls.kind === 'identifier' || first.cls.kind === 'other') {
-          if ((await turn()) === 'stale') await walk.reload();
           const { failed } = await this.#runSteps(walk, decision);
           if (failed) return await outcome(failed);
         }
@@ -387,8 +362,6 @@ export class BrowserLoginDriver implements LoginDriver {
       for (let n = 0; n < MAX_ACTIONS && !walk.end; n++) {
         const reading = await this.#settled(walk);
         if (walk.end) break;
-        // A page held while another walk acted is loaded again before this one acts on it (then read again).
-        if (ACTIONS.has(reading.cls.kind) && (await turn()) === 'stale' && (await walk.reload())) continue;
         const done = await this.#act(walk, reading, decision);
         if (done === 'acted') continue;
         const page = await outcome(done ?? this.#stopReason(reading, decision));

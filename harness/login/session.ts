@@ -63,35 +63,6 @@ export class LoginSession {
   }
 
   /**
-   * The same turn as `exclusive`, taken in the middle of a walk: resolves when every earlier holder is done, with the
-   * function that hands the turn on. The browser driver takes it only before it acts on a page (signs in, answers
-   * consent) of the run's shared session: walks that the remembered sign-in carries straight to the redirect run side
-   * by side, as tabs of one browser do.
-   */
-  async turn(): Promise<() => void> {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const before = this.#queue;
-    this.#queue = before.then(() => held);
-    await before;
-    let done = false;
-    return () => {
-      if (!done) this.turnsDone++;
-      done = true;
-      release();
-    };
-  }
-
-  /**
-   * How many turns (`turn`) have been handed on: a walk that notes it when it starts and finds it grown when its own
-   * turn comes knows another walk finished acting on the session (signed in, say) after it started, so the page it
-   * holds may have been served before that.
-   */
-  turnsDone = 0;
-
-  /**
    * A copy for one walk: walks that share a session run at the same time, and one walk's
    * transaction cookies must not land in another's requests halfway through.
    */

@@ -6,8 +6,8 @@
  * fresh walk, which must find it as new as a new context would be. A page here stores something in each, and reports on
  * the next visit what it found.
  *
- * Walks on the run's shared session in its one context: a login page held while another walk signed in is loaded again
- * before it is used (a CSRF token rotated on sign-in, as Django does, would refuse the stale form).
+ * Walks on the run's shared session in its one context take turns: none loads a login form while another signs in (a
+ * CSRF token rotated on sign-in, as Django does, would refuse the form loaded before).
  *
  * Also: the authorization request sent as a form POST.
  */
@@ -217,7 +217,7 @@ describe('fresh walks on emptied browser contexts', () => {
 });
 
 describe("walks on the run's shared session, in its one context", () => {
-  it('load a login page they held while another walk signed in again before using it (no stale CSRF token)', {
+  it('take turns: started at once, none submits a login form loaded before another signed in (no stale token)', {
     timeout: BROWSER_TEST_MS,
   }, async () => {
     const session = new LoginSession();
@@ -232,7 +232,8 @@ describe("walks on the run's shared session, in its one context", () => {
         sharedContext: () => context,
       });
     const url = (state: string) => `${origin}/csrf/auth?state=${state}`;
-    // Three at once: each loads the login page, one signs in (rotating the token), the others then hold stale forms.
+    // Three at once: if they loaded the login page side by side, the first sign-in (rotating the token) would leave the
+    // others holding stale forms.
     const outcomes = await Promise.all(
       ['a', 'b', 'c'].map((state) => shared().authorize(url(state), [REDIRECT_URI], { session: 'shared' })),
     );
