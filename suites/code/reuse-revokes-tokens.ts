@@ -25,7 +25,9 @@ export default defineScenario({
         'the target offers no way to tell whether a token still works: no introspection endpoint for the ' +
           'confidential client, no userinfo endpoint, no refresh_token grant',
       );
-    const { code, request, pkce, tokens } = await ctx.flows.tokens('confidential', probe.flow);
+    // Its own sign-in: replaying a code may revoke the whole grant it came from (RFC 6749 §4.1.2;
+    // oidc-provider does), and on the run's shared session that grant would be every other scenario's too.
+    const { code, request, pkce, tokens } = await ctx.flows.tokens('confidential', { ...probe.flow, session: 'fresh' });
     const before = await probe.works(tokens);
     if (!before.works)
       throw new PreconditionError(

@@ -25,7 +25,9 @@ export default defineScenario({
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['code-reuse-allowed'],
   async run(ctx) {
-    const { code, request, pkce } = await ctx.flows.tokens('confidential'); // the first redemption succeeded
+    // Its own sign-in: replaying a code may revoke the whole grant it came from (RFC 6749 §4.1.2;
+    // oidc-provider does), and on the run's shared session that grant would be every other scenario's too.
+    const { code, request, pkce } = await ctx.flows.tokens('confidential', { session: 'fresh' }); // redeemed once
     const res = await ctx.http.token(
       ctx.client('confidential'),
       {

@@ -19,7 +19,9 @@ export default defineScenario({
   // Timing-sensitive: run alone, so other scenarios' traffic cannot spread the requests apart.
   exclusive: true,
   async run(ctx) {
-    const { code, pkce, request } = await ctx.flows.code('confidential');
+    // Its own sign-in: redeeming a code several times may revoke the whole grant it came from (RFC 6749 §4.1.2;
+    // oidc-provider does), and on the run's shared session that grant would be every other scenario's too.
+    const { code, pkce, request } = await ctx.flows.code('confidential', { session: 'fresh' });
     const responses = await ctx.http.tokenAtOnce(
       ctx.client('confidential'),
       {
