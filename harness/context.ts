@@ -163,20 +163,23 @@ function scenarioHttp(input: ContextInput): HttpClient {
 function browserContexts(input: ContextInput) {
   const opened = new Set<BrowserContext>();
   let disposed = false;
-  const open = async (state?: BrowserState): Promise<BrowserContext> => {
+  /** A context from the run's browser, this scenario's to close (none once the scenario has ended). */
+  const take = async (get: () => Promise<BrowserContext>): Promise<BrowserContext> => {
     if (disposed) throw new HarnessError(`scenario ${input.scenario.id} has ended; no browser context can be opened`);
-    const context = await input.browser.newContext(state);
+    const context = await get();
     opened.add(context);
+    return context;
+  };
+  const open = async (state?: BrowserState): Promise<BrowserContext> => {
+    const context = await take(() => input.browser.newContext(state));
     context.on('close', () => opened.delete(context));
     return context;
   };
-  /** A context for a fresh walk, emptied by an earlier one when there is one (BrowserHost.emptiedContext). */
-  const emptied = async (): Promise<BrowserContext> => {
-    if (disposed) throw new HarnessError(`scenario ${input.scenario.id} has ended; no browser context can be opened`);
-    const context = await input.browser.emptiedContext();
-    opened.add(context);
-    return context;
-  };
+  /**
+   * A context for a fresh walk, emptied by an earlier one when there is one (BrowserHost.emptiedContext). No 'close'
+   * listener: the context serves many scenarios, and dispose closing one already closed does nothing.
+   */
+  const emptied = (): Promise<BrowserContext> => take(() => input.browser.emptiedContext());
   /** A context the walk emptied goes back to the run's browser, no longer this scenario's to close. */
   const giveBack = (context: BrowserContext): void => {
     if (!opened.delete(context) || disposed) {
