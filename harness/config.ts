@@ -323,6 +323,15 @@ const loginSchema = z.discriminatedUnion('driver', [
     driver: z.literal('form'),
     usernameField: z.string().min(1).default('username').describe("Name of the login form's username input."),
     passwordField: z.string().min(1).default('password').describe("Name of the login form's password input."),
+    userAgent: z
+      .string()
+      .min(1)
+      .regex(/^[\x20-\x7e]+$/, { error: 'must be printable ASCII (an HTTP header value)' })
+      .optional()
+      .describe(
+        'The User-Agent of the pages the form driver opens and the forms it submits (navigations). Default: a ' +
+          "desktop Chromium's. Back-channel requests (token, userinfo…) name the harness instead.",
+      ),
     steps: z
       .array(browserStep)
       .optional()

@@ -13,6 +13,7 @@
  */
 import { PreconditionError } from '../failures.ts';
 import type { HttpClient, HttpResponse } from '../http.ts';
+import type { Navigation } from '../navigation.ts';
 import {
   type AuthorizeOptions,
   type AuthorizeOutcome,
@@ -55,29 +56,52 @@ interface Step {
   form?: [string, string][];
 }
 
-/** A user agent without scripts: one cookie jar, redirects not followed, every request recorded. */
+/**
+ * A user agent without scripts: one cookie jar, redirects not followed, every request recorded, each
+ * sent as the browser's navigation it stands for (harness/navigation.ts): the first opened as if typed
+ * (or, a POST, auto-submitted by the client's page `opener`), a redirect as the rest of its navigation,
+ * anything else as the user's press on the page last shown.
+ */
 class Agent {
   #count = 0;
+  /** The page last shown (its URL and Referrer-Policy), and the navigation and response of the last request. */
+  #page: Navigation['from'];
+  #last: { url: string; location: string | undefined; navigation: Navigation } | undefined;
   constructor(
     private readonly http: HttpClient,
     private readonly session: LoginSession,
     private readonly first: string,
+    private readonly opener?: string,
   ) {}
 
+  #navigation(step: Step): Navigation {
+    const last = this.#last;
+    if (last?.location === step.url && step.method === 'GET')
+      return { ...last.navigation, redirectedFrom: [...(last.navigation.redirectedFrom ?? []), last.url] };
+    if (this.#page) return { from: this.#page, user: true };
+    if (step.method === 'POST' && this.opener) return { from: { url: this.opener }, user: false };
+    return { user: true };
+  }
+
   async send(step: Step): Promise<HttpResponse> {
-    const headers: Record<string, string> = { accept: 'text/html,application/xhtml+xml' };
+    const headers: Record<string, string> = {};
     const cookie = this.session.cookieHeader(step.url);
     if (cookie) headers.cookie = cookie;
     if (step.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const n = this.#count++;
+    const navigation = this.#navigation(step);
     const res = await this.http.send({
       method: step.method,
       url: step.url,
       headers,
+      navigation,
       ...(step.form ? { body: new URLSearchParams(step.form).toString() } : {}),
       label: n === 0 ? this.first : `login step ${n}`,
     });
     this.session.store(step.url, res.headers.getSetCookie());
+    const location = redirectOf(res, step.url);
+    this.#last = { url: step.url, location, navigation };
+    if (!location) this.#page = { url: step.url, referrerPolicy: res.header('referrer-policy') };
     return res;
   }
 }
@@ -260,8 +284,11 @@ export class FormLoginDriver implements LoginDriver {
     stopAt: string[],
     options: AuthorizeOptions = {},
   ): Promise<AuthorizeOutcome> {
-    return this.#within(options.session, 'authorization request', (agent) =>
-      this.#authorize(agent, authorizationUrl, stopAt, options),
+    return this.#within(
+      options.session,
+      'authorization request',
+      (agent) => this.#authorize(agent, authorizationUrl, stopAt, options),
+      stopAt[0],
     );
   }
 
@@ -272,12 +299,13 @@ export class FormLoginDriver implements LoginDriver {
     choice: AuthorizeOptions['session'],
     first: string,
     walk: (agent: Agent) => Promise<T>,
+    opener?: string,
   ): Promise<T> {
     const session = sessionFor(choice, this.o.sharedSession);
     return walkOn(session, async () => {
       const own = session.fork();
       try {
-        return await walk(new Agent(this.o.http, own, first));
+        return await walk(new Agent(this.o.http, own, first, opener));
       } finally {
         session.adopt(own);
       }
