@@ -227,7 +227,9 @@ export class HttpClient {
     let text: string;
     try {
       const init = { method, headers: sent, ...(body === undefined ? {} : { body }), signal };
-      res = await (this.#o.fetch ? this.#o.fetch(req.url, { ...init, redirect: 'manual' }) : transportSend(req.url, init));
+      res = await (this.#o.fetch
+        ? this.#o.fetch(req.url, { ...init, redirect: 'manual' })
+        : transportSend(req.url, init));
       text = await this.#readBody(res, evidence, started);
     } catch (error) {
       if (error instanceof LimitExceededError) throw error;

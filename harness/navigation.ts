@@ -44,7 +44,7 @@ export interface Navigation {
   redirectedFrom?: string[];
 }
 
-/** The page's referrer policy from its Referrer-Policy header: the last token a browser knows (W3C Referrer Policy §8.1). */
+/** The referrer policy of a Referrer-Policy header: its last token a browser knows (W3C Referrer Policy §8.1). */
 export function referrerPolicyOf(header: string | undefined): string | undefined {
   const known = (header ?? '')
     .split(',')
