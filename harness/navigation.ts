@@ -10,6 +10,7 @@
  * server-side client's.
  */
 import { getPublicSuffix } from 'tough-cookie';
+import { effectiveReferrerPolicy } from '../protocol/referrer-policy.ts';
 
 /** The default navigation User-Agent (target config `login.userAgent` replaces it): a current desktop Chromium's. */
 export const BROWSER_USER_AGENT =
@@ -20,17 +21,6 @@ export const CLIENT_USER_AGENT = 'idp-conformance';
 const DOCUMENT_ACCEPT =
   'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8';
 const DEFAULT_POLICY = 'strict-origin-when-cross-origin';
-const POLICIES = new Set([
-  'no-referrer',
-  'no-referrer-when-downgrade',
-  'same-origin',
-  'origin',
-  'strict-origin',
-  'origin-when-cross-origin',
-  'strict-origin-when-cross-origin',
-  'unsafe-url',
-]);
-
 /** One top-level navigation, as the browser driver's Chromium would make it. */
 export interface Navigation {
   /**
@@ -42,15 +32,6 @@ export interface Navigation {
   user: boolean;
   /** The URLs of this navigation before its redirects, oldest first (Sec-Fetch-Site weighs every one). */
   redirectedFrom?: string[];
-}
-
-/** The referrer policy of a Referrer-Policy header: its last token a browser knows (W3C Referrer Policy §8.1). */
-export function referrerPolicyOf(header: string | undefined): string | undefined {
-  const known = (header ?? '')
-    .split(',')
-    .map((t) => t.trim().toLowerCase())
-    .filter((t) => POLICIES.has(t));
-  return known.at(-1);
 }
 
 /** The headers of a navigation to `url` by `method` (the client adds Host, Cookie, Content-* and the connection). */
@@ -71,7 +52,7 @@ export function navigationHeaders(
     'accept-language': 'en-US,en;q=0.9',
   };
   if (!nav.from) return headers;
-  const policy = referrerPolicyOf(nav.from.referrerPolicy) ?? DEFAULT_POLICY;
+  const policy = effectiveReferrerPolicy(nav.from.referrerPolicy) ?? DEFAULT_POLICY;
   if (method !== 'GET' && method !== 'HEAD') headers.origin = requestOrigin(nav.from.url, url, policy);
   const referer = referrerFor(nav.from.url, url, policy);
   if (referer) headers.referer = referer;

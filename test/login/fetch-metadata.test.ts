@@ -102,7 +102,7 @@ async function startFixture(): Promise<Fixture> {
     if (url.pathname === '/consent') {
       const form = await readForm(req);
       const state = url.searchParams.get('state') ?? '';
-      const params =
+      const params: Record<string, string> =
         form.get('decision') === 'allow'
           ? { code: randomBytes(16).toString('base64url'), state }
           : { error: 'access_denied', state };
