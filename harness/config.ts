@@ -253,7 +253,7 @@ const clientSchema = z.strictObject({
     .optional()
     .describe(
       'A resource indicator (RFC 8707) the IdP knows for this client: resource.audience asks for a token ' +
-        'restricted to it.',
+        'restricted to it, and the jwt.* scenarios ask with it for a JWT access token when the plain one is opaque.',
     ),
   firstParty: z.boolean().optional().describe('First-party (trusted) or third-party client, per the SPEC table.'),
   postLogoutRedirectUri: z

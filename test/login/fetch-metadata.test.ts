@@ -88,14 +88,12 @@ async function startFixture(): Promise<Fixture> {
     }
     if (url.pathname === '/consent' && req.method === 'GET') {
       if (!sid || !sessions.has(sid)) return json(res, 401, { code: 'NO_SESSION' });
+      const action = `/consent?${url.search.slice(1).replace(/&/g, '&amp;')}`;
       html(
         res,
-        `<h1>Authorize the app</h1><p>The app asks for your profile.</p><form method="post" action="/consent?${url.search
-          .slice(1)
-          .replace(
-            /&/g,
-            '&amp;',
-          )}"><button name="decision" value="allow">Allow</button><button name="decision" value="deny">Deny</button></form>`,
+        `<h1>Authorize the app</h1><p>The app asks for your profile.</p><form method="post" action="${action}">` +
+          `<button name="decision" value="allow">Allow</button>` +
+          `<button name="decision" value="deny">Deny</button></form>`,
       );
       return;
     }
@@ -141,7 +139,9 @@ describe('the form driver against a Fetch-Metadata-aware, Origin-checking IdP', 
   const authorizeUrl = () =>
     `${fx.origin}/authorize?${new URLSearchParams({ client_id: 'app', redirect_uri: fx.redirectUri, state: 'st-1' })}`;
 
-  it("signs in and consents: a code comes back; every navigation is a browser's, every header in the transcript", async () => {
+  it("signs in and consents: a code comes back; every request a browser's navigation, every header in the transcript", {
+    timeout: 30_000,
+  }, async () => {
     const { recorder, driver: d } = driver();
     const from = fx.received.length;
     const outcome = await d.authorize(authorizeUrl(), [fx.redirectUri], { consent: 'approve' });
@@ -213,7 +213,7 @@ describe('the form driver against a Fetch-Metadata-aware, Origin-checking IdP', 
     expect(outcome.pages).toEqual(['login', 'consent']);
   });
 
-  it('a server-side request is no navigation: the IdP answers it as a script, and its 403 body is shown unmasked', async () => {
+  it('a server-side request is no navigation: answered as a script; its 403 body is shown unmasked', async () => {
     const { recorder, http } = driver();
     const res = await http.get(authorizeUrl(), { label: 'authorization request as a back-channel call' });
     expect(res.status).toBe(200);
