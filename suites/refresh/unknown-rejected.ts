@@ -1,5 +1,5 @@
 import { defineScenario } from '../../harness/scenario.ts';
-import { expectOAuthError, refresh } from '../checks/index.ts';
+import { expectControl, expectOAuthError, refresh, rotateOnce, tokensWithRefresh } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'refresh.unknown-rejected',
@@ -32,5 +32,13 @@ export default defineScenario({
       when: 'A refresh request with a refresh token the server never issued',
       per: ctx.req.rfc6749_6,
     });
+    await expectControl(
+      'the refresh token never issued got invalid_grant',
+      'a refresh with a refresh token the target issued',
+      async () => {
+        const { tokens } = await tokensWithRefresh(ctx, 'confidential');
+        await rotateOnce(ctx, 'confidential', tokens.refresh_token);
+      },
+    );
   },
 });
