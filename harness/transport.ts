@@ -107,6 +107,18 @@ export function send(
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal },
 ): Promise<Response> {
+  return attempt(url, init, true);
+}
+
+/**
+ * One attempt; `retry`: once more on a new connection when a pooled one turns out closed by the
+ * server before it answered (ECONNRESET or EPIPE on a reused socket: the request was never read).
+ */
+function attempt(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal?: AbortSignal },
+  retry: boolean,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     let req: ClientRequest;
     try {
@@ -115,8 +127,10 @@ export function send(
       reject(new TypeError('request not sent', { cause: error }));
       return;
     }
-    req.once('error', (error) => {
+    req.once('error', (error: NodeJS.ErrnoException) => {
       if (init.signal?.aborted) reject(init.signal.reason);
+      else if (retry && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE'))
+        attempt(url, init, false).then(resolve, reject);
       else reject(new TypeError('request failed', { cause: error }));
     });
     req.once('response', (res) => {
