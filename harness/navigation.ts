@@ -34,6 +34,40 @@ export interface Navigation {
   redirectedFrom?: string[];
 }
 
+/**
+ * What a browser tab knows between requests, for a user agent that sends requests one by one (the
+ * form driver): the page last shown and the navigation under way, so each request is sent as the
+ * navigation it stands for — the first as an address typed (or, a POST, auto-submitted by the
+ * `opener` page: the client's), a redirect as the rest of its navigation, anything else as the
+ * user's press on the page last shown.
+ */
+export class Tab {
+  #page: Navigation['from'];
+  #last: { url: string; location: string | undefined; navigation: Navigation } | undefined;
+  constructor(private readonly opener?: string) {}
+
+  /** The navigation of the next request. */
+  next(method: string, url: string): Navigation {
+    const last = this.#last;
+    if (last?.location === url && method === 'GET')
+      return { ...last.navigation, redirectedFrom: [...(last.navigation.redirectedFrom ?? []), last.url] };
+    if (this.#page) return { from: this.#page, user: true };
+    if (method === 'POST' && this.opener) return { from: { url: this.opener }, user: false };
+    return { user: true };
+  }
+
+  /** The answer to `navigation` at `url`: a redirect to `location`, or (none) a page with its Referrer-Policy. */
+  answered(
+    url: string,
+    navigation: Navigation,
+    location: string | undefined,
+    referrerPolicy: string | undefined,
+  ): void {
+    this.#last = { url, location, navigation };
+    if (!location) this.#page = { url, referrerPolicy };
+  }
+}
+
 /** The headers of a navigation to `url` by `method` (the client adds Host, Cookie, Content-* and the connection). */
 export function navigationHeaders(
   method: string,

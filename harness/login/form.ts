@@ -13,7 +13,7 @@
  */
 import { PreconditionError } from '../failures.ts';
 import type { HttpClient, HttpResponse } from '../http.ts';
-import type { Navigation } from '../navigation.ts';
+import { Tab } from '../navigation.ts';
 import {
   type AuthorizeOptions,
   type AuthorizeOutcome,
@@ -57,30 +57,19 @@ interface Step {
 }
 
 /**
- * A user agent without scripts: one cookie jar, redirects not followed, every request recorded, each
- * sent as the browser's navigation it stands for (harness/navigation.ts): the first opened as if typed
- * (or, a POST, auto-submitted by the client's page `opener`), a redirect as the rest of its navigation,
- * anything else as the user's press on the page last shown.
+ * A user agent without scripts: one cookie jar, redirects not followed, every request recorded and
+ * sent as the browser's navigation it stands for (a Tab, harness/navigation.ts).
  */
 class Agent {
   #count = 0;
-  /** The page last shown (its URL and Referrer-Policy), and the navigation and response of the last request. */
-  #page: Navigation['from'];
-  #last: { url: string; location: string | undefined; navigation: Navigation } | undefined;
+  readonly #tab: Tab;
   constructor(
     private readonly http: HttpClient,
     private readonly session: LoginSession,
     private readonly first: string,
-    private readonly opener?: string,
-  ) {}
-
-  #navigation(step: Step): Navigation {
-    const last = this.#last;
-    if (last?.location === step.url && step.method === 'GET')
-      return { ...last.navigation, redirectedFrom: [...(last.navigation.redirectedFrom ?? []), last.url] };
-    if (this.#page) return { from: this.#page, user: true };
-    if (step.method === 'POST' && this.opener) return { from: { url: this.opener }, user: false };
-    return { user: true };
+    opener?: string,
+  ) {
+    this.#tab = new Tab(opener);
   }
 
   async send(step: Step): Promise<HttpResponse> {
@@ -89,7 +78,7 @@ class Agent {
     if (cookie) headers.cookie = cookie;
     if (step.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const n = this.#count++;
-    const navigation = this.#navigation(step);
+    const navigation = this.#tab.next(step.method, step.url);
     const res = await this.http.send({
       method: step.method,
       url: step.url,
@@ -99,9 +88,7 @@ class Agent {
       label: n === 0 ? this.first : `login step ${n}`,
     });
     this.session.store(step.url, res.headers.getSetCookie());
-    const location = redirectOf(res, step.url);
-    this.#last = { url: step.url, location, navigation };
-    if (!location) this.#page = { url: step.url, referrerPolicy: res.header('referrer-policy') };
+    this.#tab.answered(step.url, navigation, redirectOf(res, step.url), res.header('referrer-policy'));
     return res;
   }
 }
