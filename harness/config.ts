@@ -253,7 +253,7 @@ const clientSchema = z.strictObject({
     .optional()
     .describe(
       'A resource indicator (RFC 8707) the IdP knows for this client: resource.audience asks for a token ' +
-        'restricted to it.',
+        'restricted to it, and the jwt.* scenarios ask with it for a JWT access token when the plain one is opaque.',
     ),
   firstParty: z.boolean().optional().describe('First-party (trusted) or third-party client, per the SPEC table.'),
   postLogoutRedirectUri: z
@@ -323,6 +323,15 @@ const loginSchema = z.discriminatedUnion('driver', [
     driver: z.literal('form'),
     usernameField: z.string().min(1).default('username').describe("Name of the login form's username input."),
     passwordField: z.string().min(1).default('password').describe("Name of the login form's password input."),
+    userAgent: z
+      .string()
+      .min(1)
+      .regex(/^[\x20-\x7e]+$/, { error: 'must be printable ASCII (an HTTP header value)' })
+      .optional()
+      .describe(
+        'The User-Agent of the pages the form driver opens and the forms it submits (navigations). Default: a ' +
+          "desktop Chromium's. Back-channel requests (token, userinfo…) name the harness instead.",
+      ),
     steps: z
       .array(browserStep)
       .optional()

@@ -156,6 +156,9 @@ function scenarioHttp(input: ContextInput): HttpClient {
     issuer: target.issuer,
     ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
     ...(input.fetch ? { fetch: input.fetch } : {}),
+    ...(input.config.login.driver === 'form' && input.config.login.userAgent
+      ? { userAgent: input.config.login.userAgent }
+      : {}),
   });
 }
 

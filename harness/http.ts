@@ -4,15 +4,16 @@
  * encoding with the client's authentication method, and turns transport failures into
  * TargetUnreachableError (an `error` result, never a target failure).
  */
-import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { ClientRequest } from 'node:http';
 import type { Evidence, HttpEvidence } from './results.ts';
 import type { AuthMethod, Client } from './config.ts';
 import { assertionFields, clientAssertion } from './client-assertion.ts';
 import { HarnessError, TargetUnreachableError } from './failures.ts';
 import { DEFAULT_LIMITS, LimitExceededError, type Limits, jsonDeeperThan, parseJsonBounded } from './limits.ts';
+import { CLIENT_USER_AGENT, type Navigation, navigationHeaders } from './navigation.ts';
 import type { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
+import { ACCEPT_ENCODING, openRequest, responseOf, send as transportSend, wireHeaders } from './transport.ts';
 
 /** Characters of a body kept in the evidence (the whole body is read, and learned from, first). */
 const MAX_BODY = 32_000;
@@ -79,6 +80,11 @@ export interface HttpRequest {
   body?: string | Uint8Array;
   /** Names the exchange in the report, e.g. "token request with a wrong code_verifier". */
   label?: string;
+  /**
+   * A top-level navigation (a page the user opens, a form they submit): sent with a browser's
+   * headers (harness/navigation.ts) instead of a server-side client's. `headers` still win.
+   */
+  navigation?: Navigation;
 }
 
 export interface HttpResponse {
@@ -121,6 +127,12 @@ export interface HttpClientOptions {
   /** The issuer: the audience of private_key_jwt client assertions. */
   issuer?: string;
   encoding?: 'form' | 'json';
+  /** The User-Agent of navigations (target config `login.userAgent`); default a desktop Chromium's. */
+  userAgent?: string;
+  /**
+   * Tests only: a fetch to send through instead of the node:http(s) transport (harness/transport.ts).
+   * It receives every header the harness sets, Host, Content-Length and Connection included.
+   */
   fetch?: typeof fetch;
 }
 
@@ -198,28 +210,30 @@ export class HttpClient {
     throw new OffOriginError(`refused to send ${what}: ${problem}`);
   }
 
-  /** One request, redirects not followed, recorded as evidence. */
+  /**
+   * One request, redirects not followed, recorded as evidence with every header sent: those the
+   * harness sets (a navigation's browser headers, or a server-side client's), and Host,
+   * Content-Length and Connection, which the transport sends as they are recorded.
+   */
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const { method, headers, body } = prepare(req);
+    const { method, headers, body } = prepare(req, this.#o.userAgent);
     this.#checkOrigin(req, method);
     const timeoutMs = this.#o.requestTimeoutMs ?? 10_000;
     const started = performance.now();
-    const evidence = requestEvidence(req, method, headers, body);
+    const sent = wireHeaders(req.url, headers, body);
+    const evidence = requestEvidence(req, method, sent, body);
     const { signal, done } = requestSignal(timeoutMs, this.#o.signal);
     let res: Response;
     let text: string;
     try {
-      res = await (this.#o.fetch ?? fetch)(req.url, {
-        method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-        redirect: 'manual',
-        signal,
-      });
+      const init = { method, headers: sent, ...(body === undefined ? {} : { body }), signal };
+      res = await (this.#o.fetch
+        ? this.#o.fetch(req.url, { ...init, redirect: 'manual' })
+        : transportSend(req.url, init));
       text = await this.#readBody(res, evidence, started);
     } catch (error) {
       if (error instanceof LimitExceededError) throw error;
-      throw this.#transportFailure(evidence, error, timeoutMs, started);
+      throw this.#transportFailure(evidence, signal.aborted ? signal.reason : error, timeoutMs, started);
     } finally {
       done();
     }
@@ -287,52 +301,24 @@ export class HttpClient {
    * request order.
    */
   async sendAtOnce(req: HttpRequest, count: number): Promise<HttpResponse[]> {
-    const { method, headers, body } = prepare(req);
+    const { method, headers, body } = prepare(req, this.#o.userAgent);
     this.#checkOrigin(req, method);
-    const url = new URL(req.url);
-    const tls = url.protocol === 'https:';
+    const tls = new URL(req.url).protocol === 'https:';
     const timeoutMs = this.#o.requestTimeoutMs ?? 10_000;
     const { signal, done } = requestSignal(timeoutMs, this.#o.signal);
-    const max = this.#limits.maxBodyBytes;
-    const length =
-      body === undefined
-        ? {}
-        : { 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
+    const sent = wireHeaders(req.url, headers, body, false);
     const started = performance.now();
-    const name = req.label ?? `${method} ${url.pathname}`;
+    const name = req.label ?? `${method} ${new URL(req.url).pathname}`;
     const exchanges = Array.from({ length: count }, (_, i) => {
       const evidence = requestEvidence(
         { ...req, label: `${name} (${i + 1} of ${count}, at once)` },
         method,
-        headers,
+        sent,
         body,
       );
-      const request = (tls ? httpsRequest : httpRequest)(url, {
-        method,
-        headers: { ...headers, ...length },
-        agent: false,
-        signal,
-      });
-      const response = new Promise<{ res: IncomingMessage; text: string }>((resolve, reject) => {
-        request.once('error', reject).once('response', (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res
-            .on('data', (chunk: Buffer) => {
-              size += chunk.byteLength;
-              if (size > max) {
-                res.destroy();
-                reject(
-                  new LimitExceededError(
-                    `the response to ${name} (${req.url}) is larger than ${max} bytes (limits.maxBodyBytes); the ` +
-                      `harness read no further`,
-                  ),
-                );
-              } else chunks.push(chunk);
-            })
-            .once('error', reject)
-            .once('end', () => resolve({ res, text: Buffer.concat(chunks).toString('utf8') }));
-        });
+      const request = openRequest(req.url, { method, headers: sent, signal }, false);
+      const response = new Promise<Response>((resolve, reject) => {
+        request.once('error', reject).once('response', (res) => resolve(responseOf(res, method)));
       });
       response.catch(() => {}); // awaited below; an early failure is not an unhandled rejection
       return { evidence, request, response };
@@ -340,7 +326,7 @@ export class HttpClient {
     const fail = (i: number, error: unknown): never => {
       for (const { request } of exchanges) request.destroy();
       if (error instanceof LimitExceededError) throw error;
-      throw this.#transportFailure(exchanges[i]!.evidence, error, timeoutMs, started);
+      throw this.#transportFailure(exchanges[i]!.evidence, signal.aborted ? signal.reason : error, timeoutMs, started);
     };
     try {
       const opened = await Promise.allSettled(exchanges.map(({ request }) => connected(request, tls)));
@@ -350,10 +336,9 @@ export class HttpClient {
       for (const { request } of exchanges) request.end(body);
       const out: HttpResponse[] = [];
       for (const [i, { evidence, response }] of exchanges.entries()) {
-        const got = await response.catch((error: unknown) => fail(i, error));
-        out.push(
-          this.#received(evidence, req.url, got.res.statusCode ?? 0, incomingHeaders(got.res), got.text, started),
-        );
+        const res = await response.catch((error: unknown) => fail(i, error));
+        const text = await this.#readBody(res, evidence, started).catch((error: unknown) => fail(i, error));
+        out.push(this.#received(evidence, req.url, res.status, res.headers, text, started));
       }
       return out;
     } finally {
@@ -458,8 +443,15 @@ export class HttpClient {
   }
 }
 
-/** Method, headers (lower-case, accept by default) and the body to send. */
-function prepare(req: HttpRequest): {
+/**
+ * Method, headers (lower-case) and the body to send. A navigation gets a browser's headers
+ * (harness/navigation.ts); any other request a server-side client's: JSON first, our own
+ * User-Agent, no Sec-Fetch-*. The request's own headers win.
+ */
+function prepare(
+  req: HttpRequest,
+  userAgent: string | undefined,
+): {
   method: string;
   headers: Record<string, string>;
   body: string | Uint8Array | undefined;
@@ -467,8 +459,12 @@ function prepare(req: HttpRequest): {
   const method = (
     req.method ?? (req.form || req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')
   ).toUpperCase();
+  const base = req.navigation
+    ? navigationHeaders(method, req.url, req.navigation, userAgent)
+    : { 'user-agent': CLIENT_USER_AGENT, accept: 'application/json, text/html;q=0.9, */*;q=0.5' };
   const headers: Record<string, string> = {
-    accept: 'application/json, text/html;q=0.9, */*;q=0.5',
+    ...base,
+    'accept-encoding': ACCEPT_ENCODING,
     ...lowerKeys(req.headers ?? {}),
   };
   let body = req.body;
@@ -479,12 +475,7 @@ function prepare(req: HttpRequest): {
     body = JSON.stringify(req.json);
     headers['content-type'] ??= 'application/json';
   }
-  // Text without a content-type goes as bytes: fetch would otherwise add text/plain on its own.
-  return {
-    method,
-    headers,
-    body: typeof body === 'string' && headers['content-type'] === undefined ? Buffer.from(body, 'utf8') : body,
-  };
+  return { method, headers, body };
 }
 
 function requestEvidence(
@@ -512,15 +503,6 @@ function connected(request: ClientRequest, tls: boolean): Promise<void> {
       socket.once(tls ? 'secureConnect' : 'connect', () => resolve());
     });
   });
-}
-
-function incomingHeaders(res: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(res.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  return headers;
 }
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {

@@ -3,7 +3,8 @@
  * - by value: every secret from the config and every token or code seen in traffic is replaced
  *   wherever it appears (in any encoding a transcript may show: raw, URL-encoded, JSON, Basic);
  * - by field name: request and response fields, query parameters and headers that carry
- *   credentials are replaced even when their value was never seen before, and so are the private
+ *   credentials are replaced even when their value was never seen before (in a JSON body, a member
+ *   named `code` or `token` only when its value is shaped like a credential: see WORD_FIELDS), and so are the private
  *   members of any JWK (an object with kty), so a JWKS that leaks its private keys is not leaked again.
  * A value keeps a stable label (`[REDACTED:access_token:2]`), so a reader can still tell that
  * two transcripts show the same token.
@@ -36,6 +37,29 @@ export const SECRET_FIELDS = new Set([
   'assertion',
   'client_assertion',
 ]);
+/**
+ * Secret field names that are also ordinary words in a JSON body (`{"code": "MISSING_OR_NULL_ORIGIN"}`,
+ * an error's code; `{"token": "expired"}`): there a member so named is masked only for its value —
+ * one learned (a code from an authorization response, a token from a token response) or one shaped
+ * like a credential (credentialShaped) — never for its name. In URLs and forms they stay secret by name.
+ */
+const WORD_FIELDS = new Set(['code', 'token']);
+
+/**
+ * A value that is a credential by its form: a JWT or JWE, or 16 characters or more of a token
+ * alphabet (base64url, base64, hex) with a digit in it that is not words joined by `_`, `-`, `.`
+ * (an error code such as ERR_TOKEN_42 or invalid-grant-2 is not one).
+ */
+export function credentialShaped(value: string): boolean {
+  if (/^[\w-]+(\.[\w-]+){2}$|^[\w-]+(\.[\w-]*){4}$/.test(value) && value.length >= 24) return true;
+  if (value.length < 16 || !/^[A-Za-z0-9+/=_.~-]+$/.test(value) || !/\d/.test(value)) return false;
+  return !/^[A-Za-z]+\d*([_.-][A-Za-z]+\d*)*$/.test(value);
+}
+
+/** Whether the JSON member `name` holding the string `value` is secret by its name. */
+function secretMember(name: string, value: string): boolean {
+  return SECRET_FIELDS.has(name) && (!WORD_FIELDS.has(name) || credentialShaped(value));
+}
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 /**
  * Private and symmetric key members of a JWK (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2): secret only inside a JWK (an
@@ -250,7 +274,7 @@ export class Redactor {
     else if (value && typeof value === 'object') {
       const jwk = isJwk(value);
       for (const [k, v] of Object.entries(value)) {
-        if (SECRET_FIELDS.has(k) && typeof v === 'string') this.#learn(v, k);
+        if (typeof v === 'string' && secretMember(k, v)) this.#learn(v, k);
         else if (jwk && PRIVATE_JWK_MEMBERS.has(k))
           for (const secret of stringsIn(v)) this.#learn(secret, 'private_key');
         else this.#observeJson(v);
@@ -354,7 +378,7 @@ export class Redactor {
       const jwk = isJwk(value);
       return Object.fromEntries(
         Object.entries(value).map(([k, v]) => {
-          if (SECRET_FIELDS.has(k) && typeof v === 'string') return [k, this.#fieldLabel(v, k)];
+          if (typeof v === 'string' && secretMember(k, v)) return [k, this.#fieldLabel(v, k)];
           if (jwk && PRIVATE_JWK_MEMBERS.has(k))
             return [k, this.#replaceStrings(v, (s) => this.#fieldLabel(s, 'private_key'))];
           return [k, this.#redactJson(v)];

@@ -9,5 +9,6 @@ export * from './grants.ts';
 export * from './jwk.ts';
 export * from './jws.ts';
 export * from './pkce.ts';
+export * from './referrer-policy.ts';
 export * from './syntax.ts';
 export * from './token-hash.ts';

@@ -13,6 +13,7 @@
  */
 import { PreconditionError } from '../failures.ts';
 import type { HttpClient, HttpResponse } from '../http.ts';
+import { Tab } from '../navigation.ts';
 import {
   type AuthorizeOptions,
   type AuthorizeOutcome,
@@ -55,29 +56,39 @@ interface Step {
   form?: [string, string][];
 }
 
-/** A user agent without scripts: one cookie jar, redirects not followed, every request recorded. */
+/**
+ * A user agent without scripts: one cookie jar, redirects not followed, every request recorded and
+ * sent as the browser's navigation it stands for (a Tab, harness/navigation.ts).
+ */
 class Agent {
   #count = 0;
+  readonly #tab: Tab;
   constructor(
     private readonly http: HttpClient,
     private readonly session: LoginSession,
     private readonly first: string,
-  ) {}
+    opener?: string,
+  ) {
+    this.#tab = new Tab(opener);
+  }
 
   async send(step: Step): Promise<HttpResponse> {
-    const headers: Record<string, string> = { accept: 'text/html,application/xhtml+xml' };
+    const headers: Record<string, string> = {};
     const cookie = this.session.cookieHeader(step.url);
     if (cookie) headers.cookie = cookie;
     if (step.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     const n = this.#count++;
+    const navigation = this.#tab.next(step.method, step.url);
     const res = await this.http.send({
       method: step.method,
       url: step.url,
       headers,
+      navigation,
       ...(step.form ? { body: new URLSearchParams(step.form).toString() } : {}),
       label: n === 0 ? this.first : `login step ${n}`,
     });
     this.session.store(step.url, res.headers.getSetCookie());
+    this.#tab.answered(step.url, navigation, redirectOf(res, step.url), res.header('referrer-policy'));
     return res;
   }
 }
@@ -260,8 +271,11 @@ export class FormLoginDriver implements LoginDriver {
     stopAt: string[],
     options: AuthorizeOptions = {},
   ): Promise<AuthorizeOutcome> {
-    return this.#within(options.session, 'authorization request', (agent) =>
-      this.#authorize(agent, authorizationUrl, stopAt, options),
+    return this.#within(
+      options.session,
+      'authorization request',
+      (agent) => this.#authorize(agent, authorizationUrl, stopAt, options),
+      stopAt[0],
     );
   }
 
@@ -272,12 +286,13 @@ export class FormLoginDriver implements LoginDriver {
     choice: AuthorizeOptions['session'],
     first: string,
     walk: (agent: Agent) => Promise<T>,
+    opener?: string,
   ): Promise<T> {
     const session = sessionFor(choice, this.o.sharedSession);
     return walkOn(session, async () => {
       const own = session.fork();
       try {
-        return await walk(new Agent(this.o.http, own, first));
+        return await walk(new Agent(this.o.http, own, first, opener));
       } finally {
         session.adopt(own);
       }

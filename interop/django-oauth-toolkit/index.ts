@@ -217,8 +217,8 @@ const idp: InteropIdp = {
         '4',
         '--timeout',
         '60',
-        // Longer than undici's 4 s keep-alive: with gunicorn's default 2 s, it closes pooled
-        // connections just as the harness reuses them ("other side closed").
+        // Longer than the harness's 4 s keep-alive (harness/transport.ts): with gunicorn's default 2 s, it
+        // closes pooled connections just as the harness reuses them ("other side closed").
         '--keep-alive',
         '10',
         '--graceful-timeout',

@@ -1,5 +1,5 @@
 import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
-import { metaRefresh } from '../checks/index.ts';
+import { expectRefusalIsFor, metaRefresh } from '../checks/index.ts';
 
 /**
  * RFC 6749 §4.1.2.1 in a real browser: an authorization request with an unregistered redirect_uri
@@ -96,6 +96,13 @@ export default defineScenario({
     ctx.evidence.note(
       `The browser stayed at ${idp} on a page ` +
         `(HTTP ${outcome.status}${outcome.headline ? ` "${outcome.headline}"` : ''}).`,
+    );
+    // The control: the page counts only if a sound request is redirected to the registered URI in the same run.
+    await expectRefusalIsFor(
+      ctx,
+      'confidential',
+      'with an unregistered redirect_uri kept the browser at the IdP',
+      'the unregistered redirect_uri',
     );
   },
 });

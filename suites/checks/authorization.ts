@@ -36,25 +36,30 @@ export function authorizationAnswer(outcome: AuthorizeResult, what: string): Aut
 /**
  * A refusal shows what the scenario claims only if the same client gets a code for a sound
  * request: run the code flow (with an S256 challenge) as `role`; if that fails too, the refusal
- * had another cause and the scenario cannot judge (a PreconditionError).
+ * had another cause and the scenario cannot judge (a JudgementError: "could not judge: …").
+ * `redeem`: the control goes on to redeem the code (for a refusal at the token endpoint).
  */
 export async function expectRefusalIsFor(
   ctx: ScenarioContext,
   role: ClientRole,
   refusal: string,
   cause: string,
+  options: { redeem?: boolean } = {},
 ): Promise<void> {
+  const sound = options.redeem
+    ? 'a sound code flow (an S256 challenge, the code redeemed)'
+    : 'a sound request with an S256 challenge';
   try {
-    await ctx.flows.code(role);
+    await (options.redeem ? ctx.flows.tokens(role) : ctx.flows.code(role));
   } catch (error) {
     if (!(error instanceof PreconditionError)) throw error;
     throw new JudgementError(
-      `the request ${refusal}, but a sound request with an S256 challenge failed too (${error.message}), so the ` +
-        `refusal cannot be put down to ${cause}`,
+      `the request ${refusal}, but ${sound} failed too (${error.message}), so the refusal cannot be put down to ` +
+        `${cause}`,
     );
   }
   ctx.evidence.note(
-    `The authorization request ${refusal}; the same request with an S256 challenge got a code, so the refusal was ` +
-      `for ${cause}.`,
+    `The request ${refusal}; ${sound} ${options.redeem ? 'got tokens' : 'got a code'}, so the refusal was for ` +
+      `${cause}.`,
   );
 }

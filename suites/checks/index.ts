@@ -5,6 +5,7 @@ export * from './scope.ts';
 export * from './scope-grant.ts';
 export * from './refresh.ts';
 export * from './framing.ts';
+export * from './pages-met.ts';
 export * from './clients.ts';
 export * from './authorization.ts';
 export * from './token-liveness.ts';

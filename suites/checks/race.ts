@@ -8,7 +8,9 @@ import type { Rule } from './oauth.ts';
 /** Parallel requests: enough for a check-then-act window to let several through, few enough for any server. */
 export const RACE_WIDTH = 8;
 
-const succeeded = (res: HttpResponse): boolean => res.status === 200 && typeof res.body.access_token === 'string';
+/** A race's answer that issued tokens. */
+export const succeeded = (res: HttpResponse): boolean =>
+  res.status === 200 && typeof res.body.access_token === 'string';
 
 /**
  * At most one of the parallel answers issued tokens. None at all is allowed too, but only when

@@ -79,6 +79,13 @@ export function refresh(
   );
 }
 
+/** A sound refresh (a control): a live `refreshToken` of `role` gets new tokens; else a PreconditionError. */
+export async function refreshWorks(ctx: ScenarioContext, role: ClientRole, refreshToken: string): Promise<void> {
+  const res = await refresh(ctx, role, refreshToken, {}, `refresh_token as ${role}, with a live token (control)`);
+  if (res.status !== 200 || typeof res.body.access_token !== 'string')
+    throw new PreconditionError(`refreshing as ${role} got ${describeResponse(res)} instead of new tokens`);
+}
+
 /**
  * Set-up: one refresh that rotates `refreshToken` out; returns the new tokens. A target that does
  * not rotate leaves no rotated-out token to test with (skipped: refresh.rotation judges that).

@@ -49,3 +49,18 @@ export async function expectRefusalFor(
   }
   expectOAuthError(res, allowed, rule);
 }
+
+/**
+ * The control of a negative verdict (a pass because something was refused): `run`, the sound
+ * request, completes in the same run; if it fails too, the refusal shows nothing and the scenario
+ * cannot judge ("could not judge: …, but the sound request failed too").
+ */
+export async function expectControl(refused: string, sound: string, run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (caught) {
+    if (caught instanceof PreconditionError || caught instanceof CheckFailure)
+      throw new JudgementError(`${refused}, but the sound request failed too: ${sound} (${caught.message})`);
+    throw caught;
+  }
+}

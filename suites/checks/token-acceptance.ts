@@ -143,25 +143,83 @@ export const FORGERY_REQUIRES: ScenarioRequires = {
 };
 
 /**
- * A genuine JWT access token to forge from: the code flow's (as `confidential`, usable at
- * userinfo), else a client_credentials token of `machine`. Skips when the target's tokens are opaque.
+ * A genuine JWT access token to forge from, asked for every way the config allows before giving up
+ * (many IdPs issue opaque access tokens unless a resource or an audience is named): the code flow as
+ * `confidential` (usable at userinfo; with the configured authorizationParams, which may name an
+ * `audience` or a `resource`), the same with the client's configured `resource` (RFC 8707, in the
+ * authorization and the token request), then a client_credentials token of `machine`, plain and with
+ * its `resource` or configured `audience`. Skips when every token is opaque, listing what was tried.
  */
 export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<string> {
-  const { tokens } = await ctx.flows.tokens('confidential', { scope: withOpenid(ctx.client('confidential').scope) });
+  const tried: string[] = [];
+  const confidential = ctx.client('confidential');
+  const scope = withOpenid(confidential.scope);
+  const configured = Object.entries(confidential.authorizationParams ?? {})
+    .filter(([k]) => k === 'resource' || k === 'audience')
+    .map(([k, v]) => `${k}=${v}`);
+  const { tokens } = await ctx.flows.tokens('confidential', { scope });
+  tried.push(`the code flow as confidential${configured.length ? ` (${configured.join(', ')})` : ''}`);
   if (readJwt(tokens.access_token)) return tokens.access_token;
-  ctx.evidence.note("The code flow's access token is opaque (not a JWT).");
-  if (ctx.clients.machine && ctx.target.supports(`grant:${GRANT.clientCredentials}`)) {
-    const machine = await ctx.flows.clientCredentials('machine').catch((error: unknown) => {
-      if (error instanceof PreconditionError) return undefined;
-      throw error;
+  const resource = confidential.resource;
+  if (resource && confidential.authorizationParams?.resource !== resource) {
+    tried.push(`the code flow as confidential with resource=${resource}`);
+    const token = await optional(ctx, async () => {
+      const got = await ctx.flows.code('confidential', { scope, params: { resource } });
+      const res = await ctx.http.token(
+        confidential,
+        {
+          grant_type: GRANT.code,
+          code: got.code,
+          redirect_uri: got.request.redirect_uri,
+          code_verifier: got.pkce?.verifier,
+          resource,
+        },
+        { label: `token request (authorization_code) with resource=${resource}` },
+      );
+      return res.body.access_token;
     });
-    if (machine && readJwt(machine.access_token)) return machine.access_token;
-    ctx.evidence.note('The client_credentials access token is not a JWT either.');
+    if (token && readJwt(token)) return token;
   }
+  const machine = ctx.clients.machine;
+  if (machine && ctx.target.supports(`grant:${GRANT.clientCredentials}`)) {
+    const asks: Record<string, string>[] = [{}];
+    if (machine.resource) asks.push({ resource: machine.resource });
+    const audience = machine.authorizationParams?.audience;
+    if (audience) asks.push({ audience });
+    for (const ask of asks) {
+      const shown = Object.entries(ask).map(([k, v]) => `${k}=${v}`);
+      tried.push(`client_credentials as machine${shown.length ? ` with ${shown.join(', ')}` : ''}`);
+      const token = await optional(ctx, async () => {
+        const res = await ctx.http.token(
+          machine,
+          { grant_type: GRANT.clientCredentials, scope: machine.scope || undefined, ...ask },
+          { label: `client_credentials${shown.length ? ` with ${shown.join(', ')}` : ''}` },
+        );
+        return res.body.access_token;
+      });
+      if (token && readJwt(token)) return token;
+    }
+  }
+  ctx.evidence.note(`Asked for a JWT access token by: ${tried.join('; ')}. Every access token was opaque.`);
   return ctx.skip(
-    "the target's access tokens are opaque, not JWTs: there is no JWT to forge from (the RFC 8725 attacks " +
-      'apply to JWTs)',
+    `the target's access tokens are opaque, not JWTs, however asked for (tried: ${tried.join('; ')}): there is no ` +
+      'JWT to forge from (the RFC 8725 attacks apply to JWTs); a clients.<role>.resource (RFC 8707) or an ' +
+      'authorizationParams.audience the IdP issues JWTs for would be tried too',
   );
+}
+
+/** An access token from `attempt`, or undefined when it is refused or cannot be made (a premise, not a verdict). */
+async function optional(ctx: ScenarioContext, attempt: () => Promise<unknown>): Promise<string | undefined> {
+  try {
+    const token = await attempt();
+    return typeof token === 'string' ? token : undefined;
+  } catch (error) {
+    if (error instanceof PreconditionError) {
+      ctx.log(`asking for a JWT access token: ${error.message}`);
+      return undefined;
+    }
+    throw error;
+  }
 }
 
 export interface ForgeryRule {

@@ -1,5 +1,5 @@
 import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { expectHeader, expectOAuthError, expectStatus } from '../checks/index.ts';
+import { expectControl, expectHeader, expectOAuthError, expectStatus } from '../checks/index.ts';
 
 const SECRET_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
 
@@ -68,5 +68,10 @@ export default defineScenario({
         });
       });
     }
+    await expectControl(
+      'the requests with a wrong client secret were refused',
+      'client_credentials with the right secret',
+      () => ctx.flows.clientCredentials('machine'),
+    );
   },
 });

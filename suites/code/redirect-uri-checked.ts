@@ -1,5 +1,5 @@
 import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { expectOAuthError } from '../checks/index.ts';
+import { expectOAuthError, expectRefusalIsFor } from '../checks/index.ts';
 
 /**
  * RFC 6749 §4.1.3 makes the token request's redirect_uri identical to the authorization request's,
@@ -46,6 +46,9 @@ export default defineScenario({
     expectOAuthError(res, 'invalid_grant', {
       when: `A token request with redirect_uri ${ATTACKER_REDIRECT} for a code requested with ${request.redirect_uri}`,
       per: ctx.req.rfc6749_4_1_3,
+    });
+    await expectRefusalIsFor(ctx, 'confidential', 'with another redirect_uri got invalid_grant', 'the redirect_uri', {
+      redeem: true,
     });
   },
 });

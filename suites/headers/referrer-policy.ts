@@ -1,5 +1,6 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
-import { codeFlowClient } from '../checks/index.ts';
+import { effectiveReferrerPolicy } from '../../protocol/referrer-policy.ts';
+import { codeFlowClient, pagesMet } from '../checks/index.ts';
 
 /** Policies that never send a path or query to another origin (W3C Referrer Policy §3). */
 const LIMITING = new Set([
@@ -11,16 +12,6 @@ const LIMITING = new Set([
   'origin-when-cross-origin',
 ]);
 
-/** The effective policy of a header or meta value: the last token a browser knows (Referrer Policy §4.1). */
-function effective(value: string): string | undefined {
-  const known = new Set([...LIMITING, 'unsafe-url', 'no-referrer-when-downgrade']);
-  return value
-    .split(',')
-    .map((t) => t.trim().toLowerCase())
-    .filter((t) => known.has(t))
-    .pop();
-}
-
 function metaPolicy(html: string | undefined): string | undefined {
   const tag = html?.match(/<meta\b[^>]*\bname\s*=\s*["']?referrer["']?[^>]*>/i)?.[0];
   return tag?.match(/\bcontent\s*=\s*["']([^"']*)["']/i)?.[1];
@@ -29,7 +20,8 @@ function metaPolicy(html: string | undefined): string | undefined {
 export default defineScenario({
   id: 'headers.referrer-policy',
   title:
-    'The authorization pages set a Referrer-Policy that keeps their URL (state, request parameters) from other sites',
+    'The login, consent, device activation and error pages set a Referrer-Policy that keeps their URL (state, ' +
+    'request parameters) from other sites',
   requirements: {
     rfc9700_4_2_4: {
       spec: 'RFC 9700',
@@ -47,18 +39,15 @@ export default defineScenario({
       codeFlowClient(ctx, (c) => c.firstParty === false) ??
       codeFlowClient(ctx) ??
       ctx.skip('needs a code-flow client with a redirect URI');
-    const pkce = ctx.pkce.create();
-    const outcome = await ctx.authorize(client.role, {
-      code_challenge: pkce.challenge,
-      code_challenge_method: pkce.method,
-    });
-    const visits = outcome.visits ?? ctx.skip(`the ${ctx.login.name} login driver does not report page headers`);
-    if (visits.length === 0) return ctx.skip('no login or consent page was reached');
-    for (const page of visits) {
-      const header = page.headers['referrer-policy'];
+    const { pages, notMet } = await pagesMet(ctx, client);
+    if (pages.length === 0)
+      return ctx.skip(`no login, consent, device activation or error page was reached: ${notMet.join('; ')}`);
+    for (const page of pages) {
+      const headers = page.headers instanceof Headers ? Object.fromEntries(page.headers) : page.headers;
+      const header = headers['referrer-policy'];
       const meta = metaPolicy(page.body);
-      const policy = effective([header, meta].filter(Boolean).join(','));
-      const name = `The ${page.kind} page (${page.url.split('?')[0]})`;
+      const policy = effectiveReferrerPolicy([header, meta].filter(Boolean).join(','));
+      const name = `The ${page.kind} page (${page.url})`;
       ctx.evidence.note(`${name}: Referrer-Policy ${header ?? '(none)'}, meta referrer ${meta ?? '(none)'}`);
       await ctx.softly(() => {
         if (!policy)

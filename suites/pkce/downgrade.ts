@@ -54,5 +54,12 @@ export default defineScenario({
       when: 'A token request with a code_verifier for a code issued without a code_challenge',
       per: ctx.req.rfc9700_4_8_2,
     });
+    await expectRefusalIsFor(
+      ctx,
+      'confidential',
+      `with a code_verifier for a code issued without a challenge got ${res.body.error}`,
+      'the downgrade',
+      { redeem: true },
+    );
   },
 });

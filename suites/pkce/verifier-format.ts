@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { invalidVerifier, s256Challenge } from '../../generators/index.ts';
 import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { expectOAuthError } from '../checks/index.ts';
+import { expectOAuthError, expectRefusalIsFor } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'pkce.verifier-format',
@@ -62,6 +62,9 @@ export default defineScenario({
         show: ({ kind, verifier }) => `${kind}: ${describe(kind, verifier)}`,
       },
     );
+    await expectRefusalIsFor(ctx, 'confidential', 'with an invalid code_verifier was refused', 'its format', {
+      redeem: true,
+    });
   },
 });
 

@@ -1,5 +1,5 @@
 import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { expectOAuthError } from '../checks/index.ts';
+import { expectOAuthError, expectRefusalIsFor } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'pkce.verifier-mismatch',
@@ -23,6 +23,9 @@ export default defineScenario({
     expectOAuthError(res, 'invalid_grant', {
       when: 'A token request with a code_verifier that does not match the code_challenge',
       per: ctx.req.rfc7636_4_6,
+    });
+    await expectRefusalIsFor(ctx, 'confidential', 'with a wrong code_verifier got invalid_grant', 'the verifier', {
+      redeem: true,
     });
   },
 });

@@ -1,5 +1,5 @@
 import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { expectOAuthError } from '../checks/index.ts';
+import { expectOAuthError, expectRefusalIsFor } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'pkce.verifier-missing',
@@ -33,5 +33,14 @@ export default defineScenario({
       when: 'A token request without code_verifier for a code issued with a code_challenge',
       per: ctx.req.rfc9700_2_1_1,
     });
+    await expectRefusalIsFor(
+      ctx,
+      'confidential',
+      `without code_verifier got ${res.body.error}`,
+      'the missing verifier',
+      {
+        redeem: true,
+      },
+    );
   },
 });

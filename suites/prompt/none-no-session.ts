@@ -1,5 +1,12 @@
 import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, NO_INTERACTION_ERRORS, authorizeInSession } from '../checks/index.ts';
+import {
+  CODE_FLOW_CAPABILITIES,
+  NO_INTERACTION_ERRORS,
+  authorizeInSession,
+  expectControl,
+  expectSilentCode,
+  signIn,
+} from '../checks/index.ts';
 
 export default defineScenario({
   id: 'prompt.none-no-session',
@@ -58,5 +65,24 @@ export default defineScenario({
         { requirement: ctx.req.oidcCore_3_1_2_6, kind: 'refused-wrongly' },
       );
     }
+    // The control: error=login_required shows the missing session only if, signed in, the same request gets a code.
+    await expectControl(
+      `${when} got error=${error}`,
+      'the same prompt=none request in a signed-in session',
+      async () => {
+        const first = await signIn(ctx, 'confidential');
+        const again = await authorizeInSession(
+          ctx,
+          'confidential',
+          first.session,
+          { prompt: 'none' },
+          { interact: false },
+        );
+        expectSilentCode(again.outcome, {
+          when: 'The prompt=none request in a signed-in session',
+          per: ctx.req.oidcCore_3_1_2_1,
+        });
+      },
+    );
   },
 });

@@ -1,5 +1,5 @@
 import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { RACE_WIDTH, expectAtMostOneSuccess } from '../checks/index.ts';
+import { RACE_WIDTH, expectAtMostOneSuccess, expectRefusalIsFor, succeeded } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'race.code-redemption',
@@ -37,5 +37,10 @@ export default defineScenario({
       when: `${RACE_WIDTH} redemptions of one authorization code sent at once`,
       per: ctx.req.rfc6749_4_1_2,
     });
+    // No winner at all: a pass only if a code redeemed alone gets tokens (the control).
+    if (!responses.some(succeeded))
+      await expectRefusalIsFor(ctx, 'confidential', `redeemed ${RACE_WIDTH} times at once got no tokens`, 'the race', {
+        redeem: true,
+      });
   },
 });

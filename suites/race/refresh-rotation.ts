@@ -1,5 +1,12 @@
 import { GRANT, PreconditionError, defineScenario } from '../../harness/scenario.ts';
-import { RACE_WIDTH, expectAtMostOneSuccess, withOpenid } from '../checks/index.ts';
+import {
+  RACE_WIDTH,
+  expectAtMostOneSuccess,
+  expectControl,
+  refreshWorks,
+  succeeded,
+  withOpenid,
+} from '../checks/index.ts';
 
 export default defineScenario({
   id: 'race.refresh-rotation',
@@ -25,10 +32,14 @@ export default defineScenario({
   async run(ctx) {
     const client = ctx.client('confidential');
     // offline_access with prompt=consent: OIDC Core §11 lets a server drop it otherwise.
-    const { tokens } = await ctx.flows.tokens('confidential', {
-      scope: withOpenid([...new Set([...(client.scope ?? '').split(' ').filter(Boolean), 'offline_access'])].join(' ')),
-      params: { prompt: 'consent' },
-    });
+    const offline = () =>
+      ctx.flows.tokens('confidential', {
+        scope: withOpenid(
+          [...new Set([...(client.scope ?? '').split(' ').filter(Boolean), 'offline_access'])].join(' '),
+        ),
+        params: { prompt: 'consent' },
+      });
+    const { tokens } = await offline();
     if (!tokens.refresh_token)
       throw new PreconditionError(
         'the code flow with offline_access and prompt=consent returned no refresh_token to race with',
@@ -45,5 +56,16 @@ export default defineScenario({
       when: `${RACE_WIDTH} refreshes with one refresh token sent at once`,
       per: ctx.req.specStatesAndTransitions,
     });
+    // No winner at all: a pass only if a refresh token used alone refreshes (the control).
+    if (!responses.some(succeeded))
+      await expectControl(
+        `none of the ${RACE_WIDTH} refreshes with one refresh token sent at once got tokens`,
+        'a single refresh with a fresh refresh token',
+        async () => {
+          const fresh = (await offline()).tokens.refresh_token;
+          if (!fresh) throw new PreconditionError('the code flow returned no refresh_token this time');
+          await refreshWorks(ctx, 'confidential', fresh);
+        },
+      );
   },
 });

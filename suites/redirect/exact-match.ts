@@ -1,5 +1,6 @@
 import { type RedirectUriNearMiss, redirectUriNearMiss } from '../../generators/index.ts';
 import { type AuthorizeResult, CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { expectRefusalIsFor } from '../checks/index.ts';
 
 /** What an authorization response may add to the redirect URI (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207; OIDC Session). */
 const SUCCESS_PARAMS = new Set(['code', 'state', 'iss', 'session_state']);
@@ -89,6 +90,7 @@ export default defineScenario({
     const registered =
       client.redirectUri ?? ctx.skip('the confidential client has no redirectUri in the target config');
     const accepted = new Map<string, string>();
+    const refused = new Set<string>();
     await ctx.property(
       redirectUriNearMiss(registered),
       async (nearMiss) => {
@@ -102,7 +104,10 @@ export default defineScenario({
           },
           { session: 'shared' },
         );
-        if (outcome.kind === 'page') return; // refused: the user stays at the authorization server
+        if (outcome.kind === 'page') {
+          refused.add(nearMiss.kind); // refused: the user stays at the authorization server
+          return;
+        }
         if (
           landsOnRegistered(outcome.url, registered, {
             ...(outcome.request.state ? { state: outcome.request.state } : {}),
@@ -129,5 +134,13 @@ export default defineScenario({
     if (accepted.size) {
       ctx.evidence.note([...accepted.values()].join('\n'), 'near misses accepted without harm');
     }
+    // The control: a refusal counts only if the registered redirect URI gets a code in the same run.
+    if (refused.size)
+      await expectRefusalIsFor(
+        ctx,
+        'confidential',
+        `with a near-miss redirect URI (${[...refused].join(', ')}) was refused`,
+        'the redirect URI not matching',
+      );
   },
 });

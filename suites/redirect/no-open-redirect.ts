@@ -1,5 +1,5 @@
 import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
-import { metaRefresh } from '../checks/index.ts';
+import { expectRefusalIsFor, metaRefresh } from '../checks/index.ts';
 
 /**
  * RFC 6749 §4.1.2.1: with an invalid redirect_uri the server informs the resource owner and MUST NOT
@@ -81,6 +81,13 @@ export default defineScenario({
       ctx.evidence.note(
         `The IdP showed a page (HTTP ${outcome.status}${outcome.headline ? ` "${outcome.headline}"` : ''}) and did ` +
           `not redirect.`,
+      );
+      // The control: the page counts only if a sound request is redirected to the registered URI in the same run.
+      await expectRefusalIsFor(
+        ctx,
+        'confidential',
+        'with an unregistered redirect_uri was kept at the IdP',
+        'the unregistered redirect_uri',
       );
     }
   },

@@ -1,5 +1,5 @@
 import { defineScenario } from '../../harness/scenario.ts';
-import { expectOAuthError, refresh } from '../checks/index.ts';
+import { expectControl, expectOAuthError, refresh, refreshWorks, tokensWithRefresh } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'refresh.unknown-rejected',
@@ -17,7 +17,7 @@ export default defineScenario({
     rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_grant' },
   },
   severity: 'critical',
-  requires: { roles: ['confidential'], capabilities: ['grant:refresh_token', 'endpoint:token'] },
+  requires: { roles: ['confidential'], user: true, capabilities: ['grant:refresh_token', 'endpoint:token'] },
   catches: ['refresh-unknown-accepted'],
   async run(ctx) {
     // Well-formed and as long as a real one (32 random octets), but never issued.
@@ -32,5 +32,13 @@ export default defineScenario({
       when: 'A refresh request with a refresh token the server never issued',
       per: ctx.req.rfc6749_6,
     });
+    await expectControl(
+      'the refresh token never issued got invalid_grant',
+      'a refresh with a refresh token the target issued',
+      async () => {
+        const { tokens } = await tokensWithRefresh(ctx, 'confidential');
+        await refreshWorks(ctx, 'confidential', tokens.refresh_token);
+      },
+    );
   },
 });

@@ -1,6 +1,6 @@
 import { encodeJson } from '../../generators/index.ts';
 import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, idTokenOf, redeemOutcome, withOpenid } from '../checks/index.ts';
+import { CODE_FLOW_CAPABILITIES, expectRefusalIsFor, idTokenOf, redeemOutcome, withOpenid } from '../checks/index.ts';
 
 /** Errors that refuse a request object (OIDC Core §3.1.2.6, §6.3). */
 const REFUSALS = ['request_not_supported', 'invalid_request_object'];
@@ -82,6 +82,12 @@ export default defineScenario({
       ctx.evidence.note(
         `${when} was refused with error=${error} ` +
           `(request_parameter_supported: ${String(ctx.target.discovery?.request_parameter_supported ?? 'absent')}).`,
+      );
+      await expectRefusalIsFor(
+        ctx,
+        'confidential',
+        `with an unsigned request object got error=${error}`,
+        'the request object',
       );
       return;
     }

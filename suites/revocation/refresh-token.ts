@@ -1,5 +1,12 @@
 import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { expectOAuthError, expectStatus, revocationRequest, tokensWithRefreshToken } from '../checks/index.ts';
+import {
+  expectControl,
+  expectOAuthError,
+  expectStatus,
+  revocationRequest,
+  refreshWorks,
+  tokensWithRefreshToken,
+} from '../checks/index.ts';
 
 export default defineScenario({
   id: 'revocation.refresh-token',
@@ -42,5 +49,13 @@ export default defineScenario({
       when: 'A refresh request with a refresh token the revocation endpoint had just revoked (with HTTP 200)',
       per: ctx.req.rfc7009_2_1,
     });
+    await expectControl(
+      'the revoked refresh token got invalid_grant',
+      'a refresh with a refresh token not revoked',
+      async () => {
+        const fresh = await tokensWithRefreshToken(ctx, 'confidential');
+        await refreshWorks(ctx, 'confidential', fresh.tokens.refresh_token);
+      },
+    );
   },
 });

@@ -82,6 +82,14 @@ describe('target config validation', () => {
     },
   );
 
+  it("takes the form driver's User-Agent (login.userAgent) and names the field of one that is no header value", () => {
+    const config = validateConfig({ ...base, login: { driver: 'form', userAgent: 'Mozilla/5.0 (test)' } }, {});
+    expect(config.login).toMatchObject({ driver: 'form', userAgent: 'Mozilla/5.0 (test)' });
+    expect(issuesOf({ ...base, login: { driver: 'form', userAgent: 'Agent\nInjected: 1' } })).toEqual([
+      'login.userAgent: must be printable ASCII (an HTTP header value)',
+    ]);
+  });
+
   it('names the field and the fix for a relative redirect URI', () => {
     expect(
       issuesOf({ ...base, clients: { confidential: { ...base.clients.confidential, redirectUri: '/callback' } } }),

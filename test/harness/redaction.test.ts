@@ -90,6 +90,54 @@ describe('the redactor', () => {
     expect(r.http(e)).toEqual(e); // idempotent
   });
 
+  it('masks JSON members by value, not by name: an error body\'s "code" stays, a learned code is masked', () => {
+    const r = new Redactor();
+    // A code the target issued (in the Location of its authorization response): learned.
+    r.observe(exchange({ response: { status: 302, headers: { location: '/cb?code=issuedcodevalue' } } }));
+    const errors = [
+      { code: 'SOME_ERROR', message: 'x' },
+      { code: 'MISSING_OR_NULL_ORIGIN', message: 'Missing or null Origin' },
+      { error: { code: 'invalid_request', token: 'expired' } },
+      { code: 'ERR_TOKEN_42' },
+    ];
+    for (const body of errors) {
+      const e = exchange({ response: { status: 403, headers: {}, body: JSON.stringify(body) } });
+      r.observe(e);
+      expect(JSON.parse(r.http(e).response!.body!)).toEqual(body);
+    }
+    // Nothing of them was learned: a later message that quotes them keeps them.
+    expect(r.text('refused: MISSING_OR_NULL_ORIGIN')).toBe('refused: MISSING_OR_NULL_ORIGIN');
+    // The learned code is masked wherever it appears, in a JSON member named code included; a JSON member that holds
+    // a value shaped like a credential (a JWT, a random string with digits) is masked by its name as before.
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJlLXZhbHVl';
+    const e = exchange({
+      request: {
+        method: 'POST',
+        url: 'https://idp.test/token',
+        headers: {},
+        body: JSON.stringify({ grant_type: 'authorization_code', code: 'issuedcodevalue' }),
+      },
+      response: {
+        status: 400,
+        headers: {},
+        body: JSON.stringify({ code: 'issuedcodevalue', token: jwt, other: { code: 'Zq8sPp3kLx9VtR2m' } }),
+      },
+    });
+    r.observe(e);
+    const shown = r.http(e);
+    expect(JSON.parse(shown.request.body!).code).toBe('[REDACTED:code:1]');
+    expect(JSON.parse(shown.response!.body!)).toEqual({
+      code: '[REDACTED:code:1]',
+      token: '[REDACTED:token:1]',
+      other: { code: '[REDACTED:code:2]' },
+    });
+    expect(r.text(`${jwt} Zq8sPp3kLx9VtR2m`)).toBe('[REDACTED:token:1] [REDACTED:code:2]');
+    // In a URL or a form, code and token stay secret by name, whatever they hold.
+    expect(r.url('https://app.test/cb?code=SOME_ERROR&state=s')).toBe(
+      'https://app.test/cb?code=[REDACTED:code:3]&state=s',
+    );
+  });
+
   it('redacts the private members of JWKs (a leaking JWKS), and nothing else of them or of other objects', () => {
     const r = new Redactor();
     const leaked = {

@@ -116,6 +116,14 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
       why: 'the same: the id_token_hint is refused, so the logout does not redirect back',
     },
   },
+  'prompt-none-ignored': {
+    'prompt.none-no-session': {
+      status: 'error',
+      why:
+        'its control (the same prompt=none request in a signed-in session) gets login_required too, so the ' +
+        "refusal without a session cannot be put down to the missing session: 'could not judge'",
+    },
+  },
   'prompt-none-shows-page': {
     'logout.rp-initiated': {
       status: 'error',

@@ -50,7 +50,7 @@ async function run(answer: Answer): Promise<ScenarioResult> {
         confidential: {
           clientId: 'web',
           clientSecret: 'web-secret-value',
-          redirectUri: 'https://web.example.test/callback',
+          redirectUri: REGISTERED,
         },
       },
       user: { username: 'alice', password: 'alice-password' },
@@ -70,12 +70,31 @@ const errorPage = {
   body: '<html><head><title>Error</title></head><body><h1>Invalid redirect_uri</h1></body></html>',
 };
 
+const REGISTERED = 'https://web.example.test/callback';
+
+/** The sound request (the registered redirect_uri) gets a code at once (a remembered sign-in). */
+function sound(url: URL) {
+  if (url.pathname !== '/auth' || url.searchParams.get('redirect_uri') !== REGISTERED) return undefined;
+  const back = new URL(REGISTERED);
+  back.search = new URLSearchParams({ code: 'code-abcdefgh', state: url.searchParams.get('state') ?? '' }).toString();
+  return { status: 302, headers: { location: back.href } };
+}
+
 describe('redirect.no-open-redirect', () => {
   it('passes on an error page reached through a redirect within the IdP', async () => {
+    const r = await run(
+      (url) =>
+        sound(url) ?? (url.pathname === '/auth' ? { status: 302, headers: { location: '/error?id=1' } } : errorPage),
+    );
+    expect(r.status, r.message).toBe('passed');
+  });
+
+  it('cannot judge when the sound request is kept on the same page: an error, not a pass', async () => {
     const r = await run((url) =>
       url.pathname === '/auth' ? { status: 302, headers: { location: '/error?id=1' } } : errorPage,
     );
-    expect(r.status, r.message).toBe('passed');
+    expect(r.status).toBe('error');
+    expect(r.message).toMatch(/^could not judge: .* a sound request with an S256 challenge failed too/);
   });
 
   it('fails on an error page that refreshes to the attacker', async () => {
