@@ -24,6 +24,35 @@ import { BrowserWalk, type WalkRecorder, firstLine } from './browser-walk.ts';
 import { type PageClass, type PageControl, type PageModel, classify, describeError, reads, says } from './page.ts';
 import { type BrowserState, type LoginSession, sessionFor, walkOn } from './session.ts';
 import { PreconditionError } from '../failures.ts';
+import { WalkPosition, walkFailure } from './walk-errors.ts';
+
+/** Where each walk is (for an error that names the page, the element and the step: walk-errors.ts). */
+const positions = new WeakMap<BrowserWalk, WalkPosition>();
+function positionOf(walk: BrowserWalk): WalkPosition {
+  const known = positions.get(walk);
+  if (known) return known;
+  const position = new WalkPosition();
+  positions.set(walk, position);
+  return position;
+}
+
+/** A control as an error names it: `the button "Sign in"`. */
+function element(c: PageControl): string {
+  return `the ${c.tag === 'a' ? 'link' : c.tag === 'input' ? `${c.type} input` : c.tag} "${shown(c)}"`;
+}
+
+/**
+ * Runs a walk's body; what it throws becomes an error naming the page, the element and the step (walk-errors.ts), with
+ * a screenshot of where the walk stopped.
+ */
+async function guarded<T>(walk: BrowserWalk, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    await walk.screenshot('where the walk stopped').catch(() => undefined);
+    throw walkFailure('browser', positionOf(walk), error);
+  }
+}
 
 /** The most actions (a fill-and-submit, a click) one walk takes. */
 const MAX_ACTIONS = 15;
@@ -138,9 +167,12 @@ export class BrowserLoginDriver implements LoginDriver {
    * empty page).
    */
   async #read(walk: BrowserWalk, wantsUserCode = false): Promise<Reading> {
+    const position = positionOf(walk);
+    position.at('reading the page');
     const { model, snapshot } = walk.showsBrowserError
       ? { model: emptyModel(walk.documentUrl, walk.status), snapshot: '' }
       : await readLivePage(walk.page, walk.status);
+    position.onPage(model.url, model.headline);
     return { model, snapshot, cls: classify(model, { wantsUserCode }) };
   }
 
@@ -175,6 +207,7 @@ export class BrowserLoginDriver implements LoginDriver {
       if (walk.end) break;
       if (step.decision && step.decision !== decision) continue;
       const what = `step ${i + 1} (${describeStep(step)})`;
+      positionOf(walk).at(`the configured ${what}`, selectorOf(step));
       const timeout = step.timeoutMs ?? (step.optional ? OPTIONAL_STEP_MS : this.#timeoutMs);
       const target = walk.page.locator(selectorOf(step)).first();
       const visible = await Promise.race([
@@ -223,12 +256,18 @@ export class BrowserLoginDriver implements LoginDriver {
     submit: PageControl | undefined,
     labels: [string, string],
   ): Promise<void> {
+    const position = positionOf(walk);
     for (const [control, value] of fills) {
+      position.at(`filling in the ${labels[0].replace(/ (filled|typed) in$/, '')}`, element(control));
       const input = locate(walk.page, reading.snapshot, control);
       if (control.value !== value) await input.fill(value, { timeout: this.#timeoutMs });
     }
     await walk.screenshot(labels[0]);
     const last = fills.at(-1)?.[0];
+    position.at(
+      `submitting the ${labels[0].replace(/ (filled|typed) in$/, '')}`,
+      submit ? element(submit) : last && element(last),
+    );
     const enter = (): Promise<void> =>
       last ? locate(walk.page, reading.snapshot, last).press('Enter', { timeout: this.#timeoutMs }) : Promise.resolve();
     await walk.settle(() => (submit ? this.#click(locate(walk.page, reading.snapshot, submit)) : enter()));
@@ -271,14 +310,19 @@ export class BrowserLoginDriver implements LoginDriver {
       if (!control) return undefined;
       await walk.passed('consent');
       // An approving user ticks what the page asks to be ticked (per-scope consent); a denying one ticks nothing.
+      const position = positionOf(walk);
       if (decision === 'approve')
-        for (const choice of cls.choices)
+        for (const choice of cls.choices) {
+          position.at('ticking what the consent page asks to be ticked', element(choice));
           await locate(walk.page, reading.snapshot, choice).check({ timeout: this.#timeoutMs });
+        }
+      position.at(`${decision === 'approve' ? 'approving' : 'denying'} on the consent page`, element(control));
       await walk.settle(() => this.#click(locate(walk.page, reading.snapshot, control)));
       await walk.screenshot(`after ${decision === 'approve' ? 'approving' : 'denying'} "${shown(control)}"`);
       return 'acted';
     }
     if (cls.kind === 'continue') {
+      positionOf(walk).at('going on from an interstitial page', element(cls.submit));
       await walk.settle(() => this.#click(locate(walk.page, reading.snapshot, cls.submit)));
       await walk.screenshot(`after "${shown(cls.submit)}"`);
       return 'acted';
@@ -321,7 +365,6 @@ export class BrowserLoginDriver implements LoginDriver {
     stopAt: string[],
     options: AuthorizeOptions,
   ): Promise<AuthorizeOutcome> {
-    const decision = options.consent ?? 'approve';
     const walk = await this.#walk(stopAt, session, options.stayWithin);
     const outcome = async (reason: string): Promise<AuthorizeOutcome> => {
       walk.throwIfRefused();
@@ -346,31 +389,43 @@ export class BrowserLoginDriver implements LoginDriver {
       }
       return { kind: 'page', ...(await walk.endPage(reason)), pages, visits, requests, redirects, consentShown };
     };
+    positionOf(walk).at('opening the authorization URL');
     try {
-      await walk.open(authorizationUrl, options.method);
-      await walk.screenshot('authorization request');
-      if (options.interact === false && !walk.end)
-        return await outcome('a page the user would have to act on; this request asked for no interaction');
-      if (this.o.steps?.length && !walk.end) {
-        const first = await this.#read(walk);
-        // A remembered sign-in (a shared session) may skip the login page: steps only run where there is one.
-        if (first.cls.kind === 'login' || first.cls.kind === 'identifier' || first.cls.kind === 'other') {
-          const { failed } = await this.#runSteps(walk, decision);
-          if (failed) return await outcome(failed);
-        }
-      }
-      for (let n = 0; n < MAX_ACTIONS && !walk.end; n++) {
-        const reading = await this.#settled(walk);
-        if (walk.end) break;
-        const done = await this.#act(walk, reading, decision);
-        if (done === 'acted') continue;
-        const page = await outcome(done ?? this.#stopReason(reading, decision));
-        return reading.cls.kind === 'error' && page.kind === 'page' ? { ...page, errorPage: true } : page;
-      }
-      return await outcome(walk.end ? '' : `no redirect to the redirect_uri within ${MAX_ACTIONS} actions`);
+      return await guarded(walk, () => this.#walkAuthorization(walk, authorizationUrl, options, outcome));
     } finally {
       await this.#close(walk, session);
     }
+  }
+
+  /** The authorization walk's body: the first page, the configured steps, then page by page to the redirect. */
+  async #walkAuthorization(
+    walk: BrowserWalk,
+    authorizationUrl: string,
+    options: AuthorizeOptions,
+    outcome: (reason: string) => Promise<AuthorizeOutcome>,
+  ): Promise<AuthorizeOutcome> {
+    const decision = options.consent ?? 'approve';
+    await walk.open(authorizationUrl, options.method);
+    await walk.screenshot('authorization request');
+    if (options.interact === false && !walk.end)
+      return await outcome('a page the user would have to act on; this request asked for no interaction');
+    if (this.o.steps?.length && !walk.end) {
+      const first = await this.#read(walk);
+      // A remembered sign-in (a shared session) may skip the login page: steps only run where there is one.
+      if (first.cls.kind === 'login' || first.cls.kind === 'identifier' || first.cls.kind === 'other') {
+        const { failed } = await this.#runSteps(walk, decision);
+        if (failed) return await outcome(failed);
+      }
+    }
+    for (let n = 0; n < MAX_ACTIONS && !walk.end; n++) {
+      const reading = await this.#settled(walk);
+      if (walk.end) break;
+      const done = await this.#act(walk, reading, decision);
+      if (done === 'acted') continue;
+      const page = await outcome(done ?? this.#stopReason(reading, decision));
+      return reading.cls.kind === 'error' && page.kind === 'page' ? { ...page, errorPage: true } : page;
+    }
+    return await outcome(walk.end ? '' : `no redirect to the redirect_uri within ${MAX_ACTIONS} actions`);
   }
 
   /**
@@ -406,75 +461,78 @@ export class BrowserLoginDriver implements LoginDriver {
         consentShown: walk.pages.includes('consent'),
       };
     };
+    positionOf(walk).at('opening the verification URI');
     try {
-      await walk.open(complete ?? activation.verificationUri);
-      await walk.screenshot(complete ? 'verification URI (complete)' : 'verification URI');
-      for (let n = 0; n < MAX_ACTIONS; n++) {
-        const reading = await this.#settled(walk, !codeSent);
-        const { cls } = reading;
-        if (cls.kind === 'user-code') {
-          if (codeSent || decided) {
+      return await guarded(walk, async () => {
+        await walk.open(complete ?? activation.verificationUri);
+        await walk.screenshot(complete ? 'verification URI (complete)' : 'verification URI');
+        for (let n = 0; n < MAX_ACTIONS; n++) {
+          const reading = await this.#settled(walk, !codeSent);
+          const { cls } = reading;
+          if (cls.kind === 'user-code') {
+            if (codeSent || decided) {
+              return await end(
+                decided
+                  ? 'the user-code form came back after the decision: the activation is over'
+                  : 'the user-code form came back after the code was submitted: the code was not accepted?',
+              );
+            }
+            codeSent = true;
+            codeIn = true;
+            await walk.passed('user-code');
+            await this.#submit(walk, reading, [[cls.input, activation.userCode]], cls.submit, [
+              'user code typed in',
+              'after the user code',
+            ]);
+            continue;
+          }
+          // The steps log in: on the first login page, before or after the code, or on the first page after the code
+          // that asks for no decision.
+          if (
+            this.o.steps?.length &&
+            !stepsRun &&
+            (cls.kind === 'login' ||
+              cls.kind === 'identifier' ||
+              (codeIn && cls.kind !== 'consent' && cls.kind !== 'error'))
+          ) {
+            stepsRun = true;
+            const run = await this.#runSteps(walk, activation.decision);
+            if (run.failed) return await end(run.failed);
+            decided ||= run.decided;
+            continue;
+          }
+          // A decision counts only once the code is in: before it, a "Cancel" would cancel nothing.
+          if (cls.kind === 'consent' && !codeIn)
+            return await end('a page that asks for a decision before the user code was entered');
+          const done = await this.#act(walk, reading, activation.decision);
+          if (done === 'acted') {
+            decided ||= cls.kind === 'consent';
+            continue;
+          }
+          if (done) return await end(done);
+          if (!codeIn)
             return await end(
-              decided
-                ? 'the user-code form came back after the decision: the activation is over'
-                : 'the user-code form came back after the code was submitted: the code was not accepted?',
+              `no input for the user code at the verification URI ` +
+                `(waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)`,
+            );
+          if (cls.kind === 'error')
+            return await end(`the activation ended on an error page (HTTP ${reading.model.status})`);
+          if (cls.kind === 'other' && !cls.controls) {
+            // The end of the activation. Approving by signing in counts: the IdP asked nothing more.
+            return await end(
+              'the activation ended on a page without a form',
+              decided || (activation.decision === 'approve' && (walk.logins > 0 || stepsRun)),
             );
           }
-          codeSent = true;
-          codeIn = true;
-          await walk.passed('user-code');
-          await this.#submit(walk, reading, [[cls.input, activation.userCode]], cls.submit, [
-            'user code typed in',
-            'after the user code',
-          ]);
-          continue;
+          if (cls.kind === 'consent') return await end(this.#stopReason(reading, activation.decision));
+          const why =
+            activation.decision === 'deny' && reading.model.controls.some((c) => c.visible && says(c, 'approve'))
+              ? 'a page that asks for approval but offers no deny, cancel or abort button'
+              : 'a page with controls the driver does not recognize';
+          return await end(why);
         }
-        // The steps log in: on the first login page, before or after the code, or on the first page after the code that
-        // asks for no decision.
-        if (
-          this.o.steps?.length &&
-          !stepsRun &&
-          (cls.kind === 'login' ||
-            cls.kind === 'identifier' ||
-            (codeIn && cls.kind !== 'consent' && cls.kind !== 'error'))
-        ) {
-          stepsRun = true;
-          const run = await this.#runSteps(walk, activation.decision);
-          if (run.failed) return await end(run.failed);
-          decided ||= run.decided;
-          continue;
-        }
-        // A decision counts only once the code is in: before it, a "Cancel" would cancel nothing.
-        if (cls.kind === 'consent' && !codeIn)
-          return await end('a page that asks for a decision before the user code was entered');
-        const done = await this.#act(walk, reading, activation.decision);
-        if (done === 'acted') {
-          decided ||= cls.kind === 'consent';
-          continue;
-        }
-        if (done) return await end(done);
-        if (!codeIn)
-          return await end(
-            `no input for the user code at the verification URI ` +
-              `(waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)`,
-          );
-        if (cls.kind === 'error')
-          return await end(`the activation ended on an error page (HTTP ${reading.model.status})`);
-        if (cls.kind === 'other' && !cls.controls) {
-          // The end of the activation. Approving by signing in counts: the IdP asked nothing more.
-          return await end(
-            'the activation ended on a page without a form',
-            decided || (activation.decision === 'approve' && (walk.logins > 0 || stepsRun)),
-          );
-        }
-        if (cls.kind === 'consent') return await end(this.#stopReason(reading, activation.decision));
-        const why =
-          activation.decision === 'deny' && reading.model.controls.some((c) => c.visible && says(c, 'approve'))
-            ? 'a page that asks for approval but offers no deny, cancel or abort button'
-            : 'a page with controls the driver does not recognize';
-        return await end(why);
-      }
-      return await end(`the activation did not end within ${MAX_ACTIONS} actions`);
+        return await end(`the activation did not end within ${MAX_ACTIONS} actions`);
+      });
     } finally {
       await this.#close(walk, session);
     }
