@@ -164,7 +164,8 @@ export async function startPortalFixtures(): Promise<PortalFixtures> {
               : back(res, { code: code(), state: s });
           }
           if (!valid(p)) return html(res, loginPage({ state: s }));
-          const stamp = randomBytes(12).toString('base64url');
+          // hex: a base64url stamp may itself start with "-", which the fixture reads as a refusal (1 run in 64)
+          const stamp = randomBytes(12).toString('hex');
           stamps.add(stamp);
           return html(res, consentPage({ state: s }, stamp));
         }
