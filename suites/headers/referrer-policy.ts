@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
 import { codeFlowClient } from '../checks/index.ts';
 
 /** Policies that never send a path or query to another origin (W3C Referrer Policy §3). */
@@ -53,7 +53,14 @@ export default defineScenario({
       code_challenge_method: pkce.method,
     });
     const visits = outcome.visits ?? ctx.skip(`the ${ctx.login.name} login driver does not report page headers`);
-    if (visits.length === 0) return ctx.skip('no login or consent page was reached');
+    if (visits.length === 0) {
+      // No premise, no verdict: an IdP that asks for nothing on the way shows no page. A walk that stopped before the
+      // redirect URI without passing a login or consent page is a set-up problem.
+      if (outcome.kind === 'redirect') return ctx.skip('the IdP showed no login or consent page on the way');
+      throw new PreconditionError(
+        `no login or consent page was reached: the authorization ${describeOutcome(outcome)}`,
+      );
+    }
     for (const page of visits) {
       const header = page.headers['referrer-policy'];
       const meta = metaPolicy(page.body);
