@@ -49,7 +49,8 @@ export async function sharedOrFresh<T extends AuthorizeOutcome>(
     why = `failed: ${describeError(error)}`;
   }
   record(
-    `This authorization started from the run's shared session (a sign-in remembered from an earlier walk) and ${why}. ` +
+    "This authorization started from the run's shared session (a sign-in remembered from an earlier walk) and " +
+      `${why}. ` +
       'A shared session is a shortcut that must never change a verdict, so the walk was done again on a fresh ' +
       'session (the user signs in afresh); only that walk is judged.',
   );

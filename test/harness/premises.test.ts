@@ -24,7 +24,7 @@ async function result(id: string, options: StubOptions): Promise<ScenarioResult>
 }
 
 describe('a missing premise is a skip with the reason', () => {
-  it('redirect.no-307-after-login: a sign-in that posts no form (already signed in, or by script) is skipped', async () => {
+  it('redirect.no-307-after-login: a sign-in posting no form (signed in, by script) is skipped', async () => {
     const r = await result('redirect.no-307-after-login', { signedIn: true });
     expect(r.status).toBe('skipped');
     expect(r.skipReason).toMatch(/with a code without a form POST answered by a redirect/);

@@ -61,7 +61,7 @@ describe('a walk from the shared session', () => {
     expect(records[0]).toMatch(/and failed: step 1 \(fill #username\) found nothing\./);
   });
 
-  it('is walked once when sharing is off, the IdP keeps no sign-in, or the request asks for no interaction', async () => {
+  it('is walked once without sharing, when the IdP keeps no sign-in, or with no interaction asked', async () => {
     const forgetful = new LoginSession();
     forgetful.remembers = false;
     for (const [options, shared] of [

@@ -58,7 +58,9 @@ fetch('/gl/api/session').then((r) => r.json()).then((s) => {
     root.innerHTML = '<div class="container"><div class="alert alert-info">You are signed in as ' + s.user +
       '</div><button type="button" class="btn btn-primary" id="continue">Continue</button>' +
       '<button type="button" class="btn btn-danger" id="logout">Logout</button></div>';
-    document.getElementById('continue').onclick = () => { location.href = '/gl/continue?state=' + encodeURIComponent(state); };
+    document.getElementById('continue').onclick = () => {
+      location.href = '/gl/continue?state=' + encodeURIComponent(state);
+    };
     return;
   }
   root.innerHTML = '<div class="container"><input id="username" type="text" placeholder="Username">' +

@@ -88,7 +88,7 @@ describe('error boxes are evidence only when they read as an error', () => {
       expect(classify(read(html)).kind, html).not.toBe('error');
   });
 
-  it('a box whose class alone names an error must say an error; role="alert" with an error class needs no words', () => {
+  it('a box whose class alone names an error must say one; role="alert" with an error class needs no words', () => {
     expect(classify(read('<div class="alert alert-danger">Delete</div>')).kind).toBe('other');
     expect(classify(read('<div class="alert alert-danger">Invalid client</div>')).kind).toBe('error');
     expect(classify(read('<div role="alert" class="message-negative"></div>')).kind).toBe('error');
