@@ -42,16 +42,12 @@ function element(c: PageControl): string {
 }
 
 /**
- * Runs a walk's body; what it throws becomes an error naming the page, the element and the step (walk-errors.ts), with
- * a screenshot of where the walk stopped.
+ * What a walk threw, as an error naming the page, the element and the step (walk-errors.ts), after a screenshot of
+ * where the walk stopped.
  */
-async function guarded<T>(walk: BrowserWalk, body: () => Promise<T>): Promise<T> {
-  try {
-    return await body();
-  } catch (error) {
-    await walk.screenshot('where the walk stopped').catch(() => undefined);
-    throw walkFailure('browser', positionOf(walk), error);
-  }
+async function walkFailed(walk: BrowserWalk, error: unknown): Promise<Error> {
+  await walk.screenshot('where the walk stopped').catch(() => undefined);
+  return walkFailure('browser', positionOf(walk), error);
 }
 
 /** The most actions (a fill-and-submit, a click) one walk takes. */
@@ -257,17 +253,15 @@ export class BrowserLoginDriver implements LoginDriver {
     labels: [string, string],
   ): Promise<void> {
     const position = positionOf(walk);
+    const what = labels[0].replace(/ (filled|typed) in$/, '');
     for (const [control, value] of fills) {
-      position.at(`filling in the ${labels[0].replace(/ (filled|typed) in$/, '')}`, element(control));
+      position.at(`filling in the ${what}`, element(control));
       const input = locate(walk.page, reading.snapshot, control);
       if (control.value !== value) await input.fill(value, { timeout: this.#timeoutMs });
     }
     await walk.screenshot(labels[0]);
     const last = fills.at(-1)?.[0];
-    position.at(
-      `submitting the ${labels[0].replace(/ (filled|typed) in$/, '')}`,
-      submit ? element(submit) : last && element(last),
-    );
+    position.at(`submitting the ${what}`, submit ? element(submit) : last && element(last));
     const enter = (): Promise<void> =>
       last ? locate(walk.page, reading.snapshot, last).press('Enter', { timeout: this.#timeoutMs }) : Promise.resolve();
     await walk.settle(() => (submit ? this.#click(locate(walk.page, reading.snapshot, submit)) : enter()));
@@ -365,6 +359,7 @@ export class BrowserLoginDriver implements LoginDriver {
     stopAt: string[],
     options: AuthorizeOptions,
   ): Promise<AuthorizeOutcome> {
+    const decision = options.consent ?? 'approve';
     const walk = await this.#walk(stopAt, session, options.stayWithin);
     const outcome = async (reason: string): Promise<AuthorizeOutcome> => {
       walk.throwIfRefused();
@@ -391,41 +386,32 @@ export class BrowserLoginDriver implements LoginDriver {
     };
     positionOf(walk).at('opening the authorization URL');
     try {
-      return await guarded(walk, () => this.#walkAuthorization(walk, authorizationUrl, options, outcome));
+      await walk.open(authorizationUrl, options.method);
+      await walk.screenshot('authorization request');
+      if (options.interact === false && !walk.end)
+        return await outcome('a page the user would have to act on; this request asked for no interaction');
+      if (this.o.steps?.length && !walk.end) {
+        const first = await this.#read(walk);
+        // A remembered sign-in (a shared session) may skip the login page: steps only run where there is one.
+        if (first.cls.kind === 'login' || first.cls.kind === 'identifier' || first.cls.kind === 'other') {
+          const { failed } = await this.#runSteps(walk, decision);
+          if (failed) return await outcome(failed);
+        }
+      }
+      for (let n = 0; n < MAX_ACTIONS && !walk.end; n++) {
+        const reading = await this.#settled(walk);
+        if (walk.end) break;
+        const done = await this.#act(walk, reading, decision);
+        if (done === 'acted') continue;
+        const page = await outcome(done ?? this.#stopReason(reading, decision));
+        return reading.cls.kind === 'error' && page.kind === 'page' ? { ...page, errorPage: true } : page;
+      }
+      return await outcome(walk.end ? '' : `no redirect to the redirect_uri within ${MAX_ACTIONS} actions`);
+    } catch (error) {
+      throw await walkFailed(walk, error);
     } finally {
       await this.#close(walk, session);
     }
-  }
-
-  /** The authorization walk's body: the first page, the configured steps, then page by page to the redirect. */
-  async #walkAuthorization(
-    walk: BrowserWalk,
-    authorizationUrl: string,
-    options: AuthorizeOptions,
-    outcome: (reason: string) => Promise<AuthorizeOutcome>,
-  ): Promise<AuthorizeOutcome> {
-    const decision = options.consent ?? 'approve';
-    await walk.open(authorizationUrl, options.method);
-    await walk.screenshot('authorization request');
-    if (options.interact === false && !walk.end)
-      return await outcome('a page the user would have to act on; this request asked for no interaction');
-    if (this.o.steps?.length && !walk.end) {
-      const first = await this.#read(walk);
-      // A remembered sign-in (a shared session) may skip the login page: steps only run where there is one.
-      if (first.cls.kind === 'login' || first.cls.kind === 'identifier' || first.cls.kind === 'other') {
-        const { failed } = await this.#runSteps(walk, decision);
-        if (failed) return await outcome(failed);
-      }
-    }
-    for (let n = 0; n < MAX_ACTIONS && !walk.end; n++) {
-      const reading = await this.#settled(walk);
-      if (walk.end) break;
-      const done = await this.#act(walk, reading, decision);
-      if (done === 'acted') continue;
-      const page = await outcome(done ?? this.#stopReason(reading, decision));
-      return reading.cls.kind === 'error' && page.kind === 'page' ? { ...page, errorPage: true } : page;
-    }
-    return await outcome(walk.end ? '' : `no redirect to the redirect_uri within ${MAX_ACTIONS} actions`);
   }
 
   /**
@@ -463,76 +449,76 @@ export class BrowserLoginDriver implements LoginDriver {
     };
     positionOf(walk).at('opening the verification URI');
     try {
-      return await guarded(walk, async () => {
-        await walk.open(complete ?? activation.verificationUri);
-        await walk.screenshot(complete ? 'verification URI (complete)' : 'verification URI');
-        for (let n = 0; n < MAX_ACTIONS; n++) {
-          const reading = await this.#settled(walk, !codeSent);
-          const { cls } = reading;
-          if (cls.kind === 'user-code') {
-            if (codeSent || decided) {
-              return await end(
-                decided
-                  ? 'the user-code form came back after the decision: the activation is over'
-                  : 'the user-code form came back after the code was submitted: the code was not accepted?',
-              );
-            }
-            codeSent = true;
-            codeIn = true;
-            await walk.passed('user-code');
-            await this.#submit(walk, reading, [[cls.input, activation.userCode]], cls.submit, [
-              'user code typed in',
-              'after the user code',
-            ]);
-            continue;
-          }
-          // The steps log in: on the first login page, before or after the code, or on the first page after the code
-          // that asks for no decision.
-          if (
-            this.o.steps?.length &&
-            !stepsRun &&
-            (cls.kind === 'login' ||
-              cls.kind === 'identifier' ||
-              (codeIn && cls.kind !== 'consent' && cls.kind !== 'error'))
-          ) {
-            stepsRun = true;
-            const run = await this.#runSteps(walk, activation.decision);
-            if (run.failed) return await end(run.failed);
-            decided ||= run.decided;
-            continue;
-          }
-          // A decision counts only once the code is in: before it, a "Cancel" would cancel nothing.
-          if (cls.kind === 'consent' && !codeIn)
-            return await end('a page that asks for a decision before the user code was entered');
-          const done = await this.#act(walk, reading, activation.decision);
-          if (done === 'acted') {
-            decided ||= cls.kind === 'consent';
-            continue;
-          }
-          if (done) return await end(done);
-          if (!codeIn)
+      await walk.open(complete ?? activation.verificationUri);
+      await walk.screenshot(complete ? 'verification URI (complete)' : 'verification URI');
+      for (let n = 0; n < MAX_ACTIONS; n++) {
+        const reading = await this.#settled(walk, !codeSent);
+        const { cls } = reading;
+        if (cls.kind === 'user-code') {
+          if (codeSent || decided) {
             return await end(
-              `no input for the user code at the verification URI ` +
-                `(waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)`,
-            );
-          if (cls.kind === 'error')
-            return await end(`the activation ended on an error page (HTTP ${reading.model.status})`);
-          if (cls.kind === 'other' && !cls.controls) {
-            // The end of the activation. Approving by signing in counts: the IdP asked nothing more.
-            return await end(
-              'the activation ended on a page without a form',
-              decided || (activation.decision === 'approve' && (walk.logins > 0 || stepsRun)),
+              decided
+                ? 'the user-code form came back after the decision: the activation is over'
+                : 'the user-code form came back after the code was submitted: the code was not accepted?',
             );
           }
-          if (cls.kind === 'consent') return await end(this.#stopReason(reading, activation.decision));
-          const why =
-            activation.decision === 'deny' && reading.model.controls.some((c) => c.visible && says(c, 'approve'))
-              ? 'a page that asks for approval but offers no deny, cancel or abort button'
-              : 'a page with controls the driver does not recognize';
-          return await end(why);
+          codeSent = true;
+          codeIn = true;
+          await walk.passed('user-code');
+          await this.#submit(walk, reading, [[cls.input, activation.userCode]], cls.submit, [
+            'user code typed in',
+            'after the user code',
+          ]);
+          continue;
         }
-        return await end(`the activation did not end within ${MAX_ACTIONS} actions`);
-      });
+        // The steps log in: on the first login page, before or after the code, or on the first page after the code that
+        // asks for no decision.
+        if (
+          this.o.steps?.length &&
+          !stepsRun &&
+          (cls.kind === 'login' ||
+            cls.kind === 'identifier' ||
+            (codeIn && cls.kind !== 'consent' && cls.kind !== 'error'))
+        ) {
+          stepsRun = true;
+          const run = await this.#runSteps(walk, activation.decision);
+          if (run.failed) return await end(run.failed);
+          decided ||= run.decided;
+          continue;
+        }
+        // A decision counts only once the code is in: before it, a "Cancel" would cancel nothing.
+        if (cls.kind === 'consent' && !codeIn)
+          return await end('a page that asks for a decision before the user code was entered');
+        const done = await this.#act(walk, reading, activation.decision);
+        if (done === 'acted') {
+          decided ||= cls.kind === 'consent';
+          continue;
+        }
+        if (done) return await end(done);
+        if (!codeIn)
+          return await end(
+            `no input for the user code at the verification URI ` +
+              `(waited ${Math.min(RENDER_WAIT_MS, this.#timeoutMs)} ms for one to render)`,
+          );
+        if (cls.kind === 'error')
+          return await end(`the activation ended on an error page (HTTP ${reading.model.status})`);
+        if (cls.kind === 'other' && !cls.controls) {
+          // The end of the activation. Approving by signing in counts: the IdP asked nothing more.
+          return await end(
+            'the activation ended on a page without a form',
+            decided || (activation.decision === 'approve' && (walk.logins > 0 || stepsRun)),
+          );
+        }
+        if (cls.kind === 'consent') return await end(this.#stopReason(reading, activation.decision));
+        const why =
+          activation.decision === 'deny' && reading.model.controls.some((c) => c.visible && says(c, 'approve'))
+            ? 'a page that asks for approval but offers no deny, cancel or abort button'
+            : 'a page with controls the driver does not recognize';
+        return await end(why);
+      }
+      return await end(`the activation did not end within ${MAX_ACTIONS} actions`);
+    } catch (error) {
+      throw await walkFailed(walk, error);
     } finally {
       await this.#close(walk, session);
     }
