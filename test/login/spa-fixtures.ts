@@ -9,7 +9,9 @@
  *   the login form (username, password, a "Sign in" button that posts JSON to /gl/api/auth by fetch, then reloads) or,
  *   once signed in (a cookie), the `gs` view, whose Continue goes to /gl/continue and back with a code. Nothing is
  *   posted as a form: the sign-in is an XHR.
- * - `st`: a login form whose "Sign in" button is covered by a transparent overlay: found and visible, never clickable.
+ * - `st`: a login form whose "Sign in" button is covered by a transparent overlay: found and visible, never clickable;
+ *   `sd`: one whose button a script disables as soon as anything is typed, and never enables again (a validation
+ *   that never passes).
  * - `sn`: a login form whose "Sign in" button navigates the page elsewhere as it is pressed (on pointerdown), racing
  *   the click's own form submission.
  * - `sb`: a login form whose POST is answered by a dropped connection (the form driver's network failure), and `sx` one
@@ -20,7 +22,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import { USER } from './fixtures.ts';
 import { closeServer, fixtureUrl, listenOnLoopback } from './portal-fixtures.ts';
 
-export type SpaFixture = 'gs' | 'gl' | 'st' | 'sn' | 'sb' | 'sx';
+export type SpaFixture = 'gs' | 'gl' | 'st' | 'sd' | 'sn' | 'sb' | 'sx';
 
 export interface SpaFixtures {
   redirectUri: string;
@@ -140,6 +142,17 @@ export async function startSpaFixtures(): Promise<SpaFixtures> {
         }
         case 'GET /st/authorize':
           return html(res, loginForm(state, '/st/login', OVERLAY));
+        case 'GET /sd/authorize':
+          return html(
+            res,
+            loginForm(
+              state,
+              '/st/login',
+              `<script>for (const i of document.querySelectorAll('input')) i.addEventListener('input', () => {
+  document.getElementById('go').disabled = true;
+});</script>`,
+            ),
+          );
         case 'GET /sn/authorize':
           return html(res, loginForm(state, '/sn/login', onPress("location.href = '/sn/away';")));
         case 'GET /sn/away':

@@ -140,6 +140,18 @@ describe('what a walk throws names the page, the element and the step', () => {
     BROWSER_TEST_MS,
   );
 
+  it(
+    'browser: a "Sign in" button disabled once the form is filled, never enabled again, is a PreconditionError',
+    async () => {
+      const ended = await settle(authorize(browserDriver(), 'sd'));
+      expect(ended).toBeInstanceOf(PreconditionError);
+      expect((ended as Error).message).toMatch(
+        /while submitting the login form, at the button "Sign in" on "Sign in" .*: the element was found but did not/,
+      );
+    },
+    BROWSER_TEST_MS,
+  );
+
   it('form: the same page is no trouble over HTTP (it presses nothing, it submits the form)', async () => {
     expect(await authorize(formDriver(), 'st')).toMatchObject({ kind: 'redirect', params: { state: 'st-1' } });
   });
