@@ -25,6 +25,7 @@ const TEST_GROUPS: Record<string, readonly string[]> = {
     'test/browser/**/*.test.ts',
     'test/login/drivers.test.ts',
     'test/login/portal-pages.test.ts',
+    'test/login/spa-pages.test.ts',
     'test/login/browser-catalog.test.ts',
     'test/login/browser-contexts.test.ts',
     'test/hostile/7-chromium.test.ts',

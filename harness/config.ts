@@ -318,9 +318,22 @@ const browserStep = z.union([
 ]);
 export type BrowserStep = z.output<typeof browserStep>;
 
+/**
+ * Whether walks may share the run's signed-in session (AuthorizeOptions.session "shared"): a speed-up only, which never
+ * changes a verdict (a shared walk that fails is done again on a fresh session). false: every walk starts fresh.
+ */
+const shareSession = z
+  .boolean()
+  .optional()
+  .describe(
+    "Whether walks that need no sign-in page share the run's signed-in session (default true: faster). false " +
+      'signs in afresh on every walk (the same verdicts, slower): to rule the shared session out.',
+  );
+
 const loginSchema = z.discriminatedUnion('driver', [
   z.strictObject({
     driver: z.literal('form'),
+    shareSession,
     usernameField: z.string().min(1).default('username').describe("Name of the login form's username input."),
     passwordField: z.string().min(1).default('password').describe("Name of the login form's password input."),
     userAgent: z
@@ -342,6 +355,7 @@ const loginSchema = z.discriminatedUnion('driver', [
   }),
   z.strictObject({
     driver: z.literal('browser'),
+    shareSession,
     steps: z
       .array(browserStep)
       .optional()

@@ -10,9 +10,10 @@ import type { Limits } from './limits.ts';
 import type { OriginPolicy } from './origin.ts';
 import type { BrowserHost } from './login/chromium.ts';
 import { createHooks } from './hooks.ts';
-import type { LoginDriver } from './login/driver.ts';
+import type { AuthorizeOptions, LoginDriver } from './login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
 import { type BrowserState, LoginSession } from './login/session.ts';
+import { WALK_RECORD, sharedOrFresh } from './shared-walk.ts';
 import { pushRequest, pushedAuthorizationUrl, pushedRequestOf, refusedPush, requiresPar } from './par.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';
 import type { ClientRole, RequirementRef } from './requirements.ts';
@@ -295,27 +296,59 @@ function authorizationUrlBuilder(
   };
 }
 
-/** ctx.authorize through a given driver: pushed first (RFC 9126) when asked or required, then walked. */
+interface AuthorizeParts {
+  http: HttpClient;
+  target: Target;
+  client: (role: ClientRole) => Client;
+  authorizationUrl: ScenarioContext['authorizationUrl'];
+}
+
+/**
+ * ctx.authorize through a given driver: pushed first (RFC 9126) when asked or required, then walked; a walk from
+ * the run's shared session that does not reach the redirect URI is done again, pushed again, on a fresh one
+ * (shared-walk.ts).
+ */
 function authorizer(
+  { input, recorder, log }: Scope,
   http: HttpClient,
-  target: Target,
   client: (role: ClientRole) => Client,
   authorizationUrl: ScenarioContext['authorizationUrl'],
 ) {
+  const parts: AuthorizeParts = { http, target: input.target, client, authorizationUrl };
+  const record = (text: string): void => {
+    recorder.add({ kind: 'note', label: WALK_RECORD, text });
+    log.push(`${WALK_RECORD}: ${text}`);
+  };
   return (driverOf: () => LoginDriver): ScenarioContext['authorize'] =>
-    async (role, params: Params = {}, options = {}): Promise<AuthorizeResult> => {
-      let { url, request } = authorizationUrl(role, params);
-      const stopAt = [request.redirect_uri, client(role).redirectUri].filter((u): u is string => !!u);
-      // RFC 9126: pushed first when asked, or when the target requires it of every request.
-      if (options.par ?? requiresPar(target)) {
-        const res = await pushRequest(http, target, client(role), request);
-        const pushed = pushedRequestOf(res);
-        if (!pushed) return { ...refusedPush(res, res.url), request };
-        url = pushedAuthorizationUrl(target, client(role).clientId, pushed.requestUri);
-      }
-      const outcome = await driverOf().authorize(url, stopAt, options);
-      return { ...outcome, request };
-    };
+    (role, params: Params = {}, options = {}): Promise<AuthorizeResult> =>
+      sharedOrFresh(
+        options,
+        input.session,
+        (opts) => authorizeOnce(parts, driverOf(), role, params, opts),
+        record,
+        input.signal,
+      );
+}
+
+/** One authorization: the request built (pushed first when asked or required) and walked by the driver. */
+async function authorizeOnce(
+  { http, target, client, authorizationUrl }: AuthorizeParts,
+  driver: LoginDriver,
+  role: ClientRole,
+  params: Params,
+  options: AuthorizeOptions,
+): Promise<AuthorizeResult> {
+  let { url, request } = authorizationUrl(role, params);
+  const stopAt = [request.redirect_uri, client(role).redirectUri].filter((u): u is string => !!u);
+  // RFC 9126: pushed first when asked, or when the target requires it of every request.
+  if (options.par ?? requiresPar(target)) {
+    const res = await pushRequest(http, target, client(role), request);
+    const pushed = pushedRequestOf(res);
+    if (!pushed) return { ...refusedPush(res, res.url), request };
+    url = pushedAuthorizationUrl(target, client(role).clientId, pushed.requestUri);
+  }
+  const outcome = await driver.authorize(url, stopAt, options);
+  return { ...outcome, request };
 }
 
 /** ctx.softly: a CheckFailure becomes a finding (its status by the requirement it names) and the check goes on. */
@@ -664,7 +697,7 @@ function loginParts(scope: Scope) {
   const login = (): LoginDriver => (driver ??= trackedDriver(scope.activity, input.loginDriver(http, env)));
   const client = clientLookup(input);
   const authorizationUrl = authorizationUrlBuilder(input.target, client);
-  const authorizeWith = authorizer(http, input.target, client, authorizationUrl);
+  const authorizeWith = authorizer(scope, http, client, authorizationUrl);
   const parts: LoginParts = {
     http,
     env,

@@ -115,6 +115,20 @@ export interface DeviceFlow {
   tokens(): Promise<TokenSet>;
 }
 
+/**
+ * The activation ended without the user's decision being given (a PreconditionError): `outcome` is where it stopped,
+ * for a scenario whose premise is a decision the IdP may not offer (device.denied: a deny control).
+ */
+export class DecisionNotGiven extends PreconditionError {
+  override readonly name = 'DecisionNotGiven';
+  constructor(
+    readonly outcome: DeviceActivationOutcome,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface ActivateOptions {
   /**
    * Open verification_uri_complete when the server gave one (default true); false types the code at verification_uri.
@@ -188,7 +202,8 @@ export async function startDeviceFlow(
     });
     if (!outcome.decided) {
       const headline = outcome.headline ? ` "${outcome.headline}"` : '';
-      throw new PreconditionError(
+      throw new DecisionNotGiven(
+        outcome,
         `activating the device (${decision}) through the ${ctx.login.name} login driver stopped at ${outcome.url} ` +
           `(HTTP ${outcome.status}${headline}): ${outcome.reason}`,
       );

@@ -22,6 +22,7 @@ import type { BrowserContext } from 'playwright-core';
 import { BrowserHost } from './login/chromium.ts';
 import { LoginSession } from './login/session.ts';
 import { type DriverEnvironment, type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
+import { browserTrouble } from './login/walk-errors.ts';
 import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
 import { type ClientRole, type LinkOptions, type RequirementRef, resolveLevel } from './requirements.ts';
@@ -207,6 +208,9 @@ function classify(error: unknown, timeoutMs: number): { status: Status; message:
   if (error instanceof HarnessError) return { status: 'error', message: error.message };
   if (error instanceof Error && error.name === 'AbortError')
     return { status: 'error', message: `aborted after ${timeoutMs} ms` };
+  // The browser failed under the scenario (outside a login walk, which names its page and step itself).
+  const trouble = browserTrouble(error);
+  if (trouble) return { status: 'error', message: `could not get as far as the check: in the browser, ${trouble}` };
   const name = error instanceof Error ? error.name : typeof error;
   return {
     status: 'error',
@@ -232,8 +236,11 @@ interface Run {
   loginDriver: LoginDriverFactory;
   origins: OriginPolicy;
   browser: BrowserHost;
-  /** One IdP session for the run: walks that ask for it ("shared") reuse a sign-in. */
-  session: LoginSession;
+  /**
+   * One IdP session for the run: walks that ask for it ("shared") reuse a sign-in. None when the config turns sharing
+   * off (login.shareSession false): every "shared" walk then starts fresh.
+   */
+  session: LoginSession | undefined;
   /** The browser driver's context for that session, for the whole run (its tabs reused): opened on first use. */
   sharedBrowserContext: LazyContext;
   screenshots: ScreenshotStore;
@@ -287,7 +294,7 @@ export function resolveRun(options: RunnerOptions): Omit<Run, 'probe'> {
     loginDriver: options.loginDriver ?? defaultLoginDriver,
     origins: target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] }),
     browser,
-    session: new LoginSession(),
+    session: config.login.shareSession === false ? undefined : new LoginSession(),
     sharedBrowserContext: lazyContext(browser),
     screenshots: new ScreenshotStore(options.reportDir),
   };
@@ -322,8 +329,7 @@ function sharedContextInput(run: Omit<Run, 'probe'>) {
     browser: run.browser,
     screenshots: run.screenshots,
     origins: run.origins,
-    session: run.session,
-    sharedBrowserContext: run.sharedBrowserContext.get,
+    ...(run.session ? { session: run.session, sharedBrowserContext: run.sharedBrowserContext.get } : {}),
     ...(config.limits ? { limits: config.limits } : {}),
     loginDriver: (http: HttpClient, env: DriverEnvironment) => run.loginDriver(http, config, env),
     ...(options.fetch ? { fetch: options.fetch } : {}),

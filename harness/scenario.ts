@@ -47,7 +47,7 @@ export { LoginSession } from './login/session.ts';
 export type { Hooks } from './hooks.ts';
 export type { Page as BrowserPage } from 'playwright-core';
 export type { DeviceAuthorization, DeviceFlow, DeviceFlowOptions, DevicePoller, PollOptions } from './device.ts';
-export { DEFAULT_POLL_INTERVAL_SECONDS, SLOW_DOWN_SECONDS } from './device.ts';
+export { DEFAULT_POLL_INTERVAL_SECONDS, DecisionNotGiven, SLOW_DOWN_SECONDS } from './device.ts';
 export { CheckFailure, JudgementError, PreconditionError, TargetServerError } from './failures.ts';
 export { GRANT } from './target.ts';
 export { describeOutcome } from './flows.ts';

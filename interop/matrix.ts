@@ -14,7 +14,7 @@ import type { ProfileName, Report, ScenarioResult, Status } from '../harness/res
 import { selectScenarios } from '../harness/runner.ts';
 import { BUILT_IN_SCENARIOS, type TargetConfigInput, runConformance } from '../index.ts';
 import { writeReports } from '../reports/index.ts';
-import type { InteropIdp } from './idp.ts';
+import type { InteropIdp, RunningIdp } from './idp.ts';
 import { freePort } from './support.ts';
 
 export const INTEROP_DIR = fileURLToPath(new URL('.', import.meta.url));
@@ -89,6 +89,45 @@ export function withBrowserPass(first: Report, browser: Report, why: string): Re
   };
 }
 
+/** What one catalog run against an IdP takes besides the IdP. */
+export interface CatalogOptions {
+  reportDir?: string;
+  only?: string[];
+  driver?: DriverName;
+  /**
+   * false: the run shares no signed-in session (`login.shareSession: false`): every walk signs in afresh. The sharing
+   * invariant (test/interop/sharing.test.ts) compares the two.
+   */
+  shareSession?: boolean;
+}
+
+/** The target config with sharing turned off when asked (`login.shareSession: false`), else as it is. */
+export function withSharing(target: Record<string, unknown>, share: boolean | undefined): Record<string, unknown> {
+  if (share !== false) return target;
+  const login = (target.login ?? { driver: 'form' }) as Record<string, unknown>;
+  return { ...target, login: { ...login, shareSession: false } };
+}
+
+/** Starts the IdP on a free port, hands it to `use`, and stops it (and removes its work folder) afterwards. */
+export async function withRunningIdp<T>(
+  idp: InteropIdp,
+  use: (running: RunningIdp) => Promise<T>,
+  log?: (line: string) => void,
+): Promise<T> {
+  const workDir = await mkdtemp(path.join(tmpdir(), `interop-${idp.name}-`));
+  try {
+    const port = await freePort();
+    const running = await idp.start({ port, workDir, ...(log ? { log } : {}) });
+    try {
+      return await use(running);
+    } finally {
+      await running.stop();
+    }
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Starts the IdP on a free port, runs the catalog (reports to `reportDir` when given) with its
  * target config's login driver, or `driver` when given, and stops it. Without `driver`, an IdP's
@@ -96,60 +135,60 @@ export function withBrowserPass(first: Report, browser: Report, why: string): Re
  */
 export async function runIdp(
   idp: InteropIdp,
-  options: { reportDir?: string; log?: (line: string) => void; only?: string[]; driver?: DriverName } = {},
+  options: CatalogOptions & { log?: (line: string) => void } = {},
 ): Promise<IdpRun> {
   const started = performance.now();
-  const workDir = await mkdtemp(path.join(tmpdir(), `interop-${idp.name}-`));
-  try {
-    const port = await freePort();
-    const running = await idp.start({ port, workDir, ...(options.log ? { log: options.log } : {}) });
-    try {
-      const target = withDriver(running.targetConfig, options.driver);
-      const driver = (target.login as { driver?: string } | undefined)?.driver ?? 'form';
-      const pass = options.driver === undefined && driver !== 'browser' ? idp.browserPass : undefined;
-      const again = pass
-        ? selectScenarios(
-            BUILT_IN_SCENARIOS.filter((s) => pass.scenarios.includes(s.id)),
-            options.only ?? [],
-          ).map((s) => s.id)
-        : [];
-      const report = await runConformance({
-        // The module's config object, validated by runConformance like any other.
-        target: target as TargetConfigInput,
-        ...RUN,
-        ...(options.only ? { only: options.only } : {}),
-        ...(again.length ? { skip: again } : {}),
-        ...(options.reportDir ? { reportDir: options.reportDir } : {}),
-      });
-      if (!pass || !again.length)
-        return { report, wallMs: Math.round(performance.now() - started), driver: `${driver} driver` };
-      const browserDir = options.reportDir && path.join(options.reportDir, 'browser-pass');
-      const browser = await runConformance({
-        target: withDriver(running.targetConfig, 'browser') as TargetConfigInput,
-        ...RUN,
-        only: again,
-        ...(browserDir ? { reportDir: browserDir } : {}),
-      });
-      const merged = withBrowserPass(report, browser, pass.why);
-      if (options.reportDir && browserDir) {
-        // The merged report in the folder's place; the browser pass's screenshots beside the first pass's.
-        await cp(path.join(browserDir, 'screenshots'), path.join(options.reportDir, 'screenshots'), {
-          recursive: true,
-          force: true,
-        }).catch(() => undefined);
-        await writeReports(merged, options.reportDir);
-      }
-      return {
-        report: merged,
-        wallMs: Math.round(performance.now() - started),
-        driver: `${driver} driver, then the browser driver for ${again.join(', ')}`,
-      };
-    } finally {
-      await running.stop();
-    }
-  } finally {
-    await rm(workDir, { recursive: true, force: true });
+  const run = await withRunningIdp(idp, (running) => runCatalogOn(idp, running, options), options.log);
+  return { ...run, wallMs: Math.round(performance.now() - started) };
+}
+
+/** The catalog (or `only`) against an IdP already running: runIdp's run, without starting or stopping it. */
+export async function runCatalogOn(
+  idp: InteropIdp,
+  running: RunningIdp,
+  options: CatalogOptions = {},
+): Promise<IdpRun> {
+  const started = performance.now();
+  const target = withSharing(withDriver(running.targetConfig, options.driver), options.shareSession);
+  const driver = (target.login as { driver?: string } | undefined)?.driver ?? 'form';
+  const pass = options.driver === undefined && driver !== 'browser' ? idp.browserPass : undefined;
+  const again = pass
+    ? selectScenarios(
+        BUILT_IN_SCENARIOS.filter((s) => pass.scenarios.includes(s.id)),
+        options.only ?? [],
+      ).map((s) => s.id)
+    : [];
+  const report = await runConformance({
+    // The module's config object, validated by runConformance like any other.
+    target: target as TargetConfigInput,
+    ...RUN,
+    ...(options.only ? { only: options.only } : {}),
+    ...(again.length ? { skip: again } : {}),
+    ...(options.reportDir ? { reportDir: options.reportDir } : {}),
+  });
+  if (!pass || !again.length)
+    return { report, wallMs: Math.round(performance.now() - started), driver: `${driver} driver` };
+  const browserDir = options.reportDir && path.join(options.reportDir, 'browser-pass');
+  const browser = await runConformance({
+    target: withSharing(withDriver(running.targetConfig, 'browser'), options.shareSession) as TargetConfigInput,
+    ...RUN,
+    only: again,
+    ...(browserDir ? { reportDir: browserDir } : {}),
+  });
+  const merged = withBrowserPass(report, browser, pass.why);
+  if (options.reportDir && browserDir) {
+    // The merged report in the folder's place; the browser pass's screenshots beside the first pass's.
+    await cp(path.join(browserDir, 'screenshots'), path.join(options.reportDir, 'screenshots'), {
+      recursive: true,
+      force: true,
+    }).catch(() => undefined);
+    await writeReports(merged, options.reportDir);
   }
+  return {
+    report: merged,
+    wallMs: Math.round(performance.now() - started),
+    driver: `${driver} driver, then the browser driver for ${again.join(', ')}`,
+  };
 }
 
 export interface Expectation {

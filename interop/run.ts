@@ -1,8 +1,9 @@
 /**
- * `npm run interop [-- --idp NAME]... [--update] [--only GLOB]...`: for each IdP, install its
+ * `npm run interop [-- --idp NAME]... [--update] [--only GLOB]... [--fresh-sessions]`: for each IdP, install its
  * Debian packages (as root), start it on a free loopback port, run the whole catalog against it
  * with the form login driver, write the reports to interop/reports/<idp>/, stop it, and compare
- * every verdict with interop/expectations/<idp>.json. `--update` rewrites the expectations'
+ * every verdict with interop/expectations/<idp>.json (`--fresh-sessions`: no walk shares the run's signed-in
+ * session, login.shareSession false, which must give the same verdicts). `--update` rewrites the expectations'
  * statuses from the run instead (changed ones marked TODO for a person to classify).
  * Exit 1 when a verdict differs from the expectations (or an IdP could not be run).
  */
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     only: { type: 'string', multiple: true },
     verbose: { type: 'boolean', default: false },
     driver: { type: 'string' },
+    'fresh-sessions': { type: 'boolean', default: false },
   },
 });
 const driver = values.driver;
@@ -70,6 +72,7 @@ for (const name of names) {
       reportDir,
       ...(values.only ? { only: values.only } : {}),
       ...(driver ? { driver } : {}),
+      ...(values['fresh-sessions'] ? { shareSession: false } : {}),
       ...(values.verbose ? { log: (l: string) => console.log(l) } : {}),
     });
   } catch (error) {

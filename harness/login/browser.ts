@@ -24,6 +24,31 @@ import { BrowserWalk, type WalkRecorder, firstLine } from './browser-walk.ts';
 import { type PageClass, type PageControl, type PageModel, classify, describeError, reads, says } from './page.ts';
 import { type BrowserState, type LoginSession, sessionFor, walkOn } from './session.ts';
 import { PreconditionError } from '../failures.ts';
+import { WalkPosition, walkFailure } from './walk-errors.ts';
+
+/** Where each walk is (for an error that names the page, the element and the step: walk-errors.ts). */
+const positions = new WeakMap<BrowserWalk, WalkPosition>();
+function positionOf(walk: BrowserWalk): WalkPosition {
+  const known = positions.get(walk);
+  if (known) return known;
+  const position = new WalkPosition();
+  positions.set(walk, position);
+  return position;
+}
+
+/** A control as an error names it: `the button "Sign in"`. */
+function element(c: PageControl): string {
+  return `the ${c.tag === 'a' ? 'link' : c.tag === 'input' ? `${c.type} input` : c.tag} "${shown(c)}"`;
+}
+
+/**
+ * What a walk threw, as an error naming the page, the element and the step (walk-errors.ts), after a screenshot of
+ * where the walk stopped.
+ */
+async function walkFailed(walk: BrowserWalk, error: unknown): Promise<Error> {
+  await walk.screenshot('where the walk stopped').catch(() => undefined);
+  return walkFailure('browser', positionOf(walk), error);
+}
 
 /** The most actions (a fill-and-submit, a click) one walk takes. */
 const MAX_ACTIONS = 15;
@@ -138,9 +163,12 @@ export class BrowserLoginDriver implements LoginDriver {
    * empty page).
    */
   async #read(walk: BrowserWalk, wantsUserCode = false): Promise<Reading> {
+    const position = positionOf(walk);
+    position.at('reading the page');
     const { model, snapshot } = walk.showsBrowserError
       ? { model: emptyModel(walk.documentUrl, walk.status), snapshot: '' }
       : await readLivePage(walk.page, walk.status);
+    position.onPage(model.url, model.headline);
     return { model, snapshot, cls: classify(model, { wantsUserCode }) };
   }
 
@@ -175,6 +203,7 @@ export class BrowserLoginDriver implements LoginDriver {
       if (walk.end) break;
       if (step.decision && step.decision !== decision) continue;
       const what = `step ${i + 1} (${describeStep(step)})`;
+      positionOf(walk).at(`the configured ${what}`, selectorOf(step));
       const timeout = step.timeoutMs ?? (step.optional ? OPTIONAL_STEP_MS : this.#timeoutMs);
       const target = walk.page.locator(selectorOf(step)).first();
       const visible = await Promise.race([
@@ -223,12 +252,16 @@ export class BrowserLoginDriver implements LoginDriver {
     submit: PageControl | undefined,
     labels: [string, string],
   ): Promise<void> {
+    const position = positionOf(walk);
+    const what = labels[0].replace(/ (filled|typed) in$/, '');
     for (const [control, value] of fills) {
+      position.at(`filling in the ${what}`, element(control));
       const input = locate(walk.page, reading.snapshot, control);
       if (control.value !== value) await input.fill(value, { timeout: this.#timeoutMs });
     }
     await walk.screenshot(labels[0]);
     const last = fills.at(-1)?.[0];
+    position.at(`submitting the ${what}`, submit ? element(submit) : last && element(last));
     const enter = (): Promise<void> =>
       last ? locate(walk.page, reading.snapshot, last).press('Enter', { timeout: this.#timeoutMs }) : Promise.resolve();
     await walk.settle(() => (submit ? this.#click(locate(walk.page, reading.snapshot, submit)) : enter()));
@@ -271,14 +304,19 @@ export class BrowserLoginDriver implements LoginDriver {
       if (!control) return undefined;
       await walk.passed('consent');
       // An approving user ticks what the page asks to be ticked (per-scope consent); a denying one ticks nothing.
+      const position = positionOf(walk);
       if (decision === 'approve')
-        for (const choice of cls.choices)
+        for (const choice of cls.choices) {
+          position.at('ticking what the consent page asks to be ticked', element(choice));
           await locate(walk.page, reading.snapshot, choice).check({ timeout: this.#timeoutMs });
+        }
+      position.at(`${decision === 'approve' ? 'approving' : 'denying'} on the consent page`, element(control));
       await walk.settle(() => this.#click(locate(walk.page, reading.snapshot, control)));
       await walk.screenshot(`after ${decision === 'approve' ? 'approving' : 'denying'} "${shown(control)}"`);
       return 'acted';
     }
     if (cls.kind === 'continue') {
+      positionOf(walk).at('going on from an interstitial page', element(cls.submit));
       await walk.settle(() => this.#click(locate(walk.page, reading.snapshot, cls.submit)));
       await walk.screenshot(`after "${shown(cls.submit)}"`);
       return 'acted';
@@ -346,6 +384,7 @@ export class BrowserLoginDriver implements LoginDriver {
       }
       return { kind: 'page', ...(await walk.endPage(reason)), pages, visits, requests, redirects, consentShown };
     };
+    positionOf(walk).at('opening the authorization URL');
     try {
       await walk.open(authorizationUrl, options.method);
       await walk.screenshot('authorization request');
@@ -368,6 +407,8 @@ export class BrowserLoginDriver implements LoginDriver {
         return reading.cls.kind === 'error' && page.kind === 'page' ? { ...page, errorPage: true } : page;
       }
       return await outcome(walk.end ? '' : `no redirect to the redirect_uri within ${MAX_ACTIONS} actions`);
+    } catch (error) {
+      throw await walkFailed(walk, error);
     } finally {
       await this.#close(walk, session);
     }
@@ -406,6 +447,7 @@ export class BrowserLoginDriver implements LoginDriver {
         consentShown: walk.pages.includes('consent'),
       };
     };
+    positionOf(walk).at('opening the verification URI');
     try {
       await walk.open(complete ?? activation.verificationUri);
       await walk.screenshot(complete ? 'verification URI (complete)' : 'verification URI');
@@ -475,6 +517,8 @@ export class BrowserLoginDriver implements LoginDriver {
         return await end(why);
       }
       return await end(`the activation did not end within ${MAX_ACTIONS} actions`);
+    } catch (error) {
+      throw await walkFailed(walk, error);
     } finally {
       await this.#close(walk, session);
     }

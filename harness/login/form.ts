@@ -37,6 +37,23 @@ import {
   whyNotSubmittable,
 } from './page.ts';
 import { type LoginSession, sessionFor, walkOn } from './session.ts';
+import { WalkPosition, walkFailure } from './walk-errors.ts';
+
+/** What the walk is about to do on a page of class `cls` (for an error that names the step and the element). */
+function stepOn(position: WalkPosition, cls: PageClass, decision: 'approve' | 'deny'): void {
+  const control = (c: PageControl | undefined) =>
+    c ? `the ${c.tag === 'a' ? 'link' : c.tag} "${shown(c)}"` : undefined;
+  if (cls.kind === 'login') position.at('submitting the login form', control(cls.submit) ?? control(cls.password));
+  else if (cls.kind === 'identifier') position.at('submitting the username', control(cls.submit));
+  else if (cls.kind === 'user-code') position.at('submitting the user code', control(cls.submit));
+  else if (cls.kind === 'consent')
+    position.at(
+      `${decision === 'approve' ? 'approving' : 'denying'} on the consent page`,
+      control(decision === 'approve' ? cls.approve : cls.deny),
+    );
+  else if (cls.kind === 'continue') position.at('going on from an interstitial page', control(cls.submit));
+  else position.at('reading the page');
+}
 
 const MAX_STEPS = 15;
 
@@ -274,7 +291,7 @@ export class FormLoginDriver implements LoginDriver {
     return this.#within(
       options.session,
       'authorization request',
-      (agent) => this.#authorize(agent, authorizationUrl, stopAt, options),
+      (agent, position) => this.#authorize(agent, position, authorizationUrl, stopAt, options),
       stopAt[0],
     );
   }
@@ -285,14 +302,18 @@ export class FormLoginDriver implements LoginDriver {
   async #within<T extends { pages: PageKind[] }>(
     choice: AuthorizeOptions['session'],
     first: string,
-    walk: (agent: Agent) => Promise<T>,
+    walk: (agent: Agent, position: WalkPosition) => Promise<T>,
     opener?: string,
   ): Promise<T> {
     const session = sessionFor(choice, this.o.sharedSession);
     return walkOn(session, async () => {
       const own = session.fork();
+      const position = new WalkPosition();
+      position.at(`opening the ${first}`);
       try {
-        return await walk(new Agent(this.o.http, own, first, opener));
+        return await walk(new Agent(this.o.http, own, first, opener), position);
+      } catch (error) {
+        throw walkFailure('form', position, error);
       } finally {
         session.adopt(own);
       }
@@ -301,6 +322,7 @@ export class FormLoginDriver implements LoginDriver {
 
   async #authorize(
     agent: Agent,
+    position: WalkPosition,
     authorizationUrl: string,
     stopAt: string[],
     options: AuthorizeOptions,
@@ -346,6 +368,7 @@ export class FormLoginDriver implements LoginDriver {
       }
       const model = readPage(res.text, request.url, res.status);
       walk.page = { model, res };
+      position.onPage(request.url, model.headline);
       const stop = (reason: string, cls?: PageClass): AuthorizeOutcome => ({
         kind: 'page',
         status: res.status,
@@ -378,6 +401,7 @@ export class FormLoginDriver implements LoginDriver {
       if (options.interact === false && model.forms.length > 0)
         return stop(`a page the user would have to act on (HTTP ${res.status}); this request asked for no interaction`);
       const cls = this.#classify(model);
+      stepOn(position, cls, decision);
       const next = this.#act(cls, model, walk, decision);
       if (typeof next === 'string') return stop(next);
       if (next) {
@@ -406,10 +430,16 @@ export class FormLoginDriver implements LoginDriver {
    * on one page or two. Ends at the first page with nothing left to do.
    */
   async activateDevice(activation: DeviceActivation): Promise<DeviceActivationOutcome> {
-    return this.#within(activation.session, 'device activation page', (agent) => this.#activate(agent, activation));
+    return this.#within(activation.session, 'device activation page', (agent, position) =>
+      this.#activate(agent, position, activation),
+    );
   }
 
-  async #activate(agent: Agent, activation: DeviceActivation): Promise<DeviceActivationOutcome> {
+  async #activate(
+    agent: Agent,
+    position: WalkPosition,
+    activation: DeviceActivation,
+  ): Promise<DeviceActivationOutcome> {
     const complete =
       activation.verificationUriComplete && activation.useComplete !== false
         ? activation.verificationUriComplete
@@ -430,6 +460,7 @@ export class FormLoginDriver implements LoginDriver {
       }
       const model = readPage(res.text, request.url, res.status);
       walk.page = { model, res };
+      position.onPage(request.url, model.headline);
       const end = (reason: string, done = decided): DeviceActivationOutcome => ({
         decided: done,
         status: res.status,
@@ -442,6 +473,7 @@ export class FormLoginDriver implements LoginDriver {
         consentShown: walk.consentShown,
       });
       const cls = this.#classify(model, !codeSent);
+      stepOn(position, cls, activation.decision);
       if (cls.kind === 'user-code') {
         if (codeSent || decided) {
           return end(

@@ -5,7 +5,7 @@
  * the HTML it fetched (html.ts); the browser driver from the live page (browser-page.ts). The
  * classification is the same function for both, so the drivers cannot drift apart.
  */
-import { CONTINUE, DENY, ERROR_WORDING, TEXT_INPUT_TYPES, USER_CODE_NAME, gives } from './words.ts';
+import { CONTINUE, DENY, ERROR_WORDING, TEXT_INPUT_TYPES, USER_CODE_NAME, gives, isAccountControl } from './words.ts';
 
 /** The most forms and controls a page is read for (a hostile page may carry 50,000 buttons). */
 export const MAX_FORMS = 100;
@@ -181,9 +181,24 @@ function userCodeInput(inputs: PageControl[], wanted: boolean): PageControl | un
  * says something. Markup that holds on any IdP, never one product's wording.
  */
 export function errorAlert(model: PageModel): PageAlert | undefined {
-  return model.alerts?.find(
-    (a) => (a.role && (a.errorClass || ERROR_WORDING.test(a.text))) || (a.errorClass && a.text !== ''),
-  );
+  return model.alerts?.find((a) => isErrorEvidence(a));
+}
+
+/**
+ * Whether a message box is evidence of an error: a role="alert" box with an error class (empty too: a script fills it
+ * in) or with words that read as an error, or a box whose class names an error and whose words read as one. A class
+ * alone is styling (a "Logout" button styled btn-danger), and what an account or navigation control says ("Logout",
+ * "Sign out", "Change user") is never evidence.
+ */
+function isErrorEvidence(a: PageAlert): boolean {
+  if (isAccountControl(a.text)) return false;
+  if (a.role) return a.errorClass || ERROR_WORDING.test(a.text);
+  return a.errorClass && ERROR_WORDING.test(a.text);
+}
+
+/** An account or navigation control (sign out, change user, a user menu): no answer to the request. */
+function isAccountOrNavigation(c: PageControl): boolean {
+  return isAccountControl(reads(c).label);
 }
 
 /** How an error page reads in a reason: its status and what its error box says. */
@@ -247,7 +262,8 @@ export function classify(model: PageModel, options: ClassifyOptions = {}): PageC
   const alert = errorAlert(model);
   if (alert) return { kind: 'error', alert };
   // A button that says nothing (an icon: "back to top") is no choice a user makes.
-  const buttons = pressable.filter((c) => c.tag !== 'a' && reads(c).reads !== '');
+  // Nor is an account or navigation control ("Logout", "Change user": a signed-in page's "Continue" is its one choice).
+  const buttons = pressable.filter((c) => c.tag !== 'a' && reads(c).reads !== '' && !isAccountOrNavigation(c));
   if (buttons.length === 1 && CONTINUE.test(reads(buttons[0]!).label) && !DENY.test(reads(buttons[0]!).label))
     return { kind: 'continue', submit: buttons[0]! };
   return { kind: 'other', controls: visible.some((c) => c.tag !== 'a' && (isPressable(c) || isTextInput(c))) };

@@ -40,3 +40,23 @@ export const ERROR_WORDING = new RegExp(
     String.raw`cannot|can't|problem)\b`,
   'i',
 );
+
+/**
+ * What account and navigation controls say: signing out, changing or switching the user, a user or account menu, the
+ * way back to the portal. They are no answer to the request (never the one button of an interstitial) and never
+ * evidence of an error (a "Logout" button styled btn-danger is no error box).
+ */
+export const ACCOUNT_CONTROL = new RegExp(
+  String.raw`\b(log[ -]?out|log[ -]?off|sign[ -]?out|sign[ -]?off|change (?:the )?(?:user|account)|` +
+    'switch (?:user|account)s?|use another account|not you|my account|' +
+    String.raw`(?:back to|go to) (?:the )?(?:home(?: ?page)?|portal))\b` +
+    // a menu's name may run into what the button shows ("User menu" + "alice" read as one text)
+    String.raw`|\b(?:user|account|main) menu`,
+  'i',
+);
+
+/** Whether a text is only the label of an account or navigation control ("Logout", "Change user"). */
+export function isAccountControl(text: string): boolean {
+  const t = text.trim();
+  return t !== '' && t.length <= 40 && ACCOUNT_CONTROL.test(t) && !ERROR_WORDING.test(t);
+}

@@ -1,4 +1,11 @@
-import { CheckFailure, type AuthorizeResult, type RequirementRef, defineScenario } from '../../harness/scenario.ts';
+import {
+  type AuthorizeResult,
+  CheckFailure,
+  PreconditionError,
+  type RequirementRef,
+  defineScenario,
+  describeOutcome,
+} from '../../harness/scenario.ts';
 import { codeFlowClient } from '../checks/index.ts';
 
 /** The authorization response's iss is exactly the issuer (RFC 9207 §2: "MUST ... iss ... issuer identifier"). */
@@ -92,7 +99,11 @@ export default defineScenario({
           'refused push); its iss could not be checked.',
       );
     if (success.kind !== 'redirect' && !(error.kind === 'redirect' && error.params.error)) {
-      return ctx.skip('no authorization response reached the redirect_uri; nothing to check');
+      // Not a missing premise: a sound request that never gets back to the redirect URI is a set-up problem.
+      throw new PreconditionError(
+        `no authorization response reached the redirect_uri (the sound request ${describeOutcome(success)}), so ` +
+          'there is no iss to check',
+      );
     }
   },
 });

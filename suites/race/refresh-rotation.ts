@@ -40,10 +40,9 @@ export default defineScenario({
         params: { prompt: 'consent' },
       });
     const { tokens } = await offline();
+    // No premise, no verdict: issuing refresh tokens is the server's choice (RFC 6749 §1.5).
     if (!tokens.refresh_token)
-      throw new PreconditionError(
-        'the code flow with offline_access and prompt=consent returned no refresh_token to race with',
-      );
+      ctx.skip('the code flow with offline_access and prompt=consent returned no refresh_token to race with');
     const responses = await ctx.http.tokenAtOnce(
       client,
       { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token },

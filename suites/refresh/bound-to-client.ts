@@ -1,4 +1,4 @@
-import { PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { defineScenario } from '../../harness/scenario.ts';
 import { expectRefusalFor, refresh, tokensAskingRefresh, tokensWithRefresh } from '../checks/index.ts';
 
 export default defineScenario({
@@ -51,8 +51,9 @@ export default defineScenario({
         control: 'a refresh request by the confidential2 client with a refresh token of its own',
         run: async () => {
           const own = (await tokensAskingRefresh(ctx, 'confidential2')).tokens.refresh_token;
+          // No premise, no verdict: without a refresh token of its own, confidential2 has no control to compare with.
           if (typeof own !== 'string' || !own)
-            throw new PreconditionError('the confidential2 client got no refresh token of its own');
+            return ctx.skip('the confidential2 client got no refresh token of its own, so the refusal has no control');
           return refresh(ctx, 'confidential2', own, {}, 'refresh_token as confidential2, with its own token (control)');
         },
       },

@@ -15,7 +15,7 @@
  * One node:http server on 127.0.0.1, port 0.
  */
 import { randomBytes } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { USER } from './fixtures.ts';
 
@@ -164,7 +164,8 @@ export async function startPortalFixtures(): Promise<PortalFixtures> {
               : back(res, { code: code(), state: s });
           }
           if (!valid(p)) return html(res, loginPage({ state: s }));
-          const stamp = randomBytes(12).toString('base64url');
+          // hex: a base64url stamp may itself start with "-", which the fixture reads as a refusal (1 run in 64)
+          const stamp = randomBytes(12).toString('hex');
           stamps.add(stamp);
           return html(res, consentPage({ state: s }, stamp));
         }
@@ -186,26 +187,33 @@ export async function startPortalFixtures(): Promise<PortalFixtures> {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server);
   return {
     redirectUri: redirectUri(),
     get redirectHits() {
       return state.hits;
     },
-    url(fixture, params = {}) {
-      const query = new URLSearchParams({
-        response_type: 'code',
-        client_id: 'app',
-        redirect_uri: redirectUri(),
-        ...params,
-      });
-      return `http://127.0.0.1:${port}/${fixture}/authorize?${query}`;
-    },
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    url: (fixture, params = {}) => fixtureUrl(port, fixture, redirectUri(), params),
+    close: () => closeServer(server),
   };
+}
+
+/** Listens on 127.0.0.1, a free port; the port. */
+export async function listenOnLoopback(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** A fixture's authorization URL: /<fixture>/authorize with a code request of client "app" and `params`. */
+export function fixtureUrl(port: number, fixture: string, redirectUri: string, params: Record<string, string>): string {
+  const query = new URLSearchParams({ response_type: 'code', client_id: 'app', redirect_uri: redirectUri, ...params });
+  return `http://127.0.0.1:${port}/${fixture}/authorize?${query}`;
+}
+
+/** Closes the server and every connection it holds. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }

@@ -45,6 +45,13 @@ export interface StubOptions {
   refuseSecondClient?: string;
   /** The error for a code or refresh token presented by a client it was not issued to (default invalid_grant). */
   crossClientError?: string;
+  /**
+   * The user is taken as signed in already (a remembered sign-in, or one a script did): an authorization request is
+   * answered at once by a redirect with a code, with no page and no form POST.
+   */
+  signedIn?: boolean;
+  /** Token responses carry no refresh_token (issuing one is the server's choice, RFC 6749 §1.5). */
+  noRefreshToken?: boolean;
 }
 
 export const STUB = {
@@ -152,6 +159,15 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
       if (refusal) {
         const target = new URL(String(p.redirect_uri));
         target.searchParams.set('error', refusal);
+        if (p.state) target.searchParams.set('state', p.state);
+        res.writeHead(302, { location: target.href }).end();
+        return;
+      }
+      if (options.signedIn) {
+        const code = mint();
+        codes.set(code, { params: p, used: false });
+        const target = new URL(String(p.redirect_uri));
+        target.searchParams.set('code', code);
         if (p.state) target.searchParams.set('state', p.state);
         res.writeHead(302, { location: target.href }).end();
         return;
@@ -277,7 +293,7 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
           token_type: 'bearer',
           expires_in: 3600,
           id_token: idToken,
-          refresh_token: refreshToken,
+          ...(options.noRefreshToken ? {} : { refresh_token: refreshToken }),
         });
       }
       return json(res, 400, { error: 'unsupported_grant_type' });

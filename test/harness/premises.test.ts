@@ -1,0 +1,49 @@
+/**
+ * No premise, no verdict (docs/catalog.md, "Missing premises"): a scenario whose premise the IdP does not offer is
+ * `skipped` with that reason, never `error`; a set-up that fails before the premise can be seen stays an `error`.
+ * Played by the stub IdP.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateConfig } from '../../harness/config.ts';
+import { runSuite } from '../../harness/conformance.ts';
+import type { ScenarioResult } from '../../harness/results.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { type StubIdp, type StubOptions, startStubIdp } from '../support/stub-idp.ts';
+
+let stub: StubIdp | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+async function result(id: string, options: StubOptions): Promise<ScenarioResult> {
+  stub = await startStubIdp(options);
+  const scenarios = BUILT_IN_SCENARIOS.filter((s) => s.id === id);
+  const report = await runSuite({ config: validateConfig(stub.config, {}), scenarios, seed: 26 });
+  return report.results[0]!;
+}
+
+describe('a missing premise is a skip with the reason', () => {
+  it('redirect.no-307-after-login: a sign-in posting no form (signed in, by script) is skipped', async () => {
+    const r = await result('redirect.no-307-after-login', { signedIn: true });
+    expect(r.status).toBe('skipped');
+    expect(r.skipReason).toMatch(/with a code without a form POST answered by a redirect/);
+  });
+
+  it('redirect.no-307-after-login: a refused authorization is still an error (it never got to a sign-in)', async () => {
+    const r = await result('redirect.no-307-after-login', { refuseAuthorize: 'access_denied' });
+    expect(r.status).toBe('error');
+    expect(r.message).toMatch(/redirected with error=access_denied; a completed sign-in was needed/);
+  });
+
+  it('redirect.no-307-after-login: with a login form POST there is a redirect to judge', async () => {
+    const r = await result('redirect.no-307-after-login', {});
+    expect(['passed', 'warning']).toContain(r.status);
+  });
+
+  it('race.refresh-rotation: an IdP that issues no refresh token leaves nothing to race with', async () => {
+    const r = await result('race.refresh-rotation', { noRefreshToken: true });
+    expect(r.status).toBe('skipped');
+    expect(r.skipReason).toMatch(/returned no refresh_token to race with/);
+  });
+});
