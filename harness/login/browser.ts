@@ -24,6 +24,7 @@ import { BrowserWalk, type WalkRecorder, firstLine } from './browser-walk.ts';
 import { type PageClass, type PageControl, type PageModel, classify, describeError, reads, says } from './page.ts';
 import { type BrowserState, type LoginSession, sessionFor, walkOn } from './session.ts';
 import { PreconditionError } from '../failures.ts';
+import { OffOriginError } from '../http.ts';
 import { WalkPosition, walkFailure } from './walk-errors.ts';
 
 /** Where each walk is (for an error that names the page, the element and the step: walk-errors.ts). */
@@ -43,10 +44,11 @@ function element(c: PageControl): string {
 
 /**
  * What a walk threw, as an error naming the page, the element and the step (walk-errors.ts), after a screenshot of
- * where the walk stopped.
+ * where the walk stopped. Not when the harness refused to go somewhere (a URL off the allowed origins, a file: URL):
+ * the browser never went there, and a picture of wherever it is proves nothing.
  */
 async function walkFailed(walk: BrowserWalk, error: unknown): Promise<Error> {
-  await walk.screenshot('where the walk stopped').catch(() => undefined);
+  if (!(error instanceof OffOriginError)) await walk.screenshot('where the walk stopped').catch(() => undefined);
   return walkFailure('browser', positionOf(walk), error);
 }
 
