@@ -1,5 +1,6 @@
 import { CheckFailure, GRANT, createDpopKey, defineScenario } from '../../harness/scenario.ts';
-import { describeResponse, dpopAlgs, dpopKey, dpopTokens, tokensOf } from '../checks/index.ts';
+import { parseScope } from '../../generators/scope.ts';
+import { describeResponse, dpopAlgs, dpopKey, dpopTokens, offlineScope, tokensOf } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'dpop.refresh-bound',
@@ -31,13 +32,11 @@ export default defineScenario({
   async run(ctx) {
     const client = ctx.client('public');
     const key = dpopKey(ctx);
-    const scope = client.scope.split(' ').includes('offline_access')
-      ? client.scope
-      : `${client.scope} offline_access`.trim();
+    // offline_access only where the target advertises it (an IdP that does not know it may refuse the request).
+    const scope = offlineScope(ctx.target, parseScope(client.scope)).join(' ');
     const tokens = await dpopTokens(ctx, client, key, scope);
     const refresh =
-      tokens.refresh_token ??
-      ctx.skip('the public client got no refresh token (offline_access not granted?); nothing to bind');
+      tokens.refresh_token ?? ctx.skip(`the public client got no refresh token (scope "${scope}"); nothing to bind`);
     const url = ctx.target.endpoints.token!;
     const attempts: { name: string; headers: Record<string, string> }[] = [
       { name: 'a proof by another key', headers: { dpop: createDpopKey(dpopAlgs(ctx)).proof('POST', url) } },

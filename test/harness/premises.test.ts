@@ -47,3 +47,21 @@ describe('a missing premise is a skip with the reason', () => {
     expect(r.skipReason).toMatch(/returned no refresh_token to race with/);
   });
 });
+
+describe('the harness asks only for what the client has (offline_access only where advertised)', () => {
+  it("race.refresh-rotation: an IdP that does not know offline_access is raced with the client's own scope", async () => {
+    const r = await result('race.refresh-rotation', { unknownScopes: ['offline_access'] });
+    expect(r.status).not.toBe('error');
+    expect(r.status).toBe('passed');
+  });
+
+  it('race.refresh-rotation: offline_access is asked for where scopes_supported lists it', async () => {
+    const r = await result('race.refresh-rotation', {
+      unknownScopes: ['offline_access'],
+      discoveryExtra: { scopes_supported: ['openid', 'profile', 'offline_access'] },
+    });
+    // The stub advertises what it then refuses: the refusal of the sound request is a set-up error, not a verdict.
+    expect(r.status).toBe('error');
+    expect(r.message).toMatch(/invalid_scope/);
+  });
+});

@@ -52,6 +52,8 @@ export interface StubOptions {
   signedIn?: boolean;
   /** Token responses carry no refresh_token (issuing one is the server's choice, RFC 6749 §1.5). */
   noRefreshToken?: boolean;
+  /** Scopes it does not know: an authorization request asking for one is refused with invalid_scope. */
+  unknownScopes?: string[];
 }
 
 export const STUB = {
@@ -155,7 +157,12 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
       if (!webClients.some((c) => c.id === p.client_id && c.redirect === p.redirect_uri)) {
         return html(res, 400, '<h1>Invalid request</h1><p>Unknown client or redirect_uri.</p>');
       }
-      const refusal = options.refuseAuthorize ?? (options.requireNonce && !p.nonce ? 'invalid_request' : undefined);
+      const unknown = String(p.scope ?? '')
+        .split(' ')
+        .some((s) => options.unknownScopes?.includes(s));
+      const refusal =
+        options.refuseAuthorize ??
+        (options.requireNonce && !p.nonce ? 'invalid_request' : unknown ? 'invalid_scope' : undefined);
       if (refusal) {
         const target = new URL(String(p.redirect_uri));
         target.searchParams.set('error', refusal);
