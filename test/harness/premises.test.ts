@@ -49,7 +49,7 @@ describe('a missing premise is a skip with the reason', () => {
 });
 
 describe('the harness asks only for what the client has (offline_access only where advertised)', () => {
-  it("race.refresh-rotation: an IdP that does not know offline_access is raced with the client's own scope", async () => {
+  it('race.refresh-rotation: an IdP that does not know offline_access is raced with its own scope', async () => {
     const r = await result('race.refresh-rotation', { unknownScopes: ['offline_access'] });
     expect(r.status).not.toBe('error');
     expect(r.status).toBe('passed');
