@@ -1,7 +1,13 @@
 /** `idp-conformance run`: the conformance suites against a target (or the embedded reference). */
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { type LoadedTarget, configSecrets, loadTarget, validateConfig } from '../harness/config.ts';
+import {
+  type LoadedTarget,
+  configSecrets,
+  loadTarget,
+  shortSecretWarnings,
+  validateConfig,
+} from '../harness/config.ts';
 import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/failures.ts';
 import { Redactor } from '../harness/redact.ts';
 import { patternList } from '../harness/glob.ts';
@@ -102,6 +108,7 @@ async function runTarget(
       `seed ${o.seed}${o.shard ? `, shard ${o.shard.index}/${o.shard.total}` : ''}`,
   );
   if (o.flaws.length) out.line(`!! planted flaws on in the embedded reference: ${o.flaws.join(', ')}`);
+  for (const warning of shortSecretWarnings(loaded.config)) out.line(`!! ${warning}`);
   const notice = loaded.source === 'issuer-url' ? clientlessNotice(selectScenarios(o.scenarios, o.only, o.skip)) : '';
   if (notice) out.line(`idp-conformance: ${notice}`);
   let written: string[] = [];

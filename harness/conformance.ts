@@ -2,7 +2,7 @@
  * One whole run: config → discovery → runner → the Report (DESIGN §2 data flow). The caller hands
  * in the scenarios (the catalog lives in suites/, which the harness never imports).
  */
-import { type TargetConfig, configSecrets } from './config.ts';
+import { type TargetConfig, configSecrets, shortSecretWarnings } from './config.ts';
 import { PACKAGE } from './package-info.ts';
 import { Redactor } from './redact.ts';
 import type { Report, ScenarioResult, Summary } from './results.ts';
@@ -53,7 +53,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const started = performance.now();
   const target = await resolveTarget(config, redactor, options.fetch);
   const outcome = await runScenarios({ ...options, config, target, redactor });
-  const notices = [...(target.discoveryNotices ?? []), ...outcome.notices];
+  const notices = [...shortSecretWarnings(config), ...(target.discoveryNotices ?? []), ...outcome.notices];
   return {
     schemaVersion: 1,
     tool: TOOL,

@@ -108,6 +108,8 @@ export class Redactor {
   /** Labels of values redacted by field name only (too short, or sent by the harness): never replaced in free text. */
   readonly #fieldLabels = new Map<string, string>();
   readonly #counts = new Map<string, number>();
+  /** Configured secrets too short to find in free text: masked wherever one is a whole form field or JSON value. */
+  readonly #short = new Set<string>();
   /** While observing one response: values the request carried (an echo is not learned) and the learning budget. */
   #echo: ReadonlySet<string> = new Set();
   #budget = Infinity;
@@ -132,7 +134,10 @@ export class Redactor {
     if (isLabel(value)) return value;
     const known = this.#labels.get(value);
     if (known) return known;
-    if (value.length < MIN_SECRET_LENGTH) return this.#fieldLabel(value, kind);
+    if (value.length < MIN_SECRET_LENGTH) {
+      this.#short.add(value);
+      return this.#fieldLabel(value, kind);
+    }
     const label = this.#fieldLabels.get(value) ?? this.#newLabel(kind);
     this.#fieldLabels.delete(value);
     for (const variant of new Set([
@@ -363,10 +368,9 @@ export class Redactor {
       .map((pair) => {
         const [k = '', ...rest] = pair.split('=');
         const key = decodeURIComponentSafe(k.replace(/\+/g, ' '));
-        if (SECRET_FIELDS.has(key) && rest.length) {
-          const value = decodeURIComponentSafe(rest.join('=').replace(/\+/g, ' '));
-          return `${k}=${this.#fieldLabel(value, key)}`;
-        }
+        const value = decodeURIComponentSafe(rest.join('=').replace(/\+/g, ' '));
+        if (rest.length && (SECRET_FIELDS.has(key) || this.#short.has(value)))
+          return `${k}=${this.#fieldLabel(value, this.#short.has(value) ? 'secret' : key)}`;
         return this.text(pair);
       })
       .join('&');
@@ -379,6 +383,7 @@ export class Redactor {
       return Object.fromEntries(
         Object.entries(value).map(([k, v]) => {
           if (typeof v === 'string' && secretMember(k, v)) return [k, this.#fieldLabel(v, k)];
+          if (typeof v === 'string' && this.#short.has(v)) return [k, this.#fieldLabel(v, 'secret')];
           if (jwk && PRIVATE_JWK_MEMBERS.has(k))
             return [k, this.#replaceStrings(v, (s) => this.#fieldLabel(s, 'private_key'))];
           return [k, this.#redactJson(v)];

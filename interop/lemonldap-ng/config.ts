@@ -9,8 +9,8 @@
  *   portal adds the cookie domain's leading dot itself (`.127.0.0.1`); the harness's form driver
  *   keeps cookies host-only, so the SSO cookie still comes back.
  * - DBI authentication and user database (userDB Same) on SQLite: a users table written fresh under
- *   workDir at every start with one test user whose password is random per start (24 characters;
- *   the harness refuses secrets shorter than 8, which LLNG's Demo users' password = login are).
+ *   workDir at every start with one test user whose password is random per start (24 characters),
+ *   or, with `demoUser`, LLNG's Demo user dwho/dwho (password = login).
  *   The password column holds the password in clear (dbiAuthPasswordHash empty): LLNG's hashing
  *   calls an SQL function of that name (SHA256(?), ENCRYPT(...)), which SQLite does not have; the
  *   file is mode 0600 and the password dies with the start. Session attributes come from the row
@@ -43,6 +43,11 @@ export const PACKAGES = [
 /** The SQLite users table DBI authentication reads: its name and its one row but the password. */
 export const USERS_TABLE = 'users';
 export const TEST_USER = { uid: 'interop', cn: 'Interop Test User', mail: 'interop@example.org' } as const;
+/**
+ * LemonLDAP::NG's Demo user, whose password is its login (4 characters): what a deployer trying the harness on a demo
+ * install types in. The harness accepts it with a warning (short secrets are masked where the harness sends them).
+ */
+export const DEMO_USER = { uid: 'dwho', cn: 'Doctor Who', mail: 'dwho@badwolf.org', password: 'dwho' } as const;
 /** The session attributes taken from the user's row (attribute: column); the OIDC claims map from them. */
 const DBI_EXPORTED_VARS = { uid: 'uid', cn: 'cn', mail: 'mail' };
 

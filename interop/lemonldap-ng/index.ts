@@ -16,6 +16,7 @@ import {
   type LlngPaths,
   PACKAGES,
   type SigningKey,
+  DEMO_USER,
   TEST_USER,
   USERS_TABLE,
   lemonldapIni,
@@ -124,7 +125,7 @@ function clients(port: number): LlngClient[] {
  * (mode 0600). Perl's DBI and DBD::SQLite (the packages' own) write it; the row goes in on stdin
  * as JSON, so the password is never on a command line.
  */
-async function createUsersDb(file: string, password: string): Promise<void> {
+async function createUsersDb(file: string, row: UserRow): Promise<void> {
   await writeFile(file, '', { mode: 0o600 });
   const script =
     `use strict; use warnings; use DBI; use JSON::PP;
@@ -137,7 +138,7 @@ $dbh->do("INSERT INTO $in->{table} (uid, password, cn, mail) VALUES (?, ?, ?, ?)
     `password cn mail)});
 $dbh->disconnect;`;
   const child = run('perl', ['-e', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
-  child.child.stdin?.end(JSON.stringify({ dsn: sqliteDsn(file), table: USERS_TABLE, row: { ...TEST_USER, password } }));
+  child.child.stdin?.end(JSON.stringify({ dsn: sqliteDsn(file), table: USERS_TABLE, row }));
   try {
     await child;
   } catch (error) {
@@ -148,7 +149,14 @@ $dbh->disconnect;`;
   }
 }
 
-function targetConfig(issuer: string, list: LlngClient[], password: string): Record<string, unknown> {
+interface UserRow {
+  uid: string;
+  cn: string;
+  mail: string;
+  password: string;
+}
+
+function targetConfig(issuer: string, list: LlngClient[], user: UserRow): Record<string, unknown> {
   return {
     $comment: 'LemonLDAP::NG 2.16 (Debian), written by interop/lemonldap-ng',
     issuer,
@@ -166,7 +174,7 @@ function targetConfig(issuer: string, list: LlngClient[], password: string): Rec
         },
       ]),
     ),
-    user: { username: TEST_USER.uid, password },
+    user: { username: user.uid, password: user.password },
     login: { driver: 'form', usernameField: 'user', passwordField: 'password' },
     // A Perl portal with 4 FastCGI workers: a property scenario's hundreds of requests (e.g.
     // redirect.exact-match) took 21–33 s on a loaded 2-core machine, past the 30 s default.
@@ -244,6 +252,8 @@ export async function start(options: {
   port: number;
   workDir: string;
   log?: (line: string) => void;
+  /** Sign in as LLNG's Demo user dwho/dwho (a 4-character password) instead of a random 24-character one. */
+  demoUser?: boolean;
 }): Promise<RunningLemonldapNg> {
   const { port, log } = options;
   for (const file of [FASTCGI_SERVER, NGINX]) {
@@ -290,9 +300,9 @@ export async function start(options: {
 
   const list = clients(port);
   const key = signingKey();
-  // The test user's password: fresh per start, 24 characters (the harness wants 8 or more).
-  const password = secret();
-  await createUsersDb(paths.usersDb, password);
+  // The test user: a password fresh per start, 24 characters; or the Demo user dwho/dwho.
+  const user: UserRow = options.demoUser ? { ...DEMO_USER } : { ...TEST_USER, password: secret() };
+  await createUsersDb(paths.usersDb, user);
   const iniFile = join(paths.confDir, 'lemonldap-ng.ini');
   const confFile = join(paths.confDir, 'lmConf-1.json');
   await writeFile(confFile, `${JSON.stringify(lmConf({ issuer, paths, key, clients: list }), null, 2)}\n`, {
@@ -360,7 +370,7 @@ export async function start(options: {
     throw error;
   }
   return {
-    targetConfig: targetConfig(issuer, list, password),
+    targetConfig: targetConfig(issuer, list, user),
     stop,
     pids: () => started.flatMap((p) => (p.child.pid === undefined ? [] : [p.child.pid])),
   };

@@ -1,7 +1,6 @@
 /** Item 2: redaction that cannot crash or leak (huge tokens, truncated bodies, short secrets). */
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../harness/config.ts';
-import { ConfigError } from '../../harness/failures.ts';
+import { configSecrets, shortSecretWarnings, validateConfig } from '../../harness/config.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { RUN_TIMEOUT_MS, attack, expectContained } from './common.ts';
 import { resultOf } from './run-cli.ts';
@@ -40,23 +39,43 @@ describe('item 2: redaction of huge tokens', () => {
     expect(redactor.text('xabcdefghijklx abcdefghz')).toBe('x[REDACTED:b:1]x [REDACTED:a:1]z');
   });
 
-  it('refuses secrets shorter than 8 characters in the config, naming the field', () => {
-    const config = {
-      issuer: 'https://idp.example',
-      clients: { machine: { clientId: 'm', clientSecret: 'short' } },
-      user: { username: 'u', password: 'pw' },
-    };
-    let error: unknown;
-    try {
-      validateConfig(config, {});
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    const message = (error as ConfigError).message;
-    expect(message).toMatch(/clients\.machine\.clientSecret.*at least 8 characters/);
-    expect(message).toMatch(/user\.password.*at least 8 characters/);
-    expect(message).not.toContain('"short"');
-    expect(message).not.toContain('"pw"');
+  it('accepts secrets shorter than 8 characters with a warning that names the field, never the value', () => {
+    const config = validateConfig(
+      {
+        issuer: 'https://idp.example',
+        clients: { machine: { clientId: 'm', clientSecret: 'short' } },
+        user: { username: 'dwho', password: 'dwho' },
+      },
+      {},
+    );
+    const warnings = shortSecretWarnings(config);
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^clients\.machine\.clientSecret is shorter than 8 characters/);
+    expect(warnings[1]).toMatch(/^user\.password is shorter than 8 characters: .*cannot be masked by value/);
+    expect(warnings.join(' ')).not.toMatch(/"short"|"dwho"/);
+  });
+
+  it('masks a short secret wherever the harness puts it: form fields, JSON members, query, Basic credentials', () => {
+    const config = validateConfig(
+      {
+        issuer: 'https://idp.example',
+        clients: { machine: { clientId: 'm', clientSecret: 'sh0rt' } },
+        user: { username: 'dwho', password: 'pw1' },
+        login: { driver: 'form', usernameField: 'user', passwordField: 'pass' },
+      },
+      {},
+    );
+    const redactor = new Redactor(configSecrets(config));
+    const form = redactor.body('user=dwho&pass=pw1&lang=en');
+    expect(form).not.toMatch(/=pw1(&|$)/);
+    expect(form).toContain('lang=en');
+    const json = redactor.body(
+      JSON.stringify({ grant_type: 'client_credentials', client_secret: 'sh0rt', pass: 'pw1' }),
+    );
+    expect(json).not.toMatch(/"sh0rt"|"pw1"/);
+    expect(json).toContain('client_credentials');
+    expect(redactor.url('https://idp.example/login?pass=pw1&x=1')).not.toContain('pw1');
+    const basic = `Basic ${Buffer.from('m:sh0rt').toString('base64')}`;
+    expect(redactor.headers({ authorization: basic }).authorization).toBe('Basic [REDACTED:credentials]');
   });
 });

@@ -220,3 +220,49 @@ describe.skipIf(Boolean(skipReason))(`LemonLDAP::NG 2.16 from Debian${skipReason
     await expect(fetch(`${issuer}/.well-known/openid-configuration`)).rejects.toThrow();
   }, 60_000);
 });
+
+describe.skipIf(Boolean(skipReason))('LemonLDAP::NG with its Demo user dwho/dwho (a 4-character password)', () => {
+  let running: RunningLemonldapNg;
+  let workDir: string;
+
+  beforeAll(async () => {
+    await lemonldapNg.install();
+    workDir = await mkdtemp(join(tmpdir(), 'interop-llng-demo-'));
+    running = await start({ port: await closedPort(), workDir, demoUser: true });
+  }, 900_000);
+
+  afterAll(async () => {
+    await running?.stop();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('runs with a warning, signs in, and never writes the password where the harness sent it', async () => {
+    const config = validateConfig(running.targetConfig);
+    expect(config.user).toEqual({ username: 'dwho', password: 'dwho' });
+    const reportDir = await mkdtemp(join(tmpdir(), 'interop-llng-demo-report-'));
+    try {
+      const report = await runConformance({
+        target: config,
+        only: ['code.happy-path', 'client-auth.bad-secret'],
+        reportDir,
+        formats: ['json', 'html'],
+      });
+      expect(report.results.map((r) => [r.id, r.status])).toEqual(
+        expect.arrayContaining([
+          ['code.happy-path', 'passed'],
+          ['client-auth.bad-secret', 'passed'],
+        ]),
+      );
+      expect(report.notices?.join('\n')).toMatch(/user\.password is shorter than 8 characters/);
+      for (const file of ['report.json', 'report.html']) {
+        const text = await readFile(join(reportDir, file), 'utf8');
+        // The sign-in form the harness posted: the password field is masked (the login is the same word,
+        // so the user field is too: a short value is masked wherever it is a whole form field).
+        expect(text).toMatch(/password=\[REDACTED:/);
+        expect(text).not.toMatch(/password=dwho/);
+      }
+    } finally {
+      await rm(reportDir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
