@@ -28,6 +28,7 @@ const TEST_GROUPS: Record<string, readonly string[]> = {
     'test/login/spa-pages.test.ts',
     'test/login/browser-catalog.test.ts',
     'test/login/browser-contexts.test.ts',
+    'test/login/assets.test.ts',
     'test/hostile/7-chromium.test.ts',
   ],
   interop: ['test/interop/**/*.test.ts'],

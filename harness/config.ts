@@ -328,10 +328,20 @@ const shareSession = z
       'signs in afresh on every walk (the same verdicts, slower): to rule the shared session out.',
   );
 
+/** Whether browser walks load images, fonts and media (default false: a sign-in needs none of them). */
+const loadAssets = z
+  .boolean()
+  .optional()
+  .describe(
+    'Whether browser walks load images, fonts and media (default false: never requested, which spares the IdP ' +
+      'hundreds of requests a run). true: for a login step that needs one (e.g. waits for an image).',
+  );
+
 const loginSchema = z.discriminatedUnion('driver', [
   z.strictObject({
     driver: z.literal('form'),
     shareSession,
+    loadAssets,
     usernameField: z.string().min(1).default('username').describe("Name of the login form's username input."),
     passwordField: z.string().min(1).default('password').describe("Name of the login form's password input."),
     userAgent: z
@@ -354,6 +364,7 @@ const loginSchema = z.discriminatedUnion('driver', [
   z.strictObject({
     driver: z.literal('browser'),
     shareSession,
+    loadAssets,
     steps: z
       .array(browserStep)
       .optional()

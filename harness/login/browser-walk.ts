@@ -40,10 +40,18 @@ export interface WalkOptions {
    */
   origins?: OriginPolicy;
   recorder: WalkRecorder;
+  /**
+   * Load images, fonts and media (default false: they are never sent). A sign-in needs none of them, and each is a
+   * request the IdP serves for nothing (one IdP leaked a file descriptor per static file it served).
+   */
+  loadAssets?: boolean;
   /** How long a navigation may take (ms). */
   timeoutMs: number;
   signal?: AbortSignal;
 }
+
+/** Requests a sign-in needs none of (CDP Network.ResourceType): not sent unless login.loadAssets. */
+const ASSET_TYPES = new Set(['Image', 'Font', 'Media']);
 
 /** How a walk ended before the driver stopped it: at the redirect_uri, or at the edge of `stayWithin`. */
 export type WalkEnd =
@@ -244,6 +252,7 @@ export class BrowserWalk {
     const record: RequestRecord = { url, method: request.method, type: event.resourceType, navigation };
     this.requests.push(record);
     let block: string | undefined;
+    let quiet = false;
     const refused = this.o.origins?.browserMay(url);
     if (isRedirectTo(url, this.o.stopAt)) {
       block = 'the redirect to the redirect_uri, caught and not loaded';
@@ -256,9 +265,12 @@ export class BrowserWalk {
     } else if (this.o.stayWithin && /^https?:/.test(url) && new URL(url).origin !== new URL(this.o.stayWithin).origin) {
       block = `outside ${new URL(this.o.stayWithin).origin}, blocked`;
       if (navigation) this.#finish({ kind: 'left', url });
+    } else if (!this.o.loadAssets && ASSET_TYPES.has(event.resourceType)) {
+      block = `${event.resourceType.toLowerCase()}: not loaded (login.loadAssets)`;
+      quiet = true;
     }
-    if (block) {
-      record.blocked = true;
+    if (block) record.blocked = true;
+    if (block && !quiet) {
       this.o.recorder.transcript({
         kind: 'http',
         label: `browser: ${event.resourceType.toLowerCase()} request`,

@@ -83,6 +83,8 @@ export interface BrowserLoginOptions {
   log?: (message: string) => void;
   /** Where the browser may go (DESIGN §9). */
   origins?: OriginPolicy;
+  /** Load images, fonts and media (login.loadAssets; default not). */
+  loadAssets?: boolean;
   /** The run's shared IdP session (AuthorizeOptions.session "shared"). */
   sharedSession?: LoginSession;
   /**
@@ -133,6 +135,7 @@ export class BrowserLoginDriver implements LoginDriver {
       ...(stayWithin ? { stayWithin } : {}),
       ...(this.o.signal ? { signal: this.o.signal } : {}),
       ...(this.o.origins ? { origins: this.o.origins } : {}),
+      ...(this.o.loadAssets ? { loadAssets: true } : {}),
     };
     if (shared) return BrowserWalk.borrow(await shared, options);
     const emptied = this.o.emptied;

@@ -64,6 +64,7 @@ export function browserLoginDriver(config: TargetConfig, env: DriverEnvironment)
     log: env.log,
     ...(env.signal ? { signal: env.signal } : {}),
     ...(env.origins ? { origins: env.origins } : {}),
+    ...(config.login.loadAssets ? { loadAssets: true } : {}),
   });
 }
 
