@@ -5,8 +5,8 @@
 import { type TargetConfig, configSecrets, shortSecretWarnings } from './config.ts';
 import { PACKAGE } from './package-info.ts';
 import { Redactor } from './redact.ts';
-import type { Report, ScenarioResult, Summary } from './results.ts';
-import { type RunnerOptions, runScenarios } from './runner.ts';
+import type { Outage, Report, ScenarioResult, Summary } from './results.ts';
+import { type RunOutcome, type RunnerOptions, STOPPED_ANSWERING, runScenarios } from './runner.ts';
 import { resolveTarget } from './target.ts';
 import { assessVerdict } from './verdict.ts';
 
@@ -53,7 +53,13 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const started = performance.now();
   const target = await resolveTarget(config, redactor, options.fetch);
   const outcome = await runScenarios({ ...options, config, target, redactor });
-  const notices = [...shortSecretWarnings(config), ...(target.discoveryNotices ?? []), ...outcome.notices];
+  const outage = outageOf(outcome);
+  const notices = [
+    ...(outage ? [outageNotice(outage)] : []),
+    ...shortSecretWarnings(config),
+    ...(target.discoveryNotices ?? []),
+    ...outcome.notices,
+  ];
   return {
     schemaVersion: 1,
     tool: TOOL,
@@ -73,6 +79,26 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     ...(options.plantedFlaws?.length ? { plantedFlaws: [...options.plantedFlaws] } : {}),
     ...(target.discoveryOverrides ? { discoveryOverrides: target.discoveryOverrides } : {}),
     ...(notices.length ? { notices } : {}),
+    ...(outage ? { outage } : {}),
     verdict: assessVerdict(outcome.results, new Set(outcome.needsLogin)),
   };
+}
+
+/** The run's outage with the scenarios it left unjudged; none when no scenario errored for it. */
+function outageOf(outcome: RunOutcome): Outage | undefined {
+  if (!outcome.outage) return undefined;
+  const scenarios = outcome.results
+    .filter((r) => r.status === 'error' && r.message?.startsWith(STOPPED_ANSWERING))
+    .map((r) => r.id);
+  return scenarios.length ? { ...outcome.outage, scenarios } : undefined;
+}
+
+/** The one sentence reports lead with. */
+export function outageNotice(o: Outage): string {
+  const n = o.scenarios?.length ?? 0;
+  return (
+    `the target stopped answering at ${o.at}, after ${o.afterRequests} requests of the scenarios: ${o.lastSent} got ` +
+    `${o.cause}, and nothing answered after it; ${n} scenario${n === 1 ? '' : 's'} could not be judged because ` +
+    `of it (${(o.scenarios ?? []).join(', ')})`
+  );
 }

@@ -21,6 +21,7 @@ import type { Finding, Level, ProfileName, ResolvedRequirement } from './results
 import type { AuthorizeResult, PropertyOptions, Scenario, ScenarioBrowser, ScenarioContext } from './scenario.ts';
 import type { ScreenshotStore } from './screenshots.ts';
 import type { Target } from './target.ts';
+import type { TargetTraffic } from './traffic.ts';
 
 export interface ContextInput {
   scenario: Scenario;
@@ -56,6 +57,8 @@ export interface ContextInput {
   origins?: OriginPolicy;
   /** Caps on responses (the config's limits). */
   limits?: Partial<Limits>;
+  /** The run's traffic to the target (harness/traffic.ts). */
+  traffic?: TargetTraffic;
   /** Decides failed/warning for a failure (by the requirement it names). */
   statusOf: (failure: CheckFailure) => Finding['status'];
   /** The scenario's requirement (declared by the scenario), or a HarnessError naming the mistake. */
@@ -154,6 +157,7 @@ function scenarioHttp(input: ContextInput): HttpClient {
     encoding: input.config.tokenRequestEncoding,
     ...(input.origins ? { origins: input.origins } : {}),
     ...(input.limits ? { limits: input.limits } : {}),
+    ...(input.traffic ? { traffic: input.traffic } : {}),
     issuer: target.issuer,
     ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
     ...(input.fetch ? { fetch: input.fetch } : {}),

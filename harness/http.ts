@@ -9,6 +9,7 @@ import type { Evidence, HttpEvidence } from './results.ts';
 import type { AuthMethod, Client } from './config.ts';
 import { assertionFields, clientAssertion } from './client-assertion.ts';
 import { HarnessError, TargetUnreachableError } from './failures.ts';
+import { type TargetTraffic, requestName } from './traffic.ts';
 import { DEFAULT_LIMITS, LimitExceededError, type Limits, jsonDeeperThan, parseJsonBounded } from './limits.ts';
 import { CLIENT_USER_AGENT, type Navigation, navigationHeaders } from './navigation.ts';
 import type { OriginPolicy } from './origin.ts';
@@ -129,6 +130,8 @@ export interface HttpClientOptions {
   encoding?: 'form' | 'json';
   /** The User-Agent of navigations (target config `login.userAgent`); default a desktop Chromium's. */
   userAgent?: string;
+  /** The run's traffic to the target, counted across scenarios (an outage mid-run is reported once). */
+  traffic?: TargetTraffic;
   /**
    * Tests only: a fetch to send through instead of the node:http(s) transport (harness/transport.ts).
    * It receives every header the harness sets, Host, Content-Length and Connection included.
@@ -223,6 +226,7 @@ export class HttpClient {
     const sent = wireHeaders(req.url, headers, body);
     const evidence = requestEvidence(req, method, sent, body);
     const { signal, done } = requestSignal(timeoutMs, this.#o.signal);
+    this.#o.traffic?.sent(method, req.url, req.label);
     let res: Response;
     let text: string;
     try {
@@ -309,6 +313,7 @@ export class HttpClient {
     const sent = wireHeaders(req.url, headers, body, false);
     const started = performance.now();
     const name = req.label ?? `${method} ${new URL(req.url).pathname}`;
+    for (let i = 0; i < count; i++) this.#o.traffic?.sent(method, req.url, name);
     const exchanges = Array.from({ length: count }, (_, i) => {
       const evidence = requestEvidence(
         { ...req, label: `${name} (${i + 1} of ${count}, at once)` },
@@ -351,6 +356,8 @@ export class HttpClient {
     evidence.durationMs = Math.round(performance.now() - started);
     this.#o.recorder.add(evidence);
     if (this.#o.signal?.aborted) return this.#o.signal.reason;
+    const { method, url } = evidence.request;
+    this.#o.traffic?.unanswered(requestName(method, url, evidence.label), evidence.error);
     return new TargetUnreachableError(evidence.request.url, evidence.error);
   }
 
@@ -362,6 +369,7 @@ export class HttpClient {
     text: string,
     started: number,
   ): HttpResponse {
+    this.#o.traffic?.answered();
     const responseHeaders: Record<string, string> = {};
     headers.forEach((value, name) => {
       responseHeaders[name] = value;

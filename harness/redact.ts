@@ -19,7 +19,7 @@
  * only target-supplied text is (messages, logs, evidence).
  */
 import { parseJsonBounded } from './limits.ts';
-import type { Evidence, HttpEvidence, ScenarioResult } from './results.ts';
+import type { Evidence, HttpEvidence, Outage, ScenarioResult } from './results.ts';
 
 export const SECRET_FIELDS = new Set([
   'client_secret',
@@ -400,6 +400,11 @@ export class Redactor {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.#replaceStrings(v, replace)]));
     }
     return value;
+  }
+
+  /** An outage's target-supplied text (the URL sent to, the transport's words) redacted. */
+  outage(o: Outage): Outage {
+    return { ...o, lastSent: this.text(o.lastSent), cause: this.text(o.cause) };
   }
 
   evidence(e: Evidence): Evidence {

@@ -163,6 +163,22 @@ export interface Report {
   notices?: string[];
   /** Whether the run was a verdict on the target (absent on reports from before it was computed). */
   verdict?: Verdict;
+  /** The target stopped answering mid-run and never answered again: the one finding reports lead with. */
+  outage?: Outage;
+}
+
+/** The target stopped answering: when, after how many requests, what was sent last, and what the transport said. */
+export interface Outage {
+  /** When the first request went unanswered (ISO 8601). */
+  at: string;
+  /** Requests the scenarios had sent to the target before that one (discovery not counted). */
+  afterRequests: number;
+  /** The request that went unanswered: method, URL without its query, and label. */
+  lastSent: string;
+  /** What the transport said (e.g. "connection refused (ECONNREFUSED)"). */
+  cause: string;
+  /** The scenarios that could not be judged because of it (they errored: "the target stopped answering"). */
+  scenarios?: string[];
 }
 
 /** A scenario whose verdict differs from the baseline run's (`absent`: not in that run). */

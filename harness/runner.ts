@@ -6,6 +6,7 @@
 import { type Shard, shardOf } from './shard.ts';
 import { type Client, type TargetConfig, resolveClients } from './config.ts';
 import { PROPERTY_BUDGET_SHARE, createContext } from './context.ts';
+import { type Outage, TargetTraffic } from './traffic.ts';
 import {
   CheckFailure,
   HarnessError,
@@ -79,6 +80,8 @@ export interface RunOutcome {
   seed: number;
   runs: number;
   notices: string[];
+  /** The target stopped answering mid-run and never answered again (harness/traffic.ts). */
+  outage?: Outage;
   /** Ids of the selected scenarios that need a login (requires.user): the run's core flows. */
   needsLogin: string[];
 }
@@ -195,13 +198,16 @@ const PROBE_SCENARIO: Scenario = defineScenario({
   run: () => undefined,
 });
 
+/** How the result of a scenario cut off by a target that stopped answering begins. */
+export const STOPPED_ANSWERING = 'the target stopped answering';
+
 const RANK: Record<Status, number> = { passed: 0, skipped: 0, warning: 1, failed: 2, error: 3 };
 
 function classify(error: unknown, timeoutMs: number): { status: Status; message: string; skipReason?: string } {
   if (error instanceof SkipSignal) return { status: 'skipped', message: error.message, skipReason: error.message };
   if (error instanceof ScenarioTimeoutError) return { status: 'error', message: error.message };
   if (error instanceof TargetUnreachableError)
-    return { status: 'error', message: `the target stopped answering: ${error.message}` };
+    return { status: 'error', message: `${STOPPED_ANSWERING}: ${error.message}` };
   if (error instanceof JudgementError) return { status: 'error', message: `could not judge: ${error.message}` };
   if (error instanceof PreconditionError)
     return { status: 'error', message: `could not get as far as the check: ${error.message}` };
@@ -244,6 +250,8 @@ interface Run {
   /** The browser driver's context for that session, for the whole run (its tabs reused): opened on first use. */
   sharedBrowserContext: LazyContext;
   screenshots: ScreenshotStore;
+  /** The run's traffic to the target: an outage mid-run becomes one finding (harness/traffic.ts). */
+  traffic: TargetTraffic;
   /** The capability probe (see gate), one per client role. */
   probe: (role: ClientRole) => Promise<string | undefined>;
 }
@@ -297,6 +305,7 @@ export function resolveRun(options: RunnerOptions): Omit<Run, 'probe'> {
     session: config.login.shareSession === false ? undefined : new LoginSession(),
     sharedBrowserContext: lazyContext(browser),
     screenshots: new ScreenshotStore(options.reportDir),
+    traffic: TargetTraffic.afterDiscovery(),
   };
 }
 
@@ -329,6 +338,7 @@ function sharedContextInput(run: Omit<Run, 'probe'>) {
     browser: run.browser,
     screenshots: run.screenshots,
     origins: run.origins,
+    traffic: run.traffic,
     ...(run.session ? { session: run.session, sharedBrowserContext: run.sharedBrowserContext.get } : {}),
     ...(config.limits ? { limits: config.limits } : {}),
     loginDriver: (http: HttpClient, env: DriverEnvironment) => run.loginDriver(http, config, env),
@@ -632,7 +642,15 @@ export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> 
   }
   // Tokens seen late may have appeared in earlier results: redact all once more.
   const needsLogin = selected.filter((s) => s.requires?.user).map((s) => s.id);
-  return { results: results.map((r) => redactor.result(r)), seed: run.seed, runs: run.runs, notices, needsLogin };
+  const outage = run.traffic.outage();
+  return {
+    results: results.map((r) => redactor.result(r)),
+    seed: run.seed,
+    runs: run.runs,
+    notices,
+    needsLogin,
+    ...(outage ? { outage: redactor.outage(outage) } : {}),
+  };
 }
 
 function levelStatus(level: Level): Finding['status'] {

@@ -130,6 +130,15 @@ export const reportSchema = z.strictObject({
     .optional(),
   notices: z.array(z.string()).optional(),
   verdict: z.strictObject({ judged: z.boolean(), reason: z.string().optional() }).optional(),
+  outage: z
+    .strictObject({
+      at: z.string(),
+      afterRequests: z.int(),
+      lastSent: z.string(),
+      cause: z.string(),
+      scenarios: z.array(z.string()).optional(),
+    })
+    .optional(),
 });
 
 // The schema and the Report type must describe the same thing.

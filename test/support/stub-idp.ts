@@ -54,6 +54,8 @@ export interface StubOptions {
   noRefreshToken?: boolean;
   /** Scopes it does not know: an authorization request asking for one is refused with invalid_scope. */
   unknownScopes?: string[];
+  /** After this many requests the stub stops answering: its listener closes and every connection drops. */
+  dieAfter?: number;
 }
 
 export const STUB = {
@@ -111,6 +113,11 @@ export async function startStubIdp(options: StubOptions = {}): Promise<StubIdp> 
   };
 
   const server = createServer((req, res) => {
+    if (options.dieAfter !== undefined && requests.length >= options.dieAfter) {
+      server.close();
+      server.closeAllConnections();
+      return;
+    }
     void handle(req, res).catch((error: unknown) =>
       json(res, 500, { error: 'server_error', error_description: String(error) }),
     );

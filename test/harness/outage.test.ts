@@ -1,0 +1,80 @@
+/**
+ * A target that stops answering mid-run: the report leads with one finding — when, after how many requests, what was
+ * sent last, which scenarios could not be judged because of it — instead of a row of unrelated errors. A target that
+ * drops one request and answers the next is no outage.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateConfig } from '../../harness/config.ts';
+import { runSuite } from '../../harness/conformance.ts';
+import { TargetTraffic } from '../../harness/traffic.ts';
+import { reportSchema } from '../../reports/schema.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { type StubIdp, startStubIdp } from '../support/stub-idp.ts';
+
+let stub: StubIdp | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+const IDS = ['code.happy-path', 'code.state-round-trip', 'client-credentials.issues-token', 'token.no-store'];
+
+describe('a target that stops answering mid-run', () => {
+  it('is one finding at the top of the report, naming when, after how many requests and what was last sent', async () => {
+    // Discovery and JWKS answer; the scenarios' requests find the listener closed after two more.
+    stub = await startStubIdp({ dieAfter: 4 });
+    const report = await runSuite({
+      config: validateConfig(stub.config, {}),
+      scenarios: BUILT_IN_SCENARIOS.filter((s) => IDS.includes(s.id)),
+      seed: 7,
+      concurrency: 1,
+    });
+    const errored = report.results.filter((r) => r.message?.startsWith('the target stopped answering'));
+    expect(errored.length).toBeGreaterThan(0);
+    expect(report.outage).toMatchObject({
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      afterRequests: expect.any(Number),
+      lastSent: expect.stringMatching(/^(GET|POST) http:\/\/127\.0\.0\.1:\d+\//),
+      cause: expect.any(String),
+    });
+    expect(report.outage?.scenarios?.sort()).toEqual(errored.map((r) => r.id).sort());
+    expect(() => reportSchema.parse(report)).not.toThrow();
+    expect(report.notices?.[0]).toMatch(
+      /^the target stopped answering at .*, after \d+ requests of the scenarios: .* could not be judged because of it/,
+    );
+  }, 60_000);
+
+  it('is no finding when the target answers to the end', async () => {
+    stub = await startStubIdp();
+    const report = await runSuite({
+      config: validateConfig(stub.config, {}),
+      scenarios: BUILT_IN_SCENARIOS.filter((s) => IDS.includes(s.id)),
+      seed: 7,
+    });
+    expect(report.outage).toBeUndefined();
+  }, 60_000);
+});
+
+describe('TargetTraffic', () => {
+  it('takes a failure followed by an answer for no outage, and the first of a final row of failures for one', () => {
+    const t = TargetTraffic.afterDiscovery();
+    t.unanswered(t.sent('GET', 'http://idp/a?secret=1', 'one'), 'socket hang up');
+    t.answered();
+    expect(t.outage()).toBeUndefined();
+    t.sent('GET', 'http://idp/b');
+    t.answered();
+    t.unanswered(t.sent('POST', 'http://idp/token?x=1', 'token request'), 'connection refused (ECONNREFUSED)');
+    t.unanswered(t.sent('GET', 'http://idp/c'), 'connection refused (ECONNREFUSED)');
+    expect(t.outage()).toMatchObject({
+      afterRequests: 2,
+      lastSent: 'POST http://idp/token (token request)',
+      cause: 'connection refused (ECONNREFUSED)',
+    });
+  });
+
+  it('takes a target that never answered for no outage (that is an unreachable target)', () => {
+    const t = new TargetTraffic();
+    t.unanswered(t.sent('GET', 'http://idp/a'), 'connection refused (ECONNREFUSED)');
+    expect(t.outage()).toBeUndefined();
+  });
+});
