@@ -8,13 +8,14 @@ import {
   shortSecretWarnings,
   validateConfig,
 } from '../harness/config.ts';
+import { stoppedRunReport } from '../harness/conformance.ts';
 import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/failures.ts';
 import { Redactor } from '../harness/redact.ts';
 import { patternList } from '../harness/glob.ts';
 import { PROFILES } from '../harness/requirements.ts';
 import type { ProfileName, Report } from '../harness/results.ts';
 import type { Scenario } from '../harness/scenario.ts';
-import { randomSeed, selectScenarios } from '../harness/runner.ts';
+import { DEFAULTS, randomSeed, selectScenarios } from '../harness/runner.ts';
 import { parseShard, type Shard } from '../harness/shard.ts';
 import { ReportWriteError, runConformance } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
@@ -27,6 +28,7 @@ import {
   type ReportFormat,
   isReportFormat,
   parseBaseline,
+  writeReports,
 } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
@@ -112,6 +114,7 @@ async function runTarget(
   const notice = loaded.source === 'issuer-url' ? clientlessNotice(selectScenarios(o.scenarios, o.only, o.skip)) : '';
   if (notice) out.line(`idp-conformance: ${notice}`);
   let written: string[] = [];
+  const startedAt = new Date();
   try {
     const report = await runConformance({
       target: { config: loaded.config, source: loaded.source },
@@ -146,20 +149,34 @@ async function runTarget(
     }
     // Whatever went wrong, stderr gets one redacted, inert line: never a secret, a token or a stack.
     const say = (text: string) => console.error(consoleText(redactor.text(text)));
-    if (error instanceof TargetUnreachableError) {
-      say(`idp-conformance run: the target is unreachable: ${error.message}`);
-      return { code: 3 };
+    const unreachable = error instanceof TargetUnreachableError;
+    const reason = unreachable
+      ? `the target is unreachable: ${error.message}`
+      : error instanceof HarnessError
+        ? error.message
+        : `the run stopped on an unexpected ${error instanceof Error ? error.name : typeof error}: ` +
+          describeError(error);
+    say(`idp-conformance run: ${reason}`);
+    // Every requested format is written all the same, the stop as its one result (a CI job uploads them).
+    const report = stoppedRunReport({
+      issuer: loaded.config.issuer,
+      source: loaded.source,
+      reason: redactor.text(reason),
+      startedAt,
+      seed: o.seed,
+      runs: o.runs ?? DEFAULTS.runs,
+      profile: o.profile,
+      only: o.only,
+      skip: o.skip,
+    });
+    try {
+      out.summary(report, await writeReports(report, reportDir, o.formats));
+    } catch (writeError) {
+      say(`idp-conformance run: the reports could not be written to ${reportDir}: ${describeError(writeError)}`);
     }
-    if (error instanceof HarnessError) {
-      say(`idp-conformance run: ${error.message}`);
-    } else {
-      say(
-        `idp-conformance run: the run stopped on an ` +
-          `unexpected ${error instanceof Error ? error.name : typeof error}: ${describeError(error)}`,
-      );
-    }
+    if (unreachable) return { code: 3, report };
     say('not a verdict: the run stopped before the target could be judged (exit code 1)');
-    return { code: 1 };
+    return { code: 1, report };
   }
 }
 
@@ -205,7 +222,9 @@ async function runSeveral(targets: readonly string[], reportDir: string, o: RunS
   for (const [i, loaded] of loadedAll.entries()) {
     const name = names[i]!;
     const { code, report } = await runTarget(loaded, join(reportDir, name), o);
-    entries.push({ name, issuer: loaded.config.issuer, code, ...(report ? { summary: report.summary } : {}) });
+    // An unreachable target's folder holds only the report of the stop: the index says "unreachable", no counts.
+    const counted = report && code !== 3;
+    entries.push({ name, issuer: loaded.config.issuer, code, ...(counted ? { summary: report.summary } : {}) });
   }
   const written = await writeIndex(entries, reportDir);
   console.log(`\nAll ${count(entries.length, 'target')}: ${written.join(', ')}`);

@@ -102,3 +102,51 @@ export function outageNotice(o: Outage): string {
     `of it (${(o.scenarios ?? []).join(', ')})`
   );
 }
+
+/**
+ * The report of a run that stopped before it could judge anything (discovery unusable, the target never answering):
+ * its one result is the stop, an `error` whose message is the reason, and the verdict says it is not one. Every
+ * requested format is still written, so a CI job that uploads them shows why.
+ */
+export function stoppedRunReport(options: {
+  issuer: string;
+  source: Report['target']['source'];
+  reason: string;
+  startedAt: Date;
+  seed: number;
+  /** Property runs the run would have made. */
+  runs: number;
+  profile?: Report['profile'];
+  only?: string[];
+  skip?: string[];
+}): Report {
+  const durationMs = Math.max(0, Date.now() - options.startedAt.getTime());
+  const stop: ScenarioResult = {
+    id: 'run.stopped',
+    title: 'The run reached the point where scenarios judge the target',
+    area: 'run',
+    status: 'error',
+    severity: 'info',
+    requirements: [],
+    catches: [],
+    durationMs,
+    message: options.reason,
+    evidence: [],
+  };
+  const results = [stop];
+  return {
+    schemaVersion: 1,
+    tool: TOOL,
+    target: { issuer: options.issuer, source: options.source, discoveryUrl: '' },
+    profile: options.profile ?? 'spec',
+    startedAt: options.startedAt.toISOString(),
+    durationMs,
+    seed: options.seed,
+    runs: options.runs,
+    selection: { only: options.only ?? [], skip: options.skip ?? [] },
+    summary: summarize(results),
+    results,
+    notices: [`the run stopped before judging the target: ${options.reason}`],
+    verdict: { judged: false, reason: `the run stopped before judging the target: ${options.reason}` },
+  };
+}

@@ -61,7 +61,8 @@ const result = z.strictObject({
         note: z.string().optional(),
       }),
     )
-    .min(1),
+    // Every scenario cites at least one; only the stop of a run that never reached its scenarios (run.stopped) none.
+    .describe('The requirements the scenario cites (none only for run.stopped, the stop of a run).'),
   catches: z.array(z.string()),
   durationMs: z.number().nonnegative(),
   message: z.string().optional(),

@@ -174,20 +174,41 @@ describe('run against a target', () => {
     );
   });
 
-  it('an unreachable target exits 3 with the cause', async () => {
+  it('an unreachable target exits 3 with the cause, and writes every requested report with the stop', async () => {
     const port = await closedPort();
+    const reportDir = path.join(dir, 'down');
     const { code, stderr } = await cli(
       'run',
       '--target',
       `http://127.0.0.1:${port}`,
       '--report',
-      path.join(dir, 'down'),
+      reportDir,
+      '--format',
+      'json,junit,html,md,sarif',
     );
     expect(code).toBe(3);
-    expect(stderr).toContain(
+    const cause =
       `the target is unreachable: cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: ` +
-        `connection refused (ECONNREFUSED)`,
+      `connection refused (ECONNREFUSED)`;
+    expect(stderr).toContain(cause);
+    // A CI job that uploads the reports shows why: the stop is the one result, and the run is no verdict.
+    expect((await readdir(reportDir)).sort()).toEqual(
+      ['junit.xml', 'report.html', 'report.json', 'report.md', 'report.sarif'].sort(),
     );
+    const report = await readReport(reportDir);
+    expect(report.results).toEqual([expect.objectContaining({ id: 'run.stopped', status: 'error', message: cause })]);
+    expect(report.verdict).toEqual({ judged: false, reason: `the run stopped before judging the target: ${cause}` });
+    expect(report.summary).toMatchObject({ total: 1, errors: 1 });
+    const read = (file: string) => readFile(path.join(reportDir, file), 'utf8');
+    expect(await read('junit.xml')).toMatch(
+      /<testcase[^>]*name="run\.stopped: [^"]*"[^>]*>\s*<error message="the target is unreachable/,
+    );
+    const sarif = JSON.parse(await read('report.sarif'));
+    expect(sarif.runs[0].invocations[0].toolExecutionNotifications).toContainEqual(
+      expect.objectContaining({ level: 'error', message: { text: `run.stopped: ${cause}` } }),
+    );
+    expect(await read('report.md')).toContain('the run stopped before judging the target');
+    expect(await read('report.html')).toContain('the run stopped before judging the target');
   });
 });
 

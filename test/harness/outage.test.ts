@@ -20,7 +20,7 @@ afterEach(async () => {
 const IDS = ['code.happy-path', 'code.state-round-trip', 'client-credentials.issues-token', 'token.no-store'];
 
 describe('a target that stops answering mid-run', () => {
-  it('is one finding at the top of the report, naming when, after how many requests and what was last sent', async () => {
+  it('is one finding at the top of the report: when, after how many requests, what was last sent', async () => {
     // Discovery and JWKS answer; the scenarios' requests find the listener closed after two more.
     stub = await startStubIdp({ dieAfter: 4 });
     const report = await runSuite({
