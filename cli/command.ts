@@ -6,7 +6,7 @@ export interface Command {
   summary: string;
   /** The full `--help` text. */
   usage: string;
-  /** Resolves to the exit code (DESIGN §3: 0 ok, 1 failed, 2 usage or config error, 3 unreachable). */
+  /** Resolves to the exit code (docs/reports.md: 0 ok, 1 failed, 2 usage or config error, 3 unreachable). */
   run(argv: string[]): Promise<number>;
 }
 

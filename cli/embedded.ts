@@ -10,7 +10,7 @@ import {
 export interface EmbeddedReference {
   server: ReferenceServer;
   issuer: string;
-  /** The target config for it (DESIGN §4), as `serve --target-out` would write it. */
+  /** The target config for it (docs/target-config.md), as `serve --target-out` would write it. */
   target: TargetConfig;
 }
 

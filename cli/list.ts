@@ -88,7 +88,7 @@ export const listCommand: Command = {
   },
 };
 
-/** The audit table (DESIGN §9): every (scenario, requirement, party, level), in catalog order. */
+/** The audit table (docs/catalog.md): every (scenario, requirement, party, level), in catalog order. */
 export function requirementTable(scenarios: readonly Scenario[], profile: ProfileName): RequirementRow[] {
   return scenarios.flatMap((s) => requirementRows(s.id, s.requirements, profile, s.requires?.roles ?? []));
 }

@@ -38,7 +38,7 @@ Options:
                      load balancer with --issuer set to its URL)
   --fapi2            the FAPI 2.0 Security Profile's server settings: PAR required, DPoP
                      required, private_key_jwt only (use the keyed client; run --profile fapi2)
-  --target-out FILE  write a target config for the harness (DESIGN §4) to FILE
+  --target-out FILE  write a target config for the harness (docs/target-config.md) to FILE
   --admin-hooks      expose the key-rotation hook (POST to a secret URL) that the
                      jwks.rotation scenario calls; --target-out writes it as
                      hooks.rotateKeys. Off by default: for test setups only

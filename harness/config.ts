@@ -1,5 +1,5 @@
 /**
- * The target config (DESIGN §4): one zod schema (also the source of
+ * The target config (docs/target-config.md): one zod schema (also the source of
  * schema/target-config.schema.json), `${ENV}` interpolation, JSONC comments, and validation
  * messages that name the field and the fix. Nothing here sends a request.
  */

@@ -1,6 +1,6 @@
 /**
- * One whole run: config → discovery → runner → the Report (DESIGN §2 data flow). The caller hands
- * in the scenarios (the catalog lives in suites/, which the harness never imports).
+ * One whole run: config → discovery → runner → the Report (docs/ARCHITECTURE.md, "How a run proceeds"). The caller
+ * hands in the scenarios (the catalog lives in suites/, which the harness never imports).
  */
 import { type TargetConfig, configSecrets, shortSecretWarnings } from './config.ts';
 import { PACKAGE } from './package-info.ts';

@@ -53,7 +53,7 @@ export interface ContextInput {
   /** A property's time budget (ms) when it sets none: what the scenario has used before it is taken off. */
   propertyBudgetMs?: number;
   screenshots: ScreenshotStore;
-  /** Where requests and the browser may go (DESIGN §9). */
+  /** Where requests and the browser may go (docs/security.md). */
   origins?: OriginPolicy;
   /** Caps on responses (the config's limits). */
   limits?: Partial<Limits>;

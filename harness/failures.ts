@@ -11,7 +11,7 @@ export interface CheckFailureOptions {
    *  level then decides failed (MUST) or warning (SHOULD/MAY). Defaults to the scenario's level. */
   requirement?: RequirementRef;
   /**
-   * How the target failed (DESIGN §9): `accepted` — the attack or the bad request succeeded (a
+   * How the target failed (docs/security.md): `accepted` — the attack or the bad request succeeded (a
    * security failure); `refused-wrongly` — refused, but with the wrong status, code or body (an
    * interoperability failure). Default `accepted`: a check that cannot tell counts as security.
    */

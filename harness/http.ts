@@ -120,7 +120,7 @@ export interface HttpClientOptions {
   recorder: Recorder;
   signal?: AbortSignal;
   requestTimeoutMs?: number;
-  /** Where requests may go (DESIGN §9); a request elsewhere is refused before it is sent (OffOriginError). */
+  /** Where requests may go (docs/security.md); a request elsewhere is refused before it is sent (OffOriginError). */
   origins?: OriginPolicy;
   /** Body size and JSON depth caps (default DEFAULT_LIMITS). */
   limits?: Partial<Limits>;

@@ -1,5 +1,5 @@
 /**
- * Resource limits against a hostile target (DESIGN §9): how much of a response is read, how deep
+ * Resource limits against a hostile target (docs/security.md): how much of a response is read, how deep
  * JSON is parsed. A response over a limit ends the scenario with an `error` that names the limit
  * (LimitExceededError), never a crash, a stack overflow or an exhausted heap.
  */

@@ -1,5 +1,5 @@
 /**
- * Where the harness may send requests and open pages (DESIGN §9), in one place: the issuer's
+ * Where the harness may send requests and open pages (docs/security.md), in one place: the issuer's
  * origin and the config's `allowedOrigins`; `http:` and `https:` URLs only, and `http:` only when
  * the issuer itself is http. The HTTP client refuses every other request before it is sent (so no
  * client secret, password, code or token leaves the target's origin); the browser blocks every

@@ -9,7 +9,7 @@
  * A value keeps a stable label (`[REDACTED:access_token:2]`), so a reader can still tell that
  * two transcripts show the same token.
  *
- * Against a hostile target (DESIGN §9): values are learned only from what the target sent (response
+ * Against a hostile target (docs/security.md): values are learned only from what the target sent (response
  * bodies, Location, Set-Cookie) and the config, never from what the harness sent (its probes and
  * forged tokens stay readable; an echo of a request value in its own response is not learned);
  * values shorter than 8 characters are redacted by field name only; at most

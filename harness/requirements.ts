@@ -1,5 +1,5 @@
 /**
- * Requirements, the documents they cite, their links, and profiles (DESIGN §5).
+ * Requirements, the documents they cite, their links, and profiles (docs/ARCHITECTURE.md).
  *
  * Profiles choose which documents count:
  * - `spec` (default): the service spec (SPEC) plus the standards it builds on (RFCs, OIDC).
@@ -13,7 +13,7 @@
 import type { ClientRole } from '../protocol/client-roles.ts';
 import type { Level, ProfileName, ResolvedRequirement } from './results.ts';
 
-/** The client roles of the target config (DESIGN §4); `legacy` may use the password and implicit grants. */
+/** The client roles of the target config (docs/target-config.md); `legacy` may use the password and implicit grants. */
 export { CLIENT_ROLES, type ClientRole } from '../protocol/client-roles.ts';
 
 export type SpecName =
@@ -37,7 +37,7 @@ export interface Requirement {
   /** A section number (`4.1.2`), or for SPEC the section title (`Token endpoint`). */
   section: string;
   level: Level;
-  /** The party the sentence binds, read from the RFC text (DESIGN §9). */
+  /** The party the sentence binds, read from the RFC text (docs/catalog.md, the requirement audit table). */
   party: Party;
   /** The document requires this only of clients in these roles (the scenario must exercise one). */
   roles?: readonly ClientRole[];

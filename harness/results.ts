@@ -1,5 +1,5 @@
 /**
- * The result types: what a run produces and every reporter reads (DESIGN §5).
+ * The result types: what a run produces and every reporter reads (docs/reports.md).
  * Types only — reporters import this file and nothing else from the harness.
  */
 
@@ -75,7 +75,7 @@ export interface NoteEvidence {
 export type Evidence = HttpEvidence | ScreenshotEvidence | CounterexampleEvidence | NoteEvidence;
 
 /**
- * How a failed check failed (DESIGN §9): `accepted` — the attack or the bad request succeeded
+ * How a failed check failed (docs/security.md): `accepted` — the attack or the bad request succeeded
  * (a security failure); `refused-wrongly` — refused, but with the wrong status, error code or
  * body (an interoperability failure). Both fail at MUST; reports lead with security failures.
  */
@@ -130,7 +130,7 @@ export interface Summary {
 }
 
 /**
- * Whether the run judged the target at all (DESIGN §9). Not when errors outnumber the judged
+ * Whether the run judged the target at all (docs/security.md). Not when errors outnumber the judged
  * results, or when every scenario that needs a login errored: then the exit code is 1 whatever
  * else happened, and `reason` says why the run was not a verdict.
  */

@@ -1,6 +1,6 @@
 /**
  * defineScenario, the context a scenario runs with (ctx), and the types scenarios use
- * (DESIGN §5). A scenario is one file: `suites/<area>/<name>.ts` default-exports
+ * (docs/ARCHITECTURE.md). A scenario is one file: `suites/<area>/<name>.ts` default-exports
  * `defineScenario({ id: '<area>.<name>', ... })`.
  */
 import type * as fc from 'fast-check';

@@ -1,6 +1,6 @@
 /**
  * Discovery → a resolved Target: the endpoints and the capabilities scenarios are gated on.
- * Discovery is evidence, not the whole truth (DESIGN §9): the config's discoveryOverrides are
+ * Discovery is evidence, not the whole truth (docs/security.md): the config's discoveryOverrides are
  * merged over the fetched document, a configured role implies its grant, and behaviour observed
  * during the run (a refresh_token in a token response) enables capabilities too. Defaults follow
  * RFC 8414 §2 / OIDC Discovery §3 where a field is absent.
@@ -89,7 +89,7 @@ export interface Target {
   /** Advertised, or implied by a configured role, or observed during the run. */
   supports(capability: Capability): boolean;
   /**
-   * Where requests may go (DESIGN §9): the issuer's origin and allowedOrigins, the endpoints named;
+   * Where requests may go (docs/security.md): the issuer's origin and allowedOrigins, the endpoints named;
    * refusing everything when the discovery document must not be used (OIDC Discovery §4.3).
    * Absent on a Target built by hand: the runner then applies the config's rule.
    */
@@ -103,7 +103,7 @@ export interface Target {
   observedHow(role: ClientRole, capability: Capability): string | undefined;
 }
 
-/** A configured role implies the grant it exists for (DESIGN §9). Not legacy: it may be password or implicit. */
+/** A configured role implies the grant it exists for (docs/security.md). Not legacy: it may be password or implicit. */
 export const ROLE_GRANTS: Partial<Record<ClientRole, string>> = {
   machine: GRANT.clientCredentials,
   device: GRANT.device,

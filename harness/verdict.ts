@@ -1,5 +1,5 @@
 /**
- * Was the run a verdict on the target? (DESIGN §9) A run in which the core flows could not be
+ * Was the run a verdict on the target? (docs/security.md) A run in which the core flows could not be
  * judged must not pass for one: not when errors outnumber the judged results, and not when every
  * scenario that needs a login (the code flow and everything built on it) errored.
  */

@@ -1,5 +1,5 @@
 /**
- * The client roles a target config names (DESIGN §4): each role is a client registered for one
+ * The client roles a target config names (docs/target-config.md): each role is a client registered for one
  * purpose; `legacy` may use the password and implicit grants.
  */
 export const CLIENT_ROLES = [

@@ -1,5 +1,5 @@
 /**
- * The names of the reference's planted flaws (DESIGN §6–7), each with what it breaks: the one list
+ * The names of the reference's planted flaws (docs/catalog.md), each with what it breaks: the one list
  * that reference/flaws.ts switches on and that a scenario's `catches` is typed against (suites may
  * not import reference/). Not a protocol fact, but a fact both sides of the one-way imports share.
  */

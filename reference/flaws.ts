@@ -1,5 +1,5 @@
 /**
- * The planted-flaw registry (DESIGN §6–7). Each flaw is one switch at the exact place of the
+ * The planted-flaw registry (docs/catalog.md). Each flaw is one switch at the exact place of the
  * check it disables. None is ever on by default; `serve --flaw NAME` or
  * `createReferenceServer({ flaws: [...] })` turns one on, and `serve` warns loudly when any is.
  */

@@ -3,7 +3,7 @@
  * after a rotation. The JWKS lists all of them, public members only. Keys are node KeyObjects,
  * generated synchronously so that a server can be created without awaiting.
  *
- * Rotation (DESIGN §8): a new key signs from then on; an old key stays in the set (and the JWKS)
+ * Rotation (docs/service-spec.md): a new key signs from then on; an old key stays in the set (and the JWKS)
  * until every token it signed has expired, then it is dropped. The set learns those expiries
  * from `forSigning`, and reads time from the server's clock.
  */

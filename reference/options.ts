@@ -1,5 +1,5 @@
 /**
- * Options of the reference server and the seeded clients and user (DESIGN §4 roles).
+ * Options of the reference server and the seeded clients and user (roles of docs/target-config.md).
  * Everything here is data; server.ts turns it into a running server.
  */
 import type { ShapeClaims } from './fixture.ts';
@@ -244,7 +244,7 @@ export const SEEDED_USER: UserConfig = {
 export const DEVICE_GRANT = GRANT.device;
 const EXCHANGE_GRANT = GRANT.exchange;
 
-/** The seeded clients, keyed by the DESIGN §4 role each one plays. */
+/** The seeded clients, keyed by the role (docs/target-config.md) each one plays. */
 export const SEEDED_CLIENTS = {
   confidential: {
     clientId: 'web-app',

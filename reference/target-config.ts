@@ -1,5 +1,5 @@
 /**
- * The target config (DESIGN §4) that points the harness at a reference server: its issuer,
+ * The target config (docs/target-config.md) that points the harness at a reference server: its issuer,
  * its clients by role (the legacy client, when seeded, as role `legacy`), the user and the form
  * login driver. `serve --target-out` writes it;
  * the embedded run uses it in-process.

@@ -1,5 +1,5 @@
 /**
- * Target-supplied text is data (DESIGN §9): never a terminal control sequence, a fake line, a CI
+ * Target-supplied text is data (docs/security.md): never a terminal control sequence, a fake line, a CI
  * workflow command or markup. Reporters pass every string that may quote the target (messages,
  * skip reasons, findings, counterexamples, the issuer) through these before writing it.
  */

@@ -1,4 +1,4 @@
-/** report.json (schemaVersion 1, DESIGN §5): the report as it is. */
+/** report.json (schemaVersion 1, docs/reports.md): the report as it is. */
 import type { Report } from '../harness/results.ts';
 
 export function renderJson(report: Report): string {

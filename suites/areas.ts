@@ -1,4 +1,4 @@
-/** Report order: the order a reader meets the protocol in (DESIGN §7). Unlisted areas come last. */
+/** Report order: the order a reader meets the protocol in (docs/catalog.md). Unlisted areas come last. */
 export const AREA_ORDER = [
   'discovery',
   'jwks',

@@ -35,7 +35,7 @@ export interface WalkOptions {
   /** An origin the walk must not leave: requests elsewhere are blocked, a navigation ends the walk. */
   stayWithin?: string;
   /**
-   * Where the browser may go at all (DESIGN §9): any other request is blocked, and a navigation
+   * Where the browser may go at all (docs/security.md): any other request is blocked, and a navigation
    * elsewhere ends the walk with an OffOriginError (an `error` naming the URL and the rule).
    */
   origins?: OriginPolicy;

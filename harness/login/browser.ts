@@ -1,5 +1,5 @@
 /**
- * The browser login driver (DESIGN §4): the same walks as the form driver, in Chromium through
+ * The browser login driver (docs/login.md): the same walks as the form driver, in Chromium through
  * Playwright, for any IdP including script-rendered pages. With `steps` (fill, click, check,
  * waitFor a selector; optional steps; steps for one decision only) it runs them from the first
  * page; without, the shared page walk (page.ts) reads each page as the form driver does — login,
@@ -81,7 +81,7 @@ export interface BrowserLoginOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   log?: (message: string) => void;
-  /** Where the browser may go (DESIGN §9). */
+  /** Where the browser may go (docs/security.md). */
   origins?: OriginPolicy;
   /** Load images, fonts and media (login.loadAssets; default not). */
   loadAssets?: boolean;

@@ -1,5 +1,5 @@
 /**
- * The form login driver (DESIGN §4): HTTP only, no browser, no scripts. Follows redirects with a
+ * The form login driver (docs/login.md): HTTP only, no browser, no scripts. Follows redirects with a
  * cookie jar (tough-cookie, session.ts), reads each page (html.ts) and lets the shared page walk
  * (page.ts) say what it is: it fills the login (or identifier-first) form with the user's
  * credentials, answers consent pages by the approving (or denying) control, and stops at the

@@ -31,7 +31,7 @@ export interface DriverEnvironment {
   log(message: string): void;
   /** Per navigation and per required browser step. */
   timeoutMs: number;
-  /** Where the browser may go (DESIGN §9). */
+  /** Where the browser may go (docs/security.md). */
   origins?: OriginPolicy;
 }
 

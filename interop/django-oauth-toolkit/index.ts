@@ -45,7 +45,7 @@ const secret = () => randomBytes(32).toString('base64url');
 
 /**
  * What DOT serves but its discovery leaves out (RFC 8414 field names), for a harness whose config
- * takes `discoveryOverrides` (DESIGN §9). Only facts of this deployment: the grants its clients
+ * takes `discoveryOverrides` (docs/security.md). Only facts of this deployment: the grants its clients
  * use, and the revocation and introspection endpoints DOT always mounts. Left out of the target
  * config while the schema has no such field (it is strict), so the harness skips what needs them.
  */

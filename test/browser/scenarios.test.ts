@@ -171,7 +171,7 @@ describe("against oidc-provider (an independent IdP), with the driver's defaults
   }, 60_000);
 });
 
-describe('login.driver "browser" with steps (DESIGN §4), against the reference', () => {
+describe('login.driver "browser" with steps (docs/target-config.md), against the reference', () => {
   const steps: BrowserStep[] = [
     { fill: '#username', value: '${user.username}' },
     { fill: '#password', value: '${user.password}' },

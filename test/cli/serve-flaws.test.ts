@@ -1,4 +1,4 @@
-/** `idp-conformance serve` and its flaw switches (DESIGN §3, §6), through the installed binary. */
+/** `idp-conformance serve` and its flaw switches (docs/reports.md, docs/catalog.md), through the installed binary. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The planted-flaw matrix (DESIGN §6; issue 13 item 8), registered once per seed:
+ * The planted-flaw matrix (docs/catalog.md; issue 13 item 8), registered once per seed:
  * 1. Against the clean reference every scenario passes (a skip only with a written reason; the
  *    legacy grants' warnings only where the legacy client is seeded).
  * 2. For every flaw, the whole non-browser catalog runs against the reference with that flaw on:

@@ -129,7 +129,7 @@ describe('oidc-provider fixture', () => {
     expect(jwks.keys[0]).not.toHaveProperty('d');
   });
 
-  it('hands out a target config in the DESIGN §4 shape, without an exchange client', () => {
+  it('hands out a target config in the shape of docs/target-config.md, without an exchange client', () => {
     const { target } = idp;
     expect(target.tokenRequestEncoding).toBe('form');
     expect(target.login).toEqual({ driver: 'form', usernameField: 'login', passwordField: 'password' });

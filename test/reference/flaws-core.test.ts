@@ -1,5 +1,5 @@
 /**
- * The planted flaws wired in the reference core (DESIGN §7): each one changes the behaviour it
+ * The planted flaws wired in the reference core (docs/catalog.md): each one changes the behaviour it
  * names and nothing else. The device, resource-side and exchange flaws are tested with their code.
  */
 import { createHash } from 'node:crypto';

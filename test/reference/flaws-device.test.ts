@@ -1,5 +1,5 @@
 /**
- * The device-flow flaws (DESIGN §6): each one changes the behaviour it names, and only that one.
+ * The device-flow flaws (docs/catalog.md): each one changes the behaviour it names, and only that one.
  * Four behaviours are observed on every server: a poll before the user acts, a second poll
  * faster than the interval, a poll after a denial, and a poll after the tokens were issued.
  */

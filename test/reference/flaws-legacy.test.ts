@@ -1,4 +1,4 @@
-/** The planted flaws of the deprecated grants (DESIGN §7): each changes its behaviour and nothing else. */
+/** The planted flaws of the deprecated grants (docs/catalog.md): each changes its behaviour and nothing else. */
 import { describe } from 'vitest';
 import { LEGACY_CLIENT, SEEDED_USER } from '../../reference/index.ts';
 import { flawTests } from './flaw-matrix.ts';

@@ -1,6 +1,6 @@
 /**
  * Every planted flaw in the registry is a real switch: some `flaws.has('name')` in reference/
- * reads it (DESIGN §6). Read from the source tree, so that a flaw named but never wired fails.
+ * reads it (docs/catalog.md). Read from the source tree, so that a flaw named but never wired fails.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

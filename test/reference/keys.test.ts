@@ -1,4 +1,4 @@
-/** Signing keys (DESIGN §8): every selectable algorithm, kid on every token, rotation, public-only JWKS. */
+/** Signing keys (docs/service-spec.md): every selectable algorithm, kid on every token, rotation, public-only JWKS. */
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWK } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * A test fixture: oidc-provider 9 (panva's OpenID Certified implementation, which this project
- * does not control) started in-process on 127.0.0.1, configured soundly, with a DESIGN §4 target
+ * does not control) started in-process on 127.0.0.1, configured soundly, with a docs/target-config.md target
  * config for it — so the harness can be pointed at an independent IdP.
  *
  * Configuration decisions (each differs from oidc-provider's quick-start defaults on purpose):
@@ -57,7 +57,7 @@ const API_SCOPE = 'api:read api:write';
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /**
- * DESIGN §4's target config, as harness/config.ts validates it (strict: no other fields). Kept
+ * docs/target-config.md's target config, as harness/config.ts validates it (strict: no other fields). Kept
  * here until the harness's own type can be imported.
  */
 export interface TargetClient {
