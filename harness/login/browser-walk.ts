@@ -19,6 +19,7 @@ import {
   isRedirectTo,
   responseParams,
 } from './driver.ts';
+import type { FetchedPage } from './http-actuator.ts';
 
 /** Where a walk's screenshots and transcripts go (the scenario's evidence). */
 export interface WalkRecorder {
@@ -122,14 +123,12 @@ const tabbed = new WeakSet<Page>();
 const idleTabs = new WeakMap<BrowserContext, Tab[]>();
 
 export class BrowserWalk {
-  readonly pages: PageKind[] = [];
-  readonly visits: PageVisit[] = [];
   readonly requests: RequestRecord[] = [];
   /** The HTTP redirects of the top-level page, in order (each resolved once its response is known). */
   readonly #redirects: Promise<RedirectRecord | undefined>[] = [];
-  logins = 0;
-  identified = 0;
   #end: WalkEnd | undefined;
+  /** A page fetched over HTTP that the next navigation to its URL is answered with (showFetched), once. */
+  #fetched: FetchedPage | undefined;
   #ended!: () => void;
   readonly #endedPromise = new Promise<void>((resolve) => {
     this.#ended = resolve;
@@ -139,6 +138,8 @@ export class BrowserWalk {
   /** The navigation count when the first page answered an HTTP error without a body. */
   #bodilessErrorAt: number | undefined;
   #closed = false;
+  /** The URL of the fetched page just shown (its response is not recorded again). */
+  #shown: string | undefined;
 
   private constructor(
     private readonly tab: Tab,
@@ -269,6 +270,19 @@ export class BrowserWalk {
       block = `${event.resourceType.toLowerCase()}: not loaded (login.loadAssets)`;
       quiet = true;
     }
+    const fetched = this.#fetched;
+    if (!block && navigation && fetched && request.url === fetched.url.replace(/#.*$/, '')) {
+      this.#fetched = undefined;
+      this.#shown = request.url;
+      const answer = this.tab.cdp.send('Fetch.fulfillRequest', {
+        requestId: event.requestId,
+        responseCode: fetched.status,
+        responseHeaders: replayHeaders(fetched.headers),
+        body: Buffer.from(fetched.body).toString('base64'),
+      });
+      await answer.catch(() => undefined);
+      return;
+    }
     if (block) record.blocked = true;
     if (block && !quiet) {
       this.o.recorder.transcript({
@@ -292,6 +306,11 @@ export class BrowserWalk {
 
   async #record(response: Response): Promise<void> {
     const request = response.request();
+    // A page fetched over HTTP and shown here was recorded when it was fetched: it was not sent again.
+    if (this.#shown === request.url() && !request.redirectedFrom()) {
+      this.#shown = undefined;
+      return;
+    }
     const timing = request.timing();
     try {
       this.o.recorder.transcript({
@@ -404,16 +423,30 @@ export class BrowserWalk {
     return this.#document?.status() ?? 0;
   }
 
-  /** The driver acts on the current page as a `kind` page. */
-  async passed(kind: PageKind): Promise<void> {
-    this.pages.push(kind);
+  /** The current page, passed as a `kind` page. */
+  async visit(kind: PageKind): Promise<PageVisit> {
     const doc = this.#document;
-    this.visits.push({
+    return {
       kind,
       url: this.documentUrl,
       status: this.status,
       headers: doc ? await doc.allHeaders().catch(() => ({})) : {},
-    });
+    };
+  }
+
+  /** The origin the walk must not leave, when there is one. */
+  get stayWithin(): string | undefined {
+    return this.o.stayWithin;
+  }
+
+  /**
+   * Shows a page the walk fetched over HTTP (the auto driver going on in the browser from it): the navigation to its
+   * URL is answered with that response — status, headers (but cookies, which the context already holds) and body —
+   * from here, not sent again; its scripts then run, and what the page loads goes to the IdP as from any page.
+   */
+  async showFetched(page: FetchedPage): Promise<void> {
+    this.#fetched = page;
+    await this.open(page.url);
   }
 
   async screenshot(label: string): Promise<void> {
@@ -436,15 +469,6 @@ export class BrowserWalk {
           .innerText({ timeout: 500 })
           .catch(() => '');
     return { status: this.status, url: this.page.url(), body, headline: (title || h1).trim().slice(0, 200), reason };
-  }
-
-  /** A walk that ended at a refused navigation is an error naming the URL and the rule. */
-  throwIfRefused(): void {
-    const end = this.#end;
-    if (end?.kind === 'refused')
-      throw new OffOriginError(
-        `the browser was sent to ${end.url.replace(/[?#].*$/, '')} and did not go: ${end.reason}`,
-      );
   }
 
   /**
@@ -511,6 +535,15 @@ const SUBMIT_FORM = `({ action, fields }) => {
   document.body.append(form);
   setTimeout(() => form.submit(), 0); // after evaluate has returned: the navigation then destroys nothing it waits on
 }`;
+
+/** Headers a fetched page is shown with: not its cookies (already in the context), nor how it was transferred. */
+const NOT_REPLAYED = new Set(['set-cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'connection']);
+
+function replayHeaders(headers: Record<string, string>): { name: string; value: string }[] {
+  return Object.entries(headers)
+    .filter(([name]) => !NOT_REPLAYED.has(name.toLowerCase()))
+    .map(([name, value]) => ({ name, value }));
+}
 
 /** form_post (OAuth 2.0 Form Post Response Mode): the response parameters are the POSTed fields. */
 function formPostParams(request: PausedRequest['request']): Record<string, string> {
