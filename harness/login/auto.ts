@@ -49,6 +49,8 @@ export interface AutoLoginOptions extends FormLoginOptions {
   browserUnavailable?: string;
   /** The run's memory of pages that needed the browser (one per run; default: this driver's own). */
   memory?: BrowserPages;
+  /** Called when a walk goes on in the browser (the scenario's time limit becomes the browser's). */
+  onBrowser?: () => void;
 }
 
 /** The key a page is remembered by: what it is (a consent for which decision) and where (origin and path). */
@@ -95,6 +97,7 @@ export class AutoLoginDriver implements LoginDriver {
               this.o.browserUnavailable,
           );
         if (!page) throw new HarnessError(`the walk was to go on in the browser on ${where}, but no page was fetched`);
+        this.o.onBrowser?.();
         opened = await freshBrowserWalk(browser, walkOptions(browser, setup.stopAt, setup.stayWithin));
         await cookiesIntoBrowser(own.jar, opened.context);
         const actuator = browserActuator(browser, opened, from.position, `the page the browser went on from (${why})`);

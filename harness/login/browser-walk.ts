@@ -77,6 +77,9 @@ interface PausedRequest {
 
 /** How long to wait for a click to start a navigation before taking it as an in-page change. */
 const NAVIGATION_START_MS = 1_000;
+/** How long a page that changes in place must make no request before it is read again. */
+const NETWORK_QUIET_MS = 150;
+const NETWORK_WAIT_MS = 5_000;
 
 /**
  * A page with its DevTools session and request interception, for one walk at a time. A walk on the run's shared
@@ -107,6 +110,8 @@ export class Tab {
     await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
     page.on('response', (response) => tab.#walk?.responded(response));
     page.on('request', (request) => tab.#walk?.requested(request));
+    page.on('requestfinished', () => tab.#walk?.settled());
+    page.on('requestfailed', () => tab.#walk?.settled());
     return tab;
   }
 
@@ -140,6 +145,9 @@ export class BrowserWalk {
   #closed = false;
   /** The URL of the fetched page just shown (its response is not recorded again). */
   #shown: string | undefined;
+  /** Requests of the page in flight, and when the last one started or ended. */
+  #inflight = 0;
+  #lastNetwork = 0;
 
   private constructor(
     private readonly tab: Tab,
@@ -226,6 +234,8 @@ export class BrowserWalk {
    * and URL of the request it answered, its status and where it sent the page), as the form driver reports them.
    */
   requested(request: Request): void {
+    this.#inflight++;
+    this.#lastNetwork = performance.now();
     const from = request.redirectedFrom();
     if (!from?.isNavigationRequest() || from.frame() !== this.page.mainFrame()) return;
     this.#redirects.push(
@@ -325,6 +335,24 @@ export class BrowserWalk {
     }
   }
 
+  /** A request of the page finished or failed. */
+  settled(): void {
+    this.#inflight = Math.max(0, this.#inflight - 1);
+    this.#lastNetwork = performance.now();
+  }
+
+  /**
+   * Waits until the page has had no request in flight for NETWORK_QUIET_MS (a page that signs in by XHR, then asks for
+   * the profile, then re-renders), at most NETWORK_WAIT_MS (a page may keep a request open: long polling).
+   */
+  async #networkQuiet(): Promise<void> {
+    const deadline = performance.now() + Math.min(this.o.timeoutMs, NETWORK_WAIT_MS);
+    while (!this.#end && performance.now() < deadline) {
+      if (this.#inflight === 0 && performance.now() - this.#lastNetwork >= NETWORK_QUIET_MS) return;
+      await sleep(25);
+    }
+  }
+
   /** Resolves when the walk ends by itself (the redirect caught, or the origin left). */
   get ended(): Promise<void> {
     return this.#endedPromise;
@@ -386,6 +414,8 @@ export class BrowserWalk {
     if (this.#end) return;
     const started = await this.#until(() => this.#navigations > before, NAVIGATION_START_MS);
     if (started) await Promise.race([loaded, this.ended]);
+    // No navigation: the page changes in place, often after requests of its own (a sign-in by XHR).
+    else await this.#networkQuiet();
   }
 
   /** Waits briefly for a navigation (a script or a meta refresh may redirect after the load). */

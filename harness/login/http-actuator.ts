@@ -248,7 +248,7 @@ export class HttpActuator implements Actuator {
 
   refuse(action: Action, { model }: Reading): Refusal | undefined {
     const cannot = (control: PageControl, what: string, why: string, deny = false): Refusal => ({
-      why: `${what === 'deny' || what === 'approve' ? `the ${what} control` : 'the control'} "${shown(control)}" is ${why}`,
+      why: `the ${what} control "${shown(control)}" is ${why}`,
       message:
         `the ${what} control "${shown(control)}" on ${model.url.split('?')[0]} (HTTP ${model.status}) is ${why}: ` +
         `the form driver cannot press it as the page means it${deny ? ' (and would never approve instead)' : ''}; ` +

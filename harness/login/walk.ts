@@ -222,7 +222,8 @@ export class PageWalk {
       if (!this.#a.end) {
         if (reading.model.forms.length > 0)
           return this.#stop(
-            `a page the user would have to act on (HTTP ${reading.model.status}); this request asked for no interaction`,
+            `a page the user would have to act on (HTTP ${reading.model.status}); ` +
+              'this request asked for no interaction',
           );
         return this.#stop(stopReason(this.#a, reading.model, reading.cls, decision), reading.cls.kind === 'error');
       }
@@ -346,7 +347,8 @@ export class PageWalk {
         const why = renderedByScript(this.#a, reading)
           ? `no user-code input at the verification URI, and the page runs scripts (${status}): an input rendered ` +
             `by script needs the browser; ${USE_BROWSER}`
-          : `no input for the user code at the verification URI (${status}${this.#a.renderWait ? `; ${this.#a.renderWait}` : ''})`;
+          : `no input for the user code at the verification URI ` +
+            `(${status}${this.#a.renderWait ? `; ${this.#a.renderWait}` : ''})`;
         return end(why);
       }
       if (cls.kind === 'error') return end(`the activation ended on an error page (${status})`);

@@ -1,7 +1,7 @@
 /**
- * A comment that cites a document cites one the repository holds (tests aside): every `docs/….md` (or README.md, CONTRIBUTING.md)
- * named in a source file exists, and no source file cites a design document the repository does not contain
- * ("DESIGN §n"), so a reader can follow every citation.
+ * A comment that cites a document cites one the repository holds (tests aside): every `docs/….md` (or README.md,
+ * CONTRIBUTING.md) named in a source file exists, and no source file cites a design document the repository does not
+ * contain ("DESIGN §n"), so a reader can follow every citation.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
