@@ -1,6 +1,6 @@
 /**
- * What the login driver tests build their drivers from: an HTTP client to the loopback fixtures, and the browser part of
- * a driver's options (one Chromium per test file, no screenshots kept).
+ * What the login driver tests build their drivers from: an HTTP client to the loopback fixtures, and the browser part
+ * of a driver's options (one Chromium per test file, no screenshots kept).
  */
 import { HttpClient, Recorder } from '../../harness/http.ts';
 import type { BrowserHost } from '../../harness/login/chromium.ts';

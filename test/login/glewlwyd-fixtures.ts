@@ -44,7 +44,8 @@ const api = (path, method = 'GET', body) => fetch('/gw/api' + path, { method, cr
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 let view = { user: null, client: null, scope: [] };
 function frame(body, footer) {
-  document.getElementById('root').innerHTML = '<div class="glwd-container"><div class="card" id="userCard" role="dialog">' +
+  document.getElementById('root').innerHTML = '<div class="glwd-container">' +
+    '<div class="card" id="userCard" role="dialog">' +
     '<div class="card-header"><nav class="navbar navbar-expand-lg navbar-light"><a class="navbar-brand" href="#">' +
     'Glewlwyd</a><button class="navbar-toggler" type="button" aria-label="Toggle navigation">' +
     '<span class="navbar-toggler-icon"></span></button><div class="btn-group"><button class="btn btn-secondary ' +
@@ -54,7 +55,8 @@ function frame(body, footer) {
 function render() {
   if (!view.user) {
     frame('<form action="#" id="passwordForm"><h4>Please enter your login and password</h4>' +
-      '<label for="username">Login</label><input type="text" name="username" id="username" placeholder="Your username">' +
+      '<label for="username">Login</label>' +
+      '<input type="text" name="username" id="username" placeholder="Your username">' +
       '<label for="password">Password</label><input type="password" name="password" id="password" ' +
       'placeholder="Your password"><button type="submit" name="loginbut" id="loginbut" class="btn btn-primary" ' +
       'title="Click here to validate your login and password">OK</button></form>', '');
@@ -68,9 +70,11 @@ function render() {
   const granted = view.scope.every((s) => s.granted);
   let body = '<h4>Hello ' + esc(view.user) + '</h4><hr>';
   if (!granted) {
-    body += '<h4>The client ' + esc(view.client) + ' requires acces to the following scopes</h4><ul class="list-group">' +
+    body += '<h4>The client ' + esc(view.client) + ' requires acces to the following scopes</h4>' +
+      '<ul class="list-group">' +
       view.scope.map((s) => '<li class="list-group-item"><input type="checkbox" id="grant-' + esc(s.name) + '"' +
-        (s.granted ? ' checked' : '') + '><label for="grant-' + esc(s.name) + '">' + esc(s.name) + '</label></li>').join('') +
+        (s.granted ? ' checked' : '') + '><label for="grant-' + esc(s.name) + '">' + esc(s.name) + '</label></li>')
+        .join('') +
       '</ul><button type="button" class="btn btn-primary" id="grantBut">Grant access</button>';
   }
   frame(body, '<div class="btn-group" role="group"><button type="button" class="btn btn-primary" id="continue"' +
