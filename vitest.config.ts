@@ -26,6 +26,7 @@ const TEST_GROUPS: Record<string, readonly string[]> = {
     'test/login/drivers.test.ts',
     'test/login/portal-pages.test.ts',
     'test/login/spa-pages.test.ts',
+    'test/login/glewlwyd-pages.test.ts',
     'test/login/browser-catalog.test.ts',
     'test/login/browser-contexts.test.ts',
     'test/login/assets.test.ts',

@@ -145,7 +145,8 @@ export function formatIssue(
     case 'invalid_value':
       return [`${at}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`];
     case 'invalid_union': {
-      const options = (issue as { options?: unknown[] }).options;
+      // An optional discriminator (login.driver: auto when absent) is listed as null among the options: not a value.
+      const options = (issue as { options?: unknown[] }).options?.filter((v) => v !== null && v !== undefined);
       if (options) return [`${at}: must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}`];
       return [
         `${at}: does not match any allowed shape: one of { "fill": "#username", "value": "\${user.username}" }, { ` +

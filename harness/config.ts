@@ -337,22 +337,39 @@ const loadAssets = z
       'hundreds of requests a run). true: for a login step that needs one (e.g. waits for an image).',
   );
 
+/** The fields of the drivers that walk pages over HTTP (form, and auto until a page needs the browser). */
+const httpLogin = {
+  shareSession,
+  loadAssets,
+  usernameField: z.string().min(1).default('username').describe("Name of the login form's username input."),
+  passwordField: z.string().min(1).default('password').describe("Name of the login form's password input."),
+  userAgent: z
+    .string()
+    .min(1)
+    .regex(/^[\x20-\x7e]+$/, { error: 'must be printable ASCII (an HTTP header value)' })
+    .optional()
+    .describe(
+      'The User-Agent of the pages opened and the forms submitted over HTTP (navigations). Default: a ' +
+        "desktop Chromium's. Back-channel requests (token, userinfo…) name the harness instead.",
+    ),
+};
+
 const loginSchema = z.discriminatedUnion('driver', [
   z.strictObject({
-    driver: z.literal('form'),
-    shareSession,
-    loadAssets,
-    usernameField: z.string().min(1).default('username').describe("Name of the login form's username input."),
-    passwordField: z.string().min(1).default('password').describe("Name of the login form's password input."),
-    userAgent: z
-      .string()
-      .min(1)
-      .regex(/^[\x20-\x7e]+$/, { error: 'must be printable ASCII (an HTTP header value)' })
+    // No driver named: auto, the default.
+    driver: z.literal('auto').default('auto'),
+    ...httpLogin,
+    steps: z
+      .array(browserStep)
       .optional()
       .describe(
-        'The User-Agent of the pages the form driver opens and the forms it submits (navigations). Default: a ' +
-          "desktop Chromium's. Back-channel requests (token, userinfo…) name the harness instead.",
+        'The login, step by step, in Chromium (the walk goes on in the browser where the steps would run): fill, ' +
+          'click, check or waitFor a selector. Also the browser scenarios use them.',
       ),
+  }),
+  z.strictObject({
+    driver: z.literal('form'),
+    ...httpLogin,
     steps: z
       .array(browserStep)
       .optional()
@@ -399,9 +416,10 @@ export const targetConfigSchema = z
       .optional()
       .describe('A test user who can log in and consent.'),
     login: loginSchema
-      .default({ driver: 'form', usernameField: 'username', passwordField: 'password' })
+      .default({ driver: 'auto', usernameField: 'username', passwordField: 'password' })
       .describe(
-        'How the harness logs the user in: "form" (HTTP, no browser) or "browser" (Chromium through Playwright).',
+        'How the harness logs the user in: "auto" (the default: HTTP, and Chromium from a page that needs scripts), ' +
+          '"form" (HTTP only, no browser) or "browser" (Chromium through Playwright throughout).',
       ),
     expectedFailures: z
       .array(

@@ -13,11 +13,12 @@ import { createHooks } from './hooks.ts';
 import type { AuthorizeOptions, LoginDriver } from './login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
 import { type BrowserState, LoginSession } from './login/session.ts';
+import type { BrowserPages } from './login/walk.ts';
 import { WALK_RECORD, sharedOrFresh } from './shared-walk.ts';
 import { pushRequest, pushedAuthorizationUrl, pushedRequestOf, refusedPush, requiresPar } from './par.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';
 import type { ClientRole, RequirementRef } from './requirements.ts';
-import type { Finding, Level, ProfileName, ResolvedRequirement } from './results.ts';
+import type { Finding, Level, LoginWalk, ProfileName, ResolvedRequirement } from './results.ts';
 import type { AuthorizeResult, PropertyOptions, Scenario, ScenarioBrowser, ScenarioContext } from './scenario.ts';
 import type { ScreenshotStore } from './screenshots.ts';
 import type { Target } from './target.ts';
@@ -48,6 +49,10 @@ export interface ContextInput {
   session?: LoginSession;
   /** The run's browser context for that session (its cookies carry the sign-in; opened on first use). */
   sharedBrowserContext?: () => Promise<BrowserContext>;
+  /** The auto driver's memory of pages that needed the browser, for the run. */
+  browserPages?: BrowserPages;
+  /** A walk went on in the browser (the auto driver): the scenario gets the browser's time limit. */
+  onBrowserWalk?: () => void;
   /** The scenario's time limit (ms). */
   timeLimitMs?: number;
   /** A property's time budget (ms) when it sets none: what the scenario has used before it is taken off. */
@@ -113,6 +118,8 @@ export interface ContextState {
   findings: Finding[];
   log: string[];
   activity: Activity;
+  /** The login walks the scenario made (report.json's `walks`). */
+  walks: LoginWalk[];
   /** Closes what the scenario opened (browser contexts); the runner calls it when the scenario ends. */
   dispose(): Promise<void>;
 }
@@ -145,6 +152,8 @@ interface Scope {
    * be files no report shows); `skipped` counts the ones not taken. A counterexample is run once more to take them.
    */
   shots: { paused: boolean; skipped: number };
+  /** The login walks made so far. */
+  walks: LoginWalk[];
 }
 
 /** ctx.http: the scenario's HTTP client, recording into its evidence within the config's origins and limits. */
@@ -161,7 +170,7 @@ function scenarioHttp(input: ContextInput): HttpClient {
     issuer: target.issuer,
     ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
     ...(input.fetch ? { fetch: input.fetch } : {}),
-    ...(input.config.login.driver === 'form' && input.config.login.userAgent
+    ...(input.config.login.driver !== 'browser' && input.config.login.userAgent
       ? { userAgent: input.config.login.userAgent }
       : {}),
   });
@@ -224,7 +233,7 @@ function screenshotTaker({ input, recorder, log, shots }: Scope) {
 
 /** What a login driver is given: the browser, the evidence, the origins, the log and the run's session. */
 function driverEnvironment(
-  { input, recorder, log }: Scope,
+  { input, recorder, log, walks }: Scope,
   contexts: Pick<ReturnType<typeof browserContexts>, 'open' | 'emptied' | 'giveBack'>,
   screenshot: DriverEnvironment['recorder']['screenshot'],
 ): DriverEnvironment {
@@ -241,6 +250,11 @@ function driverEnvironment(
     timeoutMs: input.requestTimeoutMs,
     ...(input.session ? { session: input.session } : {}),
     ...(input.sharedBrowserContext ? { sharedBrowserContext: input.sharedBrowserContext } : {}),
+    noteWalk: (walk) => {
+      walks.push(walk);
+    },
+    ...(input.browserPages ? { browserPages: input.browserPages } : {}),
+    ...(input.onBrowserWalk ? { onBrowser: input.onBrowserWalk } : {}),
   };
 }
 
@@ -724,6 +738,7 @@ export function createContext(input: ContextInput): ContextState {
     activity: new Activity(),
     started: performance.now(),
     shots: { paused: false, skipped: 0 },
+    walks: [],
   };
   const { parts, dispose } = loginParts(scope);
   const base: Omit<ScenarioContext, 'flows'> = contextBase(
@@ -732,6 +747,6 @@ export function createContext(input: ContextInput): ContextState {
     browserToolsMaker(scope, parts, () => base),
   );
   const ctx: ScenarioContext = Object.assign(base, { flows: createFlows(base) });
-  const { findings, log, activity } = scope;
-  return { ctx, findings, log, activity, dispose };
+  const { findings, log, activity, walks } = scope;
+  return { ctx, findings, log, activity, walks, dispose };
 }

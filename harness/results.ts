@@ -106,6 +106,28 @@ export interface ScenarioResult {
   /** Listed in expectedFailures but passed: the list can shrink. */
   unexpectedPass?: boolean;
   log?: string[];
+  /** The login walks it made, with the driver(s) each used (absent when it made none). */
+  walks?: LoginWalk[];
+}
+
+/**
+ * One login walk of a scenario (an authorization or a device activation): the driver the config chose, the actuators
+ * it used in order (`http`: requests with a cookie jar; `browser`: Chromium), and for a walk that went on in the
+ * browser, the page it did so on and why (docs/login.md).
+ */
+export interface LoginWalk {
+  kind: 'authorization' | 'device activation';
+  driver: 'form' | 'browser' | 'auto';
+  used: ('http' | 'browser')[];
+  switched?: {
+    /** The page's URL without its query. */
+    url: string;
+    /** What the page was read as (login, consent, …) and its title. */
+    page: string;
+    reason: string;
+    /** An earlier walk needed the browser on this page: this one went to it at once. */
+    remembered?: true;
+  };
 }
 
 export interface Finding {

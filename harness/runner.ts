@@ -20,6 +20,7 @@ import {
 import { idMatcher } from './glob.ts';
 import { type HttpClient, Recorder } from './http.ts';
 import type { BrowserContext } from 'playwright-core';
+import { BrowserPageMemory } from './login/auto.ts';
 import { BrowserHost } from './login/chromium.ts';
 import { LoginSession } from './login/session.ts';
 import { type DriverEnvironment, type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
@@ -249,6 +250,8 @@ interface Run {
   session: LoginSession | undefined;
   /** The browser driver's context for that session, for the whole run (its tabs reused): opened on first use. */
   sharedBrowserContext: LazyContext;
+  /** The auto driver's memory of pages that needed the browser, for the run. */
+  browserPages: BrowserPageMemory;
   screenshots: ScreenshotStore;
   /** The run's traffic to the target: an outage mid-run becomes one finding (harness/traffic.ts). */
   traffic: TargetTraffic;
@@ -304,6 +307,7 @@ export function resolveRun(options: RunnerOptions): Omit<Run, 'probe'> {
     browser,
     session: config.login.shareSession === false ? undefined : new LoginSession(),
     sharedBrowserContext: lazyContext(browser),
+    browserPages: new BrowserPageMemory(),
     screenshots: new ScreenshotStore(options.reportDir),
     traffic: TargetTraffic.afterDiscovery(),
   };
@@ -339,6 +343,7 @@ function sharedContextInput(run: Omit<Run, 'probe'>) {
     screenshots: run.screenshots,
     origins: run.origins,
     traffic: run.traffic,
+    browserPages: run.browserPages,
     ...(run.session ? { session: run.session, sharedBrowserContext: run.sharedBrowserContext.get } : {}),
     ...(config.limits ? { limits: config.limits } : {}),
     loginDriver: (http: HttpClient, env: DriverEnvironment) => run.loginDriver(http, config, env),
@@ -412,17 +417,45 @@ function declaredLookup(s: Scenario, resolved: readonly ResolvedRequirement[]) {
 /**
  * A scenario's time limit: its own or the run's default, times BROWSER_TIME_FACTOR when it logs
  * in through Chromium; an explicit timeouts.scenarioMs is taken as given. `unscaled` is the limit
- * before the factor (a property's budget comes from it).
+ * before the factor (a property's budget comes from it). Under the auto driver a scenario starts
+ * with the unscaled limit and gets `inBrowser` once one of its walks goes on in the browser.
  */
 export function scenarioTimeLimit(
   s: Pick<Scenario, 'timeoutMs' | 'requires'>,
   run: Pick<Run, 'explicitTimeoutMs' | 'timeoutMs'> & { config: Pick<TargetConfig, 'login'> },
-): { limit: number; unscaled: number } {
-  const inBrowser = run.config.login.driver === 'browser' || s.requires?.browser === true;
+): { limit: number; unscaled: number; inBrowser: number } {
+  const browserAlways = run.config.login.driver === 'browser' || s.requires?.browser === true;
   const own = s.timeoutMs !== undefined || run.explicitTimeoutMs === undefined;
   const unscaled = own ? (s.timeoutMs ?? run.timeoutMs) : run.timeoutMs;
-  const limit = own ? unscaled * (inBrowser ? BROWSER_TIME_FACTOR : 1) : run.timeoutMs;
-  return { limit, unscaled };
+  const inBrowser = own ? unscaled * BROWSER_TIME_FACTOR : run.timeoutMs;
+  return { limit: browserAlways ? inBrowser : unscaled, unscaled, inBrowser };
+}
+
+/** A scenario's time limit that a walk going on in the browser may lengthen (the auto driver). */
+class TimeLimit {
+  readonly #started = performance.now();
+  #timer: NodeJS.Timeout | undefined;
+  #fire: (() => void) | undefined;
+  constructor(public ms: number) {}
+
+  /** Calls `fire` when the limit is reached. */
+  arm(fire: () => void): void {
+    this.#fire = fire;
+    this.#timer = setTimeout(fire, this.ms);
+  }
+
+  /** The limit becomes `ms` from the start, when that is longer. */
+  lengthen(ms: number): void {
+    if (ms <= this.ms || !this.#fire) return;
+    this.ms = ms;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(this.#fire, Math.max(0, this.#started + ms - performance.now()));
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+    this.#fire = undefined;
+  }
 }
 
 /** Runs the scenario within its limit; on timeout the signal aborts with what was under way. What it threw. */
@@ -431,29 +464,28 @@ async function runWithinLimit(
   state: ReturnType<typeof createContext>,
   recorder: Recorder,
   controller: AbortController,
-  limit: number,
+  limit: TimeLimit,
 ): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
       Promise.resolve().then(() => s.run(state.ctx)),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
+        limit.arm(() => {
           const exchanges = recorder.evidence.filter((e) => e.kind === 'http').length;
           const error = new ScenarioTimeoutError(
-            `did not finish within ${limit} ms (${state.activity.describe(exchanges)}); ` +
+            `did not finish within ${limit.ms} ms (${state.activity.describe(exchanges)}); ` +
               'is the target hanging? raise timeouts.scenarioMs in the target config',
           );
           controller.abort(error);
           reject(error);
-        }, limit);
+        });
       }),
     ]);
     return undefined;
   } catch (error) {
     return error;
   } finally {
-    clearTimeout(timer);
+    limit.clear();
     await state.dispose();
   }
 }
@@ -559,7 +591,8 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   const statusOf = statusByRequirement(declared, level);
   const recorder = new Recorder(run.redactor);
   const controller = new AbortController();
-  const { limit, unscaled } = scenarioTimeLimit(s, run);
+  const { limit: initial, unscaled, inBrowser } = scenarioTimeLimit(s, run);
+  const limit = new TimeLimit(initial);
   const state = createContext({
     ...sharedContextInput(run),
     scenario: s,
@@ -570,7 +603,9 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
     signal: controller.signal,
     statusOf,
     declared,
-    timeLimitMs: limit,
+    timeLimitMs: initial,
+    // A walk that goes on in the browser (the auto driver) gets the browser's time.
+    onBrowserWalk: () => limit.lengthen(inBrowser),
     // A property's budget comes from the limit before the browser's factor: in a browser each case costs more, so
     // fewer run.
     propertyBudgetMs: unscaled * PROPERTY_BUDGET_SHARE,
@@ -578,8 +613,8 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   const thrown = await runWithinLimit(s, state, recorder, controller, limit);
   noteImpliedCapabilities(s, run.target, recorder);
   if (thrown instanceof CheckFailure) recorder.markFailure();
-  const { status, message, failureKind, skipReason: skip } = judge(thrown, state.findings, statusOf, limit);
-  const { findings, log } = state;
+  const { status, message, failureKind, skipReason: skip } = judge(thrown, state.findings, statusOf, limit.ms);
+  const { findings, log, walks } = state;
   return {
     ...base,
     status,
@@ -590,6 +625,7 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
     ...(skip ? { skipReason: skip } : {}),
     ...(findings.length ? { findings } : {}),
     ...(log.length ? { log } : {}),
+    ...(walks.length ? { walks } : {}),
   };
 }
 

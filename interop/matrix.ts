@@ -56,17 +56,24 @@ export interface IdpRun {
   driver: string;
 }
 
-export type DriverName = 'form' | 'browser';
+export type DriverName = 'auto' | 'form' | 'browser';
 
 /**
  * The target config with the login driver `driver`: the IdP's own login settings when it already
- * uses that driver; the browser driver otherwise without steps (it reads every page through the
- * shared page walk); the form driver with the default field names.
+ * uses that driver (no driver named is auto, the default); the browser driver otherwise without
+ * steps (it reads every page through the shared page walk); the form and auto drivers with the
+ * IdP's field names.
  */
 export function withDriver(target: Record<string, unknown>, driver: DriverName | undefined): Record<string, unknown> {
-  const login = (target.login ?? { driver: 'form' }) as { driver?: string };
-  if (!driver || login.driver === driver) return target;
-  return { ...target, login: { driver } };
+  const { driver: own = 'auto', ...fields } = (target.login ?? {}) as { driver?: string; [field: string]: unknown };
+  if (!driver || own === driver) return target;
+  if (driver === 'browser' || own === 'browser') return { ...target, login: { driver } };
+  return { ...target, login: { ...fields, driver } };
+}
+
+/** The login driver a target config names (auto when it names none). */
+export function driverOf(target: Record<string, unknown>): DriverName {
+  return ((target.login as { driver?: DriverName } | undefined)?.driver ?? 'auto') as DriverName;
 }
 
 /** The report of the first pass with the browser pass's results in place of its own, and a notice for each. */
@@ -104,7 +111,7 @@ export interface CatalogOptions {
 /** The target config with sharing turned off when asked (`login.shareSession: false`), else as it is. */
 export function withSharing(target: Record<string, unknown>, share: boolean | undefined): Record<string, unknown> {
   if (share !== false) return target;
-  const login = (target.login ?? { driver: 'form' }) as Record<string, unknown>;
+  const login = (target.login ?? {}) as Record<string, unknown>;
   return { ...target, login: { ...login, shareSession: false } };
 }
 
@@ -150,8 +157,9 @@ export async function runCatalogOn(
 ): Promise<IdpRun> {
   const started = performance.now();
   const target = withSharing(withDriver(running.targetConfig, options.driver), options.shareSession);
-  const driver = (target.login as { driver?: string } | undefined)?.driver ?? 'form';
-  const pass = options.driver === undefined && driver !== 'browser' ? idp.browserPass : undefined;
+  const driver = driverOf(target);
+  // Only the form driver leaves pages to the browser; the auto driver goes on in it by itself.
+  const pass = options.driver === undefined && driver === 'form' ? idp.browserPass : undefined;
   const again = pass
     ? selectScenarios(
         BUILT_IN_SCENARIOS.filter((s) => pass.scenarios.includes(s.id)),

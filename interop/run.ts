@@ -32,8 +32,8 @@ const { values } = parseArgs({
   },
 });
 const driver = values.driver;
-if (driver !== undefined && driver !== 'form' && driver !== 'browser') {
-  console.error(`--driver: "form" or "browser", not ${JSON.stringify(driver)}`);
+if (driver !== undefined && driver !== 'auto' && driver !== 'form' && driver !== 'browser') {
+  console.error(`--driver: "auto", "form" or "browser", not ${JSON.stringify(driver)}`);
   process.exit(2);
 }
 

@@ -9,6 +9,7 @@ import {
   resultDetail,
   resultLabel,
   splitLine,
+  browserWalksLine,
   summaryLine,
 } from './format.ts';
 
@@ -70,6 +71,8 @@ export class ConsoleReporter {
     this.#write(`\n${summaryLine(report)}\n`);
     const c = groupCounts(report.results);
     if (c.security + c.interop + c.unclassified) this.#write(`${splitLine(report.results)}\n`);
+    const browser = browserWalksLine(report);
+    if (browser) this.#write(`${safe(browser)}\n`);
     const flaws = plantedFlawsLine(report);
     if (flaws) this.#write(`!! ${flaws}\n`);
     for (const line of baselineLines(report)) this.#write(`${line}\n`);

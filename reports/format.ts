@@ -1,5 +1,5 @@
 /** Small shared helpers for reporters (they import only the result types). */
-import type { Report, ScenarioResult, Status } from '../harness/results.ts';
+import type { LoginWalk, Report, ScenarioResult, Status } from '../harness/results.ts';
 
 export const STATUS_LABEL: Record<Status, string> = {
   passed: 'PASS',
@@ -40,6 +40,26 @@ export function summaryLine(report: Report): string {
     `${s.total} scenario${s.total === 1 ? '' : 's'}: ${parts.join(', ')}${expected} ` +
     `in ${(report.durationMs / 1000).toFixed(1)} s — profile ${report.profile}, seed ${report.seed}`
   );
+}
+
+/** The reason a walk went to the browser, as the summary groups it (a remembered page under its first reason). */
+function browserReason(w: LoginWalk): string {
+  if (w.driver === 'browser') return 'the browser driver (login.driver "browser", or a browser scenario)';
+  return (w.switched?.reason ?? 'unknown').replace(/^as an earlier walk on this page: /, '');
+}
+
+/**
+ * "browser walks: N of M (reasons…)": how many of the run's login walks used Chromium, and why (the auto driver's
+ * switches, by reason; the browser driver's walks). Undefined when the run made no walk.
+ */
+export function browserWalksLine(report: Report): string | undefined {
+  const walks = report.results.flatMap((r) => r.walks ?? []);
+  if (!walks.length) return undefined;
+  const inBrowser = walks.filter((w) => w.used.includes('browser'));
+  const reasons = new Map<string, number>();
+  for (const w of inBrowser) reasons.set(browserReason(w), (reasons.get(browserReason(w)) ?? 0) + 1);
+  const listed = [...reasons].sort((a, b) => b[1] - a[1]).map(([why, n]) => `${n}: ${why}`);
+  return `browser walks: ${inBrowser.length} of ${walks.length}${listed.length ? ` (${listed.join('; ')})` : ''}`;
 }
 
 export function requirementsText(r: ScenarioResult): string {

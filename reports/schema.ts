@@ -82,6 +82,24 @@ const result = z.strictObject({
   expected: z.boolean().optional(),
   unexpectedPass: z.boolean().optional(),
   log: z.array(z.string()).optional(),
+  walks: z
+    .array(
+      z.strictObject({
+        kind: z.enum(['authorization', 'device activation']),
+        driver: z.enum(['form', 'browser', 'auto']),
+        used: z.array(z.enum(['http', 'browser'])),
+        switched: z
+          .strictObject({
+            url: z.string(),
+            page: z.string(),
+            reason: z.string(),
+            remembered: z.literal(true).optional(),
+          })
+          .optional(),
+      }),
+    )
+    .optional()
+    .describe('The login walks the scenario made: the driver, the actuators used in order, where and why it switched.'),
 });
 
 const shard = z.strictObject({ index: z.int().positive(), total: z.int().positive() });

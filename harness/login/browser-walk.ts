@@ -19,6 +19,7 @@ import {
   isRedirectTo,
   responseParams,
 } from './driver.ts';
+import type { FetchedPage } from './http-actuator.ts';
 
 /** Where a walk's screenshots and transcripts go (the scenario's evidence). */
 export interface WalkRecorder {
@@ -76,6 +77,9 @@ interface PausedRequest {
 
 /** How long to wait for a click to start a navigation before taking it as an in-page change. */
 const NAVIGATION_START_MS = 1_000;
+/** How long a page that changes in place must make no request before it is read again. */
+const NETWORK_QUIET_MS = 150;
+const NETWORK_WAIT_MS = 5_000;
 
 /**
  * A page with its DevTools session and request interception, for one walk at a time. A walk on the run's shared
@@ -106,6 +110,8 @@ export class Tab {
     await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
     page.on('response', (response) => tab.#walk?.responded(response));
     page.on('request', (request) => tab.#walk?.requested(request));
+    page.on('requestfinished', () => tab.#walk?.settled());
+    page.on('requestfailed', () => tab.#walk?.settled());
     return tab;
   }
 
@@ -122,14 +128,12 @@ const tabbed = new WeakSet<Page>();
 const idleTabs = new WeakMap<BrowserContext, Tab[]>();
 
 export class BrowserWalk {
-  readonly pages: PageKind[] = [];
-  readonly visits: PageVisit[] = [];
   readonly requests: RequestRecord[] = [];
   /** The HTTP redirects of the top-level page, in order (each resolved once its response is known). */
   readonly #redirects: Promise<RedirectRecord | undefined>[] = [];
-  logins = 0;
-  identified = 0;
   #end: WalkEnd | undefined;
+  /** A page fetched over HTTP that the next navigation to its URL is answered with (showFetched), once. */
+  #fetched: FetchedPage | undefined;
   #ended!: () => void;
   readonly #endedPromise = new Promise<void>((resolve) => {
     this.#ended = resolve;
@@ -139,6 +143,11 @@ export class BrowserWalk {
   /** The navigation count when the first page answered an HTTP error without a body. */
   #bodilessErrorAt: number | undefined;
   #closed = false;
+  /** The URL of the fetched page just shown (its response is not recorded again). */
+  #shown: string | undefined;
+  /** Requests of the page in flight, and when the last one started or ended. */
+  #inflight = 0;
+  #lastNetwork = 0;
 
   private constructor(
     private readonly tab: Tab,
@@ -225,6 +234,8 @@ export class BrowserWalk {
    * and URL of the request it answered, its status and where it sent the page), as the form driver reports them.
    */
   requested(request: Request): void {
+    this.#inflight++;
+    this.#lastNetwork = performance.now();
     const from = request.redirectedFrom();
     if (!from?.isNavigationRequest() || from.frame() !== this.page.mainFrame()) return;
     this.#redirects.push(
@@ -269,6 +280,19 @@ export class BrowserWalk {
       block = `${event.resourceType.toLowerCase()}: not loaded (login.loadAssets)`;
       quiet = true;
     }
+    const fetched = this.#fetched;
+    if (!block && navigation && fetched && request.url === fetched.url.replace(/#.*$/, '')) {
+      this.#fetched = undefined;
+      this.#shown = request.url;
+      const answer = this.tab.cdp.send('Fetch.fulfillRequest', {
+        requestId: event.requestId,
+        responseCode: fetched.status,
+        responseHeaders: replayHeaders(fetched.headers),
+        body: Buffer.from(fetched.body).toString('base64'),
+      });
+      await answer.catch(() => undefined);
+      return;
+    }
     if (block) record.blocked = true;
     if (block && !quiet) {
       this.o.recorder.transcript({
@@ -292,6 +316,11 @@ export class BrowserWalk {
 
   async #record(response: Response): Promise<void> {
     const request = response.request();
+    // A page fetched over HTTP and shown here was recorded when it was fetched: it was not sent again.
+    if (this.#shown === request.url() && !request.redirectedFrom()) {
+      this.#shown = undefined;
+      return;
+    }
     const timing = request.timing();
     try {
       this.o.recorder.transcript({
@@ -303,6 +332,24 @@ export class BrowserWalk {
       });
     } catch {
       // the context closed first: nothing to record
+    }
+  }
+
+  /** A request of the page finished or failed. */
+  settled(): void {
+    this.#inflight = Math.max(0, this.#inflight - 1);
+    this.#lastNetwork = performance.now();
+  }
+
+  /**
+   * Waits until the page has had no request in flight for NETWORK_QUIET_MS (a page that signs in by XHR, then asks for
+   * the profile, then re-renders), at most NETWORK_WAIT_MS (a page may keep a request open: long polling).
+   */
+  async #networkQuiet(): Promise<void> {
+    const deadline = performance.now() + Math.min(this.o.timeoutMs, NETWORK_WAIT_MS);
+    while (!this.#end && performance.now() < deadline) {
+      if (this.#inflight === 0 && performance.now() - this.#lastNetwork >= NETWORK_QUIET_MS) return;
+      await sleep(25);
     }
   }
 
@@ -367,6 +414,8 @@ export class BrowserWalk {
     if (this.#end) return;
     const started = await this.#until(() => this.#navigations > before, NAVIGATION_START_MS);
     if (started) await Promise.race([loaded, this.ended]);
+    // No navigation: the page changes in place, often after requests of its own (a sign-in by XHR).
+    else await this.#networkQuiet();
   }
 
   /** Waits briefly for a navigation (a script or a meta refresh may redirect after the load). */
@@ -404,16 +453,30 @@ export class BrowserWalk {
     return this.#document?.status() ?? 0;
   }
 
-  /** The driver acts on the current page as a `kind` page. */
-  async passed(kind: PageKind): Promise<void> {
-    this.pages.push(kind);
+  /** The current page, passed as a `kind` page. */
+  async visit(kind: PageKind): Promise<PageVisit> {
     const doc = this.#document;
-    this.visits.push({
+    return {
       kind,
       url: this.documentUrl,
       status: this.status,
       headers: doc ? await doc.allHeaders().catch(() => ({})) : {},
-    });
+    };
+  }
+
+  /** The origin the walk must not leave, when there is one. */
+  get stayWithin(): string | undefined {
+    return this.o.stayWithin;
+  }
+
+  /**
+   * Shows a page the walk fetched over HTTP (the auto driver going on in the browser from it): the navigation to its
+   * URL is answered with that response — status, headers (but cookies, which the context already holds) and body —
+   * from here, not sent again; its scripts then run, and what the page loads goes to the IdP as from any page.
+   */
+  async showFetched(page: FetchedPage): Promise<void> {
+    this.#fetched = page;
+    await this.open(page.url);
   }
 
   async screenshot(label: string): Promise<void> {
@@ -436,15 +499,6 @@ export class BrowserWalk {
           .innerText({ timeout: 500 })
           .catch(() => '');
     return { status: this.status, url: this.page.url(), body, headline: (title || h1).trim().slice(0, 200), reason };
-  }
-
-  /** A walk that ended at a refused navigation is an error naming the URL and the rule. */
-  throwIfRefused(): void {
-    const end = this.#end;
-    if (end?.kind === 'refused')
-      throw new OffOriginError(
-        `the browser was sent to ${end.url.replace(/[?#].*$/, '')} and did not go: ${end.reason}`,
-      );
   }
 
   /**
@@ -511,6 +565,15 @@ const SUBMIT_FORM = `({ action, fields }) => {
   document.body.append(form);
   setTimeout(() => form.submit(), 0); // after evaluate has returned: the navigation then destroys nothing it waits on
 }`;
+
+/** Headers a fetched page is shown with: not its cookies (already in the context), nor how it was transferred. */
+const NOT_REPLAYED = new Set(['set-cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'connection']);
+
+function replayHeaders(headers: Record<string, string>): { name: string; value: string }[] {
+  return Object.entries(headers)
+    .filter(([name]) => !NOT_REPLAYED.has(name.toLowerCase()))
+    .map(([name, value]) => ({ name, value }));
+}
 
 /** form_post (OAuth 2.0 Form Post Response Mode): the response parameters are the POSTed fields. */
 function formPostParams(request: PausedRequest['request']): Record<string, string> {

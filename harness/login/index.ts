@@ -1,15 +1,17 @@
-/** Picks the login driver the target config asks for. */
+/** Picks the login driver the target config asks for: auto (the default), form or browser. */
 import type { BrowserContext } from 'playwright-core';
 import type { TargetConfig } from '../config.ts';
 import { HarnessError } from '../failures.ts';
 import type { HttpClient } from '../http.ts';
 import type { OriginPolicy } from '../origin.ts';
-import { BrowserLoginDriver } from './browser.ts';
+import type { LoginWalk } from '../results.ts';
+import { AutoLoginDriver } from './auto.ts';
+import { BrowserLoginDriver, type BrowserLoginOptions, type EmptiedContexts } from './browser.ts';
 import type { WalkRecorder } from './browser-walk.ts';
 import type { LoginDriver } from './driver.ts';
 import { FormLoginDriver } from './form.ts';
 import type { BrowserState, LoginSession } from './session.ts';
-import type { EmptiedContexts } from './browser.ts';
+import type { BrowserPages } from './walk.ts';
 
 /** What a scenario's run offers a driver besides HTTP: the browser, evidence, the time limit. */
 export interface DriverEnvironment {
@@ -33,6 +35,12 @@ export interface DriverEnvironment {
   timeoutMs: number;
   /** Where the browser may go (docs/security.md). */
   origins?: OriginPolicy;
+  /** Told of every login walk when it ends: the driver(s) it used and why (report.json's `walks`). */
+  noteWalk?: (walk: LoginWalk) => void;
+  /** The run's memory of pages that needed the browser (the auto driver): later walks go to it at once there. */
+  browserPages?: BrowserPages;
+  /** A walk goes on in the browser (the auto driver): the scenario gets the browser's time limit. */
+  onBrowser?: () => void;
 }
 
 export type LoginDriverFactory = (http: HttpClient, config: TargetConfig, env: DriverEnvironment) => LoginDriver;
@@ -43,40 +51,57 @@ function user(config: TargetConfig): { username: string; password: string } {
   return config.user;
 }
 
-/**
- * The browser driver, with the config's steps whichever driver the other scenarios use (the form
- * driver's config may carry steps for the browser scenarios), else the shared page walk.
- */
-export function browserLoginDriver(config: TargetConfig, env: DriverEnvironment): BrowserLoginDriver {
-  if (env.browserUnavailable)
-    throw new HarnessError(`the browser login driver needs Chromium: ${env.browserUnavailable}`);
-  const { username, password } = user(config);
-  return new BrowserLoginDriver({
-    newContext: (state) => env.newBrowserContext(state),
+/** The browser's part of a driver's options: contexts, evidence, limits, origins (and the config's steps). */
+function browserPart(config: TargetConfig, env: DriverEnvironment) {
+  return {
+    newContext: (state?: BrowserState) => env.newBrowserContext(state),
     ...(env.emptiedBrowserContexts ? { emptied: env.emptiedBrowserContexts } : {}),
-    username,
-    password,
     ...(config.login.steps ? { steps: config.login.steps } : {}),
-    ...(env.session ? { sharedSession: env.session } : {}),
-    ...(env.sharedBrowserContext ? { sharedContext: env.sharedBrowserContext } : {}),
     recorder: env.recorder,
     timeoutMs: env.timeoutMs,
     log: env.log,
     ...(env.signal ? { signal: env.signal } : {}),
     ...(env.origins ? { origins: env.origins } : {}),
     ...(config.login.loadAssets ? { loadAssets: true } : {}),
+    ...(env.noteWalk ? { onWalk: env.noteWalk } : {}),
+  } satisfies Partial<BrowserLoginOptions>;
+}
+
+/**
+ * The browser driver, with the config's steps whichever driver the other scenarios use (the form and auto drivers'
+ * configs may carry steps for the browser scenarios), else the shared page walk.
+ */
+export function browserLoginDriver(config: TargetConfig, env: DriverEnvironment): BrowserLoginDriver {
+  if (env.browserUnavailable)
+    throw new HarnessError(`the browser login driver needs Chromium: ${env.browserUnavailable}`);
+  const { username, password } = user(config);
+  return new BrowserLoginDriver({
+    ...browserPart(config, env),
+    username,
+    password,
+    ...(env.session ? { sharedSession: env.session } : {}),
+    ...(env.sharedBrowserContext ? { sharedContext: env.sharedBrowserContext } : {}),
   });
 }
 
 export const defaultLoginDriver: LoginDriverFactory = (http, config, env) => {
   if (config.login.driver === 'browser') return browserLoginDriver(config, env);
   const { username, password } = user(config);
-  return new FormLoginDriver({
+  const form = {
     http,
     username,
     password,
     usernameField: config.login.usernameField,
     passwordField: config.login.passwordField,
     ...(env.session ? { sharedSession: env.session } : {}),
+    ...(env.noteWalk ? { onWalk: env.noteWalk } : {}),
+  };
+  if (config.login.driver === 'form') return new FormLoginDriver(form);
+  return new AutoLoginDriver({
+    ...form,
+    browser: { ...browserPart(config, env), usernameField: form.usernameField, passwordField: form.passwordField },
+    ...(env.browserUnavailable ? { browserUnavailable: env.browserUnavailable } : {}),
+    ...(env.browserPages ? { memory: env.browserPages } : {}),
+    ...(env.onBrowser ? { onBrowser: env.onBrowser } : {}),
   });
 };

@@ -246,7 +246,8 @@ const idp: InteropIdp = {
         tokenRequestEncoding: 'form',
         clients: Object.fromEntries(all.map((c) => [c.role, targetClient(c)])),
         user: { username: user.username, password: user.password },
-        login: { driver: 'form', usernameField: 'username', passwordField: 'password' },
+        // No driver named: auto, the default (its pages are plain forms: it never needs the browser).
+        login: { usernameField: 'username', passwordField: 'password' },
         expectedFailures: [],
         // Generous: every login runs Django's PBKDF2 (hundreds of ms), and the interop tests run
         // beside the rest of npm test on a loaded machine (browser scenarios take 20 s there).

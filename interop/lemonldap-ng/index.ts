@@ -175,7 +175,8 @@ function targetConfig(issuer: string, list: LlngClient[], user: UserRow): Record
       ]),
     ),
     user: { username: user.uid, password: user.password },
-    login: { driver: 'form', usernameField: 'user', passwordField: 'password' },
+    // No driver named: auto, the default; it goes on in the browser for the consent page's Refuse (BROWSER_PASS).
+    login: { usernameField: 'user', passwordField: 'password' },
     // A Perl portal with 4 FastCGI workers: a property scenario's hundreds of requests (e.g.
     // redirect.exact-match) took 21–33 s on a loaded 2-core machine, past the 30 s default.
     timeouts: { scenarioMs: 120_000, requestMs: 30_000 },
@@ -380,9 +381,9 @@ export async function start(options: {
  * The third-party consent page's "Refuse" submits the same unnamed form as "Accept"; a script
  * (confirm.js) turns the form's `confirm` stamp negative when Refuse is clicked. The form driver
  * approves (Accept is the form's default button: the form as served is the approval) but never
- * denies there, so the one scenario that denies runs again through the browser driver. The whole
- * catalog through the browser would take about six times as long and lose the two scenarios only
- * the form driver can run (authorize.post, redirect.no-307-after-login).
+ * denies there, so with `--driver form` the one scenario that denies runs again through the
+ * browser driver. The auto driver (the default) needs no second pass: it clicks Refuse in Chromium
+ * from the same page. The whole catalog through the browser would take about six times as long.
  */
 const BROWSER_PASS = {
   scenarios: ['authorize.user-denies'],

@@ -30,10 +30,15 @@ describe('target config validation', () => {
       issuer: 'https://idp.example',
       tokenRequestEncoding: 'form',
       clients: {},
-      login: { driver: 'form', usernameField: 'username', passwordField: 'password' },
+      login: { driver: 'auto', usernameField: 'username', passwordField: 'password' },
       expectedFailures: [],
       allowedOrigins: [],
     });
+  });
+
+  it('takes a login without a driver for the auto driver, the default, with its fields', () => {
+    const config = validateConfig({ issuer: 'https://idp.example', login: { usernameField: 'user' } }, {});
+    expect(config.login).toEqual({ driver: 'auto', usernameField: 'user', passwordField: 'password' });
   });
 
   it('resolves client defaults: auth method from the secret, scope by role', () => {
@@ -171,7 +176,7 @@ describe('target config validation', () => {
       'tokenRequestEncoding: must be one of "form", "json"',
     ]);
     expect(issuesOf({ ...base, login: { driver: 'selenium' } })).toEqual([
-      'login.driver: must be one of "form", "browser"',
+      'login.driver: must be one of "auto", "form", "browser"',
     ]);
     expect(issuesOf({ ...base, expectedFailures: ['PKCE plain'] })).toEqual([
       'expectedFailures[0]: must be a scenario id such as "pkce.plain-rejected" (see `idp-conformance list`)',

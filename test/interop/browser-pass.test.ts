@@ -1,11 +1,12 @@
 /**
- * The interop matrix's two drivers: `--driver` sets the target config's login driver, and an IdP's
- * browser pass puts the browser run's verdicts in place of the first run's, with a notice each.
+ * The interop matrix's drivers: `--driver` sets the target config's login driver (auto, form, browser), and an IdP's
+ * browser pass (after a form-driver run) puts the browser run's verdicts in place of the first run's, with a notice
+ * each.
  */
 import { describe, expect, it } from 'vitest';
 import type { Report, ScenarioResult } from '../../harness/results.ts';
 import lemonldapNg from '../../interop/lemonldap-ng/index.ts';
-import { withBrowserPass, withDriver } from '../../interop/matrix.ts';
+import { driverOf, withBrowserPass, withDriver } from '../../interop/matrix.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { stubResult } from '../support/stub-result.ts';
 
@@ -22,10 +23,25 @@ const report = (results: ScenarioResult[], skip: string[] = []): Report =>
 describe('the login driver of an interop run', () => {
   const target = { issuer: 'http://idp', login: { driver: 'form', usernameField: 'user', passwordField: 'password' } };
 
-  it('keeps the IdP login settings for its own driver and gives the other one no form-driver fields', () => {
+  it('keeps the IdP login settings for its own driver and gives the browser driver no form-driver fields', () => {
     expect(withDriver(target, undefined)).toBe(target);
     expect(withDriver(target, 'form')).toBe(target);
     expect(withDriver(target, 'browser')).toEqual({ issuer: 'http://idp', login: { driver: 'browser' } });
+    expect(withDriver(target, 'auto')).toEqual({
+      issuer: 'http://idp',
+      login: { driver: 'auto', usernameField: 'user', passwordField: 'password' },
+    });
+  });
+
+  it('takes a config that names no driver for the auto driver, the default', () => {
+    const auto = { issuer: 'http://idp', login: { usernameField: 'user' } };
+    expect(driverOf(auto)).toBe('auto');
+    expect(driverOf({ issuer: 'http://idp' })).toBe('auto');
+    expect(withDriver(auto, 'auto')).toBe(auto);
+    expect(withDriver(auto, 'form')).toEqual({
+      issuer: 'http://idp',
+      login: { usernameField: 'user', driver: 'form' },
+    });
   });
 });
 

@@ -1,12 +1,14 @@
 /**
- * Both login drivers walk the same pages modelled on real IdPs (fixtures.ts), each with the
- * outcome it should have: the browser completes every walk; the form driver completes what needs
- * no script and, where a page needs one, stops with a reason (or an error) that names the browser
- * driver — never approving in place of a deny. One Chromium for the file.
+ * The three login drivers — the one page walk over HTTP (form), in Chromium (browser), and over HTTP until a page needs
+ * the browser (auto) — walk the same pages modelled on real IdPs (fixtures.ts), each with the outcome it should have:
+ * the browser and auto complete every walk; the form driver completes what needs no script and, where a page needs
+ * one, stops with a reason (or an error) that names the browser driver — never approving in place of a deny. One
+ * Chromium for the file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreconditionError } from '../../harness/failures.ts';
 import { HttpClient, Recorder } from '../../harness/http.ts';
+import { AutoLoginDriver } from '../../harness/login/auto.ts';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
 import type { AuthorizeOutcome, LoginDriver } from '../../harness/login/driver.ts';
@@ -46,9 +48,28 @@ function browserDriver(sharedSession?: LoginSession): BrowserLoginDriver {
   });
 }
 
+function autoDriver(sharedSession?: LoginSession): AutoLoginDriver {
+  const http = new HttpClient({
+    recorder: new Recorder(new Redactor()),
+    fetch: loopbackFetch,
+    requestTimeoutMs: 20_000,
+  });
+  return new AutoLoginDriver({
+    http,
+    ...USER,
+    ...(sharedSession ? { sharedSession } : {}),
+    browser: {
+      newContext: (state) => host.newContext(state),
+      timeoutMs: 20_000,
+      recorder: { screenshot: async () => undefined, transcript: () => undefined },
+    },
+  });
+}
+
 const DRIVERS: [string, (s?: LoginSession) => LoginDriver][] = [
   ['form', formDriver],
   ['browser', browserDriver],
+  ['auto', autoDriver],
 ];
 
 function authorize(
@@ -61,7 +82,8 @@ function authorize(
 }
 
 describe.each(DRIVERS)('the %s driver', (name, make) => {
-  const browser = name === 'browser';
+  /** It can walk pages that need scripts. */
+  const browser = name !== 'form';
 
   it(
     'signs in on an identifier-first login: the username on one page, the password on the next',

@@ -5,7 +5,9 @@
  * - `pc`: the login form, then the third-party consent page, where "Accept" and "Refuse" are two
  *   unnamed submit buttons of one form: a script (its confirm.js) sets the hidden `confirm` stamp
  *   negative when Refuse is clicked; the form as served (Accept, Enter) approves. The redirect
- *   after a refusal carries error=consent_required, as the portal's does.
+ *   after a refusal carries error=consent_required, as the portal's does. The sign-in sets the
+ *   portal's session cookie (`lemonldap`), which the consent's answer must carry; a request with
+ *   it goes straight to the consent page.
  * - `pe`: the portal's error page, HTTP 200: an empty role="alert" box of class
  *   "message message-negative alert" that a script fills in ("Error"), a "Go to portal" link and
  *   an icon-only "back to top" button.
@@ -132,6 +134,17 @@ export async function startPortalFixtures(): Promise<PortalFixtures> {
   const state = { hits: 0 };
   /** Consent stamps handed out, one use each. */
   const stamps = new Set<string>();
+  /** Portal sessions (the `lemonldap` cookie). */
+  const sessions = new Set<string>();
+  const signedIn = (req: IncomingMessage) =>
+    (req.headers.cookie ?? '').split(/;\s*/).some((c) => sessions.has(c.replace(/^lemonldap=/, '')));
+  const consent = (res: ServerResponse, s: string, cookie?: string) => {
+    // hex: a base64url stamp may itself start with "-", which the fixture reads as a refusal (1 run in 64)
+    const stamp = randomBytes(12).toString('hex');
+    stamps.add(stamp);
+    const headers = { 'content-type': 'text/html', ...(cookie ? { 'set-cookie': cookie } : {}) };
+    res.writeHead(200, headers).end(consentPage({ state: s }, stamp));
+  };
   const redirectUri = () => `http://127.0.0.1:${port}/cb`;
   const html = (res: ServerResponse, body: string, status = 200) =>
     res.writeHead(status, { 'content-type': 'text/html' }).end(body);
@@ -151,23 +164,22 @@ export async function startPortalFixtures(): Promise<PortalFixtures> {
       }
       switch (route) {
         case 'GET /pc/authorize':
-          return html(res, loginPage({ state: st }));
+          return signedIn(req) ? consent(res, st) : html(res, loginPage({ state: st }));
         case 'POST /pc/authorize': {
           const p = await formBody(req);
           const s = p.get('state') ?? '';
           const confirm = p.get('confirm');
           if (confirm !== null) {
             const stamp = confirm.replace(/^-/, '');
-            if (!stamps.delete(stamp)) return html(res, errorPage());
+            if (!stamps.delete(stamp) || !signedIn(req)) return html(res, errorPage());
             return confirm.startsWith('-')
               ? back(res, { error: 'consent_required', error_description: 'consent not given', state: s })
               : back(res, { code: code(), state: s });
           }
           if (!valid(p)) return html(res, loginPage({ state: s }));
-          // hex: a base64url stamp may itself start with "-", which the fixture reads as a refusal (1 run in 64)
-          const stamp = randomBytes(12).toString('hex');
-          stamps.add(stamp);
-          return html(res, consentPage({ state: s }, stamp));
+          const sid = randomBytes(12).toString('hex');
+          sessions.add(sid);
+          return consent(res, s, `lemonldap=${sid}; Path=/; HttpOnly; SameSite=Lax`);
         }
         case 'GET /pe/authorize':
           return html(res, errorPage());

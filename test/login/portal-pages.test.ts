@@ -6,16 +6,17 @@
  * boxes on its own: what counts as one, and what does not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PreconditionError } from '../../harness/failures.ts';
-import { HttpClient, Recorder } from '../../harness/http.ts';
+import { HarnessError, PreconditionError } from '../../harness/failures.ts';
+import { type AutoLoginOptions, AutoLoginDriver } from '../../harness/login/auto.ts';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
 import type { AuthorizeOutcome, LoginDriver } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
+import { LoginSession } from '../../harness/login/session.ts';
+import type { LoginWalk } from '../../harness/results.ts';
 import { readPage } from '../../harness/login/html.ts';
 import { classify, whyNotSubmittable } from '../../harness/login/page.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { loopbackFetch } from '../support/loopback-fetch.ts';
+import { browserPart, loopbackHttp } from './driver-parts.ts';
 import { USER } from './fixtures.ts';
 import { type PortalFixtures, startPortalFixtures } from './portal-fixtures.ts';
 
@@ -30,31 +31,16 @@ afterAll(async () => {
   await host.close();
 });
 
+const http = loopbackHttp;
+const browser = browserPart(host);
+const fields = { usernameField: 'user', passwordField: 'password' };
+const autoDriver = (o: Partial<AutoLoginOptions> = {}) =>
+  new AutoLoginDriver({ http: http(), ...USER, ...fields, browser, ...o });
+
 const DRIVERS: [string, () => LoginDriver][] = [
-  [
-    'form',
-    () =>
-      new FormLoginDriver({
-        http: new HttpClient({
-          recorder: new Recorder(new Redactor()),
-          fetch: loopbackFetch,
-          requestTimeoutMs: 20_000,
-        }),
-        ...USER,
-        usernameField: 'user',
-        passwordField: 'password',
-      }),
-  ],
-  [
-    'browser',
-    () =>
-      new BrowserLoginDriver({
-        newContext: (state) => host.newContext(state),
-        ...USER,
-        timeoutMs: 20_000,
-        recorder: { screenshot: async () => undefined, transcript: () => undefined },
-      }),
-  ],
+  ['form', () => new FormLoginDriver({ http: http(), ...USER, ...fields })],
+  ['browser', () => new BrowserLoginDriver({ ...browser, ...USER })],
+  ['auto', () => autoDriver()],
 ];
 
 function authorize(
@@ -67,6 +53,8 @@ function authorize(
 
 describe.each(DRIVERS)('the %s driver on LemonLDAP::NG-like portal pages', (name, make) => {
   const browser = name === 'browser';
+  /** It can press a control that works by script. */
+  const scripts = name !== 'form';
 
   it(
     'approves the consent page whose Accept and Refuse submit the same form (Accept is its default button)',
@@ -86,7 +74,7 @@ describe.each(DRIVERS)('the %s driver on LemonLDAP::NG-like portal pages', (name
     'denies there only in the browser (Refuse by script); the form driver is an error naming the browser driver',
     async () => {
       const denied = authorize(make(), 'pc', 'deny');
-      if (browser) {
+      if (scripts) {
         expect(await denied).toMatchObject({
           kind: 'redirect',
           params: { error: 'consent_required', state: 'st-1' },
@@ -130,6 +118,58 @@ describe.each(DRIVERS)('the %s driver on LemonLDAP::NG-like portal pages', (name
 
   it('never loads the redirect_uri', () => {
     expect(fx.redirectHits).toBe(0);
+  });
+});
+
+describe('the auto driver on the portal', () => {
+  it(
+    'signs in over HTTP and refuses in the browser from the same page with the same cookies; the next walk on the ' +
+      'session is over HTTP again and finds the sign-in the browser handed back',
+    async () => {
+      const walks: LoginWalk[] = [];
+      const session = new LoginSession();
+      const d = autoDriver({ onWalk: (w) => walks.push(w) });
+      const url = (state: string) => fx.url('pc', { state });
+      const denied = await d.authorize(url('a'), [fx.redirectUri], { consent: 'deny', session });
+      expect(denied).toMatchObject({
+        kind: 'redirect',
+        params: { error: 'consent_required', state: 'a' },
+        pages: ['login', 'consent'],
+      });
+      expect(walks).toEqual([
+        {
+          kind: 'authorization',
+          driver: 'auto',
+          used: ['http', 'browser'],
+          switched: {
+            url: expect.stringMatching(/\/pc\/authorize$/),
+            page: 'a consent page "Authentication portal" (HTTP 200)',
+            reason: expect.stringMatching(/^the deny control "Refuse" is a button that submits exactly what "Accept"/),
+          },
+        },
+      ]);
+      // The portal's session cookie went from the jar into the browser (the refusal needs it) and back.
+      const approved = await d.authorize(url('b'), [fx.redirectUri], { session });
+      expect(approved).toMatchObject({ kind: 'redirect', params: { code: expect.any(String) }, pages: ['consent'] });
+      expect(walks[1]).toEqual({ kind: 'authorization', driver: 'auto', used: ['http'] });
+      // A later refusal on that page goes to the browser at once, as remembered.
+      await d.authorize(url('c'), [fx.redirectUri], { consent: 'deny', session });
+      expect(walks[2]?.switched).toMatchObject({ remembered: true, reason: /^as an earlier walk on this page: / });
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it('without Chromium, approves over HTTP and fails only the refusal, naming Chromium', async () => {
+    const d = autoDriver({ browserUnavailable: 'no Chromium was found (test)' });
+    expect(await authorize(d, 'pc')).toMatchObject({ kind: 'redirect', params: { code: expect.any(String) } });
+    const denied = authorize(d, 'pc', 'deny');
+    await expect(denied).rejects.toThrow(HarnessError);
+    await expect(denied).rejects.toThrow(
+      new RegExp(
+        /needs the browser on http:\/\/127\.0\.0\.1:\d+\/pc\/authorize \(HTTP 200\) \(the deny control "Refuse".*\), /
+          .source + /and Chromium is not available: no Chromium was found/.source,
+      ),
+    );
   });
 });
 

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessError, PreconditionError, TargetUnreachableError } from '../../harness/failures.ts';
 import { HttpClient, Recorder } from '../../harness/http.ts';
+import { AutoLoginDriver } from '../../harness/login/auto.ts';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
 import type { AuthorizeOptions, AuthorizeOutcome, LoginDriver } from '../../harness/login/driver.ts';
@@ -49,9 +50,20 @@ const browserDriver = (extra: Partial<ConstructorParameters<typeof BrowserLoginD
     recorder: { screenshot: async () => undefined, transcript: () => undefined },
     ...extra,
   });
+const autoDriver = (): LoginDriver =>
+  new AutoLoginDriver({
+    http: new HttpClient({ recorder: new Recorder(new Redactor()), fetch: loopbackFetch, requestTimeoutMs: 20_000 }),
+    ...USER,
+    browser: {
+      newContext: (state) => host.newContext(state),
+      timeoutMs: STEP_MS,
+      recorder: { screenshot: async () => undefined, transcript: () => undefined },
+    },
+  });
 const DRIVERS: [string, () => LoginDriver][] = [
   ['form', formDriver],
   ['browser', () => browserDriver()],
+  ['auto', autoDriver],
 ];
 
 const authorize = (d: LoginDriver, fixture: SpaFixture, options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> =>

@@ -81,7 +81,8 @@ export interface TargetConfig {
   tokenRequestEncoding: 'form' | 'json';
   clients: Partial<Record<ClientRole, TargetClient>>;
   user: { username: string; password: string };
-  login: { driver: 'form'; usernameField: string; passwordField: string };
+  /** No driver named: auto, the default. */
+  login: { driver?: 'auto' | 'form' | 'browser'; usernameField: string; passwordField: string };
   expectedFailures: string[];
 }
 
@@ -445,7 +446,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     clients: Object.fromEntries(clients.map((c) => [c.role, c.target])),
     // devInteractions accept any password; findAccount only knows alice.
     user: { username: USER.username, password: 'any-password' },
-    login: { driver: 'form', usernameField: 'login', passwordField: 'password' },
+    login: { usernameField: 'login', passwordField: 'password' },
     expectedFailures: [],
   };
 
