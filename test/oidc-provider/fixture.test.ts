@@ -132,7 +132,7 @@ describe('oidc-provider fixture', () => {
   it('hands out a target config in the shape of docs/target-config.md, without an exchange client', () => {
     const { target } = idp;
     expect(target.tokenRequestEncoding).toBe('form');
-    expect(target.login).toEqual({ driver: 'form', usernameField: 'login', passwordField: 'password' });
+    expect(target.login).toEqual({ usernameField: 'login', passwordField: 'password' }); // no driver: auto, the default
     expect(Object.keys(target.clients).sort()).toEqual([
       'confidential',
       'confidential2',
