@@ -9,11 +9,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from './config.ts';
 import { PreconditionError } from './failures.ts';
 import type { HttpClient, HttpResponse } from './http.ts';
-import type { DeviceActivationOutcome } from './login/driver.ts';
+import type { DeviceActivationOutcome, LoginDriver } from './login/driver.ts';
 import type { ClientRole } from './requirements.ts';
-import type { ScenarioContext, TokenSet } from './scenario.ts';
-import { GRANT } from './target.ts';
-import { tokenSetOf } from './token-set.ts';
+import { GRANT, type Target } from './target.ts';
+import { type TokenSet, tokenSetOf } from './token-set.ts';
 
 /** RFC 8628 §3.2: without an interval in the response, clients MUST wait 5 seconds. */
 export const DEFAULT_POLL_INTERVAL_SECONDS = 5;
@@ -141,9 +140,18 @@ export interface DeviceFlowOptions {
   scope?: string;
 }
 
+/** What the device flow uses of the scenario's context (ScenarioContext has all of it). */
+export interface DeviceFlowContext {
+  client(role: ClientRole): Client;
+  readonly target: Target;
+  readonly http: HttpClient;
+  readonly login: LoginDriver;
+  readonly signal: AbortSignal;
+}
+
 /** POST to the device authorization endpoint as `role` (RFC 8628 §3.1; a form body, as the RFC specifies). */
 export function requestDeviceAuthorization(
-  ctx: Omit<ScenarioContext, 'flows'>,
+  ctx: DeviceFlowContext,
   role: ClientRole,
   options: DeviceFlowOptions = {},
 ): Promise<HttpResponse> {
@@ -163,7 +171,7 @@ export function requestDeviceAuthorization(
 
 /** A device flow as far as the device authorization response: set-up for the device scenarios. */
 export async function startDeviceFlow(
-  ctx: Omit<ScenarioContext, 'flows'>,
+  ctx: DeviceFlowContext,
   role: ClientRole,
   options: DeviceFlowOptions = {},
 ): Promise<DeviceFlow> {

@@ -3,13 +3,20 @@
  * is a PreconditionError, so the scenario reports `error` with the cause instead of blaming the
  * requirement it was about to test.
  */
-import { requestDeviceAuthorization, startDeviceFlow } from './device.ts';
+import { type DeviceFlowContext, requestDeviceAuthorization, startDeviceFlow } from './device.ts';
 import { PreconditionError } from './failures.ts';
 import { createPkce } from './pkce.ts';
 import { tokenSetOf } from './token-set.ts';
 import type { ClientRole } from './requirements.ts';
-import type { AuthorizeResult, CodeFlowOptions, CodeResult, Flows, ScenarioContext } from './scenario.ts';
+import type { AuthorizeResult, CodeFlowOptions, CodeResult, Flows } from './flow-types.ts';
+import type { AuthorizeOptions } from './login/driver.ts';
+import type { Params } from './http.ts';
 import { GRANT } from './target.ts';
+
+/** What the flows use of the scenario's context (ScenarioContext has all of it). */
+export interface FlowContext extends DeviceFlowContext {
+  authorize(role: ClientRole, params?: Params, options?: AuthorizeOptions): Promise<AuthorizeResult>;
+}
 
 export function describeOutcome(outcome: AuthorizeResult): string {
   if (outcome.kind === 'redirect') {
@@ -31,7 +38,7 @@ export function sharesSignIn(prompt: string | undefined): boolean {
   return prompt === undefined;
 }
 
-export function createFlows(ctx: Omit<ScenarioContext, 'flows'>): Flows {
+export function createFlows(ctx: FlowContext): Flows {
   const code = async (role: ClientRole, options: CodeFlowOptions = {}): Promise<CodeResult> => {
     const pkce = options.pkce === false ? undefined : createPkce();
     const outcome = await ctx.authorize(

@@ -7,12 +7,12 @@ import type * as fc from 'fast-check';
 import type { Page } from 'playwright-core';
 import type { FlawName } from '../protocol/flaw-names.ts';
 import type { Client } from './config.ts';
-import type { DeviceFlow, DeviceFlowOptions } from './device.ts';
 import { HarnessError } from './failures.ts';
-import type { HttpClient, HttpResponse, Params } from './http.ts';
+import type { HttpClient, Params } from './http.ts';
 import type { JwtTools } from './jwt.ts';
 import type { Hooks } from './hooks.ts';
-import type { AuthorizeOptions, AuthorizeOutcome, LoginDriver, LoginSession } from './login/driver.ts';
+import type { AuthorizeOptions, LoginDriver, LoginSession } from './login/driver.ts';
+import type { AuthorizeResult, Flows } from './flow-types.ts';
 import type { Pkce } from './pkce.ts';
 import {
   type ClientRole,
@@ -51,6 +51,8 @@ export { DEFAULT_POLL_INTERVAL_SECONDS, DecisionNotGiven, SLOW_DOWN_SECONDS } fr
 export { CheckFailure, JudgementError, PreconditionError, TargetServerError } from './failures.ts';
 export { GRANT } from './target.ts';
 export { describeOutcome } from './flows.ts';
+export type { AuthorizeResult, CodeFlowOptions, CodeResult, Flows } from './flow-types.ts';
+export type { TokenSet } from './token-set.ts';
 
 export interface ScenarioRequires {
   /** Client roles the scenario exercises (config `clients.<role>`); missing ones skip it. */
@@ -160,61 +162,6 @@ export function defineScenario<K extends string>(definition: ScenarioDefinition<
 
 export function isScenario(value: unknown): value is Scenario {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SCENARIO] === true;
-}
-
-/** The outcome of ctx.authorize: the driver's outcome plus the parameters that were sent. */
-export type AuthorizeResult = AuthorizeOutcome & { request: Record<string, string> };
-
-export interface CodeResult {
-  code: string;
-  /** The PKCE pair used (absent with `pkce: false`). */
-  pkce?: Pkce;
-  /** The authorization request parameters sent (state, nonce, redirect_uri, scope, …). */
-  request: Record<string, string>;
-  /** The redirect's parameters (code, state, iss, …). */
-  response: Record<string, string>;
-}
-
-export interface TokenSet {
-  access_token: string;
-  token_type: string;
-  refresh_token?: string;
-  id_token?: string;
-  scope?: string;
-  expires_in?: number;
-  [field: string]: unknown;
-}
-
-export interface CodeFlowOptions {
-  scope?: string;
-  /** false: send no code_challenge. Default: a fresh S256 pair. */
-  pkce?: boolean;
-  /** Extra or replaced authorization parameters (undefined removes a default). */
-  params?: Params;
-  consent?: AuthorizeOptions['consent'];
-  /**
-   * The IdP session to sign in with (AuthorizeOptions.session). Default: the run's shared one when
-   * the flow approves and sends no `prompt` (a code is all it needs; a remembered sign-in saves a
-   * login), else a fresh one.
-   */
-  session?: AuthorizeOptions['session'];
-}
-
-/** Common flows; a step that does not work is a PreconditionError (an `error`, not a failure). */
-export interface Flows {
-  /** Authorization request → login → consent → the code (with PKCE unless `pkce: false`). */
-  code(role: ClientRole, options?: CodeFlowOptions): Promise<CodeResult>;
-  /** The whole code flow: tokens from the token endpoint. */
-  tokens(role: ClientRole, options?: CodeFlowOptions): Promise<CodeResult & { tokens: TokenSet }>;
-  /** A client_credentials token. */
-  clientCredentials(role: ClientRole, scope?: string): Promise<TokenSet>;
-  /** The device authorization request (RFC 8628 §3.1) as `role`, answered as it came: judge it yourself. */
-  deviceAuthorization(role: ClientRole, options?: DeviceFlowOptions): Promise<HttpResponse>;
-  /**
-   * A device flow: its device authorization response, a poller that keeps the interval, and
-   * activation (the user approves or denies through the login driver).
-   */
-  device(role: ClientRole, options?: DeviceFlowOptions): Promise<DeviceFlow>;
 }
 
 /** Chromium for a scenario that declares `requires.browser` (harness/login/browser.ts). */

@@ -1,7 +1,17 @@
 /** A token response as set-up: the tokens, or a PreconditionError saying why there are none. */
 import { PreconditionError } from './failures.ts';
 import type { HttpResponse } from './http.ts';
-import type { TokenSet } from './scenario.ts';
+
+/** A token response's members (RFC 6749 §5.1), as the flows hand them to a scenario. */
+export interface TokenSet {
+  access_token: string;
+  token_type: string;
+  refresh_token?: string;
+  id_token?: string;
+  scope?: string;
+  expires_in?: number;
+  [field: string]: unknown;
+}
 
 /** How a token response member of the wrong type is named: null, an array, or its typeof. */
 const typeName = (value: unknown): string =>

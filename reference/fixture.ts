@@ -4,12 +4,17 @@
  * authorization code without the HTML pages, and the opt-in auto-login of the authorization
  * endpoint. Each goes through the same checks, store and bindings as a real login.
  */
-import { isDeepStrictEqual } from 'node:util';
 import type Router from '@koa/router';
+import { PROTECTED_CLAIMS } from './claim-shapes.ts';
 import type { ServerContext } from './context.ts';
 import { checkAuthorizationRequest, checkAuthorizationRequestWithSession } from './endpoints/authorize.ts';
 import { issueCode, redirectToClient } from './endpoints/authorization-response.ts';
-import type { ClientConfig, ReferenceOptions, UserConfig } from './options.ts';
+import type { ReferenceOptions, UserConfig } from './options.ts';
+
+export { PROTECTED_CLAIMS } from './claim-shapes.ts';
+export type { ShapeClaims, ShapeContext, TokenKind } from './options.ts';
+
+const PROTECTED = new Set<string>(PROTECTED_CLAIMS);
 import { parseScope } from './scopes.ts';
 import { randomToken } from './tokens.ts';
 
@@ -52,78 +57,6 @@ export class Clock {
   get offset(): number {
     return this.#offset;
   }
-}
-
-export type TokenKind = 'access_token' | 'id_token';
-
-/** What a `shapeClaims` hook is told about the token it shapes. */
-export interface ShapeContext {
-  client: ClientConfig;
-  /** The user the token is about; absent for client-credentials and exchanged tokens without one. */
-  user?: UserConfig;
-  /** The granted scope. */
-  scope: string;
-}
-
-/**
- * Shapes the claims of a token before it is signed: add claims (roles, groups, tenant…) or change
- * the ones no check depends on. The result may not change a protected claim (PROTECTED_CLAIMS):
- * a token whose claims were changed there is refused with an error, never signed.
- */
-export type ShapeClaims = (
-  kind: TokenKind,
-  claims: Readonly<Record<string, unknown>>,
-  context: ShapeContext,
-) => Record<string, unknown>;
-
-/**
- * Claims that the server's and its clients' checks rest on: who issued the token, for whom,
- * about whom, when, for what scope, bound to which key or request. A hook may neither change,
- * add nor remove them; user claims and scope-released claims may not use these names either.
- */
-export const PROTECTED_CLAIMS = [
-  'iss',
-  'sub',
-  'aud',
-  'exp',
-  'iat',
-  'nbf',
-  'jti',
-  'nonce',
-  'auth_time',
-  'at_hash',
-  'c_hash',
-  'cnf',
-  'client_id',
-  'scope',
-  'act',
-  'azp',
-  'sid',
-] as const;
-
-const PROTECTED = new Set<string>(PROTECTED_CLAIMS);
-
-/** Runs the hook (when there is one) and refuses a result that touches a protected claim. */
-export function shapeClaims<T extends Record<string, unknown>>(
-  hook: ShapeClaims | undefined,
-  kind: TokenKind,
-  claims: T,
-  context: ShapeContext,
-): T {
-  if (hook === undefined) return claims;
-  const shaped = hook(kind, structuredClone(claims), context);
-  if (typeof shaped !== 'object' || shaped === null || Array.isArray(shaped)) {
-    throw new TypeError(`shapeClaims must return an object of claims for the ${kind}`);
-  }
-  for (const name of PROTECTED_CLAIMS) {
-    if (!isDeepStrictEqual(shaped[name], claims[name]) || name in shaped !== name in claims) {
-      throw new Error(
-        `shapeClaims may not change the protected claim "${name}" of the ${kind} (reference/fixture.ts ` +
-          `PROTECTED_CLAIMS)`,
-      );
-    }
-  }
-  return shaped as T;
 }
 
 /** OIDC Core §5.4 style: a scope and the user claims it releases, from the options. */

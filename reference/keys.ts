@@ -10,7 +10,9 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
 import { jwkThumbprint } from '../protocol/jwk.ts';
-import type { SigningAlg } from './options.ts';
+
+/** The JWS algorithms the reference signs with. */
+export type SigningAlg = 'RS256' | 'ES256' | 'PS256' | 'EdDSA';
 
 export interface SigningKey {
   kid: string;

@@ -2,14 +2,35 @@
  * Options of the reference server and the seeded clients and user (roles of docs/target-config.md).
  * Everything here is data; server.ts turns it into a running server.
  */
-import type { ShapeClaims } from './fixture.ts';
 import type { FlawName } from './flaws.ts';
-import type { KeySet } from './keys.ts';
+import type { KeySet, SigningAlg } from './keys.ts';
 import type { Store } from './store/store.ts';
 import type { ClientRole as ConfigRole } from '../protocol/client-roles.ts';
 import { GRANT, type GrantType } from '../protocol/grants.ts';
 
-export type SigningAlg = 'RS256' | 'ES256' | 'PS256' | 'EdDSA';
+export type { SigningAlg } from './keys.ts';
+
+export type TokenKind = 'access_token' | 'id_token';
+
+/** What a `shapeClaims` hook is told about the token it shapes. */
+export interface ShapeContext {
+  client: ClientConfig;
+  /** The user the token is about; absent for client-credentials and exchanged tokens without one. */
+  user?: UserConfig;
+  /** The granted scope. */
+  scope: string;
+}
+
+/**
+ * Shapes the claims of a token before it is signed: add claims (roles, groups, tenant…) or change
+ * the ones no check depends on. The result may not change a protected claim (PROTECTED_CLAIMS):
+ * a token whose claims were changed there is refused with an error, never signed.
+ */
+export type ShapeClaims = (
+  kind: TokenKind,
+  claims: Readonly<Record<string, unknown>>,
+  context: ShapeContext,
+) => Record<string, unknown>;
 
 export type { GrantType } from '../protocol/grants.ts';
 
@@ -76,7 +97,7 @@ export interface UserConfig {
   /**
    * The standard claims, and any of your own (`roles: ['admin']`, `groups: [...]`), released by
    * the scopes `ReferenceOptions.scopeClaims` names. Protocol claims (iss, sub, aud, exp, nonce…:
-   * fixture.ts PROTECTED_CLAIMS) cannot be set here.
+   * claim-shapes.ts PROTECTED_CLAIMS) cannot be set here.
    */
   claims: StandardClaims & { [claim: string]: unknown };
 }
@@ -129,7 +150,7 @@ export interface ReferenceOptions {
    */
   scopeClaims?: Readonly<Record<string, readonly string[]>>;
   /**
-   * Shapes every access token's and ID token's claims before signing (fixture.ts ShapeClaims).
+   * Shapes every access token's and ID token's claims before signing (ShapeClaims above).
    * It may add and change claims but never a protected one (iss, sub, aud, exp, iat, nonce, jti,
    * cnf…): such a token is refused with an error, never signed.
    */

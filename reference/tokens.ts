@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import { tokenHash } from '../protocol/token-hash.ts';
-import { shapeClaims, type ShapeClaims } from './fixture.ts';
+import { shapeClaims } from './claim-shapes.ts';
 import type { Flaws } from './flaws.ts';
 import { signCompact } from './jws.ts';
 import type { KeySet } from './keys.ts';
-import type { ClientConfig, Lifetimes, UserConfig } from './options.ts';
+import type { ClientConfig, Lifetimes, ShapeClaims, UserConfig } from './options.ts';
 import { claimsForScope } from './scopes.ts';
 
 /** A fresh opaque value: codes, refresh tokens, jti, interaction ids. 256 bits. */

@@ -32,7 +32,7 @@ import { readSessionParams, sessionDecision, type SessionParams } from './author
 import type { Endpoint } from './endpoint.ts';
 import { answerClient, needsConsent } from './interaction.ts';
 import { currentSession } from './login-session.ts';
-import { authorizationParameters } from './par.ts';
+import { authorizationParameters } from './pushed-request.ts';
 
 export const authorizeEndpoint: Endpoint = {
   mount(router, server) {

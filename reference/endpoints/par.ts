@@ -1,14 +1,6 @@
-/**
- * POST /par: pushed authorization requests (RFC 9126). The client authenticates as at the token
- * endpoint; the request is validated as the authorization endpoint would (§2.1) and kept in the
- * Store under a fresh request_uri, answered 201 with expires_in (§2.2). At /auth, a request_uri
- * is single use, expires, and works only for the client that pushed it (§4); where PAR is
- * required (§5), a request without one is refused.
- */
-import type { ServerContext } from '../context.ts';
 import { parseBody, type Params } from '../http/body.ts';
 import { authenticate } from '../http/client-assertion.ts';
-import { invalidRequest, OAuthError } from '../http/errors.ts';
+import { invalidRequest } from '../http/errors.ts';
 import { noStore } from '../http/headers.ts';
 import { randomToken } from '../tokens.ts';
 import { checkRequest, redirectUriRegistered } from './authorize.ts';
@@ -61,32 +53,4 @@ export const parEndpoint: Endpoint = {
 
 function withoutAuth(params: Params): Record<string, string> {
   return Object.fromEntries(Object.entries(params).filter(([name]) => !AUTH_PARAMETERS.includes(name)));
-}
-
-/**
- * The parameters of an authorization request at /auth: a pushed request's, by its request_uri
- * (single use, unexpired, this client's), or the query's where PAR is not required.
- */
-export async function authorizationParameters(server: ServerContext, query: URLSearchParams): Promise<URLSearchParams> {
-  const { flaws } = server;
-  const requestUri = query.get('request_uri');
-  if (requestUri === null || !requestUri.startsWith(REQUEST_URI_PREFIX)) {
-    // Flaw par-not-enforced: discovery says required, but the plain request goes through.
-    if (server.security.parRequired && !flaws.has('par-not-enforced')) {
-      throw invalidRequest(
-        'this server requires pushed authorization requests (RFC 9126): push the request to the PAR endpoint first',
-      );
-    }
-    return query;
-  }
-  const clientId = query.get('client_id');
-  if (clientId === null) throw invalidRequest('client_id is required with request_uri');
-  const record = await server.store.consumePushedRequest(requestUri);
-  if (!record) throw new OAuthError('invalid_request_uri', 'the request_uri is unknown, expired or already used');
-  // Flaw par-request-uri-reuse: the consumed request is put back, for anyone to use again.
-  if (flaws.has('par-request-uri-reuse')) await server.store.savePushedRequest(record);
-  if (record.clientId !== clientId && !flaws.has('par-not-client-bound')) {
-    throw new OAuthError('invalid_request_uri', 'the request_uri was pushed by another client');
-  }
-  return new URLSearchParams(record.params);
 }

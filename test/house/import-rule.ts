@@ -134,3 +134,62 @@ export function repositoryImportGraph(root: string): Map<string, string[]> {
   }
   return graph;
 }
+
+/**
+ * Every import circle between files: each strongly connected component of more than one file (or a
+ * file that imports itself), as its files sorted, found with Tarjan's algorithm. Type-only imports
+ * count: a reader still has to read both files to understand either.
+ */
+export function importCircles(graph: ImportGraph): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const [file, specifiers] of graph) {
+    const targets = specifiers
+      .map((s) => resolved(file, s))
+      .filter((t): t is string => t !== undefined && graph.has(t));
+    edges.set(file, targets);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  let next = 0;
+  // Iterative, so that a deep import chain cannot overflow the call stack.
+  for (const root of edges.keys()) {
+    if (index.has(root)) continue;
+    const work: { file: string; i: number }[] = [{ file: root, i: 0 }];
+    index.set(root, next);
+    low.set(root, next++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1] as { file: string; i: number };
+      const targets = edges.get(frame.file) ?? [];
+      if (frame.i < targets.length) {
+        const to = targets[frame.i++] as string;
+        if (!index.has(to)) {
+          index.set(to, next);
+          low.set(to, next++);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ file: to, i: 0 });
+        } else if (onStack.has(to)) low.set(frame.file, Math.min(low.get(frame.file) ?? 0, index.get(to) ?? 0));
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.file, Math.min(low.get(parent.file) ?? 0, low.get(frame.file) ?? 0));
+      if (low.get(frame.file) !== index.get(frame.file)) continue;
+      const component: string[] = [];
+      for (;;) {
+        const file = stack.pop() as string;
+        onStack.delete(file);
+        component.push(file);
+        if (file === frame.file) break;
+      }
+      const selfImport = component.length === 1 && targets.includes(frame.file);
+      if (component.length > 1 || selfImport) circles.push(component.sort());
+    }
+  }
+  return circles.sort((a, b) => (a[0] ?? '').localeCompare(b[0] ?? ''));
+}

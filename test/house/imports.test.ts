@@ -4,7 +4,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_RULES, type ImportGraph, importsOf, importViolations, repositoryImportGraph } from './import-rule.ts';
+import {
+  IMPORT_RULES,
+  type ImportGraph,
+  importCircles,
+  importsOf,
+  importViolations,
+  repositoryImportGraph,
+} from './import-rule.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -95,5 +102,48 @@ describe('the one-way import rule', () => {
     expect(importViolations(new Map(), IMPORT_RULES, [exception])).toEqual([
       'the exception harness/a.ts → reports/x.ts matches no import any more: remove it',
     ]);
+  });
+});
+
+describe('no import circle between files', () => {
+  it('holds on the repository', () => {
+    const graph = repositoryImportGraph(ROOT);
+    expect(graph.size).toBeGreaterThan(300);
+    expect(importCircles(graph)).toEqual([]);
+  }, 60_000);
+
+  it('finds a circle of two files, of three through type-only imports, and a file that imports itself', () => {
+    const graph: ImportGraph = new Map([
+      ['harness/scenario.ts', ['./device.ts', '../protocol/a.ts']],
+      ['harness/device.ts', ['./scenario.ts']],
+      ['reference/options.ts', ['./fixture.ts']],
+      ['reference/fixture.ts', ['./endpoints/authorize.ts']],
+      ['reference/endpoints/authorize.ts', ['../options.ts']],
+      ['reports/self.ts', ['./self.ts']],
+      ['protocol/a.ts', []],
+    ]);
+    expect(importCircles(graph)).toEqual([
+      ['harness/device.ts', 'harness/scenario.ts'],
+      ['reference/endpoints/authorize.ts', 'reference/fixture.ts', 'reference/options.ts'],
+      ['reports/self.ts'],
+    ]);
+  });
+
+  it('reports nothing for a graph with shared imports but no way back, and ignores packages', () => {
+    const graph: ImportGraph = new Map([
+      ['cli/run.ts', ['../harness/runner.ts', '../reports/index.ts', 'koa']],
+      ['reports/index.ts', ['../harness/runner.ts']],
+      ['harness/runner.ts', ['../protocol/a.ts', 'node:fs']],
+      ['protocol/a.ts', ['jose']],
+    ]);
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('walks a long chain without overflowing and finds the circle closed at its end', () => {
+    const files = Array.from({ length: 20_000 }, (_, i) => `harness/f${i}.ts`);
+    const graph = new Map(files.map((f, i) => [f, i + 1 < files.length ? [`./f${i + 1}.ts`] : ['./f0.ts']]));
+    const circles = importCircles(graph);
+    expect(circles).toHaveLength(1);
+    expect(circles[0]).toHaveLength(20_000);
   });
 });
