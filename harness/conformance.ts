@@ -6,7 +6,7 @@ import { type TargetConfig, configSecrets, shortSecretWarnings } from './config.
 import { PACKAGE } from './package-info.ts';
 import { Redactor } from './redact.ts';
 import type { Outage, Report, ScenarioResult, Summary } from './results.ts';
-import { type RunOutcome, type RunnerOptions, STOPPED_ANSWERING, runScenarios } from './runner.ts';
+import { type RunOutcome, type RunnerOptions, runScenarios } from './runner.ts';
 import { resolveTarget } from './target.ts';
 import { assessVerdict } from './verdict.ts';
 
@@ -88,7 +88,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
 function outageOf(outcome: RunOutcome): Outage | undefined {
   if (!outcome.outage) return undefined;
   const scenarios = outcome.results
-    .filter((r) => r.status === 'error' && r.message?.startsWith(STOPPED_ANSWERING))
+    .filter((r) => r.status === 'error' && r.errorCode === 'ERR_TARGET_UNREACHABLE')
     .map((r) => r.id);
   return scenarios.length ? { ...outcome.outage, scenarios } : undefined;
 }
@@ -131,6 +131,7 @@ export function stoppedRunReport(options: {
     catches: [],
     durationMs,
     message: options.reason,
+    errorCode: 'ERR_RUN_STOPPED',
     evidence: [],
   };
   const results = [stop];

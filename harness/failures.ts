@@ -4,7 +4,9 @@
  */
 
 import type { RequirementRef } from './requirements.ts';
-import type { FailureKind } from './results.ts';
+import { ERROR_CODES, type ErrorCode, type FailureKind } from './results.ts';
+
+export type { ErrorCode } from './results.ts';
 
 export interface CheckFailureOptions {
   /** Which of the scenario's declared requirements this check enforces (ctx.req.<name>); its
@@ -22,6 +24,7 @@ export interface CheckFailureOptions {
 /** The target violated a requirement. The message is one sentence: what it did, what is required. */
 export class CheckFailure extends Error {
   override readonly name = 'CheckFailure';
+  readonly code = 'ERR_CHECK_FAILED';
   readonly requirement?: RequirementRef;
   readonly kind: FailureKind;
   constructor(message: string, options: CheckFailureOptions = {}) {
@@ -34,6 +37,7 @@ export class CheckFailure extends Error {
 /** The target answered with HTTP 5xx where a verdict was needed: its own finding, never a counterexample. */
 export class TargetServerError extends Error {
   override readonly name = 'TargetServerError';
+  readonly code: ErrorCode = 'ERR_TARGET_SERVER_ERROR';
   readonly status: number;
   constructor(message: string, status: number) {
     super(message);
@@ -44,11 +48,13 @@ export class TargetServerError extends Error {
 /** The harness could not do its part (bad input to a helper, a missing endpoint, …). */
 export class HarnessError extends Error {
   override readonly name: string = 'HarnessError';
+  readonly code: ErrorCode = 'ERR_HARNESS';
 }
 
 /** A step a scenario depends on (logging in, getting a token) did not work, so it cannot judge. */
 export class PreconditionError extends HarnessError {
   override readonly name: string = 'PreconditionError';
+  override readonly code: ErrorCode = 'ERR_PRECONDITION';
 }
 
 /**
@@ -57,11 +63,13 @@ export class PreconditionError extends HarnessError {
  */
 export class JudgementError extends PreconditionError {
   override readonly name = 'JudgementError';
+  override readonly code: ErrorCode = 'ERR_COULD_NOT_JUDGE';
 }
 
 /** The target config is invalid: each issue names the field and the fix. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  readonly code = 'ERR_CONFIG';
   readonly issues: string[];
   constructor(issues: string[], heading = 'invalid target config') {
     super(`${heading}:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
@@ -72,6 +80,7 @@ export class ConfigError extends Error {
 /** A request could not reach the target at all (refused, DNS, TLS, timeout). */
 export class TargetUnreachableError extends Error {
   override readonly name = 'TargetUnreachableError';
+  readonly code: ErrorCode = 'ERR_TARGET_UNREACHABLE';
   readonly url: string;
   constructor(url: string, cause: string) {
     super(`cannot reach ${url}: ${cause}`);
@@ -82,11 +91,23 @@ export class TargetUnreachableError extends Error {
 /** A scenario exceeded its time limit. */
 export class ScenarioTimeoutError extends HarnessError {
   override readonly name = 'ScenarioTimeoutError';
+  override readonly code: ErrorCode = 'ERR_SCENARIO_TIMEOUT';
 }
 
 /** Thrown by ctx.skip(): the scenario found at run time that it does not apply. */
 export class SkipSignal extends Error {
   override readonly name = 'SkipSignal';
+  readonly code = 'ERR_SKIP';
+}
+
+/**
+ * The stable code of an error the harness knows (every class above, and their subclasses elsewhere in the harness),
+ * else undefined: what the runner sorts on, and what a user or a test matches instead of a message or a class.
+ */
+export function errorCode(error: unknown): ErrorCode | 'ERR_CHECK_FAILED' | 'ERR_CONFIG' | 'ERR_SKIP' | undefined {
+  if (!(error instanceof Error) || !('code' in error) || typeof error.code !== 'string') return undefined;
+  const known: readonly string[] = [...ERROR_CODES, 'ERR_CHECK_FAILED', 'ERR_CONFIG', 'ERR_SKIP'];
+  return known.includes(error.code) ? (error.code as ErrorCode) : undefined;
 }
 
 export function describeError(error: unknown): string {

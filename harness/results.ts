@@ -81,6 +81,32 @@ export type Evidence = HttpEvidence | ScreenshotEvidence | CounterexampleEvidenc
  */
 export type FailureKind = 'accepted' | 'refused-wrongly';
 
+/**
+ * Why a scenario ended in `error`, as a stable code (docs/reports.md, "Error codes"): match on it, not on the message.
+ */
+export const ERROR_CODES = [
+  /** The harness could not do its part (a missing endpoint, bad input to a helper). */
+  'ERR_HARNESS',
+  /** A step the scenario depends on (a sign-in, a token) did not work: "could not get as far as the check". */
+  'ERR_PRECONDITION',
+  /** The target refused a sound control request too: "could not judge". */
+  'ERR_COULD_NOT_JUDGE',
+  /** A request could not reach the target (refused, reset, DNS, TLS, timeout). */
+  'ERR_TARGET_UNREACHABLE',
+  /** The target answered HTTP 5xx where a verdict was needed. */
+  'ERR_TARGET_SERVER_ERROR',
+  /** The scenario ran out of its time limit. */
+  'ERR_SCENARIO_TIMEOUT',
+  /** Chromium was needed and is not there, or failed under the scenario. */
+  'ERR_BROWSER',
+  /** The run stopped before any scenario could judge (discovery unusable, the target never answered). */
+  'ERR_RUN_STOPPED',
+  /** Anything else thrown: a bug in the scenario or the harness. */
+  'ERR_UNEXPECTED',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 export interface ScenarioResult {
   id: string;
   title: string;
@@ -99,6 +125,8 @@ export interface ScenarioResult {
   findings?: Finding[];
   evidence: Evidence[];
   skipReason?: string;
+  /** For an `error` result: why, as a stable code. */
+  errorCode?: ErrorCode;
   /** For a failed or warning result: security (`accepted`) or interop (`refused-wrongly`). */
   failureKind?: FailureKind;
   /** Listed in the config's expectedFailures: a failure or warning here does not fail the run. */

@@ -7,16 +7,7 @@ import { type Shard, shardOf } from './shard.ts';
 import { type Client, type TargetConfig, resolveClients } from './config.ts';
 import { PROPERTY_BUDGET_SHARE, createContext } from './context.ts';
 import { type Outage, TargetTraffic } from './traffic.ts';
-import {
-  CheckFailure,
-  HarnessError,
-  JudgementError,
-  PreconditionError,
-  ScenarioTimeoutError,
-  SkipSignal,
-  TargetUnreachableError,
-  describeError,
-} from './failures.ts';
+import { CheckFailure, HarnessError, ScenarioTimeoutError, describeError, errorCode } from './failures.ts';
 import { idMatcher } from './glob.ts';
 import { type HttpClient, Recorder } from './http.ts';
 import type { BrowserContext } from 'playwright-core';
@@ -29,6 +20,7 @@ import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
 import { type ClientRole, type LinkOptions, type RequirementRef, resolveLevel } from './requirements.ts';
 import type {
+  ErrorCode,
   FailureKind,
   Finding,
   Level,
@@ -204,24 +196,48 @@ export const STOPPED_ANSWERING = 'the target stopped answering';
 
 const RANK: Record<Status, number> = { passed: 0, skipped: 0, warning: 1, failed: 2, error: 3 };
 
-function classify(error: unknown, timeoutMs: number): { status: Status; message: string; skipReason?: string } {
-  if (error instanceof SkipSignal) return { status: 'skipped', message: error.message, skipReason: error.message };
-  if (error instanceof ScenarioTimeoutError) return { status: 'error', message: error.message };
-  if (error instanceof TargetUnreachableError)
-    return { status: 'error', message: `${STOPPED_ANSWERING}: ${error.message}` };
-  if (error instanceof JudgementError) return { status: 'error', message: `could not judge: ${error.message}` };
-  if (error instanceof PreconditionError)
-    return { status: 'error', message: `could not get as far as the check: ${error.message}` };
-  if (error instanceof HarnessError) return { status: 'error', message: error.message };
+type Classified = { status: Status; message: string; skipReason?: string; errorCode?: ErrorCode };
+
+/** What a thrown error makes of the scenario, sorted on the error's stable code (harness/failures.ts). */
+function classify(error: unknown, timeoutMs: number): Classified {
+  const message = error instanceof Error ? error.message : String(error);
+  switch (errorCode(error)) {
+    case 'ERR_SKIP':
+      return { status: 'skipped', message, skipReason: message };
+    case 'ERR_SCENARIO_TIMEOUT':
+      return { status: 'error', message, errorCode: 'ERR_SCENARIO_TIMEOUT' };
+    case 'ERR_TARGET_UNREACHABLE':
+      return { status: 'error', message: `${STOPPED_ANSWERING}: ${message}`, errorCode: 'ERR_TARGET_UNREACHABLE' };
+    case 'ERR_COULD_NOT_JUDGE':
+      return { status: 'error', message: `could not judge: ${message}`, errorCode: 'ERR_COULD_NOT_JUDGE' };
+    case 'ERR_PRECONDITION':
+      return {
+        status: 'error',
+        message: `could not get as far as the check: ${message}`,
+        errorCode: 'ERR_PRECONDITION',
+      };
+    case 'ERR_HARNESS':
+      return { status: 'error', message, errorCode: 'ERR_HARNESS' };
+    case 'ERR_TARGET_SERVER_ERROR':
+      return { status: 'error', message, errorCode: 'ERR_TARGET_SERVER_ERROR' };
+    default:
+  }
   if (error instanceof Error && error.name === 'AbortError')
-    return { status: 'error', message: `aborted after ${timeoutMs} ms` };
+    return { status: 'error', message: `aborted after ${timeoutMs} ms`, errorCode: 'ERR_SCENARIO_TIMEOUT' };
   // The browser failed under the scenario (outside a login walk, which names its page and step itself).
   const trouble = browserTrouble(error);
-  if (trouble) return { status: 'error', message: `could not get as far as the check: in the browser, ${trouble}` };
+  if (trouble) {
+    return {
+      status: 'error',
+      message: `could not get as far as the check: in the browser, ${trouble}`,
+      errorCode: 'ERR_BROWSER',
+    };
+  }
   const name = error instanceof Error ? error.name : typeof error;
   return {
     status: 'error',
     message: `the scenario threw ${name}: ${describeError(error)} (a bug in the scenario or the harness)`,
+    errorCode: 'ERR_UNEXPECTED',
   };
 }
 
@@ -511,6 +527,7 @@ interface Verdict {
   message?: string;
   failureKind?: FailureKind;
   skipReason?: string;
+  errorCode?: ErrorCode;
 }
 
 /**
@@ -528,8 +545,8 @@ export function judge(
     try {
       v = { status: statusOf(thrown), message: thrown.message, failureKind: thrown.kind };
     } catch (error) {
-      const { status, message } = classify(error, limit);
-      v = { status, message };
+      const { skipReason: _, ...classified } = classify(error, limit);
+      v = classified;
     }
   } else if (thrown !== undefined) {
     v = classify(thrown, limit);
@@ -544,6 +561,7 @@ export function judge(
     if (worse) v = { ...v, status: f.status, message: f.message, failureKind: f.failureKind };
   }
   if (v.status !== 'failed' && v.status !== 'warning') delete v.failureKind;
+  if (v.status !== 'error') delete v.errorCode;
   return v;
 }
 
@@ -582,7 +600,14 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   const gateBrowser = browserProblem ? undefined : run.browser;
   const skipReason = resolution.reason ?? (await gate(s, run.clients, run.config, run.target, gateBrowser, run.probe));
   if (browserProblem && resolution.level && !skipReason)
-    return { ...base, status: 'error', durationMs: 0, evidence: [], message: `needs Chromium: ${browserProblem}` };
+    return {
+      ...base,
+      status: 'error',
+      durationMs: 0,
+      evidence: [],
+      message: `needs Chromium: ${browserProblem}`,
+      errorCode: 'ERR_BROWSER',
+    };
   if (!resolution.level || skipReason) {
     return { ...base, status: 'skipped', durationMs: 0, evidence: [], skipReason: skipReason ?? 'not applicable' };
   }
@@ -613,7 +638,8 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   const thrown = await runWithinLimit(s, state, recorder, controller, limit);
   noteImpliedCapabilities(s, run.target, recorder);
   if (thrown instanceof CheckFailure) recorder.markFailure();
-  const { status, message, failureKind, skipReason: skip } = judge(thrown, state.findings, statusOf, limit.ms);
+  const verdict = judge(thrown, state.findings, statusOf, limit.ms);
+  const { status, message, failureKind, skipReason: skip, errorCode: code } = verdict;
   const { findings, log, walks } = state;
   return {
     ...base,
@@ -623,6 +649,7 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
     ...(message ? { message } : {}),
     ...(failureKind ? { failureKind } : {}),
     ...(skip ? { skipReason: skip } : {}),
+    ...(code ? { errorCode: code } : {}),
     ...(findings.length ? { findings } : {}),
     ...(log.length ? { log } : {}),
     ...(walks.length ? { walks } : {}),

@@ -96,7 +96,7 @@ function testcase(report: Report, r: ScenarioResult): string {
     case 'error':
       return (
         `${open}>\n      <error message="${message}" ` +
-        `type="error">${xmlEscape(details(report, r))}</error>${systemOut(files)}\n    </testcase>`
+        `type="${r.errorCode ?? 'error'}">${xmlEscape(details(report, r))}</error>${systemOut(files)}\n    </testcase>`
       );
     case 'skipped':
       return `${open}>\n      <skipped message="${message}"/>\n    </testcase>`;

@@ -198,6 +198,7 @@ export function renderSarif(report: Report): string {
                 level: 'error',
                 message: { text: `${r.id}: ${r.message ?? 'error'}` },
                 descriptor: { id: r.id, index: index.get(r.id)! },
+                ...(r.errorCode ? { properties: { errorCode: r.errorCode } } : {}),
               })),
               ...(report.notices ?? []).map((n) => ({ level: 'note', message: { text: n } })),
             ],

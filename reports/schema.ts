@@ -3,7 +3,7 @@
  * `npm run schema` publishes it as schema/report.schema.json for consumers.
  */
 import { z } from 'zod';
-import type { Report } from '../harness/results.ts';
+import { ERROR_CODES, type Report } from '../harness/results.ts';
 
 const level = z.enum(['MUST', 'SHOULD', 'MAY']);
 const status = z.enum(['passed', 'failed', 'warning', 'skipped', 'error']);
@@ -78,6 +78,7 @@ const result = z.strictObject({
     .optional(),
   evidence: z.array(evidence),
   skipReason: z.string().optional(),
+  errorCode: z.enum(ERROR_CODES).optional(),
   failureKind: failureKind.optional(),
   expected: z.boolean().optional(),
   unexpectedPass: z.boolean().optional(),

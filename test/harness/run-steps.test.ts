@@ -36,7 +36,7 @@ describe('judge', () => {
       },
       1000,
     );
-    expect(v).toEqual({ status: 'error', message: 'cites an undeclared requirement' });
+    expect(v).toEqual({ status: 'error', message: 'cites an undeclared requirement', errorCode: 'ERR_HARNESS' });
   });
 
   it('a skip keeps its reason', () => {
