@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { CLIENT_ROLES, type ClientRole } from './requirements.ts';
 import { EXAMPLES, formatIssue, interpolateEnv, knownKeysIn } from './config-issues.ts';
 import { ConfigError } from './failures.ts';
+import { privateJwkStrings } from '../protocol/jwk.ts';
 import { parseJsonc } from './jsonc.ts';
 
 function isAbsoluteUrl(value: string, schemes?: string[]): boolean {
@@ -53,9 +54,6 @@ const origin = z.string().refine(
 );
 
 export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'] as const;
-
-/** The members of a private JWK that are secret (RFC 7518 §6.2.2, §6.3.2; RFC 8037 §2). */
-export const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi'] as const;
 
 /** A private JWK (RSA, EC or OKP) as JSON: node:crypto must be able to import it. */
 const privateJwkSchema = z
@@ -629,10 +627,12 @@ export function configSecrets(
   );
   // A keyed client's private JWK: each private member, wherever it might appear.
   const keys = Object.values(config.clients).flatMap((c) =>
-    PRIVATE_JWK_MEMBERS.flatMap((m) => {
-      const value = (c?.privateJwk as Record<string, unknown> | undefined)?.[m];
-      return typeof value === 'string' && value ? [{ value, kind: 'private_key' as const }] : [];
-    }),
+    c?.privateJwk
+      ? privateJwkStrings(c.privateJwk as Record<string, unknown>).map((value) => ({
+          value,
+          kind: 'private_key' as const,
+        }))
+      : [],
   );
   const all = [...secrets, ...keys];
   return config.user ? [...all, { value: config.user.password, kind: 'password' }] : all;

@@ -18,6 +18,7 @@
  * result's own words (id, status, level, area, severity, counts, requirements) are never touched —
  * only target-supplied text is (messages, logs, evidence).
  */
+import { PRIVATE_JWK_MEMBERS as PRIVATE_MEMBERS, privateJwkStrings } from '../protocol/jwk.ts';
 import { parseJsonBounded } from './limits.ts';
 import type { Evidence, HttpEvidence, Outage, ScenarioResult } from './results.ts';
 
@@ -61,21 +62,19 @@ function secretMember(name: string, value: string): boolean {
   return SECRET_FIELDS.has(name) && (!WORD_FIELDS.has(name) || credentialShaped(value));
 }
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-/**
- * Private and symmetric key members of a JWK (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2): secret only inside a JWK (an
- * object with kty).
- */
-const PRIVATE_JWK_MEMBERS = new Set(['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k']);
+/** Private and symmetric key members of a JWK (protocol/jwk.ts): secret only inside a JWK (an object with kty). */
+const PRIVATE_JWK_MEMBERS = new Set<string>(PRIVATE_MEMBERS);
 
-const isJwk = (value: object): boolean => typeof (value as { kty?: unknown }).kty === 'string';
-
-/** The strings a private JWK member holds (oth is an array of objects of them). */
+/** Every string a JSON value holds, at any depth. */
 function stringsIn(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.flatMap(stringsIn);
   if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
   return [];
 }
+
+const isJwk = (value: object): boolean => typeof (value as { kty?: unknown }).kty === 'string';
+
 /**
  * Shorter values are only redacted by field name: replacing them everywhere would garble text (a
  * target could issue the token "failed"). The config refuses secrets shorter than this.
@@ -278,11 +277,11 @@ export class Redactor {
     if (Array.isArray(value)) for (const v of value) this.#observeJson(v);
     else if (value && typeof value === 'object') {
       const jwk = isJwk(value);
+      if (jwk)
+        for (const secret of privateJwkStrings(value as Record<string, unknown>)) this.#learn(secret, 'private_key');
       for (const [k, v] of Object.entries(value)) {
         if (typeof v === 'string' && secretMember(k, v)) this.#learn(v, k);
-        else if (jwk && PRIVATE_JWK_MEMBERS.has(k))
-          for (const secret of stringsIn(v)) this.#learn(secret, 'private_key');
-        else this.#observeJson(v);
+        else if (!(jwk && PRIVATE_JWK_MEMBERS.has(k))) this.#observeJson(v);
       }
     }
   }

@@ -18,3 +18,20 @@ export function jwkThumbprint(jwk: { kty?: unknown } & Record<string, unknown>):
   const canonical = `{${members.map((m) => `${JSON.stringify(m)}:${JSON.stringify(jwk[m])}`).join(',')}}`;
   return createHash('sha256').update(canonical).digest('base64url');
 }
+
+/**
+ * The members of a JWK that are secret: the private members of RSA (RFC 7518 §6.3.2, `oth` an array of objects of
+ * them), EC (§6.2.2) and OKP (RFC 8037 §2) keys, and a symmetric key's `k` (§6.4.1).
+ */
+export const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+
+/** Every string a JWK holds in its secret members (those inside `oth` too). */
+export function privateJwkStrings(jwk: Readonly<Record<string, unknown>>): string[] {
+  const strings = (value: unknown): string[] => {
+    if (typeof value === 'string') return value ? [value] : [];
+    if (Array.isArray(value)) return value.flatMap(strings);
+    if (value && typeof value === 'object') return Object.values(value).flatMap(strings);
+    return [];
+  };
+  return PRIVATE_JWK_MEMBERS.flatMap((m) => strings(jwk[m]));
+}

@@ -3,10 +3,7 @@
  * workflow command or markup. Reporters pass every string that may quote the target (messages,
  * skip reasons, findings, counterexamples, the issuer) through these before writing it.
  */
-
-/** C0 and C1 controls, DEL, line and paragraph separators, and bidirectional overrides. */
-// eslint-disable-next-line no-control-regex
-const UNSAFE_FOR_TERMINAL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+import { CONTROL_CHARACTERS } from './controls.ts';
 
 function visible(c: string): string {
   const code = c.charCodeAt(0);
@@ -22,7 +19,7 @@ function visible(c: string): string {
  * workflow command such as ::add-mask:: or ::warning::, honoured after leading spaces) broken up.
  */
 export function consoleText(text: string): string {
-  return text.replace(UNSAFE_FOR_TERMINAL, visible).replace(/^(\s*):(?=:)/, '$1: ');
+  return text.replace(CONTROL_CHARACTERS, visible).replace(/^(\s*):(?=:)/, '$1: ');
 }
 
 /** Text for a Markdown document (a CI step summary): one implementation, in reports/markdown.ts. */

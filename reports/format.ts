@@ -1,5 +1,6 @@
 /** Small shared helpers for reporters (they import only the result types). */
 import type { LoginWalk, Report, ScenarioResult, Status } from '../harness/results.ts';
+import { CONTROLS_BUT_LAYOUT } from './controls.ts';
 
 export const STATUS_LABEL: Record<Status, string> = {
   passed: 'PASS',
@@ -181,9 +182,5 @@ export function splitLine(results: readonly ScenarioResult[]): string {
  * reporter runs target-supplied text through it before its own escaping (HTML, XML, Markdown).
  */
 export function visibleControls(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(
-    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`,
-  );
+  return text.replace(CONTROLS_BUT_LAYOUT, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }

@@ -16,7 +16,6 @@ import { clipText, curlCommand, decidingExchange, messageText, replayCommand, re
 const MAX_BODY = 4000;
 
 export function xmlEscape(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return visibleControls(text)
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '\ufffd')
     .replace(/&/g, '&amp;')

@@ -34,7 +34,6 @@ export const MAX_MARKDOWN_BYTES = 1024 * 1024 - 16 * 1024;
  * markup.
  */
 export function markdownText(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return (
     visibleControls(text.replace(/\r\n?|\n|\u2028|\u2029/g, ' '))
       .replace(/\t/g, ' ')

@@ -7,6 +7,7 @@
  * target-supplied text is inert in a shell.
  */
 import type { HttpEvidence, Report, ScenarioResult } from '../harness/results.ts';
+import { CONTROL_CHARACTERS } from './controls.ts';
 
 /** The exchange that decided a failed or warning result, and whether the run marked it. */
 export function decidingExchange(r: ScenarioResult): { evidence: HttpEvidence; marked: boolean } | undefined {
@@ -30,12 +31,10 @@ export function envName(label: string): string {
 /** One shell word for a literal text: bare when safe, else single-quoted, or $'…' with control characters. */
 export function shellQuote(text: string): string {
   if (/^[\w@%+=:,./-]+$/.test(text)) return text;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(text)) {
-    // eslint-disable-next-line no-control-regex
+  if (text.search(CONTROL_CHARACTERS) !== -1) {
     return `$'${text
       .replace(/[\\']/g, (c) => `\\${c}`)
-      .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => {
+      .replace(CONTROL_CHARACTERS, (c) => {
         const code = c.charCodeAt(0);
         return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`;
       })}'`;

@@ -1,7 +1,5 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
-
-/** Private (RSA, EC, OKP) and symmetric (oct) key members of a JWK (RFC 7518 §6.2.2, §6.3.2, §6.4; RFC 8037 §2). */
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+import { PRIVATE_JWK_MEMBERS as PRIVATE_MEMBERS } from '../../protocol/jwk.ts';
 
 export default defineScenario({
   id: 'jwks.public-keys-only',

@@ -20,7 +20,8 @@ import { renderHtml } from '../../reports/html.ts';
 import { renderJson } from '../../reports/json.ts';
 import { renderJunit } from '../../reports/junit.ts';
 import { MAX_MARKDOWN_BYTES, markdownText, renderMarkdown } from '../../reports/markdown.ts';
-import { curlCommand, decidingExchange, envName, replayCommand } from '../../reports/reproduce.ts';
+import { consoleText } from '../../reports/escape.ts';
+import { curlCommand, decidingExchange, envName, replayCommand, shellQuote } from '../../reports/reproduce.ts';
 import { renderSarif } from '../../reports/sarif.ts';
 import { reportSchema } from '../../reports/schema.ts';
 import { NASTY, SECRET, bigReport, decidingToken, result, sampleReport } from '../support/report-fixture.ts';
@@ -126,6 +127,12 @@ describe('the reproduce block', () => {
 
   it('shows invisible and bidirectional controls in target text as code points', () => {
     expect(visibleControls('a\u202eb\u0007c\td\ne')).toBe('a⟨U+202E⟩b⟨U+0007⟩c\td\ne');
+    // One class for every reporter: the Arabic letter mark (U+061C) reorders text as the other bidi controls do.
+    for (const text of ['a\u061cb', 'a\u202eb', 'a\u2067b', 'a\u0085b']) {
+      expect(visibleControls(text)).not.toBe(text);
+      expect(consoleText(text)).not.toBe(text);
+      expect(shellQuote(text)).toMatch(/^\$'a\\u|^\$'a\\x/);
+    }
     const html = renderHtml(report);
     expect(html).not.toMatch(/[\u202e\u0001]/);
     expect(html).toContain('⟨U+202E⟩');
