@@ -6,7 +6,7 @@ import fc from 'fast-check';
 
 /** The scope parameter: space-delimited scope tokens (RFC 6749 §3.3). */
 export const formatScope = (scopes: readonly string[]): string => scopes.join(' ');
-export const parseScope = (scope: string): string[] => scope.split(' ').filter(Boolean);
+export { scopeTokens as parseScope } from '../protocol/scope.ts';
 /** The same sets as scope strings. */
 export const asScopeString = (scopes: fc.Arbitrary<string[]>): fc.Arbitrary<string> => scopes.map(formatScope);
 

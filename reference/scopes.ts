@@ -2,6 +2,7 @@
 import type { Flaws } from './flaws.ts';
 import type { UserConfig } from './options.ts';
 import { invalidRequest, invalidScope } from './http/errors.ts';
+import { hasScopeToken, scopeTokens } from '../protocol/scope.ts';
 import { SCOPE_TOKEN_FORMAT } from '../protocol/syntax.ts';
 
 /** OIDC Core §5.4: the claims each scope value requests. */
@@ -17,14 +18,14 @@ const SCOPE_TOKEN = SCOPE_TOKEN_FORMAT;
 
 /** Splits a scope string into its distinct tokens, in order. */
 export function parseScope(scope: string): string[] {
-  const tokens = scope.split(' ').filter((t) => t !== '');
+  const tokens = scopeTokens(scope);
   for (const token of tokens) {
     if (!SCOPE_TOKEN.test(token)) throw invalidRequest('scope contains characters outside RFC 6749 section 3.3');
   }
   return [...new Set(tokens)];
 }
 
-export const hasScope = (scope: string, token: string) => scope.split(' ').includes(token);
+export const hasScope = (scope: string, token: string) => hasScopeToken(scope, token);
 
 /**
  * The scope to grant for a request: every requested token must be in the client's registered

@@ -7,7 +7,8 @@ import type { ScenarioDefinition } from '../../harness/scenario.ts';
 import { CLIENT_ROLES } from '../../protocol/client-roles.ts';
 import { FLAW_NAMES } from '../../protocol/flaw-names.ts';
 import { ASYMMETRIC_ALGS, hashOfAlg, JWS_ALGS, type JwsAlgInfo, signatureOptions } from '../../protocol/jws.ts';
-import { jwkThumbprint } from '../../protocol/jwk.ts';
+import { PRIVATE_JWK_MEMBERS, jwkThumbprint, privateJwkStrings } from '../../protocol/jwk.ts';
+import { hasScopeToken, scopeTokens } from '../../protocol/scope.ts';
 import { s256, S256_CHALLENGE_FORMAT, UNRESERVED, VERIFIER_FORMAT } from '../../protocol/pkce.ts';
 import { ERROR_DESCRIPTION_FORMAT, ERROR_URI_FORMAT, SCOPE_TOKEN_FORMAT } from '../../protocol/syntax.ts';
 import { accessTokenHash, tokenHash } from '../../protocol/token-hash.ts';
@@ -122,6 +123,26 @@ describe('protocol/jwk.ts', () => {
     };
     expect(jwkThumbprint(jwk)).toBe('NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs');
     expect(() => jwkThumbprint({ kty: 'oct', k: 'x' })).toThrow(/no thumbprint/);
+  });
+});
+
+describe('protocol/jwk.ts private members', () => {
+  it('lists the private members of RSA, EC, OKP and oct keys, and finds every string they hold', () => {
+    expect([...PRIVATE_JWK_MEMBERS].sort()).toEqual(['d', 'dp', 'dq', 'k', 'oth', 'p', 'q', 'qi']);
+    const rsa = { kty: 'RSA', n: 'N', e: 'AQAB', d: 'D', p: 'P', oth: [{ r: 'R', d: 'OD', t: 'T' }] };
+    expect(privateJwkStrings(rsa).sort()).toEqual(['D', 'OD', 'P', 'R', 'T']);
+    expect(privateJwkStrings({ kty: 'oct', k: 'K' })).toEqual(['K']);
+    expect(privateJwkStrings({ kty: 'EC', crv: 'P-256', x: 'X', y: 'Y' })).toEqual([]);
+  });
+});
+
+describe('protocol/scope.ts', () => {
+  it('splits on spaces only, drops empty tokens, keeps order and case', () => {
+    expect(scopeTokens('openid  profile Email')).toEqual(['openid', 'profile', 'Email']);
+    expect(scopeTokens('')).toEqual([]);
+    expect(hasScopeToken('openid2 profile', 'openid')).toBe(false);
+    expect(hasScopeToken('a offline_access', 'offline_access')).toBe(true);
+    expect(hasScopeToken(undefined, 'openid')).toBe(false);
   });
 });
 
