@@ -1,7 +1,7 @@
 /**
  * The library API: `import { runConformance, createReferenceServer, defineScenario } from 'idp-conformance'`.
- * The package runs its TypeScript sources through tsx (a dependency): use it from vitest, tsx, or
- * `node --import tsx`; the `idp-conformance` command registers tsx itself.
+ * The package ships it compiled (`dist/`, `npm run build`, with type declarations); in this repository it runs
+ * from the TypeScript sources through tsx or vitest.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -18,6 +18,7 @@ export class UsageError extends Error {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 type Strict<O extends Options> = { args: string[]; options: O; strict: true; allowPositionals: false };
+type WithPositionals<O extends Options> = { args: string[]; options: O; strict: true; allowPositionals: true };
 
 /** node:util parseArgs, strict, with parse failures turned into UsageErrors. */
 export function parseOptions<O extends Options>(
@@ -26,6 +27,19 @@ export function parseOptions<O extends Options>(
 ): ReturnType<typeof parseArgs<Strict<O>>>['values'] {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** parseOptions for a command that also takes positional arguments (files, folders). */
+export function parseCommandLine<O extends Options>(
+  argv: string[],
+  options: O,
+): Pick<ReturnType<typeof parseArgs<WithPositionals<O>>>, 'values' | 'positionals'> {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+    return { values, positionals };
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

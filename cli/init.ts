@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { type Command, UsageError } from './command.ts';
+import { type Command, UsageError, parseCommandLine } from './command.ts';
 import { runCommandFor } from './hints.ts';
 
 export const DEFAULT_TARGET_FILE = 'idp-target.jsonc';
@@ -90,18 +89,10 @@ export const initCommand: Command = {
   summary: 'write a commented target-config template',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        options: { force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-        allowPositionals: true,
-        strict: true,
-      });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandLine(argv, {
+      force: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
     if (values.help) {
       console.log(USAGE);
       return 0;

@@ -6,13 +6,12 @@
  */
 import { cp, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { summarize } from '../harness/conformance.ts';
 import type { Report, ScenarioResult } from '../harness/results.ts';
 import { ConsoleReporter, writeReports } from '../reports/index.ts';
 import { reportSchema } from '../reports/schema.ts';
-import { type Command, UsageError } from './command.ts';
-import { exitCodeFor, type FailOn, formats } from './run.ts';
+import { type Command, UsageError, parseCommandLine } from './command.ts';
+import { exitCodeFor, failOnOption, formats } from './run.ts';
 
 const USAGE = `Usage: idp-conformance merge-reports DIR... [options]
 
@@ -21,8 +20,8 @@ of the same run) into one set of reports. DIR may also be a report.json file.
 
 Options:
   --report DIR      where the merged reports go (default ./conformance-report)
-  --format LIST     json,junit,html,md (default all)
-  --fail-on LEVEL   exit 1 on: failed (default), warning, error — as \`run\` does
+  --format LIST     json,junit,html,md,sarif (default json,junit,html,md)
+  --fail-on LEVEL   exit 1 on: failed (default), warning, error, security — as \`run\` does
   -h, --help        show this help
 
 Exit codes: 0 nothing failed, 1 a scenario failed, 2 usage error or reports that do not belong together.`;
@@ -143,30 +142,17 @@ export const mergeReportsCommand: Command = {
   summary: 'merge the reports of a sharded run (run --shard i/n) into one',
   usage: USAGE,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        options: {
-          report: { type: 'string', default: './conformance-report' },
-          format: { type: 'string' },
-          'fail-on': { type: 'string', default: 'failed' },
-          help: { type: 'boolean', short: 'h' },
-        },
-        strict: true,
-        allowPositionals: true,
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-    const { values, positionals } = parsed;
+    const { values, positionals } = parseCommandLine(argv, {
+      report: { type: 'string', default: './conformance-report' },
+      format: { type: 'string' },
+      'fail-on': { type: 'string', default: 'failed' },
+      help: { type: 'boolean', short: 'h' },
+    });
     if (values.help) {
       console.log(USAGE);
       return 0;
     }
-    const failOn = values['fail-on'];
-    if (!['failed', 'warning', 'error'].includes(failOn))
-      throw new UsageError(`--fail-on must be failed, warning or error, not "${failOn}"`);
+    const failOn = failOnOption(values['fail-on']);
     if (positionals.length === 0)
       throw new UsageError('name the report folders to merge, e.g. merge-reports shard-1 shard-2');
     const loaded: Loaded[] = [];
@@ -184,6 +170,6 @@ export const mergeReportsCommand: Command = {
     );
     for (const notice of merged.notices ?? []) console_.line(`!! ${notice}`);
     console_.summary(merged, written);
-    return exitCodeFor(merged, failOn as FailOn);
+    return exitCodeFor(merged, failOn);
   },
 };

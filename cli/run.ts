@@ -77,6 +77,13 @@ config error, 3 target unreachable.`;
 export type FailOn = 'failed' | 'warning' | 'error' | 'security';
 export const FAIL_ON: readonly FailOn[] = ['failed', 'warning', 'error', 'security'];
 
+/** --fail-on's value, checked: the same for `run` and `merge-reports`. */
+export function failOnOption(value: string): FailOn {
+  if (!(FAIL_ON as readonly string[]).includes(value))
+    throw new UsageError(`--fail-on must be ${FAIL_ON.slice(0, -1).join(', ')} or ${FAIL_ON.at(-1)}, not "${value}"`);
+  return value as FailOn;
+}
+
 type Loaded = Pick<LoadedTarget, 'config' | 'location'> & { source: Report['target']['source'] };
 
 interface RunSettings {
@@ -299,11 +306,7 @@ export const runCommand: Command = {
     }
     if (!(PROFILES as readonly string[]).includes(v.profile))
       throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
-    const failOn = v['fail-on'];
-    if (!(FAIL_ON as readonly string[]).includes(failOn))
-      throw new UsageError(
-        `--fail-on must be ${FAIL_ON.slice(0, -1).join(', ')} or ${FAIL_ON.at(-1)}, not "${failOn}"`,
-      );
+    const failOn = failOnOption(v['fail-on']);
     const seed = integer('seed', v.seed, 0) ?? randomSeed();
     const runs = integer('runs', v.runs, 1);
     const concurrency = integer('concurrency', v.concurrency, 1);
@@ -359,7 +362,7 @@ export const runCommand: Command = {
       skip,
       seed,
       profile: v.profile as ProfileName,
-      failOn: failOn as FailOn,
+      failOn,
       formats: chosenFormats,
       flaws: v.flaw,
       ...(baseline ? { baseline: { report: baseline, path: v.baseline! } } : {}),

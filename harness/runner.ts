@@ -84,7 +84,7 @@ export const DEFAULTS = { concurrency: 4, runs: 50, scenarioTimeoutMs: 30_000, r
 /**
  * How much longer a scenario may take when it logs in through Chromium (login.driver "browser",
  * or a browser scenario): a script-heavy IdP's login costs seconds in a browser. It scales the
- * default limit and a scenario's own; an explicit timeouts.scenarioMs (or --scenario-timeout) is
+ * default limit and a scenario's own; an explicit timeouts.scenarioMs (or --timeout) is
  * taken as given.
  */
 export const BROWSER_TIME_FACTOR = 3;
@@ -252,7 +252,7 @@ interface Run {
   runs: number;
   runsGiven: boolean;
   clients: Partial<Record<ClientRole, Client>>;
-  /** timeouts.scenarioMs or --scenario-timeout when given: taken as is (no browser factor). */
+  /** timeouts.scenarioMs or --timeout when given: taken as is (no browser factor). */
   explicitTimeoutMs: number | undefined;
   timeoutMs: number;
   requestTimeoutMs: number;

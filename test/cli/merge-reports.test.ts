@@ -96,6 +96,12 @@ describe('run --shard and merge-reports', () => {
     const none = await cli('merge-reports', join(dir, 'nowhere'));
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('cannot read');
+    // --fail-on is checked as `run` checks it: security is accepted, a typo names every choice.
+    const security = await cli('merge-reports', shardDir(1), '--fail-on', 'security', '--report', join(dir, 'sec'));
+    expect(security.code).toBe(0);
+    const typo = await cli('merge-reports', shardDir(1), '--fail-on', 'warnings', '--report', join(dir, 'y'));
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--fail-on must be failed, warning, error or security, not "warnings"');
   });
 
   it('--shard without --seed, or malformed, is a usage error', async () => {
