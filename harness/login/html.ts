@@ -14,8 +14,10 @@ import {
   MAX_ALERT_TEXT,
   MAX_CONTROLS,
   MAX_FORMS,
+  MAX_METAS,
   MAX_TEXT,
   type PageAlert,
+  type PageMeta,
   type PageControl,
   type PageForm,
   type PageModel,
@@ -125,6 +127,7 @@ export function readPage(html: string, url: string, status: number): PageModel {
   let inTitle = false;
   let inH1 = false;
   let scripts = 0;
+  const metas: PageMeta[] = [];
   let cut: string | undefined;
   const parser = new ScriptlessParser();
 
@@ -203,6 +206,13 @@ export function readPage(html: string, url: string, status: number): PageModel {
     const a = attributesOf(tag);
     if (name === 'script') scripts++;
     if (name === 'noscript') parser.readNoscriptAsMarkup();
+    if (name === 'meta' && metas.length < MAX_METAS && (a.name !== undefined || a['http-equiv'] !== undefined)) {
+      metas.push({
+        ...(a.name !== undefined ? { name: a.name.trim().toLowerCase() } : {}),
+        ...(a['http-equiv'] !== undefined ? { httpEquiv: a['http-equiv'].trim().toLowerCase() } : {}),
+        content: a.content ?? '',
+      });
+    }
     if (SELF_CLOSING_SIBLINGS.has(name)) {
       const open = stack.findLastIndex((f) => f.name === name);
       if (open >= 0) popTo(open);
@@ -311,6 +321,7 @@ export function readPage(html: string, url: string, status: number): PageModel {
     scripts,
     ...(cut ? { truncated: cut } : {}),
     ...(alerts.length ? { alerts } : {}),
+    ...(metas.length ? { metas } : {}),
   };
 }
 

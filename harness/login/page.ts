@@ -14,6 +14,8 @@ export const MAX_CONTROLS = 500;
 export const MAX_TEXT = 20_000;
 /** The most message boxes read from a page, and the most characters kept of each. */
 export const MAX_ALERTS = 20;
+/** At most this many `<meta name>` / `<meta http-equiv>` tags are read from a page. */
+export const MAX_METAS = 64;
 export const MAX_ALERT_TEXT = 200;
 
 export interface PageControl {
@@ -78,6 +80,15 @@ export interface PageModel {
   truncated?: string;
   /** The message boxes it shows, in document order (at most MAX_ALERTS). */
   alerts?: PageAlert[];
+  /** Its `<meta name>` and `<meta http-equiv>` tags, in document order (names lower-cased; at most MAX_METAS). */
+  metas?: PageMeta[];
+}
+
+/** A `<meta>` tag that names a value (`name="referrer"`) or stands for a header (`http-equiv="refresh"`). */
+export interface PageMeta {
+  name?: string;
+  httpEquiv?: string;
+  content: string;
 }
 
 /** Words of a page that asks for access on the user's behalf (a consent page). */

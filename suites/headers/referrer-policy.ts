@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario, readPage } from '../../harness/scenario.ts';
 import { effectiveReferrerPolicy } from '../../protocol/referrer-policy.ts';
 import { codeFlowClient, pagesMet } from '../checks/index.ts';
 
@@ -12,9 +12,10 @@ const LIMITING = new Set([
   'origin-when-cross-origin',
 ]);
 
+/** The page's `<meta name="referrer">` policy, read by the page reader. */
 function metaPolicy(html: string | undefined): string | undefined {
-  const tag = html?.match(/<meta\b[^>]*\bname\s*=\s*["']?referrer["']?[^>]*>/i)?.[0];
-  return tag?.match(/\bcontent\s*=\s*["']([^"']*)["']/i)?.[1];
+  if (html === undefined) return undefined;
+  return readPage(html, 'about:blank', 0).metas?.find((m) => m.name === 'referrer')?.content;
 }
 
 export default defineScenario({

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readPage } from '../../harness/login/html.ts';
-import { MAX_CONTROLS, classify, whyNotSubmittable } from '../../harness/login/page.ts';
+import { MAX_CONTROLS, MAX_METAS, classify, whyNotSubmittable } from '../../harness/login/page.ts';
 
 const read = (html: string, status = 200) => readPage(html, 'https://idp.test/page', status);
 
@@ -109,5 +109,29 @@ describe('the reader on hostile pages (linear time, capped collection)', () => {
     expect(read(`<form><input name=a value="${'x'.repeat(2_000_000)}`).controls).toEqual([]);
     const deep = read(`${'<div>'.repeat(200_000)}<form><input type=password name=p></form>`);
     expect(deep.controls).toHaveLength(1);
+  });
+});
+
+describe('meta tags, read as a browser reads them', () => {
+  it('reads name and http-equiv metas, not those in comments, scripts or attribute text', async () => {
+    const { metaRefresh } = await import('../../suites/checks/meta-refresh.ts');
+    const html =
+      '<!doctype html><head><!-- <meta name="referrer" content="unsafe-url"> -->' +
+      '<script>document.write(\'<meta http-equiv="refresh" content="0; url=https://evil.example/">\')</script>' +
+      '<meta NAME="Referrer" content="no-referrer"><meta charset="utf-8">' +
+      '<meta http-equiv="Refresh" content="5;URL=\'/next?x=1\'"></head>' +
+      '<body><p title=\'<meta http-equiv="refresh" content="0;url=https://evil.example/">\'>hi</p></body>';
+    const page = readPage(html, 'https://idp.example/a/b', 200);
+    expect(page.metas).toEqual([
+      { name: 'referrer', content: 'no-referrer' },
+      { httpEquiv: 'refresh', content: "5;URL='/next?x=1'" },
+    ]);
+    expect(metaRefresh(html, 'https://idp.example/a/b')).toBe('https://idp.example/next?x=1');
+    expect(metaRefresh('<meta http-equiv="refresh" content="0">', 'https://idp.example/')).toBeUndefined();
+  });
+
+  it('reads at most MAX_METAS of them', () => {
+    const page = readPage('<meta name="x" content="y">'.repeat(10_000), 'https://idp.example/', 200);
+    expect(page.metas).toHaveLength(MAX_METAS);
   });
 });
