@@ -5,7 +5,7 @@ import { readPage } from '../../harness/scenario.ts';
 export function metaRefresh(html: string, base: string): string | undefined {
   for (const meta of readPage(html, base, 0).metas ?? []) {
     if (meta.httpEquiv !== 'refresh') continue;
-    // The content attribute's value: a delay, then `url=` and the URL, quoted or not (HTML's shared declarative refresh).
+    // The content's value: a delay, then `url=` and the URL, quoted or not (HTML's shared declarative refresh).
     const url = /[;,]\s*url\s*=\s*['"]?([^'"\s]+)/i.exec(meta.content)?.[1];
     if (url && URL.canParse(url, base)) return new URL(url, base).href;
   }
