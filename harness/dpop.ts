@@ -2,7 +2,8 @@
  * DPoP proofs (RFC 9449 §4.2): the harness makes its own key pairs per run (never configured),
  * and signs proofs with them. Options make the wrong proofs scenarios check are refused.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { generateKeyPairFor } from '../protocol/jws.ts';
 import { jwkThumbprint } from '../protocol/jwk.ts';
 import { accessTokenHash } from '../protocol/token-hash.ts';
 import { HarnessError } from './failures.ts';
@@ -58,11 +59,5 @@ export function createDpopKey(advertised: readonly string[] = ['ES256']): DpopKe
     throw new HarnessError(
       `the target advertises no DPoP algorithm the harness can sign with (${advertised.join(', ') || 'none'})`,
     );
-  const pair =
-    alg === 'ES256'
-      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-      : alg === 'EdDSA'
-        ? generateKeyPairSync('ed25519')
-        : generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return new DpopKey(pair.privateKey.export({ format: 'jwk' }) as Jwk, alg);
+  return new DpopKey(generateKeyPairFor(alg).privateKey.export({ format: 'jwk' }) as Jwk, alg);
 }

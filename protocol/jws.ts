@@ -4,7 +4,7 @@
  * harness (client assertions, DPoP proofs, at_hash checks), the generators (tampered tokens) and
  * the reference (the tokens it mints).
  */
-import { constants } from 'node:crypto';
+import { constants, generateKeyPairSync, type KeyObject } from 'node:crypto';
 
 export type HashName = 'sha256' | 'sha384' | 'sha512';
 
@@ -87,4 +87,15 @@ export function signatureOptions(alg: string): SignatureOptions | undefined {
         ? { digest: hash, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: Number(hash.slice(3)) / 8 }
         : { digest: hash };
   }
+}
+
+/**
+ * A fresh key pair that signs with `alg`: RSA of 2048 bits (RFC 7518 §3.3, §3.5: at least 2048), an EC key on the
+ * algorithm's curve (§3.4), an Ed25519 key (RFC 8037 §3.1). The one key generator of the harness and the reference.
+ */
+export function generateKeyPairFor(alg: AsymmetricAlg): { privateKey: KeyObject; publicKey: KeyObject } {
+  const { kty, crv } = JWS_ALGS[alg] as JwsAlgInfo;
+  if (kty === 'EC') return generateKeyPairSync('ec', { namedCurve: crv as string });
+  if (kty === 'OKP') return generateKeyPairSync('ed25519');
+  return generateKeyPairSync('rsa', { modulusLength: 2048 });
 }

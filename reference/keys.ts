@@ -7,9 +7,10 @@
  * until every token it signed has expired, then it is dropped. The set learns those expiries
  * from `forSigning`, and reads time from the server's clock.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
 import { jwkThumbprint } from '../protocol/jwk.ts';
+import { generateKeyPairFor } from '../protocol/jws.ts';
 
 /** The JWS algorithms the reference signs with. */
 export type SigningAlg = 'RS256' | 'ES256' | 'PS256' | 'EdDSA';
@@ -29,24 +30,12 @@ export function isSigningAlg(value: string): value is SigningAlg {
   return (SIGNING_ALGS as readonly string[]).includes(value);
 }
 
-function generatePair(alg: SigningAlg): { privateKey: KeyObject; publicKey: KeyObject } {
-  switch (alg) {
-    case 'RS256':
-    case 'PS256':
-      return generateKeyPairSync('rsa', { modulusLength: 2048 });
-    case 'ES256':
-      return generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    case 'EdDSA':
-      return generateKeyPairSync('ed25519');
-  }
-}
-
 export { jwkThumbprint } from '../protocol/jwk.ts';
 
 export function generateSigningKey(alg: SigningAlg): SigningKey {
   if (!isSigningAlg(alg))
     throw new Error(`signing alg "${String(alg)}" is not supported; use one of ${SIGNING_ALGS.join(', ')}`);
-  const { privateKey, publicKey } = generatePair(alg);
+  const { privateKey, publicKey } = generateKeyPairFor(alg);
   const jwk = publicKey.export({ format: 'jwk' }) as JWK;
   const kid = jwkThumbprint(jwk);
   return { kid, alg, privateKey, publicKey, publicJwk: { ...jwk, kid, alg, use: 'sig' } };

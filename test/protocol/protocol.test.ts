@@ -6,7 +6,14 @@ import { HARNESS_SIGNING_ALGS, type Jwk, signJws } from '../../harness/jws-sign.
 import type { ScenarioDefinition } from '../../harness/scenario.ts';
 import { CLIENT_ROLES } from '../../protocol/client-roles.ts';
 import { FLAW_NAMES } from '../../protocol/flaw-names.ts';
-import { ASYMMETRIC_ALGS, hashOfAlg, JWS_ALGS, type JwsAlgInfo, signatureOptions } from '../../protocol/jws.ts';
+import {
+  ASYMMETRIC_ALGS,
+  generateKeyPairFor,
+  hashOfAlg,
+  JWS_ALGS,
+  type JwsAlgInfo,
+  signatureOptions,
+} from '../../protocol/jws.ts';
 import { PRIVATE_JWK_MEMBERS, jwkThumbprint, privateJwkStrings } from '../../protocol/jwk.ts';
 import { hasScopeToken, scopeTokens } from '../../protocol/scope.ts';
 import { s256, S256_CHALLENGE_FORMAT, UNRESERVED, VERIFIER_FORMAT } from '../../protocol/pkce.ts';
@@ -170,5 +177,16 @@ describe('names shared across the one-way imports', () => {
     // @ts-expect-error 'state-droped' is not a planted flaw: `npx tsc` fails if this line type-checks.
     const typo: ScenarioDefinition['catches'] = ['state-droped'];
     expect([ok, typo]).toHaveLength(2);
+  });
+});
+
+describe('protocol/jws.ts key generation', () => {
+  it('makes a key of the type and curve each asymmetric algorithm signs with', () => {
+    for (const alg of ['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const) {
+      const jwk = generateKeyPairFor(alg).publicKey.export({ format: 'jwk' });
+      expect(jwk.kty, alg).toBe(JWS_ALGS[alg].kty);
+      if (JWS_ALGS[alg].crv) expect(jwk.crv, alg).toBe(JWS_ALGS[alg].crv);
+      if (jwk.kty === 'RSA') expect(Buffer.from(jwk.n as string, 'base64url').length * 8).toBe(2048);
+    }
   });
 });
