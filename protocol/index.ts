@@ -10,5 +10,6 @@ export * from './jwk.ts';
 export * from './jws.ts';
 export * from './pkce.ts';
 export * from './referrer-policy.ts';
+export * from './registration.ts';
 export * from './syntax.ts';
 export * from './token-hash.ts';
