@@ -6,15 +6,14 @@
 import type { Context, Next } from 'koa';
 import type { Flaws } from '../flaws.ts';
 import type { OAuthErrorCode } from '../../protocol/errors.ts';
+import type { RegistrationError } from '../../protocol/registration.ts';
 import { ERROR_DESCRIPTION_FORBIDDEN } from '../../protocol/syntax.ts';
 
 /** RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1; RFC 8628 §3.5; RFC 8693 §2.2.2; OIDC Core §3.1.2.6 error codes. */
 export type { OAuthErrorCode } from '../../protocol/errors.ts';
 
-/** RFC 7591 §3.2.2: the registration endpoint's own error codes (also RFC 7592 §2.2's). */
-export type RegistrationErrorCode = 'invalid_redirect_uri' | 'invalid_client_metadata';
-
-type ErrorCode = OAuthErrorCode | RegistrationErrorCode;
+/** RFC 7591 §3.2.2 adds the registration endpoint's own codes (also RFC 7592 §2.2's). */
+type ErrorCode = OAuthErrorCode | RegistrationError;
 
 const DEFAULT_STATUS: Partial<Record<ErrorCode, number>> = {
   invalid_client: 401,
