@@ -286,8 +286,7 @@ const rolesShape = Object.fromEntries(
 
 /**
  * The roles the harness registers by default when registration is on (issue 30): every role the catalog uses but the
- * deprecated legacy one (password and implicit grants) and exchange (token exchange is rarely open to registration);
- * list them in registration.roles to have them registered too.
+ * deprecated legacy one (password and implicit grants), which is registered only when registration.roles lists it.
  */
 export const DEFAULT_REGISTERED_ROLES = [
   'confidential',
@@ -295,6 +294,7 @@ export const DEFAULT_REGISTERED_ROLES = [
   'public',
   'machine',
   'device',
+  'exchange',
   'keyed',
 ] as const satisfies readonly ClientRole[];
 
@@ -332,7 +332,7 @@ const registrationSchema = z
       .optional()
       .describe(
         'Which roles to register when the config has no client for them (default: ' +
-          `${DEFAULT_REGISTERED_ROLES.join(', ')}; add "legacy" or "exchange" to register those too).`,
+          `${DEFAULT_REGISTERED_ROLES.join(', ')}; add "legacy" to register that one too).`,
       ),
     metadata: z
       .strictObject(

@@ -74,7 +74,8 @@ export interface RoleRequest {
 /**
  * RFC 7591 §2 metadata for one role: redirect URIs on `loopback` (nothing listens there), the grant, response type and
  * authentication method the role exists for, and the scopes it asks for, from scopes_supported (as a hand-written
- * config would: openid with profile, email, offline_access; an API scope for machine); the role's overrides from
+ * config would: openid with profile, email, offline_access; an API scope for machine and the first confidential
+ * client, every API scope for exchange); the role's overrides from
  * registration.metadata over it.
  */
 export function roleRequest(role: ClientRole, target: Target, loopback: string, config: TargetConfig): RoleRequest {
@@ -84,6 +85,7 @@ export function roleRequest(role: ClientRole, target: Target, loopback: string, 
   const refresh = !grants || grants.includes(GRANT.refresh) ? [GRANT.refresh] : [];
   const ask = (...scopes: string[]) =>
     ['openid', ...scopes.filter((s) => !supported || supported.includes(s))].join(' ');
+  const apis = (supported ?? []).filter((s) => !OIDC_SCOPES.has(s));
   const redirectUri = `${loopback}/${role}/callback`;
   const postLogoutRedirectUri = `${loopback}/${role}/logged-out`;
   const codeClient = (authMethod: 'client_secret_basic' | 'none' | 'private_key_jwt') => ({
@@ -106,7 +108,12 @@ export function roleRequest(role: ClientRole, target: Target, loopback: string, 
     case 'confidential2':
       request = {
         metadata: codeClient('client_secret_basic'),
-        entry: { redirectUri, postLogoutRedirectUri, scope: ask('profile', 'email', 'offline_access') },
+        entry: {
+          redirectUri,
+          postLogoutRedirectUri,
+          // The first client also asks for an API scope: its tokens are what the exchange client exchanges.
+          scope: ask('profile', 'email', 'offline_access', ...(role === 'confidential' ? apis.slice(0, 1) : [])),
+        },
       };
       break;
     case 'public':
@@ -130,17 +137,19 @@ export function roleRequest(role: ClientRole, target: Target, loopback: string, 
       };
       break;
     }
-    case 'machine': {
+    case 'machine':
       // An API scope when the IdP lists one (not an OpenID Connect scope: client_credentials has no user).
-      const api = supported?.find((s) => !OIDC_SCOPES.has(s));
       request = {
         metadata: noRedirect(GRANT.clientCredentials, 'client_secret_basic'),
-        entry: api ? { scope: api } : {},
+        entry: apis.length ? { scope: apis[0]! } : {},
       };
       break;
-    }
     case 'exchange':
-      request = { metadata: noRedirect(GRANT.exchange, 'client_secret_basic'), entry: {} };
+      // Every API scope: one the subject token holds (to downscope to) and others (to ask beyond it).
+      request = {
+        metadata: noRedirect(GRANT.exchange, 'client_secret_basic'),
+        entry: apis.length ? { scope: apis.join(' ') } : {},
+      };
       break;
     case 'device':
       request = {
