@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('zero-config against oidc-provider with registration on', () => {
-  it('judges what the hand-written config judges but the operator-knowledge and token-exchange scenarios, with no error, and deletes every client', async () => {
+  it('judges what the hand-written config does, less operator knowledge; no error; no client left', async () => {
     const op = await startOidcProvider({ authorizationPost: true, registration: true });
     closers.push(() => op.close());
     const expectedFailures = ['token.json-body'];
@@ -52,7 +52,8 @@ describe('zero-config against oidc-provider with registration on', () => {
       'device',
       'keyed',
     ]);
-    // oidc-provider has no token exchange: it refuses the grant type, and the exchange scenarios skip with its words.
+    // oidc-provider has no token exchange: it refuses the grant type, and the exchange scenarios skip with its words
+    // (as they skip with the hand-written config, which has no exchange client).
     expect(zero.registration?.refused.map((r) => r.role)).toEqual(['exchange']);
     expect(zero.results.find((r) => r.id === 'token-exchange.downscope')?.skipReason).toMatch(
       /^needs the exchange client, which was not registered: the IdP refused to register it: .*HTTP 400/,
@@ -67,7 +68,7 @@ describe('zero-config against oidc-provider with registration on', () => {
 });
 
 describe('zero-config against the reference with --registration', () => {
-  it('judges what the hand-written config judges but the operator-knowledge scenarios, all passing, and deletes every client', async () => {
+  it('judges what the hand-written config does, less operator knowledge; all pass; no client left', async () => {
     const ref = await startEmbeddedReference();
     closers.push(() => ref.server.close());
     const t = ref.target;
