@@ -169,6 +169,11 @@ async function runTarget(
       out.summary(error.report);
       return { code: 2, report: error.report };
     }
+    if (error instanceof ConfigError) {
+      // Found once discovery was read (e.g. registration on, but no registration endpoint): a config error, exit 2.
+      console.error(consoleText(redactor.text(`idp-conformance run: ${error.message}`)));
+      return { code: 2 };
+    }
     // Whatever went wrong, stderr gets one redacted, inert line: never a secret, a token or a stack.
     const say = (text: string) => console.error(consoleText(redactor.text(text)));
     const unreachable = error instanceof TargetUnreachableError;

@@ -73,6 +73,15 @@ describe('run --register, interrupted', () => {
     120_000, // spawns the CLI, which loads the catalog: generous on a loaded machine
   );
 
+  it('an IdP without a registration endpoint is a config error naming registration.endpoint (exit 2)', async () => {
+    registrar = await startRegistrar({ noEndpoint: true });
+    const dir = await mkdtemp(path.join(tmpdir(), 'idpc-register-'));
+    const run = spawnCli(['run', '--target', registrar.issuer, '--register', '--report', path.join(dir, 'report')]);
+    expect(await run.exited).toBe(2);
+    expect(run.output()).toContain('registration.endpoint: the discovery document has no registration_endpoint');
+    expect(registrar.requests.filter((r) => r.method === 'POST')).toEqual([]);
+  }, 60_000); // spawns the CLI
+
   it('--register without --target is a usage error', async () => {
     const run = spawnCli(['run', '--register']);
     expect(await run.exited).toBe(2);
