@@ -15,7 +15,7 @@ export default defineScenario({
       section: '3.1.2',
       level: 'MUST',
       party: 'server',
-      note: 'the redirection endpoint URI MUST NOT include a fragment component; the server registers it',
+      note: 'the redirection endpoint URI MUST NOT include a fragment component',
     },
     rfc7591_3_2_2: {
       spec: 'RFC 7591',
@@ -27,7 +27,7 @@ export default defineScenario({
   },
   severity: 'high',
   requires: { capabilities: ['endpoint:registration'] },
-  catches: ['registration-fragment-accepted'],
+  catches: ['registration-fragment-accepted', 'error-format-wrong'],
   async run(ctx) {
     const uri = `${REGISTERED_REDIRECT_URI}#fragment`;
     const outcome = await tryRegister(
