@@ -9,7 +9,7 @@ import {
   remove,
   unmanageable,
 } from '../../harness/registration/client.ts';
-import { type Client, PreconditionError, type ScenarioContext } from '../../harness/scenario.ts';
+import { type Client, JudgementError, PreconditionError, type ScenarioContext } from '../../harness/scenario.ts';
 
 /** A loopback redirect URI that nothing listens on: the walk stops at it and never fetches it. */
 export const REGISTERED_REDIRECT_URI = 'http://127.0.0.1:9/idp-conformance/registered-callback';
@@ -62,6 +62,30 @@ export async function registerOrFail(
   const outcome = await tryRegister(ctx, metadata, label);
   if (!outcome.ok) throw new PreconditionError(`registering a client failed: ${outcome.problem}`);
   return outcome.value;
+}
+
+/**
+ * A refusal shows what the scenario claims only if the same request without the fault registers:
+ * `sound` is registered (and deleted again); when it is refused too, the refusal had another cause
+ * and the scenario cannot judge (a JudgementError: "could not judge: …").
+ */
+export async function expectRegistrationRefusalIsFor(
+  ctx: ScenarioContext,
+  sound: Record<string, unknown>,
+  refusal: string,
+  cause: string,
+): Promise<void> {
+  const control = await tryRegister(ctx, sound, 'control: the same registration without the fault');
+  if (!control.ok) {
+    throw new JudgementError(
+      `the registration ${refusal}, but the same request without ${cause} was refused too (${control.problem}), ` +
+        `so the refusal cannot be put down to ${cause}`,
+    );
+  }
+  await deleteRegistered(ctx, control.value);
+  ctx.evidence.note(
+    `The registration ${refusal}; the same request without ${cause} registered, so it was for ${cause}.`,
+  );
 }
 
 /** Deletes a client the scenario registered (RFC 7592 §2.3), best effort: a failure is noted, never thrown. */

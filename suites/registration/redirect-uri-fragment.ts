@@ -1,6 +1,12 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
 import { REGISTRATION_ERRORS } from '../../protocol/registration.ts';
-import { REGISTERED_REDIRECT_URI, codeClientMetadata, deleteRegistered, tryRegister } from '../checks/registration.ts';
+import {
+  REGISTERED_REDIRECT_URI,
+  codeClientMetadata,
+  deleteRegistered,
+  expectRegistrationRefusalIsFor,
+  tryRegister,
+} from '../checks/registration.ts';
 
 /**
  * A redirect URI with a fragment is no redirection endpoint (RFC 6749 §3.1.2); the registration
@@ -15,7 +21,7 @@ export default defineScenario({
       section: '3.1.2',
       level: 'MUST',
       party: 'server',
-      note: 'the redirection endpoint URI MUST NOT include a fragment component; the server registers it',
+      note: 'the redirection endpoint URI MUST NOT include a fragment component',
     },
     rfc7591_3_2_2: {
       spec: 'RFC 7591',
@@ -27,12 +33,13 @@ export default defineScenario({
   },
   severity: 'high',
   requires: { capabilities: ['endpoint:registration'] },
-  catches: ['registration-fragment-accepted'],
+  catches: ['registration-fragment-accepted', 'error-format-wrong'],
   async run(ctx) {
     const uri = `${REGISTERED_REDIRECT_URI}#fragment`;
+    const sound = codeClientMetadata(ctx);
     const outcome = await tryRegister(
       ctx,
-      codeClientMetadata(ctx, { redirect_uris: [uri] }),
+      { ...sound, redirect_uris: [uri] },
       'registration with a redirect URI that has a fragment',
     );
     if (outcome.ok) {
@@ -44,6 +51,8 @@ export default defineScenario({
         { requirement: ctx.req.rfc6749_3_1_2, kind: 'accepted' },
       );
     }
+    // The refusal is judged only once the same request without the fragment is shown to register.
+    await expectRegistrationRefusalIsFor(ctx, sound, `was refused (${outcome.problem})`, 'the fragment');
     if (outcome.status !== 400 || outcome.error !== 'invalid_redirect_uri') {
       const known = REGISTRATION_ERRORS.includes(outcome.error as never) ? '' : ' (no RFC 7591 §3.2.2 code)';
       throw new CheckFailure(
@@ -52,6 +61,5 @@ export default defineScenario({
         { requirement: ctx.req.rfc7591_3_2_2, kind: 'refused-wrongly' },
       );
     }
-    ctx.evidence.note(`Refused: ${outcome.problem}.`);
   },
 });

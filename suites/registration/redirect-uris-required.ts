@@ -1,5 +1,10 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
-import { codeClientMetadata, deleteRegistered, tryRegister } from '../checks/registration.ts';
+import {
+  codeClientMetadata,
+  deleteRegistered,
+  expectRegistrationRefusalIsFor,
+  tryRegister,
+} from '../checks/registration.ts';
 
 /**
  * A public client of the code grant asks to register without any redirect URI. RFC 6749 §3.1.2.2
@@ -37,10 +42,15 @@ export default defineScenario({
   requires: { capabilities: ['endpoint:registration'] },
   catches: ['registration-redirect-uris-optional'],
   async run(ctx) {
-    const metadata = codeClientMetadata(ctx, { token_endpoint_auth_method: 'none', redirect_uris: undefined });
+    const methods = ctx.target.discovery?.token_endpoint_auth_methods_supported;
+    if (Array.isArray(methods) && !methods.includes('none')) {
+      ctx.skip('the target offers no public clients (token_endpoint_auth_methods_supported lacks none)');
+    }
+    const sound = codeClientMetadata(ctx, { token_endpoint_auth_method: 'none' });
+    const metadata = { ...sound, redirect_uris: undefined };
     const outcome = await tryRegister(ctx, metadata, 'registration of a public code-flow client without redirect_uris');
     if (!outcome.ok) {
-      ctx.evidence.note(`Refused: ${outcome.problem}.`);
+      await expectRegistrationRefusalIsFor(ctx, sound, `was refused (${outcome.problem})`, 'the missing redirect_uris');
       return;
     }
     await deleteRegistered(ctx, outcome.value);

@@ -4,6 +4,7 @@
  * registration access token guards read, update and delete; a registered client gets tokens until
  * it is deleted. Then each registration flaw, switched on alone, changes the behaviour it names.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 import {
@@ -294,4 +295,32 @@ describe('the planted flaws', () => {
     expect(await probe(await start())).toEqual(clean);
     expect(await probe(await start({ flaws: [flaw] }))).toEqual(flawed);
   });
+});
+
+describe('malformed input', () => {
+  it('any JSON value as metadata gets 201 or a 400 RFC error body, never a 500', async () => {
+    const ref = await start();
+    const metadataField = fc.constantFrom(
+      'redirect_uris',
+      'grant_types',
+      'response_types',
+      'token_endpoint_auth_method',
+      'scope',
+      'jwks',
+      'contacts',
+      'client_name',
+      'post_logout_redirect_uris',
+      'application_type',
+    );
+    const body = fc.oneof(fc.jsonValue(), fc.dictionary(metadataField, fc.jsonValue()));
+    await fc.assert(
+      fc.asyncProperty(body, async (value) => {
+        const result = await register(ref, JSON.stringify(value));
+        if (result.status === 201) return;
+        expect(result.status).toBe(400);
+        expect(['invalid_redirect_uri', 'invalid_client_metadata', 'invalid_request']).toContain(result.body.error);
+      }),
+      { numRuns: 150, seed: 20261125 },
+    );
+  }, 120_000); // 150 requests: generous on a loaded machine
 });
