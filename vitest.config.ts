@@ -41,6 +41,7 @@ const TEST_GROUPS: Record<string, readonly string[]> = {
     'test/cli/serve-*.test.ts',
     'test/cli/action.test.ts',
     'test/cli/commands.test.ts',
+    'test/cli/register.test.ts',
   ],
 };
 

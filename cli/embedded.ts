@@ -23,8 +23,14 @@ export const EMBEDDED_DEVICE_INTERVAL = 1;
 
 export async function startEmbeddedReference(options: ReferenceOptions = {}): Promise<EmbeddedReference> {
   // The embedded reference is the harness's own, on loopback: its key-rotation hook is on, so
-  // jwks.rotation runs against it (a standalone `serve` needs --admin-hooks).
-  const server = createReferenceServer({ deviceInterval: EMBEDDED_DEVICE_INTERVAL, adminHooks: true, ...options });
+  // jwks.rotation runs against it (a standalone `serve` needs --admin-hooks); so is open dynamic
+  // client registration, for the registration scenarios (`serve --registration`).
+  const server = createReferenceServer({
+    deviceInterval: EMBEDDED_DEVICE_INTERVAL,
+    adminHooks: true,
+    registration: true,
+    ...options,
+  });
   const { issuer } = await server.listen(0, '127.0.0.1');
   return { server, issuer, target: targetConfig(server) };
 }

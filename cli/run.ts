@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import {
   type LoadedTarget,
+  type TargetConfig,
   configSecrets,
   loadTarget,
   shortSecretWarnings,
@@ -67,6 +68,10 @@ Options:
   --fail-on LEVEL       exit 1 on: failed (default), warning (failed or warning), error (any of them),
                         security (only failures where the attack or bad request was accepted)
   --scenarios GLOB      also load your own scenario files (TS or JS; repeatable)
+  --register            register the clients the config lacks at the IdP (RFC 7591 dynamic client
+                        registration) before the scenarios and delete them after, also on Ctrl-C;
+                        with --target URL alone, the clients are all registered (no user: the
+                        scenarios that need a login are skipped)
   --flaw NAME           embedded reference only: switch on a planted flaw (repeatable)
   -h, --help            show this help
 
@@ -101,6 +106,13 @@ interface RunSettings {
   concurrency?: number;
   shard?: Shard;
   timeout?: number;
+  /** --register: registration.enabled for every target. */
+  register?: boolean;
+}
+
+/** The config with registration on (--register), keeping the config's own registration settings. */
+export function withRegistration(config: TargetConfig): TargetConfig {
+  return { ...config, registration: { ...config.registration, enabled: true } };
 }
 
 /** One target: the run, its reports in `reportDir`, the console lines; the exit code it earns. */
@@ -110,6 +122,8 @@ async function runTarget(
   o: RunSettings,
 ): Promise<{ code: number; report?: Report }> {
   const out = new ConsoleReporter();
+  if (o.register) loaded = { ...loaded, config: withRegistration(loaded.config) };
+  const registering = loaded.config.registration?.enabled === true;
   const redactor = new Redactor(configSecrets(loaded.config));
   const where = loaded.source === 'embedded' ? 'the embedded reference server' : loaded.location;
   out.line(
@@ -118,7 +132,13 @@ async function runTarget(
   );
   if (o.flaws.length) out.line(`!! planted flaws on in the embedded reference: ${o.flaws.join(', ')}`);
   for (const warning of shortSecretWarnings(loaded.config)) out.line(`!! ${warning}`);
-  const notice = loaded.source === 'issuer-url' ? clientlessNotice(selectScenarios(o.scenarios, o.only, o.skip)) : '';
+  const notice =
+    loaded.source !== 'issuer-url'
+      ? ''
+      : registering
+        ? 'clients are registered at the IdP for this run; an issuer URL gives no user, so the scenarios that need a ' +
+          'login are skipped (name a user in a target config file for them)'
+        : clientlessNotice(selectScenarios(o.scenarios, o.only, o.skip));
   if (notice) out.line(`idp-conformance: ${notice}`);
   let written: string[] = [];
   const startedAt = new Date();
@@ -140,6 +160,8 @@ async function runTarget(
       formats: o.formats,
       redactor,
       onResult: (r) => out.result(r),
+      registrationLog: (line) => out.line(line),
+      guardSignals: true,
       onReportsWritten: (files) => {
         written = files;
       },
@@ -153,6 +175,11 @@ async function runTarget(
       console.error(`idp-conformance run: ${error.message}`);
       out.summary(error.report);
       return { code: 2, report: error.report };
+    }
+    if (error instanceof ConfigError) {
+      // Found once discovery was read (e.g. registration on, but no registration endpoint): a config error, exit 2.
+      console.error(consoleText(redactor.text(`idp-conformance run: ${error.message}`)));
+      return { code: 2 };
     }
     // Whatever went wrong, stderr gets one redacted, inert line: never a secret, a token or a stack.
     const say = (text: string) => console.error(consoleText(redactor.text(text)));
@@ -298,6 +325,7 @@ export const runCommand: Command = {
       'fail-on': { type: 'string', default: 'failed' },
       scenarios: { type: 'string', multiple: true, default: [] },
       flaw: { type: 'string', multiple: true, default: [] },
+      register: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
     if (v.help) {
@@ -330,6 +358,10 @@ export const runCommand: Command = {
       if (!isFlawName(f)) throw new UsageError(`--flaw: unknown flaw "${f}"; known flaws: ${FLAW_NAMES.join(', ')}`);
     if (v.flaw.length && v.target.length)
       throw new UsageError('--flaw applies to the embedded reference only; leave out --target');
+    if (v.register && !v.target.length)
+      throw new UsageError(
+        '--register needs --target: the embedded reference has its clients seeded (give --target URL or FILE)',
+      );
     let baseline: ReturnType<typeof parseBaseline> | undefined;
     if (v.baseline !== undefined) {
       try {
@@ -370,6 +402,7 @@ export const runCommand: Command = {
       ...(concurrency ? { concurrency } : {}),
       ...(shard ? { shard } : {}),
       ...(timeout ? { timeout } : {}),
+      ...(v.register ? { register: true } : {}),
     };
     const targets = v.target;
     if (targets.length > 1) return runSeveral(targets, resolve(v.report), settings);

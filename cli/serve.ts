@@ -14,6 +14,7 @@ import {
   type SigningAlg,
   targetConfig,
   type FlawName,
+  type ReferenceOptions,
   type ReferenceServer,
 } from '../reference/index.ts';
 import { parseOptions, UsageError, type Command } from './command.ts';
@@ -38,6 +39,11 @@ Options:
                      load balancer with --issuer set to its URL)
   --fapi2            the FAPI 2.0 Security Profile's server settings: PAR required, DPoP
                      required, private_key_jwt only (use the keyed client; run --profile fapi2)
+  --registration     offer dynamic client registration (RFC 7591) at {issuer}/register, open to
+                     anyone, with RFC 7592 management; registered clients live in the store
+  --registration-token TOKEN
+                     the same, but registering needs "Authorization: Bearer TOKEN" (an initial
+                     access token); implies --registration
   --target-out FILE  write a target config for the harness (docs/target-config.md) to FILE
   --admin-hooks      expose the key-rotation hook (POST to a secret URL) that the
                      jwks.rotation scenario calls; --target-out writes it as
@@ -63,6 +69,8 @@ export const serveCommand: Command = {
       'target-out': { type: 'string' },
       store: { type: 'string', default: 'memory' },
       'admin-hooks': { type: 'boolean', default: false },
+      registration: { type: 'boolean', default: false },
+      'registration-token': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -87,6 +95,7 @@ export const serveCommand: Command = {
         signingAlg,
         legacyClient: values['legacy-client'],
         adminHooks: values['admin-hooks'],
+        ...registrationOption(values.registration, values['registration-token']),
         ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
         ...(values['auto-login'] === undefined ? {} : { autoLogin: values['auto-login'] }),
         ...shared,
@@ -142,6 +151,18 @@ async function openStore(value: string, alg: SigningAlg): Promise<{ store?: Redi
   }
 }
 
+/** `--registration` and `--registration-token` as the `registration` option. */
+function registrationOption(
+  open: boolean | undefined,
+  token: string | undefined,
+): Pick<ReferenceOptions, 'registration'> {
+  if (token !== undefined) {
+    if (token.trim() === '') throw new UsageError('--registration-token needs a non-empty token');
+    return { registration: { initialAccessToken: token } };
+  }
+  return open ? { registration: true } : {};
+}
+
 function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535)
@@ -176,6 +197,14 @@ function stopOnSignal(server: ReferenceServer): Promise<void> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/** The banner's line for dynamic client registration, when it is on. */
+function registrationLine(server: ReferenceServer): string {
+  const settings = server.context.registration;
+  if (!settings) return '';
+  const how = settings.initialAccessToken === undefined ? 'open' : 'with the initial access token';
+  return `\n  register   ${server.issuer}/register (${how})`;
 }
 
 function printBanner(server: ReferenceServer, flaws: FlawName[]): void {
@@ -214,6 +243,7 @@ ${line}`);
   issuer     ${issuer}
   discovery  ${issuer}/.well-known/openid-configuration
   user       ${user ? `${user.username} / ${user.password}` : '(none)'}` +
+      registrationLine(server) +
       `${
         context.options.profile === 'fapi2'
           ? '\n  settings   FAPI 2.0: PAR required, DPoP required, ' + 'private_key_jwt only (use the keyed client)'

@@ -15,6 +15,8 @@ export const EXAMPLES: Record<string, string> = {
   scope: '"openid profile"',
   username: '"alice"',
   password: '"${ALICE_PASSWORD}"',
+  initialAccessToken: '"${REGISTRATION_TOKEN}"',
+  endpoint: '"https://idp.example/register"',
 };
 
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -116,6 +118,8 @@ export function knownKeysIn(
       ? ['fill', 'value', 'click', 'check', 'waitFor', 'optional', 'timeoutMs', 'decision']
       : ['driver', 'usernameField', 'passwordField', 'steps'];
   if (names[0] === 'timeouts') return ['requestMs', 'scenarioMs'];
+  if (names[0] === 'registration')
+    return names.length === 1 ? ['enabled', 'initialAccessToken', 'endpoint', 'roles', 'metadata'] : [...roles];
   return [];
 }
 

@@ -6,6 +6,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { REGISTRATION_RESPONSE_FIELDS } from '../protocol/registration.ts';
 import { CLIENT_ROLES, type ClientRole } from './requirements.ts';
 import { EXAMPLES, formatIssue, interpolateEnv, knownKeysIn } from './config-issues.ts';
 import { ConfigError } from './failures.ts';
@@ -281,6 +282,78 @@ const rolesShape = Object.fromEntries(
   CLIENT_ROLES.map((role) => [role, clientSchema.optional().describe(ROLE_DESCRIPTIONS[role])]),
 ) as Record<ClientRole, z.ZodOptional<typeof clientSchema>>;
 
+/**
+ * The roles the harness registers by default when registration is on (issue 30): every role the catalog uses but the
+ * deprecated legacy one (password and implicit grants), which is registered only when registration.roles lists it.
+ */
+export const DEFAULT_REGISTERED_ROLES = [
+  'confidential',
+  'confidential2',
+  'public',
+  'machine',
+  'device',
+  'exchange',
+  'keyed',
+] as const satisfies readonly ClientRole[];
+
+const metadataOverrides = z.record(z.string().min(1), z.unknown()).superRefine((metadata, ctx) => {
+  for (const name of Object.keys(metadata)) {
+    if ((REGISTRATION_RESPONSE_FIELDS as readonly string[]).includes(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'is set by the IdP in its registration response (RFC 7591 §3.2.1), not sent by a client; remove it',
+      });
+    }
+  }
+});
+
+const registrationSchema = z
+  .strictObject({
+    enabled: z
+      .boolean()
+      .describe(
+        'Register the clients the config does not name (RFC 7591) before the scenarios, and delete them after ' +
+          '(RFC 7592 §2.3), whatever ends the run.',
+      ),
+    initialAccessToken: secret('initialAccessToken')
+      .optional()
+      .describe(
+        'An initial access token (RFC 7591 §3), sent as a Bearer token with each registration request, when the ' +
+          'IdP requires one. A secret: use ${ENV}.',
+      ),
+    endpoint: httpUrl('endpoint')
+      .optional()
+      .describe('The registration endpoint, when discovery has no registration_endpoint (or it is the wrong one).'),
+    roles: z
+      .array(z.enum(CLIENT_ROLES))
+      .optional()
+      .describe(
+        'Which roles to register when the config has no client for them (default: ' +
+          `${DEFAULT_REGISTERED_ROLES.join(', ')}; add "legacy" to register that one too).`,
+      ),
+    metadata: z
+      .strictObject(
+        Object.fromEntries(
+          CLIENT_ROLES.map((role) => [
+            role,
+            metadataOverrides
+              .optional()
+              .describe(`Client metadata (RFC 7591 §2) sent for the ${role} role, over the harness's own.`),
+          ]),
+        ) as Record<ClientRole, z.ZodOptional<typeof metadataOverrides>>,
+      )
+      .optional()
+      .describe(
+        'Per role, client metadata (RFC 7591 §2, OIDC Registration §2) merged over what the harness sends, e.g. ' +
+          '{"confidential": {"scope": "openid profile email"}}.',
+      ),
+  })
+  .describe(
+    'Dynamic client registration (RFC 7591/7592): the harness registers the clients it needs and deletes them when ' +
+      'the run ends. With it, a config needs only the issuer, a user and a login.',
+  );
+
 const selector = (what: string) =>
   z.string().min(1).describe(`A Playwright selector (CSS, text=…, role=…) of the element to ${what}.`);
 const stepOptions = {
@@ -405,7 +478,11 @@ export const targetConfigSchema = z
     clients: z
       .strictObject(rolesShape)
       .default({})
-      .describe('The clients by role; every role is optional, scenarios needing a missing one are skipped.'),
+      .describe(
+        'The clients by role; every role is optional, scenarios needing a missing one are skipped (or, with ' +
+          'registration on, a client is registered for it).',
+      ),
+    registration: registrationSchema.optional(),
     user: z
       .strictObject({
         username: nonEmpty('username'),
@@ -621,10 +698,13 @@ export function resolveClients(config: TargetConfig): Partial<Record<ClientRole,
 /** Every secret value in the config: redacted wherever it appears. */
 export function configSecrets(
   config: TargetConfig,
-): { value: string; kind: 'client_secret' | 'password' | 'private_key' }[] {
-  const secrets = Object.values(config.clients).flatMap((c) =>
-    c?.clientSecret ? [{ value: c.clientSecret, kind: 'client_secret' as const }] : [],
-  );
+): { value: string; kind: 'client_secret' | 'password' | 'private_key' | 'initial_access_token' }[] {
+  const secrets: { value: string; kind: 'client_secret' | 'password' | 'private_key' | 'initial_access_token' }[] =
+    Object.values(config.clients).flatMap((c) =>
+      c?.clientSecret ? [{ value: c.clientSecret, kind: 'client_secret' as const }] : [],
+    );
+  const token = config.registration?.initialAccessToken;
+  if (token) secrets.push({ value: token, kind: 'initial_access_token' });
   // A keyed client's private JWK: each private member, wherever it might appear.
   const keys = Object.values(config.clients).flatMap((c) =>
     c?.privateJwk

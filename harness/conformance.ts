@@ -6,8 +6,10 @@ import { type TargetConfig, configSecrets, shortSecretWarnings } from './config.
 import { PACKAGE } from './package-info.ts';
 import { Redactor } from './redact.ts';
 import type { Outage, Report, ScenarioResult, Summary } from './results.ts';
-import { type RunOutcome, type RunnerOptions, runScenarios } from './runner.ts';
-import { resolveTarget } from './target.ts';
+import { type RunOutcome, type RunnerOptions, runScenarios, selectScenarios } from './runner.ts';
+import { implyRoleGrants, resolveTarget } from './target.ts';
+import { registerClients } from './registration/session.ts';
+import type { RegistrationSummary } from './results.ts';
 import { assessVerdict } from './verdict.ts';
 
 export const TOOL = { name: PACKAGE.name, version: PACKAGE.version } as const;
@@ -25,6 +27,10 @@ export interface SuiteOptions extends Omit<RunnerOptions, 'target' | 'redactor' 
    * output.
    */
   redactor?: Redactor;
+  /** Console lines of the client registrations (registration.enabled): registered, refused, left behind. */
+  registrationLog?: (line: string) => void;
+  /** On SIGINT and SIGTERM, delete the registered clients before the process stops (the command line sets it). */
+  guardSignals?: boolean;
 }
 
 export function summarize(results: readonly ScenarioResult[]): Summary {
@@ -52,9 +58,38 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   const startedAt = new Date();
   const started = performance.now();
   const target = await resolveTarget(config, redactor, options.fetch);
-  const outcome = await runScenarios({ ...options, config, target, redactor });
+  const needed = selectScenarios(options.scenarios, options.only, options.skip).flatMap((s) => s.requires?.roles ?? []);
+  const session = await registerClients({
+    config,
+    target,
+    redactor,
+    needed,
+    ...(options.registrationLog ? { log: options.registrationLog } : {}),
+    ...(options.guardSignals ? { guardSignals: true } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  let outcome: RunOutcome;
+  let registration: RegistrationSummary | undefined;
+  try {
+    if (session) implyRoleGrants(target, session.registeredRoles, 'registered for this run');
+    outcome = await runScenarios({
+      ...options,
+      config: session ? session.withClients(config) : config,
+      target,
+      redactor,
+      ...(session ? { refusedRoles: session.refused } : {}),
+    });
+  } finally {
+    // Whatever ended the scenarios (their end, a failure, a timeout): the registered clients are deleted.
+    registration = await session?.summary();
+  }
   const outage = outageOf(outcome);
   const notices = [
+    ...(registration?.notDeleted ?? []).map(
+      (n) =>
+        `the registered ${n.role} client (client_id ${n.clientId}) could not be deleted: ${n.reason}; delete it ` +
+        "in the IdP's administration",
+    ),
     ...(outage ? [outageNotice(outage)] : []),
     ...shortSecretWarnings(config),
     ...(target.discoveryNotices ?? []),
@@ -80,6 +115,7 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     ...(target.discoveryOverrides ? { discoveryOverrides: target.discoveryOverrides } : {}),
     ...(notices.length ? { notices } : {}),
     ...(outage ? { outage } : {}),
+    ...(registration ? { registration } : {}),
     verdict: assessVerdict(outcome.results, new Set(outcome.needsLogin)),
   };
 }

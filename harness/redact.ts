@@ -37,6 +37,8 @@ export const SECRET_FIELDS = new Set([
   'token',
   'assertion',
   'client_assertion',
+  // RFC 7592 §3: the Bearer token of a registered client's configuration endpoint.
+  'registration_access_token',
 ]);
 /**
  * Secret field names that are also ordinary words in a JSON body (`{"code": "MISSING_OR_NULL_ORIGIN"}`,

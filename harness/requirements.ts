@@ -21,6 +21,7 @@ export type SpecName =
   | 'OIDC Core'
   | 'OIDC Discovery'
   | 'OIDC RP-Initiated Logout'
+  | 'OIDC Registration'
   | 'FAPI 2.0 SP'
   | `RFC ${number}`;
 
@@ -115,6 +116,8 @@ export function requirementUrl(
   }
   if (r.spec === 'OIDC RP-Initiated Logout')
     return `https://openid.net/specs/openid-connect-rpinitiated-1_0.html#rfc.section.${r.section}`;
+  if (r.spec === 'OIDC Registration')
+    return `https://openid.net/specs/openid-connect-registration-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'FAPI 2.0 SP') return `${FAPI2_URL}#section-${r.section}`;
   if (r.spec === 'SPEC' && options.specUrl) return `${options.specUrl}#${slug(r.section)}`;
   return undefined;

@@ -2,6 +2,7 @@
  * The result types: what a run produces and every reporter reads (docs/reports.md).
  * Types only — reporters import this file and nothing else from the harness.
  */
+import type { ClientRole } from '../protocol/client-roles.ts';
 
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
@@ -215,6 +216,20 @@ export interface Report {
   verdict?: Verdict;
   /** The target stopped answering mid-run and never answered again: the one finding reports lead with. */
   outage?: Outage;
+  /** The clients the harness registered for the run (registration.enabled), and any it could not delete. */
+  registration?: RegistrationSummary;
+}
+
+/** The run's dynamic client registrations (RFC 7591): what was registered, refused, and left behind. */
+export interface RegistrationSummary {
+  /** The registration endpoint used. */
+  endpoint: string;
+  /** The clients the harness registered, by role (all deleted at the end unless in notDeleted). */
+  registered: { role: ClientRole; clientId: string }[];
+  /** Roles the IdP refused to register: their scenarios were skipped with this reason. */
+  refused: { role: ClientRole; reason: string }[];
+  /** Registered clients the harness could not delete (RFC 7592 §2.3): delete them by hand. */
+  notDeleted: { role: ClientRole; clientId: string; reason: string }[];
 }
 
 /** The target stopped answering: when, after how many requests, what was sent last, and what the transport said. */

@@ -66,6 +66,8 @@ export interface RunnerOptions {
   reportDir?: string;
   onResult?: (result: ScenarioResult) => void;
   fetch?: typeof fetch;
+  /** Roles the IdP refused to register (harness/registration/session.ts): their scenarios skip with the reason. */
+  refusedRoles?: ReadonlyMap<ClientRole, string>;
 }
 
 export interface RunOutcome {
@@ -149,9 +151,12 @@ export async function gate(
   target: Target,
   browser?: BrowserHost,
   probe?: (role: ClientRole) => Promise<string | undefined>,
+  refused?: ReadonlyMap<ClientRole, string>,
 ): Promise<string | undefined> {
   if (s.requires?.browser && browser?.unavailable) return `needs Chromium: ${browser.unavailable}`;
   const missing = (s.requires?.roles ?? []).filter((r) => !clients[r]);
+  const refusal = missing.find((r) => refused?.has(r));
+  if (refusal) return `needs the ${refusal} client, which was not registered: ${refused!.get(refusal)}`;
   if (missing.length) {
     return (
       `needs the ${missing.join(' and ')} client${missing.length > 1 ? 's' : ''} ` +
@@ -598,7 +603,9 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   // CHROMIUM_PATH set wrong: a browser scenario that could otherwise run is a set-up error, never a silent skip.
   const browserProblem = s.requires?.browser ? run.browser.misconfigured : undefined;
   const gateBrowser = browserProblem ? undefined : run.browser;
-  const skipReason = resolution.reason ?? (await gate(s, run.clients, run.config, run.target, gateBrowser, run.probe));
+  const skipReason =
+    resolution.reason ??
+    (await gate(s, run.clients, run.config, run.target, gateBrowser, run.probe, run.options.refusedRoles));
   if (browserProblem && resolution.level && !skipReason)
     return {
       ...base,

@@ -110,6 +110,15 @@ export const ROLE_GRANTS: Partial<Record<ClientRole, string>> = {
   exchange: GRANT.exchange,
 };
 
+/** Clients registered for the run (harness/registration/) imply their role's grant as configured ones do. */
+export function implyRoleGrants(target: Target, roles: readonly ClientRole[], how: string): void {
+  const implied = target.implied as Map<Capability, string>;
+  for (const role of roles) {
+    const grant = ROLE_GRANTS[role];
+    if (grant && !target.capabilities.has(`grant:${grant}`)) implied.set(`grant:${grant}`, `the ${role} client ${how}`);
+  }
+}
+
 /**
  * Discovery fields that hold a list of capabilities, and their defaults when absent (RFC 8414 §2, OIDC Discovery §3).
  */

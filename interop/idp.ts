@@ -8,7 +8,13 @@ export interface InteropIdp {
    * Configure fresh (keys, clients, user) under workDir, start as plain processes on 127.0.0.1:port, wait until
    * discovery answers.
    */
-  start(options: { port: number; workDir: string; log?: (line: string) => void }): Promise<RunningIdp>;
+  start(options: {
+    port: number;
+    workDir: string;
+    log?: (line: string) => void;
+    /** Offer dynamic client registration (RFC 7591) and its management (RFC 7592), where the IdP module can. */
+    registration?: boolean;
+  }): Promise<RunningIdp>;
   /**
    * Scenarios whose pages only the browser driver can walk on this IdP (e.g. a deny button that
    * works by script): the matrix runs the catalog with the target config's driver, then these

@@ -4,8 +4,8 @@
  * a free port. No systemd, no shell strings: every command is an argv array.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
+import { unusedLoopbackPort } from '../harness/registration/session.ts';
 
 const run = promisify(execFile);
 
@@ -61,17 +61,7 @@ export async function aptInstall(packages: readonly string[], log: (line: string
 }
 
 /** A port the kernel just handed out on 127.0.0.1 (free at the time of asking). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const freePort = unusedLoopbackPort;
 
 export interface Started {
   pid: number;

@@ -92,6 +92,16 @@ export const FLAWS = {
   'client-assertion-replay': "a client assertion's jti is not tracked: the same assertion authenticates again",
   'client-assertion-aud-unchecked': "a client assertion's aud is not checked",
   'cors-at-authorization-endpoint': 'the authorization endpoint answers cross-origin requests with CORS headers',
+  // Dynamic client registration (RFC 7591) and its management (RFC 7592)
+  'registration-redirect-uris-optional': 'a client of the authorization code grant registers without redirect_uris',
+  'registration-fragment-accepted': 'a redirect URI with a fragment is registered',
+  'registration-secret-expiry-missing':
+    'a registration response issues a client_secret without client_secret_expires_at',
+  'registration-metadata-not-returned':
+    'a registration response carries the credentials but not the registered metadata',
+  'registration-token-unchecked': 'reading or changing a registration works with a missing or wrong access token',
+  'registration-delete-keeps-client': 'a deleted registration answers 204 but its client keeps getting tokens',
+  'registration-client-unusable': 'the authorization endpoint does not know registered clients',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

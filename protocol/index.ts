@@ -10,6 +10,7 @@ export * from './jwk.ts';
 export * from './jws.ts';
 export * from './pkce.ts';
 export * from './referrer-policy.ts';
+export * from './registration.ts';
 export * from './scope.ts';
 export * from './syntax.ts';
 export * from './token-hash.ts';

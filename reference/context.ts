@@ -2,6 +2,7 @@
 import type { Flaws } from './flaws.ts';
 import type { KeySet } from './keys.ts';
 import type { Lifetimes, ReferenceOptions, RegisteredClient, UserConfig } from './options.ts';
+import type { RegistrationSettings } from './registration.ts';
 import type { SecuritySettings } from './security-profile.ts';
 import type { Store } from './store/store.ts';
 import type { TokenService } from './tokens.ts';
@@ -19,11 +20,15 @@ export interface ServerContext {
   readonly keys: KeySet;
   readonly tokens: TokenService;
   readonly lifetimes: Lifetimes;
+  /** The seeded (or configured) clients; registered ones are in the store (findClient finds both). */
   readonly clients: readonly RegisteredClient[];
+  /** Dynamic client registration's settings; undefined when it is off. */
+  readonly registration: RegistrationSettings | undefined;
   readonly users: readonly UserConfig[];
   /** Epoch milliseconds. */
   now(): number;
-  findClient(clientId: string): RegisteredClient | undefined;
+  /** A configured client, or (with registration on) a live registered one. */
+  findClient(clientId: string): Promise<RegisteredClient | undefined>;
   findUser(username: string): UserConfig | undefined;
   userBySub(sub: string): UserConfig | undefined;
   /** `${issuer}${path}`: the absolute URL of one of this server's endpoints. */

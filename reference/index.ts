@@ -17,6 +17,7 @@ export {
   type Lifetimes,
   type TargetRole,
   type ReferenceOptions,
+  type RegistrationOptions,
   type RegisteredClient,
   type SigningAlg,
   type StandardClaims,

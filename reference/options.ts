@@ -186,6 +186,19 @@ export interface ReferenceOptions {
   requireDpop?: boolean;
   /** Resource indicators (RFC 8707) a token may be restricted to; default: DEFAULT_RESOURCES. */
   resources?: string[];
+  /**
+   * Dynamic client registration (RFC 7591) at POST {issuer}/register, with RFC 7592 management at
+   * the registration_client_uri. `true` or `{}`: open registration; `{ initialAccessToken }`: only
+   * with that Bearer token. Off by default (no registration_endpoint in discovery).
+   */
+  registration?: boolean | RegistrationOptions;
+}
+
+export interface RegistrationOptions {
+  /** When set, a registration request needs `Authorization: Bearer <initialAccessToken>` (RFC 7591 §3). */
+  initialAccessToken?: string;
+  /** Seconds a registered client lives (its client_secret_expires_at); default 86400, at least 60. */
+  clientLifetime?: number;
 }
 
 /** RFC 8707: the resource servers the reference issues audience-restricted tokens for, by default. */

@@ -21,6 +21,7 @@ import { errorHandler } from './http/errors.ts';
 import { baseHeaders } from './http/headers.ts';
 import { KeySet } from './keys.ts';
 import { resolveClients, resolveLifetimes, SEEDED_USER, type ReferenceOptions } from './options.ts';
+import { clientOfRegistration, registrationSettings } from './registration.ts';
 import { securitySettings } from './security-profile.ts';
 import { MemoryStore } from './store/memory.ts';
 import { TokenService } from './tokens.ts';
@@ -61,6 +62,7 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   const users = options.users ?? [SEEDED_USER];
   checkFixtureOptions(options, users);
   const store = options.store ?? new MemoryStore({ now });
+  const registration = registrationSettings(options);
   const tokens = new TokenService({
     issuer,
     keys,
@@ -88,7 +90,13 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
     clients,
     users,
     now,
-    findClient: (clientId) => clients.find((client) => client.clientId === clientId),
+    registration,
+    async findClient(clientId) {
+      const configured = clients.find((client) => client.clientId === clientId);
+      if (configured || !registration) return configured;
+      const record = await store.findClientRegistration(clientId);
+      return record && clientOfRegistration(record);
+    },
     findUser: (username) => users.find((user) => user.username === username),
     userBySub: (sub) => users.find((user) => user.sub === sub),
     url: (path) => `${issuer()}${path}`,

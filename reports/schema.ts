@@ -3,6 +3,7 @@
  * `npm run schema` publishes it as schema/report.schema.json for consumers.
  */
 import { z } from 'zod';
+import { CLIENT_ROLES } from '../protocol/client-roles.ts';
 import { ERROR_CODES, type Report } from '../harness/results.ts';
 
 const level = z.enum(['MUST', 'SHOULD', 'MAY']);
@@ -159,6 +160,15 @@ export const reportSchema = z.strictObject({
       scenarios: z.array(z.string()).optional(),
     })
     .optional(),
+  registration: z
+    .strictObject({
+      endpoint: z.string(),
+      registered: z.array(z.strictObject({ role: z.enum(CLIENT_ROLES), clientId: z.string() })),
+      refused: z.array(z.strictObject({ role: z.enum(CLIENT_ROLES), reason: z.string() })),
+      notDeleted: z.array(z.strictObject({ role: z.enum(CLIENT_ROLES), clientId: z.string(), reason: z.string() })),
+    })
+    .optional()
+    .describe('The clients the harness registered for the run (RFC 7591), those refused, and any left behind.'),
 });
 
 // The schema and the Report type must describe the same thing.

@@ -29,6 +29,7 @@ export const AREA_ORDER = [
   'tokens',
   'consent',
   'par',
+  'registration',
   'dpop',
   'mixup',
   'resource',

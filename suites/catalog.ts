@@ -84,23 +84,30 @@ import s80 from './par/bound-to-client.ts';
 import s81 from './par/flow.ts';
 import s82 from './par/request-uri-single-use.ts';
 import s83 from './par/required.ts';
-import s84 from './dpop/no-bearer-downgrade.ts';
-import s85 from './dpop/proof-checked.ts';
-import s86 from './dpop/refresh-bound.ts';
-import s87 from './dpop/token-bound.ts';
-import s88 from './mixup/iss-parameter.ts';
-import s89 from './resource/audience.ts';
-import s90 from './entropy/codes-and-tokens.ts';
-import s91 from './headers/authorization-cors.ts';
-import s92 from './headers/clickjacking.ts';
-import s93 from './headers/referrer-policy.ts';
-import s94 from './race/code-redemption.ts';
-import s95 from './race/refresh-rotation.ts';
-import s96 from './browser/clickjacking.ts';
-import s97 from './browser/code-flow.ts';
-import s98 from './browser/consent-third-party.ts';
-import s99 from './browser/device-activation.ts';
-import s100 from './browser/error-page.ts';
+import s84 from './registration/access-token-required.ts';
+import s85 from './registration/code-flow.ts';
+import s86 from './registration/delete-revokes-client.ts';
+import s87 from './registration/redirect-uri-fragment.ts';
+import s88 from './registration/redirect-uris-required.ts';
+import s89 from './registration/returns-metadata.ts';
+import s90 from './registration/secret-expiry.ts';
+import s91 from './dpop/no-bearer-downgrade.ts';
+import s92 from './dpop/proof-checked.ts';
+import s93 from './dpop/refresh-bound.ts';
+import s94 from './dpop/token-bound.ts';
+import s95 from './mixup/iss-parameter.ts';
+import s96 from './resource/audience.ts';
+import s97 from './entropy/codes-and-tokens.ts';
+import s98 from './headers/authorization-cors.ts';
+import s99 from './headers/clickjacking.ts';
+import s100 from './headers/referrer-policy.ts';
+import s101 from './race/code-redemption.ts';
+import s102 from './race/refresh-rotation.ts';
+import s103 from './browser/clickjacking.ts';
+import s104 from './browser/code-flow.ts';
+import s105 from './browser/consent-third-party.ts';
+import s106 from './browser/device-activation.ts';
+import s107 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
@@ -188,21 +195,28 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['par/flow', s81],
   ['par/request-uri-single-use', s82],
   ['par/required', s83],
-  ['dpop/no-bearer-downgrade', s84],
-  ['dpop/proof-checked', s85],
-  ['dpop/refresh-bound', s86],
-  ['dpop/token-bound', s87],
-  ['mixup/iss-parameter', s88],
-  ['resource/audience', s89],
-  ['entropy/codes-and-tokens', s90],
-  ['headers/authorization-cors', s91],
-  ['headers/clickjacking', s92],
-  ['headers/referrer-policy', s93],
-  ['race/code-redemption', s94],
-  ['race/refresh-rotation', s95],
-  ['browser/clickjacking', s96],
-  ['browser/code-flow', s97],
-  ['browser/consent-third-party', s98],
-  ['browser/device-activation', s99],
-  ['browser/error-page', s100],
+  ['registration/access-token-required', s84],
+  ['registration/code-flow', s85],
+  ['registration/delete-revokes-client', s86],
+  ['registration/redirect-uri-fragment', s87],
+  ['registration/redirect-uris-required', s88],
+  ['registration/returns-metadata', s89],
+  ['registration/secret-expiry', s90],
+  ['dpop/no-bearer-downgrade', s91],
+  ['dpop/proof-checked', s92],
+  ['dpop/refresh-bound', s93],
+  ['dpop/token-bound', s94],
+  ['mixup/iss-parameter', s95],
+  ['resource/audience', s96],
+  ['entropy/codes-and-tokens', s97],
+  ['headers/authorization-cors', s98],
+  ['headers/clickjacking', s99],
+  ['headers/referrer-policy', s100],
+  ['race/code-redemption', s101],
+  ['race/refresh-rotation', s102],
+  ['browser/clickjacking', s103],
+  ['browser/code-flow', s104],
+  ['browser/consent-third-party', s105],
+  ['browser/device-activation', s106],
+  ['browser/error-page', s107],
 ];

@@ -10,8 +10,9 @@ import { startOidcProvider } from '../../test/support/oidc-provider.ts';
 const idp: InteropIdp = {
   name: 'oidc-provider',
   install: async () => {},
-  async start({ port }): Promise<RunningIdp> {
-    const started = await startOidcProvider({ port });
+  async start({ port, registration }): Promise<RunningIdp> {
+    // registration: oidc-provider's features.registration and registrationManagement, open.
+    const started = await startOidcProvider({ port, ...(registration ? { registration: true } : {}) });
     // Generous timeouts: the interop tests run beside the rest of npm test on a loaded machine.
     return {
       targetConfig: { ...started.target, timeouts: { requestMs: 30_000, scenarioMs: 180_000 } },

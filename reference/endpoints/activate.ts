@@ -131,7 +131,7 @@ async function load(
   const activation = await server.store.findActivation(id);
   if (!activation) throw invalidRequest('This activation is unknown or has expired. Enter the code again.');
   const device = await server.store.findDevice(activation.deviceCode);
-  const client = device && server.findClient(device.clientId);
+  const client = device && (await server.findClient(device.clientId));
   if (device?.status !== 'pending' || !client) throw invalidRequest(GONE);
   if (!hasInteractionCookie(ctx, id))
     throw invalidRequest('This activation was started in another browser. Enter the code again.');

@@ -69,7 +69,7 @@ export const authorizeEndpoint: Endpoint = {
 async function startInteraction(ctx: Context, server: ServerContext, sent: URLSearchParams): Promise<void> {
   // RFC 9126 §4: a pushed request's parameters (by its request_uri), or the request's own.
   const query = await authorizationParameters(server, sent);
-  const { client, target } = resolveClientAndRedirect(server, query);
+  const { client, target } = await resolveClientAndRedirect(server, query);
   const { request, session: sessionParams } = await validateRequest(server, client, target, query);
   const session = await currentSession(ctx, server);
   let decision;
@@ -110,14 +110,16 @@ function single(query: URLSearchParams, name: string): string | undefined {
 }
 
 /** Steps that decide whether a redirect is safe at all; failures here are shown as a page. */
-function resolveClientAndRedirect(
+async function resolveClientAndRedirect(
   server: ServerContext,
   query: URLSearchParams,
-): { client: RegisteredClient; target: RedirectTarget } {
+): Promise<{ client: RegisteredClient; target: RedirectTarget }> {
   const clientId = single(query, 'client_id');
   if (clientId === undefined) throw invalidRequest('client_id is missing or repeated');
-  const client = server.findClient(clientId);
-  if (!client) throw invalidRequest('unknown client_id');
+  const client = await server.findClient(clientId);
+  // Flaw registration-client-unusable: only the configured clients are known here, not registered ones.
+  const known = client && (!server.flaws.has('registration-client-unusable') || server.clients.includes(client));
+  if (!known) throw invalidRequest('unknown client_id');
   const redirectUri = single(query, 'redirect_uri');
   if (redirectUri === undefined) throw invalidRequest('redirect_uri is missing or repeated');
   const state = single(query, 'state');
@@ -311,7 +313,7 @@ export async function checkAuthorizationRequestWithSession(
   server: ServerContext,
   query: URLSearchParams,
 ): Promise<{ request: AuthorizationRequest; session: SessionParams }> {
-  const { client, target } = resolveClientAndRedirect(server, query);
+  const { client, target } = await resolveClientAndRedirect(server, query);
   try {
     return await validateRequest(server, client, target, query);
   } catch (err) {

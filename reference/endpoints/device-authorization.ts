@@ -27,7 +27,7 @@ export const deviceAuthorizationEndpoint: Endpoint = {
     }
     router.post('/device/auth', noStore(server.flaws), async (ctx) => {
       const params = await parseBody(ctx, ['form', 'json']);
-      const { client } = authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
+      const { client } = await authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
       if (!(client.grantTypes as readonly string[]).includes(DEVICE_GRANT)) {
         throw unauthorizedClient('the client may not use the device authorization grant');
       }

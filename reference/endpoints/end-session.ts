@@ -32,7 +32,7 @@ async function logout(ctx: Context, server: ServerContext, params: Params): Prom
   const hint = params.id_token_hint === undefined ? undefined : await readIdTokenHint(server, params.id_token_hint);
   if (params.id_token_hint !== undefined && !hint)
     throw invalidRequest('id_token_hint is not an ID token issued by this server');
-  const client = logoutClient(server, params.client_id, hint?.aud);
+  const client = await logoutClient(server, params.client_id, hint?.aud);
   const redirect = params.post_logout_redirect_uri;
   if (redirect !== undefined) checkPostLogoutRedirect(server, client, redirect);
 
@@ -58,13 +58,13 @@ async function logout(ctx: Context, server: ServerContext, params: Params): Prom
 }
 
 /** The client: by client_id, else the hint's audience; a client_id that the hint was not issued to is refused. */
-function logoutClient(
+async function logoutClient(
   server: ServerContext,
   clientId: string | undefined,
   audience: string[] | undefined,
-): RegisteredClient | undefined {
+): Promise<RegisteredClient | undefined> {
   if (clientId !== undefined) {
-    const client = server.findClient(clientId);
+    const client = await server.findClient(clientId);
     if (!client) throw invalidRequest('unknown client_id');
     if (audience && !audience.includes(clientId))
       throw invalidRequest('client_id is not the audience of id_token_hint');

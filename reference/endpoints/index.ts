@@ -10,6 +10,7 @@ import { interactionEndpoint } from './interaction.ts';
 import { introspectionEndpoint } from './introspection.ts';
 import { jwksEndpoint } from './jwks.ts';
 import { parEndpoint } from './par.ts';
+import { registrationEndpoint } from './registration.ts';
 import { revocationEndpoint } from './revocation.ts';
 import { tokenEndpoint } from './token.ts';
 import { userinfoEndpoint } from './userinfo.ts';
@@ -27,6 +28,7 @@ const SERVICE_ENDPOINTS: readonly Endpoint[] = [
   endSessionEndpoint,
   adminEndpoint,
   parEndpoint,
+  registrationEndpoint,
 ];
 
 export const ENDPOINTS: readonly Endpoint[] = [discoveryEndpoint(SERVICE_ENDPOINTS), ...SERVICE_ENDPOINTS];

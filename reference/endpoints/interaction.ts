@@ -89,7 +89,7 @@ async function load(
   if (!interaction)
     throw invalidRequest('this sign-in request is unknown or has expired; start again from the application');
   if (!hasInteractionCookie(ctx, id)) throw invalidRequest('this sign-in request was started in another browser');
-  const client = server.findClient(interaction.clientId);
+  const client = await server.findClient(interaction.clientId);
   if (!client) throw invalidRequest('unknown client');
   return { interaction, client };
 }

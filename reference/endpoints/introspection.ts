@@ -20,10 +20,10 @@ export const introspectionEndpoint: Endpoint = {
   mount(router, server) {
     router.post('/introspect', noStore(server.flaws), async (ctx) => {
       const params = await parseBody(ctx, ['form', 'json']);
-      if (!server.flaws.has('introspection-open')) authenticateResourceServer(ctx, server, params);
+      if (!server.flaws.has('introspection-open')) await authenticateResourceServer(ctx, server, params);
       if (params.token === undefined) throw invalidRequest('token is required');
       const found = await findPresentedToken(server, params.token, params.token_type_hint);
-      ctx.body = (found && describe(server, found)) ?? inactive(server, params.token);
+      ctx.body = (found && (await describe(server, found))) ?? inactive(server, params.token);
     });
   },
   metadata: (server) => ({
@@ -32,13 +32,13 @@ export const introspectionEndpoint: Endpoint = {
   }),
 };
 
-function authenticateResourceServer(ctx: Context, server: ServerContext, params: Params): void {
-  const { method } = authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
+async function authenticateResourceServer(ctx: Context, server: ServerContext, params: Params): Promise<void> {
+  const { method } = await authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
   if (method === 'none') throw invalidClient('introspection requires a confidential client');
 }
 
 /** §2.2: what an active token is; undefined for a refresh token that is no longer active. */
-function describe(server: ServerContext, found: PresentedToken): Introspection | undefined {
+async function describe(server: ServerContext, found: PresentedToken): Promise<Introspection | undefined> {
   if (found.kind === 'access_token') {
     const { iss, sub, aud, client_id, scope, exp, iat, jti, act } = found.token.claims;
     return {
@@ -56,7 +56,7 @@ function describe(server: ServerContext, found: PresentedToken): Introspection |
     };
   }
   const { record, active } = found;
-  const client = server.findClient(record.clientId);
+  const client = await server.findClient(record.clientId);
   if (!active || !client) return undefined;
   const exp = Math.floor(record.expiresAt / 1000);
   return {

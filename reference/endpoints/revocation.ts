@@ -19,7 +19,7 @@ export const revocationEndpoint: Endpoint = {
   mount(router, server) {
     router.post('/revoke', noStore(server.flaws), async (ctx) => {
       const params = await parseBody(ctx, ['form', 'json']);
-      const { client } = authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
+      const { client } = await authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
       if (params.token === undefined) throw invalidRequest('token is required');
       const found = await findPresentedToken(server, params.token, params.token_type_hint);
       if (found) await revoke(server, client, found);

@@ -44,6 +44,20 @@ export async function parseBody(ctx: Context, accept: readonly BodyEncoding[]): 
   return encoding === 'form' ? paramsFromPairs(new URLSearchParams(text)) : parseJsonParams(text);
 }
 
+/**
+ * A JSON body of any shape (RFC 7591 §3.1: the client metadata of a registration request), with
+ * the same size and UTF-8 limits; a body that is not JSON is refused with `invalid(description)`.
+ */
+export async function parseJsonBody(ctx: Context, invalid: (description: string) => Error): Promise<unknown> {
+  if (encodingOf(ctx.get('content-type')) !== 'json') throw invalid('the request body must be application/json');
+  const text = await readText(ctx);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalid('the request body is not valid JSON');
+  }
+}
+
 function encodingOf(contentType: string): BodyEncoding | undefined {
   const [mediaType = '', ...rest] = contentType.split(';').map((part) => part.trim().toLowerCase());
   const charset = rest

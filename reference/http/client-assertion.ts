@@ -32,7 +32,7 @@ export async function authenticate(ctx: Context, params: Params, server: ServerC
   const result =
     params.client_assertion !== undefined || params.client_assertion_type !== undefined
       ? await authenticateByAssertion(ctx, params, server)
-      : authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
+      : await authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
   if (!server.security.authMethods.includes(result.method)) {
     throw invalidClient(`this server accepts only ${server.security.authMethods.join(', ')} client authentication`);
   }
@@ -59,7 +59,7 @@ async function authenticateByAssertion(
   }
   const clientId = params.client_id ?? (typeof unverified.sub === 'string' ? unverified.sub : undefined);
   if (clientId === undefined) throw invalidClient('the client assertion names no client');
-  const client = server.findClient(clientId);
+  const client = await server.findClient(clientId);
   if (!client?.jwks) throw invalidClient('client authentication failed');
   const { flaws } = server;
   let payload: JWTPayload;

@@ -14,12 +14,12 @@ export interface AuthenticatedClient {
   method: 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
 }
 
-export function authenticateClient(
+export async function authenticateClient(
   ctx: Context,
   params: Params,
-  findClient: (clientId: string) => ClientConfig | undefined,
+  findClient: (clientId: string) => Promise<ClientConfig | undefined>,
   flaws: Flaws,
-): AuthenticatedClient {
+): Promise<AuthenticatedClient> {
   const basic = parseBasic(ctx.get('authorization'));
   if (basic && params.client_secret !== undefined) {
     throw invalidRequest('the client used more than one authentication method (Basic and client_secret)');
@@ -30,7 +30,7 @@ export function authenticateClient(
   const clientId = basic?.id ?? params.client_id;
   if (clientId === undefined) throw invalidClient('client authentication is required');
   const secret = basic?.secret ?? params.client_secret;
-  const client = findClient(clientId);
+  const client = await findClient(clientId);
   if (!client) throw invalidClient('client authentication failed');
   // A client with registered keys authenticates with a signed assertion only (http/client-assertion.ts).
   if (client.jwks !== undefined)

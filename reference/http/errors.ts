@@ -6,12 +6,16 @@
 import type { Context, Next } from 'koa';
 import type { Flaws } from '../flaws.ts';
 import type { OAuthErrorCode } from '../../protocol/errors.ts';
+import type { RegistrationError } from '../../protocol/registration.ts';
 import { ERROR_DESCRIPTION_FORBIDDEN } from '../../protocol/syntax.ts';
 
 /** RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1; RFC 8628 §3.5; RFC 8693 §2.2.2; OIDC Core §3.1.2.6 error codes. */
 export type { OAuthErrorCode } from '../../protocol/errors.ts';
 
-const DEFAULT_STATUS: Partial<Record<OAuthErrorCode, number>> = {
+/** RFC 7591 §3.2.2 adds the registration endpoint's own codes (also RFC 7592 §2.2's). */
+type ErrorCode = OAuthErrorCode | RegistrationError;
+
+const DEFAULT_STATUS: Partial<Record<ErrorCode, number>> = {
   invalid_client: 401,
   invalid_token: 401,
   insufficient_scope: 403,
@@ -34,17 +38,13 @@ export function errorDescription(text: string): string {
 }
 
 export class OAuthError extends Error {
-  readonly error: OAuthErrorCode;
+  readonly error: ErrorCode;
   readonly status: number;
   readonly description: string;
   /** Extra response headers, e.g. WWW-Authenticate for invalid_client (RFC 6749 §5.2). */
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(
-    error: OAuthErrorCode,
-    description: string,
-    opts: { status?: number; headers?: Record<string, string> } = {},
-  ) {
+  constructor(error: ErrorCode, description: string, opts: { status?: number; headers?: Record<string, string> } = {}) {
     const text = errorDescription(description);
     super(`${error}: ${text}`);
     this.name = 'OAuthError';
@@ -55,7 +55,7 @@ export class OAuthError extends Error {
   }
 
   /** The RFC 6749 §5.2 JSON body. */
-  toJSON(): { error: OAuthErrorCode; error_description: string } {
+  toJSON(): { error: ErrorCode; error_description: string } {
     return { error: this.error, error_description: this.description };
   }
 }

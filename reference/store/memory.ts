@@ -6,6 +6,7 @@
 import type {
   AccessTokenRecord,
   ActivationRecord,
+  ClientRegistrationRecord,
   CodeRecord,
   DeviceRecord,
   DeviceStatus,
@@ -79,6 +80,7 @@ export class MemoryStore implements Store {
   readonly #sessions: ExpiringMap<SessionRecord>;
   readonly #pushed: ExpiringMap<PushedRequestRecord>;
   readonly #marks: ExpiringMap<true>;
+  readonly #clients: ExpiringMap<ClientRegistrationRecord>;
   readonly #maps: ExpiringMap<unknown>[];
   #timer: NodeJS.Timeout | undefined;
 
@@ -99,6 +101,7 @@ export class MemoryStore implements Store {
     this.#sessions = new ExpiringMap(now);
     this.#pushed = new ExpiringMap(now);
     this.#marks = new ExpiringMap(now);
+    this.#clients = new ExpiringMap(now);
     this.#maps = [
       this.#codes,
       this.#usedCodes,
@@ -113,6 +116,7 @@ export class MemoryStore implements Store {
       this.#sessions,
       this.#pushed,
       this.#marks,
+      this.#clients,
     ];
     this.#timer = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 60_000);
     this.#timer.unref();
@@ -251,6 +255,17 @@ export class MemoryStore implements Store {
   }
   async consumePushedRequest(requestUri: string): Promise<PushedRequestRecord | undefined> {
     return this.#pushed.take(requestUri);
+  }
+
+  async saveClientRegistration(record: ClientRegistrationRecord): Promise<void> {
+    this.#clients.set(record.clientId, structuredClone(record), record.expiresAt);
+  }
+  async findClientRegistration(clientId: string): Promise<ClientRegistrationRecord | undefined> {
+    const record = this.#clients.get(clientId);
+    return record && structuredClone(record);
+  }
+  async deleteClientRegistration(clientId: string): Promise<boolean> {
+    return this.#clients.take(clientId) !== undefined;
   }
 
   async markOnce(namespace: string, key: string, expiresAt: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 /**
  * A Store on Redis (ioredis), so that several reference instances behind a load balancer share
  * codes, refresh-token families, revocations, interactions, device requests, login sessions,
- * pushed requests and one-time marks.
+ * pushed requests, one-time marks and dynamically registered clients.
  *
  * Atomicity across instances: every single-use operation is one Redis command or one Lua script
  * (Redis runs a script without interleaving another client's command): GETDEL for interactions
@@ -14,6 +14,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import type {
   AccessTokenRecord,
   ActivationRecord,
+  ClientRegistrationRecord,
   CodeRecord,
   DeviceRecord,
   DeviceStatus,
@@ -304,6 +305,17 @@ export class RedisStore implements Store {
   }
   async consumePushedRequest(requestUri: string): Promise<PushedRequestRecord | undefined> {
     return this.#live<PushedRequestRecord>(await this.client.getdel(this.#key('par', requestUri)));
+  }
+
+  async saveClientRegistration(record: ClientRegistrationRecord): Promise<void> {
+    await this.#put('client', record.clientId, record, record.expiresAt);
+  }
+  async findClientRegistration(clientId: string): Promise<ClientRegistrationRecord | undefined> {
+    return this.#get<ClientRegistrationRecord>('client', clientId);
+  }
+  async deleteClientRegistration(clientId: string): Promise<boolean> {
+    const raw = await this.client.getdel(this.#key('client', clientId));
+    return this.#live<ClientRegistrationRecord>(raw) !== undefined;
   }
 
   async markOnce(namespace: string, key: string, expiresAt: number): Promise<boolean> {

@@ -1,6 +1,7 @@
 /**
  * The Store: where everything short-lived and single-use lives (codes, refresh-token families,
- * revocations, pending authorization and device requests). Clients and users stay in plain maps.
+ * revocations, pending authorization and device requests, dynamically registered clients). The
+ * seeded clients and users stay in plain maps.
  *
  * Contract for every implementation:
  * - Single-use operations are atomic: `consumeCode` returns a record exactly once, however many
@@ -150,6 +151,22 @@ export interface PushedRequestRecord {
   expiresAt: number;
 }
 
+/**
+ * A client registered at the registration endpoint (RFC 7591 §3), kept until `expiresAt` (its
+ * client_secret_expires_at) or its deletion (RFC 7592 §2.3). `metadata` is the client metadata as
+ * registered (RFC 7591 §2), without the credentials; the server derives the client from it.
+ */
+export interface ClientRegistrationRecord {
+  clientId: string;
+  clientSecret?: string;
+  /** SHA-256 (base64url) of the registration access token (RFC 7592 §3); the token itself is not kept. */
+  registrationTokenHash: string;
+  /** Epoch seconds (client_id_issued_at). */
+  issuedAt: number;
+  metadata: Record<string, unknown>;
+  expiresAt: number;
+}
+
 export interface Store {
   saveCode(record: CodeRecord): Promise<void>;
   /** The record of an unconsumed, unexpired code, without consuming it. */
@@ -211,6 +228,12 @@ export interface Store {
   savePushedRequest(record: PushedRequestRecord): Promise<void>;
   /** Atomic single use, like consumeCode. */
   consumePushedRequest(requestUri: string): Promise<PushedRequestRecord | undefined>;
+
+  /** Creates or replaces a registered client (RFC 7591 §3, RFC 7592 §2.2). */
+  saveClientRegistration(record: ClientRegistrationRecord): Promise<void>;
+  findClientRegistration(clientId: string): Promise<ClientRegistrationRecord | undefined>;
+  /** RFC 7592 §2.3: true when a live registration was deleted. */
+  deleteClientRegistration(clientId: string): Promise<boolean>;
 
   /**
    * Atomic "seen once": true for the first caller that marks `key` in `namespace` before

@@ -55,8 +55,8 @@ describe('discovery', () => {
       );
       expect(discovery.response_types_supported).toEqual(['code', 'token', 'id_token token']);
       expect(discovery.response_modes_supported).toEqual(['query', 'fragment']);
-      expect(legacy.server.context.findClient(LEGACY_CLIENT.clientId)).toBeDefined();
-      expect(plain.server.context.findClient(LEGACY_CLIENT.clientId)).toBeUndefined();
+      expect(await legacy.server.context.findClient(LEGACY_CLIENT.clientId)).toBeDefined();
+      expect(await plain.server.context.findClient(LEGACY_CLIENT.clientId)).toBeUndefined();
     } finally {
       await legacy.close();
     }

@@ -61,7 +61,9 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const store = new RedisStore({ url: redis.url, prefix: 'fleet:' });
     const keys = await sharedKeySet(store, 'RS256');
-    const server = createReferenceServer({ issuer: proxy.url, store, keys, deviceInterval: 1 });
+    // Open registration too: a client registered at one instance is used and deleted at the other
+    // (the registration.* scenarios through the proxy).
+    const server = createReferenceServer({ issuer: proxy.url, store, keys, deviceInterval: 1, registration: true });
     const { port } = await server.listen(0, '127.0.0.1');
     const url = `http://127.0.0.1:${port}`;
     instances.push({ server, url, store });

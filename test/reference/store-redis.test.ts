@@ -173,3 +173,26 @@ describe('RedisStore: expiry and sessions', () => {
     expect(() => new RedisStore({ url: 'http://127.0.0.1:6379' })).toThrow(/redis:\/\//);
   });
 });
+
+describe('RedisStore: registered clients (RFC 7591)', () => {
+  it('a registration saved by one instance is read by another, deleted once, and expires', async () => {
+    const { a, b, now, advance, close } = setup();
+    const record = {
+      clientId: 'dyn-1',
+      clientSecret: 's',
+      registrationTokenHash: 'h',
+      issuedAt: Math.floor(now() / 1000),
+      metadata: { redirect_uris: ['https://rp.example.test/cb'] },
+      expiresAt: now() + 60_000,
+    };
+    await a.saveClientRegistration(record);
+    expect(await b.findClientRegistration('dyn-1')).toEqual(record);
+    const deleted = await Promise.all(half(10, a, b).map((s) => s.deleteClientRegistration('dyn-1')));
+    expect(deleted.filter(Boolean)).toHaveLength(1);
+    expect(await a.findClientRegistration('dyn-1')).toBeUndefined();
+    await a.saveClientRegistration({ ...record, clientId: 'dyn-2' });
+    advance(60_000);
+    expect(await b.findClientRegistration('dyn-2')).toBeUndefined();
+    await close();
+  });
+});

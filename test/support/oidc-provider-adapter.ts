@@ -30,8 +30,15 @@ export interface AtomicMemoryAdapterOptions {
   now?: () => number;
 }
 
+/** The factory oidc-provider's `adapter` option takes, and a look at what it holds. */
+export interface AtomicMemoryAdapterFactory {
+  (model: string): Adapter;
+  /** The ids of the live entries of one model (e.g. "Client": the dynamically registered clients). */
+  ids(model: string): string[];
+}
+
 /** Returns the factory oidc-provider's `adapter` option takes: one adapter per model name. */
-export function createAtomicMemoryAdapter(options: AtomicMemoryAdapterOptions): (model: string) => Adapter {
+export function createAtomicMemoryAdapter(options: AtomicMemoryAdapterOptions): AtomicMemoryAdapterFactory {
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
   const byUserCode = new Map<string, string>();
@@ -60,7 +67,7 @@ export function createAtomicMemoryAdapter(options: AtomicMemoryAdapterOptions): 
     if (members.size === 0) byGrant.delete(grantId);
   };
 
-  return (model: string): Adapter => {
+  const factory = (model: string): Adapter => {
     const keyOf = (id: string): string => `${model}:${id}`;
     const copy = (entry: Entry | undefined): AdapterPayload | undefined => (entry ? { ...entry.payload } : undefined);
 
@@ -110,4 +117,7 @@ export function createAtomicMemoryAdapter(options: AtomicMemoryAdapterOptions): 
       },
     };
   };
+  factory.ids = (model: string): string[] =>
+    [...entries.keys()].filter((k) => k.startsWith(`${model}:`) && live(k)).map((k) => k.slice(model.length + 1));
+  return factory;
 }

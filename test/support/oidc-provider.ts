@@ -99,12 +99,19 @@ export interface OidcProviderOptions {
    * http: so it is for the HTTP-only runs, never for Chromium against this http fixture.
    */
   authorizationPost?: boolean;
+  /**
+   * Dynamic client registration (RFC 7591, oidc-provider's features.registration) with its management (RFC 7592,
+   * features.registrationManagement): open (true) or behind an initial access token.
+   */
+  registration?: boolean | { initialAccessToken: string };
 }
 
 export interface StartedOidcProvider {
   issuer: string;
   target: TargetConfig;
   provider: Provider;
+  /** The client_ids of the dynamically registered clients the provider holds now (not the fixture's own). */
+  registeredClients(): string[];
   close(): Promise<void>;
 }
 
@@ -346,10 +353,12 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     claims: () => ({ sub: USER.username, ...USER.claims }),
   };
 
+  const adapter = createAtomicMemoryAdapter({
+    alreadyConsumed: (model) => new errors.InvalidGrant(`${model} already consumed`),
+  });
+  const registration = opts.registration;
   const provider = new ProviderClass(issuer, {
-    adapter: createAtomicMemoryAdapter({
-      alreadyConsumed: (model) => new errors.InvalidGrant(`${model} already consumed`),
-    }),
+    adapter,
     clients: clients.map((c) => c.metadata),
     jwks: { keys: [signingKey] },
     // OIDC Core §3.1.2.1: the authorization endpoint MUST take POST too (opts.authorizationPost).
@@ -389,6 +398,15 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
       Grant: TTL.grant,
     },
     features: {
+      ...(registration
+        ? {
+            registration: {
+              enabled: true,
+              ...(typeof registration === 'object' ? { initialAccessToken: registration.initialAccessToken } : {}),
+            },
+            registrationManagement: { enabled: true },
+          }
+        : {}),
       devInteractions: { enabled: true },
       claimsParameter: { enabled: true },
       deviceFlow: { enabled: true },
@@ -454,6 +472,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     issuer,
     target,
     provider,
+    registeredClients: () => adapter.ids('Client'),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -1,0 +1,283 @@
+/**
+ * Dynamic client registration (RFC 7591) and its management (RFC 7592), without the HTTP: the
+ * settings, the validation of client metadata (RFC 7591 §2, OIDC Registration §2), and the client a
+ * registration record stands for. endpoints/registration.ts serves it. Registered clients live in
+ * the Store, so instances on one Redis share them.
+ */
+import type { ServerContext } from './context.ts';
+import type { Flaws } from './flaws.ts';
+import { OAuthError } from './http/errors.ts';
+import {
+  type ClientAuthMethod,
+  type GrantType,
+  type PublicJwk,
+  type ReferenceOptions,
+  type RegisteredClient,
+  SCOPES_SUPPORTED,
+} from './options.ts';
+import type { ClientRegistrationRecord } from './store/store.ts';
+import { GRANT } from '../protocol/grants.ts';
+
+/** `registration` of the reference options, with its defaults. */
+export interface RegistrationSettings {
+  /** POST /register needs `Authorization: Bearer <this>` (RFC 7591 §3); absent: open registration. */
+  initialAccessToken?: string;
+  /** Seconds a registered client lives: its client_secret_expires_at, then it is gone. */
+  clientLifetime: number;
+}
+
+/** A day: long enough for any run, short enough that a forgotten registration goes away. */
+export const DEFAULT_CLIENT_LIFETIME = 24 * 3600;
+
+/** The registration settings, or undefined when registration is off (the default). */
+export function registrationSettings(
+  options: Pick<ReferenceOptions, 'registration'>,
+): RegistrationSettings | undefined {
+  const given = options.registration;
+  if (given === undefined || given === false) return undefined;
+  const settings = given === true ? {} : given;
+  const clientLifetime = settings.clientLifetime ?? DEFAULT_CLIENT_LIFETIME;
+  if (!Number.isInteger(clientLifetime) || clientLifetime < 60) {
+    throw new Error(
+      `registration.clientLifetime must be a whole number of seconds, at least 60 (got ${clientLifetime})`,
+    );
+  }
+  if (settings.initialAccessToken !== undefined && settings.initialAccessToken.trim() === '') {
+    throw new Error('registration.initialAccessToken must not be empty (leave it out for open registration)');
+  }
+  return {
+    clientLifetime,
+    ...(settings.initialAccessToken === undefined ? {} : { initialAccessToken: settings.initialAccessToken }),
+  };
+}
+
+/** Grant types a client may register for; the deprecated password and implicit grants are not offered. */
+const REGISTRABLE_GRANTS: readonly GrantType[] = [
+  GRANT.code,
+  GRANT.refresh,
+  GRANT.clientCredentials,
+  GRANT.device,
+  GRANT.exchange,
+];
+
+/** Grants that send the user back to a redirect URI (RFC 7591 §2: such clients MUST register one). */
+const REDIRECT_GRANTS: readonly string[] = [GRANT.code, GRANT.implicit];
+
+/** Free-text metadata (RFC 7591 §2, OIDC Registration §2) kept and returned as sent. */
+const STRING_FIELDS = [
+  'client_name',
+  'client_uri',
+  'logo_uri',
+  'tos_uri',
+  'policy_uri',
+  'software_id',
+  'software_version',
+] as const;
+
+const MAX_STRING = 2000;
+const MAX_URIS = 20;
+/** JWK members that only a private key has (RFC 7518 §6.2.2, §6.3.2, §6.4). */
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+const invalidMetadata = (description: string) => new OAuthError('invalid_client_metadata', description);
+const invalidRedirect = (description: string) => new OAuthError('invalid_redirect_uri', description);
+
+/** The metadata a server registers: what it understood of the request, with its defaults filled in. */
+export type ClientMetadata = Record<string, unknown> & {
+  redirect_uris: string[];
+  token_endpoint_auth_method: ClientAuthMethod;
+  grant_types: GrantType[];
+  response_types: string[];
+  scope: string;
+};
+
+/**
+ * RFC 7591 §2: validates a registration (or an update's) metadata and fills in the defaults.
+ * Metadata the server does not understand is ignored (§2); a value it cannot accept is
+ * invalid_client_metadata, a redirect URI it cannot accept invalid_redirect_uri (§3.2.2).
+ */
+export function checkMetadata(server: ServerContext, body: unknown): ClientMetadata {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalidMetadata('the request body must be a JSON object of client metadata');
+  }
+  const input = body as Record<string, unknown>;
+  const { flaws } = server;
+  const method = authMethod(server, input.token_endpoint_auth_method);
+  const grantTypes = grantTypesOf(input.grant_types);
+  const responseTypes = responseTypesOf(input.response_types, grantTypes);
+  const redirectUris = uriList(input.redirect_uris, 'redirect_uris', invalidRedirect, flaws);
+  if (
+    redirectUris.length === 0 &&
+    grantTypes.some((grant) => REDIRECT_GRANTS.includes(grant)) &&
+    !flaws.has('registration-redirect-uris-optional')
+  ) {
+    throw invalidRedirect('redirect_uris is required for a client that uses the authorization code grant');
+  }
+  if (method === 'none' && grantTypes.some((grant) => grant === GRANT.clientCredentials || grant === GRANT.exchange)) {
+    throw invalidMetadata(`a public client (token_endpoint_auth_method none) cannot use ${grantTypes.join(' ')}`);
+  }
+  const jwks = jwksOf(input.jwks);
+  if (method === 'private_key_jwt' && jwks === undefined) {
+    throw invalidMetadata('private_key_jwt needs the client public keys in jwks (jwks_uri is not supported)');
+  }
+  const metadata: ClientMetadata = {
+    redirect_uris: redirectUris,
+    token_endpoint_auth_method: method,
+    grant_types: grantTypes,
+    response_types: responseTypes,
+    scope: scopeOf(server, input.scope),
+  };
+  for (const field of STRING_FIELDS) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value.length > MAX_STRING) {
+      throw invalidMetadata(`${field} must be a string of at most ${MAX_STRING} characters`);
+    }
+    metadata[field] = value;
+  }
+  if (input.application_type !== undefined) {
+    if (input.application_type !== 'web' && input.application_type !== 'native') {
+      throw invalidMetadata('application_type must be web or native');
+    }
+    metadata.application_type = input.application_type;
+  }
+  if (input.contacts !== undefined) metadata.contacts = stringList(input.contacts, 'contacts');
+  if (input.post_logout_redirect_uris !== undefined) {
+    metadata.post_logout_redirect_uris = uriList(
+      input.post_logout_redirect_uris,
+      'post_logout_redirect_uris',
+      invalidMetadata,
+      flaws,
+    );
+  }
+  if (jwks !== undefined) metadata.jwks = jwks;
+  return metadata;
+}
+
+function authMethod(server: ServerContext, value: unknown): ClientAuthMethod {
+  // RFC 7591 §2: the default is client_secret_basic.
+  const method = value ?? 'client_secret_basic';
+  const accepted = server.security.authMethods;
+  if (typeof method !== 'string' || !(accepted as readonly string[]).includes(method)) {
+    throw invalidMetadata(`token_endpoint_auth_method must be one of ${accepted.join(', ')}`);
+  }
+  return method as ClientAuthMethod;
+}
+
+function grantTypesOf(value: unknown): GrantType[] {
+  // RFC 7591 §2: the default is authorization_code.
+  const grants = value === undefined ? [GRANT.code] : stringList(value, 'grant_types');
+  for (const grant of grants) {
+    if (!(REGISTRABLE_GRANTS as readonly string[]).includes(grant)) {
+      throw invalidMetadata(`grant_types: ${grant} is not offered to registered clients`);
+    }
+  }
+  return [...new Set(grants)] as GrantType[];
+}
+
+/** RFC 7591 §2.1: response types consistent with the grant types (code goes with authorization_code). */
+function responseTypesOf(value: unknown, grants: readonly GrantType[]): string[] {
+  const usesCode = grants.includes(GRANT.code);
+  const types = value === undefined ? (usesCode ? ['code'] : []) : [...new Set(stringList(value, 'response_types'))];
+  for (const type of types) {
+    if (type !== 'code') throw invalidMetadata(`response_types: ${type} is not supported (only code)`);
+  }
+  if (types.includes('code') !== usesCode) {
+    throw invalidMetadata('response_types code and grant_types authorization_code go together (RFC 7591 section 2.1)');
+  }
+  return types;
+}
+
+/** The scopes asked for, each one this server supports; absent: every supported scope. */
+function scopeOf(server: ServerContext, value: unknown): string {
+  const supported = [...SCOPES_SUPPORTED, ...Object.keys(server.options.scopeClaims ?? {})];
+  if (value === undefined) return supported.join(' ');
+  if (typeof value !== 'string' || value.length > MAX_STRING) throw invalidMetadata('scope must be a string');
+  const scopes = [...new Set(value.split(' ').filter((scope) => scope !== ''))];
+  const unknown = scopes.find((scope) => !supported.includes(scope));
+  if (unknown !== undefined) throw invalidMetadata(`scope ${unknown} is not supported`);
+  if (scopes.length === 0) throw invalidMetadata('scope names no scope');
+  return scopes.join(' ');
+}
+
+function stringList(value: unknown, field: string): string[] {
+  if (!Array.isArray(value) || value.length > MAX_URIS) {
+    throw invalidMetadata(`${field} must be an array of at most ${MAX_URIS} strings`);
+  }
+  for (const item of value) {
+    if (typeof item !== 'string' || item === '' || item.length > MAX_STRING) {
+      throw invalidMetadata(`${field} must hold non-empty strings of at most ${MAX_STRING} characters`);
+    }
+  }
+  return value as string[];
+}
+
+/**
+ * Redirect URIs (RFC 6749 §3.1.2): absolute, without a fragment, not a script or data scheme.
+ * Flaw registration-fragment-accepted lets a fragment through.
+ */
+function uriList(value: unknown, field: string, refuse: (description: string) => OAuthError, flaws: Flaws): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > MAX_URIS) {
+    throw refuse(`${field} must be an array of at most ${MAX_URIS} URIs`);
+  }
+  for (const uri of value) {
+    if (typeof uri !== 'string' || uri.length > MAX_STRING || !URL.canParse(uri)) {
+      throw refuse(`${field} must hold absolute URIs`);
+    }
+    if (uri.includes('#') && !flaws.has('registration-fragment-accepted')) {
+      throw refuse(`${field}: a redirection URI must not include a fragment (RFC 6749 section 3.1.2)`);
+    }
+    if (['javascript:', 'data:', 'vbscript:', 'file:'].includes(new URL(uri).protocol)) {
+      throw refuse(`${field}: the ${new URL(uri).protocol} scheme is not allowed`);
+    }
+  }
+  return [...new Set(value as string[])];
+}
+
+/** A public JWK Set (RFC 7517 §5): at most 10 keys, each with kty, none with private members. */
+function jwksOf(value: unknown): { keys: PublicJwk[] } | undefined {
+  if (value === undefined) return undefined;
+  const keys = (value as { keys?: unknown } | null)?.keys;
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > 10) {
+    throw invalidMetadata('jwks must be a JWK Set: {"keys": [...]} with 1 to 10 keys');
+  }
+  for (const key of keys) {
+    if (typeof key !== 'object' || key === null || typeof (key as { kty?: unknown }).kty !== 'string') {
+      throw invalidMetadata('every key of jwks must be a JWK object with kty');
+    }
+    if (PRIVATE_MEMBERS.some((member) => member in key)) {
+      throw invalidMetadata('jwks must hold public keys only');
+    }
+  }
+  return { keys: keys as PublicJwk[] };
+}
+
+/** Whether the method authenticates with a client_secret (RFC 7591 §2). */
+export const usesSecret = (method: ClientAuthMethod): boolean =>
+  method === 'client_secret_basic' || method === 'client_secret_post';
+
+/**
+ * The client a registration stands for. A public client (method none) is third-party like the
+ * seeded public client (consent page, PKCE required); one that authenticates is first-party like
+ * the seeded confidential client, so a run against registered clients judges what one against
+ * the seeded ones does.
+ */
+export function clientOfRegistration(record: ClientRegistrationRecord): RegisteredClient {
+  const metadata = record.metadata as ClientMetadata;
+  const method = metadata.token_endpoint_auth_method;
+  const postLogout = metadata.post_logout_redirect_uris as string[] | undefined;
+  const jwks = metadata.jwks as { keys: PublicJwk[] } | undefined;
+  return {
+    clientId: record.clientId,
+    ...(record.clientSecret === undefined ? {} : { clientSecret: record.clientSecret }),
+    ...(method === 'private_key_jwt' ? {} : { tokenEndpointAuthMethod: method }),
+    redirectUris: metadata.redirect_uris,
+    allowedScope: metadata.scope,
+    grantTypes: metadata.grant_types,
+    firstParty: method !== 'none',
+    name: typeof metadata.client_name === 'string' ? metadata.client_name : record.clientId,
+    ...(postLogout === undefined ? {} : { postLogoutRedirectUris: postLogout }),
+    ...(jwks === undefined ? {} : { jwks }),
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Issue 30's "Done when", measured: a target config with only the issuer, a user, a login and
+ * `"registration": {"enabled": true}` against oidc-provider (registration and its management on) and against the
+ * reference (open registration), beside the hand-written config of the same IdP. The zero-config run has no error
+ * and no failure beyond the hand-written run's expected ones; what it judges is what the hand-written run judges but
+ * the scenarios that need facts only the IdP's operator knows (which clients are first-party, the machine client's
+ * resource indicator) and, on oidc-provider, token exchange, which it cannot register; and it leaves no registered
+ * client behind, which the test checks in the IdP's own store.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Report, ScenarioResult } from '../../harness/results.ts';
+import { runConformance } from '../../index.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { startEmbeddedReference } from '../../cli/embedded.ts';
+import { startOidcProvider } from '../support/oidc-provider.ts';
+
+const CATALOG = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
+const SEED = 20261122;
+/** Scenarios that need what only the operator knows: a zero-config run skips them. */
+const OPERATOR_KNOWLEDGE = ['tokens.third-party-short-lived', 'consent.third-party-required', 'resource.audience'];
+
+const judged = (r: Report) => r.results.filter((x) => x.status !== 'skipped').map((x) => x.id);
+const show = (r: ScenarioResult) =>
+  `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
+const bad = (r: Report, expected: string[]) =>
+  r.results.filter((x) => x.status === 'error' || (x.status === 'failed' && !expected.includes(x.id))).map(show);
+
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers) await close();
+});
+
+describe('zero-config against oidc-provider with registration on', () => {
+  it('judges what the hand-written config does, less operator knowledge; no error; no client left', async () => {
+    const op = await startOidcProvider({ authorizationPost: true, registration: true });
+    closers.push(() => op.close());
+    const expectedFailures = ['token.json-body'];
+    const { issuer, user, login } = op.target;
+    const zero = await runConformance({
+      target: { issuer, user, login, registration: { enabled: true }, expectedFailures },
+      scenarios: CATALOG,
+      seed: SEED,
+    });
+    const hand = await runConformance({ target: { ...op.target, expectedFailures }, scenarios: CATALOG, seed: SEED });
+    expect(bad(zero, expectedFailures)).toEqual([]);
+    expect(bad(hand, expectedFailures)).toEqual([]);
+    expect(zero.registration?.registered.map((r) => r.role)).toEqual([
+      'confidential',
+      'confidential2',
+      'public',
+      'machine',
+      'device',
+      'keyed',
+    ]);
+    // oidc-provider has no token exchange: it refuses the grant type, and the exchange scenarios skip with its words
+    // (as they skip with the hand-written config, which has no exchange client).
+    expect(zero.registration?.refused.map((r) => r.role)).toEqual(['exchange']);
+    expect(zero.results.find((r) => r.id === 'token-exchange.downscope')?.skipReason).toMatch(
+      /^needs the exchange client, which was not registered: the IdP refused to register it: .*HTTP 400/,
+    );
+    const missing = judged(hand).filter((id) => !judged(zero).includes(id));
+    expect(missing.sort()).toEqual([...OPERATOR_KNOWLEDGE].sort());
+    expect(judged(zero).filter((id) => !judged(hand).includes(id))).toEqual([]);
+    // Nothing left behind: the provider's store holds no dynamically registered client.
+    expect(zero.registration?.notDeleted).toEqual([]);
+    expect(op.registeredClients()).toEqual([]);
+  }, 600_000); // two runs of the whole catalog: generous on a loaded machine
+});
+
+describe('zero-config against the reference with --registration', () => {
+  it('judges what the hand-written config does, less operator knowledge; all pass; no client left', async () => {
+    const ref = await startEmbeddedReference();
+    closers.push(() => ref.server.close());
+    const t = ref.target;
+    const zero = await runConformance({
+      target: { issuer: t.issuer, user: t.user, login: t.login, registration: { enabled: true } },
+      scenarios: CATALOG,
+      seed: SEED,
+    });
+    const hand = await runConformance({ target: t, scenarios: CATALOG, seed: SEED });
+    expect(bad(zero, [])).toEqual([]);
+    expect(zero.results.filter((r) => r.status === 'warning').map(show)).toEqual([]);
+    expect(zero.registration?.registered).toHaveLength(7);
+    const missing = judged(hand).filter((id) => !judged(zero).includes(id));
+    // jwks.rotation too: the hand-written config names the reference's key-rotation hook, which a zero config has not.
+    expect(missing.sort()).toEqual([...OPERATOR_KNOWLEDGE, 'jwks.rotation'].sort());
+    expect(zero.registration?.notDeleted).toEqual([]);
+    for (const { clientId } of zero.registration?.registered ?? [])
+      expect(await ref.server.context.store.findClientRegistration(clientId), clientId).toBeUndefined();
+  }, 600_000); // two runs of the whole catalog: generous on a loaded machine
+});
