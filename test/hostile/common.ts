@@ -11,8 +11,9 @@ export const RUN_TIMEOUT_MS = 180_000;
 export async function attack(
   mode: Mode,
   options: Parameters<typeof runCli>[1],
+  idpOptions: Parameters<typeof startHostileIdp>[1] = {},
 ): Promise<{ run: CliRun; idp: HostileIdp }> {
-  const idp = await startHostileIdp(mode);
+  const idp = await startHostileIdp(mode, idpOptions);
   try {
     const run = await runCli(idp, options);
     // HOSTILE_MEASURE=FILE: one line per run (mode, peak RSS of the CLI child, its wall time), for docs/security.md's

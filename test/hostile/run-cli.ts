@@ -60,7 +60,15 @@ export async function runCli(
     const started = performance.now();
     const child = spawn(process.execPath, argv, {
       cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', HOSTILE_RSS_FILE: rssFile },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        HOSTILE_RSS_FILE: rssFile,
+        // An https hostile IdP: its test certificate is trusted by Node's own setting, and by Chromium through a
+        // wrapper that trusts that one key (test/hostile/tls.ts); the product is not changed.
+        ...(idp.caFile ? { NODE_EXTRA_CA_CERTS: idp.caFile } : {}),
+        ...(idp.chromium ? { CHROMIUM_PATH: idp.chromium() } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
