@@ -97,13 +97,14 @@ describe('issue 29 item 1: the Redactor decodes what carries a token', () => {
 
   it('a configured secret inside a JWT is masked; a JWT without secrets (a DPoP proof) stays as it is', () => {
     const { redactor } = learned();
-    const withSecret = `${b64url({ alg: 'HS256' })}.${b64url({ note: 'config-client-secret-1', n: 1 })}.${'A'.repeat(43)}`;
+    const payload = b64url({ note: 'config-client-secret-1', n: 1 });
+    const withSecret = `${b64url({ alg: 'HS256' })}.${payload}.${'A'.repeat(43)}`;
     expect(redactor.text(withSecret)).toBe(
       'JWT(header {"alg":"HS256"}, payload {"note":"[REDACTED:secret:1]","n":1}, signature (32 bytes, not shown))',
     );
-    const proof = `${b64url({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' } })}.${b64url(
-      { htm: 'POST', htu: 'https://idp.example/token', iat: 1, jti: 'j1' },
-    )}.${'B'.repeat(86)}`;
+    const proofHeader = b64url({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty: 'EC', crv: 'P-256', x: 'x', y: 'y' } });
+    const proofClaims = b64url({ htm: 'POST', htu: 'https://idp.example/token', iat: 1, jti: 'j1' });
+    const proof = `${proofHeader}.${proofClaims}.${'B'.repeat(86)}`;
     expect(redactor.headers({ dpop: proof }).dpop).toBe(proof);
     // A proof whose jwk leaks a private member is decoded with it masked.
     const leaky = proof.replace(/^[^.]+/, b64url({ alg: 'ES256', jwk: { kty: 'EC', d: 'private-scalar-value-1' } }));
