@@ -200,8 +200,9 @@ export class Redactor {
    */
   #jwts(input: string, depth: number): string {
     if (depth > MAX_JWT_NESTING || !input.includes('eyJ')) return input;
+    let budget = MAX_JWTS_PER_TEXT;
     return input.replace(JWT_IN_TEXT, (jwt: string, h: string, p: string, sig: string) => {
-      if (this.#labels.has(jwt) || jwt.length > MAX_JWT_CHARS) return jwt;
+      if (this.#labels.has(jwt) || jwt.length > MAX_JWT_CHARS || budget-- <= 0) return jwt;
       const header = decodeSegment(h);
       const payload = decodeSegment(p);
       if (header === undefined || payload === undefined) return jwt;
@@ -565,6 +566,11 @@ const SIGNATURE_PROBE = 16;
 /** How deep JWTs inside JWTs are decoded; a JWT longer than this is left to redaction by value. */
 const MAX_JWT_NESTING = 3;
 const MAX_JWT_CHARS = 256 * 1024;
+/**
+ * JWTs decoded in one text: the harness's own requests carry a few; a response body of 50,000 small JWTs would
+ * otherwise cost seconds at each redaction. Those past it are redacted by value only.
+ */
+const MAX_JWTS_PER_TEXT = 1_000;
 
 /** A base64url segment decoded as a JSON object or array (bounded), else undefined. */
 function decodeSegment(segment: string): unknown {

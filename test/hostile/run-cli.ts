@@ -145,7 +145,8 @@ export function decodedLeaks(run: CliRun, idp: HostileIdp): string[] {
   const inspect = (text: string, depth: number): void => {
     for (const s of secrets) if (text.includes(s)) found.add(`${name(s)}${depth ? ' (decoded)' : ''}`);
     if (text.includes(`machine:${SECRETS.machine}`)) found.add('Basic credentials (decoded)');
-    for (const jwt of text.match(/[\w-]{8,}\.[\w-]{8,}\.[\w-]{16,}/g) ?? []) {
+    // Anchored at the start of a run (the lookbehind): a long run without dots is not tried at each of its characters.
+    for (const jwt of text.match(/(?<![\w-])[\w-]{8,}\.[\w-]{8,}\.[\w-]{16,}/g) ?? []) {
       const signature = jwt.split('.')[2]!;
       if (signatures.has(signature)) found.add(`the signature of an issued JWT (${name(signature)})`);
     }
