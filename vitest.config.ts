@@ -31,6 +31,7 @@ const TEST_GROUPS: Record<string, readonly string[]> = {
     'test/login/browser-contexts.test.ts',
     'test/login/assets.test.ts',
     'test/hostile/7-chromium.test.ts',
+    'test/hostile/9-https-only-browser.test.ts',
   ],
   interop: ['test/interop/**/*.test.ts'],
   // The reference server over HTTP: endpoint by endpoint, with fuzzing and property runs (minutes).

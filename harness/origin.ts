@@ -57,6 +57,17 @@ export class OriginPolicy {
     return undefined;
   }
 
+  /**
+   * The Content-Security-Policy the browser adds to every page of a walk: connections (fetch, XHR, beacons,
+   * EventSource, WebSockets) only to the allowed origins. Request interception already holds fetches and beacons to
+   * the rule; a WebSocket is not intercepted, so without this a login page's script could send the typed password to
+   * any ws: or wss: URL. A CSP source `https://host` also matches `wss://host`, never `ws:`; for an http issuer
+   * `http://host` matches both.
+   */
+  pageCsp(): string {
+    return `connect-src ${[...this.#allowed].join(' ')} data: blob:`;
+  }
+
   /** Whether the browser may load `url` (data:, blob: and about: are the page's own, not requests). */
   browserMay(url: string): string | undefined {
     if (/^(data|blob|about):/i.test(url)) return undefined;

@@ -9,6 +9,12 @@
  * A value keeps a stable label (`[REDACTED:access_token:2]`), so a reader can still tell that
  * two transcripts show the same token.
  *
+ * Inside what is encoded (docs/security.md, "Tokens inside encoded structures"): a JWT in any text (a request object
+ * in a URL, a DPoP proof, a forged ID token) is decoded, and when its header or payload holds a secret (a learned token
+ * as id_token_hint, a member named like a credential, a private JWK member) or its signature is, or nearly is, the
+ * signature of a learned JWT (a forgery that keeps it would give the token back), it is shown decoded with those values
+ * masked and without its signature: `JWT(header {…}, payload {…}, signature [REDACTED:id_token-signature:1])`.
+ *
  * Against a hostile target (docs/security.md): values are learned only from what the target sent (response
  * bodies, Location, Set-Cookie) and the config, never from what the harness sent (its probes and
  * forged tokens stay readable; an echo of a request value in its own response is not learned);
@@ -114,6 +120,11 @@ export class Redactor {
   /** While observing one response: values the request carried (an echo is not learned) and the learning budget. */
   #echo: ReadonlySet<string> = new Set();
   #budget = Infinity;
+  /**
+   * The signatures of learned JWTs by length and first (or last) SIGNATURE_PROBE characters → their label: a forged
+   * copy whose signature differs in a bit or two still shares one end.
+   */
+  readonly #signatures = new Map<string, string>();
 
   constructor(secrets: Iterable<string | { value: string; kind: string }> = []) {
     for (const s of secrets) {
@@ -141,6 +152,7 @@ export class Redactor {
     }
     const label = this.#fieldLabels.get(value) ?? this.#newLabel(kind);
     this.#fieldLabels.delete(value);
+    this.#addSignature(value, kind);
     for (const variant of new Set([
       value,
       encodeURIComponent(value),
@@ -159,6 +171,50 @@ export class Redactor {
       }
     }
     return label;
+  }
+
+  /** A JWS's signature, masked wherever it appears: a forged copy that keeps it would give the token back. */
+  #addSignature(value: string, kind: string): void {
+    const m = JWS_SHAPE.exec(value);
+    const signature = m?.[3];
+    if (!signature || signature.length < MIN_SIGNATURE_LENGTH || kind.endsWith('-signature')) return;
+    const label = this.add(signature, `${kind}-signature`);
+    const len = signature.length;
+    this.#signatures.set(`${len}<${signature.slice(0, SIGNATURE_PROBE)}`, label);
+    this.#signatures.set(`${len}>${signature.slice(-SIGNATURE_PROBE)}`, label);
+  }
+
+  /** The label of the learned signature `signature` is, or nearly is (one end the same), or undefined. */
+  #signatureLabel(signature: string): string | undefined {
+    if (signature.length < MIN_SIGNATURE_LENGTH) return undefined;
+    const len = signature.length;
+    return (
+      this.#labels.get(signature) ??
+      this.#signatures.get(`${len}<${signature.slice(0, SIGNATURE_PROBE)}`) ??
+      this.#signatures.get(`${len}>${signature.slice(-SIGNATURE_PROBE)}`)
+    );
+  }
+
+  /**
+   * Every JWT in `input` that carries a secret (in its header or payload, or as its signature) shown decoded with the
+   * secrets masked; the others, and learned tokens (masked whole by value), as they are.
+   */
+  #jwts(input: string, depth: number): string {
+    if (depth > MAX_JWT_NESTING || !input.includes('eyJ')) return input;
+    let budget = MAX_JWTS_PER_TEXT;
+    return input.replace(JWT_IN_TEXT, (jwt: string, h: string, p: string, sig: string) => {
+      if (this.#labels.has(jwt) || jwt.length > MAX_JWT_CHARS || budget-- <= 0) return jwt;
+      const header = decodeSegment(h);
+      const payload = decodeSegment(p);
+      if (header === undefined || payload === undefined) return jwt;
+      const maskedHeader = JSON.stringify(this.#redactJson(header, depth + 1));
+      const maskedPayload = JSON.stringify(this.#redactJson(payload, depth + 1));
+      const signatureLabel = this.#signatureLabel(sig);
+      if (!signatureLabel && maskedHeader === JSON.stringify(header) && maskedPayload === JSON.stringify(payload))
+        return jwt;
+      const signature = signatureLabel ?? (sig ? `(${Buffer.from(sig, 'base64url').length} bytes, not shown)` : 'none');
+      return `JWT(header ${maskedHeader}, payload ${maskedPayload}, signature ${signature})`;
+    });
   }
 
   /** A label for a value found in a secret field but not learned (too short, or sent by the harness). */
@@ -194,8 +250,9 @@ export class Redactor {
    * MIN_SECRET_LENGTH characters (linear in the text, whatever the number and length of the
    * secrets), the longest secret at each position.
    */
-  text(input: string): string {
+  text(input: string, depth = 0): string {
     if (this.#labels.size === 0 || input.length < MIN_SECRET_LENGTH) return input;
+    input = this.#jwts(input, depth);
     let out = '';
     let copied = 0;
     let h = windowHash(input, 0);
@@ -377,8 +434,8 @@ export class Redactor {
       .join('&');
   }
 
-  #redactJson(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((v) => this.#redactJson(v));
+  #redactJson(value: unknown, depth = 0): unknown {
+    if (Array.isArray(value)) return value.map((v) => this.#redactJson(v, depth));
     if (value && typeof value === 'object') {
       const jwk = isJwk(value);
       return Object.fromEntries(
@@ -387,11 +444,11 @@ export class Redactor {
           if (typeof v === 'string' && this.#short.has(v)) return [k, this.#fieldLabel(v, 'secret')];
           if (jwk && PRIVATE_JWK_MEMBERS.has(k))
             return [k, this.#replaceStrings(v, (s) => this.#fieldLabel(s, 'private_key'))];
-          return [k, this.#redactJson(v)];
+          return [k, this.#redactJson(v, depth)];
         }),
       );
     }
-    return typeof value === 'string' ? this.text(value) : value;
+    return typeof value === 'string' ? this.text(value, depth) : value;
   }
 
   #replaceStrings(value: unknown, replace: (s: string) => string): unknown {
@@ -422,9 +479,9 @@ export class Redactor {
   }
 
   /**
-   * A result with its target-supplied text redacted (idempotent): the message, the skip reason,
-   * findings, the log and the evidence. The harness's own words — id, title, area, status,
-   * severity, level, requirements, counts — are never touched, whatever the target sent.
+   * A result with its target-supplied text redacted (idempotent): the message, the skip reason, findings, the log,
+   * the pages of the login walks and the evidence. The harness's own words — id, title, area, status, severity,
+   * level, requirements, counts — are never touched, whatever the target sent.
    */
   result(r: ScenarioResult): ScenarioResult {
     return {
@@ -433,6 +490,23 @@ export class Redactor {
       ...(r.skipReason === undefined ? {} : { skipReason: this.text(r.skipReason) }),
       ...(r.findings ? { findings: r.findings.map((f) => ({ ...f, message: this.text(f.message) })) } : {}),
       ...(r.log ? { log: r.log.map((l) => this.text(l)) } : {}),
+      ...(r.walks
+        ? {
+            walks: r.walks.map((w) =>
+              w.switched
+                ? {
+                    ...w,
+                    switched: {
+                      ...w.switched,
+                      url: this.url(w.switched.url),
+                      page: this.text(w.switched.page),
+                      reason: this.text(w.switched.reason),
+                    },
+                  }
+                : w,
+            ),
+          }
+        : {}),
       evidence: r.evidence.map((e) => this.evidence(e)),
     };
   }
@@ -480,6 +554,29 @@ function windowHash(text: string, at: number): number {
 /** The hash of the window one character further: `out` leaves it, `next` enters. */
 function rollHash(h: number, out: number, next: number): number {
   return (Math.imul((h - Math.imul(out, TOP)) | 0, BASE) + next) | 0;
+}
+
+/** A compact JWS: three base64url segments, the last possibly empty (an unsecured JWT). */
+const JWS_SHAPE = /^([\w-]+)\.([\w-]+)\.([\w-]*)$/;
+/** A JWT in text: its header is a JSON object, so it starts with eyJ (base64url of `{"`). */
+const JWT_IN_TEXT = /(?<![\w.-])(eyJ[\w-]*)\.([\w-]+)\.([\w-]*)(?![\w.-])/g;
+/** Shorter signatures are not masked as such (an HMAC's is 43 characters or more). */
+const MIN_SIGNATURE_LENGTH = 16;
+/** The characters at each end of a signature by which a near copy is recognised. */
+const SIGNATURE_PROBE = 16;
+/** How deep JWTs inside JWTs are decoded; a JWT longer than this is left to redaction by value. */
+const MAX_JWT_NESTING = 3;
+const MAX_JWT_CHARS = 256 * 1024;
+/**
+ * JWTs decoded in one text: the harness's own requests carry a few; a response body of 50,000 small JWTs would
+ * otherwise cost seconds at each redaction. Those past it are redacted by value only.
+ */
+const MAX_JWTS_PER_TEXT = 1_000;
+
+/** A base64url segment decoded as a JSON object or array (bounded), else undefined. */
+function decodeSegment(segment: string): unknown {
+  const json = boundedJson(Buffer.from(segment, 'base64url').toString('utf8'));
+  return json !== null && typeof json === 'object' ? json : undefined;
 }
 
 const isLabel = (value: string) => /^\[REDACTED(:[\w-]+)*\]$/.test(value);

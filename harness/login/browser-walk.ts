@@ -73,6 +73,10 @@ interface PausedRequest {
     postData?: string;
     postDataEntries?: { bytes?: string }[];
   };
+  /** Set when paused at the response stage (a page's document, for its Content-Security-Policy). */
+  responseStatusCode?: number;
+  responseErrorReason?: string;
+  responseHeaders?: { name: string; value: string }[];
 }
 
 /** How long to wait for a click to start a navigation before taking it as an in-page change. */
@@ -104,10 +108,18 @@ export class Tab {
     const tab = new Tab(context, page, cdp, frameTree.frame.id);
     cdp.on('Fetch.requestPaused', (event: PausedRequest) => {
       const walk = tab.#walk;
-      if (walk) void walk.paused(event);
+      if (walk && (event.responseStatusCode !== undefined || event.responseErrorReason !== undefined))
+        void walk.document(event);
+      else if (walk) void walk.paused(event);
       else void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' }).catch(() => 0);
     });
-    await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
+    // Every request at its start (let go or blocked), and every document again at its response (its CSP, below).
+    await cdp.send('Fetch.enable', {
+      patterns: [
+        { urlPattern: '*', requestStage: 'Request' },
+        { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
+      ],
+    });
     page.on('response', (response) => tab.#walk?.responded(response));
     page.on('request', (request) => tab.#walk?.requested(request));
     page.on('requestfinished', () => tab.#walk?.settled());
@@ -287,7 +299,7 @@ export class BrowserWalk {
       const answer = this.tab.cdp.send('Fetch.fulfillRequest', {
         requestId: event.requestId,
         responseCode: fetched.status,
-        responseHeaders: replayHeaders(fetched.headers),
+        responseHeaders: replayHeaders(fetched.headers, this.o.origins?.pageCsp()),
         body: Buffer.from(fetched.body).toString('base64'),
       });
       await answer.catch(() => undefined);
@@ -307,6 +319,39 @@ export class BrowserWalk {
       ? this.tab.cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' })
       : this.tab.cdp.send('Fetch.continueRequest', { requestId: event.requestId });
     await answer.catch(() => undefined); // the page or context may be gone
+  }
+
+  /**
+   * A document's response, paused before the page sees it: shown with one more Content-Security-Policy, the origin
+   * policy's (OriginPolicy.pageCsp), which Chromium enforces on top of the page's own. It reaches what request
+   * interception does not: a WebSocket (ws: or wss:) the page's script opens.
+   */
+  async document(event: PausedRequest): Promise<void> {
+    const csp = this.o.origins?.pageCsp();
+    const status = event.responseStatusCode;
+    const { cdp } = this.tab;
+    try {
+      // A redirect shows no page; a response that failed has none to show.
+      if (!csp || status === undefined || (status >= 300 && status < 400)) {
+        await cdp.send('Fetch.continueRequest', { requestId: event.requestId });
+        return;
+      }
+      // Chromium enforces a CSP added to a fulfilled response (one added by continueResponse is not).
+      const { body, base64Encoded } = await cdp.send('Fetch.getResponseBody', { requestId: event.requestId });
+      await cdp.send('Fetch.fulfillRequest', {
+        requestId: event.requestId,
+        responseCode: status,
+        responseHeaders: [
+          ...(event.responseHeaders ?? []).filter(
+            (h) => !NOT_REPLAYED.has(h.name.toLowerCase()) || /^set-cookie$/i.test(h.name),
+          ),
+          { name: 'Content-Security-Policy', value: csp },
+        ],
+        body: base64Encoded ? body : Buffer.from(body).toString('base64'),
+      });
+    } catch {
+      await cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined); // gone
+    }
   }
 
   #finish(end: WalkEnd): void {
@@ -569,10 +614,11 @@ const SUBMIT_FORM = `({ action, fields }) => {
 /** Headers a fetched page is shown with: not its cookies (already in the context), nor how it was transferred. */
 const NOT_REPLAYED = new Set(['set-cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'connection']);
 
-function replayHeaders(headers: Record<string, string>): { name: string; value: string }[] {
-  return Object.entries(headers)
+function replayHeaders(headers: Record<string, string>, csp: string | undefined): { name: string; value: string }[] {
+  const replayed = Object.entries(headers)
     .filter(([name]) => !NOT_REPLAYED.has(name.toLowerCase()))
     .map(([name, value]) => ({ name, value }));
+  return csp ? [...replayed, { name: 'Content-Security-Policy', value: csp }] : replayed;
 }
 
 /** form_post (OAuth 2.0 Form Post Response Mode): the response parameters are the POSTed fields. */

@@ -2,7 +2,7 @@
 import { appendFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { type HostileIdp, type Mode, startHostileIdp } from './hostile-idp.ts';
-import { type CliRun, RSS_LIMIT_MB, leaks, runCli } from './run-cli.ts';
+import { type CliRun, RSS_LIMIT_MB, decodedLeaks, leaks, runCli } from './run-cli.ts';
 
 /** A whole CLI run takes a few seconds; on a loaded 2-core machine, much longer. */
 export const RUN_TIMEOUT_MS = 180_000;
@@ -11,8 +11,9 @@ export const RUN_TIMEOUT_MS = 180_000;
 export async function attack(
   mode: Mode,
   options: Parameters<typeof runCli>[1],
+  idpOptions: Parameters<typeof startHostileIdp>[1] = {},
 ): Promise<{ run: CliRun; idp: HostileIdp }> {
-  const idp = await startHostileIdp(mode);
+  const idp = await startHostileIdp(mode, idpOptions);
   try {
     const run = await runCli(idp, options);
     // HOSTILE_MEASURE=FILE: one line per run (mode, peak RSS of the CLI child, its wall time), for docs/security.md's
@@ -30,7 +31,8 @@ export async function attack(
 
 /**
  * What every hostile run must show: the CLI ended by itself with the expected exit code (no crash,
- * no heap exhaustion), no secret or token anywhere a reader sees, nothing sent off the target's
+ * no heap exhaustion), no secret or token anywhere a reader sees (as written, or decoded: decodedLeaks), nothing sent
+ * off the target's
  * origin, no stack trace on stderr, and a bounded peak RSS.
  */
 export function expectContained(run: CliRun, idp: HostileIdp, exitCode: number): void {
@@ -39,6 +41,7 @@ export function expectContained(run: CliRun, idp: HostileIdp, exitCode: number):
     `stderr: ${run.stderr.slice(0, 3000)}\nstdout tail: ${run.stdout.slice(-3000)}`;
   expect(run.code, context).toBe(exitCode);
   expect(leaks(run, idp), context).toEqual([]);
+  expect(decodedLeaks(run, idp), context).toEqual([]);
   expect(
     idp.offOriginRequests.map((r) => `${r.method} ${r.url}`),
     'requests to another origin',

