@@ -138,7 +138,8 @@ export async function startServer(
     const url = new URL(req.url ?? '/', issuer);
     const query = { ...querystring.parse(url.search.slice(1)) } as Record<string, string>;
     const method = req.method ?? 'GET';
-    const headers = { 'X-Frame-Options': 'DENY', 'Cache-Control': 'no-store' };
+    // The wrapper's own pages, as a careful deployer serves them (RFC 9700 §4.16 framing, §4.2.4 Referer).
+    const headers = { 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer', 'Cache-Control': 'no-store' };
     if (url.pathname === '/.well-known/oauth-authorization-server' && method === 'GET') {
       return send(res, 200, {
         issuer,
@@ -158,7 +159,8 @@ export async function startServer(
       const user = users.find((u) => u.username === body.username && u.password === body.password);
       if (!user) return send(res, 200, loginPage(returnTo, true), headers);
       s.user = user;
-      return send(res, 302, undefined, { Location: returnTo });
+      // 303: the next request is a GET (RFC 9700 §4.12).
+      return send(res, 303, undefined, { Location: returnTo });
     }
     if (url.pathname === '/authorize' && (method === 'GET' || method === 'POST')) {
       const s = session(req, res);
