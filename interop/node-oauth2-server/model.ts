@@ -36,7 +36,7 @@ export function memoryModel(clients: MemoryClient[], users: MemoryUser[]) {
   const model: OAuth2Server.AuthorizationCodeModel &
     OAuth2Server.RefreshTokenModel &
     OAuth2Server.ClientCredentialsModel = {
-    /** "clientSecret: the client secret of the client to retrieve. May be null." (null at the authorization endpoint). */
+    /** The spec: "clientSecret ... May be null" (it is null at the authorization endpoint). */
     async getClient(clientId, clientSecret) {
       const client = clients.find((c) => c.id === clientId);
       if (!client) return false;

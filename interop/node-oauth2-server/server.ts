@@ -41,7 +41,8 @@ const html = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${html(title)}</title></head><body>${body}</body></html>`;
+  const head = `<meta charset="utf-8"><title>${html(title)}</title>`;
+  return `<!doctype html><html lang="en"><head>${head}</head><body>${body}</body></html>`;
 }
 
 async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
