@@ -68,6 +68,8 @@ Options:
                         security (only failures where the attack or bad request was accepted)
   --scenarios GLOB      also load your own scenario files (TS or JS; repeatable)
   --flaw NAME           embedded reference only: switch on a planted flaw (repeatable)
+  --oauth-only          embedded reference only: run it as an OAuth 2.0 authorization server
+                        without OpenID Connect (serve --oauth-only)
   -h, --help            show this help
 
 Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (errors outnumber
@@ -291,6 +293,7 @@ export const runCommand: Command = {
       'fail-on': { type: 'string', default: 'failed' },
       scenarios: { type: 'string', multiple: true, default: [] },
       flaw: { type: 'string', multiple: true, default: [] },
+      'oauth-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     });
     if (v.help) {
@@ -327,6 +330,8 @@ export const runCommand: Command = {
       if (!isFlawName(f)) throw new UsageError(`--flaw: unknown flaw "${f}"; known flaws: ${FLAW_NAMES.join(', ')}`);
     if (v.flaw.length && v.target.length)
       throw new UsageError('--flaw applies to the embedded reference only; leave out --target');
+    if (v['oauth-only'] && v.target.length)
+      throw new UsageError('--oauth-only applies to the embedded reference only; leave out --target');
     let baseline: ReturnType<typeof parseBaseline> | undefined;
     if (v.baseline !== undefined) {
       try {
@@ -381,6 +386,7 @@ export const runCommand: Command = {
         embedded = await startEmbeddedReference({
           flaws: v.flaw as FlawName[],
           ...(legacyClient ? { legacyClient } : {}),
+          ...(v['oauth-only'] ? { oauthOnly: true } : {}),
         });
         loaded = { config: validateConfig(embedded.target), source: 'embedded', location: embedded.issuer };
       }

@@ -38,6 +38,9 @@ Options:
                      load balancer with --issuer set to its URL)
   --fapi2            the FAPI 2.0 Security Profile's server settings: PAR required, DPoP
                      required, private_key_jwt only (use the keyed client; run --profile fapi2)
+  --oauth-only       an OAuth 2.0 authorization server without OpenID Connect: RFC 8414
+                     metadata at /.well-known/oauth-authorization-server only, no openid
+                     scope, no ID tokens, no userinfo or end-session endpoint
   --target-out FILE  write a target config for the harness (docs/target-config.md) to FILE
   --admin-hooks      expose the key-rotation hook (POST to a secret URL) that the
                      jwks.rotation scenario calls; --target-out writes it as
@@ -59,6 +62,7 @@ export const serveCommand: Command = {
       'signing-alg': { type: 'string', default: 'RS256' },
       'legacy-client': { type: 'boolean', default: false },
       fapi2: { type: 'boolean', default: false },
+      'oauth-only': { type: 'boolean', default: false },
       'auto-login': { type: 'string' },
       'target-out': { type: 'string' },
       store: { type: 'string', default: 'memory' },
@@ -91,6 +95,7 @@ export const serveCommand: Command = {
         ...(values['auto-login'] === undefined ? {} : { autoLogin: values['auto-login'] }),
         ...shared,
         ...(values.fapi2 ? { profile: 'fapi2' as const } : {}),
+        ...(values['oauth-only'] ? { oauthOnly: true } : {}),
       });
     } catch (err) {
       throw new UsageError((err as Error).message);
@@ -212,7 +217,11 @@ ${line}`);
   console.log(
     `idp-conformance reference server
   issuer     ${issuer}
-  discovery  ${issuer}/.well-known/openid-configuration
+  ${
+    context.options.oauthOnly
+      ? `metadata   ${issuer}/.well-known/oauth-authorization-server (OAuth 2.0 only: no openid scope, no ID tokens)`
+      : `discovery  ${issuer}/.well-known/openid-configuration`
+  }
   user       ${user ? `${user.username} / ${user.password}` : '(none)'}` +
       `${
         context.options.profile === 'fapi2'

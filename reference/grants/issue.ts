@@ -53,7 +53,7 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
     expires_in: access.expiresIn,
     scope,
   };
-  if (hasScope(scope, 'openid') && user && issuance.authTime !== undefined) {
+  if (hasScope(scope, 'openid') && user && issuance.authTime !== undefined && !server.options.oauthOnly) {
     response.id_token = await server.tokens.idToken({
       client,
       user,

@@ -21,6 +21,7 @@ export default defineScenario({
     },
   },
   severity: 'low',
+  appliesTo: 'oauth2',
   async run(ctx) {
     if (!ctx.target.discovery) {
       ctx.skip(

@@ -26,6 +26,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { capabilities: ['endpoint:jwks'] },
   catches: ['jwks-leaks-private'],
   async run(ctx) {

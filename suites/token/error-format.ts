@@ -12,6 +12,7 @@ export default defineScenario({
     'code from the set',
   requirements: { rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server' } },
   severity: 'medium',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], capabilities: ['endpoint:token'] },
   catches: ['error-format-wrong'],
   async run(ctx) {

@@ -15,6 +15,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oauth2',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
   catches: ['json-body-rejected'],
   async run(ctx) {

@@ -8,6 +8,7 @@ export default defineScenario({
     rfc6749_5_1: { spec: 'RFC 6749', section: '5.1', level: 'MUST', party: 'server', note: 'Cache-Control: no-store' },
   },
   severity: 'medium',
+  appliesTo: 'oauth2',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
   catches: ['no-store-missing'],
   async run(ctx) {
