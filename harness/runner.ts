@@ -41,6 +41,7 @@ import { type Scenario, defineScenario } from './scenario.ts';
 import { removeStaleScreenshots, ScreenshotStore } from './screenshots.ts';
 import { type Capability, GRANT, type Target, explainMissing } from './target.ts';
 import { describeOutcome } from './flows.ts';
+import { tokenResponseDeviations } from './token-set.ts';
 
 export interface RunnerOptions {
   scenarios: readonly Scenario[];
@@ -569,6 +570,43 @@ async function runWithinLimit(
 }
 
 /** A note for every required capability discovery did not advertise, saying what enabled it. */
+/**
+ * Token responses the scenario met on its way that deviate from RFC 6749 §5.1 (no token_type, no Cache-Control:
+ * no-store, not JSON): said in its evidence, never judged (token.response-format judges them).
+ */
+function noteTokenResponseDeviations(target: Target, recorder: Recorder): void {
+  const token = target.endpoints.token;
+  if (!token) return;
+  const seen = new Set<string>();
+  for (const e of [...recorder.evidence]) {
+    if (e.kind !== 'http' || !e.response || e.response.status !== 200 || e.request.url.split('?')[0] !== token)
+      continue;
+    const headers = e.response.headers;
+    let json: unknown;
+    try {
+      json = e.response.body === undefined ? undefined : JSON.parse(e.response.body);
+    } catch {
+      json = undefined;
+    }
+    if (!json || typeof json !== 'object' || !('access_token' in json)) continue;
+    const found = tokenResponseDeviations({
+      status: e.response.status,
+      header: (name) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1],
+      json,
+    });
+    const key = found.join('; ');
+    if (!found.length || seen.has(key)) continue;
+    seen.add(key);
+    recorder.add({
+      kind: 'note',
+      label: 'token response',
+      text:
+        `On the way, a token response (${e.label ?? 'token request'}) deviated from RFC 6749 §5.1: ${key}. ` +
+        'token.response-format judges that; this scenario judges only its own rule.',
+    });
+  }
+}
+
 function noteImpliedCapabilities(s: Scenario, target: Target, recorder: Recorder): void {
   const roles = s.requires?.roles ?? [];
   for (const c of s.requires?.capabilities ?? []) {
@@ -690,6 +728,7 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   });
   const thrown = await runWithinLimit(s, state, recorder, controller, limit);
   noteImpliedCapabilities(s, run.target, recorder);
+  noteTokenResponseDeviations(run.target, recorder);
   if (thrown instanceof CheckFailure) recorder.markFailure();
   const { status, message, failureKind, skipReason: skip } = judge(thrown, state.findings, statusOf, limit.ms);
   const { findings, log, walks } = state;

@@ -24,83 +24,85 @@ import s20 from './id-token-hint/prompt-none.ts';
 import s21 from './request-object/unsigned.ts';
 import s22 from './claims/parameter.ts';
 import s23 from './pkce/downgrade.ts';
-import s24 from './pkce/plain-rejected.ts';
-import s25 from './pkce/required-for-public.ts';
-import s26 from './pkce/verifier-format.ts';
-import s27 from './pkce/verifier-mismatch.ts';
-import s28 from './pkce/verifier-missing.ts';
-import s29 from './redirect/exact-match.ts';
-import s30 from './redirect/no-307-after-login.ts';
-import s31 from './redirect/no-open-redirect.ts';
-import s32 from './refresh/bound-to-client.ts';
-import s33 from './refresh/reuse-rejected.ts';
-import s34 from './refresh/reuse-revokes-family.ts';
-import s35 from './refresh/rotation.ts';
-import s36 from './refresh/scope-no-widen.ts';
-import s37 from './refresh/unknown-rejected.ts';
-import s38 from './client-credentials/issues-token.ts';
-import s39 from './client-credentials/no-refresh-token.ts';
-import s40 from './client-auth/assertion-audience.ts';
-import s41 from './client-auth/assertion-replay.ts';
-import s42 from './client-auth/bad-secret.ts';
-import s43 from './client-auth/private-key-jwt.ts';
-import s44 from './scope/escalation-authorize.ts';
-import s45 from './scope/escalation-token.ts';
-import s46 from './id-token/at-hash.ts';
-import s47 from './id-token/auth-time.ts';
-import s48 from './id-token/claims.ts';
-import s49 from './id-token/nonce-optional.ts';
-import s50 from './id-token/scope-claims.ts';
-import s51 from './id-token/signature.ts';
-import s52 from './jwt/alg-none-rejected.ts';
-import s53 from './jwt/embedded-key-rejected.ts';
-import s54 from './jwt/key-confusion-rejected.ts';
-import s55 from './jwt/signature-tamper-rejected.ts';
-import s56 from './device/approved.ts';
-import s57 from './device/authorization.ts';
-import s58 from './device/code-single-use.ts';
-import s59 from './device/denied.ts';
-import s60 from './device/pending.ts';
-import s61 from './device/slow-down.ts';
-import s62 from './token-exchange/downscope.ts';
-import s63 from './token-exchange/invalid-subject.ts';
-import s64 from './token-exchange/scope-escalation.ts';
-import s65 from './implicit/deprecated.ts';
-import s66 from './implicit/no-refresh-token.ts';
-import s67 from './password/no-refresh-token.ts';
-import s68 from './token/error-format.ts';
-import s69 from './token/json-body.ts';
-import s70 from './token/no-store.ts';
-import s71 from './token/unsupported-grant-type.ts';
-import s72 from './userinfo/bearer.ts';
-import s73 from './userinfo/post.ts';
-import s74 from './logout/rp-initiated.ts';
-import s75 from './revocation/refresh-token.ts';
-import s76 from './introspection/active-state.ts';
-import s77 from './introspection/requires-auth.ts';
-import s78 from './tokens/third-party-short-lived.ts';
-import s79 from './consent/third-party-required.ts';
-import s80 from './par/bound-to-client.ts';
-import s81 from './par/flow.ts';
-import s82 from './par/request-uri-single-use.ts';
-import s83 from './par/required.ts';
-import s84 from './dpop/no-bearer-downgrade.ts';
-import s85 from './dpop/proof-checked.ts';
-import s86 from './dpop/refresh-bound.ts';
-import s87 from './dpop/token-bound.ts';
-import s88 from './mixup/iss-parameter.ts';
-import s89 from './resource/audience.ts';
-import s90 from './entropy/codes-and-tokens.ts';
-import s91 from './headers/authorization-cors.ts';
-import s92 from './headers/clickjacking.ts';
-import s93 from './headers/referrer-policy.ts';
-import s94 from './race/code-redemption.ts';
-import s95 from './race/refresh-rotation.ts';
-import s96 from './browser/clickjacking.ts';
-import s97 from './browser/code-flow.ts';
-import s98 from './browser/consent-third-party.ts';
-import s99 from './browser/device-activation.ts';
-import s100 from './browser/error-page.ts';
+import s24 from './pkce/method-absent.ts';
+import s25 from './pkce/plain-rejected.ts';
+import s26 from './pkce/required-for-public.ts';
+import s27 from './pkce/verifier-format.ts';
+import s28 from './pkce/verifier-mismatch.ts';
+import s29 from './pkce/verifier-missing.ts';
+import s30 from './redirect/exact-match.ts';
+import s31 from './redirect/no-307-after-login.ts';
+import s32 from './redirect/no-open-redirect.ts';
+import s33 from './refresh/bound-to-client.ts';
+import s34 from './refresh/reuse-rejected.ts';
+import s35 from './refresh/reuse-revokes-family.ts';
+import s36 from './refresh/rotation.ts';
+import s37 from './refresh/scope-no-widen.ts';
+import s38 from './refresh/unknown-rejected.ts';
+import s39 from './client-credentials/issues-token.ts';
+import s40 from './client-credentials/no-refresh-token.ts';
+import s41 from './client-auth/assertion-audience.ts';
+import s42 from './client-auth/assertion-replay.ts';
+import s43 from './client-auth/bad-secret.ts';
+import s44 from './client-auth/private-key-jwt.ts';
+import s45 from './scope/escalation-authorize.ts';
+import s46 from './scope/escalation-token.ts';
+import s47 from './id-token/at-hash.ts';
+import s48 from './id-token/auth-time.ts';
+import s49 from './id-token/claims.ts';
+import s50 from './id-token/nonce-optional.ts';
+import s51 from './id-token/scope-claims.ts';
+import s52 from './id-token/signature.ts';
+import s53 from './jwt/alg-none-rejected.ts';
+import s54 from './jwt/embedded-key-rejected.ts';
+import s55 from './jwt/key-confusion-rejected.ts';
+import s56 from './jwt/signature-tamper-rejected.ts';
+import s57 from './device/approved.ts';
+import s58 from './device/authorization.ts';
+import s59 from './device/code-single-use.ts';
+import s60 from './device/denied.ts';
+import s61 from './device/pending.ts';
+import s62 from './device/slow-down.ts';
+import s63 from './token-exchange/downscope.ts';
+import s64 from './token-exchange/invalid-subject.ts';
+import s65 from './token-exchange/scope-escalation.ts';
+import s66 from './implicit/deprecated.ts';
+import s67 from './implicit/no-refresh-token.ts';
+import s68 from './password/no-refresh-token.ts';
+import s69 from './token/error-format.ts';
+import s70 from './token/json-body.ts';
+import s71 from './token/no-store.ts';
+import s72 from './token/response-format.ts';
+import s73 from './token/unsupported-grant-type.ts';
+import s74 from './userinfo/bearer.ts';
+import s75 from './userinfo/post.ts';
+import s76 from './logout/rp-initiated.ts';
+import s77 from './revocation/refresh-token.ts';
+import s78 from './introspection/active-state.ts';
+import s79 from './introspection/requires-auth.ts';
+import s80 from './tokens/third-party-short-lived.ts';
+import s81 from './consent/third-party-required.ts';
+import s82 from './par/bound-to-client.ts';
+import s83 from './par/flow.ts';
+import s84 from './par/request-uri-single-use.ts';
+import s85 from './par/required.ts';
+import s86 from './dpop/no-bearer-downgrade.ts';
+import s87 from './dpop/proof-checked.ts';
+import s88 from './dpop/refresh-bound.ts';
+import s89 from './dpop/token-bound.ts';
+import s90 from './mixup/iss-parameter.ts';
+import s91 from './resource/audience.ts';
+import s92 from './entropy/codes-and-tokens.ts';
+import s93 from './headers/authorization-cors.ts';
+import s94 from './headers/clickjacking.ts';
+import s95 from './headers/referrer-policy.ts';
+import s96 from './race/code-redemption.ts';
+import s97 from './race/refresh-rotation.ts';
+import s98 from './browser/clickjacking.ts';
+import s99 from './browser/code-flow.ts';
+import s100 from './browser/consent-third-party.ts';
+import s101 from './browser/device-activation.ts';
+import s102 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
@@ -128,81 +130,83 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['request-object/unsigned', s21],
   ['claims/parameter', s22],
   ['pkce/downgrade', s23],
-  ['pkce/plain-rejected', s24],
-  ['pkce/required-for-public', s25],
-  ['pkce/verifier-format', s26],
-  ['pkce/verifier-mismatch', s27],
-  ['pkce/verifier-missing', s28],
-  ['redirect/exact-match', s29],
-  ['redirect/no-307-after-login', s30],
-  ['redirect/no-open-redirect', s31],
-  ['refresh/bound-to-client', s32],
-  ['refresh/reuse-rejected', s33],
-  ['refresh/reuse-revokes-family', s34],
-  ['refresh/rotation', s35],
-  ['refresh/scope-no-widen', s36],
-  ['refresh/unknown-rejected', s37],
-  ['client-credentials/issues-token', s38],
-  ['client-credentials/no-refresh-token', s39],
-  ['client-auth/assertion-audience', s40],
-  ['client-auth/assertion-replay', s41],
-  ['client-auth/bad-secret', s42],
-  ['client-auth/private-key-jwt', s43],
-  ['scope/escalation-authorize', s44],
-  ['scope/escalation-token', s45],
-  ['id-token/at-hash', s46],
-  ['id-token/auth-time', s47],
-  ['id-token/claims', s48],
-  ['id-token/nonce-optional', s49],
-  ['id-token/scope-claims', s50],
-  ['id-token/signature', s51],
-  ['jwt/alg-none-rejected', s52],
-  ['jwt/embedded-key-rejected', s53],
-  ['jwt/key-confusion-rejected', s54],
-  ['jwt/signature-tamper-rejected', s55],
-  ['device/approved', s56],
-  ['device/authorization', s57],
-  ['device/code-single-use', s58],
-  ['device/denied', s59],
-  ['device/pending', s60],
-  ['device/slow-down', s61],
-  ['token-exchange/downscope', s62],
-  ['token-exchange/invalid-subject', s63],
-  ['token-exchange/scope-escalation', s64],
-  ['implicit/deprecated', s65],
-  ['implicit/no-refresh-token', s66],
-  ['password/no-refresh-token', s67],
-  ['token/error-format', s68],
-  ['token/json-body', s69],
-  ['token/no-store', s70],
-  ['token/unsupported-grant-type', s71],
-  ['userinfo/bearer', s72],
-  ['userinfo/post', s73],
-  ['logout/rp-initiated', s74],
-  ['revocation/refresh-token', s75],
-  ['introspection/active-state', s76],
-  ['introspection/requires-auth', s77],
-  ['tokens/third-party-short-lived', s78],
-  ['consent/third-party-required', s79],
-  ['par/bound-to-client', s80],
-  ['par/flow', s81],
-  ['par/request-uri-single-use', s82],
-  ['par/required', s83],
-  ['dpop/no-bearer-downgrade', s84],
-  ['dpop/proof-checked', s85],
-  ['dpop/refresh-bound', s86],
-  ['dpop/token-bound', s87],
-  ['mixup/iss-parameter', s88],
-  ['resource/audience', s89],
-  ['entropy/codes-and-tokens', s90],
-  ['headers/authorization-cors', s91],
-  ['headers/clickjacking', s92],
-  ['headers/referrer-policy', s93],
-  ['race/code-redemption', s94],
-  ['race/refresh-rotation', s95],
-  ['browser/clickjacking', s96],
-  ['browser/code-flow', s97],
-  ['browser/consent-third-party', s98],
-  ['browser/device-activation', s99],
-  ['browser/error-page', s100],
+  ['pkce/method-absent', s24],
+  ['pkce/plain-rejected', s25],
+  ['pkce/required-for-public', s26],
+  ['pkce/verifier-format', s27],
+  ['pkce/verifier-mismatch', s28],
+  ['pkce/verifier-missing', s29],
+  ['redirect/exact-match', s30],
+  ['redirect/no-307-after-login', s31],
+  ['redirect/no-open-redirect', s32],
+  ['refresh/bound-to-client', s33],
+  ['refresh/reuse-rejected', s34],
+  ['refresh/reuse-revokes-family', s35],
+  ['refresh/rotation', s36],
+  ['refresh/scope-no-widen', s37],
+  ['refresh/unknown-rejected', s38],
+  ['client-credentials/issues-token', s39],
+  ['client-credentials/no-refresh-token', s40],
+  ['client-auth/assertion-audience', s41],
+  ['client-auth/assertion-replay', s42],
+  ['client-auth/bad-secret', s43],
+  ['client-auth/private-key-jwt', s44],
+  ['scope/escalation-authorize', s45],
+  ['scope/escalation-token', s46],
+  ['id-token/at-hash', s47],
+  ['id-token/auth-time', s48],
+  ['id-token/claims', s49],
+  ['id-token/nonce-optional', s50],
+  ['id-token/scope-claims', s51],
+  ['id-token/signature', s52],
+  ['jwt/alg-none-rejected', s53],
+  ['jwt/embedded-key-rejected', s54],
+  ['jwt/key-confusion-rejected', s55],
+  ['jwt/signature-tamper-rejected', s56],
+  ['device/approved', s57],
+  ['device/authorization', s58],
+  ['device/code-single-use', s59],
+  ['device/denied', s60],
+  ['device/pending', s61],
+  ['device/slow-down', s62],
+  ['token-exchange/downscope', s63],
+  ['token-exchange/invalid-subject', s64],
+  ['token-exchange/scope-escalation', s65],
+  ['implicit/deprecated', s66],
+  ['implicit/no-refresh-token', s67],
+  ['password/no-refresh-token', s68],
+  ['token/error-format', s69],
+  ['token/json-body', s70],
+  ['token/no-store', s71],
+  ['token/response-format', s72],
+  ['token/unsupported-grant-type', s73],
+  ['userinfo/bearer', s74],
+  ['userinfo/post', s75],
+  ['logout/rp-initiated', s76],
+  ['revocation/refresh-token', s77],
+  ['introspection/active-state', s78],
+  ['introspection/requires-auth', s79],
+  ['tokens/third-party-short-lived', s80],
+  ['consent/third-party-required', s81],
+  ['par/bound-to-client', s82],
+  ['par/flow', s83],
+  ['par/request-uri-single-use', s84],
+  ['par/required', s85],
+  ['dpop/no-bearer-downgrade', s86],
+  ['dpop/proof-checked', s87],
+  ['dpop/refresh-bound', s88],
+  ['dpop/token-bound', s89],
+  ['mixup/iss-parameter', s90],
+  ['resource/audience', s91],
+  ['entropy/codes-and-tokens', s92],
+  ['headers/authorization-cors', s93],
+  ['headers/clickjacking', s94],
+  ['headers/referrer-policy', s95],
+  ['race/code-redemption', s96],
+  ['race/refresh-rotation', s97],
+  ['browser/clickjacking', s98],
+  ['browser/code-flow', s99],
+  ['browser/consent-third-party', s100],
+  ['browser/device-activation', s101],
+  ['browser/error-page', s102],
 ];
