@@ -73,6 +73,8 @@ Options:
                         with --target URL alone, the clients are all registered (no user: the
                         scenarios that need a login are skipped)
   --flaw NAME           embedded reference only: switch on a planted flaw (repeatable)
+  --oauth-only          embedded reference only: run it as an OAuth 2.0 authorization server
+                        without OpenID Connect (serve --oauth-only)
   -h, --help            show this help
 
 Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (errors outnumber
@@ -326,6 +328,7 @@ export const runCommand: Command = {
       scenarios: { type: 'string', multiple: true, default: [] },
       flaw: { type: 'string', multiple: true, default: [] },
       register: { type: 'boolean' },
+      'oauth-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     });
     if (v.help) {
@@ -362,6 +365,8 @@ export const runCommand: Command = {
       throw new UsageError(
         '--register needs --target: the embedded reference has its clients seeded (give --target URL or FILE)',
       );
+    if (v['oauth-only'] && v.target.length)
+      throw new UsageError('--oauth-only applies to the embedded reference only; leave out --target');
     let baseline: ReturnType<typeof parseBaseline> | undefined;
     if (v.baseline !== undefined) {
       try {
@@ -417,6 +422,7 @@ export const runCommand: Command = {
         embedded = await startEmbeddedReference({
           flaws: v.flaw as FlawName[],
           ...(legacyClient ? { legacyClient } : {}),
+          ...(v['oauth-only'] ? { oauthOnly: true } : {}),
         });
         loaded = { config: validateConfig(embedded.target), source: 'embedded', location: embedded.issuer };
       }

@@ -44,6 +44,9 @@ Options:
   --registration-token TOKEN
                      the same, but registering needs "Authorization: Bearer TOKEN" (an initial
                      access token); implies --registration
+  --oauth-only       an OAuth 2.0 authorization server without OpenID Connect: RFC 8414
+                     metadata at /.well-known/oauth-authorization-server only, no openid
+                     scope, no ID tokens, no userinfo or end-session endpoint
   --target-out FILE  write a target config for the harness (docs/target-config.md) to FILE
   --admin-hooks      expose the key-rotation hook (POST to a secret URL) that the
                      jwks.rotation scenario calls; --target-out writes it as
@@ -65,6 +68,7 @@ export const serveCommand: Command = {
       'signing-alg': { type: 'string', default: 'RS256' },
       'legacy-client': { type: 'boolean', default: false },
       fapi2: { type: 'boolean', default: false },
+      'oauth-only': { type: 'boolean', default: false },
       'auto-login': { type: 'string' },
       'target-out': { type: 'string' },
       store: { type: 'string', default: 'memory' },
@@ -100,6 +104,7 @@ export const serveCommand: Command = {
         ...(values['auto-login'] === undefined ? {} : { autoLogin: values['auto-login'] }),
         ...shared,
         ...(values.fapi2 ? { profile: 'fapi2' as const } : {}),
+        ...(values['oauth-only'] ? { oauthOnly: true } : {}),
       });
     } catch (err) {
       throw new UsageError((err as Error).message);
@@ -241,7 +246,11 @@ ${line}`);
   console.log(
     `idp-conformance reference server
   issuer     ${issuer}
-  discovery  ${issuer}/.well-known/openid-configuration
+  ${
+    context.options.oauthOnly
+      ? `metadata   ${issuer}/.well-known/oauth-authorization-server (OAuth 2.0 only: no openid scope, no ID tokens)`
+      : `discovery  ${issuer}/.well-known/openid-configuration`
+  }
   user       ${user ? `${user.username} / ${user.password}` : '(none)'}` +
       registrationLine(server) +
       `${

@@ -467,8 +467,23 @@ export const targetConfigSchema = z
   .strictObject({
     $schema: z.string().optional().describe("Path or URL of this file's JSON schema (ignored)."),
     $comment: z.string().optional().describe('Free text (ignored).'),
-    issuer: httpUrl('issuer').describe('The issuer; discovery is at {issuer}/.well-known/openid-configuration.'),
+    issuer: httpUrl('issuer').describe(
+      'The issuer; discovery is at {issuer}/.well-known/openid-configuration, else at the RFC 8414 ' +
+        '/.well-known/oauth-authorization-server.',
+    ),
     discoveryUrl: httpUrl('discoveryUrl').optional().describe('Override of the discovery document URL.'),
+    protocol: z
+      .enum(['oauth2', 'oidc'], {
+        error:
+          'must be "oauth2" (an OAuth 2.0 authorization server without OpenID Connect) or "oidc" (an OpenID ' +
+          'provider); leave it out to let the harness decide from the metadata and the code flow',
+      })
+      .optional()
+      .describe(
+        'What the target is: "oidc" (an OpenID provider) or "oauth2" (an OAuth 2.0 authorization server without ' +
+          'OpenID Connect: OIDC-only scenarios are skipped). Default: decided from the metadata found and from ' +
+          'whether a code flow with the openid scope returns an id_token.',
+      ),
     discoveryOverrides: discoveryOverrides.optional(),
     authorizationParams: authorizationParams.optional(),
     tokenRequestEncoding: z
@@ -671,7 +686,14 @@ export interface Client {
 
 export type PrivateJwk = z.output<typeof privateJwkSchema>;
 
-export function resolveClients(config: TargetConfig): Partial<Record<ClientRole, Client>> {
+/**
+ * The configured clients, with defaults. A client without a scope asks for `openid` where the target is (or may be)
+ * an OpenID provider, for nothing on an OAuth 2.0 authorization server (`protocol`, or the kind the harness found).
+ */
+export function resolveClients(
+  config: TargetConfig,
+  protocol: 'oauth2' | 'oidc' | undefined = config.protocol,
+): Partial<Record<ClientRole, Client>> {
   const out: Partial<Record<ClientRole, Client>> = {};
   for (const role of CLIENT_ROLES) {
     const c = config.clients[role];
@@ -681,7 +703,7 @@ export function resolveClients(config: TargetConfig): Partial<Record<ClientRole,
       clientId: c.clientId,
       ...(c.clientSecret ? { clientSecret: c.clientSecret } : {}),
       ...(c.redirectUri ? { redirectUri: c.redirectUri } : {}),
-      scope: c.scope ?? (['machine', 'exchange'].includes(role) ? '' : 'openid'),
+      scope: c.scope ?? (['machine', 'exchange'].includes(role) || protocol === 'oauth2' ? '' : 'openid'),
       authMethod: c.authMethod ?? (c.clientSecret ? 'client_secret_basic' : c.privateJwk ? 'private_key_jwt' : 'none'),
       ...(c.firstParty === undefined ? {} : { firstParty: c.firstParty }),
       ...(c.postLogoutRedirectUri ? { postLogoutRedirectUri: c.postLogoutRedirectUri } : {}),

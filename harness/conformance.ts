@@ -98,7 +98,12 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
   return {
     schemaVersion: 1,
     tool: TOOL,
-    target: { issuer: config.issuer, source: options.source ?? 'object', discoveryUrl: target.discoveryUrl },
+    target: {
+      issuer: config.issuer,
+      source: options.source ?? 'object',
+      discoveryUrl: target.discoveryUrl,
+      kind: { ...target.kind },
+    },
     profile: options.profile ?? 'spec',
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),

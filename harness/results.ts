@@ -193,7 +193,13 @@ export interface Verdict {
 export interface Report {
   schemaVersion: 1;
   tool: { name: string; version: string };
-  target: { issuer: string; source: 'file' | 'issuer-url' | 'embedded' | 'object'; discoveryUrl: string };
+  target: {
+    issuer: string;
+    source: 'file' | 'issuer-url' | 'embedded' | 'object';
+    discoveryUrl: string;
+    /** What the target was taken for (an OpenID provider or an OAuth 2.0 authorization server) and why. */
+    kind?: { protocol: 'oauth2' | 'oidc'; why: string; by: 'config' | 'metadata' | 'behaviour' | 'guess' };
+  };
   profile: ProfileName;
   startedAt: string;
   durationMs: number;

@@ -31,7 +31,9 @@ import type {
 } from './results.ts';
 import { type Scenario, defineScenario } from './scenario.ts';
 import { removeStaleScreenshots, ScreenshotStore } from './screenshots.ts';
-import { type Capability, type Target, explainMissing } from './target.ts';
+import { type Capability, GRANT, type Target, explainMissing } from './target.ts';
+import { describeOutcome } from './flows.ts';
+import { tokenResponseDeviations } from './token-set.ts';
 
 export interface RunnerOptions {
   scenarios: readonly Scenario[];
@@ -139,6 +141,12 @@ function probeRole(s: Scenario, clients: Partial<Record<ClientRole, Client>>): C
   return roles.find((r) => clients[r]?.redirectUri);
 }
 
+/** Why an OIDC-only scenario does not apply to this target (an OAuth 2.0 authorization server), if it does not. */
+export function kindSkip(s: Pick<Scenario, 'appliesTo'>, target: Pick<Target, 'kind'>): string | undefined {
+  if (s.appliesTo !== 'oidc' || target.kind.protocol !== 'oauth2') return undefined;
+  return `an OAuth 2.0 authorization server (${target.kind.why}): OIDC Core does not apply`;
+}
+
 /**
  * Why a scenario cannot run against this target and config, or undefined when it can. A missing
  * observable capability (a refresh_token grant) is first looked for by `probe` (one code flow per
@@ -153,6 +161,8 @@ export async function gate(
   probe?: (role: ClientRole) => Promise<string | undefined>,
   refused?: ReadonlyMap<ClientRole, string>,
 ): Promise<string | undefined> {
+  const notApplicable = kindSkip(s, target);
+  if (notApplicable) return notApplicable;
   if (s.requires?.browser && browser?.unavailable) return `needs Chromium: ${browser.unavailable}`;
   const missing = (s.requires?.roles ?? []).filter((r) => !clients[r]);
   const refusal = missing.find((r) => refused?.has(r));
@@ -319,7 +329,7 @@ export function resolveRun(options: RunnerOptions): Omit<Run, 'probe'> {
     seed: options.seed ?? randomSeed(),
     runs: options.runs ?? DEFAULTS.runs,
     runsGiven: options.runs !== undefined,
-    clients: resolveClients(config),
+    clients: resolveClients(config, target.kind.protocol),
     explicitTimeoutMs,
     timeoutMs: explicitTimeoutMs ?? DEFAULTS.scenarioTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs,
@@ -385,28 +395,37 @@ function refreshProber(run: Omit<Run, 'probe'>): Run['probe'] {
   };
 }
 
-async function probeRefresh(run: Omit<Run, 'probe'>, role: ClientRole): Promise<string | undefined> {
-  const recorder = new Recorder(run.redactor);
+/** A context for one of the run's own probes (never reported), with its time limit; `done` clears both. */
+function probeContext(run: Omit<Run, 'probe'>, what: string) {
   const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new ScenarioTimeoutError('the refresh probe timed out')),
-    run.timeoutMs,
-  );
+  const timer = setTimeout(() => controller.abort(new ScenarioTimeoutError(`${what} timed out`)), run.timeoutMs);
   const { ctx, dispose } = createContext({
     ...sharedContextInput(run),
     scenario: PROBE_SCENARIO,
     level: 'MUST',
     requirements: [],
     seed: run.seed,
-    recorder,
+    recorder: new Recorder(run.redactor),
     signal: controller.signal,
     statusOf: () => 'failed',
     declared: () => {
-      throw new HarnessError('the probe cites no requirement');
+      throw new HarnessError(`${what} cites no requirement`);
     },
   });
+  return {
+    ctx,
+    async done() {
+      clearTimeout(timer);
+      await dispose();
+    },
+  };
+}
+
+async function probeRefresh(run: Omit<Run, 'probe'>, role: ClientRole): Promise<string | undefined> {
+  const { ctx, done } = probeContext(run, 'the refresh probe');
   try {
-    const scopes = [...run.clients[role]!.scope.split(' ').filter(Boolean), 'openid', 'offline_access'];
+    const oidc = run.target.kind.protocol === 'oidc' ? ['openid'] : [];
+    const scopes = [...run.clients[role]!.scope.split(' ').filter(Boolean), ...oidc, 'offline_access'];
     const scope = [...new Set(scopes)].join(' ');
     const { tokens } = await ctx.flows.tokens(role, { scope, params: { prompt: 'consent' } });
     if (!tokens.refresh_token)
@@ -415,8 +434,68 @@ async function probeRefresh(run: Omit<Run, 'probe'>, role: ClientRole): Promise<
   } catch (error) {
     return `a code flow as the ${role} client to look for a refresh_token did not complete: ${describeError(error)}`;
   } finally {
-    clearTimeout(timer);
-    await dispose();
+    await done();
+  }
+}
+
+/**
+ * What the target is, where its metadata left it a guess (target.ts kindOf), settled by behaviour before any scenario
+ * is gated: one code flow with the openid scope. An id_token in the token response: an OpenID provider; the openid
+ * scope refused (invalid_scope) or tokens without an id_token: an OAuth 2.0 authorization server. A flow that cannot
+ * complete (or no user, no code-flow client) leaves the guess, and the reason joins the kind's why.
+ */
+export async function settleKind(run: Omit<Run, 'probe'>): Promise<void> {
+  const { target, config } = run;
+  if (target.kind.by !== 'guess' || !config.user || !target.endpoints.authorization || !target.endpoints.token) return;
+  const role = (['confidential', 'public', 'confidential2'] as const).find((r) => run.clients[r]?.redirectUri);
+  if (!role) return;
+  const { ctx, done } = probeContext(run, 'the code flow that asks for openid');
+  const settle = (protocol: 'oauth2' | 'oidc', how: string) => {
+    target.kind = { protocol, why: `${target.kind.why}; ${how}`, by: 'behaviour' };
+  };
+  try {
+    const scope = [...new Set(['openid', ...run.clients[role]!.scope.split(' ').filter(Boolean)])].join(' ');
+    const pkce = ctx.pkce.create();
+    const outcome = await ctx.authorize(
+      role,
+      { scope, code_challenge: pkce.challenge, code_challenge_method: pkce.method },
+      { session: 'shared' },
+    );
+    if (outcome.kind === 'redirect' && outcome.params.error === 'invalid_scope') {
+      settle('oauth2', `an authorization request with the openid scope was refused with invalid_scope`);
+      return;
+    }
+    if (outcome.kind !== 'redirect' || !outcome.params.code) {
+      target.kind = { ...target.kind, why: `${target.kind.why} (a code flow with openid ${describeOutcome(outcome)})` };
+      return;
+    }
+    const res = await ctx.http.token(
+      ctx.client(role),
+      {
+        grant_type: GRANT.code,
+        code: outcome.params.code,
+        redirect_uri: outcome.request.redirect_uri,
+        code_verifier: pkce.verifier,
+      },
+      { label: 'token request (does the code flow return an id_token)' },
+    );
+    if (res.status !== 200 || typeof res.body.access_token !== 'string') {
+      target.kind = {
+        ...target.kind,
+        why: `${target.kind.why} (the code from a flow with openid could not be redeemed: HTTP ${res.status})`,
+      };
+      return;
+    }
+    if (typeof res.body.id_token === 'string')
+      settle('oidc', `a code flow with the openid scope returned an id_token as the ${role} client`);
+    else settle('oauth2', `a code flow with the openid scope returned no id_token as the ${role} client`);
+  } catch (error) {
+    target.kind = {
+      ...target.kind,
+      why: `${target.kind.why} (a code flow with openid did not complete: ${describeError(error)})`,
+    };
+  } finally {
+    await done();
   }
 }
 
@@ -512,6 +591,43 @@ async function runWithinLimit(
 }
 
 /** A note for every required capability discovery did not advertise, saying what enabled it. */
+/**
+ * Token responses the scenario met on its way that deviate from RFC 6749 §5.1 (no token_type, no Cache-Control:
+ * no-store, not JSON): said in its evidence, never judged (token.response-format judges them).
+ */
+function noteTokenResponseDeviations(target: Target, recorder: Recorder): void {
+  const token = target.endpoints.token;
+  if (!token) return;
+  const seen = new Set<string>();
+  for (const e of [...recorder.evidence]) {
+    if (e.kind !== 'http' || !e.response || e.response.status !== 200 || e.request.url.split('?')[0] !== token)
+      continue;
+    const headers = e.response.headers;
+    let json: unknown;
+    try {
+      json = e.response.body === undefined ? undefined : JSON.parse(e.response.body);
+    } catch {
+      json = undefined;
+    }
+    if (!json || typeof json !== 'object' || !('access_token' in json)) continue;
+    const found = tokenResponseDeviations({
+      status: e.response.status,
+      header: (name) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1],
+      json,
+    });
+    const key = found.join('; ');
+    if (!found.length || seen.has(key)) continue;
+    seen.add(key);
+    recorder.add({
+      kind: 'note',
+      label: 'token response',
+      text:
+        `On the way, a token response (${e.label ?? 'token request'}) deviated from RFC 6749 §5.1: ${key}. ` +
+        'token.response-format judges that; this scenario judges only its own rule.',
+    });
+  }
+}
+
 function noteImpliedCapabilities(s: Scenario, target: Target, recorder: Recorder): void {
   const roles = s.requires?.roles ?? [];
   for (const c of s.requires?.capabilities ?? []) {
@@ -644,6 +760,7 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   });
   const thrown = await runWithinLimit(s, state, recorder, controller, limit);
   noteImpliedCapabilities(s, run.target, recorder);
+  noteTokenResponseDeviations(run.target, recorder);
   if (thrown instanceof CheckFailure) recorder.markFailure();
   const verdict = judge(thrown, state.findings, statusOf, limit.ms);
   const { status, message, failureKind, skipReason: skip, errorCode: code } = verdict;
@@ -693,6 +810,9 @@ export async function runPool<S extends { exclusive?: boolean }, R>(
  */
 export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> {
   const resolved = resolveRun(options);
+  await settleKind(resolved);
+  // The clients' default scope follows the kind (openid only for an OpenID provider).
+  resolved.clients = resolveClients(resolved.config, resolved.target.kind.protocol);
   const run: Run = { ...resolved, probe: refreshProber(resolved) };
   const { redactor } = run;
   const expected = new Set(run.config.expectedFailures);

@@ -80,6 +80,12 @@ export interface ScenarioDefinition<K extends string = string> {
    */
   requirements: Readonly<Record<K, Requirement>>;
   severity: Severity;
+  /**
+   * What kind of target its rule binds: "oauth2" every OAuth 2.0 authorization server (OpenID providers included),
+   * "oidc" OpenID providers only (OIDC Core, OIDC Discovery, ID tokens, userinfo): skipped, with the reason, on an
+   * OAuth 2.0 authorization server that is not one. Every built-in scenario says; absent means "oauth2".
+   */
+  appliesTo?: AppliesTo;
   requires?: ScenarioRequires;
   /** Planted flaws (protocol/flaw-names.ts, switched in reference/flaws.ts) this scenario must detect. */
   catches?: readonly FlawName[];
@@ -89,6 +95,10 @@ export interface ScenarioDefinition<K extends string = string> {
   exclusive?: boolean;
   run(ctx: ScenarioContext<K>): Promise<void> | void;
 }
+
+/** The kinds of target a scenario applies to (ScenarioDefinition.appliesTo). */
+export const APPLIES_TO = ['oauth2', 'oidc'] as const;
+export type AppliesTo = (typeof APPLIES_TO)[number];
 
 const SCENARIO = Symbol.for('idp-conformance.scenario');
 
@@ -152,6 +162,11 @@ export function defineScenario<K extends string>(definition: ScenarioDefinition<
     }
   }
   if (typeof definition.run !== 'function') throw new HarnessError(`${where}: run(ctx) is required`);
+  if (definition.appliesTo !== undefined && !(APPLIES_TO as readonly string[]).includes(definition.appliesTo)) {
+    throw new HarnessError(
+      `${where}: appliesTo must be "oauth2" (every OAuth 2.0 authorization server) or "oidc" (OpenID providers only)`,
+    );
+  }
   const refs = declareRequirements(declared);
   return Object.freeze({
     ...definition,

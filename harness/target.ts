@@ -63,6 +63,24 @@ export type Capability =
   | `id_token_alg:${string}`
   | `metadata:${(typeof FEATURE_FIELDS)[number]}`;
 
+/**
+ * What the target is: an OpenID provider ("oidc") or an OAuth 2.0 authorization server without OpenID Connect
+ * ("oauth2"), and why the harness thinks so. `by` says what decided it: the config's `protocol`, the metadata
+ * found, the behaviour of a code flow with the openid scope, or nothing (a guess the run may settle by behaviour).
+ */
+export interface TargetKind {
+  protocol: 'oauth2' | 'oidc';
+  /** One clause: "RFC 8414 metadata at …, no openid among scopes_supported". */
+  why: string;
+  by: 'config' | 'metadata' | 'behaviour' | 'guess';
+}
+
+/**
+ * Which kind of metadata document was read: OIDC Discovery (openid-configuration) or RFC 8414
+ * (oauth-authorization-server).
+ */
+export type MetadataKind = 'oidc-discovery' | 'rfc8414';
+
 export interface Target {
   /** The configured (trusted) issuer: what ID tokens must carry. */
   issuer: string;
@@ -81,6 +99,10 @@ export interface Target {
   discoveryNotices?: string[];
   /** The discovery exchange, for scenarios that report on it. */
   discoveryEvidence: HttpEvidence[];
+  /** The kind of metadata read (absent when none was). */
+  metadataKind?: MetadataKind;
+  /** An OpenID provider or an OAuth 2.0 authorization server, and why (settled before scenarios run). */
+  kind: TargetKind;
   endpoints: Partial<Record<EndpointName, string>>;
   /** What discovery (with the overrides) advertises. */
   capabilities: ReadonlySet<Capability>;
@@ -148,6 +170,68 @@ export function discoveryUrlOf(config: Pick<TargetConfig, 'issuer' | 'discoveryU
   return config.discoveryUrl ?? `${config.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
 }
 
+/**
+ * Where RFC 8414 metadata is looked for when the OIDC Discovery URL has none: the well-known suffix inserted between
+ * the host and the issuer's path (RFC 8414 §3.1), then, for an issuer with a path, appended to it as OIDC Discovery
+ * does (a common deployment).
+ */
+export function rfc8414UrlsOf(issuer: string): string[] {
+  const u = new URL(issuer);
+  const path = u.pathname.replace(/\/+$/, '');
+  const inserted = `${u.origin}/.well-known/oauth-authorization-server${path}`;
+  return path ? [inserted, `${u.origin}${path}/.well-known/oauth-authorization-server`] : [inserted];
+}
+
+/** The metadata kind a URL names by its well-known suffix, if it names one. */
+export function metadataKindOf(url: string): MetadataKind | undefined {
+  if (url.includes('/.well-known/oauth-authorization-server')) return 'rfc8414';
+  if (url.includes('/.well-known/openid-configuration')) return 'oidc-discovery';
+  return undefined;
+}
+
+/** Fields only OpenID provider metadata has (OIDC Discovery §3): their presence says the server speaks OIDC. */
+const OIDC_ONLY_FIELDS = ['id_token_signing_alg_values_supported', 'subject_types_supported', 'userinfo_endpoint'];
+
+/**
+ * The target's kind from the config's protocol and the metadata found (docs/target-config.md, "protocol"). The
+ * metadata decides when it says so: OIDC Discovery metadata, or fields only an OP publishes, or scopes_supported with
+ * or without openid; RFC 8414 metadata that says neither, or no metadata, leaves a guess that a code flow with the
+ * openid scope can settle (runner: settleKind).
+ */
+export function kindOf(
+  protocol: 'oauth2' | 'oidc' | undefined,
+  url: string,
+  doc: Record<string, unknown> | null,
+  metadataKind: MetadataKind | undefined,
+): TargetKind {
+  if (protocol === 'oauth2') return { protocol, why: 'the target config says "protocol": "oauth2"', by: 'config' };
+  if (protocol === 'oidc') return { protocol, why: 'the target config says "protocol": "oidc"', by: 'config' };
+  if (!doc) {
+    return {
+      protocol: 'oidc',
+      why: 'no metadata could be read, so it is taken for an OpenID provider',
+      by: 'guess',
+    };
+  }
+  const what = metadataKind === 'rfc8414' ? `RFC 8414 metadata at ${url}` : `OpenID provider metadata at ${url}`;
+  const oidcFields = OIDC_ONLY_FIELDS.filter((f) => doc[f] !== undefined);
+  const scopes = strings(doc.scopes_supported);
+  if (scopes?.includes('openid'))
+    return { protocol: 'oidc', why: `${what}, with openid among scopes_supported`, by: 'metadata' };
+  if (oidcFields.length)
+    return {
+      protocol: 'oidc',
+      why: `${what}, with the OpenID provider fields ${oidcFields.join(', ')}`,
+      by: 'metadata',
+    };
+  if (scopes) {
+    return { protocol: 'oauth2', why: `${what}, no openid among scopes_supported`, by: 'metadata' };
+  }
+  if (metadataKind === 'rfc8414')
+    return { protocol: 'oauth2', why: `${what}, without scopes_supported or any OpenID provider field`, by: 'guess' };
+  return { protocol: 'oidc', why: what, by: 'guess' };
+}
+
 export interface TargetExtras {
   /** Merged over the fetched document (config `discoveryOverrides`). */
   overrides?: Record<string, unknown>;
@@ -155,6 +239,10 @@ export interface TargetExtras {
   roles?: readonly ClientRole[];
   problemIsSetup?: boolean;
   notices?: string[];
+  /** The config's protocol (decides the kind outright). */
+  protocol?: 'oauth2' | 'oidc';
+  /** The kind of metadata read; default: from the URL's well-known suffix. */
+  metadataKind?: MetadataKind;
 }
 
 /** Build the Target from a discovery document (or from none). */
@@ -198,9 +286,12 @@ export function targetFromDiscovery(
     if (grant && !caps.has(`grant:${grant}`)) implied.set(`grant:${grant}`, `the configured ${role} client`);
   }
   const observed = new Map<ClientRole, Map<Capability, string>>();
+  const metadataKind = fetched ? (extras.metadataKind ?? metadataKindOf(discoveryUrl) ?? 'oidc-discovery') : undefined;
   return {
     issuer,
     discoveryUrl,
+    ...(metadataKind ? { metadataKind } : {}),
+    kind: kindOf(extras.protocol, discoveryUrl, fetched, metadataKind),
     discovery,
     fetchedDiscovery: fetched,
     ...(overrides ? { discoveryOverrides: overrides } : {}),
@@ -279,7 +370,7 @@ const MAX_DISCOVERY_REDIRECTS = 5;
  */
 export async function resolveTarget(
   config: Pick<TargetConfig, 'issuer' | 'discoveryUrl' | 'timeouts'> &
-    Partial<Pick<TargetConfig, 'allowedOrigins' | 'limits' | 'discoveryOverrides' | 'clients'>>,
+    Partial<Pick<TargetConfig, 'allowedOrigins' | 'limits' | 'discoveryOverrides' | 'clients' | 'protocol'>>,
   redactor: Redactor,
   fetchImpl?: typeof fetch,
 ): Promise<Target> {
@@ -302,50 +393,71 @@ export async function resolveTarget(
   });
   const origin = new URL(config.issuer).origin;
   const notices: string[] = [];
-  let url = first;
-  let problem: string | undefined;
-  let setup = false;
-  let res = await http.get(url, { label: 'discovery document' });
-  for (let hops = 0; [301, 302, 303, 307, 308].includes(res.status); hops++) {
-    const location = res.header('location');
-    const next = location === undefined ? undefined : URL.canParse(location, url) ? new URL(location, url) : undefined;
-    if (!next) {
-      problem =
-        `GET ${url} answered ${res.status} ` +
-        `with ${
-          location === undefined ? 'no Location' : `the unusable Location ${JSON.stringify(location.slice(0, 200))}`
-        }`;
-      break;
+  /** GET one metadata URL, following redirects within the issuer's origin. */
+  const read = async (start: string, label: string) => {
+    let url = start;
+    let problem: string | undefined;
+    let setup = false;
+    let res = await http.get(url, { label });
+    for (let hops = 0; [301, 302, 303, 307, 308].includes(res.status); hops++) {
+      const location = res.header('location');
+      const next =
+        location === undefined ? undefined : URL.canParse(location, url) ? new URL(location, url) : undefined;
+      if (!next) {
+        problem =
+          `GET ${url} answered ${res.status} ` +
+          `with ${
+            location === undefined ? 'no Location' : `the unusable Location ${JSON.stringify(location.slice(0, 200))}`
+          }`;
+        break;
+      }
+      if (
+        (next.origin !== origin && next.origin !== new URL(first).origin) ||
+        !['http:', 'https:'].includes(next.protocol)
+      ) {
+        problem =
+          `GET ${url} answered ${res.status} with Location ${next.href}, outside the issuer's ` +
+          `origin ${origin}; the harness does not follow it (if that is the document, set "discoveryUrl": ` +
+          `"${next.href}" in the target config)`;
+        setup = true;
+        break;
+      }
+      if (hops >= MAX_DISCOVERY_REDIRECTS) {
+        problem = `GET ${start} was redirected more than ${MAX_DISCOVERY_REDIRECTS} times (last to ${next.href})`;
+        setup = true;
+        break;
+      }
+      url = next.href;
+      res = await http.get(url, { label: `${label} (redirected)` });
     }
-    if (
-      (next.origin !== origin && next.origin !== new URL(first).origin) ||
-      !['http:', 'https:'].includes(next.protocol)
-    ) {
-      problem =
-        `GET ${url} answered ${res.status} with Location ${next.href}, outside the issuer's ` +
-        `origin ${origin}; the harness does not follow it (if that is the document, set "discoveryUrl": ` +
-        `"${next.href}" in the target config)`;
-      setup = true;
-      break;
+    if (!problem && res.status !== 200) problem = `GET ${url} answered ${res.status}, not 200`;
+    else if (!problem && (!res.json || typeof res.json !== 'object' || Array.isArray(res.json)))
+      problem = `GET ${url} did not return a JSON object`;
+    return { start, url, res, problem, setup };
+  };
+  let found = await read(first, 'discovery document');
+  // No OIDC Discovery document where the issuer implies one: an OAuth 2.0 authorization server publishes RFC 8414
+  // metadata at its own well-known path (RFC 8414 §3).
+  if (found.problem && !found.setup && !config.discoveryUrl) {
+    const tried = [found.problem];
+    for (const candidate of rfc8414UrlsOf(config.issuer)) {
+      const next = await read(candidate, 'authorization server metadata (RFC 8414)');
+      if (!next.problem || next.setup) {
+        found = next;
+        break;
+      }
+      tried.push(next.problem);
     }
-    if (hops >= MAX_DISCOVERY_REDIRECTS) {
-      problem = `GET ${first} was redirected more than ${MAX_DISCOVERY_REDIRECTS} times (last to ${next.href})`;
-      setup = true;
-      break;
-    }
-    url = next.href;
-    res = await http.get(url, { label: 'discovery document (redirected)' });
+    if (found.problem && !found.setup) found = { ...found, problem: tried.join('; ') };
   }
-  if (url !== first && !problem) {
+  const { url, res, problem, setup } = found;
+  if (url !== found.start && !problem) {
     notices.push(
-      `the discovery URL ${first} redirected to ${url}; the harness followed it (same origin) — set "discoveryUrl": ` +
-        `"${url}" in the target config to go there directly`,
+      `the discovery URL ${found.start} redirected to ${url}; the harness followed it (same origin) — set ` +
+        `"discoveryUrl": "${url}" in the target config to go there directly`,
     );
   }
   const evidence = recorder.evidence.filter((e): e is HttpEvidence => e.kind === 'http');
-  if (!problem && res.status !== 200) problem = `GET ${url} answered ${res.status}, not 200`;
-  else if (!problem && (!res.json || typeof res.json !== 'object' || Array.isArray(res.json)))
-    problem = `GET ${url} did not return a JSON object`;
   const discovery = problem ? null : res.body;
   const roles = Object.entries(config.clients ?? {})
     .filter(([, c]) => c)
@@ -355,6 +467,8 @@ export async function resolveTarget(
     roles,
     problemIsSetup: setup,
     notices,
+    ...(config.protocol ? { protocol: config.protocol } : {}),
+    ...(metadataKindOf(url) ? {} : { metadataKind: found.start === first ? 'oidc-discovery' : 'rfc8414' }),
   });
   const named = Object.fromEntries(
     Object.entries(target.endpoints).map(([name, u]) => [ENDPOINT_FIELDS[name as EndpointName], u]),

@@ -21,12 +21,21 @@ export const INTEROP_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const EXPECTATIONS_DIR = path.join(INTEROP_DIR, 'expectations');
 export const REPORTS_DIR = path.join(INTEROP_DIR, 'reports');
 
-/** The IdPs, in the order the matrix runs them, with the folders their modules may live in. */
-export const IDPS: readonly { name: string; dirs: readonly string[] }[] = [
+/**
+ * The IdPs, in the order the matrix runs them, with the folders their modules may live in and the module's file
+ * there (index.ts unless named: a second configuration of the same product).
+ */
+export const IDPS: readonly { name: string; dirs: readonly string[]; file?: string }[] = [
   { name: 'django-oauth-toolkit', dirs: ['django-oauth-toolkit'] },
+  { name: 'django-oauth-toolkit-oauth2', dirs: ['django-oauth-toolkit'], file: 'oauth2.ts' },
   { name: 'lemonldap-ng', dirs: ['lemonldap-ng', 'lemonldap'] },
+  { name: 'node-oauth2-server', dirs: ['node-oauth2-server'] },
   { name: 'oidc-provider', dirs: ['oidc-provider'] },
 ];
+
+/** The file of an IdP's module in one of its folders. */
+export const moduleFile = (entry: (typeof IDPS)[number], dir: string) =>
+  path.join(INTEROP_DIR, dir, entry.file ?? 'index.ts');
 
 /**
  * The run's fixed settings. The `rfc` profile: these products are judged by the RFCs and OpenID
@@ -40,7 +49,7 @@ export async function loadIdp(name: string): Promise<InteropIdp | undefined> {
   const entry = IDPS.find((i) => i.name === name);
   if (!entry) throw new Error(`unknown IdP "${name}"; known: ${IDPS.map((i) => i.name).join(', ')}`);
   for (const dir of entry.dirs) {
-    const file = path.join(INTEROP_DIR, dir, 'index.ts');
+    const file = moduleFile(entry, dir);
     if (!existsSync(file)) continue;
     const mod = (await import(pathToFileURL(file).href)) as { default: InteropIdp };
     return mod.default;

@@ -15,6 +15,7 @@ import {
   compare,
   describeDifference,
   loadIdp,
+  moduleFile,
   readExpectations,
   runIdp,
   updatedExpectations,
@@ -50,9 +51,8 @@ const rows: string[] = [];
 for (const name of names) {
   const idp = await loadIdp(name);
   if (!idp) {
-    const where = IDPS.find((i) => i.name === name)!
-      .dirs.map((d) => `interop/${d}/index.ts`)
-      .join(' or ');
+    const entry = IDPS.find((i) => i.name === name)!;
+    const where = entry.dirs.map((d) => path.relative(process.cwd(), moduleFile(entry, d))).join(' or ');
     console.log(`${name}: skipped — no module at ${where} (not merged yet?)`);
     continue;
   }

@@ -45,6 +45,9 @@ export const FLAWS = {
   'implicit-issues-refresh': 'the implicit grant returns a refresh token',
   'password-issues-refresh': 'the password grant returns a refresh token',
   'no-store-missing': 'token responses lack Cache-Control: no-store',
+  'token-type-missing': 'token responses omit token_type (RFC 6749 §5.1: REQUIRED)',
+  'pkce-method-absent-unchecked':
+    'a code_challenge without code_challenge_method is taken, but any code_verifier redeems the code',
   'error-format-wrong': 'token errors are not RFC 6749 §5.2 JSON bodies',
   'json-body-rejected': 'the token endpoint refuses application/json bodies',
   'revocation-noop': 'revocation answers 200 but revokes nothing',

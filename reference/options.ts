@@ -192,6 +192,12 @@ export interface ReferenceOptions {
    * with that Bearer token. Off by default (no registration_endpoint in discovery).
    */
   registration?: boolean | RegistrationOptions;
+  /**
+   * An OAuth 2.0 authorization server without OpenID Connect (`serve --oauth-only`): RFC 8414 metadata at
+   * /.well-known/oauth-authorization-server only (no openid-configuration), no openid scope (the OIDC scopes are
+   * taken out of every client's allowedScope), no ID tokens, no userinfo or end-session endpoint.
+   */
+  oauthOnly?: boolean;
 }
 
 /** `registration` of the reference options, with its defaults. */
@@ -208,6 +214,12 @@ export interface RegistrationOptions {
   /** Seconds a registered client lives (its client_secret_expires_at); default 86400, at least 60. */
   clientLifetime?: number;
 }
+
+/** The scopes OpenID Connect defines (OIDC Core §5.4, §11): an OAuth-only server (oauthOnly) knows none of them. */
+export const OIDC_SCOPES: readonly string[] = ['openid', 'profile', 'email', 'address', 'phone', 'offline_access'];
+
+/** The OAuth scope a seeded client keeps on an OAuth-only server when it had only OIDC scopes. */
+const OAUTH_ONLY_SCOPE = 'api:read';
 
 /** RFC 8707: the resource servers the reference issues audience-restricted tokens for, by default. */
 export const DEFAULT_RESOURCES = ['https://api.example.test'];
@@ -377,7 +389,7 @@ export type RegisteredClient = ClientConfig & { role?: TargetRole };
 
 /** The clients a server runs with, from the seeded ones and the options. */
 export function resolveClients(
-  options: Pick<ReferenceOptions, 'clients' | 'legacyClient' | 'profile'>,
+  options: Pick<ReferenceOptions, 'clients' | 'legacyClient' | 'profile' | 'oauthOnly'>,
 ): RegisteredClient[] {
   const given = options.clients;
   let clients: RegisteredClient[];
@@ -397,6 +409,7 @@ export function resolveClients(
     );
   }
   if (options.legacyClient) clients.push({ ...LEGACY_CLIENT, role: 'legacy' });
+  if (options.oauthOnly) clients = clients.map(withoutOidcScopes);
   const ids = new Set<string>();
   for (const client of clients) {
     const pinned = client.tokenEndpointAuthMethod;
@@ -411,6 +424,22 @@ export function resolveClients(
     ids.add(client.clientId);
   }
   return clients;
+}
+
+/**
+ * The client on an OAuth-only server: its allowedScope without the OIDC scopes; a client left with none gets
+ * OAUTH_ONLY_SCOPE (a code flow needs a scope to grant; the API scope it lacks is one to escalate to), and the
+ * confidential one both API scopes (a refresh can then ask for less than it was granted).
+ */
+function withoutOidcScopes(client: RegisteredClient): RegisteredClient {
+  const kept = client.allowedScope.split(' ').filter((s) => s && !OIDC_SCOPES.includes(s));
+  const scope =
+    client.role === 'confidential'
+      ? [...new Set([...kept, 'api:read', 'api:write'])]
+      : kept.length
+        ? kept
+        : [OAUTH_ONLY_SCOPE];
+  return { ...client, allowedScope: scope.join(' ') };
 }
 
 /** A client without a secret and without registered keys (RFC 6749 §2.1): public. */

@@ -107,7 +107,7 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   const prefix = fixedIssuer === undefined ? '' : new URL(fixedIssuer).pathname.replace(/\/$/, '');
   const router = new Router(prefix ? { prefix } : {});
   mountAutoLogin(router, context);
-  for (const endpoint of ENDPOINTS) endpoint.mount(router, context);
+  for (const endpoint of ENDPOINTS) if (!(endpoint.oidcOnly && options.oauthOnly)) endpoint.mount(router, context);
   app.use(errorHandler(flaws));
   app.use(baseHeaders);
   app.use(router.routes());

@@ -10,6 +10,7 @@ import {
   resultLabel,
   splitLine,
   browserWalksLine,
+  kindLine,
   summaryLine,
 } from './format.ts';
 
@@ -69,6 +70,8 @@ export class ConsoleReporter {
 
   summary(report: Report, written: string[] = []): void {
     this.#write(`\n${summaryLine(report)}\n`);
+    const kind = kindLine(report);
+    if (kind) this.#write(`${safe(kind)}\n`);
     const c = groupCounts(report.results);
     if (c.security + c.interop + c.unclassified) this.#write(`${splitLine(report.results)}\n`);
     const browser = browserWalksLine(report);

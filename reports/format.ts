@@ -23,6 +23,15 @@ export function resultDetail(r: ScenarioResult): string {
   return base;
 }
 
+/** "target: an OAuth 2.0 authorization server (why)": what the run took the target for; undefined on older reports. */
+export function kindLine(report: Report): string | undefined {
+  const k = report.target.kind;
+  if (!k) return undefined;
+  const what =
+    k.protocol === 'oauth2' ? 'an OAuth 2.0 authorization server, not an OpenID provider' : 'an OpenID provider';
+  return `target: ${what} (${k.why})`;
+}
+
 export function summaryLine(report: Report): string {
   const s = report.summary;
   const split =

@@ -30,6 +30,7 @@ import {
   resultDetail,
   resultLabel,
   splitLine,
+  kindLine,
   summaryLine,
   visibleControls,
 } from './format.ts';
@@ -329,7 +330,9 @@ export function renderHtml(report: Report): string {
 <title>Conformance report: ${h(report.target.issuer)}</title><link rel="icon" href="data:,"><style>${CSS}</style></head>
 <body><header><h1>OAuth 2.0 / OpenID Connect conformance report</h1>
 <p>${h(report.target.issuer)} · ${h(report.tool.name)} ${h(report.tool.version)} · ${h(report.startedAt)} · ` +
-    `profile ${h(report.profile)} · seed ${report.seed}</p></header>
+    `profile ${h(report.profile)} · seed ${report.seed}</p>${
+      kindLine(report) ? `<p class="meta">${h(kindLine(report)!)}</p>` : ''
+    }</header>
 <main>
 ${flawsBanner(report)}${baselineBox(report)}
 <div class="cards" role="group" aria-label="Show only">${cards}</div>

@@ -115,6 +115,9 @@ function properties(report: Report): string {
     ['tool', `${report.tool.name} ${report.tool.version}`],
     ['target', report.target.issuer],
     ['profile', report.profile],
+    ...(report.target.kind
+      ? [['targetKind', `${report.target.kind.protocol}: ${report.target.kind.why}`] as [string, string]]
+      : []),
     ['seed', String(report.seed)],
     ['runs', String(report.runs)],
     ['plantedFlaws', report.plantedFlaws?.length ? report.plantedFlaws.join(',') : 'none'],

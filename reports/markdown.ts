@@ -16,6 +16,7 @@ import {
   plantedFlawsLine,
   resultDetail,
   resultLabel,
+  kindLine,
   summaryLine,
   visibleControls,
 } from './format.ts';
@@ -142,6 +143,8 @@ export function renderMarkdown(report: Report, maxBytes = MAX_MARKDOWN_BYTES): s
     markdownText(summaryLine(report)),
     '',
   );
+  const kind = kindLine(report);
+  if (kind) head.push(markdownText(kind), '');
   for (const n of report.notices ?? []) head.push(`- note: ${markdownText(n)}`);
   if (report.notices?.length) head.push('');
   const ordered = orderResults(report.results);

@@ -208,6 +208,7 @@ export function renderSarif(report: Report): string {
         properties: {
           target: report.target.issuer,
           profile: report.profile,
+          ...(report.target.kind ? { targetKind: report.target.kind } : {}),
           seed: report.seed,
           runs: report.runs,
           plantedFlaws: report.plantedFlaws ?? [],

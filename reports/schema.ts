@@ -113,6 +113,17 @@ export const reportSchema = z.strictObject({
     issuer: z.string(),
     source: z.enum(['file', 'issuer-url', 'embedded', 'object']),
     discoveryUrl: z.string(),
+    kind: z
+      .strictObject({
+        protocol: z.enum(['oauth2', 'oidc']),
+        why: z.string(),
+        by: z.enum(['config', 'metadata', 'behaviour', 'guess']),
+      })
+      .optional()
+      .describe(
+        'What the target was taken for: "oidc" an OpenID provider, "oauth2" an OAuth 2.0 authorization server ' +
+          '(OIDC-only scenarios skipped); why, and what decided it (the config, the metadata, a code flow, a guess).',
+      ),
   }),
   profile: z.enum(['spec', 'rfc', 'fapi2']),
   startedAt: z.iso.datetime(),

@@ -23,13 +23,14 @@ export function catalogTable(scenarios: readonly Scenario[] = BUILT_IN_SCENARIOS
       .map((r) => `${r.level} ${requirementLabel(r)}${r.party === 'client' ? ' [binds the client]' : ''}`)
       .join('; ');
     const flaws = s.catches?.length ? s.catches.map((f) => `\`${f}\``).join(', ') : '—';
-    return `| \`${s.id}\` | ${cell(s.title)} | ${cell(requirements)} | ${flaws} |`;
+    const appliesTo = s.appliesTo === 'oidc' ? 'OpenID providers' : 'every AS';
+    return `| \`${s.id}\` | ${appliesTo} | ${cell(s.title)} | ${cell(requirements)} | ${flaws} |`;
   });
   return [
     `${scenarios.length} scenarios.`,
     '',
-    '| id | checks | requirements | planted flaws it catches |',
-    '| --- | --- | --- | --- |',
+    '| id | applies to | checks | requirements | planted flaws it catches |',
+    '| --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }

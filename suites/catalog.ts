@@ -24,90 +24,92 @@ import s20 from './id-token-hint/prompt-none.ts';
 import s21 from './request-object/unsigned.ts';
 import s22 from './claims/parameter.ts';
 import s23 from './pkce/downgrade.ts';
-import s24 from './pkce/plain-rejected.ts';
-import s25 from './pkce/required-for-public.ts';
-import s26 from './pkce/verifier-format.ts';
-import s27 from './pkce/verifier-mismatch.ts';
-import s28 from './pkce/verifier-missing.ts';
-import s29 from './redirect/exact-match.ts';
-import s30 from './redirect/no-307-after-login.ts';
-import s31 from './redirect/no-open-redirect.ts';
-import s32 from './refresh/bound-to-client.ts';
-import s33 from './refresh/reuse-rejected.ts';
-import s34 from './refresh/reuse-revokes-family.ts';
-import s35 from './refresh/rotation.ts';
-import s36 from './refresh/scope-no-widen.ts';
-import s37 from './refresh/unknown-rejected.ts';
-import s38 from './client-credentials/issues-token.ts';
-import s39 from './client-credentials/no-refresh-token.ts';
-import s40 from './client-auth/assertion-audience.ts';
-import s41 from './client-auth/assertion-replay.ts';
-import s42 from './client-auth/bad-secret.ts';
-import s43 from './client-auth/private-key-jwt.ts';
-import s44 from './scope/escalation-authorize.ts';
-import s45 from './scope/escalation-token.ts';
-import s46 from './id-token/at-hash.ts';
-import s47 from './id-token/auth-time.ts';
-import s48 from './id-token/claims.ts';
-import s49 from './id-token/nonce-optional.ts';
-import s50 from './id-token/scope-claims.ts';
-import s51 from './id-token/signature.ts';
-import s52 from './jwt/alg-none-rejected.ts';
-import s53 from './jwt/embedded-key-rejected.ts';
-import s54 from './jwt/key-confusion-rejected.ts';
-import s55 from './jwt/signature-tamper-rejected.ts';
-import s56 from './device/approved.ts';
-import s57 from './device/authorization.ts';
-import s58 from './device/code-single-use.ts';
-import s59 from './device/denied.ts';
-import s60 from './device/pending.ts';
-import s61 from './device/slow-down.ts';
-import s62 from './token-exchange/downscope.ts';
-import s63 from './token-exchange/invalid-subject.ts';
-import s64 from './token-exchange/scope-escalation.ts';
-import s65 from './implicit/deprecated.ts';
-import s66 from './implicit/no-refresh-token.ts';
-import s67 from './password/no-refresh-token.ts';
-import s68 from './token/error-format.ts';
-import s69 from './token/json-body.ts';
-import s70 from './token/no-store.ts';
-import s71 from './token/unsupported-grant-type.ts';
-import s72 from './userinfo/bearer.ts';
-import s73 from './userinfo/post.ts';
-import s74 from './logout/rp-initiated.ts';
-import s75 from './revocation/refresh-token.ts';
-import s76 from './introspection/active-state.ts';
-import s77 from './introspection/requires-auth.ts';
-import s78 from './tokens/third-party-short-lived.ts';
-import s79 from './consent/third-party-required.ts';
-import s80 from './par/bound-to-client.ts';
-import s81 from './par/flow.ts';
-import s82 from './par/request-uri-single-use.ts';
-import s83 from './par/required.ts';
-import s84 from './registration/access-token-required.ts';
-import s85 from './registration/code-flow.ts';
-import s86 from './registration/delete-revokes-client.ts';
-import s87 from './registration/redirect-uri-fragment.ts';
-import s88 from './registration/redirect-uris-required.ts';
-import s89 from './registration/returns-metadata.ts';
-import s90 from './registration/secret-expiry.ts';
-import s91 from './dpop/no-bearer-downgrade.ts';
-import s92 from './dpop/proof-checked.ts';
-import s93 from './dpop/refresh-bound.ts';
-import s94 from './dpop/token-bound.ts';
-import s95 from './mixup/iss-parameter.ts';
-import s96 from './resource/audience.ts';
-import s97 from './entropy/codes-and-tokens.ts';
-import s98 from './headers/authorization-cors.ts';
-import s99 from './headers/clickjacking.ts';
-import s100 from './headers/referrer-policy.ts';
-import s101 from './race/code-redemption.ts';
-import s102 from './race/refresh-rotation.ts';
-import s103 from './browser/clickjacking.ts';
-import s104 from './browser/code-flow.ts';
-import s105 from './browser/consent-third-party.ts';
-import s106 from './browser/device-activation.ts';
-import s107 from './browser/error-page.ts';
+import s24 from './pkce/method-absent.ts';
+import s25 from './pkce/plain-rejected.ts';
+import s26 from './pkce/required-for-public.ts';
+import s27 from './pkce/verifier-format.ts';
+import s28 from './pkce/verifier-mismatch.ts';
+import s29 from './pkce/verifier-missing.ts';
+import s30 from './redirect/exact-match.ts';
+import s31 from './redirect/no-307-after-login.ts';
+import s32 from './redirect/no-open-redirect.ts';
+import s33 from './refresh/bound-to-client.ts';
+import s34 from './refresh/reuse-rejected.ts';
+import s35 from './refresh/reuse-revokes-family.ts';
+import s36 from './refresh/rotation.ts';
+import s37 from './refresh/scope-no-widen.ts';
+import s38 from './refresh/unknown-rejected.ts';
+import s39 from './client-credentials/issues-token.ts';
+import s40 from './client-credentials/no-refresh-token.ts';
+import s41 from './client-auth/assertion-audience.ts';
+import s42 from './client-auth/assertion-replay.ts';
+import s43 from './client-auth/bad-secret.ts';
+import s44 from './client-auth/private-key-jwt.ts';
+import s45 from './scope/escalation-authorize.ts';
+import s46 from './scope/escalation-token.ts';
+import s47 from './id-token/at-hash.ts';
+import s48 from './id-token/auth-time.ts';
+import s49 from './id-token/claims.ts';
+import s50 from './id-token/nonce-optional.ts';
+import s51 from './id-token/scope-claims.ts';
+import s52 from './id-token/signature.ts';
+import s53 from './jwt/alg-none-rejected.ts';
+import s54 from './jwt/embedded-key-rejected.ts';
+import s55 from './jwt/key-confusion-rejected.ts';
+import s56 from './jwt/signature-tamper-rejected.ts';
+import s57 from './device/approved.ts';
+import s58 from './device/authorization.ts';
+import s59 from './device/code-single-use.ts';
+import s60 from './device/denied.ts';
+import s61 from './device/pending.ts';
+import s62 from './device/slow-down.ts';
+import s63 from './token-exchange/downscope.ts';
+import s64 from './token-exchange/invalid-subject.ts';
+import s65 from './token-exchange/scope-escalation.ts';
+import s66 from './implicit/deprecated.ts';
+import s67 from './implicit/no-refresh-token.ts';
+import s68 from './password/no-refresh-token.ts';
+import s69 from './token/error-format.ts';
+import s70 from './token/json-body.ts';
+import s71 from './token/no-store.ts';
+import s72 from './token/response-format.ts';
+import s73 from './token/unsupported-grant-type.ts';
+import s74 from './userinfo/bearer.ts';
+import s75 from './userinfo/post.ts';
+import s76 from './logout/rp-initiated.ts';
+import s77 from './revocation/refresh-token.ts';
+import s78 from './introspection/active-state.ts';
+import s79 from './introspection/requires-auth.ts';
+import s80 from './tokens/third-party-short-lived.ts';
+import s81 from './consent/third-party-required.ts';
+import s82 from './par/bound-to-client.ts';
+import s83 from './par/flow.ts';
+import s84 from './par/request-uri-single-use.ts';
+import s85 from './par/required.ts';
+import s86 from './registration/access-token-required.ts';
+import s87 from './registration/code-flow.ts';
+import s88 from './registration/delete-revokes-client.ts';
+import s89 from './registration/redirect-uri-fragment.ts';
+import s90 from './registration/redirect-uris-required.ts';
+import s91 from './registration/returns-metadata.ts';
+import s92 from './registration/secret-expiry.ts';
+import s93 from './dpop/no-bearer-downgrade.ts';
+import s94 from './dpop/proof-checked.ts';
+import s95 from './dpop/refresh-bound.ts';
+import s96 from './dpop/token-bound.ts';
+import s97 from './mixup/iss-parameter.ts';
+import s98 from './resource/audience.ts';
+import s99 from './entropy/codes-and-tokens.ts';
+import s100 from './headers/authorization-cors.ts';
+import s101 from './headers/clickjacking.ts';
+import s102 from './headers/referrer-policy.ts';
+import s103 from './race/code-redemption.ts';
+import s104 from './race/refresh-rotation.ts';
+import s105 from './browser/clickjacking.ts';
+import s106 from './browser/code-flow.ts';
+import s107 from './browser/consent-third-party.ts';
+import s108 from './browser/device-activation.ts';
+import s109 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
@@ -135,88 +137,90 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['request-object/unsigned', s21],
   ['claims/parameter', s22],
   ['pkce/downgrade', s23],
-  ['pkce/plain-rejected', s24],
-  ['pkce/required-for-public', s25],
-  ['pkce/verifier-format', s26],
-  ['pkce/verifier-mismatch', s27],
-  ['pkce/verifier-missing', s28],
-  ['redirect/exact-match', s29],
-  ['redirect/no-307-after-login', s30],
-  ['redirect/no-open-redirect', s31],
-  ['refresh/bound-to-client', s32],
-  ['refresh/reuse-rejected', s33],
-  ['refresh/reuse-revokes-family', s34],
-  ['refresh/rotation', s35],
-  ['refresh/scope-no-widen', s36],
-  ['refresh/unknown-rejected', s37],
-  ['client-credentials/issues-token', s38],
-  ['client-credentials/no-refresh-token', s39],
-  ['client-auth/assertion-audience', s40],
-  ['client-auth/assertion-replay', s41],
-  ['client-auth/bad-secret', s42],
-  ['client-auth/private-key-jwt', s43],
-  ['scope/escalation-authorize', s44],
-  ['scope/escalation-token', s45],
-  ['id-token/at-hash', s46],
-  ['id-token/auth-time', s47],
-  ['id-token/claims', s48],
-  ['id-token/nonce-optional', s49],
-  ['id-token/scope-claims', s50],
-  ['id-token/signature', s51],
-  ['jwt/alg-none-rejected', s52],
-  ['jwt/embedded-key-rejected', s53],
-  ['jwt/key-confusion-rejected', s54],
-  ['jwt/signature-tamper-rejected', s55],
-  ['device/approved', s56],
-  ['device/authorization', s57],
-  ['device/code-single-use', s58],
-  ['device/denied', s59],
-  ['device/pending', s60],
-  ['device/slow-down', s61],
-  ['token-exchange/downscope', s62],
-  ['token-exchange/invalid-subject', s63],
-  ['token-exchange/scope-escalation', s64],
-  ['implicit/deprecated', s65],
-  ['implicit/no-refresh-token', s66],
-  ['password/no-refresh-token', s67],
-  ['token/error-format', s68],
-  ['token/json-body', s69],
-  ['token/no-store', s70],
-  ['token/unsupported-grant-type', s71],
-  ['userinfo/bearer', s72],
-  ['userinfo/post', s73],
-  ['logout/rp-initiated', s74],
-  ['revocation/refresh-token', s75],
-  ['introspection/active-state', s76],
-  ['introspection/requires-auth', s77],
-  ['tokens/third-party-short-lived', s78],
-  ['consent/third-party-required', s79],
-  ['par/bound-to-client', s80],
-  ['par/flow', s81],
-  ['par/request-uri-single-use', s82],
-  ['par/required', s83],
-  ['registration/access-token-required', s84],
-  ['registration/code-flow', s85],
-  ['registration/delete-revokes-client', s86],
-  ['registration/redirect-uri-fragment', s87],
-  ['registration/redirect-uris-required', s88],
-  ['registration/returns-metadata', s89],
-  ['registration/secret-expiry', s90],
-  ['dpop/no-bearer-downgrade', s91],
-  ['dpop/proof-checked', s92],
-  ['dpop/refresh-bound', s93],
-  ['dpop/token-bound', s94],
-  ['mixup/iss-parameter', s95],
-  ['resource/audience', s96],
-  ['entropy/codes-and-tokens', s97],
-  ['headers/authorization-cors', s98],
-  ['headers/clickjacking', s99],
-  ['headers/referrer-policy', s100],
-  ['race/code-redemption', s101],
-  ['race/refresh-rotation', s102],
-  ['browser/clickjacking', s103],
-  ['browser/code-flow', s104],
-  ['browser/consent-third-party', s105],
-  ['browser/device-activation', s106],
-  ['browser/error-page', s107],
+  ['pkce/method-absent', s24],
+  ['pkce/plain-rejected', s25],
+  ['pkce/required-for-public', s26],
+  ['pkce/verifier-format', s27],
+  ['pkce/verifier-mismatch', s28],
+  ['pkce/verifier-missing', s29],
+  ['redirect/exact-match', s30],
+  ['redirect/no-307-after-login', s31],
+  ['redirect/no-open-redirect', s32],
+  ['refresh/bound-to-client', s33],
+  ['refresh/reuse-rejected', s34],
+  ['refresh/reuse-revokes-family', s35],
+  ['refresh/rotation', s36],
+  ['refresh/scope-no-widen', s37],
+  ['refresh/unknown-rejected', s38],
+  ['client-credentials/issues-token', s39],
+  ['client-credentials/no-refresh-token', s40],
+  ['client-auth/assertion-audience', s41],
+  ['client-auth/assertion-replay', s42],
+  ['client-auth/bad-secret', s43],
+  ['client-auth/private-key-jwt', s44],
+  ['scope/escalation-authorize', s45],
+  ['scope/escalation-token', s46],
+  ['id-token/at-hash', s47],
+  ['id-token/auth-time', s48],
+  ['id-token/claims', s49],
+  ['id-token/nonce-optional', s50],
+  ['id-token/scope-claims', s51],
+  ['id-token/signature', s52],
+  ['jwt/alg-none-rejected', s53],
+  ['jwt/embedded-key-rejected', s54],
+  ['jwt/key-confusion-rejected', s55],
+  ['jwt/signature-tamper-rejected', s56],
+  ['device/approved', s57],
+  ['device/authorization', s58],
+  ['device/code-single-use', s59],
+  ['device/denied', s60],
+  ['device/pending', s61],
+  ['device/slow-down', s62],
+  ['token-exchange/downscope', s63],
+  ['token-exchange/invalid-subject', s64],
+  ['token-exchange/scope-escalation', s65],
+  ['implicit/deprecated', s66],
+  ['implicit/no-refresh-token', s67],
+  ['password/no-refresh-token', s68],
+  ['token/error-format', s69],
+  ['token/json-body', s70],
+  ['token/no-store', s71],
+  ['token/response-format', s72],
+  ['token/unsupported-grant-type', s73],
+  ['userinfo/bearer', s74],
+  ['userinfo/post', s75],
+  ['logout/rp-initiated', s76],
+  ['revocation/refresh-token', s77],
+  ['introspection/active-state', s78],
+  ['introspection/requires-auth', s79],
+  ['tokens/third-party-short-lived', s80],
+  ['consent/third-party-required', s81],
+  ['par/bound-to-client', s82],
+  ['par/flow', s83],
+  ['par/request-uri-single-use', s84],
+  ['par/required', s85],
+  ['registration/access-token-required', s86],
+  ['registration/code-flow', s87],
+  ['registration/delete-revokes-client', s88],
+  ['registration/redirect-uri-fragment', s89],
+  ['registration/redirect-uris-required', s90],
+  ['registration/returns-metadata', s91],
+  ['registration/secret-expiry', s92],
+  ['dpop/no-bearer-downgrade', s93],
+  ['dpop/proof-checked', s94],
+  ['dpop/refresh-bound', s95],
+  ['dpop/token-bound', s96],
+  ['mixup/iss-parameter', s97],
+  ['resource/audience', s98],
+  ['entropy/codes-and-tokens', s99],
+  ['headers/authorization-cors', s100],
+  ['headers/clickjacking', s101],
+  ['headers/referrer-policy', s102],
+  ['race/code-redemption', s103],
+  ['race/refresh-rotation', s104],
+  ['browser/clickjacking', s105],
+  ['browser/code-flow', s106],
+  ['browser/consent-third-party', s107],
+  ['browser/device-activation', s108],
+  ['browser/error-page', s109],
 ];

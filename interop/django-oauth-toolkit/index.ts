@@ -73,7 +73,15 @@ interface DotClient {
   firstParty: boolean;
 }
 
-function clients(): DotClient[] {
+function clients(oidc: boolean): DotClient[] {
+  const all = oidcClients();
+  if (oidc) return all;
+  // OAuth only: no openid scope anywhere; the user clients ask for profile (and email).
+  const plain = (scopes: string) => scopes.split(' ').filter((s) => s !== 'openid');
+  return all.map((c) => ({ ...c, scopes: plain(c.scopes.join(' ')), targetScope: plain(c.targetScope).join(' ') }));
+}
+
+function oidcClients(): DotClient[] {
   const userScopes = ['openid', 'profile', 'email', 'offline_access'];
   return [
     {
@@ -157,106 +165,120 @@ async function ensureInstalled(): Promise<void> {
     );
 }
 
-const idp: InteropIdp = {
-  name: 'django-oauth-toolkit',
+/**
+ * The IdP module: `oidc` true is the OpenID provider above (django-oauth-toolkit); false the same
+ * deployment with OIDC_ENABLED False (django-oauth-toolkit-oauth2): no openid scope, no ID tokens,
+ * no userinfo or JWKS, and RFC 8414 metadata at /.well-known/oauth-authorization-server/o from a
+ * view of the project's own (idp/metadata.py), as DOT 1.7 publishes none.
+ */
+export function dotIdp(name: string, oidc: boolean): InteropIdp {
+  return {
+    name,
+    install: () => aptInstall(PACKAGES),
+    start: (options) => start(options, oidc),
+  };
+}
 
-  install: () => aptInstall(PACKAGES),
-
-  async start({ port, workDir, log }): Promise<RunningIdp> {
-    await ensureInstalled();
-    await rm(workDir, { recursive: true, force: true });
-    await mkdir(workDir, { recursive: true });
-    const issuer = `http://127.0.0.1:${port}/o`;
-    const all = clients();
-    const user = {
-      username: 'alice',
-      password: secret(),
-      email: 'alice@example.test',
-      firstName: 'Alice',
-      lastName: 'Liddell',
-    };
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    await writeFile(path.join(workDir, 'oidc-key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }), {
-      mode: 0o600,
-    });
-    await writeFile(
-      path.join(workDir, 'config.json'),
-      JSON.stringify(
-        {
-          issuer,
-          secretKey: secret(),
-          user,
-          clients: all.map(({ role: _role, targetScope: _scope, firstParty: _fp, ...c }) => c),
-        },
-        null,
-        2,
-      ),
-      { mode: 0o600 },
-    );
-
-    const env = {
-      ...process.env,
-      IDP_WORKDIR: workDir,
-      DJANGO_SETTINGS_MODULE: 'idp.settings',
-      PYTHONPATH: PROJECT,
-      PYTHONDONTWRITEBYTECODE: '1',
-    };
-    const { stdout } = await promisify(execFile)(PYTHON, [path.join(PROJECT, 'idp', 'seed.py')], { env, cwd: workDir });
-    if (stdout.trim()) log?.(`[django-oauth-toolkit] ${stdout.trim()}`);
-
-    const gunicorn = startProcess(
-      PYTHON,
-      [
-        '-m',
-        'gunicorn',
-        '--bind',
-        `127.0.0.1:${port}`,
-        '--workers',
-        '2',
-        '--threads',
-        '4',
-        '--timeout',
-        '60',
-        // Longer than the harness's 4 s keep-alive (harness/transport.ts): with gunicorn's default 2 s, it
-        // closes pooled connections just as the harness reuses them ("other side closed").
-        '--keep-alive',
-        '10',
-        '--graceful-timeout',
-        '5',
-        '--error-logfile',
-        '-',
-        'idp.wsgi:application',
-      ],
-      { env, cwd: workDir, log, name: 'gunicorn' },
-    );
-    const discoveryUrl = `${issuer}/.well-known/openid-configuration/`;
-    try {
-      await waitForDiscovery(discoveryUrl, gunicorn);
-    } catch (error) {
-      await gunicorn.stop();
-      throw error;
-    }
-
-    return {
-      targetConfig: {
+async function start(
+  { port, workDir, log }: { port: number; workDir: string; log?: (line: string) => void },
+  oidc: boolean,
+): Promise<RunningIdp> {
+  await ensureInstalled();
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true });
+  const issuer = `http://127.0.0.1:${port}/o`;
+  const all = clients(oidc);
+  const user = {
+    username: 'alice',
+    password: secret(),
+    email: 'alice@example.test',
+    firstName: 'Alice',
+    lastName: 'Liddell',
+  };
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  await writeFile(path.join(workDir, 'oidc-key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }), {
+    mode: 0o600,
+  });
+  await writeFile(
+    path.join(workDir, 'config.json'),
+    JSON.stringify(
+      {
         issuer,
-        // DOT 1.7 serves discovery with a trailing slash only.
-        discoveryUrl,
-        ...(discoveryOverrides(issuer) ? { discoveryOverrides: discoveryOverrides(issuer) } : {}),
-        tokenRequestEncoding: 'form',
-        clients: Object.fromEntries(all.map((c) => [c.role, targetClient(c)])),
-        user: { username: user.username, password: user.password },
-        // No driver named: auto, the default (its pages are plain forms: it never needs the browser).
-        login: { usernameField: 'username', passwordField: 'password' },
-        expectedFailures: [],
-        // Generous: every login runs Django's PBKDF2 (hundreds of ms), and the interop tests run
-        // beside the rest of npm test on a loaded machine (browser scenarios take 20 s there).
-        timeouts: { requestMs: 30_000, scenarioMs: 180_000 },
+        oidc,
+        secretKey: secret(),
+        user,
+        clients: all.map(({ role: _role, targetScope: _scope, firstParty: _fp, ...c }) => c),
       },
-      // gunicorn's master stops its workers on SIGTERM and exits after them.
-      stop: () => gunicorn.stop(),
-    };
-  },
-};
+      null,
+      2,
+    ),
+    { mode: 0o600 },
+  );
 
-export default idp;
+  const env = {
+    ...process.env,
+    IDP_WORKDIR: workDir,
+    DJANGO_SETTINGS_MODULE: 'idp.settings',
+    PYTHONPATH: PROJECT,
+    PYTHONDONTWRITEBYTECODE: '1',
+  };
+  const { stdout } = await promisify(execFile)(PYTHON, [path.join(PROJECT, 'idp', 'seed.py')], { env, cwd: workDir });
+  if (stdout.trim()) log?.(`[django-oauth-toolkit] ${stdout.trim()}`);
+
+  const gunicorn = startProcess(
+    PYTHON,
+    [
+      '-m',
+      'gunicorn',
+      '--bind',
+      `127.0.0.1:${port}`,
+      '--workers',
+      '2',
+      '--threads',
+      '4',
+      '--timeout',
+      '60',
+      // Longer than the harness's 4 s keep-alive (harness/transport.ts): with gunicorn's default 2 s, it
+      // closes pooled connections just as the harness reuses them ("other side closed").
+      '--keep-alive',
+      '10',
+      '--graceful-timeout',
+      '5',
+      '--error-logfile',
+      '-',
+      'idp.wsgi:application',
+    ],
+    { env, cwd: workDir, log, name: 'gunicorn' },
+  );
+  const discoveryUrl = oidc
+    ? `${issuer}/.well-known/openid-configuration/`
+    : `http://127.0.0.1:${port}/.well-known/oauth-authorization-server/o`;
+  try {
+    await waitForDiscovery(discoveryUrl, gunicorn);
+  } catch (error) {
+    await gunicorn.stop();
+    throw error;
+  }
+
+  return {
+    targetConfig: {
+      issuer,
+      // DOT 1.7 serves discovery with a trailing slash only; the OAuth-only metadata is the project's view.
+      discoveryUrl,
+      ...(oidc && discoveryOverrides(issuer) ? { discoveryOverrides: discoveryOverrides(issuer) } : {}),
+      tokenRequestEncoding: 'form',
+      clients: Object.fromEntries(all.map((c) => [c.role, targetClient(c)])),
+      user: { username: user.username, password: user.password },
+      // No driver named: auto, the default (its pages are plain forms: it never needs the browser).
+      login: { usernameField: 'username', passwordField: 'password' },
+      expectedFailures: [],
+      // Generous: every login runs Django's PBKDF2 (hundreds of ms), and the interop tests run
+      // beside the rest of npm test on a loaded machine (browser scenarios take 20 s there).
+      timeouts: { requestMs: 30_000, scenarioMs: 180_000 },
+    },
+    // gunicorn's master stops its workers on SIGTERM and exits after them.
+    stop: () => gunicorn.stop(),
+  };
+}
+
+export default dotIdp('django-oauth-toolkit', true);

@@ -58,7 +58,9 @@ export const authorizeEndpoint: Endpoint = {
     const implicit = implicitOffered(server);
     return {
       authorization_endpoint: server.url('/auth'),
-      response_types_supported: implicit ? ['code', 'token', 'id_token token'] : ['code'],
+      response_types_supported: implicit
+        ? ['code', 'token', ...(server.options.oauthOnly ? [] : ['id_token token'])]
+        : ['code'],
       response_modes_supported: implicit ? ['query', 'fragment'] : ['query'],
       code_challenge_methods_supported: server.flaws.has('pkce-plain-allowed') ? ['S256', 'plain'] : ['S256'],
       authorization_response_iss_parameter_supported: true,
@@ -280,7 +282,9 @@ function checkPkce(
       throw invalidRequest('code_challenge is required for this client (PKCE, S256)');
     return {};
   }
-  // RFC 7636 §4.3: an absent method means plain.
+  // RFC 7636 §4.3: an absent method means plain. The flaw takes such a challenge and never checks it (grants/).
+  if (params.code_challenge_method === undefined && flaws.has('pkce-method-absent-unchecked'))
+    return { codeChallenge: challenge, codeChallengeMethod: 'plain' };
   const method = params.code_challenge_method ?? 'plain';
   if (method === 'plain' && flaws.has('pkce-plain-allowed')) {
     if (!VERIFIER_FORMAT.test(challenge)) throw invalidRequest('code_challenge is malformed');

@@ -1,13 +1,21 @@
-/** GET /.well-known/openid-configuration (OIDC Discovery §3, §4): built from every endpoint's metadata. */
+/**
+ * GET /.well-known/openid-configuration (OIDC Discovery §3, §4): built from every endpoint's metadata. On an
+ * OAuth-only server (options.oauthOnly) GET /.well-known/oauth-authorization-server (RFC 8414 §2, §3) instead, with
+ * no OpenID provider field.
+ */
 import { scopeClaimMap } from '../scopes.ts';
-import { SCOPES_SUPPORTED } from '../options.ts';
+import { OIDC_SCOPES, SCOPES_SUPPORTED } from '../options.ts';
 import type { ServerContext } from '../context.ts';
 import type { Endpoint } from './endpoint.ts';
 
 const ID_TOKEN_CLAIMS = ['sub', 'iss', 'aud', 'exp', 'iat', 'nbf', 'auth_time', 'nonce', 'at_hash'];
 
+/** RFC 8414 §3: where an authorization server without a path in its issuer publishes its metadata. */
+export const RFC8414_PATH = '/.well-known/oauth-authorization-server';
+
 export function discoveryDocument(server: ServerContext, endpoints: readonly Endpoint[]): Record<string, unknown> {
   const issuer = server.flaws.has('discovery-issuer-mismatch') ? `${server.issuer}/elsewhere` : server.issuer;
+  if (server.options.oauthOnly) return authorizationServerMetadata(server, endpoints, issuer);
   return {
     issuer,
     ...Object.assign({}, ...endpoints.map((endpoint) => endpoint.metadata?.(server) ?? {})),
@@ -26,10 +34,28 @@ export function discoveryDocument(server: ServerContext, endpoints: readonly End
   };
 }
 
+/** RFC 8414 §2 metadata of the OAuth-only server: the OAuth endpoints' fields and the OAuth scopes, nothing of OIDC. */
+function authorizationServerMetadata(
+  server: ServerContext,
+  endpoints: readonly Endpoint[],
+  issuer: string,
+): Record<string, unknown> {
+  const doc: Record<string, unknown> = {
+    issuer,
+    ...Object.assign({}, ...endpoints.filter((e) => !e.oidcOnly).map((e) => e.metadata?.(server) ?? {})),
+    scopes_supported: [...SCOPES_SUPPORTED, ...Object.keys(server.options.scopeClaims ?? {})].filter(
+      (s) => !OIDC_SCOPES.includes(s),
+    ),
+  };
+  // RFC 8414 §2: REQUIRED; the flaw leaves it out (on an OpenID provider it leaves out subject_types_supported).
+  if (server.flaws.has('discovery-field-missing')) delete doc.response_types_supported;
+  return doc;
+}
+
 export function discoveryEndpoint(endpoints: readonly Endpoint[]): Endpoint {
   return {
     mount(router, server) {
-      router.get('/.well-known/openid-configuration', (ctx) => {
+      router.get(server.options.oauthOnly ? RFC8414_PATH : '/.well-known/openid-configuration', (ctx) => {
         ctx.set('Cache-Control', 'public, max-age=60');
         ctx.body = discoveryDocument(server, endpoints);
       });

@@ -26,6 +26,7 @@ export const endSessionEndpoint: Endpoint = {
     router.post(PATH, errors, async (ctx) => logout(ctx, server, await parseBody(ctx, ['form'])));
   },
   metadata: (server) => ({ end_session_endpoint: server.url(PATH) }),
+  oidcOnly: true,
 };
 
 async function logout(ctx: Context, server: ServerContext, params: Params): Promise<void> {

@@ -9,4 +9,6 @@ export interface Endpoint {
   mount(router: Router, server: ServerContext): void;
   /** Discovery fields this endpoint adds (OIDC Discovery §3), e.g. `token_endpoint`. */
   metadata?(server: ServerContext): Record<string, unknown>;
+  /** An OpenID Connect endpoint (userinfo, end-session): not mounted on an OAuth-only server (options.oauthOnly). */
+  oidcOnly?: boolean;
 }

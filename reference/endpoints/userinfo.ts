@@ -21,6 +21,7 @@ export const userinfoEndpoint: Endpoint = {
     if (!server.flaws.has('userinfo-get-only')) router.post('/userinfo', noStore(server.flaws), handler);
   },
   metadata: (server) => ({ userinfo_endpoint: server.url('/userinfo') }),
+  oidcOnly: true,
 };
 
 async function userinfo(ctx: Context, server: ServerContext): Promise<void> {

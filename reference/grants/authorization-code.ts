@@ -83,6 +83,8 @@ function checkPkce(server: ServerContext, record: CodeRecord, verifier: string |
     throw invalidGrant('code_verifier must be 43 to 128 unreserved characters (RFC 7636 section 4.1)');
   }
   const method = record.codeChallengeMethod ?? 'S256';
+  // The flaw took a challenge that came without a method (endpoints/authorize.ts) and never compares it.
+  if (method === 'plain' && flaws.has('pkce-method-absent-unchecked')) return;
   if (!verifierMatches(verifier, record.codeChallenge, method) && !flaws.has('pkce-verifier-ignored')) {
     throw invalidGrant('code_verifier does not match the code_challenge');
   }

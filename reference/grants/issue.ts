@@ -53,7 +53,7 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
     expires_in: access.expiresIn,
     scope,
   };
-  if (hasScope(scope, 'openid') && user && issuance.authTime !== undefined) {
+  if (hasScope(scope, 'openid') && user && issuance.authTime !== undefined && !server.options.oauthOnly) {
     response.id_token = await server.tokens.idToken({
       client,
       user,
@@ -66,6 +66,8 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
       ...(issuance.nonce === undefined ? {} : { nonce: issuance.nonce }),
     });
   }
+  // RFC 6749 §5.1: token_type is REQUIRED; the flaw leaves it out.
+  if (server.flaws.has('token-type-missing')) delete (response as Partial<TokenResponse>).token_type;
   return response;
 }
 

@@ -14,6 +14,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oidc',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['authorize-get-only', 'state-dropped'],
   async run(ctx) {

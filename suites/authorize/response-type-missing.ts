@@ -21,6 +21,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['response-type-defaulted', 'redirect-open-on-error'],
   async run(ctx) {

@@ -1,5 +1,10 @@
 import { defineScenario } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, expectAuthorizationCode, expectTokenResponse, withOpenid } from '../checks/index.ts';
+import {
+  CODE_FLOW_CAPABILITIES,
+  expectAuthorizationCode,
+  expectTokenResponse,
+  codeFlowScope,
+} from '../checks/index.ts';
 
 export default defineScenario({
   id: 'authorize.scope-order',
@@ -14,11 +19,12 @@ export default defineScenario({
     },
   },
   severity: 'low',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['scope-order-sensitive'],
   async run(ctx) {
     const client = ctx.client('confidential');
-    const scopes = withOpenid(client.scope).split(' ');
+    const scopes = codeFlowScope(ctx.target, client.scope).split(' ');
     if (scopes.length < 2)
       return ctx.skip('clients.confidential.scope has a single value; there is no other order to send');
     const reversed = [...scopes].reverse().join(' ');

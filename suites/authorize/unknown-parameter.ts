@@ -1,5 +1,5 @@
 import { type RequirementRef, defineScenario } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, expectAuthorizationCode, pkceParams, withOpenid } from '../checks/index.ts';
+import { CODE_FLOW_CAPABILITIES, expectAuthorizationCode, pkceParams, codeFlowScope } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'authorize.unknown-parameter',
@@ -23,6 +23,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['unknown-param-rejected'],
   async run(ctx) {
@@ -50,7 +51,7 @@ export default defineScenario({
         const outcome = await ctx.authorize(
           'confidential',
           {
-            scope: withOpenid(client.scope),
+            scope: codeFlowScope(ctx.target, client.scope),
             nonce: ctx.random(),
             ...pkceParams(ctx),
             ...params,

@@ -14,6 +14,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oauth2',
   // The third-party client is the one a consent page is shown for (SPEC first/third-party).
   requires: { roles: ['public'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['denial-wrong-error', 'state-dropped'],

@@ -7,7 +7,7 @@ import {
   expectTokenResponse,
   findClient,
   partyClient,
-  withOpenid,
+  codeFlowScope,
 } from '../checks/index.ts';
 
 /**
@@ -20,6 +20,13 @@ export default defineScenario({
   title: 'The code flow with PKCE works through the real login and consent pages in Chromium',
   requirements: {
     oidcCore_3_1: { spec: 'OIDC Core', section: '3.1', level: 'MUST', party: 'server' },
+    rfc6749_4_1: {
+      spec: 'RFC 6749',
+      section: '4.1',
+      level: 'MUST',
+      party: 'server',
+      note: 'the code flow (an OAuth 2.0 authorization server)',
+    },
     rfc6749_4_1_2: {
       spec: 'RFC 6749',
       section: '4.1.2',
@@ -29,6 +36,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: {
     browser: true,
     user: true,
@@ -36,13 +44,14 @@ export default defineScenario({
   },
   catches: ['state-dropped'],
   async run(ctx) {
+    const flow = ctx.target.kind.protocol === 'oauth2' ? ctx.req.rfc6749_4_1 : ctx.req.oidcCore_3_1;
     const client = partyClient(ctx, false) ?? findClient(ctx, CODE_FLOW_ROLES, (c) => !!c.redirectUri);
     if (!client) return ctx.skip('needs a code-flow client with a redirectUri (public, confidential or confidential2)');
     const pkce = ctx.pkce.create();
     const nonce = ctx.random();
     const state = ctx.random();
     const auth = await ctx.browser.authorize(client.role, {
-      scope: withOpenid(client.scope),
+      scope: codeFlowScope(ctx.target, client.scope),
       state,
       nonce,
       code_challenge: pkce.challenge,
@@ -56,7 +65,7 @@ export default defineScenario({
     );
     const code = expectAuthorizationCode(auth, {
       when: `The authorization request in Chromium as the ${client.role} client`,
-      per: ctx.req.oidcCore_3_1,
+      per: flow,
     });
     if (auth.kind === 'redirect' && auth.params.state !== state) {
       const got = auth.params.state === undefined ? 'no state' : 'a different state';
@@ -78,9 +87,13 @@ export default defineScenario({
     );
     const tokens = expectTokenResponse(res, {
       when: 'Redeeming the code from the browser with its code_verifier',
-      per: ctx.req.oidcCore_3_1,
+      per: flow,
     });
-    expectBearer(tokens, { when: 'The token endpoint', per: ctx.req.oidcCore_3_1 });
+    expectBearer(tokens, { when: 'The token endpoint', per: flow });
+    if (ctx.target.kind.protocol === 'oauth2') {
+      ctx.evidence.note(`No ID token is judged: ${ctx.target.kind.why} (an OAuth 2.0 authorization server).`);
+      return;
+    }
     const idToken = expectIdToken(tokens, { when: 'The token endpoint', per: ctx.req.oidcCore_3_1 });
     await ctx.jwt.validateIdToken(idToken, { client, nonce, accessToken: tokens.access_token });
   },

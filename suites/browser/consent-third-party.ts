@@ -15,6 +15,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { browser: true, user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
   catches: ['consent-skipped'],
   run: (ctx) =>

@@ -25,6 +25,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { browser: true, roles: ['device'], user: true, capabilities: DEVICE_CAPABILITIES },
   async run(ctx) {
     const device = await ctx.browser.flows.device('device');

@@ -38,6 +38,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { browser: true, roles: ['confidential'], user: true, capabilities: ['endpoint:authorization'] },
   catches: ['redirect-open-on-error'],
   async run(ctx) {

@@ -1,4 +1,4 @@
-/** Conditions on the discovery document (OIDC Discovery §3, §4.3). */
+/** Conditions on the discovery document: OIDC Discovery §3, §4.3 for an OP, RFC 8414 §2, §3.3 for an OAuth 2.0 AS. */
 import { CheckFailure, PreconditionError, type RequirementRef, type Target } from '../../harness/scenario.ts';
 
 /** REQUIRED members of the OP metadata (OIDC Discovery §3). */
@@ -12,8 +12,29 @@ export const REQUIRED_DISCOVERY_FIELDS = [
   'id_token_signing_alg_values_supported',
 ] as const;
 
-/** The discovery document, or a failure saying why there is none. */
+/**
+ * REQUIRED members of authorization server metadata (RFC 8414 §2): authorization_endpoint unless no grant type uses
+ * it, token_endpoint unless only the implicit grant is supported (discoveryFieldProblems applies those conditions).
+ */
+export const RFC8414_REQUIRED_FIELDS = [
+  'issuer',
+  'authorization_endpoint',
+  'token_endpoint',
+  'response_types_supported',
+] as const;
+
+/** The required members for the target's kind: RFC 8414 §2 for an OAuth 2.0 authorization server, else OIDC's. */
+export function requiredFieldsFor(target: Pick<Target, 'kind'>): readonly string[] {
+  return target.kind.protocol === 'oauth2' ? RFC8414_REQUIRED_FIELDS : REQUIRED_DISCOVERY_FIELDS;
+}
+
+/**
+ * The document as the target published it (before the config's discoveryOverrides: they widen what runs, never a
+ * verdict about the document), or a failure saying why there is none.
+ */
 export function expectDiscoveryDocument(target: Target, per: RequirementRef): Record<string, unknown> {
+  const published = target.fetchedDiscovery !== undefined ? target.fetchedDiscovery : target.discovery;
+  if (published) return published;
   if (!target.discovery && target.discoveryProblemIsSetup) {
     throw new PreconditionError(`${target.discoveryProblem ?? 'the discovery document could not be read'}`);
   }
@@ -27,8 +48,19 @@ export function expectDiscoveryDocument(target: Target, per: RequirementRef): Re
   return target.discovery;
 }
 
-export function expectRequiredDiscoveryFields(doc: Record<string, unknown>, per: RequirementRef): void {
-  const missing = REQUIRED_DISCOVERY_FIELDS.filter((f) => doc[f] === undefined || doc[f] === null || doc[f] === '');
+export function expectRequiredDiscoveryFields(
+  doc: Record<string, unknown>,
+  per: RequirementRef,
+  fields: readonly string[] = REQUIRED_DISCOVERY_FIELDS,
+): void {
+  const oidc = fields.includes('id_token_signing_alg_values_supported');
+  const implicitOnly =
+    Array.isArray(doc.response_types_supported) &&
+    doc.response_types_supported.length > 0 &&
+    doc.response_types_supported.every((t) => typeof t === 'string' && !t.split(' ').includes('code'));
+  const missing = fields.filter(
+    (f) => (f !== 'token_endpoint' || !implicitOnly) && (doc[f] === undefined || doc[f] === null || doc[f] === ''),
+  );
   if (missing.length) {
     throw new CheckFailure(
       `The discovery document lacks ${missing.join(', ')}; ${per.label} ` +
@@ -36,11 +68,11 @@ export function expectRequiredDiscoveryFields(doc: Record<string, unknown>, per:
       { requirement: per, kind: 'refused-wrongly' },
     );
   }
-  const notArrays = [
-    'response_types_supported',
-    'subject_types_supported',
-    'id_token_signing_alg_values_supported',
-  ].filter((f) => !Array.isArray(doc[f]));
+  const notArrays = (
+    oidc
+      ? ['response_types_supported', 'subject_types_supported', 'id_token_signing_alg_values_supported']
+      : ['response_types_supported']
+  ).filter((f) => !Array.isArray(doc[f]));
   if (notArrays.length) {
     throw new CheckFailure(
       `The discovery document's ${notArrays.join(', ')} ` +
@@ -48,6 +80,7 @@ export function expectRequiredDiscoveryFields(doc: Record<string, unknown>, per:
       { requirement: per, kind: 'refused-wrongly' },
     );
   }
+  if (!oidc) return;
   const algs = doc.id_token_signing_alg_values_supported as unknown[];
   if (!algs.includes('RS256')) {
     throw new CheckFailure(
@@ -74,16 +107,62 @@ const isUrl = (value: unknown, schemes = ['https:', 'http:']) =>
 const isStringArray = (value: unknown) =>
   Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string');
 
+/** A check of one REQUIRED member that adds what is wrong with it to `problems`. */
+const requiredField =
+  (doc: Record<string, unknown>, problems: string[]) => (field: string, ok: (v: unknown) => boolean, want: string) => {
+    if (doc[field] === undefined) problems.push(`${field} is missing (REQUIRED)`);
+    else optionalField(doc, problems)(field, ok, want);
+  };
+
+/** The same for an OPTIONAL member: absent is fine, present it must be well typed. */
+const optionalField =
+  (doc: Record<string, unknown>, problems: string[]) => (field: string, ok: (v: unknown) => boolean, want: string) => {
+    if (doc[field] !== undefined && !ok(doc[field]))
+      problems.push(`${field} is ${JSON.stringify(doc[field])}, not ${want}`);
+  };
+
+/**
+ * Everything wrong with the REQUIRED members of RFC 8414 §2 (and the optional ones it types), one sentence each: an
+ * OAuth 2.0 authorization server's metadata, judged without any OIDC Discovery field.
+ */
+export function rfc8414FieldProblems(doc: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const need = requiredField(doc, problems);
+  need(
+    'issuer',
+    (v) => isUrl(v, ['https:', 'http:']) && !new URL(v as string).search && !new URL(v as string).hash,
+    'a URL without query or fragment',
+  );
+  need('response_types_supported', isStringArray, 'a JSON array of strings');
+  const responseTypes = Array.isArray(doc.response_types_supported) ? doc.response_types_supported : [];
+  // authorization_endpoint: "REQUIRED unless no grant types are supported that use the authorization endpoint".
+  if (responseTypes.length) need('authorization_endpoint', (v) => isUrl(v), 'an http(s) URL');
+  // token_endpoint: "REQUIRED unless only the implicit grant type is supported".
+  const grants = Array.isArray(doc.grant_types_supported) ? doc.grant_types_supported : undefined;
+  const implicitOnly = grants ? grants.length > 0 && grants.every((g) => g === 'implicit') : false;
+  if (!implicitOnly) need('token_endpoint', (v) => isUrl(v), 'an http(s) URL');
+  const optional: Array<[string, (v: unknown) => boolean, string]> = [
+    ['jwks_uri', (v) => isUrl(v), 'an http(s) URL'],
+    ['registration_endpoint', (v) => isUrl(v), 'an http(s) URL'],
+    ['revocation_endpoint', (v) => isUrl(v), 'an http(s) URL'],
+    ['introspection_endpoint', (v) => isUrl(v), 'an http(s) URL'],
+    ['scopes_supported', isStringArray, 'a JSON array of strings'],
+    ['response_modes_supported', isStringArray, 'a JSON array of strings'],
+    ['grant_types_supported', isStringArray, 'a JSON array of strings'],
+    ['token_endpoint_auth_methods_supported', isStringArray, 'a JSON array of strings'],
+    ['code_challenge_methods_supported', isStringArray, 'a JSON array of strings'],
+  ];
+  for (const [field, ok, want] of optional) optionalField(doc, problems)(field, ok, want);
+  return problems;
+}
+
 /**
  * Everything wrong with the REQUIRED members of OIDC Discovery §3 (and the optional ones it
  * types), one sentence each: absent, of the wrong type, or without a value the spec requires.
  */
 export function discoveryFieldProblems(doc: Record<string, unknown>): string[] {
   const problems: string[] = [];
-  const need = (field: string, ok: (v: unknown) => boolean, want: string) => {
-    if (doc[field] === undefined) problems.push(`${field} is missing (REQUIRED)`);
-    else if (!ok(doc[field])) problems.push(`${field} is ${JSON.stringify(doc[field])}, not ${want}`);
-  };
+  const need = requiredField(doc, problems);
   need(
     'issuer',
     (v) => isUrl(v) && !new URL(v as string).search && !new URL(v as string).hash,
@@ -123,9 +202,6 @@ export function discoveryFieldProblems(doc: Record<string, unknown>): string[] {
     ['request_parameter_supported', (v) => typeof v === 'boolean', 'a boolean'],
     ['request_uri_parameter_supported', (v) => typeof v === 'boolean', 'a boolean'],
   ];
-  for (const [field, ok, want] of optional) {
-    if (doc[field] !== undefined && !ok(doc[field]))
-      problems.push(`${field} is ${JSON.stringify(doc[field])}, not ${want}`);
-  }
+  for (const [field, ok, want] of optional) optionalField(doc, problems)(field, ok, want);
   return problems;
 }

@@ -9,6 +9,7 @@ export * from './pages-met.ts';
 export * from './clients.ts';
 export * from './authorization.ts';
 export * from './token-liveness.ts';
+export * from './token-responses.ts';
 export * from './presented-tokens.ts';
 export * from './token-acceptance.ts';
 export * from './token-exchange.ts';

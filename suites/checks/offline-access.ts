@@ -1,14 +1,14 @@
 /** Tokens with a refresh token, for the scenarios that use or revoke one. */
 import type { ClientRole, CodeResult, ScenarioContext, TokenSet } from '../../harness/scenario.ts';
-import { withOpenid } from './scope.ts';
+import { codeFlowScope } from './scope.ts';
 
 /**
- * The code flow as `role` with its configured scope (and openid). With offline_access in it,
+ * The code flow as `role` with its configured scope (and openid from an OpenID provider). With offline_access in it,
  * prompt=consent is sent too: OIDC Core §11 lets the server ignore offline_access otherwise.
  * `request.scope` is the scope asked for.
  */
 export function offlineCodeFlow(ctx: ScenarioContext, role: ClientRole): Promise<CodeResult & { tokens: TokenSet }> {
-  const scope = withOpenid(ctx.client(role).scope);
+  const scope = codeFlowScope(ctx.target, ctx.client(role).scope);
   const offline = scope.split(' ').includes('offline_access');
   return ctx.flows.tokens(role, { scope, ...(offline ? { params: { prompt: 'consent' } } : {}) });
 }

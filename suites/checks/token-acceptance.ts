@@ -16,7 +16,7 @@ import {
   type ScenarioRequires,
 } from '../../harness/scenario.ts';
 import { bearerChallenge, introspectionRequest, readJwt, userinfoRequest } from './presented-tokens.ts';
-import { withOpenid } from './scope.ts';
+import { codeFlowScope } from './scope.ts';
 import { exchangeRequest } from './token-exchange.ts';
 
 export type TokenPlace = 'userinfo' | 'introspection' | 'token exchange';
@@ -153,7 +153,7 @@ export const FORGERY_REQUIRES: ScenarioRequires = {
 export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<string> {
   const tried: string[] = [];
   const confidential = ctx.client('confidential');
-  const scope = withOpenid(confidential.scope);
+  const scope = codeFlowScope(ctx.target, confidential.scope);
   const configured = Object.entries(confidential.authorizationParams ?? {})
     .filter(([k]) => k === 'resource' || k === 'audience')
     .map(([k, v]) => `${k}=${v}`);

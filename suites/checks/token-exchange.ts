@@ -9,7 +9,7 @@ import {
   type ScenarioContext,
   type ScenarioRequires,
 } from '../../harness/scenario.ts';
-import { withOpenid } from './scope.ts';
+import { codeFlowScope } from './scope.ts';
 import { TOKEN_TYPE } from '../../protocol/grants.ts';
 
 /** RFC 8693 §3: the token type identifier of an OAuth 2.0 access token. */
@@ -55,7 +55,7 @@ export interface SubjectToken {
 
 /** A user's access token from the code flow as `confidential`: the subject a service exchanges. */
 export async function userSubjectToken(ctx: ScenarioContext): Promise<SubjectToken> {
-  const requested = withOpenid(ctx.client('confidential').scope);
+  const requested = codeFlowScope(ctx.target, ctx.client('confidential').scope);
   const { tokens } = await ctx.flows.tokens('confidential', { scope: requested });
   const scope = scopeList(tokens.scope ?? requested);
   const mayHold = new Set(scopeList(ctx.client('exchange').scope));

@@ -30,8 +30,11 @@ export interface TokenProbe {
 const statusLine = (res: HttpResponse) =>
   `HTTP ${res.status}${typeof res.body.error === 'string' ? ` error=${res.body.error}` : ''}`;
 
-/** The first probe the target and the role's client allow, or undefined (with none of them). */
-export function tokenProbe(ctx: ScenarioContext, role: ClientRole): TokenProbe | undefined {
+/**
+ * The first probe the target and the role's client allow: introspection, userinfo, else a refresh with the refresh
+ * token the flow issued (none issued: the probe skips the scenario, saying so).
+ */
+export function tokenProbe(ctx: ScenarioContext, role: ClientRole): TokenProbe {
   const client = ctx.client(role);
   const { introspection, userinfo } = ctx.target.endpoints;
   if (introspection && client.clientSecret !== undefined) {
@@ -70,7 +73,9 @@ export function tokenProbe(ctx: ScenarioContext, role: ClientRole): TokenProbe |
       },
     };
   }
-  if (ctx.target.supports(`grant:${GRANT.refresh}`)) {
+  // A refresh token the flow itself issues is evidence enough, advertised or not (docs/security.md): whether the run
+  // has seen one yet must not decide this (it depends on which scenario ran first).
+  {
     let latest: string | undefined;
     return {
       where: 'at the token endpoint (refresh)',
@@ -98,5 +103,4 @@ export function tokenProbe(ctx: ScenarioContext, role: ClientRole): TokenProbe |
       },
     };
   }
-  return undefined;
 }

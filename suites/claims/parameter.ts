@@ -26,6 +26,7 @@ export default defineScenario({
     },
   },
   severity: 'low',
+  appliesTo: 'oidc',
   requires: { roles: ['confidential'], user: true, capabilities: [...CODE_FLOW_CAPABILITIES, 'endpoint:userinfo'] },
   catches: ['claims-parameter-ignored'],
   async run(ctx) {

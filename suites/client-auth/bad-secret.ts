@@ -31,6 +31,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
   catches: ['client-secret-unchecked'],
   async run(ctx) {

@@ -6,6 +6,7 @@ export default defineScenario({
   title: 'The client_credentials grant returns a Bearer access token',
   requirements: { rfc6749_4_4: { spec: 'RFC 6749', section: '4.4', level: 'MUST', party: 'server' } },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
   async run(ctx) {
     const client = ctx.client('machine');

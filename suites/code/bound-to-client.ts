@@ -21,6 +21,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: {
     roles: ['confidential', 'confidential2'],
     user: true,

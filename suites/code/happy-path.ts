@@ -4,12 +4,14 @@ import {
   expectBearer,
   expectIdToken,
   expectTokenResponse,
-  withOpenid,
+  codeFlowScope,
 } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'code.happy-path',
-  title: 'The code flow with PKCE returns an access token, token_type Bearer and a valid ID token for openid',
+  title:
+    'The code flow with PKCE returns an access token, token_type Bearer and, from an OpenID provider, a valid ID ' +
+    'token for openid',
   requirements: {
     rfc6749_4_1: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' },
     rfc7636_4_6: { spec: 'RFC 7636', section: '4.6', level: 'MUST', party: 'server' },
@@ -17,6 +19,7 @@ export default defineScenario({
     specTokenEndpoint: { spec: 'SPEC', section: 'Token endpoint', level: 'MUST', party: 'server' },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   catches: ['at-hash-wrong', 'id-token-unknown-kid', 'id-token-wrong-aud'],
   requires: {
     roles: ['confidential'],
@@ -30,7 +33,7 @@ export default defineScenario({
     const auth = await ctx.authorize(
       'confidential',
       {
-        scope: withOpenid(client.scope),
+        scope: codeFlowScope(ctx.target, client.scope),
         nonce,
         code_challenge: pkce.challenge,
         code_challenge_method: pkce.method,
@@ -50,6 +53,10 @@ export default defineScenario({
       per: ctx.req.rfc6749_4_1,
     });
     expectBearer(tokens, { when: 'The token endpoint', per: ctx.req.rfc6749_4_1 });
+    if (ctx.target.kind.protocol === 'oauth2') {
+      ctx.evidence.note(`No ID token is judged: ${ctx.target.kind.why} (an OAuth 2.0 authorization server).`);
+      return;
+    }
     const idToken = expectIdToken(tokens, { when: 'The token endpoint', per: ctx.req.oidcCore_3_1 });
     await ctx.jwt.validateIdToken(idToken, { client, nonce, accessToken: tokens.access_token });
   },

@@ -29,6 +29,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['code-redirect-unchecked'],
   async run(ctx) {

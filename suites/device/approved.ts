@@ -22,6 +22,7 @@ export default defineScenario({
     rfc8628_3_5: { spec: 'RFC 8628', section: '3.5', level: 'MUST', party: 'server' },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { roles: ['device'], user: true, capabilities: DEVICE_CAPABILITIES },
   async run(ctx) {
     const device = await ctx.flows.device('device');

@@ -8,6 +8,7 @@ export default defineScenario({
     'interval, if any, in seconds)',
   requirements: { rfc8628_3_2: { spec: 'RFC 8628', section: '3.2', level: 'MUST', party: 'server' } },
   severity: 'medium',
+  appliesTo: 'oauth2',
   requires: { roles: ['device'], capabilities: [`grant:${GRANT.device}`, 'endpoint:deviceAuthorization'] },
   async run(ctx) {
     const res = await ctx.flows.deviceAuthorization('device');

@@ -6,6 +6,7 @@ export default defineScenario({
   title: 'Polling again with a device code that already got its tokens gets an error, not a second set of tokens',
   requirements: { rfc8628_3_5: { spec: 'RFC 8628', section: '3.5', level: 'MUST', party: 'server' } },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { roles: ['device'], user: true, capabilities: DEVICE_CAPABILITIES },
   catches: ['device-code-reuse'],
   async run(ctx) {

@@ -6,6 +6,7 @@ export default defineScenario({
   title: 'After the user denies the device at the activation page, polling gets access_denied',
   requirements: { rfc8628_3_5: { spec: 'RFC 8628', section: '3.5', level: 'MUST', party: 'server' } },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { roles: ['device'], user: true, capabilities: DEVICE_CAPABILITIES },
   catches: ['device-denial-ignored'],
   async run(ctx) {

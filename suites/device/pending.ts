@@ -16,6 +16,7 @@ export default defineScenario({
     rfc8628_3_5: { spec: 'RFC 8628', section: '3.5', level: 'MUST', party: 'server' },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { roles: ['device'], capabilities: DEVICE_CAPABILITIES },
   catches: ['device-tokens-before-approval'],
   async run(ctx) {

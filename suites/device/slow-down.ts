@@ -25,6 +25,7 @@ export default defineScenario({
     },
   },
   severity: 'low',
+  appliesTo: 'oauth2',
   requires: { roles: ['device'], capabilities: DEVICE_CAPABILITIES },
   catches: ['device-no-slow-down'],
   async run(ctx) {

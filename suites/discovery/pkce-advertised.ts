@@ -55,10 +55,12 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oauth2',
   catches: ['pkce-plain-allowed'],
   async run(ctx) {
+    // The document as published: discoveryOverrides widen what runs, never this verdict.
     const doc =
-      ctx.target.discovery ??
+      (ctx.target.fetchedDiscovery !== undefined ? ctx.target.fetchedDiscovery : ctx.target.discovery) ??
       ctx.skip(
         `the discovery document could not be read (${ctx.target.discoveryProblem}); discovery.document reports that`,
       );

@@ -21,6 +21,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:token', 'endpoint:userinfo'] },
   catches: ['dpop-bearer-accepted'],
   async run(ctx) {

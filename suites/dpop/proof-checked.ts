@@ -62,6 +62,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['dpop-htu-unchecked'],
   timeoutMs: 60_000,

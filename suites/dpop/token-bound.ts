@@ -44,6 +44,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   async run(ctx) {
     const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');

@@ -63,6 +63,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['low-entropy-codes'],
   timeoutMs: 60_000,

@@ -16,6 +16,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { capabilities: ['endpoint:authorization'] },
   catches: ['cors-at-authorization-endpoint'],
   async run(ctx) {

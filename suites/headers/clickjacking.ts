@@ -9,6 +9,7 @@ export default defineScenario({
     rfc9700_4_16: { spec: 'RFC 9700', section: '4.16', level: 'MUST', party: 'server', note: 'prevent clickjacking' },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['endpoint:authorization'] },
   catches: ['no-frame-protection'],
   async run(ctx) {

@@ -33,6 +33,7 @@ export default defineScenario({
     },
   },
   severity: 'low',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['endpoint:authorization'] },
   catches: ['no-referrer-policy'],
   async run(ctx) {

@@ -32,6 +32,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oidc',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['id-token-hint-ignored', 'prompt-none-ignored'],
   async run(ctx) {

@@ -10,6 +10,7 @@ export default defineScenario({
     oidcCore_3_1_3_7: { spec: 'OIDC Core', section: '3.1.3.7', level: 'MUST', party: 'client' },
   },
   severity: 'high',
+  appliesTo: 'oidc',
   requires: {
     roles: ['confidential'],
     user: true,

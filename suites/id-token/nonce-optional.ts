@@ -20,6 +20,7 @@ export default defineScenario({
     },
   },
   severity: 'low',
+  appliesTo: 'oidc',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['nonce-required-for-code'],
   async run(ctx) {

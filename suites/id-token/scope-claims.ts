@@ -41,6 +41,7 @@ export default defineScenario({
     specOidcScopesAndClaims: { spec: 'SPEC', section: 'OIDC scopes and claims', level: 'MUST', party: 'server' },
   },
   severity: 'high',
+  appliesTo: 'oidc',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['claims-overshare'],
   async run(ctx) {

@@ -25,6 +25,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oidc',
   requires: {
     roles: ['confidential'],
     user: true,

@@ -5,12 +5,20 @@ export default defineScenario({
   id: 'implicit.deprecated',
   title: 'The implicit grant (access tokens in the authorization response) is not offered',
   requirements: {
+    // "clients SHOULD NOT use the implicit grant": a client rule, never a server failure (--profile rfc skips this).
     rfc9700_2_1_2: {
       spec: 'RFC 9700',
       section: '2.1.2',
       level: 'SHOULD',
+      party: 'client',
+      note: 'clients should not use the implicit grant',
+    },
+    specDeprecated: {
+      spec: 'SPEC',
+      section: 'Versioning',
+      level: 'SHOULD',
       party: 'server',
-      note: 'the implicit grant should not be used',
+      note: 'VER-2: the implicit grant is deprecated',
     },
     fapi2CodeOnly: {
       spec: 'FAPI 2.0 SP',
@@ -21,6 +29,7 @@ export default defineScenario({
     },
   },
   severity: 'low',
+  appliesTo: 'oauth2',
   async run(ctx) {
     if (!ctx.target.discovery) {
       ctx.skip(
@@ -38,9 +47,9 @@ export default defineScenario({
     }
     if (offers.length) {
       throw new CheckFailure(
-        `The target offers the implicit grant (${offers.join('; ')}); RFC 9700 §2.1.2 says access tokens should not ` +
-          `be issued in the authorization response: clients should use the code flow with PKCE.`,
-        { requirement: ctx.req.rfc9700_2_1_2 },
+        `The target offers the implicit grant (${offers.join('; ')}); the SPEC (VER-2) deprecates it, and RFC 9700 ` +
+          `§2.1.2 asks clients not to use it (the code flow with PKCE instead).`,
+        { requirement: ctx.req.specDeprecated },
       );
     }
   },

@@ -15,6 +15,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { roles: ['legacy'], user: true, capabilities: ['endpoint:authorization'] },
   catches: ['implicit-issues-refresh'],
   async run(ctx) {

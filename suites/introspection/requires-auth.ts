@@ -6,6 +6,7 @@ export default defineScenario({
   title: 'Introspection without client authentication is refused and reveals nothing about the token',
   requirements: { rfc7662_2_1: { spec: 'RFC 7662', section: '2.1', level: 'MUST', party: 'server' } },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: {
     roles: ['confidential'],
     user: true,

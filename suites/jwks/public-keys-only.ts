@@ -24,6 +24,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { capabilities: ['endpoint:jwks'] },
   catches: ['jwks-leaks-private'],
   async run(ctx) {

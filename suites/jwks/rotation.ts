@@ -23,6 +23,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oidc',
   requires: { roles: ['confidential'], user: true, capabilities: [...CODE_FLOW_CAPABILITIES, 'endpoint:jwks'] },
   catches: ['rotation-drops-old-key', 'id-token-unknown-kid'],
   // A rotation changes what every other scenario's JWKS should hold: it runs alone.

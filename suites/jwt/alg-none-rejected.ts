@@ -25,6 +25,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: FORGERY_REQUIRES,
   catches: ['alg-none-accepted', 'signature-unchecked', 'exchange-subject-unverified', 'introspection-always-active'],
   run: (ctx) => expectForgeriesRefused(ctx, ['alg-none'], { per: ctx.req.rfc8725_3_1 }),

@@ -25,6 +25,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: FORGERY_REQUIRES,
   catches: ['trusts-embedded-jwk', 'exchange-subject-unverified', 'introspection-always-active'],
   run: (ctx) =>

@@ -23,6 +23,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { ...FORGERY_REQUIRES, capabilities: [...(FORGERY_REQUIRES.capabilities ?? []), 'endpoint:jwks'] },
   catches: ['hs256-key-confusion', 'exchange-subject-unverified', 'introspection-always-active', 'signature-unchecked'],
   run: (ctx) => expectForgeriesRefused(ctx, ['hs256-key-confusion'], { per: ctx.req.rfc8725_3_1 }),

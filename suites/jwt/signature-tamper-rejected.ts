@@ -15,6 +15,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: FORGERY_REQUIRES,
   catches: ['signature-unchecked', 'exchange-subject-unverified', 'introspection-always-active'],
   run: (ctx) =>

@@ -39,6 +39,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oidc',
   requires: { roles: ['confidential'], user: true, capabilities: [...CODE_FLOW_CAPABILITIES, 'endpoint:endSession'] },
   catches: ['logout-open-redirect', 'logout-keeps-session'],
   async run(ctx) {

@@ -29,6 +29,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oidc',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['max-age-ignored', 'auth-time-missing'],
   async run(ctx) {

@@ -55,6 +55,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['endpoint:authorization'] },
   catches: ['iss-missing'],
   async run(ctx) {

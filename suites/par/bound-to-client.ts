@@ -28,6 +28,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'] },
   catches: ['par-not-client-bound'],
   async run(ctx) {

@@ -30,6 +30,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   catches: ['state-dropped'],
   requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization', 'endpoint:token'] },
   async run(ctx) {

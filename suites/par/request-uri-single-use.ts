@@ -32,6 +32,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'] },
   catches: ['par-request-uri-reuse'],
   timeoutMs: 45_000,

@@ -21,6 +21,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'] },
   catches: ['par-not-enforced'],
   async run(ctx) {

@@ -21,6 +21,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { roles: ['legacy'], user: true, capabilities: [`grant:${GRANT.password}`, 'endpoint:token'] },
   catches: ['password-issues-refresh'],
   async run(ctx) {

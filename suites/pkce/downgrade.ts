@@ -21,6 +21,7 @@ export default defineScenario({
     rfc9700_4_8_2: { spec: 'RFC 9700', section: '4.8.2', level: 'MUST', party: 'server' },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: {
     roles: ['confidential'],
     user: true,

@@ -13,7 +13,7 @@ const VARIANTS: ReadonlyArray<{ name: string; params: (challenge: string) => Par
     params: (challenge) => ({ code_challenge: challenge, code_challenge_method: 'plain' }),
   },
   {
-    name: 'a code_challenge without code_challenge_method (plain by default)',
+    name: 'a code_challenge without code_challenge_method (RFC 7636 §4.3: the method is then plain)',
     params: (challenge) => ({ code_challenge: challenge }),
   },
 ];
@@ -41,12 +41,13 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: {
     roles: ['confidential'],
     user: true,
     capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
   },
-  catches: ['pkce-plain-allowed'],
+  catches: ['pkce-plain-allowed', 'pkce-method-absent-unchecked'],
   async run(ctx) {
     const client = ctx.client('confidential');
     const refusals: string[] = [];

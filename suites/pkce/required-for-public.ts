@@ -28,6 +28,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
   catches: ['pkce-optional-for-public'],
   async run(ctx) {

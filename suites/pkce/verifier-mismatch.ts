@@ -6,6 +6,7 @@ export default defineScenario({
   title: 'A token request with a code_verifier that does not match the code_challenge gets invalid_grant',
   requirements: { rfc7636_4_6: { spec: 'RFC 7636', section: '4.6', level: 'MUST', party: 'server' } },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['pkce-verifier-ignored'],
   async run(ctx) {

@@ -15,6 +15,7 @@ export default defineScenario({
     rfc7636_4_6: { spec: 'RFC 7636', section: '4.6', level: 'MUST', party: 'server' },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['pkce-verifier-optional'],
   async run(ctx) {

@@ -28,6 +28,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oidc',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['prompt-none-shows-page', 'state-dropped'],
   async run(ctx) {

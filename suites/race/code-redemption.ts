@@ -14,6 +14,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['race-code', 'code-reuse-allowed'],
   // Timing-sensitive: run alone, so other scenarios' traffic cannot spread the requests apart.

@@ -21,6 +21,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: {
     roles: ['confidential'],
     user: true,

@@ -83,6 +83,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: ['endpoint:authorization'] },
   catches: ['redirect-prefix-match', 'redirect-open-on-error'],
   async run(ctx) {

@@ -26,6 +26,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['endpoint:authorization'] },
   catches: ['redirect-307-after-login'],
   async run(ctx) {

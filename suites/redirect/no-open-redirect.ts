@@ -37,6 +37,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: ['endpoint:authorization'] },
   catches: ['redirect-open-on-error'],
   async run(ctx) {

@@ -24,6 +24,7 @@ export default defineScenario({
     },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: {
     roles: ['public'],
     user: true,

@@ -16,6 +16,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: {
     roles: ['public'],
     user: true,

@@ -59,6 +59,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: {
     roles: ['public'],
     user: true,

@@ -16,6 +16,7 @@ export default defineScenario({
     rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_scope' },
   },
   severity: 'high',
+  appliesTo: 'oauth2',
   requires: {
     roles: ['confidential'],
     user: true,

@@ -17,6 +17,7 @@ export default defineScenario({
     rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'invalid_grant' },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: ['grant:refresh_token', 'endpoint:token'] },
   catches: ['refresh-unknown-accepted'],
   async run(ctx) {

@@ -23,6 +23,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oauth2',
   requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
   catches: ['resource-ignored'],
   async run(ctx) {

@@ -16,6 +16,7 @@ export default defineScenario({
     'not granted)',
   requirements: { specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 4' } },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
   catches: ['scope-unchecked'],
   async run(ctx) {

@@ -21,6 +21,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oauth2',
   requires: EXCHANGE_OF_USER_TOKEN,
   async run(ctx) {
     const subject = await userSubjectToken(ctx);

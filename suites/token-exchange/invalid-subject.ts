@@ -17,6 +17,7 @@ export default defineScenario({
   title: 'Token exchange with a forged or garbage subject_token gets invalid_request',
   requirements: { rfc8693_2_2_2: { spec: 'RFC 8693', section: '2.2.2', level: 'MUST', party: 'server' } },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: EXCHANGE_OF_USER_TOKEN,
   catches: ['exchange-subject-unverified', 'signature-unchecked'],
   async run(ctx) {

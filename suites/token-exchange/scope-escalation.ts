@@ -22,6 +22,7 @@ export default defineScenario({
     rfc8693_2_2_2: { spec: 'RFC 8693', section: '2.2.2', level: 'MUST', party: 'server' },
   },
   severity: 'critical',
+  appliesTo: 'oauth2',
   requires: EXCHANGE_OF_USER_TOKEN,
   catches: ['exchange-upscope'],
   async run(ctx) {

@@ -1,6 +1,6 @@
 import { type MalformedTokenRequest, malformedTokenRequest } from '../../generators/index.ts';
 import { GRANT, type Params, defineScenario } from '../../harness/scenario.ts';
-import { expectTokenErrorFormat } from '../checks/index.ts';
+import { expectTokenErrorFormat, findClient } from '../checks/index.ts';
 
 const defined = (params: Params): Record<string, string> =>
   Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
@@ -12,10 +12,14 @@ export default defineScenario({
     'code from the set',
   requirements: { rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server' } },
   severity: 'medium',
-  requires: { roles: ['confidential'], capabilities: ['endpoint:token'] },
+  appliesTo: 'oauth2',
+  requires: { capabilities: ['endpoint:token'] },
   catches: ['error-format-wrong'],
   async run(ctx) {
-    const client = ctx.client('confidential');
+    // Any client the run has: the requests are malformed whoever sends them.
+    const client =
+      findClient(ctx, ['confidential', 'public', 'confidential2', 'machine', 'device', 'exchange']) ??
+      ctx.skip('needs a client of any role (clients.<role> in the target config) to send token requests as');
     // A code redemption that cannot succeed (the code is made up): every variant must be an error.
     const valid = ctx.http.tokenRequest(client, {
       grant_type: GRANT.code,

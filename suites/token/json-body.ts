@@ -1,9 +1,9 @@
-import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { expectBearer, expectTokenResponse } from '../checks/index.ts';
+import { defineScenario } from '../../harness/scenario.ts';
+import { expectBearer, expectTokenResponse, tokenGrantsAvailable, tokenResponses } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'token.json-body',
-  title: 'The token endpoint accepts a JSON request body (Content-Type: application/json)',
+  title: 'The token endpoint accepts a JSON request body (Content-Type: application/json), with any client the run has',
   // The SPEC's own rule: RFC 6749 §3.2 has form bodies only, so the rfc profile skips this.
   requirements: {
     specTokenEndpoint: {
@@ -15,19 +15,16 @@ export default defineScenario({
     },
   },
   severity: 'medium',
-  requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
+  appliesTo: 'oauth2',
+  requires: { capabilities: ['endpoint:token'] },
   catches: ['json-body-rejected'],
   async run(ctx) {
-    const client = ctx.client('machine');
-    const res = await ctx.http.token(
-      client,
-      { grant_type: GRANT.clientCredentials, scope: client.scope || undefined },
-      {
-        encoding: 'json',
-        label: 'client_credentials as a JSON body',
-      },
-    );
-    const rule = { when: 'A client_credentials request sent as application/json', per: ctx.req.specTokenEndpoint };
-    expectBearer(expectTokenResponse(res, rule), rule);
+    const missing = tokenGrantsAvailable(ctx);
+    if (missing) return ctx.skip(missing);
+    // The first grant the run can use (client_credentials, else the code redemption), sent as JSON.
+    const [first] = await tokenResponses(ctx, { encoding: 'json', only: 'first' });
+    if (!first) return ctx.skip('no grant the run could use');
+    const rule = { when: `A token request (${first.what}) sent as application/json`, per: ctx.req.specTokenEndpoint };
+    expectBearer(expectTokenResponse(first.res, rule), rule);
   },
 });

@@ -1,23 +1,32 @@
-import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { expectHeader, expectTokenResponse } from '../checks/index.ts';
+import { defineScenario } from '../../harness/scenario.ts';
+import { expectHeader, tokenGrantsAvailable, tokenResponses } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'token.no-store',
-  title: 'Token responses carry Cache-Control: no-store',
+  title:
+    'Token responses carry Cache-Control: no-store (each grant the run can use: code, refresh, client credentials)',
   requirements: {
     rfc6749_5_1: { spec: 'RFC 6749', section: '5.1', level: 'MUST', party: 'server', note: 'Cache-Control: no-store' },
   },
   severity: 'medium',
-  requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
+  appliesTo: 'oauth2',
+  requires: { capabilities: ['endpoint:token'] },
   catches: ['no-store-missing'],
   async run(ctx) {
-    const client = ctx.client('machine');
-    const res = await ctx.http.token(client, { grant_type: GRANT.clientCredentials, scope: client.scope || undefined });
-    const rule = { when: 'A token response (client_credentials)', per: ctx.req.rfc6749_5_1 };
-    expectTokenResponse(res, rule);
-    expectHeader(res, 'Cache-Control', /(^|,)\s*no-store\s*(,|$)/i, {
-      ...rule,
-      want: 'Cache-Control: no-store on every response with tokens',
-    });
+    const missing = tokenGrantsAvailable(ctx);
+    if (missing) return ctx.skip(missing);
+    const responses = (await tokenResponses(ctx)).filter(
+      ({ res }) => res.status === 200 && typeof res.body.access_token === 'string',
+    );
+    if (!responses.length) return ctx.skip('no grant the run could use returned tokens');
+    for (const { what, res } of responses) {
+      await ctx.softly(() => {
+        expectHeader(res, 'Cache-Control', /(^|,)\s*no-store\s*(,|$)/i, {
+          when: `The token response to ${what}`,
+          per: ctx.req.rfc6749_5_1,
+          want: 'Cache-Control: no-store on every response with tokens',
+        });
+      });
+    }
   },
 });

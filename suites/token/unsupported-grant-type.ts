@@ -8,6 +8,7 @@ export default defineScenario({
     rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server', note: 'unsupported_grant_type' },
   },
   severity: 'low',
+  appliesTo: 'oauth2',
   requires: { capabilities: ['endpoint:token'] },
   async run(ctx) {
     // An authenticated client, so the only thing wrong with the request is its grant type.

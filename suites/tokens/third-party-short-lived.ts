@@ -78,6 +78,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oauth2',
   requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
   catches: ['third-party-long-lived'],
   async run(ctx) {

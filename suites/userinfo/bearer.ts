@@ -31,6 +31,7 @@ export default defineScenario({
     },
   },
   severity: 'high',
+  appliesTo: 'oidc',
   requires: {
     roles: ['confidential'],
     user: true,

@@ -44,6 +44,7 @@ export default defineScenario({
     },
   },
   severity: 'medium',
+  appliesTo: 'oidc',
   requires: { roles: ['confidential'], user: true, capabilities: [...CODE_FLOW_CAPABILITIES, 'endpoint:userinfo'] },
   catches: ['userinfo-get-only'],
   async run(ctx) {

@@ -238,7 +238,44 @@ async function runAgainst(options: ReferenceOptions, scenarios: readonly Scenari
 
 const claimants = (flaw: FlawName) => CATALOG.filter((s) => s.catches?.includes(flaw));
 
-export function registerFlawMatrix(seed: number): void {
+/**
+ * On the OAuth-only reference: statuses that differ from the OpenID provider's under a flaw, with the reason (over
+ * EXPECTED and SIDE_EFFECTS).
+ */
+export const OAUTH_ONLY: Readonly<Partial<Record<FlawName, Record<string, Outcome>>>> = {
+  ...Object.fromEntries(
+    (['id-token-wrong-aud', 'id-token-unknown-kid', 'at-hash-wrong'] as const).map((flaw) => [
+      flaw,
+      {
+        'code.happy-path': {
+          status: 'passed',
+          why: 'an OAuth 2.0 authorization server issues no ID token, so the flawed ID token is never made',
+        },
+      },
+    ]),
+  ),
+  'discovery-field-missing': {
+    'implicit.no-refresh-token': {
+      status: 'skipped',
+      why:
+        'on the OAuth-only reference the flaw leaves out response_types_supported (RFC 8414 §2 REQUIRED), so the ' +
+        'implicit grant is not advertised to the legacy scenario',
+    },
+  },
+};
+
+/** On the OAuth-only reference (serve --oauth-only) an OpenID-provider-only scenario does not apply: it is skipped. */
+const OIDC_SKIP = /^an OAuth 2\.0 authorization server \(.*\): OIDC Core does not apply$/;
+
+/**
+ * `kind` "oauth2" runs it all against the OAuth-only reference (`oauthOnly`): the scenarios for OpenID providers are
+ * skipped with the reason there (clean or flawed), the others are held to the same claims; SIDE_EFFECTS of a
+ * scenario that does not apply are moot.
+ */
+export function registerFlawMatrix(seed: number, kind: 'oidc' | 'oauth2' = 'oidc'): void {
+  const base: ReferenceOptions = kind === 'oauth2' ? { oauthOnly: true } : {};
+  const applies = (s: Pick<Scenario, 'appliesTo'>) => kind === 'oidc' || s.appliesTo !== 'oidc';
+  const label = kind === 'oauth2' ? ', OAuth-only' : '';
   // The clean reference with the legacy client: the baseline every flaw is compared with (run once).
   // A flaw that shows only with a setting on (opt-in.ts) is compared with the clean reference with that setting on.
   const cleanRuns = new Map<string, Promise<Report>>();
@@ -246,16 +283,16 @@ export function registerFlawMatrix(seed: number): void {
     const key = JSON.stringify(options);
     let run = cleanRuns.get(key);
     if (!run) {
-      run = runAgainst({ ...options, legacyClient: true }, IN_SCOPE, seed);
+      run = runAgainst({ ...base, ...options, legacyClient: true }, IN_SCOPE, seed);
       cleanRuns.set(key, run);
     }
     return run;
   };
-  describe(`the clean reference (seed ${seed})`, () => {
+  describe(`the clean reference (seed ${seed}${label})`, () => {
     let report: Report;
     let legacyReport: Report;
     beforeAll(async () => {
-      report = await runAgainst({}, IN_SCOPE, seed);
+      report = await runAgainst(base, IN_SCOPE, seed);
       legacyReport = await clean();
     }, 600_000);
 
@@ -274,11 +311,22 @@ export function registerFlawMatrix(seed: number): void {
             r.status === 'skipped' &&
             !LEGACY_AREAS.has(r.area) &&
             !Object.hasOwn(OPT_IN, r.id) &&
-            !/of the server: .* binds? the client/.test(r.skipReason ?? ''),
+            !/of the server: .* binds? the client/.test(r.skipReason ?? '') &&
+            !(kind === 'oauth2' && OIDC_SKIP.test(r.skipReason ?? '')),
         );
         expect(skipped.map(show)).toEqual([]);
       },
     );
+
+    if (kind === 'oauth2')
+      it('is taken for an OAuth 2.0 authorization server: every OpenID-provider scenario skipped, no other', () => {
+        expect(report.target.kind).toMatchObject({ protocol: 'oauth2', by: 'metadata' });
+        for (const r of report.results) {
+          const oidcOnly = CATALOG.find((s) => s.id === r.id)?.appliesTo === 'oidc';
+          expect(oidcOnly ? r.status === 'skipped' && OIDC_SKIP.test(r.skipReason ?? '') : true, show(r)).toBe(true);
+          if (!oidcOnly) expect(r.skipReason ?? '', show(r)).not.toMatch(OIDC_SKIP);
+        }
+      });
 
     it(
       'with the legacy client seeded, the legacy scenarios apply: no failure, and offering them is a warning; ' +
@@ -340,16 +388,30 @@ export function registerFlawMatrix(seed: number): void {
       },
     );
 
-    const flaws = FLAW_NAMES.filter((flaw) => claimants(flaw).some((s) => IN_SCOPE.includes(s)) || SIDE_EFFECTS[flaw]);
+    const flaws = FLAW_NAMES.filter(
+      (flaw) =>
+        claimants(flaw).some((s) => IN_SCOPE.includes(s) && applies(s)) || (kind === 'oidc' && SIDE_EFFECTS[flaw]),
+    );
     it.each(flaws)(
       '%s: its claimants get the status their level implies; every other scenario keeps its clean status',
       async (flaw) => {
         const baseline = await baselineOf(flaw);
-        const report = await runAgainst({ ...FLAW_OPTIONS[flaw], flaws: [flaw], legacyClient: true }, IN_SCOPE, seed);
+        const report = await runAgainst(
+          { ...base, ...FLAW_OPTIONS[flaw], flaws: [flaw], legacyClient: true },
+          IN_SCOPE,
+          seed,
+        );
         const wrong: string[] = [];
         for (const r of report.results) {
+          const scenario = CATALOG.find((s) => s.id === r.id)!;
+          if (!applies(scenario)) {
+            if (r.status !== 'skipped') wrong.push(`does not apply to an OAuth-only server, got ${show(r)}`);
+            continue;
+          }
           const claims = r.catches.includes(flaw);
-          const listed = claims ? EXPECTED[flaw]?.[r.id] : SIDE_EFFECTS[flaw]?.[r.id];
+          const listed =
+            (kind === 'oauth2' ? OAUTH_ONLY[flaw]?.[r.id] : undefined) ??
+            (claims ? EXPECTED[flaw]?.[r.id] : SIDE_EFFECTS[flaw]?.[r.id]);
           const stopped =
             !claims && !listed && r.status === 'error' && STOPS_THE_RUN[flaw]?.message.test(r.message ?? '');
           const expected = stopped

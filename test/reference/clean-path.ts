@@ -44,6 +44,7 @@ export const DEVIATIONS: Partial<Record<FlawName, CleanCheck[]>> = {
   'no-frame-protection': ['loginFramingDenied'],
   'state-dropped': ['stateEchoed'],
   'no-store-missing': ['tokenNoStore'],
+  'token-type-missing': ['codeRedeemed', 'implicitIssued'],
   'id-token-wrong-aud': ['idTokenValid'],
   'id-token-unknown-kid': ['idTokenValid'],
   'at-hash-wrong': ['idTokenValid'],

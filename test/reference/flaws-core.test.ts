@@ -177,6 +177,23 @@ describe('planted flaws of the core', () => {
       flawed: [['S256', 'plain'], 'issued'],
     },
     {
+      flaw: 'pkce-method-absent-unchecked',
+      // A challenge without a method (plain, RFC 7636 §4.3), redeemed with a verifier that matches nothing.
+      probe: (idp) =>
+        authorizeOutcome(idp, WEB, { code_challenge: newVerifier(), code_challenge_method: undefined }, newVerifier()),
+      clean: 'invalid_request',
+      flawed: 'issued',
+    },
+    {
+      flaw: 'token-type-missing',
+      probe: async (idp) => [
+        (await ccToken(idp)).body.token_type ?? 'none',
+        (await webTokens(idp)).token_type ?? 'none',
+      ],
+      clean: ['Bearer', 'Bearer'],
+      flawed: ['none', 'none'],
+    },
+    {
       flaw: 'pkce-optional-for-public',
       probe: (idp) => authorizeOutcome(idp, SPA, {}),
       clean: 'invalid_request',

@@ -12,6 +12,22 @@ describe('the catalog', () => {
     for (const s of BUILT_IN_SCENARIOS) expect(s.requirements.length, s.id).toBeGreaterThan(0);
   });
 
+  it('every scenario declares what it applies to; an OIDC-only one cites OIDC, an OAuth one an OAuth rule', () => {
+    for (const s of BUILT_IN_SCENARIOS) {
+      expect(['oauth2', 'oidc'], s.id).toContain(s.appliesTo);
+      if (s.appliesTo === 'oidc')
+        expect(
+          s.requirements.some((r) => r.spec.startsWith('OIDC')),
+          s.id,
+        ).toBe(true);
+      else
+        expect(
+          s.requirements.some((r) => !r.spec.startsWith('OIDC')),
+          s.id,
+        ).toBe(true);
+    }
+  });
+
   it('suites/catalog.ts imports every scenario file on disk (npm run catalog regenerates it)', () => {
     expect(readFileSync(CATALOG_FILE, 'utf8')).toBe(renderCatalogModule());
     expect(BUILT_IN_SCENARIOS.map((s) => s.id)).toEqual(scenarioFiles().map((f) => f.replace('/', '.')));

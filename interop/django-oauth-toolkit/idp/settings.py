@@ -1,6 +1,6 @@
 """
-A minimal Django 3.2 project serving django-oauth-toolkit 1.7 as an OpenID Connect provider,
-configured as a careful deployer would. Everything instance-specific (port, keys, secrets,
+A minimal Django 3.2 project serving django-oauth-toolkit 1.7 as an OpenID Connect provider, or
+(config "oidc": false) as a plain OAuth 2.0 authorization server, configured as a careful deployer would. Everything instance-specific (port, keys, secrets,
 clients) comes from $IDP_WORKDIR/config.json, written fresh by interop/django-oauth-toolkit/index.ts.
 """
 import json
@@ -76,18 +76,17 @@ LOGGING = {
 # Each client's scopes, by client_id (idp.scopes.PerClientScopes): a client may ask only for these.
 CLIENT_SCOPES = {c["clientId"]: c["scopes"] for c in CONFIG["clients"]}
 
+OIDC = CONFIG.get("oidc", True)
+# The issuer (RFC 8414 §2), pinned, never built from the request's Host header.
+ISSUER = CONFIG["issuer"]
+
 OAUTH2_PROVIDER = {
-    "OIDC_ENABLED": True,
-    # Pinned, never built from the request's Host header.
-    "OIDC_ISS_ENDPOINT": CONFIG["issuer"],
-    "OIDC_RSA_PRIVATE_KEY": (WORKDIR / "oidc-key.pem").read_text(),
-    "OIDC_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OIDC_ENABLED": OIDC,
     "PKCE_REQUIRED": True,
     "ROTATE_REFRESH_TOKEN": True,
     "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": 0,
     "AUTHORIZATION_CODE_EXPIRE_SECONDS": 60,
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
-    "ID_TOKEN_EXPIRE_SECONDS": 3600,
     "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
     "REQUEST_APPROVAL_PROMPT": "force",
     "SCOPES": {
@@ -100,5 +99,16 @@ OAUTH2_PROVIDER = {
     },
     "DEFAULT_SCOPES": ["openid"],
     "SCOPES_BACKEND_CLASS": "idp.scopes.PerClientScopes",
-    "OAUTH2_VALIDATOR_CLASS": "idp.validator.Validator",
 }
+if OIDC:
+    OAUTH2_PROVIDER.update({
+        "OIDC_ISS_ENDPOINT": ISSUER,
+        "OIDC_RSA_PRIVATE_KEY": (WORKDIR / "oidc-key.pem").read_text(),
+        "OIDC_RESPONSE_TYPES_SUPPORTED": ["code"],
+        "ID_TOKEN_EXPIRE_SECONDS": 3600,
+        "OAUTH2_VALIDATOR_CLASS": "idp.validator.Validator",
+    })
+else:
+    # No openid scope at all: an OAuth 2.0 authorization server only.
+    del OAUTH2_PROVIDER["SCOPES"]["openid"]
+    OAUTH2_PROVIDER["DEFAULT_SCOPES"] = ["profile"]
