@@ -13,18 +13,11 @@ import {
   type PublicJwk,
   type ReferenceOptions,
   type RegisteredClient,
+  type RegistrationSettings,
   SCOPES_SUPPORTED,
 } from './options.ts';
 import type { ClientRegistrationRecord } from './store/store.ts';
 import { GRANT } from '../protocol/grants.ts';
-
-/** `registration` of the reference options, with its defaults. */
-export interface RegistrationSettings {
-  /** POST /register needs `Authorization: Bearer <this>` (RFC 7591 §3); absent: open registration. */
-  initialAccessToken?: string;
-  /** Seconds a registered client lives: its client_secret_expires_at, then it is gone. */
-  clientLifetime: number;
-}
 
 /** A day: long enough for any run, short enough that a forgotten registration goes away. */
 export const DEFAULT_CLIENT_LIFETIME = 24 * 3600;
