@@ -208,6 +208,17 @@ export interface RegistrationSettings {
   clientLifetime: number;
 }
 
+/**
+ * `registration` of the reference options, with its defaults (reference/registration.ts). Here, not
+ * there, so that context.ts needs nothing of registration.ts, which reads the context.
+ */
+export interface RegistrationSettings {
+  /** POST /register needs `Authorization: Bearer <this>` (RFC 7591 §3); absent: open registration. */
+  initialAccessToken?: string;
+  /** Seconds a registered client lives: its client_secret_expires_at, then it is gone. */
+  clientLifetime: number;
+}
+
 export interface RegistrationOptions {
   /** When set, a registration request needs `Authorization: Bearer <initialAccessToken>` (RFC 7591 §3). */
   initialAccessToken?: string;

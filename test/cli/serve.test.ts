@@ -27,8 +27,10 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
   let proc: ReturnType<typeof start>;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'idpc-serve-'));
-    // --admin-hooks: the written config names the key-rotation hook, so jwks.rotation runs too.
-    proc = start(['serve', '--port', '0', '--admin-hooks', '--target-out', join(dir, 'nested', 't.json')]);
+    // --admin-hooks: the written config names the key-rotation hook, so jwks.rotation runs too;
+    // --registration: discovery names the registration endpoint, so the registration scenarios run.
+    const out = join(dir, 'nested', 't.json');
+    proc = start(['serve', '--port', '0', '--admin-hooks', '--registration', '--target-out', out]);
     await waitFor(proc.output, 'Press Ctrl+C to stop.');
   });
   afterAll(async () => {

@@ -42,8 +42,9 @@ const SKIPS: Record<string, RegExp> = {
 let op: StartedOidcProvider;
 let report: Report;
 beforeAll(async () => {
-  // HTTP only: POST at the authorization endpoint on, as OIDC Core §3.1.2.1 requires (docs/interop.md).
-  op = await startOidcProvider({ authorizationPost: true });
+  // HTTP only: POST at the authorization endpoint on, as OIDC Core §3.1.2.1 requires (docs/interop.md);
+  // open dynamic registration on, so the registration scenarios judge it.
+  op = await startOidcProvider({ authorizationPost: true, registration: true });
   report = await runConformance({
     target: { ...op.target, expectedFailures: EXPECTED_FAILURES },
     scenarios: CATALOG,
@@ -71,6 +72,13 @@ describe('the whole catalog against oidc-provider', () => {
     const jsonBody = report.results.find((r) => r.id === 'token.json-body')!;
     expect(jsonBody.status, show(jsonBody)).toBe('failed');
     expect(jsonBody.expected).toBe(true);
+  });
+
+  it('the registration scenarios judged it and left no registered client behind', () => {
+    const registration = report.results.filter((r) => r.area === 'registration');
+    expect(registration.map((r) => [r.id, r.status])).toEqual(registration.map((r) => [r.id, 'passed']));
+    expect(registration.length).toBeGreaterThan(0);
+    expect(op.registeredClients()).toEqual([]);
   });
 
   it('skips only what cannot apply there, each with its reason', () => {
