@@ -26,6 +26,7 @@ export const IDPS: readonly { name: string; dirs: readonly string[] }[] = [
   { name: 'django-oauth-toolkit', dirs: ['django-oauth-toolkit'] },
   { name: 'lemonldap-ng', dirs: ['lemonldap-ng', 'lemonldap'] },
   { name: 'oidc-provider', dirs: ['oidc-provider'] },
+  { name: 'glewlwyd', dirs: ['glewlwyd'] },
 ];
 
 /**
