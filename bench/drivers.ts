@@ -67,12 +67,16 @@ export function roundOrder(round: number): DriverName[] {
   return DRIVERS.map((_, i) => DRIVERS[(i + round) % n]!);
 }
 
-/** The walks a run made, and those that used Chromium, by reason. */
+/** The walks a run made: those of its login driver, those that used Chromium by reason, the browser scenarios'. */
 export interface WalkCount {
+  /** Every walk of the run. */
   total: number;
+  /** Walks of the run's login driver that used Chromium (all of the browser driver's; auto's that went on in it). */
   inBrowser: number;
-  /** Reasons of the walks that went on in Chromium (a remembered page under its first reason) → how many. */
+  /** Why each of those used Chromium (a remembered page under its first reason) → how many. */
   reasons: Record<string, number>;
+  /** Walks of the browser scenarios (browser.*), which always use Chromium, whatever the driver. */
+  browserScenarios: number;
 }
 
 export interface DriverRun {
@@ -99,12 +103,17 @@ export interface DriverBench {
   targets: TargetBench[];
 }
 
-/** The walks of a report: every walk, those that used Chromium, and why. */
-export function countWalks(report: Pick<Report, 'results'>): WalkCount {
+/** The walks of a report run with `driver`: see WalkCount. */
+export function countWalks(report: Pick<Report, 'results'>, driver: DriverName): WalkCount {
   const walks = report.results.flatMap((r) => r.walks ?? []);
   const reasons: Record<string, number> = {};
   let inBrowser = 0;
+  let browserScenarios = 0;
   for (const w of walks) {
+    if (w.driver !== driver) {
+      if (w.driver === 'browser') browserScenarios++;
+      continue;
+    }
     if (!w.used.includes('browser')) continue;
     inBrowser++;
     const why =
@@ -113,7 +122,7 @@ export function countWalks(report: Pick<Report, 'results'>): WalkCount {
         : (w.switched?.reason ?? 'unknown').replace(/^as an earlier walk on this page: /, '');
     reasons[why] = (reasons[why] ?? 0) + 1;
   }
-  return { total: walks.length, inBrowser, reasons };
+  return { total: walks.length, inBrowser, reasons, browserScenarios };
 }
 
 export function median(xs: readonly number[]): number {
@@ -188,7 +197,8 @@ export function renderDriverBench(bench: DriverBench): string {
         .sort((a, b) => b[1] - a[1])
         .map(([why, n]) => `${n}: ${why}`);
       lines.push(
-        `  auto's browser walks: ${w.inBrowser} of ${w.total}${reasons.length ? ` (${reasons.join('; ')})` : ''}`,
+        `  auto's browser walks: ${w.inBrowser} of ${w.total - w.browserScenarios}` +
+          `${reasons.length ? ` (${reasons.join('; ')})` : ''}; the browser scenarios' ${w.browserScenarios}`,
       );
     }
     const v = verdict(t);
@@ -269,14 +279,15 @@ export async function driversBench(
             errors: report.results
               .filter((r) => r.status === 'error')
               .map((r) => ({ id: r.id, message: (r.message ?? '').split('\n')[0]!.slice(0, 200) })),
-            walks: countWalks(report),
+            walks: countWalks(report, driver),
           } satisfies DriverRun;
         });
         runs.push(run);
         step(
           `${name}, round ${round + 1}/${options.rounds}, ${driver}: ${seconds(run.wallMs)} ` +
             `(load ${run.load.start.toFixed(1)} → ${run.load.end.toFixed(1)}; ` +
-            `browser walks ${run.walks.inBrowser} of ${run.walks.total})`,
+            `${driver}'s walks in Chromium ${run.walks.inBrowser} of ${run.walks.total - run.walks.browserScenarios}, ` +
+            `browser scenarios' ${run.walks.browserScenarios})`,
         );
       }
     }
