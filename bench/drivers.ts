@@ -283,10 +283,11 @@ export async function driversBench(
           } satisfies DriverRun;
         });
         runs.push(run);
+        const own = run.walks.total - run.walks.browserScenarios;
         step(
           `${name}, round ${round + 1}/${options.rounds}, ${driver}: ${seconds(run.wallMs)} ` +
             `(load ${run.load.start.toFixed(1)} → ${run.load.end.toFixed(1)}; ` +
-            `${driver}'s walks in Chromium ${run.walks.inBrowser} of ${run.walks.total - run.walks.browserScenarios}, ` +
+            `${driver}'s walks in Chromium ${run.walks.inBrowser} of ${own}, ` +
             `browser scenarios' ${run.walks.browserScenarios})`,
         );
       }
