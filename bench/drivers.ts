@@ -87,6 +87,8 @@ export interface DriverRun {
   load: { start: number; end: number };
   summary: Summary;
   errors: { id: string; message: string }[];
+  /** The slowest scenarios: where the time went. */
+  slowest: { id: string; durationMs: number }[];
   walks: WalkCount;
 }
 
@@ -189,6 +191,8 @@ export function renderDriverBench(bench: DriverBench): string {
       );
       const errors = new Map(runs.flatMap((r) => r.errors).map((e) => [e.id, e.message]));
       for (const [id, message] of errors) lines.push(`    error ${id}: ${message}`);
+      const last = runs.at(-1)!.slowest;
+      if (last.length) lines.push(`    slowest: ${last.map((r) => `${r.id} ${seconds(r.durationMs)}`).join(', ')}`);
     }
     const auto = t.runs.filter((r) => r.driver === 'auto');
     if (auto.length) {
@@ -279,6 +283,10 @@ export async function driversBench(
             errors: report.results
               .filter((r) => r.status === 'error')
               .map((r) => ({ id: r.id, message: (r.message ?? '').split('\n')[0]!.slice(0, 200) })),
+            slowest: [...report.results]
+              .sort((a, b) => b.durationMs - a.durationMs)
+              .slice(0, 5)
+              .map((r) => ({ id: r.id, durationMs: r.durationMs })),
             walks: countWalks(report, driver),
           } satisfies DriverRun;
         });

@@ -27,6 +27,7 @@ function run(driver: DriverRun['driver'], round: number, wallMs: number, over: P
     load: { start: 1.5, end: 2.25 },
     summary,
     errors: [],
+    slowest: [{ id: 'redirect.exact-match', durationMs: wallMs / 2 }],
     walks: {
       total: 12,
       inBrowser: driver === 'form' ? 0 : driver === 'browser' ? 10 : 1,
@@ -177,6 +178,7 @@ describe('drivers bench output', () => {
     expect(text).toContain('lemonldap-ng (script pages):');
     expect(text).toMatch(/ {2}form +median +10\.0 s +rounds: 10\.0 s \(load 1\.5→2\.3\); 2\/0\/0\/1\/1 passed/);
     expect(text).toContain('    error authorize.user-denies: needs the browser');
+    expect(text).toContain('    slowest: redirect.exact-match 6.0 s');
     expect(text).toContain(
       "  auto's browser walks: 2 of 40 (2: a control that works by script); the browser scenarios' 2",
     );
