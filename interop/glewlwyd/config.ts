@@ -30,7 +30,10 @@ export interface GlewlwydClient {
   clientId: string;
   clientSecret?: string;
   redirectUri?: string;
-  /** Glewlwyd's authorization_type values: code, token, id_token, refresh_token, client_credentials, password, device_authorization, delete_token. */
+  /**
+   * Glewlwyd's authorization_type values: code, token, id_token, refresh_token, client_credentials, password,
+   * device_authorization, delete_token.
+   */
   grants: string[];
   /** The scopes the client itself holds (client_credentials); user flows take the user's. */
   ownScopes: string[];
@@ -225,6 +228,8 @@ export function clientBody(c: GlewlwydClient) {
     description: `interop ${c.role} client`,
     confidential: c.clientSecret !== undefined,
     ...(c.clientSecret ? { password: c.clientSecret } : {}),
+    // Without it the OIDC plugin refuses every authentication of the client ("client 'x' is invalid", HTTP 403).
+    token_endpoint_auth_method: c.clientSecret ? ['client_secret_basic', 'client_secret_post'] : ['none'],
     redirect_uri: c.redirectUri ? [c.redirectUri] : [],
     authorization_type: c.grants,
     scope: c.ownScopes,
