@@ -128,6 +128,8 @@ export function oidcPlugin(options: { issuer: string; privatePem: string; public
       'refresh-token-duration': 1_209_600,
       'code-duration': 600,
       'refresh-token-rolling': true,
+      // Rotation: a refresh token is good for one use and each refresh issues the next (RFC 9700 §4.14.2).
+      'refresh-token-one-use': 'always',
       'allow-non-oidc': true,
       'auth-type-code-enabled': true,
       'auth-type-token-enabled': true,

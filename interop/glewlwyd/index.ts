@@ -115,7 +115,9 @@ function targetConfig(issuer: string, list: GlewlwydClient[], user: { username: 
     user,
     // No driver and no steps: auto, the default. The sign-in, grant and continue pages are rendered by
     // script (a single-page app), so those walks go on in Chromium without being told how.
-    timeouts: { scenarioMs: 180_000, requestMs: 30_000 },
+    // Generous: a walk is a single-page app in Chromium, and redirect.exact-match walks it for each of its near misses
+    // (Glewlwyd asks for the sign-in before it looks at the redirect_uri).
+    timeouts: { scenarioMs: 600_000, requestMs: 30_000 },
     expectedFailures: [],
   };
 }
