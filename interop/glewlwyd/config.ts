@@ -260,7 +260,8 @@ http {
     location /api/ {
       ${proxy}
     }
-    location /config {
+    # The API's /config/ (not the web app's config.json, which nginx serves).
+    location /config/ {
       ${proxy}
     }
   }

@@ -21,14 +21,16 @@ describe('Glewlwyd configuration (no packages needed)', () => {
     expect(conf).not.toMatch(/use_secure_connection/);
   });
 
-  it('puts nginx on the public port, serving the web app and proxying /api/ and /config to the API port', () => {
+  it('puts nginx on the public port, serving the web app and proxying /api/ and /config/ to the API port', () => {
     const nginx = nginxConf({ port: 18090, apiPort: 18091, webapp: '/w/webapp', dir: '/w/nginx', user: 'www-data' });
     expect(nginx).toMatch(/^user www-data;$/m);
     expect(nginx).toContain('listen 127.0.0.1:18090 default_server;');
     expect(nginx).toContain('server 127.0.0.1:18091;');
     expect(nginx).toContain('root /w/webapp;');
     expect(nginx).toMatch(/location \/api\/ \{\s+proxy_pass http:\/\/glewlwyd;/);
-    expect(nginx).toMatch(/location \/config \{\s+proxy_pass http:\/\/glewlwyd;/);
+    // /config/ only: a prefix /config would take the web app's config.json to the API too (a 404: "Error in config file").
+    expect(nginx).toMatch(/location \/config\/ \{\s+proxy_pass http:\/\/glewlwyd;/);
+    expect(nginx).not.toMatch(/location \/config \{/);
     expect(nginxConf({ port: 1, apiPort: 2, webapp: '/w', dir: '/d' })).not.toMatch(/^user /m);
   });
 
