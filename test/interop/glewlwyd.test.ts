@@ -28,7 +28,7 @@ describe('Glewlwyd configuration (no packages needed)', () => {
     expect(nginx).toContain('server 127.0.0.1:18091;');
     expect(nginx).toContain('root /w/webapp;');
     expect(nginx).toMatch(/location \/api\/ \{\s+proxy_pass http:\/\/glewlwyd;/);
-    // /config/ only: a prefix /config would take the web app's config.json to the API too (a 404: "Error in config file").
+    // /config/ only: a prefix /config would send the web app's config.json to the API ("Error in config file").
     expect(nginx).toMatch(/location \/config\/ \{\s+proxy_pass http:\/\/glewlwyd;/);
     expect(nginx).not.toMatch(/location \/config \{/);
     expect(nginxConf({ port: 1, apiPort: 2, webapp: '/w', dir: '/d' })).not.toMatch(/^user /m);
