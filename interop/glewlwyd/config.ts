@@ -257,6 +257,8 @@ http {
     listen 127.0.0.1:${port} default_server;
     server_name _;
     root ${webapp};
+    # What Glewlwyd's own static file server sends with add_x_frame_option_header_deny=true.
+    add_header X-Frame-Options deny always;
     location /api/ {
       ${proxy}
     }
