@@ -5,8 +5,10 @@
  * /api/client/). Pure data: index.ts writes and sends them.
  */
 
-export const PACKAGES = ['glewlwyd'] as const;
+/** Glewlwyd, and nginx to serve its web app in front of it as Debian's README.Debian advises. */
+export const PACKAGES = ['glewlwyd', 'nginx-light'] as const;
 export const GLEWLWYD = '/usr/bin/glewlwyd';
+export const NGINX = '/usr/sbin/nginx';
 /** The packaged single-page web app (login, grant, profile, admin); its files are partly relative symlinks. */
 export const WEBAPP = '/usr/share/glewlwyd/webapp';
 /** The webapp's own settings: the package's config.json is a symlink to this directory, which holds the file. */
@@ -18,10 +20,10 @@ export const ADMIN = { username: 'admin', password: 'password' } as const;
 /** The OIDC plugin instance's name: its endpoints are under /api/<name>, and so is the issuer. */
 export const PLUGIN = 'oidc';
 /**
- * Glewlwyd's static file server keeps one descriptor open per file it serves (its log, once past the
- * limit: "New connection socket descriptor (N) is not less than FD_SETSIZE (1024)"). The limit a
- * deployer raises it to with `prlimit --nofile` (see findings.md: it only moves the point where the
- * descriptors run out; libmicrohttpd's select() refuses any socket numbered 1024 or above).
+ * The descriptor limit Glewlwyd runs under (`prlimit --nofile`), as a deployer raises it for a server that keeps
+ * connections open. It does not help Glewlwyd's own static file server: that one keeps a descriptor open per file
+ * served, and libmicrohttpd refuses every new connection whose socket number reaches FD_SETSIZE (1024), whatever the
+ * limit (findings.md, "Descriptors"); so nginx serves the web app.
  */
 export const NOFILE = 16_384;
 
@@ -49,32 +51,18 @@ export const SCOPES = [
   { name: 'api:read', description: 'Read access to the example API (client_credentials)' },
 ] as const;
 
-/** The libconfig file: loopback only, the copied webapp as static files, the SQLite database, console log. */
-export function glewlwydConf(options: { port: number; webapp: string; database: string }): string {
-  const { port, webapp, database } = options;
-  const mime = [
-    ['.html', 'text/html'],
-    ['.css', 'text/css'],
-    ['.js', 'application/javascript'],
-    ['.json', 'application/json'],
-    ['.png', 'image/png'],
-    ['.jpg', 'image/jpeg'],
-    ['.svg', 'image/svg+xml'],
-    ['.ttf', 'font/ttf'],
-    ['.woff', 'font/woff'],
-    ['.woff2', 'font/woff2'],
-    ['.eot', 'application/vnd.ms-fontobject'],
-    ['.map', 'application/octet-stream'],
-    ['.ico', 'image/x-icon'],
-  ]
-    .map(([extension, type]) => `  { extension = "${extension}"\n    mime_type = "${type}" }`)
-    .join(',\n');
+/**
+ * The libconfig file: the API on loopback at `apiPort` behind nginx at `port` (the external URL), the SQLite database,
+ * console log. No static files: nginx serves the web app.
+ */
+export function glewlwydConf(options: { port: number; apiPort: number; database: string }): string {
+  const { port, apiPort, database } = options;
+
   // use_secure_connection is left out: 2.7.5 exits when it is false and the key/cert paths are unset.
-  return `port=${port}
+  return `port=${apiPort}
 bind_address="127.0.0.1"
 external_url="http://127.0.0.1:${port}"
 login_url="login.html"
-static_files_path="${webapp}/"
 api_prefix="api"
 allow_origin="*"
 allow_methods="GET, POST, PUT, DELETE, OPTIONS"
@@ -105,10 +93,6 @@ database =
   type = "sqlite3"
   path = "${database}"
 };
-static_files_mime_types =
-(
-${mime}
-);
 `;
 }
 
@@ -128,6 +112,8 @@ export function oidcPlugin(options: { issuer: string; privatePem: string; public
       'refresh-token-duration': 1_209_600,
       'code-duration': 600,
       'refresh-token-rolling': true,
+      // Rotation: a refresh token is good for one use and each refresh issues the next (RFC 9700 §4.14.2).
+      'refresh-token-one-use': 'always',
       'allow-non-oidc': true,
       'auth-type-code-enabled': true,
       'auth-type-token-enabled': true,
@@ -235,4 +221,52 @@ export function clientBody(c: GlewlwydClient) {
     scope: c.ownScopes,
     enabled: true,
   };
+}
+
+/**
+ * nginx in front (Debian's README.Debian: a static file server for the web app, Glewlwyd behind it for /api and
+ * /config): the copied web app from `webapp`, the rest proxied to Glewlwyd on `apiPort`, every file under `dir`.
+ */
+export function nginxConf(options: { port: number; apiPort: number; webapp: string; dir: string; user?: string }) {
+  const { port, apiPort, webapp, dir, user } = options;
+  const proxy = `proxy_pass http://glewlwyd;
+      proxy_set_header Host $http_host;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";`;
+  return `${user ? `user ${user};\n` : ''}worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log notice;
+events {
+  worker_connections 1024;
+}
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log off;
+  client_body_temp_path ${dir}/temp/body;
+  proxy_temp_path ${dir}/temp/proxy;
+  fastcgi_temp_path ${dir}/temp/fastcgi;
+  uwsgi_temp_path ${dir}/temp/uwsgi;
+  scgi_temp_path ${dir}/temp/scgi;
+  server_tokens off;
+  upstream glewlwyd {
+    server 127.0.0.1:${apiPort};
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${port} default_server;
+    server_name _;
+    root ${webapp};
+    # What Glewlwyd's own static file server sends with add_x_frame_option_header_deny=true.
+    add_header X-Frame-Options deny always;
+    location /api/ {
+      ${proxy}
+    }
+    # The API's /config/ (not the web app's config.json, which nginx serves).
+    location /config/ {
+      ${proxy}
+    }
+  }
+}
+`;
 }

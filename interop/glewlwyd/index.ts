@@ -8,17 +8,26 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import type { InteropIdp, RunningIdp } from '../idp.ts';
-import { aptInstall, startProcess, targetClients, waitForDiscovery } from '../support.ts';
+import {
+  type Started,
+  aptInstall,
+  aptLine,
+  freePort,
+  startProcess,
+  targetClients,
+  waitForDiscovery,
+} from '../support.ts';
 import {
   ADMIN,
   GLEWLWYD,
   type GlewlwydClient,
   INIT_SQL,
+  NGINX,
   NOFILE,
   PACKAGES,
   PLUGIN,
@@ -28,6 +37,7 @@ import {
   clientBody,
   clients,
   glewlwydConf,
+  nginxConf,
   oidcPlugin,
 } from './config.ts';
 
@@ -115,7 +125,9 @@ function targetConfig(issuer: string, list: GlewlwydClient[], user: { username: 
     user,
     // No driver and no steps: auto, the default. The sign-in, grant and continue pages are rendered by
     // script (a single-page app), so those walks go on in Chromium without being told how.
-    timeouts: { scenarioMs: 180_000, requestMs: 30_000 },
+    // Generous: a walk is a single-page app in Chromium, and redirect.exact-match walks it for each of its near misses
+    // (Glewlwyd asks for the sign-in before it looks at the redirect_uri).
+    timeouts: { scenarioMs: 600_000, requestMs: 30_000 },
     expectedFailures: [],
   };
 }
@@ -126,8 +138,9 @@ export async function start(options: {
   log?: (line: string) => void;
 }): Promise<RunningIdp> {
   const { port, log } = options;
-  if (!existsSync(GLEWLWYD))
-    throw new Error(`glewlwyd: ${GLEWLWYD} is missing; as root run: apt-get install -y glewlwyd`);
+  for (const file of [GLEWLWYD, NGINX]) {
+    if (!existsSync(file)) throw new Error(`glewlwyd: ${file} is missing; as root run: ${aptLine(PACKAGES)}`);
+  }
   const workDir = resolve(options.workDir);
   const base = `http://127.0.0.1:${port}`;
   const issuer = `${base}/api/${PLUGIN}`;
@@ -135,11 +148,23 @@ export async function start(options: {
   const database = join(workDir, 'glewlwyd.sqlite3');
   const webapp = join(workDir, 'webapp');
   const confFile = join(workDir, 'glewlwyd.conf');
+  const nginxDir = join(workDir, 'nginx');
   await rm(database, { force: true });
   await rm(webapp, { recursive: true, force: true });
+  await rm(nginxDir, { recursive: true, force: true });
   await initDatabase(database);
   await copyWebapp(webapp);
-  await writeFile(confFile, glewlwydConf({ port, webapp, database }), { mode: 0o600 });
+  const apiPort = await freePort();
+  await writeFile(confFile, glewlwydConf({ port, apiPort, database }), { mode: 0o600 });
+  await mkdir(join(nginxDir, 'temp'), { recursive: true });
+  const nginxConfFile = join(nginxDir, 'nginx.conf');
+  // As root, nginx's workers run as www-data: they must reach the web app (the work folder is mode 0700).
+  const root = process.getuid?.() === 0;
+  if (root) await chmod(workDir, 0o711);
+  await writeFile(
+    nginxConfFile,
+    nginxConf({ port, apiPort, webapp, dir: nginxDir, ...(root ? { user: 'www-data' } : {}) }),
+  );
 
   // prlimit: a deployer's raised descriptor limit (config.ts NOFILE); the server itself is argv, no shell.
   const server = startProcess('prlimit', [`--nofile=${NOFILE}:${NOFILE}`, '--', GLEWLWYD, '-c', confFile], {
@@ -148,9 +173,25 @@ export async function start(options: {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     ...(log ? { log } : {}),
   });
+  let nginx: Started | undefined;
+  const stop = async () => {
+    // nginx first (no new requests), then Glewlwyd; its master stops its worker and exits after it.
+    await nginx?.stop();
+    await server.stop();
+  };
   try {
     // The API answers before any plugin exists: wait for it, then configure, then wait for discovery.
-    await waitForDiscovery(`${base}/config/`, server, 60_000);
+    await waitForDiscovery(`http://127.0.0.1:${apiPort}/config/`, server, 60_000);
+    nginx = startProcess(
+      NGINX,
+      ['-p', nginxDir, '-c', nginxConfFile, '-e', join(nginxDir, 'error.log'), '-g', 'daemon off;'],
+      {
+        name: 'nginx',
+        cwd: workDir,
+        ...(log ? { log } : {}),
+      },
+    );
+    await waitForDiscovery(`${base}/config/`, nginx, 60_000);
     const admin = new Admin(base);
     await admin.signIn();
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -185,9 +226,9 @@ export async function start(options: {
     const list = clients(secret);
     for (const c of list) await admin.call('POST', '/client/', clientBody(c));
     await waitForDiscovery(`${issuer}/.well-known/openid-configuration`, server, 60_000);
-    return { targetConfig: targetConfig(issuer, list, user), stop: () => server.stop() };
+    return { targetConfig: targetConfig(issuer, list, user), stop };
   } catch (error) {
-    await server.stop();
+    await stop();
     throw error;
   }
 }
