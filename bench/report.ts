@@ -3,6 +3,7 @@ import type { RedisResults } from './redis.ts';
 import type { SigningAlg } from '../reference/index.ts';
 import { BROWSER_RATIO_TARGET, type BrowserBench } from './browser.ts';
 import type { CatalogRun } from './catalog.ts';
+import { type DriverBench, verdict } from './drivers.ts';
 import type { MemoryResult } from './memory.ts';
 import type { PropertyBenchResult } from './properties.ts';
 import type { RawSignResult } from './signing.ts';
@@ -65,6 +66,8 @@ export interface BenchResults {
   redis?: RedisResults;
   /** The whole catalog with the form and the browser login driver (npm run bench -- --only browser). */
   browser?: BrowserBench;
+  /** The whole catalog with the form, auto and browser drivers, per target (npm run bench -- --only drivers). */
+  drivers?: DriverBench;
   targets: Target[];
 }
 
@@ -136,6 +139,16 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
         `${b.ratio.toFixed(2)}× (${seconds(b.browser.wallMs)} / ${seconds(b.form.wallMs)})` +
         (clean ? '' : ' (the browser run had more errors)'),
       met: clean && b.ratio <= BROWSER_RATIO_TARGET,
+    });
+  }
+  for (const t of results.drivers?.targets ?? []) {
+    const v = verdict(t);
+    if (!v) continue;
+    targets.push({
+      name: `whole catalog with the auto login driver (${t.name}, ${t.pages})`,
+      target: `auto / ${v.versus} ≤ ${v.limit}×`,
+      measured: `${v.ratio.toFixed(2)}× (median of ${v.ratios.length} rounds)`,
+      met: v.met,
     });
   }
   return targets;

@@ -2,10 +2,12 @@
  * `npm run bench`: token endpoint throughput against the raw signing limit (RS256, ES256,
  * EdDSA), the non-browser catalog's wall time, property cases per second, the reference's
  * memory before and after its tokens expire, and the whole catalog with the form and the browser
- * login driver. Prints a table and writes bench-results.json.
+ * login driver, and the whole catalog with the form, auto and browser driver against the reference and the interop
+ * IdPs. Prints a table and writes bench-results.json.
  *
  *   npm run bench                      everything (70–90 s)
  *   npm run bench -- --only throughput,memory
+ *   npm run bench -- --only drivers [--targets reference,lemonldap-ng] [--rounds 3]
  *   npm run bench -- --cpu-prof prof   also a CPU profile of each measured server run
  *   npm run bench -- --quick           short runs, to check that it works (numbers not meaningful)
  */
@@ -16,6 +18,7 @@ import { parseArgs } from 'node:util';
 import type { SigningAlg } from '../reference/index.ts';
 import { browserDriverWallTime } from './browser.ts';
 import { catalogWallTime } from './catalog.ts';
+import { driverBenchOptions, driversBench, renderDriverBench } from './drivers.ts';
 import { memoryAfterTokens } from './memory.ts';
 import { propertyRate } from './properties.ts';
 import { redisFigures, renderRedis } from './redis.ts';
@@ -32,12 +35,12 @@ import {
 import { ServerProcess } from './server.ts';
 import { tokenThroughput } from './throughput.ts';
 
-const SECTIONS = ['throughput', 'catalog', 'properties', 'memory', 'redis', 'browser'] as const;
+const SECTIONS = ['throughput', 'catalog', 'properties', 'memory', 'redis', 'browser', 'drivers'] as const;
 type Section = (typeof SECTIONS)[number];
 const ALGS: readonly SigningAlg[] = ['RS256', 'ES256', 'EdDSA'];
 
 const USAGE = `Usage: npm run bench -- [--only ${SECTIONS.join(',')}] [--out FILE] [--cpu-prof DIR] [--quick]
-  [--duration S] [--connections N] [--tokens N] [--runs N]`;
+  [--duration S] [--connections N] [--tokens N] [--runs N] [--targets reference,oidc-provider,...] [--rounds N]`;
 
 function settingsFrom(values: Record<string, string | boolean | undefined>): Settings {
   const quick = values.quick === true;
@@ -102,6 +105,8 @@ async function main(argv: string[]): Promise<number> {
       connections: { type: 'string' },
       tokens: { type: 'string' },
       runs: { type: 'string' },
+      targets: { type: 'string' },
+      rounds: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -117,6 +122,7 @@ async function main(argv: string[]): Promise<number> {
   if (unknown.length)
     throw new Error(`--only: unknown section ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
   const settings = settingsFrom(values);
+  const drivers = only.includes('drivers') ? driverBenchOptions(values) : undefined;
   const profileDir = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);
   const started = performance.now();
   const results: Omit<BenchResults, 'targets'> = {
@@ -171,12 +177,20 @@ async function main(argv: string[]): Promise<number> {
     step('the whole catalog against the embedded reference with the form driver, then the browser driver');
     results.browser = await browserDriverWallTime('reference');
   }
+  if (drivers) {
+    step(
+      `the whole catalog with the form, auto and browser login drivers, ${drivers.rounds} round(s) each, ` +
+        `against ${drivers.targets.join(', ')}`,
+    );
+    results.drivers = await driversBench(drivers, step);
+  }
   results.machine.loadAverage.end = loadavg()[0] ?? 0;
   results.durationS = Math.round((performance.now() - started) / 100) / 10;
   const full: BenchResults = { ...results, targets: evaluateTargets(results) };
   await writeFile(values.out, `${JSON.stringify(full, null, 2)}\n`);
   console.log(renderTable(full));
   if (full.redis) console.log(`\n${renderRedis(full.redis)}`);
+  if (full.drivers) console.log(`\n${renderDriverBench(full.drivers)}`);
   console.log(
     `\n${values.out} written (${full.durationS} ` +
       `s).${profileDir ? ` CPU profiles in ${profileDir} (npx tsx bench/cpu-profile.ts FILE).` : ''}`,

@@ -1,5 +1,5 @@
 export interface InteropIdp {
-  name: string; // 'django-oauth-toolkit' | 'lemonldap-ng' | 'oidc-provider'
+  name: string; // 'django-oauth-toolkit' | 'lemonldap-ng' | 'oidc-provider' | 'glewlwyd'
   /**
    * Install Debian packages (apt-get, idempotent, only as root; else throw a clear message naming the apt-get line).
    */

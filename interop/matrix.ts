@@ -31,6 +31,7 @@ export const IDPS: readonly { name: string; dirs: readonly string[]; file?: stri
   { name: 'lemonldap-ng', dirs: ['lemonldap-ng', 'lemonldap'] },
   { name: 'node-oauth2-server', dirs: ['node-oauth2-server'] },
   { name: 'oidc-provider', dirs: ['oidc-provider'] },
+  { name: 'glewlwyd', dirs: ['glewlwyd'] },
 ];
 
 /** The file of an IdP's module in one of its folders. */

@@ -161,3 +161,30 @@ export async function waitForDiscovery(
     `${url} did not answer within ${timeoutMs / 1000} s (last: ${last})${started ? `:\n${started.tail()}` : ''}`,
   );
 }
+
+/** A client as an IdP module knows it: its role in the target config, its registration, what it asks for. */
+export interface ModuleClient {
+  role: string;
+  clientId: string;
+  clientSecret?: string;
+  redirectUri?: string;
+  scope: string;
+  firstParty: boolean;
+}
+
+/** The target config's `clients`: Basic authentication with a secret, none without. */
+export function targetClients(list: readonly ModuleClient[]): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    list.map((c) => [
+      c.role,
+      {
+        clientId: c.clientId,
+        ...(c.clientSecret ? { clientSecret: c.clientSecret } : {}),
+        ...(c.redirectUri ? { redirectUri: c.redirectUri } : {}),
+        scope: c.scope,
+        authMethod: c.clientSecret ? 'client_secret_basic' : 'none',
+        firstParty: c.firstParty,
+      },
+    ]),
+  );
+}

@@ -70,6 +70,8 @@ const READ_PAGE =
       form: owner,
       scripted: kind === 'a' ? (href === null || /^\\s*javascript:/i.test(href) || el.hasAttribute('onclick')) : ` +
   `(type === 'button' || el.hasAttribute('onclick')),
+      menu: el.hasAttribute('aria-expanded') ||
+        !['', 'false'].includes((el.getAttribute('aria-haspopup') || '').trim().toLowerCase()) ? true : undefined,
       formAction: el.getAttribute('formaction') ?? undefined,
       formMethod: el.hasAttribute('formmethod') ? ((el.getAttribute('formmethod') || '').toLowerCase() === 'post' ? ` +
   `'POST' : 'GET') : undefined,

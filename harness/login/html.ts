@@ -81,6 +81,12 @@ function method(value: string | undefined): 'GET' | 'POST' {
   return (value ?? '').trim().toLowerCase() === 'post' ? 'POST' : 'GET';
 }
 
+/** Whether an `aria-haspopup` value says the control opens a menu or pop-up (absent, empty and "false" do not). */
+function opensMenu(value: string | undefined): boolean {
+  const v = (value ?? '').trim().toLowerCase();
+  return v !== '' && v !== 'false';
+}
+
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
@@ -158,6 +164,7 @@ export function readPage(html: string, url: string, status: number): PageModel {
         tag === 'a'
           ? a.href === undefined || /^\s*javascript:/i.test(a.href) || 'onclick' in a
           : type === 'button' || 'onclick' in a,
+      ...(opensMenu(a['aria-haspopup']) || a['aria-expanded'] !== undefined ? { menu: true } : {}),
       ...(a.formaction !== undefined ? { formAction: a.formaction } : {}),
       ...(a.formmethod !== undefined ? { formMethod: method(a.formmethod) } : {}),
     };

@@ -39,6 +39,12 @@ export interface PageControl {
   form?: number;
   /** Works only through a script: a type=button control, an onclick handler, a javascript: link. */
   scripted: boolean;
+  /**
+   * Opens a menu, a pop-up or a collapsed section (WAI-ARIA 1.2: `aria-haspopup` other than "false", or an
+   * `aria-expanded` state): a menu button ("Manage", a language picker) or a disclosure ("Toggle navigation"), no
+   * answer to the request.
+   */
+  menu?: boolean;
   /** A submit button's formaction / formmethod. */
   formAction?: string;
   formMethod?: 'GET' | 'POST';
@@ -207,9 +213,9 @@ function isErrorEvidence(a: PageAlert): boolean {
   return a.errorClass && ERROR_WORDING.test(a.text);
 }
 
-/** An account or navigation control (sign out, change user, a user menu): no answer to the request. */
+/** An account or navigation control (sign out, change user, a menu or disclosure button): no answer to the request. */
 function isAccountOrNavigation(c: PageControl): boolean {
-  return isAccountControl(reads(c).label);
+  return c.menu === true || isAccountControl(reads(c).label);
 }
 
 /** How an error page reads in a reason: its status and what its error box says. */
@@ -273,7 +279,8 @@ export function classify(model: PageModel, options: ClassifyOptions = {}): PageC
   const alert = errorAlert(model);
   if (alert) return { kind: 'error', alert };
   // A button that says nothing (an icon: "back to top") is no choice a user makes.
-  // Nor is an account or navigation control ("Logout", "Change user": a signed-in page's "Continue" is its one choice).
+  // Nor is an account or navigation control ("Logout", "Change user", a menu button: a signed-in page's "Continue" is
+  // its one choice).
   const buttons = pressable.filter((c) => c.tag !== 'a' && reads(c).reads !== '' && !isAccountOrNavigation(c));
   if (buttons.length === 1 && CONTINUE.test(reads(buttons[0]!).label) && !DENY.test(reads(buttons[0]!).label))
     return { kind: 'continue', submit: buttons[0]! };

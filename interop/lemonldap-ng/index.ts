@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { InteropIdp, RunningIdp } from '../idp.ts';
+import { targetClients } from '../support.ts';
 import {
   type LlngClient,
   type LlngPaths,
@@ -161,19 +162,7 @@ function targetConfig(issuer: string, list: LlngClient[], user: UserRow): Record
     $comment: 'LemonLDAP::NG 2.16 (Debian), written by interop/lemonldap-ng',
     issuer,
     tokenRequestEncoding: 'form',
-    clients: Object.fromEntries(
-      list.map((c) => [
-        c.role,
-        {
-          clientId: c.clientId,
-          ...(c.clientSecret ? { clientSecret: c.clientSecret } : {}),
-          ...(c.redirectUri ? { redirectUri: c.redirectUri } : {}),
-          scope: c.scope,
-          authMethod: c.clientSecret ? 'client_secret_basic' : 'none',
-          firstParty: c.firstParty,
-        },
-      ]),
-    ),
+    clients: targetClients(list),
     user: { username: user.uid, password: user.password },
     // No driver named: auto, the default; it goes on in the browser for the consent page's Refuse (BROWSER_PASS).
     login: { usernameField: 'user', passwordField: 'password' },

@@ -14,7 +14,8 @@
  *     scopes" (sic), a checkbox per scope (openid ticked, the others not), a "Grant access" button (type=button) that
  *     PUTs the ticked scopes to `/gw/api/auth/grant/<client_id>` by fetch; in the footer "Continue" disabled;
  *   - signed in and granted: "Hello alice" and the footer: "Continue" (type=button: the script sets location to the
- *     callback URL with `&g_continue`), "Profile page", "Change user", "Grant", "Logout".
+ *     callback URL with `&g_continue`), "Logout" with its menu toggle, and the menu buttons "Manage" and "Change
+ *     user" (GLEWLWYD_MENUS, as 2.7.5 renders them).
  *   The navbar has two icon-only buttons (the menu toggler, the language menu).
  * - Each API answer takes a little while (`delayMs`), as the real one's chain of requests does: a click re-renders the
  *   page only after a few requests, never by a navigation.
@@ -35,6 +36,19 @@ export interface GlewlwydFixtures {
   close(): Promise<void>;
 }
 
+/**
+ * The footer's menu buttons as Glewlwyd 2.7.5 renders them for a signed-in user (read from the Debian package's login
+ * app in Chromium): "Manage" (profile page, grant) and "Change user", Bootstrap dropdown toggles that open a menu
+ * (aria-haspopup) whose items stay hidden until opened.
+ */
+export const GLEWLWYD_MENUS =
+  '<div class="btn-group" role="group"><button class="btn btn-secondary dropdown-toggle" type="button" ' +
+  'id="selectGrant" data-toggle="dropdown" aria-haspopup="true" aria-expanded="false">Manage</button>' +
+  '<div class="dropdown-menu" aria-labelledby="selectGrant" style="display:none">' +
+  '<a class="dropdown-item" href="#">Profile page</a><a class="dropdown-item" href="#">Grant</a></div>' +
+  '<button class="btn btn-secondary dropdown-toggle" type="button" id="selectNewUser" data-toggle="dropdown" ' +
+  'aria-haspopup="true" aria-expanded="false">Change user</button></div>';
+
 /** The login app: a shell its script renders, as Glewlwyd's login.html is. */
 const LOGIN_APP = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Glewlwyd</title></head>
 <body><div id="root"></div><script>
@@ -47,9 +61,12 @@ function frame(body, footer) {
   document.getElementById('root').innerHTML = '<div class="glwd-container">' +
     '<div class="card" id="userCard" role="dialog">' +
     '<div class="card-header"><nav class="navbar navbar-expand-lg navbar-light"><a class="navbar-brand" href="#">' +
-    'Glewlwyd</a><button class="navbar-toggler" type="button" aria-label="Toggle navigation">' +
+    'Glewlwyd</a><button class="navbar-toggler" type="button" data-toggle="collapse" ' +
+    'data-target="#navbarSupportedContent" aria-controls="navbarSupportedContent" aria-expanded="false" ' +
+    'aria-label="Toggle navigation">' +
     '<span class="navbar-toggler-icon"></span></button><div class="btn-group"><button class="btn btn-secondary ' +
-    'dropdown-toggle" type="button" id="dropdownLang"><i class="fas fa-globe-africa"></i></button></div></nav></div>' +
+    'dropdown-toggle" type="button" id="dropdownLang" data-toggle="dropdown" aria-haspopup="true" ' +
+    'aria-expanded="false"><i class="fas fa-globe-africa"></i></button></div></nav></div>' +
     '<div class="card-body">' + body + '</div><div class="card-footer">' + footer + '</div></div></div>';
 }
 function render() {
@@ -77,12 +94,11 @@ function render() {
         .join('') +
       '</ul><button type="button" class="btn btn-primary" id="grantBut">Grant access</button>';
   }
-  frame(body, '<div class="btn-group" role="group"><button type="button" class="btn btn-primary" id="continue"' +
+  frame(body, '<div class="btn-group" role="group"><button type="button" class="btn btn-success" id="continue"' +
     (granted ? '' : ' disabled') + ' title="Continue to client application">Continue</button>' +
-    '<button type="button" class="btn btn-primary">Profile page</button>' +
-    '<button type="button" class="btn btn-primary dropdown-toggle">Change user</button>' +
-    '<button type="button" class="btn btn-primary">' + (granted ? 'Grant' : 'Authenticate') + '</button>' +
-    '<button type="button" class="btn btn-primary" id="logout">Logout</button></div>');
+    '<button type="button" class="btn btn-danger" id="logout">Logout</button>' +
+    '<button class="btn btn-danger dropdown-toggle" type="button" id="logoutDropdown" data-toggle="dropdown" ' +
+    'aria-haspopup="true" aria-expanded="false"></button></div>' + ${JSON.stringify(GLEWLWYD_MENUS)});
   document.getElementById('continue').addEventListener('click', () => {
     location.href = params.get('callback_url') + '&g_continue';
   });

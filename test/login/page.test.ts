@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readPage } from '../../harness/login/html.ts';
 import { MAX_CONTROLS, MAX_METAS, classify, whyNotSubmittable } from '../../harness/login/page.ts';
+import { GLEWLWYD_MENUS } from './glewlwyd-fixtures.ts';
 
 const read = (html: string, status = 200) => readPage(html, 'https://idp.test/page', status);
 
@@ -58,6 +59,25 @@ describe('what a page is', () => {
       expect(classify(page).kind).toBe('identifier');
     },
   );
+
+  it('a menu or disclosure button (aria-haspopup, aria-expanded) is navigation: Continue stays the one choice', () => {
+    // Glewlwyd 2.7.5's signed-in footer: Continue, Logout with its split toggle, and the menu buttons "Manage" and
+    // "Change user" (GLEWLWYD_MENUS, as Chromium read them from the Debian package's login app).
+    const footer =
+      '<h4>Hello Alice</h4><h4>What do you wish for?</h4><button type="button" class="btn btn-success">Continue' +
+      '</button><button type="button" class="btn btn-danger">Logout</button><button type="button" ' +
+      'class="btn btn-danger dropdown-toggle" aria-haspopup="true"></button>';
+    const toggler =
+      '<button class="navbar-toggler" type="button" aria-expanded="false" aria-label="Toggle navigation"></button>';
+    const model = read(toggler + footer + GLEWLWYD_MENUS);
+    expect(model.controls.find((c) => c.text === 'Manage')).toMatchObject({ menu: true });
+    expect(model.controls.find((c) => c.text === 'Toggle navigation')).toMatchObject({ menu: true });
+    expect(classify(model)).toMatchObject({ kind: 'continue', submit: { text: 'Continue' } });
+    // The same buttons without those states (or with aria-haspopup="false") are choices: the page is nothing known.
+    const plain = GLEWLWYD_MENUS.replaceAll(' aria-expanded="false"', '');
+    expect(classify(read(toggler + footer + plain.replaceAll(' aria-haspopup="true"', ''))).kind).toBe('other');
+    expect(classify(read(toggler + footer + plain.replaceAll('"true"', '"false"'))).kind).toBe('other');
+  });
 
   it('hidden and disabled controls are not offered', () => {
     const cls = classify(
