@@ -420,8 +420,8 @@ async function probeRefresh(run: Omit<Run, 'probe'>, role: ClientRole): Promise<
 /**
  * What the target is, where its RFC 8414 metadata left it a guess (target.ts kindOf), settled by behaviour before any
  * scenario is gated: one code flow with the openid scope. An id_token in the token response: an OpenID provider;
- * the openid scope refused (invalid_scope) or tokens without an id_token: an OAuth 2.0 authorization server. A flow that cannot
- * complete (or no user, no code-flow client) leaves the guess, and the reason joins the kind's why.
+ * the openid scope refused (invalid_scope) or tokens without an id_token: an OAuth 2.0 authorization server.
+ * A flow that cannot complete (or no user, no code-flow client) leaves the guess, and the reason joins the kind's why.
  */
 export async function settleKind(run: Omit<Run, 'probe'>): Promise<void> {
   const { target, config } = run;
