@@ -439,14 +439,16 @@ async function probeRefresh(run: Omit<Run, 'probe'>, role: ClientRole): Promise<
 }
 
 /**
- * What the target is, where its metadata left it a guess (target.ts kindOf), settled by behaviour before any scenario
- * is gated: one code flow with the openid scope. An id_token in the token response: an OpenID provider; the openid
- * scope refused (invalid_scope) or tokens without an id_token: an OAuth 2.0 authorization server. A flow that cannot
- * complete (or no user, no code-flow client) leaves the guess, and the reason joins the kind's why.
+ * What the target is, where its RFC 8414 metadata left it a guess (target.ts kindOf), settled by behaviour before any
+ * scenario is gated: one code flow with the openid scope. An id_token in the token response: an OpenID provider;
+ * the openid scope refused (invalid_scope) or tokens without an id_token: an OAuth 2.0 authorization server.
+ * A flow that cannot complete (or no user, no code-flow client) leaves the guess, and the reason joins the kind's why.
  */
 export async function settleKind(run: Omit<Run, 'probe'>): Promise<void> {
   const { target, config } = run;
-  if (target.kind.by !== 'guess' || !config.user || !target.endpoints.authorization || !target.endpoints.token) return;
+  // Only RFC 8414 metadata leaves it open: OIDC Discovery metadata (or none) keeps the OpenID provider it always was.
+  if (target.kind.by !== 'guess' || target.metadataKind !== 'rfc8414') return;
+  if (!config.user || !target.endpoints.authorization || !target.endpoints.token) return;
   const role = (['confidential', 'public', 'confidential2'] as const).find((r) => run.clients[r]?.redirectUri);
   if (!role) return;
   const { ctx, done } = probeContext(run, 'the code flow that asks for openid');
