@@ -9,6 +9,7 @@ import { codeClientMetadata, registerOrFail, withRegistration } from '../checks/
  */
 export default defineScenario({
   id: 'registration.access-token-required',
+  appliesTo: 'oauth2',
   title: 'Reading or changing a registration without its registration access token fails with 401',
   requirements: {
     rfc7592_2_1: {

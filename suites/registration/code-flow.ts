@@ -16,6 +16,7 @@ import {
  */
 export default defineScenario({
   id: 'registration.code-flow',
+  appliesTo: 'oauth2',
   title: 'A registered client completes the authorization code flow',
   requirements: {
     rfc7591_3_2_1: {

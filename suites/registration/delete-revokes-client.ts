@@ -11,6 +11,7 @@ import { codeClientMetadata, deleteRegistered, registerOrFail, registeredClient 
  */
 export default defineScenario({
   id: 'registration.delete-revokes-client',
+  appliesTo: 'oauth2',
   title: 'After its registration is deleted, a client can no longer get tokens',
   requirements: {
     rfc7592_2_3: {

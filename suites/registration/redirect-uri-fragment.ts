@@ -14,6 +14,7 @@ import {
  */
 export default defineScenario({
   id: 'registration.redirect-uri-fragment',
+  appliesTo: 'oauth2',
   title: 'A redirect URI with a fragment is refused with invalid_redirect_uri',
   requirements: {
     rfc6749_3_1_2: {

@@ -14,6 +14,7 @@ import {
  */
 export default defineScenario({
   id: 'registration.redirect-uris-required',
+  appliesTo: 'oauth2',
   title: 'A public client of the code flow cannot register without redirect_uris',
   requirements: {
     rfc6749_3_1_2_2: {

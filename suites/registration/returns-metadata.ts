@@ -8,6 +8,7 @@ import { codeClientMetadata, registerOrFail, withRegistration } from '../checks/
  */
 export default defineScenario({
   id: 'registration.returns-metadata',
+  appliesTo: 'oauth2',
   title: 'The registration response returns the registered metadata',
   requirements: {
     rfc7591_3_2_1: {

@@ -4,6 +4,7 @@ import { codeClientMetadata, registerOrFail, withRegistration } from '../checks/
 /** RFC 7591 §3.2.1: a response that issues a client_secret says when it expires (0: never). */
 export default defineScenario({
   id: 'registration.secret-expiry',
+  appliesTo: 'oauth2',
   title: 'A registration response that issues a client_secret carries client_secret_expires_at',
   requirements: {
     rfc7591_3_2_1: {
