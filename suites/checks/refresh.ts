@@ -11,19 +11,21 @@ import {
 } from '../../harness/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
 import { describeResponse } from './oauth.ts';
-import { withOpenid } from './scope.ts';
+import { codeFlowScope } from './scope.ts';
 
 export type RefreshableTokens = TokenSet & { refresh_token: string };
 
 /**
  * `scope` plus offline_access when the target advertises it (OIDC Core §11: how an OpenID client
- * asks for a refresh token), with openid, which offline_access belongs to.
+ * asks for a refresh token), with openid on an OpenID provider, which offline_access belongs to there; an OAuth 2.0
+ * authorization server that lists offline_access gets it as one of its own scopes, without openid, which it need not
+ * know (RFC 6749 §3.3).
  */
 export function offlineScope(target: Target, scope: readonly string[]): string[] {
   const supported = target.discovery?.scopes_supported;
   if (scope.includes('offline_access') || !Array.isArray(supported) || !supported.includes('offline_access'))
     return [...scope];
-  return parseScope(withOpenid([...scope, 'offline_access'].join(' ')));
+  return parseScope(codeFlowScope(target, [...scope, 'offline_access'].join(' ')));
 }
 
 /**

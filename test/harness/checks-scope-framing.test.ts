@@ -181,5 +181,11 @@ describe('granted scope', () => {
     const bare = targetFromDiscovery('https://idp.test', 'https://idp.test/.well-known/openid-configuration', {});
     expect(escalatingScopes(bare, ['api:read'])).toEqual([]);
     expect(offlineScope(bare, ['openid'])).toEqual(['openid']);
+    // An OAuth 2.0 authorization server (RFC 8414 metadata, no openid) that lists offline_access: asked without openid.
+    const as = targetFromDiscovery('https://idp.test', 'https://idp.test/.well-known/oauth-authorization-server', {
+      scopes_supported: ['read', 'offline_access'],
+    });
+    expect(as.kind.protocol).toBe('oauth2');
+    expect(offlineScope(as, ['read'])).toEqual(['read', 'offline_access']);
   });
 });
