@@ -72,6 +72,11 @@ export interface RedirectRecord {
   url: string;
   status: number;
   location: string;
+  /**
+   * For a POST: whether it carried the user's credentials (a filled password input), where the actuator knows
+   * (HTTP); absent where it does not (Chromium), which a scenario takes as "may carry them".
+   */
+  credentials?: boolean;
 }
 
 /** The page a driver ended on, and why. */

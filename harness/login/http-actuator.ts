@@ -33,6 +33,8 @@ export interface Step {
   method: 'GET' | 'POST';
   url: string;
   form?: [string, string][];
+  /** Whether the submission carries the user's credentials (a filled password input of the form). */
+  credentials?: boolean;
 }
 
 /** A page as the HTTP actuator fetched it: what the browser is given when a walk goes on there (auto.ts). */
@@ -104,9 +106,17 @@ function redirectOf(res: HttpResponse, from: string): string | undefined {
   return res.status >= 300 && res.status < 400 && location ? new URL(location, from).href : undefined;
 }
 
+/** Whether the values of form `index` include a filled password input: the submission carries credentials. */
+function carriesCredentials(model: PageModel, index: number, values: [string, string][]): boolean {
+  const passwords = new Set(
+    model.controls.filter((c) => c.form === index && c.type === 'password' && c.name).map((c) => c.name),
+  );
+  return values.some(([name, value]) => passwords.has(name) && value !== '');
+}
+
 /** A form's submission: GET puts the values in the query. */
-function submission(url: string, method: 'GET' | 'POST', values: [string, string][]): Step {
-  if (method === 'POST') return { method: 'POST', url, form: values };
+function submission(url: string, method: 'GET' | 'POST', values: [string, string][], credentials = false): Step {
+  if (method === 'POST') return { method: 'POST', url, form: values, credentials };
   const u = new URL(url);
   u.search = new URLSearchParams(values).toString();
   return { method: 'GET', url: u.href };
@@ -123,14 +133,16 @@ function press(
   const form = model.forms[control.form!]!;
   const values = formValues(model, control.form!, overrides, control, check);
   const url = new URL(control.formAction || form.action || model.url, model.url).href;
-  return submission(url, control.formMethod ?? form.method, values);
+  const credentials = carriesCredentials(model, control.form!, values);
+  return submission(url, control.formMethod ?? form.method, values, credentials);
 }
 
 /** Submitting the form of `input` without a button (as Enter does): its values, no submitter. */
 function submitWithout(model: PageModel, input: PageControl, overrides: Record<string, string>): Step {
   const form = model.forms[input.form!]!;
   const values = formValues(model, input.form!, overrides);
-  return submission(new URL(form.action || model.url, model.url).href, form.method, values);
+  const credentials = carriesCredentials(model, input.form!, values);
+  return submission(new URL(form.action || model.url, model.url).href, form.method, values, credentials);
 }
 
 /** The authorization request: a GET of the URL, or a form POST of its query to the URL without it. */
@@ -206,7 +218,13 @@ export class HttpActuator implements Actuator {
         this.#page = { url: request.url, res };
         return;
       }
-      this.#redirects.push({ method: request.method, url: request.url, status: res.status, location: redirect });
+      this.#redirects.push({
+        method: request.method,
+        url: request.url,
+        status: res.status,
+        location: redirect,
+        ...(request.method === 'POST' ? { credentials: request.credentials === true } : {}),
+      });
       if (isRedirectTo(redirect, this.o.stopAt)) {
         this.#end = { kind: 'redirect', url: redirect, params: responseParams(redirect) };
         return;

@@ -44,14 +44,23 @@ export default defineScenario({
       redirects.map((r) => `${r.method} ${r.url.split('?')[0]} → ${r.status}`).join('\n') || '(none)',
       'redirects on the way',
     );
-    const afterPost = redirects.filter((r) => r.method === 'POST');
+    // RFC 9700 §4.12 is about requests that carry the user's credentials: a consent or account POST without them is
+    // not judged (a POST the login driver could not look into is taken as carrying them).
+    const afterPost = redirects.filter((r) => r.method === 'POST' && r.credentials !== false);
+    const other = redirects.filter((r) => r.method === 'POST' && r.credentials === false);
+    if (other.length)
+      ctx.evidence.note(
+        other.map((r) => `${r.url.split('?')[0]} → ${r.status}`).join('\n'),
+        'POSTs without credentials, not judged',
+      );
     if (afterPost.length === 0) {
       // No premise, no verdict: a sign-in by script (an XHR, a single-page app) posts no form the IdP could answer with
       // a redirect. A walk that never got to the redirect URI did not sign in at all: that is a set-up problem.
       if (outcome.kind === 'redirect' && outcome.params.code)
         return ctx.skip(
-          'the authorization reached the redirect URI with a code without a form POST answered by a redirect (the ' +
-            'credentials went by script, or no sign-in was asked for), so there is no such redirect to judge',
+          'the authorization reached the redirect URI with a code without a form POST of the credentials answered ' +
+            'by a redirect (the credentials went by script, or no sign-in was asked for), so there is no such ' +
+            'redirect to judge',
         );
       throw new PreconditionError(
         `no form POST was answered with a redirect, and the authorization ${describeOutcome(outcome)}; a completed ` +

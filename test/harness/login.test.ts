@@ -185,6 +185,36 @@ describe('the form login driver', () => {
     }
   });
 
+  it('marks which form POST carried the credentials (a filled password input) in its redirect record', async () => {
+    const pages: Record<string, string> = {
+      '/start':
+        '<form method="post" action="/login"><input name="user"><input type="password" name="pw">' +
+        '<button>Sign in</button></form>',
+      '/consent':
+        '<p>The app wants access to your account</p><form method="post" action="/decide">' +
+        '<button name="allowed" value="true">Allow</button></form>',
+    };
+    const server = createServer((req, res) => {
+      if (req.method === 'GET') res.writeHead(200, { 'content-type': 'text/html' }).end(pages[req.url ?? ''] ?? '');
+      else if (req.url === '/login') res.writeHead(303, { location: '/consent' }).end();
+      else res.writeHead(302, { location: 'https://app.test/cb?code=c1' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const recorder = new Recorder(new Redactor());
+      const d = new FormLoginDriver({ http: new HttpClient({ recorder }), username: 'u', password: 'p4ssword' });
+      const outcome = await d.authorize(`${origin}/start`, ['https://app.test/cb']);
+      expect(outcome.kind).toBe('redirect');
+      expect(outcome.redirects?.map((r) => [r.method, new URL(r.url).pathname, r.status, r.credentials])).toEqual([
+        ['POST', '/login', 303, true],
+        ['POST', '/decide', 302, false],
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('stops when the login form comes back (wrong password)', async () => {
     const { d, url } = await driver(undefined, 'wrong-password');
     const outcome = await d.authorize(url({}), [STUB.web.redirect]);
