@@ -73,7 +73,7 @@ export async function browserDriverWallTime(idp: DriverIdp = 'reference', seed =
       }
     }
     // oidc-provider's test support is loaded only for this IdP (a dev dependency).
-    const { startOidcProvider } = await import('../test/support/oidc-provider.ts');
+    const { startOidcProvider } = await import('../interop/oidc-provider/provider.ts');
     const op = await startOidcProvider();
     try {
       return await both(op.target as Target);

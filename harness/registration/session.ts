@@ -7,7 +7,7 @@
  * redactor before anything is reported.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { unusedLoopbackPort } from '../ports.ts';
 import { GRANT } from '../../protocol/grants.ts';
 import type { ClientEntry, PrivateJwk, TargetConfig } from '../config.ts';
 import { DEFAULT_REGISTERED_ROLES } from '../config.ts';
@@ -25,19 +25,6 @@ export function rolesToRegister(config: TargetConfig, needed: Iterable<ClientRol
   const allowed: readonly ClientRole[] = config.registration.roles ?? DEFAULT_REGISTERED_ROLES;
   const wanted = new Set(needed);
   return allowed.filter((role) => wanted.has(role) && !config.clients[role]);
-}
-
-/** A loopback port nothing listens on: taken from the system, then let go (the harness never fetches it). */
-export async function unusedLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** OpenID Connect's own scopes (OIDC Core §5.4, §11): about a user, never a machine client's. */

@@ -1,11 +1,11 @@
 /**
  * oidc-provider 9 (panva's certified implementation, an npm devDependency), in-process: the
- * fixture in test/support/oidc-provider.ts (configured soundly: PKCE, rotation, device flow,
+ * fixture in interop/oidc-provider/provider.ts (configured soundly: PKCE, rotation, device flow,
  * introspection, revocation), wrapped as an InteropIdp. Nothing to install; nothing to stop but
  * its HTTP server, since it runs in this process.
  */
 import type { InteropIdp, RunningIdp } from '../idp.ts';
-import { startOidcProvider } from '../../test/support/oidc-provider.ts';
+import { startOidcProvider } from './provider.ts';
 
 const idp: InteropIdp = {
   name: 'oidc-provider',

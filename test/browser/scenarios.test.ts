@@ -17,7 +17,7 @@ import type { Scenario } from '../../harness/scenario.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { startOidcProvider } from '../support/oidc-provider.ts';
+import { startOidcProvider } from '../../interop/oidc-provider/provider.ts';
 import { closedPort } from '../support/ports.ts';
 
 const BROWSER = BUILT_IN_SCENARIOS.filter((s) => s.area === 'browser');

@@ -13,7 +13,7 @@ import { readPage } from '../../harness/login/html.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { GRANT } from '../../harness/target.ts';
 import { createReferenceServer, SEEDED_CLIENTS, SEEDED_USER, type ReferenceServer } from '../../reference/index.ts';
-import { type StartedOidcProvider, startOidcProvider } from '../support/oidc-provider.ts';
+import { type StartedOidcProvider, startOidcProvider } from '../../interop/oidc-provider/provider.ts';
 
 const TV: Client = { role: 'device', clientId: 'tv', scope: '', authMethod: 'none' };
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { type StartedOidcProvider, startOidcProvider } from '../support/oidc-provider.ts';
+import { type StartedOidcProvider, startOidcProvider } from '../../interop/oidc-provider/provider.ts';
 
 let op: StartedOidcProvider;
 beforeAll(async () => {

@@ -83,6 +83,14 @@ export function importViolations(
   const used = new Set<ImportException>();
   for (const [file, specifiers] of graph) {
     const folder = topFolder(file);
+    // Shipped and tooling code (interop/, bench/, scripts/, …) never reaches into the tests' own helpers.
+    if (folder !== 'test') {
+      for (const specifier of specifiers) {
+        const target = resolved(file, specifier);
+        if (target !== undefined && topFolder(target) === 'test')
+          problems.push(`${file} imports ${target}: only tests may import test/ (move what it needs out of test/)`);
+      }
+    }
     const rule = rules[folder];
     if (!rule) continue;
     for (const specifier of specifiers) {

@@ -89,6 +89,23 @@ describe('the one-way import rule', () => {
     expect(importViolations(graph)).toEqual([]);
   });
 
+  it('lets no file outside test/ import from test/', () => {
+    const problems = importViolations(
+      new Map([
+        ['interop/oidc-provider/index.ts', ['../../test/support/oidc-provider.ts']],
+        ['scripts/redis-server.ts', ['../test/support/ports.ts']],
+        ['bench/browser.ts', ['../interop/oidc-provider/provider.ts']],
+        ['test/matrix/a.test.ts', ['../support/ports.ts']],
+      ]),
+    );
+    expect(problems).toEqual([
+      'interop/oidc-provider/index.ts imports test/support/oidc-provider.ts: only tests may import test/ (move what ' +
+        'it needs out of test/)',
+      'scripts/redis-server.ts imports test/support/ports.ts: only tests may import test/ (move what it needs out ' +
+        'of test/)',
+    ]);
+  });
+
   it('limits protocol/ to node built-ins and jose', () => {
     const problems = importViolations(new Map([['protocol/a.ts', ['zod', '@koa/router', 'crypto']]]));
     expect(problems).toHaveLength(3);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report, ScenarioResult } from '../../harness/results.ts';
 import { runConformance } from '../../index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { type StartedOidcProvider, startOidcProvider } from '../support/oidc-provider.ts';
+import { type StartedOidcProvider, startOidcProvider } from '../../interop/oidc-provider/provider.ts';
 
 const CATALOG = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
 const EXPECTED_FAILURES = ['token.json-body'];

@@ -12,7 +12,7 @@ import type { Report, ScenarioResult } from '../../harness/results.ts';
 import { runConformance } from '../../index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
-import { startOidcProvider } from '../support/oidc-provider.ts';
+import { startOidcProvider } from '../../interop/oidc-provider/provider.ts';
 
 const CATALOG = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
 const SEED = 20261122;

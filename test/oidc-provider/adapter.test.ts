@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAtomicMemoryAdapter } from '../support/oidc-provider-adapter.ts';
+import { createAtomicMemoryAdapter } from '../../interop/oidc-provider/adapter.ts';
 
 class AlreadyConsumed extends Error {}
 

@@ -12,7 +12,7 @@ import {
   type StartedOidcProvider,
   type TargetClient,
   type TargetConfig,
-} from '../support/oidc-provider.ts';
+} from '../../interop/oidc-provider/provider.ts';
 import { LoginSession, activateDevice, redirectAfterLogin, send } from '../support/form-login.ts';
 
 interface Discovery {

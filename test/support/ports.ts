@@ -1,10 +1,2 @@
-import { createServer } from 'node:net';
-
-/** A local port that nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+/** A local port that nothing listens on (bound, then released): the harness's own helper, by the name tests use. */
+export { unusedLoopbackPort as closedPort } from '../../harness/ports.ts';

@@ -1,5 +1,5 @@
 /**
- * The slice of oidc-provider 9's API that test/support/oidc-provider.ts uses. oidc-provider ships
+ * The slice of oidc-provider 9's API that interop/oidc-provider/provider.ts uses. oidc-provider ships
  * no type declarations and @types/oidc-provider is not a dependency, so this declares only what the
  * fixture touches; everything it does not use is deliberately absent.
  */

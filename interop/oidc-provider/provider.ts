@@ -39,7 +39,7 @@
  * - Token exchange (RFC 8693) is left out: oidc-provider has none built in, and a grant written
  *   here with registerGrantType would test our code, not the independent implementation's. The
  *   target has no `exchange` client, so the token-exchange scenarios skip for that reason.
- * - Storage: test/support/oidc-provider-adapter.ts (unbounded, atomic consume) instead of the
+ * - Storage: interop/oidc-provider/adapter.ts (unbounded, atomic consume) instead of the
  *   development-only MemoryAdapter (a 1000-entry LRU). Keys: a fresh RS256 key per start, not the
  *   development keys; fresh cookie keys and client secrets too.
  */
@@ -49,7 +49,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import type Provider from 'oidc-provider';
 import type { Account, KoaContextWithOIDC, ProviderClient } from 'oidc-provider';
-import { createAtomicMemoryAdapter } from './oidc-provider-adapter.ts';
+import { createAtomicMemoryAdapter } from './adapter.ts';
 
 /** The resource server client_credentials tokens are issued for (RFC 8707 resource indicator). */
 export const API_RESOURCE = 'https://api.example.test/';

@@ -1,0 +1,15 @@
+/** Loopback ports. */
+import { createServer } from 'node:net';
+
+/** A loopback port nothing listens on: taken from the system, then let go (the harness never fetches it). */
+export async function unusedLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
