@@ -78,6 +78,21 @@ export type ActuatorEnd =
 /** The page a walk ends on, without the walk's own lists. */
 export type EndOfPage = Pick<EndPage, 'status' | 'url' | 'body' | 'headline' | 'reason'>;
 
+/**
+ * The page changed between its reading and the action: a control the walk chose is no longer shown (a single-page app
+ * that re-rendered: a grant panel replaced by a "Continue" view, a form swapped by script). Nothing was done; the walk
+ * reads the page again and decides anew.
+ */
+export class PageChanged extends Error {
+  override readonly name = 'PageChanged';
+}
+
+/** How long an actuator waits for a chosen control to be shown before it takes the page for changed. */
+export const SHOWN_WAIT_MS = 3_000;
+
+/** How many times one walk reads a page again after it changed under an action, before it gives up on it. */
+export const MAX_PAGE_CHANGES = 3;
+
 export interface Actuator {
   readonly name: 'http' | 'browser';
   /** How the actuator's login-came-back message hints at the cause. */

@@ -7,7 +7,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OffOriginError } from '../http.ts';
-import type { Action, ActuatorEnd, Actuator, EndOfPage, Reading } from './actuator.ts';
+import {
+  type Action,
+  type ActuatorEnd,
+  type Actuator,
+  type EndOfPage,
+  PageChanged,
+  type Reading,
+  SHOWN_WAIT_MS,
+} from './actuator.ts';
 import { emptyModel, locate, readLivePage } from './browser-page.ts';
 import type { BrowserWalk } from './browser-walk.ts';
 import type { PageKind, PageVisit, RedirectRecord, RequestRecord } from './driver.ts';
@@ -126,6 +134,21 @@ export class BrowserActuator implements Actuator {
   async perform(action: Action, reading: Reading): Promise<void> {
     const { walk, position, timeoutMs: timeout } = this.o;
     const element = (c: Parameters<typeof locate>[2]) => locate(walk.page, reading.snapshot, c);
+    // Every control the action needs must still be shown: a page that re-rendered since it was read is read again.
+    const needed =
+      action.kind === 'fill'
+        ? [...action.fills.map((f) => f.control), ...(action.submit ? [action.submit] : [])]
+        : [...(action.what === 'consent' ? action.check : []), action.control];
+    for (const control of needed) {
+      const shownInTime = await element(control)
+        .waitFor({ state: 'visible', timeout: Math.min(SHOWN_WAIT_MS, timeout) })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!shownInTime)
+        throw new PageChanged(`${describeControl(control)} is no longer shown on ${walk.page.url().split('?')[0]}`);
+    }
     if (action.kind === 'fill') {
       const [typed, after, what] = SHOTS[action.what];
       for (const { control, value } of action.fills) {

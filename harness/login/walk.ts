@@ -7,7 +7,16 @@
  * The drivers differ only in their actuators, so their walks cannot drift apart.
  */
 import { PreconditionError } from '../failures.ts';
-import { type Action, type Actuator, type Fill, type Reading, type Refusal, USE_BROWSER } from './actuator.ts';
+import {
+  type Action,
+  type Actuator,
+  type Fill,
+  MAX_PAGE_CHANGES,
+  PageChanged,
+  type Reading,
+  type Refusal,
+  USE_BROWSER,
+} from './actuator.ts';
 import type {
   AuthorizeOptions,
   AuthorizeOutcome,
@@ -91,6 +100,8 @@ export class PageWalk {
   readonly pages: PageKind[] = [];
   readonly visits: PageVisit[] = [];
   logins = 0;
+  /** How often the page changed under an action (PageChanged) in this walk. */
+  #changes = 0;
   identified = 0;
   #a: Actuator;
   /** The actuators the walk used before the one it uses now (the HTTP one, after a hand-over). */
@@ -149,7 +160,11 @@ export class PageWalk {
   }
 
   /** Does `action` on the page, or says why not: a stop reason (undefined: the page's own), or 'handed' over. */
-  async #do(action: Action, reading: Reading, kind?: PageKind): Promise<'acted' | 'handed' | string | undefined> {
+  async #do(
+    action: Action,
+    reading: Reading,
+    kind?: PageKind,
+  ): Promise<'acted' | 'handed' | 'changed' | string | undefined> {
     stepOn(this.s.position, action);
     const refusal: Refusal | undefined = this.#a.refuse(action, reading);
     if (refusal) {
@@ -158,7 +173,18 @@ export class PageWalk {
       return refusal.message;
     }
     if (kind) await this.#passed(kind);
-    await this.#a.perform(action, reading);
+    try {
+      await this.#a.perform(action, reading);
+    } catch (error) {
+      // The page re-rendered between reading and acting: nothing was done, so read it again (a few times at most).
+      if (!(error instanceof PageChanged) || this.#changes >= MAX_PAGE_CHANGES) throw error;
+      this.#changes++;
+      if (kind) {
+        this.pages.pop();
+        this.visits.pop();
+      }
+      return 'changed';
+    }
     return 'acted';
   }
 
@@ -171,7 +197,10 @@ export class PageWalk {
    * One action on a login, identifier, consent or interstitial page: 'acted', 'handed' (over to the browser), or why
    * the walk stops (undefined: nothing to do).
    */
-  async #act(reading: Reading, decision: 'approve' | 'deny'): Promise<'acted' | 'handed' | string | undefined> {
+  async #act(
+    reading: Reading,
+    decision: 'approve' | 'deny',
+  ): Promise<'acted' | 'handed' | 'changed' | string | undefined> {
     const { cls } = reading;
     const steps = this.s.steps !== undefined;
     if (cls.kind === 'login') {
@@ -245,7 +274,7 @@ export class PageWalk {
       if (this.#a.end) break;
       if (await this.#needsBrowser(reading)) continue;
       const done = await this.#act(reading, decision);
-      if (done === 'acted' || done === 'handed') continue;
+      if (done === 'acted' || done === 'handed' || done === 'changed') continue;
       return this.#stop(
         done ?? stopReason(this.#a, reading.model, reading.cls, decision),
         reading.cls.kind === 'error',
@@ -337,7 +366,7 @@ export class PageWalk {
       // A page rendered by script before the code is in, or before anyone signed in or decided: the browser reads it.
       if (await this.#needsBrowser(reading, !codeIn || (!decided && this.logins === 0 && !this.#stepsRun))) continue;
       const done = await this.#act(reading, decision);
-      if (done === 'handed') continue;
+      if (done === 'handed' || done === 'changed') continue;
       if (done === 'acted') {
         decided ||= cls.kind === 'consent';
         continue;
