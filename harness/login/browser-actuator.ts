@@ -5,6 +5,7 @@
  * is given time to render — and the control the walk chose typed into or clicked as a user would. A screenshot after
  * every step.
  */
+import type { Locator } from 'playwright-core';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OffOriginError } from '../http.ts';
 import {
@@ -133,14 +134,15 @@ export class BrowserActuator implements Actuator {
 
   async perform(action: Action, reading: Reading): Promise<void> {
     const { walk, position, timeoutMs: timeout } = this.o;
-    const element = (c: Parameters<typeof locate>[2]) => locate(walk.page, reading.snapshot, c);
+    const located = (c: Parameters<typeof locate>[2]) => locate(walk.page, reading.snapshot, c);
+    const element = (c: Parameters<typeof locate>[2]) => whileShown(located(c), describeControl(c), walk.page.url());
     // Every control the action needs must still be shown: a page that re-rendered since it was read is read again.
     const needed =
       action.kind === 'fill'
         ? [...action.fills.map((f) => f.control), ...(action.submit ? [action.submit] : [])]
         : [...(action.what === 'consent' ? action.check : []), action.control];
     for (const control of needed) {
-      const shownInTime = await element(control)
+      const shownInTime = await located(control)
         .waitFor({ state: 'visible', timeout: Math.min(SHOWN_WAIT_MS, timeout) })
         .then(
           () => true,
@@ -191,4 +193,38 @@ export class BrowserActuator implements Actuator {
   redirects(): Promise<RedirectRecord[]> {
     return this.o.walk.redirects();
   }
+}
+
+/** How long one try of an action on a control lasts before the harness looks whether the control is still shown. */
+const ACTION_SLICE_MS = 2_000;
+
+/**
+ * The control's actions (click, fill, press, check) in slices of ACTION_SLICE_MS up to their timeout: after a slice
+ * that timed out, a control that is no longer shown means the page changed under the action (PageChanged: nothing
+ * was done, Playwright drops an action that timed out), one still shown is tried again until the timeout is spent.
+ */
+function whileShown(locator: Locator, what: string, url: string) {
+  const sliced =
+    (act: (timeout: number) => Promise<void>) =>
+    async (options: { timeout: number }): Promise<void> => {
+      const deadline = performance.now() + options.timeout;
+      for (;;) {
+        const left = deadline - performance.now();
+        try {
+          return await act(Math.max(1, Math.min(ACTION_SLICE_MS, left)));
+        } catch (error) {
+          if ((error as Error)?.name !== 'TimeoutError') throw error;
+          if (!(await locator.isVisible().catch(() => false)))
+            throw new PageChanged(`${what} is no longer shown on ${url.split('?')[0]}`);
+          if (performance.now() >= deadline) throw error;
+        }
+      }
+    };
+  return {
+    click: sliced((timeout) => locator.click({ timeout })),
+    check: sliced((timeout) => locator.check({ timeout })),
+    fill: (value: string, options: { timeout: number }) =>
+      sliced((timeout) => locator.fill(value, { timeout }))(options),
+    press: (key: string, options: { timeout: number }) => sliced((timeout) => locator.press(key, { timeout }))(options),
+  };
 }
