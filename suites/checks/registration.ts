@@ -22,9 +22,21 @@ export function codeClientMetadata(ctx: ScenarioContext, over: Record<string, un
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',
     client_name: `idp-conformance ${ctx.id}`,
-    ...(scopeOffered(ctx, 'openid') ? { scope: 'openid' } : {}),
+    ...(registeredScope(ctx) ? { scope: registeredScope(ctx) } : {}),
     ...over,
   };
+}
+
+/**
+ * The scope a registered code-flow client asks for: openid on a target that offers it; else (an OAuth 2.0
+ * authorization server) the first scope its metadata lists, since RFC 6749 §3.3 lets a server refuse a request
+ * without a scope (invalid_scope) when it has no default; none when it lists none.
+ */
+function registeredScope(ctx: ScenarioContext): string | undefined {
+  if (ctx.target.kind.protocol === 'oidc' && scopeOffered(ctx, 'openid')) return 'openid';
+  const scopes = ctx.target.discovery?.scopes_supported;
+  if (!Array.isArray(scopes)) return scopeOffered(ctx, 'openid') ? 'openid' : undefined;
+  return scopes.find((s): s is string => typeof s === 'string' && s !== 'openid' && s !== 'offline_access');
 }
 
 function scopeOffered(ctx: ScenarioContext, scope: string): boolean {
