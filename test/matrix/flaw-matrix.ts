@@ -254,6 +254,27 @@ export const OAUTH_ONLY: Readonly<Partial<Record<FlawName, Record<string, Outcom
       },
     ]),
   ),
+  ...Object.fromEntries(
+    (['exchange-upscope', 'error-format-wrong'] as const).map((flaw) => [
+      flaw,
+      {
+        'token-exchange.scope-escalation': {
+          status: 'skipped',
+          why:
+            'on the OAuth-only reference the exchange client may hold api:read api:write only, which the subject ' +
+            'token has already: no wider scope to ask for (the flaw is proven on the OpenID reference)',
+        },
+      },
+    ]),
+  ),
+  'dpop-bearer-accepted': {
+    'dpop.no-bearer-downgrade': {
+      status: 'skipped',
+      why:
+        'the OAuth-only reference has no userinfo endpoint to present the token at (the flaw is proven on the ' +
+        'OpenID reference)',
+    },
+  },
   'discovery-field-missing': {
     'implicit.no-refresh-token': {
       status: 'skipped',
@@ -262,6 +283,15 @@ export const OAUTH_ONLY: Readonly<Partial<Record<FlawName, Record<string, Outcom
         'implicit grant is not advertised to the legacy scenario',
     },
   },
+};
+
+/**
+ * Scenarios for every server whose premise the OAuth-only reference lacks: skipped there with this reason (their
+ * flaws are proven on the OpenID reference).
+ */
+const OAUTH_ONLY_PREMISES: Readonly<Record<string, RegExp>> = {
+  'dpop.no-bearer-downgrade': /^discovery has no userinfo_endpoint/,
+  'token-exchange.scope-escalation': /is in the subject token's scope already, so no wider scope can be asked for/,
 };
 
 /** On the OAuth-only reference (serve --oauth-only) an OpenID-provider-only scenario does not apply: it is skipped. */
@@ -312,7 +342,8 @@ export function registerFlawMatrix(seed: number, kind: 'oidc' | 'oauth2' = 'oidc
             !LEGACY_AREAS.has(r.area) &&
             !Object.hasOwn(OPT_IN, r.id) &&
             !/of the server: .* binds? the client/.test(r.skipReason ?? '') &&
-            !(kind === 'oauth2' && OIDC_SKIP.test(r.skipReason ?? '')),
+            !(kind === 'oauth2' && OIDC_SKIP.test(r.skipReason ?? '')) &&
+            !(kind === 'oauth2' && OAUTH_ONLY_PREMISES[r.id]?.test(r.skipReason ?? '')),
         );
         expect(skipped.map(show)).toEqual([]);
       },
