@@ -115,9 +115,10 @@ describe('action.yml', () => {
       expect.arrayContaining(['target', 'only', 'skip', 'profile', 'report', 'format', 'fail-on']),
     );
     for (const name of cliInputs) expect(options, `input ${name}`).toContain(name);
-    // --flaw switches on planted flaws in the embedded reference: for testing the harness, not an IdP.
-    expect(options.filter((o) => !cliInputs.includes(o))).toEqual(expect.arrayContaining(['flaw', 'help']));
-    expect(options.filter((o) => !cliInputs.includes(o) && !['flaw', 'help'].includes(o))).toEqual([]);
+    // --flaw and --oauth-only shape the embedded reference: for testing the harness, not an IdP.
+    const deliberate = ['flaw', 'oauth-only', 'help'];
+    expect(options.filter((o) => !cliInputs.includes(o))).toEqual(expect.arrayContaining(deliberate));
+    expect(options.filter((o) => !cliInputs.includes(o) && !deliberate.includes(o))).toEqual([]);
   }, 60_000);
 
   it(
@@ -144,6 +145,7 @@ describe('action.yml', () => {
         shard: '1/3',
         timeout: '45000',
         baseline: 'main/report.json',
+        register: 'true',
         package: 'idp-conformance@0.1.0',
       };
       expect(
@@ -160,7 +162,9 @@ describe('action.yml', () => {
       expect(result.outputs).toEqual({ report: 'out dir', 'exit-code': '1' });
       const args = readFileSync(argsFile, 'utf8').trimEnd().split('\n');
       expect(args.slice(0, 4)).toEqual(['--yes', '--package=idp-conformance@0.1.0', 'idp-conformance', 'run']);
-      const pairs = args.slice(4);
+      // --register is a flag: passed once, without a value, when the input is "true".
+      expect(args.filter((a) => a === '--register')).toHaveLength(1);
+      const pairs = args.slice(4).filter((a) => a !== '--register');
       const passed: [string, string][] = [];
       for (let i = 0; i < pairs.length; i += 2) passed.push([pairs[i]!, pairs[i + 1]!]);
       expect(passed).toEqual(
@@ -183,7 +187,9 @@ describe('action.yml', () => {
         ]),
       );
       expect(passed).toHaveLength(15);
-      expect(new Set(passed.map(([flag]) => flag.slice(2)))).toEqual(new Set(cliInputs));
+      expect(new Set(passed.map(([flag]) => flag.slice(2)))).toEqual(
+        new Set(cliInputs.filter((i) => i !== 'register')),
+      );
 
       // With the defaults only: the run options the action defaults, nothing empty.
       const defaults = runStep(
