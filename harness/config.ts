@@ -286,15 +286,7 @@ const rolesShape = Object.fromEntries(
  * The roles the harness registers by default when registration is on (issue 30): every role the catalog uses but the
  * deprecated legacy one (password and implicit grants), which is registered only when registration.roles lists it.
  */
-export const DEFAULT_REGISTERED_ROLES = [
-  'confidential',
-  'confidential2',
-  'public',
-  'machine',
-  'device',
-  'exchange',
-  'keyed',
-] as const satisfies readonly ClientRole[];
+export const DEFAULT_REGISTERED_ROLES: readonly ClientRole[] = CLIENT_ROLES.filter((role) => role !== 'legacy');
 
 const metadataOverrides = z.record(z.string().min(1), z.unknown()).superRefine((metadata, ctx) => {
   for (const name of Object.keys(metadata)) {
