@@ -126,7 +126,10 @@ export type PageClass =
   | { kind: 'consent'; approve?: PageControl; deny?: PageControl; choices: PageControl[] }
   /** One button that moves on ("Continue", "Yes") on a page that asks for no access: an interstitial. */
   | { kind: 'continue'; submit: PageControl }
-  /** Nothing a driver knows: no controls (links do not count), or controls that are none of the above. */
+  /**
+   * Nothing a driver knows: no controls (links, menus and account controls do not count), or controls that are none
+   * of the above.
+   */
   | { kind: 'other'; controls: boolean };
 
 export interface ClassifyOptions {
@@ -175,13 +178,21 @@ function hints(c: PageControl): string {
   return `${c.name ?? ''} ${c.id ?? ''} ${c.autocomplete ?? ''} ${c.text}`;
 }
 
-/** The submit control of a form that moves on (not a cancel): the first that does not deny. */
+/**
+ * The submit control of a form that moves on (not a cancel): the first that does not deny. An account or navigation
+ * control (a menu or disclosure button, "Logout") never submits what the user typed in: it is chosen only when the
+ * form has nothing else. A shown button that is disabled counts after the enabled ones: a page often enables its
+ * submit only once the input is filled in (Glewlwyd's device page: "OK" next to the empty code input).
+ */
 function submitOf(model: PageModel, form: number | undefined, near?: PageControl): PageControl | undefined {
-  const buttons = model.controls.filter((c) => usable(c) && isPressable(c) && c.tag !== 'a' && !says(c, 'deny'));
-  const inForm = form === undefined ? [] : buttons.filter((c) => c.form === form);
-  const chosen = inForm.find(isSubmit) ?? inForm[0];
+  const candidates = model.controls.filter((c) => c.visible && isPressable(c) && c.tag !== 'a' && !says(c, 'deny'));
+  const pressable = [...candidates.filter((c) => !c.disabled), ...candidates.filter((c) => c.disabled)];
+  const inForm = form === undefined ? [] : pressable.filter((c) => c.form === form);
+  const chosen = inForm.find(isSubmit) ?? inForm.find((c) => !isAccountOrNavigation(c)) ?? inForm[0];
   if (chosen || form !== undefined) return chosen;
-  // No form (a script-rendered page): the first visible button after the input, else any.
+  // No form (a script-rendered page): the first shown button after the input, else any; a menu button (the page's
+  // navigation) is no submit of the input next to it.
+  const buttons = pressable.filter((c) => !isAccountOrNavigation(c));
   return buttons.find((c) => near && c.index > near.index) ?? buttons[0];
 }
 
@@ -284,7 +295,10 @@ export function classify(model: PageModel, options: ClassifyOptions = {}): PageC
   const buttons = pressable.filter((c) => c.tag !== 'a' && reads(c).reads !== '' && !isAccountOrNavigation(c));
   if (buttons.length === 1 && CONTINUE.test(reads(buttons[0]!).label) && !DENY.test(reads(buttons[0]!).label))
     return { kind: 'continue', submit: buttons[0]! };
-  return { kind: 'other', controls: visible.some((c) => c.tag !== 'a' && (isPressable(c) || isTextInput(c))) };
+  // Controls a user would act on; a page whose only buttons are its menus or account controls offers nothing to do.
+  const actionable = (c: PageControl) =>
+    c.tag !== 'a' && !isAccountOrNavigation(c) && (isPressable(c) || isTextInput(c));
+  return { kind: 'other', controls: visible.some(actionable) };
 }
 
 /**
@@ -308,6 +322,8 @@ export function whyNotSubmittable(control: PageControl, other?: PageControl, mod
     return control.scripted || !control.value || control.value.startsWith('#')
       ? 'a link that works by script'
       : undefined;
+  // Disabled as served: only a script (on what is typed in) can enable it.
+  if (control.disabled) return 'a disabled button that a script enables';
   if (control.scripted)
     return control.tag === 'input' || control.type === 'button'
       ? `a ${control.type} control that works by script`

@@ -38,6 +38,8 @@ const STEPS_LEFT_LOGIN = 'the login form is still shown after the configured ste
 export interface StepsResult {
   failed?: string;
   decided: boolean;
+  /** The page, once rendered, was no sign-in page: the steps were not run there. */
+  notRun?: boolean;
 }
 
 /** Hands the walk over to the browser from the page `reading` is of (the auto driver): the actuator that goes on. */
@@ -151,11 +153,22 @@ export class PageWalk {
     return early && renderedByScript(this.#a, reading) && this.#handOver(reading, 'a page rendered by script');
   }
 
-  /** Runs the configured steps (in the browser: over HTTP the walk is handed over first). */
-  async #runSteps(reading: Reading, decision: 'approve' | 'deny'): Promise<StepsResult> {
+  /**
+   * Runs the configured steps (in the browser: over HTTP the walk is handed over first). The page is read once it has
+   * rendered: one that shows a signed-in user's choice ("Continue") or a consent is no sign-in page, and the steps,
+   * written for a sign-in, are not run there (`notRun`): the walk answers it as it answers any such page.
+   */
+  async #runSteps(reading: Reading, decision: 'approve' | 'deny', first = false): Promise<StepsResult> {
     this.#stepsRun = true;
     if (this.#a.name === 'http' && !(await this.#handOver(reading, 'the configured login steps run in a browser')))
       return { failed: `the configured login steps need the browser; ${USE_BROWSER}`, decided: false };
+    if (first && reading.cls.kind === 'other') {
+      const rendered = await this.#read(false);
+      if (!this.#a.end && (rendered.cls.kind === 'continue' || rendered.cls.kind === 'consent')) {
+        this.#stepsRun = false;
+        return { decided: false, notRun: true };
+      }
+    }
     return this.s.steps!.run(this.#a, decision, (kind) => this.#passed(kind));
   }
 
@@ -265,7 +278,7 @@ export class PageWalk {
         if (this.#a.end) break;
         // A remembered sign-in (a shared session) may skip the login page: steps only run where there is one.
         if (first.cls.kind === 'login' || first.cls.kind === 'identifier' || first.cls.kind === 'other') {
-          const { failed } = await this.#runSteps(first, decision);
+          const { failed } = await this.#runSteps(first, decision, true);
           if (failed) return this.#stop(failed);
           continue;
         }

@@ -71,6 +71,48 @@ describe.each([
   );
 });
 
+/** Steps a deployer writes for the fresh sign-in page only (docs/login.md), each given 5 s to find its element. */
+const FRESH_SIGN_IN_STEPS = [
+  { fill: '#username', value: '${user.username}', timeoutMs: 5_000 },
+  { fill: '#password', value: '${user.password}', timeoutMs: 5_000 },
+  { click: '#loginbut', timeoutMs: 5_000 },
+];
+
+describe.each([
+  [
+    'browser',
+    (session: LoginSession): LoginDriver =>
+      new BrowserLoginDriver({ ...browser, ...USER, sharedSession: session, steps: FRESH_SIGN_IN_STEPS }),
+  ],
+  [
+    'auto',
+    (session: LoginSession): LoginDriver =>
+      new AutoLoginDriver({
+        http: http(),
+        ...USER,
+        sharedSession: session,
+        browser: { ...browser, steps: FRESH_SIGN_IN_STEPS },
+      }),
+  ],
+])('the %s driver on the same app, with steps written for a fresh sign-in page', (_, make) => {
+  it(
+    'runs the steps on the sign-in page, and not on the signed-in page of the next walk: it presses Continue there',
+    async () => {
+      fx.grants.clear();
+      const session = new LoginSession();
+      const d = make(session);
+      const first = await d.authorize(fx.url({ state: 'd' }), [fx.redirectUri], { session: 'shared' });
+      expect(first).toMatchObject({ kind: 'redirect', params: { state: 'd' } });
+      expect(first.pages[0]).toBe('login');
+      // The signed-in page ("Hello alice", Continue / Logout) has no #username: steps run there would fail.
+      const second = await d.authorize(fx.url({ state: 'e' }), [fx.redirectUri], { session: 'shared' });
+      expect(second).toMatchObject({ kind: 'redirect', params: { state: 'e' } });
+      expect(second.pages).not.toContain('login');
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
 describe('the form driver on the same app', () => {
   it('stops at the shell, a page rendered by script, and names the auto and browser drivers', async () => {
     const outcome = await new FormLoginDriver({ http: http(), ...USER }).authorize(fx.url({ state: 'c' }), [

@@ -60,6 +60,34 @@ describe('what a page is', () => {
     },
   );
 
+  it('the submit next to an input is never a menu button; one disabled until the input is filled in still is', () => {
+    // Glewlwyd 2.7.5's device page as Chromium shows it at 800 px: the language menu collapsed, the navbar toggler
+    // shown, the code input in no form, and "OK" disabled until a code is typed in.
+    const toggler =
+      '<button class="navbar-toggler" type="button" aria-expanded="false" aria-label="Toggle navigation"></button>';
+    const page = read(
+      `${toggler}<h2>Please enter the code</h2><input type="text" maxlength="9" placeholder="X1Y2-A3B4">` +
+        '<button type="button" class="btn btn-primary" disabled>OK</button>',
+    );
+    expect(classify(page, { wantsUserCode: true })).toMatchObject({ kind: 'user-code', submit: { text: 'OK' } });
+    // With only the menu button, nothing submits the input (the walk presses Enter in it).
+    const menuOnly = read(`<input type="text" placeholder="X1Y2-A3B4">${toggler}`);
+    const cls = classify(menuOnly, { wantsUserCode: true });
+    expect(cls.kind).toBe('user-code');
+    expect(cls.kind === 'user-code' && cls.submit).toBeUndefined();
+    // The page after the device is approved (login.html?prompt=deviceComplete): a message and the navbar's menu button
+    // only. Nothing is left to do there: the activation is over.
+    expect(classify(read(`${toggler}<h4>The device is connected</h4>`))).toEqual({ kind: 'other', controls: false });
+    expect(classify(read(`${toggler}<h4>Sign out?</h4><button>Logout</button>`))).toEqual({
+      kind: 'other',
+      controls: false,
+    });
+    expect(classify(read(`${toggler}<h4>Next</h4><button>Go on</button>`))).toEqual({ kind: 'other', controls: true });
+    // Over HTTP a disabled button cannot be pressed: only a script enables it.
+    const ok = page.controls.find((c) => c.text === 'OK')!;
+    expect(whyNotSubmittable(ok)).toBe('a disabled button that a script enables');
+  });
+
   it('a menu or disclosure button (aria-haspopup, aria-expanded) is navigation: Continue stays the one choice', () => {
     // Glewlwyd 2.7.5's signed-in footer: Continue, Logout with its split toggle, and the menu buttons "Manage" and
     // "Change user" (GLEWLWYD_MENUS, as Chromium read them from the Debian package's login app).
