@@ -6,7 +6,8 @@
  */
 import type { ClientRequest } from 'node:http';
 import type { Evidence, HttpEvidence } from './results.ts';
-import type { AuthMethod, Client } from './config.ts';
+import type { Client } from './config.ts';
+import type { AuthMethod } from './config-clients-schema.ts';
 import { assertionFields, clientAssertion } from './client-assertion.ts';
 import { HarnessError, TargetUnreachableError } from './failures.ts';
 import { type TargetTraffic, requestName } from './traffic.ts';
