@@ -5,14 +5,11 @@ import { CheckFailure, HarnessError, SkipSignal } from '../../harness/failures.t
 import { Recorder } from '../../harness/http.ts';
 import { Redactor } from '../../harness/redact.ts';
 import type { Finding } from '../../harness/results.ts';
-import {
-  BROWSER_TIME_FACTOR,
-  DEFAULTS,
-  judge,
-  runPool,
-  scenarioTimeLimit,
-  unknownExpectedFailures,
-} from '../../harness/runner.ts';
+import { DEFAULTS } from '../../harness/run-setup.ts';
+import { runPool } from '../../harness/runner.ts';
+import { judge } from '../../harness/scenario-status.ts';
+import { unknownExpectedFailures } from '../../harness/selection.ts';
+import { BROWSER_TIME_FACTOR, scenarioTimeLimit } from '../../harness/time-limit.ts';
 import { defineScenario } from '../../harness/scenario.ts';
 
 const failed = () => 'failed' as const;

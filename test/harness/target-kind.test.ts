@@ -3,7 +3,7 @@
  * protocol, the metadata found (either well-known path) and, where the metadata does not say, a code flow.
  */
 import { describe, expect, it } from 'vitest';
-import { kindSkip } from '../../harness/runner.ts';
+import { kindSkip } from '../../harness/gating.ts';
 import { defineScenario } from '../../harness/scenario.ts';
 import { kindOf, metadataKindOf, rfc8414UrlsOf, targetFromDiscovery } from '../../harness/target.ts';
 
