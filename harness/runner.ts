@@ -5,7 +5,8 @@
  * (time-limit.ts), its status (scenario-status.ts), the result redacted. It is handed its scenarios;
  * it never imports suites/.
  */
-import { PROPERTY_BUDGET_SHARE, createContext } from './context.ts';
+import { createContext } from './context.ts';
+import { PROPERTY_BUDGET_SHARE } from './context-property.ts';
 import { CheckFailure, HarnessError } from './failures.ts';
 import { resolveClients } from './config.ts';
 import { gate } from './gating.ts';

@@ -1,6 +1,6 @@
 /** The named steps of createContext and runScenarios that carry logic of their own. */
 import { describe, expect, it } from 'vitest';
-import { PROPERTY_BUDGET_SHARE, PropertyCases, propertyBudgetMs } from '../../harness/context.ts';
+import { PROPERTY_BUDGET_SHARE, PropertyCases, propertyBudgetMs } from '../../harness/context-property.ts';
 import { CheckFailure, HarnessError, SkipSignal } from '../../harness/failures.ts';
 import { Recorder } from '../../harness/http.ts';
 import { Redactor } from '../../harness/redact.ts';
