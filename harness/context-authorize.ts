@@ -7,7 +7,8 @@
 import type { Client } from './config.ts';
 import type { ContextInput, Scope } from './context-scope.ts';
 import { HarnessError, PreconditionError } from './failures.ts';
-import type { HttpClient, Params } from './http.ts';
+import type { HttpClient } from './http.ts';
+import type { Params } from './http-request.ts';
 import type { AuthorizeOptions, LoginDriver } from './login/driver.ts';
 import { pushRequest, pushedAuthorizationUrl, pushedRequestOf, refusedPush, requiresPar } from './par.ts';
 import { randomToken } from './pkce.ts';

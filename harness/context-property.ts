@@ -7,7 +7,7 @@
 import * as fc from 'fast-check';
 import type { ContextInput, Evidence, Scope } from './context-scope.ts';
 import { CheckFailure } from './failures.ts';
-import type { Recorder } from './http.ts';
+import type { Recorder } from './recorder.ts';
 import type { PropertyOptions, ScenarioContext } from './scenario.ts';
 
 /** The share of a scenario's time limit a property may use by default (the rest is for its set-up and judgement). */

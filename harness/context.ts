@@ -10,7 +10,7 @@ import type { ContextInput, ContextState, Scope } from './context-scope.ts';
 import { CheckFailure, SkipSignal } from './failures.ts';
 import { createFlows } from './flows.ts';
 import { createHooks } from './hooks.ts';
-import type { Recorder } from './http.ts';
+import type { Recorder } from './recorder.ts';
 import { JwtTools } from './jwt.ts';
 import { LoginSession } from './login/session.ts';
 import { createPkce, randomToken, s256 } from './pkce.ts';

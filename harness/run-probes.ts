@@ -7,7 +7,7 @@
 import { createContext } from './context.ts';
 import { HarnessError, ScenarioTimeoutError, describeError } from './failures.ts';
 import { describeOutcome } from './flows.ts';
-import { Recorder } from './http.ts';
+import { Recorder } from './recorder.ts';
 import type { ClientRole } from './requirements.ts';
 import { type Run, sharedContextInput } from './run-setup.ts';
 import { type Scenario, defineScenario } from './scenario.ts';

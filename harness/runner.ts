@@ -10,7 +10,7 @@ import { PROPERTY_BUDGET_SHARE } from './context-property.ts';
 import { CheckFailure, HarnessError } from './failures.ts';
 import { resolveClients } from './config.ts';
 import { gate } from './gating.ts';
-import { Recorder } from './http.ts';
+import { Recorder } from './recorder.ts';
 import { type RequirementRef, resolveLevel } from './requirements.ts';
 import type { Level, ResolvedRequirement, ScenarioResult } from './results.ts';
 import { refreshProber, settleKind } from './run-probes.ts';

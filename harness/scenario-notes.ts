@@ -3,7 +3,7 @@
  * not advertise and what enabled them, and the token responses met on its way that deviate from
  * RFC 6749 §5.1 (said, never judged: token.response-format judges them).
  */
-import type { Recorder } from './http.ts';
+import type { Recorder } from './recorder.ts';
 import type { Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
 import { tokenResponseDeviations } from './token-set.ts';

@@ -7,7 +7,8 @@
  */
 import type { TargetConfig } from './config.ts';
 import type { ClientRole } from './requirements.ts';
-import { HttpClient, Recorder } from './http.ts';
+import { HttpClient } from './http.ts';
+import { Recorder } from './recorder.ts';
 import { OriginPolicy } from './origin.ts';
 import type { Redactor } from './redact.ts';
 import type { HttpEvidence } from './results.ts';

@@ -6,7 +6,7 @@
 import type { TargetConfig } from './config.ts';
 import type { createContext } from './context.ts';
 import { ScenarioTimeoutError } from './failures.ts';
-import type { Recorder } from './http.ts';
+import type { Recorder } from './recorder.ts';
 import type { Run } from './run-setup.ts';
 import type { Scenario } from './scenario.ts';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_BUDGET_SHARE, PropertyCases, propertyBudgetMs } from '../../harness/context-property.ts';
 import { CheckFailure, HarnessError, SkipSignal } from '../../harness/failures.ts';
-import { Recorder } from '../../harness/http.ts';
+import { Recorder } from '../../harness/recorder.ts';
 import { Redactor } from '../../harness/redact.ts';
 import type { Finding } from '../../harness/results.ts';
 import { DEFAULTS } from '../../harness/run-setup.ts';
