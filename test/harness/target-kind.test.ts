@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { kindSkip } from '../../harness/gating.ts';
 import { defineScenario } from '../../harness/scenario.ts';
-import { kindOf, metadataKindOf, rfc8414UrlsOf, targetFromDiscovery } from '../../harness/target.ts';
+import { rfc8414UrlsOf } from '../../harness/target-discovery.ts';
+import { kindOf, metadataKindOf, targetFromDiscovery } from '../../harness/target.ts';
 
 const issuer = 'https://as.test';
 const rfc8414 = `${issuer}/.well-known/oauth-authorization-server`;
