@@ -25,13 +25,8 @@ export {
 } from './harness/scenario.ts';
 export type * from './harness/scenario.ts';
 export { createReferenceServer, type ReferenceOptions, type ReferenceServer } from './reference/index.ts';
-export {
-  loadTarget,
-  validateConfig,
-  targetConfigSchema,
-  type TargetConfig,
-  type TargetConfigInput,
-} from './harness/config.ts';
+export { loadTarget, validateConfig, type TargetConfig, type TargetConfigInput } from './harness/config.ts';
+export { targetConfigSchema } from './harness/config-schema.ts';
 export { ConfigError, TargetUnreachableError } from './harness/failures.ts';
 export { writeReports, REPORT_FORMATS, type ReportFormat } from './reports/index.ts';
 export { BUILT_IN_SCENARIOS } from './suites/index.ts';

@@ -2,7 +2,7 @@
 import { patternList } from '../harness/glob.ts';
 import { PROFILES, type RequirementRow, requirementRows, resolveLevel } from '../harness/requirements.ts';
 import type { ProfileName } from '../harness/results.ts';
-import { selectScenarios } from '../harness/runner.ts';
+import { selectScenarios } from '../harness/selection.ts';
 import type { Scenario } from '../harness/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';

@@ -1,6 +1,6 @@
 /**
  * Turning config problems into messages that name the field and the fix: zod issues, unknown
- * fields with a "did you mean", and ${ENV} interpolation.
+ * fields with a "did you mean", the example values the messages give, and field paths.
  */
 import type { z } from 'zod';
 
@@ -26,52 +26,6 @@ export function formatPath(path: readonly PropertyKey[]): string {
       '',
     ) || '(root)'
   );
-}
-
-/** Replace `${NAME}` with environment variables everywhere; `$${` is a literal `${`. */
-/** `${user.username}` and `${user.password}`: left for the browser driver to fill in, in login.steps only. */
-const USER_PLACEHOLDER = /^user\.(username|password)$/;
-
-export function interpolateEnv(
-  value: unknown,
-  env: NodeJS.ProcessEnv,
-  issues: string[],
-  path: PropertyKey[] = [],
-): unknown {
-  if (typeof value === 'string') {
-    return value.replace(/\$?\$\{([^}]*)\}/g, (match, name: string) => {
-      if (match.startsWith('$$')) return match.slice(1);
-      if (USER_PLACEHOLDER.test(name)) {
-        if (path[0] === 'login' && path[1] === 'steps') return match;
-        issues.push(
-          `${formatPath(path)}: "\${${name}}" stands for the configured user only in login.steps values; write the ` +
-            `value here, or \${NAME} for an environment variable`,
-        );
-        return match;
-      }
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-        issues.push(
-          `${formatPath(path)}: "\${${name}}" is not a valid environment variable reference; use \${NAME} with ` +
-            `letters, digits and _ (write $\${ for a literal \${)`,
-        );
-        return match;
-      }
-      const v = env[name];
-      if (v === undefined) {
-        issues.push(
-          `${formatPath(path)}: environment variable ${name} is not set; export ${name} or write the value ` +
-            `into the file`,
-        );
-        return match;
-      }
-      return v;
-    });
-  }
-  if (Array.isArray(value)) return value.map((v, i) => interpolateEnv(v, env, issues, [...path, i]));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateEnv(v, env, issues, [...path, k])]));
-  }
-  return value;
 }
 
 function closest(word: string, candidates: readonly string[]): string | undefined {
@@ -164,5 +118,3 @@ export function formatIssue(
       return [`${at}: ${issue.message}`];
   }
 }
-
-/** Validate an already-parsed config object (after interpolation). */

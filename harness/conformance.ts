@@ -6,8 +6,11 @@ import { type TargetConfig, configSecrets, shortSecretWarnings } from './config.
 import { PACKAGE } from './package-info.ts';
 import { Redactor } from './redact.ts';
 import type { Outage, Report, ScenarioResult, Summary } from './results.ts';
-import { type RunOutcome, type RunnerOptions, runScenarios, selectScenarios } from './runner.ts';
-import { implyRoleGrants, resolveTarget } from './target.ts';
+import type { RunOutcome, RunnerOptions } from './run-setup.ts';
+import { runScenarios } from './runner.ts';
+import { selectScenarios } from './selection.ts';
+import { implyRoleGrants } from './target.ts';
+import { resolveTarget } from './target-discovery.ts';
 import { registerClients } from './registration/session.ts';
 import type { RegistrationSummary } from './results.ts';
 import { assessVerdict } from './verdict.ts';

@@ -3,7 +3,8 @@
  * that carries them, so that the flows and the device flow can be read without it.
  */
 import type { DeviceFlow, DeviceFlowOptions } from './device.ts';
-import type { HttpResponse, Params } from './http.ts';
+import type { HttpResponse } from './http.ts';
+import type { Params } from './http-request.ts';
 import type { AuthorizeOptions, AuthorizeOutcome } from './login/driver.ts';
 import type { Pkce } from './pkce.ts';
 import type { ClientRole } from './requirements.ts';

@@ -10,7 +10,7 @@ import { tokenSetOf } from './token-set.ts';
 import type { ClientRole } from './requirements.ts';
 import type { AuthorizeResult, CodeFlowOptions, CodeResult, Flows } from './flow-types.ts';
 import type { AuthorizeOptions } from './login/driver.ts';
-import type { Params } from './http.ts';
+import type { Params } from './http-request.ts';
 import { GRANT } from './target.ts';
 
 /** What the flows use of the scenario's context (ScenarioContext has all of it). */

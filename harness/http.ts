@@ -1,92 +1,30 @@
 /**
- * The HTTP client scenarios use. It never follows redirects, records every exchange as evidence
- * (the Redactor learns the secrets in it on the way), sends token requests in the configured
- * encoding with the client's authentication method, and turns transport failures into
- * TargetUnreachableError (an `error` result, never a target failure).
+ * The HTTP client scenarios use, and the response it returns (the request is described in
+ * http-request.ts). It never follows redirects, records every exchange in the scenario's evidence
+ * (recorder.ts: the Redactor learns the secrets in it on the way), sends token requests in the
+ * configured encoding with the client's authentication method, refuses a request off the allowed
+ * origins, reads bodies within the limits, and turns transport failures into TargetUnreachableError
+ * (an `error` result, never a target failure).
  */
-import type { ClientRequest } from 'node:http';
-import type { Evidence, HttpEvidence } from './results.ts';
-import type { AuthMethod, Client } from './config.ts';
+import type { HttpEvidence } from './results.ts';
+import type { Client } from './config.ts';
+import type { AuthMethod } from './config-clients-schema.ts';
 import { assertionFields, clientAssertion } from './client-assertion.ts';
 import { HarnessError, TargetUnreachableError } from './failures.ts';
+import {
+  basicAuthorization,
+  connected,
+  definedOnly,
+  isJsonCandidate,
+  requestSignal,
+  transportCause,
+} from './http-wire.ts';
 import { type TargetTraffic, requestName } from './traffic.ts';
 import { DEFAULT_LIMITS, LimitExceededError, type Limits, jsonDeeperThan, parseJsonBounded } from './limits.ts';
-import { CLIENT_USER_AGENT, type Navigation, navigationHeaders } from './navigation.ts';
+import { type HttpRequest, type Params, prepare, requestEvidence } from './http-request.ts';
 import type { OriginPolicy } from './origin.ts';
-import type { Redactor } from './redact.ts';
-import { ACCEPT_ENCODING, openRequest, responseOf, send as transportSend, wireHeaders } from './transport.ts';
-
-/** Characters of a body kept in the evidence (the whole body is read, and learned from, first). */
-const MAX_BODY = 32_000;
-
-/**
- * Collects a scenario's evidence. Every HTTP exchange passes through the redactor's `observe` with
- * its whole bodies; a body longer than the evidence keeps is redacted before it is cut, so a token
- * that straddles the cut is never shown in part.
- */
-export class Recorder {
-  readonly evidence: Evidence[] = [];
-  constructor(readonly redactor: Redactor) {}
-  add(e: Evidence): void {
-    if (e.kind === 'http') {
-      this.redactor.observe(e);
-      const cut = (body: string) => truncate(this.redactor.body(body));
-      if (e.request.body !== undefined && e.request.body.length > MAX_BODY) e.request.body = cut(e.request.body);
-      if (e.response?.body !== undefined && e.response.body.length > MAX_BODY) e.response.body = cut(e.response.body);
-    }
-    this.evidence.push(e);
-  }
-  #explicit = false;
-  /** Marks the last HTTP exchange as the one that decides the verdict (a scenario's own choice). */
-  markDecisive(): void {
-    this.#explicit = this.#markLast() || this.#explicit;
-  }
-  /**
-   * A check failed: marks the last HTTP exchange as the one that decided it (see
-   * HttpEvidence.decisive), unless the scenario marked one itself since the last failure.
-   */
-  markFailure(): void {
-    const kept = this.#explicit && this.evidence.some((e) => e.kind === 'http' && e.decisive);
-    this.#explicit = false;
-    if (!kept) this.#markLast();
-  }
-  #markLast(): boolean {
-    for (let i = this.evidence.length - 1; i >= 0; i--) {
-      const e = this.evidence[i]!;
-      if (e.kind === 'http') {
-        e.decisive = true;
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Learn the tokens of an authorization response the harness caught without a response to observe. */
-  learnIssued(fields: Record<string, string>): void {
-    this.redactor.learnIssued(fields);
-  }
-}
-
-export type Params = Record<string, string | undefined>;
-
-export interface HttpRequest {
-  method?: string;
-  url: string;
-  headers?: Record<string, string>;
-  /** Sent as application/x-www-form-urlencoded; undefined values are left out. */
-  form?: Params;
-  /** Sent as application/json. */
-  json?: unknown;
-  /** A raw body, text or bytes, sent as is: set content-type yourself (none is added). */
-  body?: string | Uint8Array;
-  /** Names the exchange in the report, e.g. "token request with a wrong code_verifier". */
-  label?: string;
-  /**
-   * A top-level navigation (a page the user opens, a form they submit): sent with a browser's
-   * headers (harness/navigation.ts) instead of a server-side client's. `headers` still win.
-   */
-  navigation?: Navigation;
-}
+import type { Recorder } from './recorder.ts';
+import { openRequest, responseOf, send as transportSend, wireHeaders } from './transport.ts';
 
 export interface HttpResponse {
   status: number;
@@ -137,55 +75,6 @@ export interface HttpClientOptions {
    * It receives every header the harness sets, Host, Content-Length and Connection included.
    */
   fetch?: typeof fetch;
-}
-
-function formBody(params: Params): string {
-  const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) search.append(k, v);
-  return search.toString();
-}
-
-function definedOnly(params: Params): Record<string, string> {
-  return Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
-}
-
-/** A timer-driven abort signal (Node 20's AbortSignal.timeout inside AbortSignal.any can stop firing after a GC). */
-function requestSignal(timeoutMs: number, outer: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new DOMException(`no response within ${timeoutMs} ms`, 'TimeoutError')),
-    timeoutMs,
-  );
-  const onAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) controller.abort(outer.reason);
-  else outer?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    done: () => {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    },
-  };
-}
-
-function transportCause(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    return error.name === 'TimeoutError' ? `no response within ${timeoutMs} ms` : 'aborted';
-  }
-  const cause =
-    error instanceof Error && error.cause && typeof error.cause === 'object'
-      ? (error.cause as { code?: string; message?: string })
-      : undefined;
-  if (cause?.code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
-  if (cause?.code === 'ENOTFOUND') return 'host not found (ENOTFOUND)';
-  if (cause?.code) return `${cause.message ?? 'network error'} (${cause.code})`;
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Basic credentials per RFC 6749 §2.3.1: form-encode id and secret, then base64. */
-export function basicAuthorization(clientId: string, secret: string): string {
-  const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
-  return `Basic ${Buffer.from(`${enc(clientId)}:${enc(secret)}`).toString('base64')}`;
 }
 
 export class HttpClient {
@@ -449,80 +338,6 @@ export class HttpClient {
       ? { url, method: 'POST', headers, json: definedOnly(fields), label }
       : { url, method: 'POST', headers, form: fields, label };
   }
-}
-
-/**
- * Method, headers (lower-case) and the body to send. A navigation gets a browser's headers
- * (harness/navigation.ts); any other request a server-side client's: JSON first, our own
- * User-Agent, no Sec-Fetch-*. The request's own headers win.
- */
-function prepare(
-  req: HttpRequest,
-  userAgent: string | undefined,
-): {
-  method: string;
-  headers: Record<string, string>;
-  body: string | Uint8Array | undefined;
-} {
-  const method = (
-    req.method ?? (req.form || req.json !== undefined || req.body !== undefined ? 'POST' : 'GET')
-  ).toUpperCase();
-  const base = req.navigation
-    ? navigationHeaders(method, req.url, req.navigation, userAgent)
-    : { 'user-agent': CLIENT_USER_AGENT, accept: 'application/json, text/html;q=0.9, */*;q=0.5' };
-  const headers: Record<string, string> = {
-    ...base,
-    'accept-encoding': ACCEPT_ENCODING,
-    ...lowerKeys(req.headers ?? {}),
-  };
-  let body = req.body;
-  if (req.form) {
-    body = formBody(req.form);
-    headers['content-type'] ??= 'application/x-www-form-urlencoded';
-  } else if (req.json !== undefined) {
-    body = JSON.stringify(req.json);
-    headers['content-type'] ??= 'application/json';
-  }
-  return { method, headers, body };
-}
-
-function requestEvidence(
-  req: HttpRequest,
-  method: string,
-  headers: Record<string, string>,
-  body: string | Uint8Array | undefined,
-): HttpEvidence {
-  const text =
-    body === undefined || typeof body === 'string'
-      ? body
-      : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-  return {
-    kind: 'http',
-    ...(req.label ? { label: req.label } : {}),
-    request: { method, url: req.url, headers, ...(text === undefined ? {} : { body: text }) },
-    durationMs: 0,
-  };
-}
-
-/** Resolves once the request's own (new) connection is open, TLS included. */
-function connected(request: ClientRequest, tls: boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    request.once('error', reject).once('socket', (socket) => {
-      socket.once(tls ? 'secureConnect' : 'connect', () => resolve());
-    });
-  });
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-function truncate(text: string): string {
-  return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}\n… (${text.length - MAX_BODY} more characters)` : text;
-}
-
-function isJsonCandidate(text: string, contentType: string | null): boolean {
-  return Boolean(text) && (/json/i.test(contentType ?? '') || /^\s*[{[]/.test(text));
 }
 
 /** A request to somewhere the origin policy does not allow: refused, never sent (an `error`). */

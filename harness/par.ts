@@ -4,7 +4,8 @@
  * request_uri it answered with (§4).
  */
 import type { Client } from './config.ts';
-import type { HttpClient, HttpResponse, Params } from './http.ts';
+import type { HttpClient, HttpResponse } from './http.ts';
+import type { Params } from './http-request.ts';
 import type { PageOutcome } from './login/driver.ts';
 import { PreconditionError } from './failures.ts';
 import type { Target } from './target.ts';

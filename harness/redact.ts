@@ -24,88 +24,35 @@
  * result's own words (id, status, level, area, severity, counts, requirements) are never touched —
  * only target-supplied text is (messages, logs, evidence).
  */
-import { PRIVATE_JWK_MEMBERS as PRIVATE_MEMBERS, privateJwkStrings } from '../protocol/jwk.ts';
-import { parseJsonBounded } from './limits.ts';
+import { privateJwkStrings } from '../protocol/jwk.ts';
+import {
+  JWS_SHAPE,
+  JWT_IN_TEXT,
+  MAX_JWT_CHARS,
+  MAX_JWT_NESTING,
+  MAX_JWTS_PER_TEXT,
+  MIN_SIGNATURE_LENGTH,
+  SIGNATURE_PROBE,
+  decodeSegment,
+  decodeURIComponentSafe,
+  formEncode,
+  htmlEscape,
+  rollHash,
+  windowHash,
+} from './redact-encodings.ts';
+import {
+  MAX_LEARNED_PER_MESSAGE,
+  MIN_SECRET_LENGTH,
+  PRIVATE_JWK_MEMBERS,
+  SECRET_FIELDS,
+  boundedJson,
+  isJwk,
+  isLabel,
+  requestValues,
+  secretMember,
+} from './redact-fields.ts';
+import { redactEvidence, redactHeaders, redactHttp, redactOutage, redactResult } from './redact-report.ts';
 import type { Evidence, HttpEvidence, Outage, ScenarioResult } from './results.ts';
-
-export const SECRET_FIELDS = new Set([
-  'client_secret',
-  'password',
-  'code',
-  'code_verifier',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'device_code',
-  'user_code',
-  'subject_token',
-  'actor_token',
-  'token',
-  'assertion',
-  'client_assertion',
-  // RFC 7592 §3: the Bearer token of a registered client's configuration endpoint.
-  'registration_access_token',
-]);
-/**
- * Secret field names that are also ordinary words in a JSON body (`{"code": "MISSING_OR_NULL_ORIGIN"}`,
- * an error's code; `{"token": "expired"}`): there a member so named is masked only for its value —
- * one learned (a code from an authorization response, a token from a token response) or one shaped
- * like a credential (credentialShaped) — never for its name. In URLs and forms they stay secret by name.
- */
-const WORD_FIELDS = new Set(['code', 'token']);
-
-/**
- * A value that is a credential by its form: a JWT or JWE, or 16 characters or more of a token
- * alphabet (base64url, base64, hex) with a digit in it that is not words joined by `_`, `-`, `.`
- * (an error code such as ERR_TOKEN_42 or invalid-grant-2 is not one).
- */
-export function credentialShaped(value: string): boolean {
-  if (/^[\w-]+(\.[\w-]+){2}$|^[\w-]+(\.[\w-]*){4}$/.test(value) && value.length >= 24) return true;
-  if (value.length < 16 || !/^[A-Za-z0-9+/=_.~-]+$/.test(value) || !/\d/.test(value)) return false;
-  return !/^[A-Za-z]+\d*([_.-][A-Za-z]+\d*)*$/.test(value);
-}
-
-/** Whether the JSON member `name` holding the string `value` is secret by its name. */
-function secretMember(name: string, value: string): boolean {
-  return SECRET_FIELDS.has(name) && (!WORD_FIELDS.has(name) || credentialShaped(value));
-}
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-/** Private and symmetric key members of a JWK (protocol/jwk.ts): secret only inside a JWK (an object with kty). */
-const PRIVATE_JWK_MEMBERS = new Set<string>(PRIVATE_MEMBERS);
-
-/** Every string a JSON value holds, at any depth. */
-function stringsIn(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsIn);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(stringsIn);
-  return [];
-}
-
-const isJwk = (value: object): boolean => typeof (value as { kty?: unknown }).kty === 'string';
-
-/**
- * Shorter values are only redacted by field name: replacing them everywhere would garble text (a
- * target could issue the token "failed"). The config refuses secrets shorter than this.
- */
-export const MIN_SECRET_LENGTH = 8;
-/**
- * At most this many new values are learned from one response: a body of a million tokens does not grow the redactor
- * without bound.
- */
-export const MAX_LEARNED_PER_MESSAGE = 256;
-
-function formEncode(value: string): string {
-  return new URLSearchParams({ v: value }).toString().slice(2);
-}
-
-function htmlEscape(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 export class Redactor {
   /** Every redacted-by-value variant (raw, URL-, form-, JSON-, HTML-encoded) → its label. */
@@ -351,43 +298,11 @@ export class Redactor {
 
   /** Redact one HTTP transcript: by field name, then by value. */
   http(e: HttpEvidence): HttpEvidence {
-    const out: HttpEvidence = {
-      ...e,
-      request: {
-        ...e.request,
-        url: this.url(e.request.url),
-        headers: this.headers(e.request.headers),
-        ...(e.request.body === undefined ? {} : { body: this.body(e.request.body) }),
-      },
-    };
-    if (e.response) {
-      out.response = {
-        ...e.response,
-        headers: this.headers(e.response.headers),
-        ...(e.response.body === undefined ? {} : { body: this.body(e.response.body) }),
-      };
-    }
-    if (e.error) out.error = this.text(e.error);
-    if (e.label) out.label = this.text(e.label);
-    return out;
+    return redactHttp(this, e);
   }
 
   headers(headers: Record<string, string>): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) {
-      const lower = name.toLowerCase();
-      if (lower === 'location') out[name] = this.url(value);
-      else if (!SECRET_HEADERS.has(lower)) out[name] = this.text(value);
-      else if (lower === 'authorization' || lower === 'proxy-authorization') {
-        const scheme = value.split(/\s+/)[0] ?? '';
-        out[name] = `${scheme} [REDACTED:credentials]`;
-      } else {
-        out[name] = this.text(value).replace(/(^|[;,]\s*)([^=;,\s]+)=([^;,]*)/g, (m, pre: string, key: string) =>
-          /^(path|domain|expires|max-age|samesite|secure|httponly)$/i.test(key) ? m : `${pre}${key}=[REDACTED:cookie]`,
-        );
-      }
-    }
-    return out;
+    return redactHeaders(this, headers);
   }
 
   url(url: string): string {
@@ -460,138 +375,17 @@ export class Redactor {
     return value;
   }
 
-  /** An outage's target-supplied text (the URL sent to, the transport's words) redacted. */
+  /** An outage with its target-supplied text redacted. */
   outage(o: Outage): Outage {
-    return { ...o, lastSent: this.text(o.lastSent), cause: this.text(o.cause) };
+    return redactOutage(this, o);
   }
 
   evidence(e: Evidence): Evidence {
-    switch (e.kind) {
-      case 'http':
-        return this.http(e);
-      case 'note':
-        return { ...e, text: this.text(e.text), ...(e.label === undefined ? {} : { label: this.text(e.label) }) };
-      case 'counterexample':
-        return { ...e, value: this.text(e.value), ...(e.label === undefined ? {} : { label: this.text(e.label) }) };
-      case 'screenshot':
-        return e.label === undefined ? e : { ...e, label: this.text(e.label) };
-    }
+    return redactEvidence(this, e);
   }
 
-  /**
-   * A result with its target-supplied text redacted (idempotent): the message, the skip reason, findings, the log,
-   * the pages of the login walks and the evidence. The harness's own words — id, title, area, status, severity,
-   * level, requirements, counts — are never touched, whatever the target sent.
-   */
+  /** A result with its target-supplied text redacted, never the harness's own words (redact-report.ts). */
   result(r: ScenarioResult): ScenarioResult {
-    return {
-      ...r,
-      ...(r.message === undefined ? {} : { message: this.text(r.message) }),
-      ...(r.skipReason === undefined ? {} : { skipReason: this.text(r.skipReason) }),
-      ...(r.findings ? { findings: r.findings.map((f) => ({ ...f, message: this.text(f.message) })) } : {}),
-      ...(r.log ? { log: r.log.map((l) => this.text(l)) } : {}),
-      ...(r.walks
-        ? {
-            walks: r.walks.map((w) =>
-              w.switched
-                ? {
-                    ...w,
-                    switched: {
-                      ...w.switched,
-                      url: this.url(w.switched.url),
-                      page: this.text(w.switched.page),
-                      reason: this.text(w.switched.reason),
-                    },
-                  }
-                : w,
-            ),
-          }
-        : {}),
-      evidence: r.evidence.map((e) => this.evidence(e)),
-    };
-  }
-}
-
-/**
- * Every value a request carried (URL parameters, form or JSON fields): its response echoing one is not the target's
- * secret.
- */
-function requestValues(e: HttpEvidence): Set<string> {
-  const out = new Set<string>();
-  const addParams = (p: URLSearchParams) => {
-    for (const [, v] of p) if (v.length >= MIN_SECRET_LENGTH) out.add(v);
-  };
-  try {
-    const u = new URL(e.request.url);
-    addParams(u.searchParams);
-  } catch {
-    // not a URL
-  }
-  const body = e.request.body;
-  if (body) {
-    const json = boundedJson(body);
-    if (json !== undefined)
-      for (const v of stringsIn(json)) {
-        if (v.length >= MIN_SECRET_LENGTH) out.add(v);
-      }
-    else if (/^[\w.%+~-]+=/.test(body)) addParams(new URLSearchParams(body));
-  }
-  return out;
-}
-
-/** Polynomial hash (base 31, 32-bit) of the MIN_SECRET_LENGTH characters of `text` from `at`. */
-const BASE = 31;
-const TOP = (() => {
-  let p = 1;
-  for (let k = 1; k < MIN_SECRET_LENGTH; k++) p = Math.imul(p, BASE);
-  return p;
-})();
-function windowHash(text: string, at: number): number {
-  let h = 0;
-  for (let k = 0; k < MIN_SECRET_LENGTH; k++) h = (Math.imul(h, BASE) + text.charCodeAt(at + k)) | 0;
-  return h;
-}
-/** The hash of the window one character further: `out` leaves it, `next` enters. */
-function rollHash(h: number, out: number, next: number): number {
-  return (Math.imul((h - Math.imul(out, TOP)) | 0, BASE) + next) | 0;
-}
-
-/** A compact JWS: three base64url segments, the last possibly empty (an unsecured JWT). */
-const JWS_SHAPE = /^([\w-]+)\.([\w-]+)\.([\w-]*)$/;
-/** A JWT in text: its header is a JSON object, so it starts with eyJ (base64url of `{"`). */
-const JWT_IN_TEXT = /(?<![\w.-])(eyJ[\w-]*)\.([\w-]+)\.([\w-]*)(?![\w.-])/g;
-/** Shorter signatures are not masked as such (an HMAC's is 43 characters or more). */
-const MIN_SIGNATURE_LENGTH = 16;
-/** The characters at each end of a signature by which a near copy is recognised. */
-const SIGNATURE_PROBE = 16;
-/** How deep JWTs inside JWTs are decoded; a JWT longer than this is left to redaction by value. */
-const MAX_JWT_NESTING = 3;
-const MAX_JWT_CHARS = 256 * 1024;
-/**
- * JWTs decoded in one text: the harness's own requests carry a few; a response body of 50,000 small JWTs would
- * otherwise cost seconds at each redaction. Those past it are redacted by value only.
- */
-const MAX_JWTS_PER_TEXT = 1_000;
-
-/** A base64url segment decoded as a JSON object or array (bounded), else undefined. */
-function decodeSegment(segment: string): unknown {
-  const json = boundedJson(Buffer.from(segment, 'base64url').toString('utf8'));
-  return json !== null && typeof json === 'object' ? json : undefined;
-}
-
-const isLabel = (value: string) => /^\[REDACTED(:[\w-]+)*\]$/.test(value);
-
-/** The text as JSON when it is an object or array no deeper than the harness reads, else undefined. */
-function boundedJson(text: string): unknown {
-  const t = text.trimStart();
-  if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
-  return parseJsonBounded(text);
-}
-
-function decodeURIComponentSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
+    return redactResult(this, r);
   }
 }

@@ -8,7 +8,8 @@ import type { Page } from 'playwright-core';
 import type { FlawName } from '../protocol/flaw-names.ts';
 import type { Client } from './config.ts';
 import { HarnessError } from './failures.ts';
-import type { HttpClient, Params } from './http.ts';
+import type { HttpClient } from './http.ts';
+import type { Params } from './http-request.ts';
 import type { JwtTools } from './jwt.ts';
 import type { Hooks } from './hooks.ts';
 import type { AuthorizeOptions, LoginDriver, LoginSession } from './login/driver.ts';
@@ -28,7 +29,8 @@ export type { Requirement, RequirementRef, Party, ClientRole } from './requireme
 export type { Capability, Target } from './target.ts';
 export type { Client } from './config.ts';
 export type * from './results.ts';
-export type { HttpResponse, Params } from './http.ts';
+export type { HttpResponse } from './http.ts';
+export type { Params } from './http-request.ts';
 export type { Pkce } from './pkce.ts';
 export type {
   AuthorizeOptions,

@@ -1,15 +1,13 @@
 /**
- * Discovery → a resolved Target: the endpoints and the capabilities scenarios are gated on.
+ * Discovery → a resolved Target: the endpoints and the capabilities scenarios are gated on (the
+ * metadata is fetched in target-discovery.ts).
  * Discovery is evidence, not the whole truth (docs/security.md): the config's discoveryOverrides are
  * merged over the fetched document, a configured role implies its grant, and behaviour observed
  * during the run (a refresh_token in a token response) enables capabilities too. Defaults follow
  * RFC 8414 §2 / OIDC Discovery §3 where a field is absent.
  */
-import type { TargetConfig } from './config.ts';
+import type { OriginPolicy } from './origin.ts';
 import type { ClientRole } from './requirements.ts';
-import { HttpClient, Recorder } from './http.ts';
-import { OriginPolicy } from './origin.ts';
-import type { Redactor } from './redact.ts';
 import type { HttpEvidence } from './results.ts';
 import { GRANT } from '../protocol/grants.ts';
 
@@ -25,7 +23,7 @@ export type EndpointName =
   | 'endSession'
   | 'pushedAuthorization';
 
-const ENDPOINT_FIELDS: Record<EndpointName, string> = {
+export const ENDPOINT_FIELDS: Record<EndpointName, string> = {
   authorization: 'authorization_endpoint',
   token: 'token_endpoint',
   userinfo: 'userinfo_endpoint',
@@ -166,22 +164,6 @@ function strings(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
 }
 
-export function discoveryUrlOf(config: Pick<TargetConfig, 'issuer' | 'discoveryUrl'>): string {
-  return config.discoveryUrl ?? `${config.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
-}
-
-/**
- * Where RFC 8414 metadata is looked for when the OIDC Discovery URL has none: the well-known suffix inserted between
- * the host and the issuer's path (RFC 8414 §3.1), then, for an issuer with a path, appended to it as OIDC Discovery
- * does (a common deployment).
- */
-export function rfc8414UrlsOf(issuer: string): string[] {
-  const u = new URL(issuer);
-  const path = u.pathname.replace(/\/+$/, '');
-  const inserted = `${u.origin}/.well-known/oauth-authorization-server${path}`;
-  return path ? [inserted, `${u.origin}${path}/.well-known/oauth-authorization-server`] : [inserted];
-}
-
 /** The metadata kind a URL names by its well-known suffix, if it names one. */
 export function metadataKindOf(url: string): MetadataKind | undefined {
   if (url.includes('/.well-known/oauth-authorization-server')) return 'rfc8414';
@@ -196,7 +178,7 @@ const OIDC_ONLY_FIELDS = ['id_token_signing_alg_values_supported', 'subject_type
  * The target's kind from the config's protocol and the metadata found (docs/target-config.md, "protocol"). The
  * metadata decides when it says so: OIDC Discovery metadata, or fields only an OP publishes, or scopes_supported with
  * or without openid; RFC 8414 metadata that says neither, or no metadata, leaves a guess that a code flow with the
- * openid scope can settle (runner: settleKind).
+ * openid scope can settle (run-probes.ts: settleKind).
  */
 export function kindOf(
   protocol: 'oauth2' | 'oidc' | undefined,
@@ -356,137 +338,4 @@ export function explainMissing(target: Target, capability: Capability): string {
     `${label} "${value}" is not advertised: ${state}; if the IdP supports it, set "discoveryOverrides": { ` +
     `"${field}": ${fix} } in the target config`
   );
-}
-
-/** Redirects followed at the discovery URL (each within the issuer's origin). */
-const MAX_DISCOVERY_REDIRECTS = 5;
-
-/**
- * Fetch discovery. Throws TargetUnreachableError when nothing answers (exit code 3); a document
- * that answers but is unusable gives a Target with discovery null and the problem named. A
- * redirect (301, 302, 303, 307, 308) is followed within the issuer's origin, with a notice naming
- * the final URL and the discoveryUrl to set; a redirect elsewhere is not followed: a set-up
- * problem (an error, never a verdict) that names the Location.
- */
-export async function resolveTarget(
-  config: Pick<TargetConfig, 'issuer' | 'discoveryUrl' | 'timeouts'> &
-    Partial<Pick<TargetConfig, 'allowedOrigins' | 'limits' | 'discoveryOverrides' | 'clients' | 'protocol'>>,
-  redactor: Redactor,
-  fetchImpl?: typeof fetch,
-): Promise<Target> {
-  const first = discoveryUrlOf(config);
-  // A discoveryUrl the config names is the user's choice: its origin is allowed for discovery.
-  const base = new OriginPolicy({
-    issuer: config.issuer,
-    allowedOrigins: [
-      ...(config.allowedOrigins ?? []),
-      ...(config.discoveryUrl ? [new URL(config.discoveryUrl).origin] : []),
-    ],
-  });
-  const recorder = new Recorder(redactor);
-  const http = new HttpClient({
-    recorder,
-    requestTimeoutMs: config.timeouts?.requestMs ?? 10_000,
-    origins: base,
-    ...(config.limits ? { limits: config.limits } : {}),
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
-  });
-  const origin = new URL(config.issuer).origin;
-  const notices: string[] = [];
-  /** GET one metadata URL, following redirects within the issuer's origin. */
-  const read = async (start: string, label: string) => {
-    let url = start;
-    let problem: string | undefined;
-    let setup = false;
-    let res = await http.get(url, { label });
-    for (let hops = 0; [301, 302, 303, 307, 308].includes(res.status); hops++) {
-      const location = res.header('location');
-      const next =
-        location === undefined ? undefined : URL.canParse(location, url) ? new URL(location, url) : undefined;
-      if (!next) {
-        problem =
-          `GET ${url} answered ${res.status} ` +
-          `with ${
-            location === undefined ? 'no Location' : `the unusable Location ${JSON.stringify(location.slice(0, 200))}`
-          }`;
-        break;
-      }
-      if (
-        (next.origin !== origin && next.origin !== new URL(first).origin) ||
-        !['http:', 'https:'].includes(next.protocol)
-      ) {
-        problem =
-          `GET ${url} answered ${res.status} with Location ${next.href}, outside the issuer's ` +
-          `origin ${origin}; the harness does not follow it (if that is the document, set "discoveryUrl": ` +
-          `"${next.href}" in the target config)`;
-        setup = true;
-        break;
-      }
-      if (hops >= MAX_DISCOVERY_REDIRECTS) {
-        problem = `GET ${start} was redirected more than ${MAX_DISCOVERY_REDIRECTS} times (last to ${next.href})`;
-        setup = true;
-        break;
-      }
-      url = next.href;
-      res = await http.get(url, { label: `${label} (redirected)` });
-    }
-    if (!problem && res.status !== 200) problem = `GET ${url} answered ${res.status}, not 200`;
-    else if (!problem && (!res.json || typeof res.json !== 'object' || Array.isArray(res.json)))
-      problem = `GET ${url} did not return a JSON object`;
-    return { start, url, res, problem, setup };
-  };
-  let found = await read(first, 'discovery document');
-  // No OIDC Discovery document where the issuer implies one: an OAuth 2.0 authorization server publishes RFC 8414
-  // metadata at its own well-known path (RFC 8414 §3).
-  if (found.problem && !found.setup && !config.discoveryUrl) {
-    const tried = [found.problem];
-    for (const candidate of rfc8414UrlsOf(config.issuer)) {
-      const next = await read(candidate, 'authorization server metadata (RFC 8414)');
-      if (!next.problem || next.setup) {
-        found = next;
-        break;
-      }
-      tried.push(next.problem);
-    }
-    if (found.problem && !found.setup) found = { ...found, problem: tried.join('; ') };
-  }
-  const { url, res, problem, setup } = found;
-  if (url !== found.start && !problem) {
-    notices.push(
-      `the discovery URL ${found.start} redirected to ${url}; the harness followed it (same origin) — set ` +
-        `"discoveryUrl": "${url}" in the target config to go there directly`,
-    );
-  }
-  const evidence = recorder.evidence.filter((e): e is HttpEvidence => e.kind === 'http');
-  const discovery = problem ? null : res.body;
-  const roles = Object.entries(config.clients ?? {})
-    .filter(([, c]) => c)
-    .map(([role]) => role as ClientRole);
-  const target = targetFromDiscovery(config.issuer, url, discovery, problem, evidence, {
-    ...(config.discoveryOverrides ? { overrides: config.discoveryOverrides } : {}),
-    roles,
-    problemIsSetup: setup,
-    notices,
-    ...(config.protocol ? { protocol: config.protocol } : {}),
-    ...(metadataKindOf(url) ? {} : { metadataKind: found.start === first ? 'oidc-discovery' : 'rfc8414' }),
-  });
-  const named = Object.fromEntries(
-    Object.entries(target.endpoints).map(([name, u]) => [ENDPOINT_FIELDS[name as EndpointName], u]),
-  );
-  const issuer = discovery?.issuer;
-  const unusable =
-    discovery && issuer !== config.issuer
-      ? `the discovery document names the issuer ${typeof issuer === 'string' ? `"${issuer}"` : 'nothing'}, not the ` +
-        `configured "${config.issuer}"; OIDC Discovery §4.3: its contents MUST NOT be used, so the harness sends ` +
-        `nothing to its endpoints`
-      : undefined;
-  // The policy for the run: the issuer's origin and allowedOrigins only (a discoveryUrl elsewhere serves discovery
-  // alone).
-  target.origins = new OriginPolicy({
-    issuer: config.issuer,
-    allowedOrigins: config.allowedOrigins ?? [],
-    endpoints: named,
-    ...(unusable ? { unusable } : {}),
-  });
-  return target;
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { summarize } from '../harness/conformance.ts';
 import type { ProfileName, Report, ScenarioResult, Status } from '../harness/results.ts';
-import { selectScenarios } from '../harness/runner.ts';
+import { selectScenarios } from '../harness/selection.ts';
 import { BUILT_IN_SCENARIOS, type TargetConfigInput, runConformance } from '../index.ts';
 import { writeReports } from '../reports/index.ts';
 import type { InteropIdp, RunningIdp } from './idp.ts';

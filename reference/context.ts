@@ -1,7 +1,8 @@
 /** What every endpoint and grant is handed: the server's configuration and its services. */
 import type { Flaws } from './flaws.ts';
 import type { KeySet } from './keys.ts';
-import type { Lifetimes, ReferenceOptions, RegisteredClient, RegistrationSettings, UserConfig } from './options.ts';
+import type { Lifetimes } from './lifetimes.ts';
+import type { ReferenceOptions, RegisteredClient, RegistrationSettings, UserConfig } from './options.ts';
 import type { SecuritySettings } from './security-profile.ts';
 import type { Store } from './store/store.ts';
 import type { TokenService } from './tokens.ts';

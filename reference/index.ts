@@ -1,20 +1,19 @@
 /** The reference authorization server's public API. */
 export { createReferenceServer, type ReferenceServer } from './server.ts';
 export type { ServerContext } from './context.ts';
+export { resolveClients } from './clients.ts';
+export { DEFAULT_LIFETIMES, type Lifetimes } from './lifetimes.ts';
+export { SEEDED_KEYED_PRIVATE_JWK } from './seeded-keys.ts';
+export { SEEDED_USER } from './seeded-user.ts';
 export {
-  DEFAULT_LIFETIMES,
   DEFAULT_RESOURCES,
   LEGACY_CLIENT,
-  SEEDED_KEYED_PRIVATE_JWK,
   SCOPES_SUPPORTED,
   SEEDED_CLIENTS,
-  SEEDED_USER,
-  resolveClients,
   type ClientAuthMethod,
   type ClientConfig,
   type ClientRole,
   type GrantType,
-  type Lifetimes,
   type TargetRole,
   type ReferenceOptions,
   type RegistrationOptions,

@@ -1,9 +1,14 @@
 /**
- * Options of the reference server and the seeded clients and user (roles of docs/target-config.md).
- * Everything here is data; server.ts turns it into a running server.
+ * Options of the reference server and the types of their parts (clients, user, claims hook,
+ * registration), the seeded clients by role (roles of docs/target-config.md), the scopes, and what a
+ * client may do (public or not, which grants). Everything here is data; server.ts turns it into a
+ * running server (clients.ts resolves the clients, lifetimes.ts the lifetimes; the seeded user and
+ * keys are seeded-user.ts and seeded-keys.ts).
  */
 import type { FlawName } from './flaws.ts';
 import type { KeySet, SigningAlg } from './keys.ts';
+import type { Lifetimes } from './lifetimes.ts';
+import { SEEDED_KEYED_PRIVATE_JWK } from './seeded-keys.ts';
 import type { Store } from './store/store.ts';
 import type { ClientRole as ConfigRole } from '../protocol/client-roles.ts';
 import { GRANT, type GrantType } from '../protocol/grants.ts';
@@ -102,21 +107,6 @@ export interface UserConfig {
   claims: StandardClaims & { [claim: string]: unknown };
 }
 
-export interface Lifetimes {
-  /** Seconds. */
-  authorizationCode: number;
-  accessTokenFirstParty: number;
-  accessTokenThirdParty: number;
-  refreshTokenFirstParty: number;
-  refreshTokenThirdParty: number;
-  idToken: number;
-  deviceCode: number;
-  /** A pending authorization request: from GET /auth to the end of login and consent. */
-  interaction: number;
-  /** The login session at the IdP (its cookie): prompt, max_age and logout act on it. */
-  session: number;
-}
-
 export interface ReferenceOptions {
   /** Fixed issuer. When absent, the issuer is http://{host}:{port} of the first listen(). */
   issuer?: string;
@@ -200,14 +190,6 @@ export interface ReferenceOptions {
   oauthOnly?: boolean;
 }
 
-/** `registration` of the reference options, with its defaults. */
-export interface RegistrationSettings {
-  /** POST /register needs `Authorization: Bearer <this>` (RFC 7591 §3); absent: open registration. */
-  initialAccessToken?: string;
-  /** Seconds a registered client lives: its client_secret_expires_at, then it is gone. */
-  clientLifetime: number;
-}
-
 /**
  * `registration` of the reference options, with its defaults (reference/registration.ts). Here, not
  * there, so that context.ts needs nothing of registration.ts, which reads the context.
@@ -229,55 +211,8 @@ export interface RegistrationOptions {
 /** The scopes OpenID Connect defines (OIDC Core §5.4, §11): an OAuth-only server (oauthOnly) knows none of them. */
 export const OIDC_SCOPES: readonly string[] = ['openid', 'profile', 'email', 'address', 'phone', 'offline_access'];
 
-/** The OAuth scope a seeded client keeps on an OAuth-only server when it had only OIDC scopes. */
-const OAUTH_ONLY_SCOPE = 'api:read';
-
 /** RFC 8707: the resource servers the reference issues audience-restricted tokens for, by default. */
 export const DEFAULT_RESOURCES = ['https://api.example.test'];
-
-/**
- * The seeded keyed client's private key (test-only, like the seeded secrets): serve --target-out
- * writes it for the harness; the server registers only its public part.
- */
-export const SEEDED_KEYED_PRIVATE_JWK = {
-  kty: 'EC',
-  crv: 'P-256',
-  kid: 'keyed-app-1',
-  alg: 'ES256',
-  x: '8giua_bOno6h4pn6Vu0Zh2Cnt7RHsIWHp9wF5VfMIsM',
-  y: 'Rc5MM5ZxPtr2hr2X9IBf_P_nmKUW9VglKqB5W_LE8HY',
-  d: 'KrWuYtDzAhwqNJd2fY4SKGEvWOgLFqCM1By5lEKFTU0',
-} as const;
-
-/**
- * Under `profile: 'fapi2'` (private_key_jwt only) the seeded confidential2 client authenticates
- * with this key instead of its secret, so that scenarios needing a second client that can push
- * and redeem (par.bound-to-client's control) have one. Test-only, like the other seeded keys.
- */
-export const SEEDED_PARTNER_PRIVATE_JWK = {
-  kty: 'EC',
-  crv: 'P-256',
-  kid: 'partner-app-1',
-  alg: 'ES256',
-  x: 'czLRmqm1RQfnO_nNLxApKc4vql3scLO6lhqxTTyweQ8',
-  y: 'EdReB_6vDJywiPnr6sx2lnjsuERRmibGuASHDeqyBpA',
-  d: 'cLJuwz0I0o36hGsJX3r51FcGMW3ZsONYVB94GXut224',
-} as const;
-
-/** The private keys of the seeded clients that authenticate with private_key_jwt. */
-export const SEEDED_PRIVATE_JWKS = [SEEDED_KEYED_PRIVATE_JWK, SEEDED_PARTNER_PRIVATE_JWK] as const;
-
-export const DEFAULT_LIFETIMES: Lifetimes = {
-  authorizationCode: 60,
-  accessTokenFirstParty: 3600,
-  accessTokenThirdParty: 600,
-  refreshTokenFirstParty: 30 * 24 * 3600,
-  refreshTokenThirdParty: 24 * 3600,
-  idToken: 3600,
-  deviceCode: 600,
-  interaction: 600,
-  session: 8 * 3600,
-};
 
 export const SCOPES_SUPPORTED = [
   'openid',
@@ -289,21 +224,6 @@ export const SCOPES_SUPPORTED = [
   'api:read',
   'api:write',
 ] as const;
-
-export const SEEDED_USER: UserConfig = {
-  username: 'alice',
-  password: 'alice-wonderland-42',
-  sub: 'user-0001-alice',
-  claims: {
-    name: 'Alice Liddell',
-    family_name: 'Liddell',
-    picture: 'https://idp.example.test/avatars/alice.png',
-    email: 'alice@example.test',
-    email_verified: true,
-    address: { formatted: '1 Rabbit Hole Lane, Oxford, UK' },
-    phone_number: '+44 1865 000000',
-  },
-};
 
 /** RFC 8628 §3.4: the device code grant's grant_type. */
 export const DEVICE_GRANT = GRANT.device;
@@ -398,61 +318,6 @@ type OneOfTheConfigRoles<T extends ConfigRole> = T;
 /** A client as the server knows it: its configuration and, for seeded or by-role clients, its role. */
 export type RegisteredClient = ClientConfig & { role?: TargetRole };
 
-/** The clients a server runs with, from the seeded ones and the options. */
-export function resolveClients(
-  options: Pick<ReferenceOptions, 'clients' | 'legacyClient' | 'profile' | 'oauthOnly'>,
-): RegisteredClient[] {
-  const given = options.clients;
-  let clients: RegisteredClient[];
-  if (Array.isArray(given)) {
-    clients = [...given];
-  } else {
-    const seeded: Record<string, ClientConfig> = { ...SEEDED_CLIENTS };
-    if (options.profile === 'fapi2') {
-      // FAPI 2.0 allows no client secret: the seeded second confidential client signs assertions.
-      const { clientSecret: _secret, ...partner } = SEEDED_CLIENTS.confidential2;
-      const { d: _d, ...publicJwk } = SEEDED_PARTNER_PRIVATE_JWK;
-      seeded.confidential2 = { ...partner, jwks: { keys: [publicJwk] } };
-    }
-    const byRole: Record<string, ClientConfig | null | undefined> = { ...seeded, ...given };
-    clients = Object.entries(byRole).flatMap(([role, client]) =>
-      client ? [{ ...client, role: role as ClientRole }] : [],
-    );
-  }
-  if (options.legacyClient) clients.push({ ...LEGACY_CLIENT, role: 'legacy' });
-  if (options.oauthOnly) clients = clients.map(withoutOidcScopes);
-  const ids = new Set<string>();
-  for (const client of clients) {
-    const pinned = client.tokenEndpointAuthMethod;
-    if (pinned !== undefined && (pinned === 'none') !== (client.clientSecret === undefined)) {
-      throw new Error(
-        `client "${client.clientId}": ` +
-          `tokenEndpointAuthMethod ${pinned} ` +
-          `${pinned === 'none' ? 'is for a client without a secret' : 'needs a clientSecret'}`,
-      );
-    }
-    if (ids.has(client.clientId)) throw new Error(`duplicate client_id "${client.clientId}" in the reference options`);
-    ids.add(client.clientId);
-  }
-  return clients;
-}
-
-/**
- * The client on an OAuth-only server: its allowedScope without the OIDC scopes; a client left with none gets
- * OAUTH_ONLY_SCOPE (a code flow needs a scope to grant; the API scope it lacks is one to escalate to), and the
- * confidential one both API scopes (a refresh can then ask for less than it was granted).
- */
-function withoutOidcScopes(client: RegisteredClient): RegisteredClient {
-  const kept = client.allowedScope.split(' ').filter((s) => s && !OIDC_SCOPES.includes(s));
-  const scope =
-    client.role === 'confidential'
-      ? [...new Set([...kept, 'api:read', 'api:write'])]
-      : kept.length
-        ? kept
-        : [OAUTH_ONLY_SCOPE];
-  return { ...client, allowedScope: scope.join(' ') };
-}
-
 /** A client without a secret and without registered keys (RFC 6749 §2.1): public. */
 export const isPublicClient = (client: ClientConfig): boolean =>
   client.clientSecret === undefined && client.jwks === undefined;
@@ -460,8 +325,4 @@ export const isPublicClient = (client: ClientConfig): boolean =>
 /** Whether any client may use the grant; discovery advertises the deprecated grants only then. */
 export function someClientEnables(clients: readonly ClientConfig[], grantType: string): boolean {
   return clients.some((client) => (client.grantTypes as readonly string[]).includes(grantType));
-}
-
-export function resolveLifetimes(lifetimes: Partial<Lifetimes> = {}): Lifetimes {
-  return { ...DEFAULT_LIFETIMES, ...lifetimes };
 }

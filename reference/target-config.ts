@@ -4,13 +4,8 @@
  * login driver. `serve --target-out` writes it;
  * the embedded run uses it in-process.
  */
-import {
-  SEEDED_PRIVATE_JWKS,
-  type ClientAuthMethod,
-  type RegisteredClient,
-  type TargetRole,
-  type UserConfig,
-} from './options.ts';
+import type { ClientAuthMethod, RegisteredClient, TargetRole, UserConfig } from './options.ts';
+import { SEEDED_PRIVATE_JWKS } from './seeded-keys.ts';
 import { rotateKeysHookUrl } from './endpoints/admin.ts';
 import type { ReferenceServer } from './server.ts';
 

@@ -9,7 +9,8 @@ import { shapeClaims } from './claim-shapes.ts';
 import type { Flaws } from './flaws.ts';
 import { signCompact } from './jws.ts';
 import type { KeySet } from './keys.ts';
-import type { ClientConfig, Lifetimes, ShapeClaims, UserConfig } from './options.ts';
+import type { Lifetimes } from './lifetimes.ts';
+import type { ClientConfig, ShapeClaims, UserConfig } from './options.ts';
 import { claimsForScope } from './scopes.ts';
 
 /** A fresh opaque value: codes, refresh tokens, jti, interaction ids. 256 bits. */

@@ -9,10 +9,12 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { unusedLoopbackPort } from '../ports.ts';
 import { GRANT } from '../../protocol/grants.ts';
-import type { ClientEntry, PrivateJwk, TargetConfig } from '../config.ts';
-import { DEFAULT_REGISTERED_ROLES } from '../config.ts';
+import type { PrivateJwk } from '../config-clients-schema.ts';
+import { DEFAULT_REGISTERED_ROLES } from '../config-registration-schema.ts';
+import type { ClientEntry, TargetConfig } from '../config-schema.ts';
 import { ConfigError, HarnessError } from '../failures.ts';
-import { HttpClient, OffOriginError, Recorder } from '../http.ts';
+import { HttpClient, OffOriginError } from '../http.ts';
+import { Recorder } from '../recorder.ts';
 import type { Redactor } from '../redact.ts';
 import type { RegistrationSummary } from '../results.ts';
 import type { ClientRole } from '../requirements.ts';

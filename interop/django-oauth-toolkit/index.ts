@@ -30,7 +30,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { targetConfigSchema } from '../../harness/config.ts';
+import { targetConfigSchema } from '../../harness/config-schema.ts';
 import type { InteropIdp, RunningIdp } from '../idp.ts';
 import { aptInstall, aptLine, missingPackages, startProcess, waitForDiscovery } from '../support.ts';
 

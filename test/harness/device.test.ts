@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../harness/config.ts';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DevicePoller } from '../../harness/device.ts';
-import { HttpClient, Recorder } from '../../harness/http.ts';
+import { HttpClient } from '../../harness/http.ts';
+import { Recorder } from '../../harness/recorder.ts';
 import type { DeviceActivation } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { readPage } from '../../harness/login/html.ts';

@@ -17,7 +17,7 @@ import {
   errorCode,
 } from '../../harness/failures.ts';
 import { ERROR_CODES } from '../../harness/results.ts';
-import { judge } from '../../harness/runner.ts';
+import { judge } from '../../harness/scenario-status.ts';
 
 const failed = () => 'failed' as const;
 

@@ -2,7 +2,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpClient, Recorder } from '../../harness/http.ts';
+import { HttpClient } from '../../harness/http.ts';
+import { Recorder } from '../../harness/recorder.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { TargetUnreachableError } from '../../harness/failures.ts';
 import { closedPort } from '../support/ports.ts';

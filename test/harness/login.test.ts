@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpClient, Recorder } from '../../harness/http.ts';
+import { HttpClient } from '../../harness/http.ts';
+import { Recorder } from '../../harness/recorder.ts';
 import { isRedirectTo } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { formValues, readPage } from '../../harness/login/html.ts';

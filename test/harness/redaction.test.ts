@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
 import { configSecrets, validateConfig } from '../../harness/config.ts';
 import { runSuite } from '../../harness/conformance.ts';
-import { basicAuthorization } from '../../harness/http.ts';
+import { basicAuthorization } from '../../harness/http-wire.ts';
 import { Redactor } from '../../harness/redact.ts';
 import type { HttpEvidence } from '../../harness/results.ts';
 import { REPORT_FORMATS, writeReports } from '../../reports/index.ts';

@@ -1,18 +1,15 @@
 /** The named steps of createContext and runScenarios that carry logic of their own. */
 import { describe, expect, it } from 'vitest';
-import { PROPERTY_BUDGET_SHARE, PropertyCases, propertyBudgetMs } from '../../harness/context.ts';
+import { PROPERTY_BUDGET_SHARE, PropertyCases, propertyBudgetMs } from '../../harness/context-property.ts';
 import { CheckFailure, HarnessError, SkipSignal } from '../../harness/failures.ts';
-import { Recorder } from '../../harness/http.ts';
+import { Recorder } from '../../harness/recorder.ts';
 import { Redactor } from '../../harness/redact.ts';
 import type { Finding } from '../../harness/results.ts';
-import {
-  BROWSER_TIME_FACTOR,
-  DEFAULTS,
-  judge,
-  runPool,
-  scenarioTimeLimit,
-  unknownExpectedFailures,
-} from '../../harness/runner.ts';
+import { DEFAULTS } from '../../harness/run-setup.ts';
+import { runPool } from '../../harness/runner.ts';
+import { judge } from '../../harness/scenario-status.ts';
+import { unknownExpectedFailures } from '../../harness/selection.ts';
+import { BROWSER_TIME_FACTOR, scenarioTimeLimit } from '../../harness/time-limit.ts';
 import { defineScenario } from '../../harness/scenario.ts';
 
 const failed = () => 'failed' as const;

@@ -5,7 +5,8 @@ import { runSuite } from '../../harness/conformance.ts';
 import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../harness/failures.ts';
 import { Redactor } from '../../harness/redact.ts';
 import type { ProfileName, ScenarioResult } from '../../harness/results.ts';
-import { type RunnerOptions, runScenarios, scenarioSeed } from '../../harness/runner.ts';
+import { type RunnerOptions, scenarioSeed } from '../../harness/run-setup.ts';
+import { runScenarios } from '../../harness/runner.ts';
 import {
   type Requirement,
   type Scenario,

@@ -2,7 +2,8 @@
  * What the login driver tests build their drivers from: an HTTP client to the loopback fixtures, and the browser part
  * of a driver's options (one Chromium per test file, no screenshots kept).
  */
-import { HttpClient, Recorder } from '../../harness/http.ts';
+import { HttpClient } from '../../harness/http.ts';
+import { Recorder } from '../../harness/recorder.ts';
 import type { BrowserHost } from '../../harness/login/chromium.ts';
 import type { BrowserState } from '../../harness/login/session.ts';
 import { Redactor } from '../../harness/redact.ts';

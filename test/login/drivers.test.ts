@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreconditionError } from '../../harness/failures.ts';
-import { HttpClient, Recorder } from '../../harness/http.ts';
+import { HttpClient } from '../../harness/http.ts';
+import { Recorder } from '../../harness/recorder.ts';
 import { AutoLoginDriver } from '../../harness/login/auto.ts';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient, Recorder } from '../../../harness/http.ts';
+import { HttpClient } from '../../../harness/http.ts';
+import { Recorder } from '../../../harness/recorder.ts';
 import { Redactor } from '../../../harness/redact.ts';
 import { read, register, remove, unmanageable, update } from '../../../harness/registration/client.ts';
 

@@ -1,0 +1,141 @@
+/**
+ * The login side of a scenario's ctx: its recording HTTP client (ctx.http), the environment a login
+ * driver is given (browser contexts, evidence, origins, the run's session), the driver made on first
+ * use with its walks tracked as activity, authorize through it, and ctx.browser: the same ctx with
+ * the browser as its login driver, for a scenario that declares requires.browser.
+ */
+import type { Page } from 'playwright-core';
+import type { Activity } from './context-activity.ts';
+import { authorizationUrlBuilder, authorizer, clientLookup } from './context-authorize.ts';
+import { browserContexts, screenshotTaker } from './context-browser.ts';
+import type { ContextInput, Scope } from './context-scope.ts';
+import type { Client } from './config.ts';
+import { HarnessError } from './failures.ts';
+import { createFlows } from './flows.ts';
+import { HttpClient } from './http.ts';
+import type { LoginDriver } from './login/driver.ts';
+import { type DriverEnvironment, browserLoginDriver } from './login/index.ts';
+import type { ClientRole } from './requirements.ts';
+import type { ScenarioBrowser, ScenarioContext } from './scenario.ts';
+
+/** ctx.http: the scenario's HTTP client, recording into its evidence within the config's origins and limits. */
+function scenarioHttp(input: ContextInput): HttpClient {
+  const { target } = input;
+  return new HttpClient({
+    recorder: input.recorder,
+    signal: input.signal,
+    requestTimeoutMs: input.requestTimeoutMs,
+    encoding: input.config.tokenRequestEncoding,
+    ...(input.origins ? { origins: input.origins } : {}),
+    ...(input.limits ? { limits: input.limits } : {}),
+    ...(input.traffic ? { traffic: input.traffic } : {}),
+    issuer: target.issuer,
+    ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
+    ...(input.fetch ? { fetch: input.fetch } : {}),
+    ...(input.config.login.driver !== 'browser' && input.config.login.userAgent
+      ? { userAgent: input.config.login.userAgent }
+      : {}),
+  });
+}
+
+/** What a login driver is given: the browser, the evidence, the origins, the log and the run's session. */
+function driverEnvironment(
+  { input, recorder, log, walks }: Scope,
+  contexts: Pick<ReturnType<typeof browserContexts>, 'open' | 'emptied' | 'giveBack'>,
+  screenshot: DriverEnvironment['recorder']['screenshot'],
+): DriverEnvironment {
+  return {
+    ...(input.browser.unavailable ? { browserUnavailable: input.browser.unavailable } : {}),
+    newBrowserContext: contexts.open,
+    emptiedBrowserContexts: { take: contexts.emptied, giveBack: contexts.giveBack },
+    recorder: { screenshot, transcript: (e) => recorder.add(e), learn: (fields) => recorder.learnIssued(fields) },
+    signal: input.signal,
+    ...(input.origins ? { origins: input.origins } : {}),
+    log: (message) => {
+      log.push(message);
+    },
+    timeoutMs: input.requestTimeoutMs,
+    ...(input.session ? { session: input.session } : {}),
+    ...(input.sharedBrowserContext ? { sharedBrowserContext: input.sharedBrowserContext } : {}),
+    noteWalk: (walk) => {
+      walks.push(walk);
+    },
+    ...(input.browserPages ? { browserPages: input.browserPages } : {}),
+    ...(input.onBrowserWalk ? { onBrowser: input.onBrowserWalk } : {}),
+  };
+}
+
+/** A driver whose walks are tracked as activity (for a timeout's message). */
+function trackedDriver(activity: Activity, d: LoginDriver): LoginDriver {
+  return {
+    name: d.name,
+    authorize: (url, stopAt, options) =>
+      activity.track(`${d.name} login walk (${url.split('?')[0]})`, () => d.authorize(url, stopAt, options)),
+    activateDevice: (activation) =>
+      activity.track(`${d.name} device activation (${activation.verificationUri.split('?')[0]})`, () =>
+        d.activateDevice(activation),
+      ),
+  };
+}
+
+/** The pieces of ctx that log in: the lazily made login driver and ctx.authorize through a driver. */
+export interface LoginParts {
+  http: HttpClient;
+  env: DriverEnvironment;
+  client: (role: ClientRole) => Client;
+  authorizationUrl: ScenarioContext['authorizationUrl'];
+  authorizeWith: (driverOf: () => LoginDriver) => ScenarioContext['authorize'];
+  login: () => LoginDriver;
+  screenshot: ScenarioBrowser['screenshot'];
+  newBrowserContext: DriverEnvironment['newBrowserContext'];
+}
+
+/**
+ * ctx.browser, made on first use: the same ctx with the browser as its login driver. Only a
+ * scenario that declares requires.browser may use it.
+ */
+export function browserToolsMaker(scope: Scope, parts: LoginParts, base: () => Omit<ScenarioContext, 'flows'>) {
+  const { scenario, config } = scope.input;
+  let tools: ScenarioBrowser | undefined;
+  return (): ScenarioBrowser => {
+    if (!scenario.requires?.browser)
+      throw new HarnessError(`scenario ${scenario.id} uses ctx.browser but does not declare requires.browser`);
+    if (tools) return tools;
+    const driver = trackedDriver(scope.activity, browserLoginDriver(config, parts.env));
+    const authorize = parts.authorizeWith(() => driver);
+    const newPage = async (): Promise<Page> => {
+      const context = await parts.newBrowserContext();
+      return context.pages()[0] ?? context.newPage(); // a context opened ahead comes with a blank page
+    };
+    const framing = { host: config.browser?.framingHost ?? '127.0.0.1', port: config.browser?.framingPort ?? 0 };
+    // The same ctx with the browser as its login driver (a prototype view: spreading would run base's getters).
+    const view = Object.create(base(), { login: { value: driver }, authorize: { value: authorize } });
+    tools = { login: driver, authorize, flows: createFlows(view), newPage, screenshot: parts.screenshot, framing };
+    return tools;
+  };
+}
+
+/** The login side of ctx: browser contexts, screenshots, the driver environment, the driver, authorize. */
+export function loginParts(scope: Scope) {
+  const { input } = scope;
+  const http = scenarioHttp(input);
+  const contexts = browserContexts(input);
+  const screenshot = screenshotTaker(scope);
+  const env = driverEnvironment(scope, contexts, screenshot);
+  let driver: LoginDriver | undefined;
+  const login = (): LoginDriver => (driver ??= trackedDriver(scope.activity, input.loginDriver(http, env)));
+  const client = clientLookup(input);
+  const authorizationUrl = authorizationUrlBuilder(input.target, client);
+  const authorizeWith = authorizer(scope, http, client, authorizationUrl);
+  const parts: LoginParts = {
+    http,
+    env,
+    client,
+    authorizationUrl,
+    authorizeWith,
+    login,
+    screenshot,
+    newBrowserContext: contexts.open,
+  };
+  return { parts, dispose: contexts.dispose };
+}

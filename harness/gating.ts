@@ -1,0 +1,97 @@
+/**
+ * Gating: why a scenario cannot run against this target and config (an OIDC-only scenario on an
+ * OAuth 2.0 server, no Chromium, a client role or the user missing, a capability discovery does not
+ * advertise and a probe did not find), each reason naming what is missing and how to supply it.
+ */
+import type { Client, TargetConfig } from './config.ts';
+import type { BrowserHost } from './login/chromium.ts';
+import type { ClientRole } from './requirements.ts';
+import type { Scenario } from './scenario.ts';
+import { type Capability, type Target, explainMissing } from './target.ts';
+
+function describeCapability(c: Capability): string {
+  const [kind, value] = [c.slice(0, c.indexOf(':')), c.slice(c.indexOf(':') + 1)];
+  switch (kind) {
+    case 'grant':
+      return `the grant type "${value}" (grant_types_supported)`;
+    case 'response_type':
+      return `the response type "${value}" (response_types_supported)`;
+    case 'pkce':
+      return `the PKCE method ${value} (code_challenge_methods_supported)`;
+    case 'auth':
+      return `the client authentication method "${value}" (token_endpoint_auth_methods_supported)`;
+    case 'endpoint':
+      return `a ${value} endpoint`;
+    case 'metadata':
+      return `${value} (true or a non-empty list in the discovery document)`;
+    default:
+      return `"${value}" (${kind})`;
+  }
+}
+
+/** Capabilities a run can observe for a client role when discovery does not advertise them. */
+const OBSERVABLE: ReadonlySet<Capability> = new Set<Capability>(['grant:refresh_token']);
+
+/** The code-flow role a scenario's refresh would use: its first declared role with a redirect URI. */
+function probeRole(s: Scenario, clients: Partial<Record<ClientRole, Client>>): ClientRole | undefined {
+  const roles: readonly ClientRole[] = s.requires?.roles?.length
+    ? s.requires.roles
+    : ['confidential', 'public', 'confidential2'];
+  return roles.find((r) => clients[r]?.redirectUri);
+}
+
+/** Why an OIDC-only scenario does not apply to this target (an OAuth 2.0 authorization server), if it does not. */
+export function kindSkip(s: Pick<Scenario, 'appliesTo'>, target: Pick<Target, 'kind'>): string | undefined {
+  if (s.appliesTo !== 'oidc' || target.kind.protocol !== 'oauth2') return undefined;
+  return `an OAuth 2.0 authorization server (${target.kind.why}): OIDC Core does not apply`;
+}
+
+/**
+ * Why a scenario cannot run against this target and config, or undefined when it can. A missing
+ * observable capability (a refresh_token grant) is first looked for by `probe` (one code flow per
+ * client role, shared by the run): a token response with a refresh_token enables it for that role.
+ */
+export async function gate(
+  s: Scenario,
+  clients: Partial<Record<ClientRole, Client>>,
+  config: TargetConfig,
+  target: Target,
+  browser?: BrowserHost,
+  probe?: (role: ClientRole) => Promise<string | undefined>,
+  refused?: ReadonlyMap<ClientRole, string>,
+): Promise<string | undefined> {
+  const notApplicable = kindSkip(s, target);
+  if (notApplicable) return notApplicable;
+  if (s.requires?.browser && browser?.unavailable) return `needs Chromium: ${browser.unavailable}`;
+  const missing = (s.requires?.roles ?? []).filter((r) => !clients[r]);
+  const refusal = missing.find((r) => refused?.has(r));
+  if (refusal) return `needs the ${refusal} client, which was not registered: ${refused!.get(refusal)}`;
+  if (missing.length) {
+    return (
+      `needs the ${missing.join(' and ')} client${missing.length > 1 ? 's' : ''} ` +
+      `(${missing.map((r) => `clients.${r}`).join(', ')} in the target config)`
+    );
+  }
+  if (s.requires?.user && !config.user)
+    return 'needs a user who can log in (user.username and user.password in the target config)';
+  let caps = (s.requires?.capabilities ?? []).filter((c) => !target.supports(c));
+  if (!caps.length) return undefined;
+  if (!target.discovery) {
+    return (
+      `the discovery document could not be read (${target.discoveryProblem}), so it cannot ` +
+      `tell ${caps.map(describeCapability).join(', ')}`
+    );
+  }
+  const role = probeRole(s, clients);
+  const probeNotes: string[] = [];
+  if (role && probe && caps.some((c) => OBSERVABLE.has(c)) && config.user) {
+    const problem = await probe(role);
+    if (problem) probeNotes.push(problem);
+    caps = caps.filter((c) => !target.observed(role).has(c));
+  }
+  if (!caps.length) return undefined;
+  return (
+    `${caps.map((c) => explainMissing(target, c)).join('; ')}` +
+    `${probeNotes.length ? ` (${probeNotes.join('; ')})` : ''}`
+  );
+}

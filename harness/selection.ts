@@ -1,0 +1,28 @@
+/**
+ * Which scenarios a run runs: --only and --skip (globs over ids), then this shard's part; and the
+ * config's expectedFailures that name no known scenario, as notices.
+ */
+import { idMatcher } from './glob.ts';
+import type { RunnerOptions } from './run-setup.ts';
+import type { Scenario } from './scenario.ts';
+import { shardOf } from './shard.ts';
+
+export function selectScenarios(scenarios: readonly Scenario[], only: string[] = [], skip: string[] = []): Scenario[] {
+  const isOnly = idMatcher(only);
+  const isSkipped = idMatcher(skip);
+  return scenarios.filter((s) => (only.length === 0 || isOnly(s.id)) && !isSkipped(s.id));
+}
+
+/** Step 2: the config's expectedFailures that name no known scenario, as notices. */
+export function unknownExpectedFailures(expected: Iterable<string>, scenarios: readonly Scenario[]): string[] {
+  const known = new Set(scenarios.map((s) => s.id));
+  return [...expected]
+    .filter((id) => !known.has(id))
+    .map((id) => `expectedFailures lists "${id}", which is not a known scenario id`);
+}
+
+/** Step 3: --only and --skip, then this shard's part. */
+export function selectForRun(options: RunnerOptions): Scenario[] {
+  const chosen = selectScenarios(options.scenarios, options.only, options.skip);
+  return options.shard ? shardOf(chosen, options.shard) : chosen;
+}
