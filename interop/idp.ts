@@ -23,6 +23,12 @@ export interface InteropIdp {
    * what on the page needs the browser; the report's notices name each such scenario.
    */
   browserPass?: { scenarios: readonly string[]; why: string };
+  /**
+   * How many scenarios run at once against this IdP, when it cannot take the matrix's default (RUN.concurrency):
+   * an IdP whose requests corrupt each other when they overlap gives verdicts of its own race, not of the rules the
+   * scenarios judge. `why` is the evidence; the race scenarios still send their concurrent requests.
+   */
+  concurrency?: { scenarios: number; why: string };
 }
 export interface RunningIdp {
   /** A target config object (the same shape as harness/config.ts accepts) with the clients/user/login for this IdP. */

@@ -176,10 +176,11 @@ export async function runCatalogOn(
         options.only ?? [],
       ).map((s) => s.id)
     : [];
+  const run = { ...RUN, concurrency: idp.concurrency?.scenarios ?? RUN.concurrency };
   const report = await runConformance({
     // The module's config object, validated by runConformance like any other.
     target: target as TargetConfigInput,
-    ...RUN,
+    ...run,
     ...(options.only ? { only: options.only } : {}),
     ...(again.length ? { skip: again } : {}),
     ...(options.reportDir ? { reportDir: options.reportDir } : {}),
@@ -189,7 +190,7 @@ export async function runCatalogOn(
   const browserDir = options.reportDir && path.join(options.reportDir, 'browser-pass');
   const browser = await runConformance({
     target: withSharing(withDriver(running.targetConfig, 'browser'), options.shareSession) as TargetConfigInput,
-    ...RUN,
+    ...run,
     only: again,
     ...(browserDir ? { reportDir: browserDir } : {}),
   });

@@ -233,5 +233,19 @@ export async function start(options: {
   }
 }
 
-const glewlwyd: InteropIdp = { name: 'glewlwyd', install, start };
+const glewlwyd: InteropIdp = {
+  name: 'glewlwyd',
+  install,
+  start,
+  // findings.md, "Overlapping requests": on its SQLite database Glewlwyd 2.7.5 shares one connection between the
+  // requests it serves at once and reads back the id of the row it just inserted from that connection, so two token
+  // or authorization requests that overlap attach their scopes to each other's rows or fail ("FOREIGN KEY constraint
+  // failed", HTTP 500). Four scenarios at a time made a different set-up step fail with a 500 in about one run of two.
+  concurrency: {
+    scenarios: 1,
+    why:
+      'overlapping requests break each other on its SQLite database (the last inserted row id is read from one ' +
+      'shared connection: FOREIGN KEY constraint failed, HTTP 500)',
+  },
+};
 export default glewlwyd;
