@@ -1,3 +1,5 @@
+import type { BrowserStep } from '../harness/config.ts';
+
 export interface InteropIdp {
   name: string; // 'django-oauth-toolkit' | 'lemonldap-ng' | 'oidc-provider' | 'glewlwyd'
   /**
@@ -29,6 +31,12 @@ export interface InteropIdp {
    * scenarios judge. `why` is the evidence; the race scenarios still send their concurrent requests.
    */
   concurrency?: { scenarios: number; why: string };
+  /**
+   * The login steps a deployer would write for the IdP's fresh sign-in page (docs/login.md), for
+   * `npm run interop -- --with-steps`: with them the catalog must give the verdicts it gives without them (a walk that
+   * meets a page they do not fit, a signed-in page, answers it or is done again fresh).
+   */
+  signInSteps?: readonly BrowserStep[];
 }
 export interface RunningIdp {
   /** A target config object (the same shape as harness/config.ts accepts) with the clients/user/login for this IdP. */

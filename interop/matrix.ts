@@ -116,6 +116,19 @@ export interface CatalogOptions {
    * invariant (test/interop/sharing.test.ts) compares the two.
    */
   shareSession?: boolean;
+  /**
+   * true: the target config gets the IdP module's `signInSteps` as `login.steps` (steps a deployer writes for the
+   * fresh sign-in page only), which must give the same verdicts (`npm run interop -- --with-steps`).
+   */
+  withSteps?: boolean;
+}
+
+/** The target config with the module's sign-in steps as `login.steps` when asked. */
+export function withSteps(idp: InteropIdp, target: Record<string, unknown>, on: boolean | undefined) {
+  if (!on) return target;
+  if (!idp.signInSteps) throw new Error(`${idp.name}: its module names no signInSteps (interop/idp.ts)`);
+  const login = (target.login ?? {}) as Record<string, unknown>;
+  return { ...target, login: { ...login, steps: idp.signInSteps } };
 }
 
 /** The target config with sharing turned off when asked (`login.shareSession: false`), else as it is. */
@@ -166,7 +179,8 @@ export async function runCatalogOn(
   options: CatalogOptions = {},
 ): Promise<IdpRun> {
   const started = performance.now();
-  const target = withSharing(withDriver(running.targetConfig, options.driver), options.shareSession);
+  const configured = withSteps(idp, running.targetConfig, options.withSteps);
+  const target = withSharing(withDriver(configured, options.driver), options.shareSession);
   const driver = driverOf(target);
   // Only the form driver leaves pages to the browser; the auto driver goes on in it by itself.
   const pass = options.driver === undefined && driver === 'form' ? idp.browserPass : undefined;
@@ -189,7 +203,7 @@ export async function runCatalogOn(
     return { report, wallMs: Math.round(performance.now() - started), driver: `${driver} driver` };
   const browserDir = options.reportDir && path.join(options.reportDir, 'browser-pass');
   const browser = await runConformance({
-    target: withSharing(withDriver(running.targetConfig, 'browser'), options.shareSession) as TargetConfigInput,
+    target: withSharing(withDriver(configured, 'browser'), options.shareSession) as TargetConfigInput,
     ...run,
     only: again,
     ...(browserDir ? { reportDir: browserDir } : {}),

@@ -1,11 +1,11 @@
 /**
- * `npm run interop [-- --idp NAME]... [--update] [--only GLOB]... [--fresh-sessions]`: for each IdP, install its
- * Debian packages (as root), start it on a free loopback port, run the whole catalog against it
- * with the form login driver, write the reports to interop/reports/<idp>/, stop it, and compare
- * every verdict with interop/expectations/<idp>.json (`--fresh-sessions`: no walk shares the run's signed-in
- * session, login.shareSession false, which must give the same verdicts). `--update` rewrites the expectations'
- * statuses from the run instead (changed ones marked TODO for a person to classify).
- * Exit 1 when a verdict differs from the expectations (or an IdP could not be run).
+ * `npm run interop [-- --idp NAME]... [--update] [--only GLOB]... [--fresh-sessions] [--with-steps]`: for each IdP,
+ * install its Debian packages (as root), start it on a free loopback port, run the whole catalog against it with its
+ * target config's login driver, write the reports to interop/reports/<idp>/, stop it, and compare every verdict with
+ * interop/expectations/<idp>.json. `--fresh-sessions`: no walk shares the run's signed-in session
+ * (login.shareSession false); `--with-steps`: the module's signInSteps as login.steps; both must give the same
+ * verdicts. `--update` rewrites the expectations' statuses from the run instead (changed ones marked TODO for a
+ * person to classify). Exit 1 when a verdict differs from the expectations (or an IdP could not be run).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     verbose: { type: 'boolean', default: false },
     driver: { type: 'string' },
     'fresh-sessions': { type: 'boolean', default: false },
+    'with-steps': { type: 'boolean', default: false },
   },
 });
 const driver = values.driver;
@@ -73,6 +74,7 @@ for (const name of names) {
       ...(values.only ? { only: values.only } : {}),
       ...(driver ? { driver } : {}),
       ...(values['fresh-sessions'] ? { shareSession: false } : {}),
+      ...(values['with-steps'] ? { withSteps: true } : {}),
       ...(values.verbose ? { log: (l: string) => console.log(l) } : {}),
     });
   } catch (error) {

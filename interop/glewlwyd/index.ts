@@ -241,6 +241,12 @@ const glewlwyd: InteropIdp = {
   // requests it serves at once and reads back the id of the row it just inserted from that connection, so two token
   // or authorization requests that overlap attach their scopes to each other's rows or fail ("FOREIGN KEY constraint
   // failed", HTTP 500). Four scenarios at a time made a different set-up step fail with a 500 in about one run of two.
+  // What docs/login.md has a deployer write for Glewlwyd's sign-in page; they do not fit its signed-in page.
+  signInSteps: [
+    { fill: '#username', value: '${user.username}' },
+    { fill: '#password', value: '${user.password}' },
+    { click: '#loginbut' },
+  ],
   concurrency: {
     scenarios: 1,
     why:
