@@ -7,7 +7,7 @@
 import type { BrowserStep } from '../config.ts';
 import { PreconditionError } from '../failures.ts';
 import type { BrowserActuator } from './browser-actuator.ts';
-import { firstLine } from './browser-walk.ts';
+import { firstLine } from './browser-requests.ts';
 import type { PageKind } from './driver.ts';
 import type { StepsResult } from './walk.ts';
 

@@ -6,78 +6,22 @@
  * transcript, and screenshots on request.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BrowserContext, CDPSession, Page, Request, Response } from 'playwright-core';
+import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 import { PreconditionError } from '../failures.ts';
 import { OffOriginError } from '../http.ts';
-import type { OriginPolicy } from '../origin.ts';
-import type { HttpEvidence } from '../results.ts';
+import type { PageKind, PageVisit, RedirectRecord, RequestRecord } from './driver.ts';
 import {
-  type PageKind,
-  type PageVisit,
-  type RedirectRecord,
-  type RequestRecord,
-  isRedirectTo,
-  responseParams,
-} from './driver.ts';
+  SUBMIT_FORM,
+  type WalkEnd,
+  type WalkOptions,
+  firstLine,
+  intercept,
+  lowerCase,
+  replayHeaders,
+  showWithCsp,
+} from './browser-requests.ts';
+import { type PausedRequest, Tab, type TabClient, idleTabsOf } from './browser-tab.ts';
 import type { FetchedPage } from './http-actuator.ts';
-
-/** Where a walk's screenshots and transcripts go (the scenario's evidence). */
-export interface WalkRecorder {
-  /** Saves a screenshot of the page as evidence; never throws. */
-  screenshot(page: Page, label: string): Promise<void>;
-  transcript(e: HttpEvidence): void;
-  /** Learn the tokens of an authorization response caught before it was loaded (for redaction). */
-  learn?(fields: Record<string, string>): void;
-}
-
-export interface WalkOptions {
-  /** Redirect URIs (compared by origin and path): a navigation there is caught, not loaded. */
-  stopAt: readonly string[];
-  /** An origin the walk must not leave: requests elsewhere are blocked, a navigation ends the walk. */
-  stayWithin?: string;
-  /**
-   * Where the browser may go at all (docs/security.md): any other request is blocked, and a navigation
-   * elsewhere ends the walk with an OffOriginError (an `error` naming the URL and the rule).
-   */
-  origins?: OriginPolicy;
-  recorder: WalkRecorder;
-  /**
-   * Load images, fonts and media (default false: they are never sent). A sign-in needs none of them, and each is a
-   * request the IdP serves for nothing (one IdP leaked a file descriptor per static file it served).
-   */
-  loadAssets?: boolean;
-  /** How long a navigation may take (ms). */
-  timeoutMs: number;
-  signal?: AbortSignal;
-}
-
-/** Requests a sign-in needs none of (CDP Network.ResourceType): not sent unless login.loadAssets. */
-const ASSET_TYPES = new Set(['Image', 'Font', 'Media']);
-
-/** How a walk ended before the driver stopped it: at the redirect_uri, or at the edge of `stayWithin`. */
-export type WalkEnd =
-  | { kind: 'redirect'; url: string; params: Record<string, string> }
-  | { kind: 'left'; url: string }
-  | { kind: 'refused'; url: string; reason: string };
-
-/** Fetch.requestPaused as far as the walk reads it (the Chrome DevTools Protocol). */
-interface PausedRequest {
-  requestId: string;
-  frameId: string;
-  resourceType: string;
-  request: {
-    url: string;
-    urlFragment?: string;
-    method: string;
-    headers: Record<string, string>;
-    postData?: string;
-    postDataEntries?: { bytes?: string }[];
-  };
-  /** Set when paused at the response stage (a page's document, for its Content-Security-Policy). */
-  responseStatusCode?: number;
-  responseErrorReason?: string;
-  responseHeaders?: { name: string; value: string }[];
-}
 
 /** How long to wait for a click to start a navigation before taking it as an in-page change. */
 const NAVIGATION_START_MS = 1_000;
@@ -85,61 +29,7 @@ const NAVIGATION_START_MS = 1_000;
 const NETWORK_QUIET_MS = 150;
 const NETWORK_WAIT_MS = 5_000;
 
-/**
- * A page with its DevTools session and request interception, for one walk at a time. A walk on the run's shared
- * session borrows one from its context's idle tabs (a new page costs Chromium a renderer), and gives it back when it
- * ends; between walks a request the page still makes is failed, so nothing leaves it unseen.
- */
-export class Tab {
-  #walk: BrowserWalk | undefined;
-  private constructor(
-    readonly context: BrowserContext,
-    readonly page: Page,
-    readonly cdp: CDPSession,
-    readonly mainFrameId: string,
-  ) {}
-
-  static async open(context: BrowserContext): Promise<Tab> {
-    // A context opened ahead comes with a blank page (BrowserHost.newContext): the first tab uses it.
-    const page = context.pages().find((p) => !tabbed.has(p) && p.url() === 'about:blank') ?? (await context.newPage());
-    tabbed.add(page);
-    const cdp = await context.newCDPSession(page);
-    const { frameTree } = await cdp.send('Page.getFrameTree');
-    const tab = new Tab(context, page, cdp, frameTree.frame.id);
-    cdp.on('Fetch.requestPaused', (event: PausedRequest) => {
-      const walk = tab.#walk;
-      if (walk && (event.responseStatusCode !== undefined || event.responseErrorReason !== undefined))
-        void walk.document(event);
-      else if (walk) void walk.paused(event);
-      else void cdp.send('Fetch.failRequest', { requestId: event.requestId, errorReason: 'Aborted' }).catch(() => 0);
-    });
-    // Every request at its start (let go or blocked), and every document again at its response (its CSP, below).
-    await cdp.send('Fetch.enable', {
-      patterns: [
-        { urlPattern: '*', requestStage: 'Request' },
-        { urlPattern: '*', resourceType: 'Document', requestStage: 'Response' },
-      ],
-    });
-    page.on('response', (response) => tab.#walk?.responded(response));
-    page.on('request', (request) => tab.#walk?.requested(request));
-    page.on('requestfinished', () => tab.#walk?.settled());
-    page.on('requestfailed', () => tab.#walk?.settled());
-    return tab;
-  }
-
-  /** The walk the tab now serves (undefined: none; every request is failed). */
-  serve(walk: BrowserWalk | undefined): void {
-    this.#walk = walk;
-  }
-}
-
-/** The pages a Tab has taken. */
-const tabbed = new WeakSet<Page>();
-
-/** The idle tabs of a context that outlives its walks (the run's shared session's). */
-const idleTabs = new WeakMap<BrowserContext, Tab[]>();
-
-export class BrowserWalk {
+export class BrowserWalk implements TabClient {
   readonly requests: RequestRecord[] = [];
   /** The HTTP redirects of the top-level page, in order (each resolved once its response is known). */
   readonly #redirects: Promise<RedirectRecord | undefined>[] = [];
@@ -200,8 +90,7 @@ export class BrowserWalk {
     options: WalkOptions,
     giveBack?: (context: BrowserContext) => void,
   ): Promise<BrowserWalk> {
-    const idle = idleTabs.get(context) ?? [];
-    idleTabs.set(context, idle);
+    const idle = idleTabsOf(context);
     try {
       const tab = idle.pop() ?? (await Tab.open(context));
       return BrowserWalk.#start(tab, options, false, giveBack);
@@ -269,29 +158,12 @@ export class BrowserWalk {
   /** A request the page makes, paused before it leaves (Fetch.requestPaused): let go, or blocked. */
   async paused(event: PausedRequest): Promise<void> {
     const { request } = event;
-    const url = request.url + (request.urlFragment ?? '');
-    const navigation = event.resourceType === 'Document' && event.frameId === this.tab.mainFrameId;
+    const { url, navigation, block, quiet, end, learned } = intercept(event, this.tab.mainFrameId, this.o);
     if (navigation) this.#navigations++;
     const record: RequestRecord = { url, method: request.method, type: event.resourceType, navigation };
     this.requests.push(record);
-    let block: string | undefined;
-    let quiet = false;
-    const refused = this.o.origins?.browserMay(url);
-    if (isRedirectTo(url, this.o.stopAt)) {
-      block = 'the redirect to the redirect_uri, caught and not loaded';
-      const params = { ...responseParams(url), ...formPostParams(request) };
-      this.o.recorder.learn?.(params);
-      if (navigation) this.#finish({ kind: 'redirect', url, params });
-    } else if (refused) {
-      block = refused;
-      if (navigation) this.#finish({ kind: 'refused', url, reason: refused });
-    } else if (this.o.stayWithin && /^https?:/.test(url) && new URL(url).origin !== new URL(this.o.stayWithin).origin) {
-      block = `outside ${new URL(this.o.stayWithin).origin}, blocked`;
-      if (navigation) this.#finish({ kind: 'left', url });
-    } else if (!this.o.loadAssets && ASSET_TYPES.has(event.resourceType)) {
-      block = `${event.resourceType.toLowerCase()}: not loaded (login.loadAssets)`;
-      quiet = true;
-    }
+    if (learned) this.o.recorder.learn?.(learned);
+    if (end) this.#finish(end);
     const fetched = this.#fetched;
     if (!block && navigation && fetched && request.url === fetched.url.replace(/#.*$/, '')) {
       this.#fetched = undefined;
@@ -322,36 +194,11 @@ export class BrowserWalk {
   }
 
   /**
-   * A document's response, paused before the page sees it: shown with one more Content-Security-Policy, the origin
-   * policy's (OriginPolicy.pageCsp), which Chromium enforces on top of the page's own. It reaches what request
-   * interception does not: a WebSocket (ws: or wss:) the page's script opens.
+   * A document's response, paused before the page sees it: shown with the origin policy's Content-Security-Policy on
+   * top of the page's own (browser-requests.ts showWithCsp).
    */
   async document(event: PausedRequest): Promise<void> {
-    const csp = this.o.origins?.pageCsp();
-    const status = event.responseStatusCode;
-    const { cdp } = this.tab;
-    try {
-      // A redirect shows no page; a response that failed has none to show.
-      if (!csp || status === undefined || (status >= 300 && status < 400)) {
-        await cdp.send('Fetch.continueRequest', { requestId: event.requestId });
-        return;
-      }
-      // Chromium enforces a CSP added to a fulfilled response (one added by continueResponse is not).
-      const { body, base64Encoded } = await cdp.send('Fetch.getResponseBody', { requestId: event.requestId });
-      await cdp.send('Fetch.fulfillRequest', {
-        requestId: event.requestId,
-        responseCode: status,
-        responseHeaders: [
-          ...(event.responseHeaders ?? []).filter(
-            (h) => !NOT_REPLAYED.has(h.name.toLowerCase()) || /^set-cookie$/i.test(h.name),
-          ),
-          { name: 'Content-Security-Policy', value: csp },
-        ],
-        body: base64Encoded ? body : Buffer.from(body).toString('base64'),
-      });
-    } catch {
-      await cdp.send('Fetch.continueRequest', { requestId: event.requestId }).catch(() => undefined); // gone
-    }
+    await showWithCsp(this.tab.cdp, event, this.o.origins?.pageCsp());
   }
 
   #finish(end: WalkEnd): void {
@@ -557,84 +404,13 @@ export class BrowserWalk {
     this.tab.serve(undefined);
     if (this.owns) await this.context.close().catch(() => undefined);
     else if (this.giveBack) {
-      if (discard || this.page.isClosed() || !(await this.#empty())) await this.context.close().catch(() => undefined);
+      if (discard || this.page.isClosed() || !(await this.tab.empty(this.requests, this.o.timeoutMs)))
+        await this.context.close().catch(() => undefined);
       else {
-        idleTabs.get(this.context)?.push(this.tab);
+        idleTabsOf(this.context).push(this.tab);
         this.giveBack(this.context);
       }
     } else if (discard || this.page.isClosed()) await this.page.close().catch(() => undefined);
-    else idleTabs.get(this.context)?.push(this.tab);
+    else idleTabsOf(this.context).push(this.tab);
   }
-
-  /**
-   * Leaves the context as a new one would be to any site: its page on about:blank (the IdP's page unloaded), the
-   * storage of every origin the walk sent a request to cleared (local and session storage, IndexedDB, caches, service
-   * workers: Storage.clearDataForOrigin "all"), and every cookie of the context. false when that could not be done (the
-   * context is then closed, never reused). The HTTP cache stays, as a returning user's browser keeps it.
-   */
-  async #empty(): Promise<boolean> {
-    try {
-      if (this.context.pages().length !== 1) return false; // a page the IdP opened (a popup) goes with the context
-      await this.page.goto('about:blank', { timeout: this.o.timeoutMs });
-      const origins = new Set<string>();
-      for (const { url } of this.requests) {
-        try {
-          const { protocol, origin } = new URL(url);
-          if (protocol === 'http:' || protocol === 'https:') origins.add(origin);
-        } catch {
-          // not a URL a browser would have stored anything for
-        }
-      }
-      for (const origin of origins)
-        await this.tab.cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
-      await this.context.clearCookies();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
-
-/** Runs in the blank page: a form of hidden inputs, POSTed to `action` (the page's document, not the IdP's). */
-const SUBMIT_FORM = `({ action, fields }) => {
-  const form = document.createElement('form');
-  form.method = 'post';
-  form.action = action;
-  for (const [name, value] of fields) {
-    const input = document.createElement('input');
-    input.type = 'hidden';
-    input.name = name;
-    input.value = value;
-    form.append(input);
-  }
-  document.body.append(form);
-  setTimeout(() => form.submit(), 0); // after evaluate has returned: the navigation then destroys nothing it waits on
-}`;
-
-/** Headers a fetched page is shown with: not its cookies (already in the context), nor how it was transferred. */
-const NOT_REPLAYED = new Set(['set-cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'connection']);
-
-function replayHeaders(headers: Record<string, string>, csp: string | undefined): { name: string; value: string }[] {
-  const replayed = Object.entries(headers)
-    .filter(([name]) => !NOT_REPLAYED.has(name.toLowerCase()))
-    .map(([name, value]) => ({ name, value }));
-  return csp ? [...replayed, { name: 'Content-Security-Policy', value: csp }] : replayed;
-}
-
-/** form_post (OAuth 2.0 Form Post Response Mode): the response parameters are the POSTed fields. */
-function formPostParams(request: PausedRequest['request']): Record<string, string> {
-  const type = Object.entries(request.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-  if (request.method !== 'POST' || !/application\/x-www-form-urlencoded/i.test(type)) return {};
-  const body =
-    request.postData ??
-    (request.postDataEntries ?? []).map((e) => Buffer.from(e.bytes ?? '', 'base64').toString()).join('');
-  return Object.fromEntries(new URLSearchParams(body));
-}
-
-function lowerCase(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-export function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }

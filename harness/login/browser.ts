@@ -15,7 +15,8 @@ import type { OriginPolicy } from '../origin.ts';
 import type { LoginWalk } from '../results.ts';
 import { BrowserActuator } from './browser-actuator.ts';
 import { runSteps } from './browser-steps.ts';
-import { BrowserWalk, type WalkOptions, type WalkRecorder } from './browser-walk.ts';
+import type { WalkOptions, WalkRecorder } from './browser-requests.ts';
+import { BrowserWalk } from './browser-walk.ts';
 import type {
   AuthorizeOptions,
   AuthorizeOutcome,

@@ -7,7 +7,7 @@ import type { OriginPolicy } from '../origin.ts';
 import type { LoginWalk } from '../results.ts';
 import { AutoLoginDriver } from './auto.ts';
 import { BrowserLoginDriver, type BrowserLoginOptions, type EmptiedContexts } from './browser.ts';
-import type { WalkRecorder } from './browser-walk.ts';
+import type { WalkRecorder } from './browser-requests.ts';
 import type { LoginDriver } from './driver.ts';
 import { FormLoginDriver } from './form.ts';
 import type { BrowserState, LoginSession } from './session.ts';
