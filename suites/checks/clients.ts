@@ -21,3 +21,31 @@ export function findClient(
 export function partyClient(ctx: ScenarioContext, firstParty: boolean): Client | undefined {
   return findClient(ctx, CODE_FLOW_ROLES, (c) => c.firstParty === firstParty && !!c.redirectUri);
 }
+
+/** Two different code-flow clients: the one a grant is issued to, and another that presents it. */
+export interface ClientPair {
+  owner: ClientRole;
+  other: ClientRole;
+  /** Whether `other` is a public client (no authentication: the server knows it by the request's client_id). */
+  otherIsPublic: boolean;
+}
+
+/**
+ * The pair a binding check uses (RFC 6749 §4.1.3, §10.4): the server knows a confidential client by its
+ * authentication and a public one by the request's `client_id`, so any two different clients show the binding —
+ * `confidential` and `confidential2` when both are configured, else a confidential client and the public one (in
+ * whichever order the config allows). Fewer than two: skipped, naming the clients that would do.
+ */
+export function clientPair(ctx: ScenarioContext): ClientPair {
+  const usable = (role: ClientRole) => !!ctx.clients[role]?.redirectUri;
+  const owner = (['confidential', 'public', 'confidential2'] as const).find(usable);
+  const other = (['confidential2', 'public', 'confidential'] as const).find(
+    (r) => usable(r) && r !== owner && ctx.clients[r]!.clientId !== ctx.clients[owner!]!.clientId,
+  );
+  if (!owner || !other)
+    ctx.skip(
+      'needs two different code-flow clients, one to be issued the grant and one to present it ' +
+        '(clients.confidential with clients.confidential2 or clients.public in the target config)',
+    );
+  return { owner, other, otherIsPublic: ctx.clients[other]!.authMethod === 'none' };
+}

@@ -1,5 +1,5 @@
-import { GRANT, PreconditionError, defineScenario } from '../../harness/scenario.ts';
-import { expectRefusalFor } from '../checks/index.ts';
+import { GRANT, defineScenario } from '../../harness/scenario.ts';
+import { clientPair, expectRefusalFor } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'code.bound-to-client',
@@ -10,7 +10,7 @@ export default defineScenario({
       section: '4.1.3',
       level: 'MUST',
       party: 'server',
-      note: 'the code was issued to the authenticated client',
+      note: 'the code was issued to the authenticated client, or to the public client_id of the request',
     },
     rfc6749_5_2: {
       spec: 'RFC 6749',
@@ -22,21 +22,18 @@ export default defineScenario({
   },
   severity: 'critical',
   appliesTo: 'oauth2',
+  // Any two different code-flow clients (clientPair): confidential and confidential2, else one of them and public.
   requires: {
-    roles: ['confidential', 'confidential2'],
     user: true,
     capabilities: ['grant:authorization_code', 'endpoint:token'],
   },
   catches: ['code-not-bound-to-client'],
   async run(ctx) {
-    const [owner, other] = [ctx.client('confidential'), ctx.client('confidential2')];
-    if (owner.clientId === other.clientId)
-      throw new PreconditionError(
-        `clients.confidential and clients.confidential2 are the same client (${owner.clientId}); two different ` +
-          `clients are needed`,
-      );
-    const { code, request, pkce } = await ctx.flows.code('confidential');
-    // Everything else is right (redirect_uri, code_verifier); only the client differs.
+    const pair = clientPair(ctx);
+    const [owner, other] = [ctx.client(pair.owner), ctx.client(pair.other)];
+    const { code, request, pkce } = await ctx.flows.code(pair.owner);
+    // Everything else is right (redirect_uri, code_verifier); only the client differs. A public client is known by the
+    // client_id it sends, a confidential one by its authentication (RFC 6749 §4.1.3).
     const res = await ctx.http.token(
       other,
       {
@@ -45,10 +42,10 @@ export default defineScenario({
         redirect_uri: request.redirect_uri,
         code_verifier: pkce?.verifier,
       },
-      { label: "token request by confidential2 with confidential's code" },
+      { label: `token request by ${pair.other} with ${pair.owner}'s code` },
     );
     // RFC 6749 §5.2 names the refusal: invalid_grant, "issued to another client". Another error (say
-    // invalid_client) may be about confidential2 itself: it counts only if confidential2 redeems a code of its own.
+    // invalid_client) may be about the other client itself: it counts only if that client redeems a code of its own.
     await expectRefusalFor(
       res,
       'invalid_grant',
@@ -60,7 +57,7 @@ export default defineScenario({
         cause: `the code being issued to client ${owner.clientId}`,
         control: `a token request by client ${other.clientId} with a code of its own`,
         run: async () => {
-          const own = await ctx.flows.code('confidential2');
+          const own = await ctx.flows.code(pair.other);
           return ctx.http.token(
             other,
             {
@@ -69,7 +66,7 @@ export default defineScenario({
               redirect_uri: own.request.redirect_uri,
               code_verifier: own.pkce?.verifier,
             },
-            { label: 'token request by confidential2 with its own code (control)' },
+            { label: `token request by ${pair.other} with its own code (control)` },
           );
         },
       },
