@@ -107,9 +107,21 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   const prefix = fixedIssuer === undefined ? '' : new URL(fixedIssuer).pathname.replace(/\/$/, '');
   const router = new Router(prefix ? { prefix } : {});
   mountAutoLogin(router, context);
-  for (const endpoint of ENDPOINTS) if (!(endpoint.oidcOnly && options.oauthOnly)) endpoint.mount(router, context);
+  const mounted = ENDPOINTS.filter((endpoint) => !(endpoint.oidcOnly && options.oauthOnly));
+  for (const endpoint of mounted) endpoint.mount(router, context);
+  // Hot routes (POST /token): a single exact path check ahead of the router's matching (issue 32, docs/performance.md).
+  const hot = new Map(
+    mounted.flatMap((endpoint) => {
+      const route = endpoint.hotPath?.(context);
+      return route ? [[`${route.method} ${prefix}${route.path}`, route.handler] as const] : [];
+    }),
+  );
   app.use(errorHandler(flaws));
   app.use(baseHeaders);
+  app.use(function hotRoutes(ctx, next) {
+    const handler = hot.get(`${ctx.method} ${ctx.path}`);
+    return handler ? handler(ctx) : next();
+  });
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
 
