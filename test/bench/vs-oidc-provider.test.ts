@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { median, processGroupCpuUs } from '../../bench/vs-oidc-provider.ts';
 
-/** A /proc/PID/stat line: pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime */
+/** A /proc/PID/stat line: pid (comm) state ppid pgrp session tty tpgid flags 4 fault counts utime stime … */
 const stat = (pid: number, comm: string, pgrp: number, utime: number, stime: number) =>
   `${pid} (${comm}) S 1 ${pgrp} ${pgrp} 0 -1 4194560 10 0 0 0 ${utime} ${stime} 0 0 20 0 5 0\n`;
 
