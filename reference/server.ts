@@ -18,7 +18,7 @@ import {
 } from './fixture.ts';
 import { Flaws } from './flaws.ts';
 import { errorHandler } from './http/errors.ts';
-import { baseHeaders } from './http/headers.ts';
+import { baseHeaders, setBaseHeaders } from './http/headers.ts';
 import { KeySet } from './keys.ts';
 import { resolveClients, resolveLifetimes, SEEDED_USER, type ReferenceOptions } from './options.ts';
 import { clientOfRegistration, registrationSettings } from './registration.ts';
@@ -117,10 +117,12 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
     }),
   );
   app.use(errorHandler(flaws));
-  app.use(baseHeaders);
+  // baseHeaders' headers on a hot route too, without a layer of its own.
   app.use(function hotRoutes(ctx, next) {
     const handler = hot.get(`${ctx.method} ${ctx.path}`);
-    return handler ? handler(ctx) : next();
+    if (!handler) return baseHeaders(ctx, next);
+    setBaseHeaders(ctx);
+    return handler(ctx);
   });
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));

@@ -65,11 +65,13 @@ const stateOf = (ctx: Context): TokenRequestState => ctx.state.token as TokenReq
  */
 export function runSteps(steps: readonly Middleware[]): (ctx: Context) => Promise<void> {
   return (ctx) => {
-    const step = async (i: number): Promise<void> => {
-      const middleware = steps[i];
-      if (middleware) await middleware(ctx, () => step(i + 1));
+    // One `next` per request, not one per step: each step calls it once, after its own work.
+    let at = 0;
+    const next = async (): Promise<void> => {
+      const middleware = steps[at++];
+      if (middleware) await middleware(ctx, next);
     };
-    return step(0);
+    return next();
   };
 }
 
