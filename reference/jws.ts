@@ -52,7 +52,8 @@ export function signCompact(
   }
   const input = `${encodedHeader}.${base64url(payload)}`;
   return new Promise((resolve, reject) => {
-    sign(digest, Buffer.from(input), options, (error, signature) => {
+    // The signing input is ASCII (base64url and a dot): latin1 gives the same bytes as UTF-8, without the encoder.
+    sign(digest, Buffer.from(input, 'latin1'), options, (error, signature) => {
       if (error) reject(error);
       else resolve(`${input}.${signature.toString('base64url')}`);
     });

@@ -64,14 +64,15 @@ const stateOf = (ctx: Context): TokenRequestState => ctx.state.token as TokenReq
  * router): the hot path's handler.
  */
 export function runSteps(steps: readonly Middleware[]): (ctx: Context) => Promise<void> {
+  /** The step at `run.at`, handed `run.next`: one `next` per request (each step calls it once, after its own work). */
+  async function dispatch(run: { ctx: Context; at: number; next: Next }): Promise<void> {
+    const middleware = steps[run.at++];
+    if (middleware) await middleware(run.ctx, run.next);
+  }
   return (ctx) => {
-    // One `next` per request, not one per step: each step calls it once, after its own work.
-    let at = 0;
-    const next = async (): Promise<void> => {
-      const middleware = steps[at++];
-      if (middleware) await middleware(ctx, next);
-    };
-    return next();
+    const run = { ctx, at: 0, next: undefined as unknown as Next };
+    run.next = dispatch.bind(undefined, run);
+    return run.next();
   };
 }
 
