@@ -8,7 +8,7 @@ import type { MemoryResult } from './memory.ts';
 import type { PropertyBenchResult } from './properties.ts';
 import type { RawSignResult } from './signing.ts';
 import type { ThroughputResult } from './throughput.ts';
-import { VS_OIDC_PROVIDER_TARGET, type VsOidcProvider } from './vs-oidc-provider.ts';
+import { ratioText, VS_OIDC_PROVIDER_TARGET, type VsOidcProvider } from './vs-oidc-provider.ts';
 
 export interface Machine {
   cpus: number;
@@ -115,7 +115,7 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
     targets.push({
       name: 'CPU per RS256 token, oidc-provider over the reference (same load, process groups)',
       target: `≥ ${VS_OIDC_PROVIDER_TARGET}×`,
-      measured: `${vs.ratio.toFixed(2)}× (median of ${vs.rounds.length} alternating rounds)`,
+      measured: `${ratioText(vs.ratio)}× (median of ${vs.rounds.length} alternating rounds)`,
       met: vs.met,
     });
   }

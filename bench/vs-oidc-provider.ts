@@ -152,6 +152,8 @@ export async function vsOidcProvider(
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
+/** A ratio to two decimals, rounded down: 1.4966 is printed 1.49, never 1.50 beside "not met". */
+export const ratioText = (x: number) => (Math.floor(x * 100 + 1e-9) / 100).toFixed(2);
 
 export function renderVsOidcProvider(vs: VsOidcProvider): string {
   const lines = [
@@ -164,10 +166,10 @@ export function renderVsOidcProvider(vs: VsOidcProvider): string {
         `${r.server} ${int(r.cpuPerTokenUs)} µs/token (${int(r.perSecond)} tokens/s, p99 ${r.latencyMs.p99} ms, ` +
         `load ${r.load.toFixed(2)})`,
     );
-    lines.push(`  round ${i + 1}: ${runs.join('; ')}; ratio ${round.ratio.toFixed(2)}×`);
+    lines.push(`  round ${i + 1}: ${runs.join('; ')}; ratio ${ratioText(round.ratio)}×`);
   });
   lines.push(
-    `  median ratio ${vs.ratio.toFixed(2)}× (rounds ${vs.rounds.map((r) => r.ratio.toFixed(2)).join(', ')}) ` +
+    `  median ratio ${ratioText(vs.ratio)}× (rounds ${vs.rounds.map((r) => ratioText(r.ratio)).join(', ')}) ` +
       `against the target ≥ ${VS_OIDC_PROVIDER_TARGET}×: ${vs.met ? 'met' : 'not met'}`,
   );
   return lines.join('\n');

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { median, processGroupCpuUs } from '../../bench/vs-oidc-provider.ts';
+import { median, processGroupCpuUs, ratioText } from '../../bench/vs-oidc-provider.ts';
 
 /** A /proc/PID/stat line: pid (comm) state ppid pgrp session tty tpgid flags 4 fault counts utime stime … */
 const stat = (pid: number, comm: string, pgrp: number, utime: number, stime: number) =>
@@ -28,5 +28,12 @@ describe('vs-oidc-provider bench', () => {
   it('takes the median of the rounds', () => {
     expect(median([1.6, 1.2, 1.5])).toBe(1.5);
     expect(median([1, 2, 3, 4])).toBe(2.5);
+  });
+
+  it('prints a ratio rounded down, so that one under the target never reads as the target', () => {
+    expect(ratioText(1.4966)).toBe('1.49');
+    expect(ratioText(1.5)).toBe('1.50');
+    expect(ratioText(1.567)).toBe('1.56');
+    expect(ratioText(1.15)).toBe('1.15');
   });
 });
