@@ -21,8 +21,15 @@ export interface MemorySample {
   storeSize: number;
 }
 
+/** The client the load generator authenticates as (HTTP Basic), if not the reference's seeded machine client. */
+export interface BenchClient {
+  clientId: string;
+  clientSecret: string;
+  scope: string;
+}
+
 export type BenchResponse =
-  | { type: 'ready'; issuer: string; port: number; alg: SigningAlg; kid: string }
+  | { type: 'ready'; issuer: string; port: number; alg: SigningAlg; kid: string; client?: BenchClient }
   | ({ type: 'raw-sign' } & RawSignResult)
   | ({ type: 'memory' } & MemorySample)
   | { type: 'cpu'; userUs: number; systemUs: number; mainThreadUs?: number }

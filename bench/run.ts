@@ -8,6 +8,7 @@
  *   npm run bench                      everything (70–90 s)
  *   npm run bench -- --only throughput,memory
  *   npm run bench -- --only drivers [--targets reference,lemonldap-ng] [--rounds 3]
+ *   npm run bench -- --only vs-oidc-provider [--rounds 3]   CPU per RS256 token against oidc-provider's
  *   npm run bench -- --cpu-prof prof   also a CPU profile of each measured server run
  *   npm run bench -- --quick           short runs, to check that it works (numbers not meaningful)
  */
@@ -34,8 +35,18 @@ import {
 } from './report.ts';
 import { ServerProcess } from './server.ts';
 import { tokenThroughput } from './throughput.ts';
+import { renderVsOidcProvider, vsOidcProvider } from './vs-oidc-provider.ts';
 
-const SECTIONS = ['throughput', 'catalog', 'properties', 'memory', 'redis', 'browser', 'drivers'] as const;
+const SECTIONS = [
+  'throughput',
+  'vs-oidc-provider',
+  'catalog',
+  'properties',
+  'memory',
+  'redis',
+  'browser',
+  'drivers',
+] as const;
 type Section = (typeof SECTIONS)[number];
 const ALGS: readonly SigningAlg[] = ['RS256', 'ES256', 'EdDSA'];
 
@@ -144,6 +155,22 @@ async function main(argv: string[]): Promise<number> {
       results.throughput.push(await throughputFor(alg, settings, profileDir));
     }
   }
+  if (only.includes('vs-oidc-provider')) {
+    const rounds = values.rounds === undefined ? 3 : Number(values.rounds);
+    if (!Number.isInteger(rounds) || rounds < 1)
+      throw new Error(`--rounds must be a positive integer, not "${values.rounds}"`);
+    step(`CPU per RS256 token, the reference against oidc-provider: ${rounds} alternating rounds`);
+    results.vsOidcProvider = await vsOidcProvider(
+      {
+        rounds,
+        durationS: settings.durationS,
+        warmupS: settings.warmupS,
+        connections: settings.connections,
+        profileDir,
+      },
+      (text) => step(`vs-oidc-provider: ${text}`),
+    );
+  }
   if (only.includes('catalog')) {
     step(`the non-browser catalog against the embedded reference, ${settings.catalogRepeat}×`);
     results.catalog = await catalogWallTime({ repeat: settings.catalogRepeat });
@@ -189,6 +216,7 @@ async function main(argv: string[]): Promise<number> {
   const full: BenchResults = { ...results, targets: evaluateTargets(results) };
   await writeFile(values.out, `${JSON.stringify(full, null, 2)}\n`);
   console.log(renderTable(full));
+  if (full.vsOidcProvider) console.log(`\n${renderVsOidcProvider(full.vsOidcProvider)}`);
   if (full.redis) console.log(`\n${renderRedis(full.redis)}`);
   if (full.drivers) console.log(`\n${renderDriverBench(full.drivers)}`);
   console.log(

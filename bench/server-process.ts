@@ -7,20 +7,15 @@
  * full GC, and moving the server's clock (to expire every token it issued).
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
-import { dirname } from 'node:path';
 import type { SigningAlg } from '../reference/index.ts';
 import { createReferenceServer, MemoryStore, RedisStore, sharedKeySet } from '../reference/index.ts';
+import { answerProfileRequest } from './profiler.ts';
 import type { BenchRequest, BenchResponse } from './protocol.ts';
 import { rawSignRate } from './signing.ts';
 
 const alg = (process.env.BENCH_SIGNING_ALG ?? 'RS256') as SigningAlg;
 /** Sweeps often, so that the memory benchmark sees eviction without waiting a minute. */
 const sweepIntervalMs = Number(process.env.BENCH_SWEEP_MS ?? 1000);
-
-/** The main thread's CPU profile of one measured run, on request (the bench's --cpu-prof). */
-let profiler: Session | undefined;
 
 let clockOffsetMs = 0;
 const now = () => Date.now() + clockOffsetMs;
@@ -56,6 +51,8 @@ function mainThreadCpuUs(): number | undefined {
 const send = (message: BenchResponse) => process.send?.(message);
 
 async function handle(request: BenchRequest): Promise<BenchResponse> {
+  const profiled = await answerProfileRequest(request);
+  if (profiled) return profiled;
   switch (request.type) {
     case 'raw-sign':
       return { type: 'raw-sign', ...(await rawSignRate(server.context.keys.current, request)) };
@@ -81,21 +78,6 @@ async function handle(request: BenchRequest): Promise<BenchResponse> {
       const mainThreadUs = mainThreadCpuUs();
       return { type: 'cpu', userUs: user, systemUs: system, ...(mainThreadUs === undefined ? {} : { mainThreadUs }) };
     }
-    case 'profile-start':
-      profiler ??= new Session();
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
-      await profiler.post('Profiler.start');
-      return { type: 'profile-start' };
-    case 'profile-stop': {
-      if (!profiler) throw new Error('no profile was started');
-      const { profile } = await profiler.post('Profiler.stop');
-      profiler.disconnect();
-      await mkdir(dirname(request.file), { recursive: true });
-      await writeFile(request.file, JSON.stringify(profile));
-      return { type: 'profile-stop', file: request.file };
-    }
     case 'advance-clock':
       clockOffsetMs += request.ms;
       return { type: 'advance-clock', now: now() };
@@ -103,6 +85,8 @@ async function handle(request: BenchRequest): Promise<BenchResponse> {
       await server.close();
       setImmediate(() => process.exit(0));
       return { type: 'close' };
+    default:
+      throw new Error(`the server process does not answer ${request.type}`);
   }
 }
 
@@ -111,4 +95,6 @@ process.on('message', (request: BenchRequest) => {
     send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
   );
 });
+// The parent gone (a crash, ^C): nothing is left listening.
+process.on('disconnect', () => process.exit(0));
 send({ type: 'ready', issuer, port, alg, kid: server.context.keys.current.kid });

@@ -1,8 +1,11 @@
-/** Starts the reference server in its own process (bench/server-process.ts) and talks to it. */
+/**
+ * Starts the reference server (bench/server-process.ts), or oidc-provider (bench/oidc-provider-process.ts), in its own
+ * process and talks to it.
+ */
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import type { SigningAlg } from '../reference/index.ts';
-import type { BenchRequest, BenchResponse, MemorySample } from './protocol.ts';
+import type { BenchClient, BenchRequest, BenchResponse, MemorySample } from './protocol.ts';
 import type { RawSignOptions, RawSignResult } from './signing.ts';
 
 export interface ServerProcessOptions {
@@ -11,6 +14,10 @@ export interface ServerProcessOptions {
   store?: string;
   /** Access-token lifetime in seconds (default the reference's). */
   accessTokenS?: number;
+  /** Which server: the reference (default) or oidc-provider (its interop fixture, RS256 JWT access tokens). */
+  program?: 'reference' | 'oidc-provider';
+  /** In a process group of its own (the child leads it), so that its CPU can be read per group from /proc. */
+  detached?: boolean;
 }
 
 /** The child's next message; an error if it exits first. */
@@ -36,6 +43,8 @@ export class ServerProcess {
   readonly issuer: string;
   readonly alg: SigningAlg;
   readonly kid: string;
+  /** The client to authenticate as; undefined: the reference's seeded machine client. */
+  readonly client: BenchClient | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(child: ChildProcess, ready: Reply<'ready'>) {
@@ -43,12 +52,22 @@ export class ServerProcess {
     this.issuer = ready.issuer;
     this.alg = ready.alg;
     this.kid = ready.kid;
+    this.client = ready.client;
+  }
+
+  /** The child's process id (with `detached`, also its process group's). */
+  get pid(): number {
+    const pid = this.#child.pid;
+    if (pid === undefined) throw new Error('the server process has no pid');
+    return pid;
   }
 
   static async start(options: ServerProcessOptions): Promise<ServerProcess> {
     const execArgv = ['--expose-gc', '--import', 'tsx'];
-    const child = fork(new URL('./server-process.ts', import.meta.url), [], {
+    const script = options.program === 'oidc-provider' ? './oidc-provider-process.ts' : './server-process.ts';
+    const child = fork(new URL(script, import.meta.url), [], {
       execArgv,
+      detached: options.detached === true,
       env: {
         ...process.env,
         BENCH_SIGNING_ALG: options.alg,

@@ -13,8 +13,21 @@ import type { Lifetimes } from './lifetimes.ts';
 import type { ClientConfig, ShapeClaims, UserConfig } from './options.ts';
 import { claimsForScope } from './scopes.ts';
 
+/** Random bytes drawn from the CSPRNG 128 tokens at a time (one call instead of one per token); each byte used once. */
+const TOKEN_BYTES = 32;
+let randomPool = Buffer.alloc(0);
+let poolOffset = 0;
+
 /** A fresh opaque value: codes, refresh tokens, jti, interaction ids. 256 bits. */
-export const randomToken = () => randomBytes(32).toString('base64url');
+export function randomToken(): string {
+  if (poolOffset + TOKEN_BYTES > randomPool.length) {
+    randomPool = randomBytes(TOKEN_BYTES * 128);
+    poolOffset = 0;
+  }
+  const token = randomPool.toString('base64url', poolOffset, poolOffset + TOKEN_BYTES);
+  poolOffset += TOKEN_BYTES;
+  return token;
+}
 
 export interface TokenServiceDeps {
   issuer(): string;

@@ -41,7 +41,7 @@ export async function authenticateClient(
     return { client, method: 'none' };
   }
   if (secret === undefined) throw invalidClient('client authentication failed');
-  if (!flaws.has('client-secret-unchecked') && !safeEqual(secret, client.clientSecret)) {
+  if (!flaws.has('client-secret-unchecked') && !secretMatches(secret, client, client.clientSecret)) {
     throw invalidClient('client authentication failed');
   }
   const method = basic ? 'client_secret_basic' : 'client_secret_post';
@@ -52,10 +52,27 @@ export async function authenticateClient(
   return { client, method };
 }
 
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
 /** Constant-time comparison of two strings of any length (compares their SHA-256 digests). */
 export function safeEqual(a: string, b: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
   return timingSafeEqual(digest(a), digest(b));
+}
+
+/**
+ * Each client's secret digest, made once per client object and secret (not per request): the object a configured
+ * client is, and the secret it had when digested, so that a changed secret is digested afresh.
+ */
+const secretDigests = new WeakMap<ClientConfig, { secret: string; digest: Buffer }>();
+
+/** safeEqual(presented, expected), where expected is the client's secret: its digest made once. */
+function secretMatches(presented: string, client: ClientConfig, expected: string): boolean {
+  let known = secretDigests.get(client);
+  if (known?.secret !== expected) {
+    known = { secret: expected, digest: digest(expected) };
+    secretDigests.set(client, known);
+  }
+  return timingSafeEqual(digest(presented), known.digest);
 }
 
 /**
