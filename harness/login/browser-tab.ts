@@ -79,10 +79,11 @@ export class Tab {
   }
 
   /**
-   * Leaves the context as a new one would be to any site (after a walk that sent `requests`): its page on about:blank (the IdP's page unloaded), the
-   * storage of every origin the walk sent a request to cleared (local and session storage, IndexedDB, caches, service
-   * workers: Storage.clearDataForOrigin "all"), and every cookie of the context. false when that could not be done (the
-   * context is then closed, never reused). The HTTP cache stays, as a returning user's browser keeps it.
+   * Leaves the context as a new one would be to any site, after a walk that sent `requests`: its page on about:blank
+   * (the IdP's page unloaded), the storage of every origin the walk sent a request to cleared (local and session
+   * storage, IndexedDB, caches, service workers: Storage.clearDataForOrigin "all"), and every cookie of the context.
+   * false when that could not be done (the context is then closed, never reused). The HTTP cache stays, as a
+   * returning user's browser keeps it.
    */
   async empty(requests: readonly { url: string }[], timeoutMs: number): Promise<boolean> {
     try {
