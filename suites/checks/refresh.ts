@@ -105,6 +105,13 @@ export async function rotateOnce(
     `refresh_token as ${role} (rotating the first refresh token out)`,
   );
   if (res.status !== 200 || typeof res.body.access_token !== 'string') {
+    // Refused with an OAuth error: the refresh itself is refresh.rotation's to judge; here no token is rotated out, so
+    // there is no premise (a server error, or an answer that is no OAuth error, stays a set-up problem).
+    if (res.status >= 400 && res.status < 500 && typeof res.body.error === 'string')
+      ctx.skip(
+        `refreshing as ${role} was refused (${describeResponse(res)}; refresh.rotation reports that), so no refresh ` +
+          `token has been rotated out`,
+      );
     throw new PreconditionError(`refreshing as ${role} got ${describeResponse(res)} instead of new tokens`);
   }
   const next = res.body as TokenSet;
