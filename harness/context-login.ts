@@ -20,21 +20,20 @@ import type { ScenarioBrowser, ScenarioContext } from './scenario.ts';
 
 /** ctx.http: the scenario's HTTP client, recording into its evidence within the config's origins and limits. */
 function scenarioHttp(input: ContextInput): HttpClient {
-  const { target } = input;
+  const { target, plan } = input;
+  const { config } = plan;
   return new HttpClient({
     recorder: input.recorder,
     signal: input.signal,
-    requestTimeoutMs: input.requestTimeoutMs,
-    encoding: input.config.tokenRequestEncoding,
+    requestTimeoutMs: plan.requestTimeoutMs,
+    encoding: config.tokenRequestEncoding,
     ...(input.origins ? { origins: input.origins } : {}),
-    ...(input.limits ? { limits: input.limits } : {}),
+    ...(config.limits ? { limits: config.limits } : {}),
     ...(input.traffic ? { traffic: input.traffic } : {}),
     issuer: target.issuer,
     ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
-    ...(input.fetch ? { fetch: input.fetch } : {}),
-    ...(input.config.login.driver !== 'browser' && input.config.login.userAgent
-      ? { userAgent: input.config.login.userAgent }
-      : {}),
+    ...(plan.fetch ? { fetch: plan.fetch } : {}),
+    ...(config.login.driver !== 'browser' && config.login.userAgent ? { userAgent: config.login.userAgent } : {}),
   });
 }
 
@@ -54,7 +53,7 @@ function driverEnvironment(
     log: (message) => {
       log.push(message);
     },
-    timeoutMs: input.requestTimeoutMs,
+    timeoutMs: input.plan.requestTimeoutMs,
     ...(input.session ? { session: input.session } : {}),
     ...(input.sharedBrowserContext ? { sharedBrowserContext: input.sharedBrowserContext } : {}),
     noteWalk: (walk) => {
@@ -95,7 +94,8 @@ export interface LoginParts {
  * scenario that declares requires.browser may use it.
  */
 export function browserToolsMaker(scope: Scope, parts: LoginParts, base: () => Omit<ScenarioContext, 'flows'>) {
-  const { scenario, config } = scope.input;
+  const { scenario, plan } = scope.input;
+  const { config } = plan;
   let tools: ScenarioBrowser | undefined;
   return (): ScenarioBrowser => {
     if (!scenario.requires?.browser)

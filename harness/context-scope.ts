@@ -1,16 +1,15 @@
 /**
- * What building a scenario's ctx starts from and hands back: the input (the scenario, its target,
- * config and clients, the run's browser, session, seeds and limits), the scope the builders share
+ * What building a scenario's ctx starts from and hands back: the input (the run's plan, the scenario,
+ * its target and clients, the run's browser, session, seeds and limits), the scope the builders share
  * (evidence, findings, log, activity, screenshots paused or not, walks), and the state the runner
  * keeps (ContextState).
  */
 import type { BrowserContext } from 'playwright-core';
 import type { Activity } from './context-activity.ts';
-import type { Client, TargetConfig } from './config.ts';
+import type { Client } from './config.ts';
 import type { CheckFailure } from './failures.ts';
 import type { HttpClient } from './http.ts';
 import type { Recorder } from './recorder.ts';
-import type { Limits } from './limits.ts';
 import type { BrowserHost } from './login/chromium.ts';
 import type { LoginDriver } from './login/driver.ts';
 import type { DriverEnvironment } from './login/index.ts';
@@ -18,30 +17,26 @@ import type { LoginSession } from './login/session.ts';
 import type { BrowserPages } from './login/walk.ts';
 import type { OriginPolicy } from './origin.ts';
 import type { ClientRole, RequirementRef } from './requirements.ts';
-import type { Finding, Level, LoginWalk, ProfileName, ResolvedRequirement } from './results.ts';
+import type { Finding, Level, LoginWalk, ResolvedRequirement } from './results.ts';
+import type { RunPlan } from './run-plan.ts';
 import type { Scenario, ScenarioContext } from './scenario.ts';
 import type { ScreenshotStore } from './screenshots.ts';
 import type { Target } from './target.ts';
 import type { TargetTraffic } from './traffic.ts';
 
 export interface ContextInput {
+  /** The run's plan (run-plan.ts): its config, profile, seed, runs, request time limit, fetch. */
+  plan: RunPlan;
   scenario: Scenario;
   target: Target;
-  config: TargetConfig;
   clients: Partial<Record<ClientRole, Client>>;
-  profile: ProfileName;
   level: Level;
   /** The scenario's requirements as resolved for this profile and its roles. */
   requirements: readonly ResolvedRequirement[];
+  /** The scenario's own seed (scenarioSeed). */
   seed: number;
-  /** The run's --runs, or the default when it gave none. */
-  runs: number;
-  /** Whether --runs was given: then it overrides every property's own run count. */
-  runsGiven: boolean;
-  runSeed: number;
   recorder: Recorder;
   signal: AbortSignal;
-  requestTimeoutMs: number;
   loginDriver: (http: HttpClient, env: DriverEnvironment) => LoginDriver;
   /** The run's Chromium (launched on first use). */
   browser: BrowserHost;
@@ -60,15 +55,12 @@ export interface ContextInput {
   screenshots: ScreenshotStore;
   /** Where requests and the browser may go (docs/security.md). */
   origins?: OriginPolicy;
-  /** Caps on responses (the config's limits). */
-  limits?: Partial<Limits>;
   /** The run's traffic to the target (harness/traffic.ts). */
   traffic?: TargetTraffic;
   /** Decides failed/warning for a failure (by the requirement it names). */
   statusOf: (failure: CheckFailure) => Finding['status'];
   /** The scenario's requirement (declared by the scenario), or a HarnessError naming the mistake. */
   declared: (ref: RequirementRef) => ResolvedRequirement;
-  fetch?: typeof fetch;
 }
 
 export interface ContextState {

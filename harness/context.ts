@@ -42,10 +42,10 @@ function softly({ input, recorder, findings }: Scope): ScenarioContext['softly']
 
 /** ctx.hooks: the config's hooks, with the scenario's time limit and signal, noting into its evidence. */
 function scenarioHooks({ input, recorder }: Scope): ScenarioContext['hooks'] {
-  return createHooks(input.config, {
-    timeoutMs: input.requestTimeoutMs,
+  return createHooks(input.plan.config, {
+    timeoutMs: input.plan.requestTimeoutMs,
     signal: input.signal,
-    ...(input.fetch ? { fetch: input.fetch } : {}),
+    ...(input.plan.fetch ? { fetch: input.plan.fetch } : {}),
     note: (text) => recorder.add({ kind: 'note', text }),
   });
 }
@@ -62,17 +62,18 @@ function evidenceRecorder(recorder: Recorder): ScenarioContext['evidence'] {
 /** ctx without flows: every member but the browser tools, which `browser` makes on first use. */
 function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBrowser): Omit<ScenarioContext, 'flows'> {
   const { input, recorder, log, findings } = scope;
-  const { scenario, target, config } = input;
+  const { scenario, target, plan } = input;
+  const { config } = plan;
   const jwt = new JwtTools(parts.http, target);
   return {
     id: scenario.id,
     target,
-    profile: input.profile,
+    profile: plan.profile,
     level: input.level,
     req: scenario.req,
     applies: (requirement) => input.declared(requirement).applies,
     seed: input.seed,
-    runs: input.runs,
+    runs: plan.runs,
     clients: input.clients,
     client: parts.client,
     ...(config.user ? { user: config.user } : {}),

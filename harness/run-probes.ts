@@ -38,14 +38,14 @@ export function refreshProber(run: Omit<Run, 'probe'>): Run['probe'] {
 /** A context for one of the run's own probes (never reported), with its time limit; `done` clears both. */
 function probeContext(run: Omit<Run, 'probe'>, what: string) {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ScenarioTimeoutError(`${what} timed out`)), run.timeoutMs);
+  const timer = setTimeout(() => controller.abort(new ScenarioTimeoutError(`${what} timed out`)), run.plan.timeoutMs);
   const { ctx, dispose } = createContext({
     ...sharedContextInput(run),
     scenario: PROBE_SCENARIO,
     level: 'MUST',
     requirements: [],
-    seed: run.seed,
-    recorder: new Recorder(run.redactor),
+    seed: run.plan.seed,
+    recorder: new Recorder(run.plan.redactor),
     signal: controller.signal,
     statusOf: () => 'failed',
     declared: () => {
@@ -85,7 +85,8 @@ async function probeRefresh(run: Omit<Run, 'probe'>, role: ClientRole): Promise<
  * A flow that cannot complete (or no user, no code-flow client) leaves the guess, and the reason joins the kind's why.
  */
 export async function settleKind(run: Omit<Run, 'probe'>): Promise<void> {
-  const { target, config } = run;
+  const { target } = run;
+  const { config } = run.plan;
   // Only RFC 8414 metadata leaves it open: OIDC Discovery metadata (or none) keeps the OpenID provider it always was.
   if (target.kind.by !== 'guess' || target.metadataKind !== 'rfc8414') return;
   if (!config.user || !target.endpoints.authorization || !target.endpoints.token) return;
