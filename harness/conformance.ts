@@ -40,7 +40,7 @@ export async function runSuite(plan: RunPlan): Promise<Report> {
   const { config, redactor } = plan;
   const startedAt = new Date();
   const started = performance.now();
-  const target = await resolveTarget(config, redactor, plan.fetch);
+  const target = await resolveTarget(config, redactor, plan);
   const needed = selectScenarios(plan.scenarios, plan.only, plan.skip).flatMap((s) => s.requires?.roles ?? []);
   const session = await registerClients({
     config,
@@ -49,6 +49,7 @@ export async function runSuite(plan: RunPlan): Promise<Report> {
     needed,
     log: plan.registrationLog,
     guardSignals: plan.guardSignals,
+    requestTimeoutMs: plan.requestTimeoutMs,
     fetch: plan.fetch,
   });
   let outcome: RunOutcome;

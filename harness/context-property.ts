@@ -164,7 +164,7 @@ function counterexampleFailure<T>(
     runs,
     ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
     value: shown,
-    replay: replayOptions(input.plan, input.scenario.id),
+    replay: replayOptions(input.run.plan, input.scenario.id),
   });
   const inner = details.errorInstance instanceof CheckFailure ? details.errorInstance : undefined;
   const why = inner?.message ?? (details.interrupted ? 'the property was interrupted' : 'the property failed');
@@ -203,7 +203,7 @@ export function propertyRunner(scope: Scope): ScenarioContext['property'] {
   const { input, recorder } = scope;
   return async <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options = {}) => {
     const opts: PropertyOptions<T> = options;
-    const { plan } = input;
+    const { plan } = input.run;
     const runs = plan.runsGiven ? plan.runs : (opts.runs ?? plan.runs);
     const before = recorder.evidence.length;
     const budgetMs = propertyBudgetMs(input, performance.now() - scope.started, opts.budgetMs);

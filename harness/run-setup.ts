@@ -1,15 +1,12 @@
 /**
  * What every scenario of a run shares: the runner's outcome, each scenario's seed derived from the run's,
  * and the run (resolveRun): the plan (run-plan.ts) with the target's clients, origins, browser, login
- * session, screenshot store and traffic, and the part of a scenario's context that is the same for
- * all of them (sharedContextInput).
+ * session, screenshot store and traffic, which every scenario's context is built from (ContextInput.run).
  */
 import type { BrowserContext } from 'playwright-core';
 import { type Client, resolveClients } from './config.ts';
-import type { HttpClient } from './http.ts';
 import { BrowserPageMemory } from './login/auto.ts';
 import { BrowserHost } from './login/chromium.ts';
-import type { DriverEnvironment } from './login/index.ts';
 import { LoginSession } from './login/session.ts';
 import { OriginPolicy } from './origin.ts';
 import type { ClientRole } from './requirements.ts';
@@ -36,7 +33,13 @@ export function scenarioSeed(runSeed: number, id: string): number {
 }
 
 /** What every scenario of a run shares: the plan, with the run's target, clients, browser, session and store. */
-export interface Run {
+export interface Run extends RunShared {
+  /** The capability probe (see gate), one per client role. */
+  probe: (role: ClientRole) => Promise<string | undefined>;
+}
+
+/** The run without its probe: what resolveRun makes and every scenario's ctx is built from (ContextInput.run). */
+export interface RunShared {
   plan: RunPlan;
   target: Target;
   clients: Partial<Record<ClientRole, Client>>;
@@ -56,8 +59,6 @@ export interface Run {
   screenshots: ScreenshotStore;
   /** The run's traffic to the target: an outage mid-run becomes one finding (harness/traffic.ts). */
   traffic: TargetTraffic;
-  /** The capability probe (see gate), one per client role. */
-  probe: (role: ClientRole) => Promise<string | undefined>;
 }
 
 /** A browser context opened on first use (again after a failed opening) and closed with the run. */
@@ -86,11 +87,7 @@ function lazyContext(browser: BrowserHost): LazyContext {
 }
 
 /** Step 1: the run's browser, session, store and traffic made for the plan and its target. */
-export function resolveRun(
-  plan: RunPlan,
-  target: Target,
-  refusedRoles?: ReadonlyMap<ClientRole, string>,
-): Omit<Run, 'probe'> {
+export function resolveRun(plan: RunPlan, target: Target, refusedRoles?: ReadonlyMap<ClientRole, string>): RunShared {
   const { config } = plan;
   const browser = plan.browser ?? new BrowserHost();
   return {
@@ -105,22 +102,5 @@ export function resolveRun(
     browserPages: new BrowserPageMemory(),
     screenshots: new ScreenshotStore(plan.reportDir),
     traffic: TargetTraffic.afterDiscovery(),
-  };
-}
-
-/** What createContext takes that is the same for every scenario of the run. */
-export function sharedContextInput(run: Omit<Run, 'probe'>) {
-  const { plan } = run;
-  return {
-    plan,
-    target: run.target,
-    clients: run.clients,
-    browser: run.browser,
-    screenshots: run.screenshots,
-    origins: run.origins,
-    traffic: run.traffic,
-    browserPages: run.browserPages,
-    ...(run.session ? { session: run.session, sharedBrowserContext: run.sharedBrowserContext.get } : {}),
-    loginDriver: (http: HttpClient, env: DriverEnvironment) => plan.loginDriver(http, plan.config, env),
   };
 }

@@ -16,7 +16,7 @@ import type { Level, ResolvedRequirement, ScenarioResult } from './results.ts';
 import { refreshProber, settleKind } from './run-probes.ts';
 import type { ClientRole } from './requirements.ts';
 import type { RunPlan } from './run-plan.ts';
-import { type Run, type RunOutcome, resolveRun, scenarioSeed, sharedContextInput } from './run-setup.ts';
+import { type Run, type RunOutcome, resolveRun, scenarioSeed } from './run-setup.ts';
 import type { Scenario } from './scenario.ts';
 import { noteImpliedCapabilities, noteTokenResponseDeviations } from './scenario-notes.ts';
 import { judge, markExpected, statusByRequirement } from './scenario-status.ts';
@@ -85,7 +85,7 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   const { limit: initial, unscaled, inBrowser } = scenarioTimeLimit(s, plan);
   const limit = new TimeLimit(initial);
   const state = createContext({
-    ...sharedContextInput(run),
+    run,
     scenario: s,
     level,
     requirements: resolution.requirements,
