@@ -23,7 +23,6 @@ import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts
 import { consoleText } from '../reports/escape.ts';
 import {
   ConsoleReporter,
-  DEFAULT_FORMATS,
   REPORT_FORMATS,
   type ReportFormat,
   isReportFormat,
@@ -97,7 +96,7 @@ interface CommandLine {
   settings: ResolvedSettings;
   scenarios: readonly Scenario[];
   failOn: FailOn;
-  formats: ReportFormat[];
+  formats: ReportFormat[] | undefined;
   /** An earlier report.json to compare with (--baseline), and its path. */
   baseline: { report: ReturnType<typeof parseBaseline>; path: string } | undefined;
   /** --register: registration.enabled for every target. */
@@ -280,8 +279,9 @@ function integer(name: string, value: string | undefined, min: number): number |
   return n;
 }
 
-export function formats(value: string | undefined): ReportFormat[] {
-  if (value === undefined) return [...DEFAULT_FORMATS];
+/** --format's list, checked; undefined when not given (writeReports then writes its DEFAULT_FORMATS). */
+export function formats(value: string | undefined): ReportFormat[] | undefined {
+  if (value === undefined) return undefined;
   const list = patternList([value]);
   for (const f of list)
     if (!isReportFormat(f))
@@ -297,7 +297,7 @@ export const runCommand: Command = {
       target: { type: 'string', multiple: true, default: [] },
       only: { type: 'string', multiple: true, default: [] },
       skip: { type: 'string', multiple: true, default: [] },
-      profile: { type: 'string', default: 'spec' },
+      profile: { type: 'string' },
       report: { type: 'string', default: './conformance-report' },
       format: { type: 'string' },
       baseline: { type: 'string' },
@@ -317,7 +317,7 @@ export const runCommand: Command = {
       console.log(USAGE);
       return 0;
     }
-    if (!(PROFILES as readonly string[]).includes(v.profile))
+    if (v.profile !== undefined && !(PROFILES as readonly string[]).includes(v.profile))
       throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
     const failOn = failOnOption(v['fail-on']);
     const seed = integer('seed', v.seed, 0);
@@ -381,7 +381,7 @@ export const runCommand: Command = {
         only,
         skip,
         seed,
-        profile: v.profile as ProfileName,
+        profile: v.profile as ProfileName | undefined,
         plantedFlaws: v.flaw,
         runs,
         concurrency,
