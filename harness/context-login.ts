@@ -28,12 +28,12 @@ function scenarioHttp(input: ContextInput): HttpClient {
     requestTimeoutMs: plan.requestTimeoutMs,
     encoding: config.tokenRequestEncoding,
     origins,
-    ...(config.limits ? { limits: config.limits } : {}),
+    limits: config.limits,
     traffic,
     issuer: target.issuer,
-    ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
-    ...(plan.fetch ? { fetch: plan.fetch } : {}),
-    ...(config.login.driver !== 'browser' && config.login.userAgent ? { userAgent: config.login.userAgent } : {}),
+    tokenEndpoint: target.endpoints.token,
+    fetch: plan.fetch,
+    userAgent: config.login.driver !== 'browser' ? config.login.userAgent : undefined,
   });
 }
 

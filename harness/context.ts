@@ -45,7 +45,7 @@ function scenarioHooks({ input, recorder }: Scope): ScenarioContext['hooks'] {
   return createHooks(input.run.plan.config, {
     timeoutMs: input.run.plan.requestTimeoutMs,
     signal: input.signal,
-    ...(input.run.plan.fetch ? { fetch: input.run.plan.fetch } : {}),
+    fetch: input.run.plan.fetch,
     note: (text) => recorder.add({ kind: 'note', text }),
   });
 }

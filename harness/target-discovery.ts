@@ -60,8 +60,8 @@ export async function resolveTarget(
     recorder,
     requestTimeoutMs: run.requestTimeoutMs,
     origins: base,
-    ...(config.limits ? { limits: config.limits } : {}),
-    ...(run.fetch ? { fetch: run.fetch } : {}),
+    limits: config.limits,
+    fetch: run.fetch,
   });
   const origin = new URL(config.issuer).origin;
   const notices: string[] = [];

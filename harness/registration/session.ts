@@ -356,9 +356,9 @@ export async function registerClients(options: RegisterClientsOptions): Promise<
   const http = new HttpClient({
     recorder: new Recorder(redactor),
     requestTimeoutMs: options.requestTimeoutMs,
-    ...(target.origins ? { origins: target.origins } : {}),
-    ...(config.limits ? { limits: config.limits } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    origins: target.origins,
+    limits: config.limits,
+    fetch: options.fetch,
   });
   const log = options.log ?? (() => undefined);
   const session = new RegistrationSession(endpoint, http, log, redactor);
