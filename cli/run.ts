@@ -21,16 +21,10 @@ import { ReportWriteError, planConformance, runPlanned } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
 import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';
 import { consoleText } from '../reports/escape.ts';
-import {
-  ConsoleReporter,
-  REPORT_FORMATS,
-  type ReportFormat,
-  isReportFormat,
-  parseBaseline,
-  writeReports,
-} from '../reports/index.ts';
+import { ConsoleReporter, type ReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
+import { type FailOn, exitCodeFor, failOnOption, formats, integer } from './run-options.ts';
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
 import { clientlessNotice, count, needsLegacyClient, patternHints } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
@@ -78,16 +72,6 @@ Options:
 Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (errors outnumber
 the judged results, or every scenario that needs a login errored: a line says so), 2 usage or
 config error, 3 target unreachable.`;
-
-export type FailOn = 'failed' | 'warning' | 'error' | 'security';
-export const FAIL_ON: readonly FailOn[] = ['failed', 'warning', 'error', 'security'];
-
-/** --fail-on's value, checked: the same for `run` and `merge-reports`. */
-export function failOnOption(value: string): FailOn {
-  if (!(FAIL_ON as readonly string[]).includes(value))
-    throw new UsageError(`--fail-on must be ${FAIL_ON.slice(0, -1).join(', ')} or ${FAIL_ON.at(-1)}, not "${value}"`);
-  return value as FailOn;
-}
 
 type Loaded = Pick<LoadedTarget, 'config' | 'location'> & { source: Report['target']['source'] };
 
@@ -249,44 +233,6 @@ async function runSeveral(targets: readonly string[], reportDir: string, o: Comm
   if (entries.some((e) => e.code === 2)) return 2;
   if (entries.some((e) => e.code === 3)) return 3;
   return entries.some((e) => e.code === 1) ? 1 : 0;
-}
-
-/**
- * 1 when a result that is not an expected failure reaches the --fail-on threshold, and 1 when the
- * run was not a verdict (report.verdict): a run that could not judge the target never exits 0.
- * `security` counts only failures whose kind is `accepted` (the attack or bad request succeeded);
- * a failure without a kind counts too, so nothing slips through unclassified.
- */
-export function exitCodeFor(report: Report, failOn: FailOn = 'failed'): 0 | 1 {
-  if (report.verdict && !report.verdict.judged) return 1;
-  const counted = report.results.filter((r) => !r.expected);
-  if (failOn === 'security')
-    return counted.some((r) => r.status === 'failed' && r.failureKind !== 'refused-wrongly') ? 1 : 0;
-  const bad = counted.some(
-    (r) =>
-      r.status === 'failed' ||
-      (failOn !== 'failed' && r.status === 'warning') ||
-      (failOn === 'error' && r.status === 'error'),
-  );
-  return bad ? 1 : 0;
-}
-
-function integer(name: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > 0x7fffffff)
-    throw new UsageError(`--${name} must be an integer ≥ ${min}, not "${value}"`);
-  return n;
-}
-
-/** --format's list, checked; undefined when not given (writeReports then writes its DEFAULT_FORMATS). */
-export function formats(value: string | undefined): ReportFormat[] | undefined {
-  if (value === undefined) return undefined;
-  const list = patternList([value]);
-  for (const f of list)
-    if (!isReportFormat(f))
-      throw new UsageError(`--format: unknown format "${f}"; choose from ${REPORT_FORMATS.join(', ')}`);
-  return list as ReportFormat[];
 }
 
 export const runCommand: Command = {

@@ -4,7 +4,7 @@
  */
 import * as fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exitCodeFor } from '../../cli/run.ts';
+import { exitCodeFor } from '../../cli/run-options.ts';
 import { type TargetConfigInput, validateConfig } from '../../harness/config.ts';
 import { runSuite } from '../../harness/conformance.ts';
 import { ConfigError } from '../../harness/failures.ts';

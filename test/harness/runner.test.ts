@@ -16,7 +16,7 @@ import {
 } from '../../harness/scenario.ts';
 import type { DriverEnvironment } from '../../harness/login/index.ts';
 import { targetFromDiscovery } from '../../harness/target.ts';
-import { exitCodeFor } from '../../cli/run.ts';
+import { exitCodeFor } from '../../cli/run-options.ts';
 import { closedPort } from '../support/ports.ts';
 import { type PlanInput, planRun } from '../../harness/run-plan.ts';
 
