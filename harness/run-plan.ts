@@ -93,11 +93,16 @@ export function randomSeed(): number {
   return Math.floor(Math.random() * 0x7fffffff);
 }
 
-/** The target-independent settings with their defaults; resolving resolved settings again changes nothing. */
+/**
+ * The target-independent settings with their defaults (only these: whatever else the argument holds is left out);
+ * resolving resolved settings again changes nothing.
+ */
 export function resolveSettings(settings: RunSettings | ResolvedSettings): ResolvedSettings {
   const runsGiven = 'runsGiven' in settings ? settings.runsGiven : settings.runs !== undefined;
   return Object.freeze({
-    ...settings,
+    shard: settings.shard,
+    scenarioTimeoutMs: settings.scenarioTimeoutMs,
+    requestTimeoutMs: settings.requestTimeoutMs,
     profile: settings.profile ?? 'spec',
     seed: settings.seed ?? randomSeed(),
     runs: settings.runs ?? DEFAULTS.runs,

@@ -78,6 +78,8 @@ describe('planRun', () => {
     const text = plan.redactor.text('web-secret-value-1 and an-extra-secret-value');
     expect(text).not.toContain('web-secret-value-1');
     expect(text).not.toContain('an-extra-secret-value');
+    // The extra secrets go into the redactor only: the plan does not carry them on.
+    expect(Object.keys(plan)).not.toContain('secrets');
     const own = new Redactor();
     expect(planRun({ config, scenarios: [], redactor: own }).redactor).toBe(own);
   });
