@@ -56,6 +56,27 @@ describe('run with several --target', () => {
     expect(run.stdout).toMatch(/failed\s+tenant-b/);
   }, 120_000);
 
+  it('without --seed, every target of the run gets the one seed drawn for it', async () => {
+    const out = join(dir, 'one-seed');
+    const run = await cli(
+      'run',
+      '--target',
+      join(dir, 'tenant-a.json'),
+      '--target',
+      join(dir, 'gone.json'),
+      '--only',
+      'discovery.document',
+      '--report',
+      out,
+    );
+    expect(run.code).toBe(3);
+    const seedOf = async (name: string) =>
+      (JSON.parse(await readFile(join(out, name, 'report.json'), 'utf8')) as { seed: number }).seed;
+    const seed = await seedOf('tenant-a');
+    // the unreachable target's report (the run that stopped) has the same seed as the one that ran
+    expect(await seedOf('gone')).toBe(seed);
+  }, 120_000);
+
   it('an unreachable target is listed as such and the run exits 3; the others still run', async () => {
     const out = join(dir, 'three');
     const run = await cli(
