@@ -25,15 +25,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** --target for each of these config files in `dir`. */
+const targets = (...names: string[]) => names.flatMap((name) => ['--target', join(dir, `${name}.json`)]);
+
 describe('run with several --target', () => {
   it('one report folder per target and an index; a failing target makes exit 1', async () => {
     const out = join(dir, 'two');
     const run = await cli(
       'run',
-      '--target',
-      join(dir, 'tenant-a.json'),
-      '--target',
-      join(dir, 'tenant-b.json'),
+      ...targets('tenant-a', 'tenant-b'),
       '--only',
       'code.state-round-trip,discovery.document',
       '--seed',
@@ -58,17 +58,7 @@ describe('run with several --target', () => {
 
   it('without --seed, every target of the run gets the one seed drawn for it', async () => {
     const out = join(dir, 'one-seed');
-    const run = await cli(
-      'run',
-      '--target',
-      join(dir, 'tenant-a.json'),
-      '--target',
-      join(dir, 'gone.json'),
-      '--only',
-      'discovery.document',
-      '--report',
-      out,
-    );
+    const run = await cli('run', ...targets('tenant-a', 'gone'), '--only', 'discovery.document', '--report', out);
     expect(run.code).toBe(3);
     const seedOf = async (name: string) =>
       (JSON.parse(await readFile(join(out, name, 'report.json'), 'utf8')) as { seed: number }).seed;
@@ -81,10 +71,7 @@ describe('run with several --target', () => {
     const out = join(dir, 'three');
     const run = await cli(
       'run',
-      '--target',
-      join(dir, 'tenant-a.json'),
-      '--target',
-      join(dir, 'gone.json'),
+      ...targets('tenant-a', 'gone'),
       '--only',
       'discovery.document',
       '--seed',
