@@ -7,9 +7,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type TargetConfig, type TargetConfigInput, loadTarget, validateConfig } from './harness/config.ts';
-import { type SuiteOptions, runSuite } from './harness/conformance.ts';
+import { runSuite } from './harness/conformance.ts';
 import { PACKAGE_ROOT } from './harness/package-info.ts';
 import type { Report } from './harness/results.ts';
+import { type PlanInput, type ResolvedSettings, type RunPlan, planRun } from './harness/run-plan.ts';
 import type { Scenario } from './harness/scenario.ts';
 import { type BaselineReport, compareWithBaseline } from './reports/baseline.ts';
 import { type ReportFormat, writeReports } from './reports/index.ts';
@@ -57,13 +58,8 @@ export interface LoadedConfig {
   source: Report['target']['source'];
 }
 
-export interface ConformanceOptions extends Omit<SuiteOptions, 'config' | 'scenarios' | 'source'> {
-  /** A config file path, an issuer URL, a config object, or a config already loaded (`{ config, source }`). */
-  target: string | TargetConfigInput | TargetConfig | LoadedConfig;
-  /** Default: the built-in catalog. */
-  scenarios?: readonly Scenario[];
-  /** Also run these (e.g. your own scenarios next to the built-in ones). */
-  extraScenarios?: readonly Scenario[];
+/** How a run's reports are written: the folder, the formats, the baseline to compare with. */
+export interface ReportOutput {
   /** Write reports here (json, junit, html, md unless `formats` says otherwise); screenshots go to its screenshots/. */
   reportDir?: string;
   formats?: readonly ReportFormat[];
@@ -71,6 +67,19 @@ export interface ConformanceOptions extends Omit<SuiteOptions, 'config' | 'scena
   baseline?: { report: BaselineReport; path: string };
   /** Called with the files written to reportDir. */
   onReportsWritten?: (files: string[]) => void;
+}
+
+/** What `planConformance` takes besides the loaded target: the run settings (run-plan.ts) and the scenarios. */
+export type ConformancePlanInput = Omit<PlanInput, 'config' | 'scenarios' | 'source'> & {
+  /** Default: the built-in catalog. */
+  scenarios?: readonly Scenario[];
+  /** Also run these (e.g. your own scenarios next to the built-in ones). */
+  extraScenarios?: readonly Scenario[];
+};
+
+export interface ConformanceOptions extends ConformancePlanInput, ReportOutput {
+  /** A config file path, an issuer URL, a config object, or a config already loaded (`{ config, source }`). */
+  target: string | TargetConfigInput | TargetConfig | LoadedConfig;
   /** Environment for ${ENV} interpolation (default process.env). */
   env?: NodeJS.ProcessEnv;
 }
@@ -99,23 +108,32 @@ async function loadConformanceTarget(target: ConformanceOptions['target'], env?:
 }
 
 /**
- * Run the conformance suites against a target: load the config, run (harness/conformance.ts
- * runSuite), compare with the baseline, write the reports. Throws ConfigError (invalid config,
- * before any request), TargetUnreachableError (discovery unreachable) or ReportWriteError; every
- * scenario outcome is in the report. `idp-conformance run` is this function per target.
+ * The run plan (harness/run-plan.ts) for a loaded target: the scenarios (default: the built-in catalog, then the
+ * extra ones), the links (default: this package's service spec), the rest resolved by planRun. Settings already
+ * resolved (`resolveSettings`, as the command line does once for all its targets) keep their seed.
  */
-export async function runConformance(options: ConformanceOptions): Promise<Report> {
-  const { target, scenarios, extraScenarios, reportDir, formats, env, baseline, onReportsWritten, ...rest } = options;
-  const loaded = await loadConformanceTarget(target, env);
-  const specUrl = defaultSpecUrl();
-  const report = await runSuite({
+export function planConformance(
+  loaded: LoadedConfig,
+  options: ConformancePlanInput | (Omit<ConformancePlanInput, keyof ResolvedSettings> & ResolvedSettings),
+): RunPlan {
+  const { scenarios, extraScenarios, ...rest } = options;
+  const specUrl = rest.links ? undefined : defaultSpecUrl();
+  return planRun({
     ...rest,
     config: loaded.config,
     source: loaded.source,
     scenarios: [...(scenarios ?? BUILT_IN_SCENARIOS), ...(extraScenarios ?? [])],
     links: rest.links ?? (specUrl ? { specUrl } : {}),
-    ...(reportDir ? { reportDir } : {}),
   });
+}
+
+/**
+ * Run a plan (harness/conformance.ts runSuite), compare with the baseline, write the reports. Throws
+ * TargetUnreachableError (discovery unreachable), ConfigError (found once discovery was read) or ReportWriteError.
+ */
+export async function runPlanned(plan: RunPlan, output: ReportOutput = {}): Promise<Report> {
+  const { reportDir, formats, baseline, onReportsWritten } = output;
+  const report = await runSuite(plan);
   if (baseline) report.baseline = compareWithBaseline(report, baseline.report, baseline.path);
   if (reportDir) {
     let written: string[];
@@ -127,4 +145,21 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     onReportsWritten?.(written);
   }
   return report;
+}
+
+/**
+ * Run the conformance suites against a target: load the config, plan the run (planConformance), run it
+ * (runPlanned). Throws ConfigError (invalid config, before any request), TargetUnreachableError (discovery
+ * unreachable) or ReportWriteError; every scenario outcome is in the report. `idp-conformance run` is
+ * planConformance and runPlanned per target.
+ */
+export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  const { target, env, formats, baseline, onReportsWritten, ...settings } = options;
+  const loaded = await loadConformanceTarget(target, env);
+  return runPlanned(planConformance(loaded, settings), {
+    reportDir: options.reportDir,
+    formats,
+    baseline,
+    onReportsWritten,
+  });
 }

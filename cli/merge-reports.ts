@@ -11,7 +11,7 @@ import type { Report, ScenarioResult } from '../harness/results.ts';
 import { ConsoleReporter, writeReports } from '../reports/index.ts';
 import { reportSchema } from '../reports/schema.ts';
 import { type Command, UsageError, parseCommandLine } from './command.ts';
-import { exitCodeFor, failOnOption, formats } from './run.ts';
+import { exitCodeFor, failOnOption, formats } from './run-options.ts';
 
 const USAGE = `Usage: idp-conformance merge-reports DIR... [options]
 

@@ -4,36 +4,27 @@ import { basename, join, resolve } from 'node:path';
 import {
   type LoadedTarget,
   type TargetConfig,
-  configSecrets,
   loadTarget,
   shortSecretWarnings,
   validateConfig,
 } from '../harness/config.ts';
 import { stoppedRunReport } from '../harness/conformance.ts';
 import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/failures.ts';
-import { Redactor } from '../harness/redact.ts';
 import { patternList } from '../harness/glob.ts';
 import { PROFILES } from '../harness/requirements.ts';
 import type { ProfileName, Report } from '../harness/results.ts';
 import type { Scenario } from '../harness/scenario.ts';
-import { DEFAULTS, randomSeed } from '../harness/run-setup.ts';
+import { type ResolvedSettings, resolveSettings } from '../harness/run-plan.ts';
 import { selectScenarios } from '../harness/selection.ts';
 import { parseShard, type Shard } from '../harness/shard.ts';
-import { ReportWriteError, runConformance } from '../index.ts';
+import { ReportWriteError, planConformance, runPlanned } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
 import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';
 import { consoleText } from '../reports/escape.ts';
-import {
-  ConsoleReporter,
-  DEFAULT_FORMATS,
-  REPORT_FORMATS,
-  type ReportFormat,
-  isReportFormat,
-  parseBaseline,
-  writeReports,
-} from '../reports/index.ts';
+import { ConsoleReporter, type ReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
+import { type FailOn, exitCodeFor, failOnOption, formats, integer } from './run-options.ts';
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
 import { clientlessNotice, count, needsLegacyClient, patternHints } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
@@ -82,35 +73,18 @@ Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (
 the judged results, or every scenario that needs a login errored: a line says so), 2 usage or
 config error, 3 target unreachable.`;
 
-export type FailOn = 'failed' | 'warning' | 'error' | 'security';
-export const FAIL_ON: readonly FailOn[] = ['failed', 'warning', 'error', 'security'];
-
-/** --fail-on's value, checked: the same for `run` and `merge-reports`. */
-export function failOnOption(value: string): FailOn {
-  if (!(FAIL_ON as readonly string[]).includes(value))
-    throw new UsageError(`--fail-on must be ${FAIL_ON.slice(0, -1).join(', ')} or ${FAIL_ON.at(-1)}, not "${value}"`);
-  return value as FailOn;
-}
-
 type Loaded = Pick<LoadedTarget, 'config' | 'location'> & { source: Report['target']['source'] };
 
-interface RunSettings {
+/** The command line, checked: the run settings resolved once for every target, and what only the command uses. */
+interface CommandLine {
+  settings: ResolvedSettings;
   scenarios: readonly Scenario[];
-  only: string[];
-  skip: string[];
-  seed: number;
-  profile: ProfileName;
   failOn: FailOn;
-  formats: ReportFormat[];
-  flaws: string[];
+  formats: ReportFormat[] | undefined;
   /** An earlier report.json to compare with (--baseline), and its path. */
-  baseline?: { report: ReturnType<typeof parseBaseline>; path: string };
-  runs?: number;
-  concurrency?: number;
-  shard?: Shard;
-  timeout?: number;
+  baseline: { report: ReturnType<typeof parseBaseline>; path: string } | undefined;
   /** --register: registration.enabled for every target. */
-  register?: boolean;
+  register: boolean;
 }
 
 /** The config with registration on (--register), keeping the config's own registration settings. */
@@ -122,18 +96,27 @@ export function withRegistration(config: TargetConfig): TargetConfig {
 async function runTarget(
   loaded: Loaded,
   reportDir: string,
-  o: RunSettings,
+  o: CommandLine,
 ): Promise<{ code: number; report?: Report }> {
   const out = new ConsoleReporter();
   if (o.register) loaded = { ...loaded, config: withRegistration(loaded.config) };
   const registering = loaded.config.registration?.enabled === true;
-  const redactor = new Redactor(configSecrets(loaded.config));
+  const plan = planConformance(loaded, {
+    ...o.settings,
+    scenarios: o.scenarios,
+    reportDir,
+    onResult: (r) => out.result(r),
+    registrationLog: (line) => out.line(line),
+    guardSignals: true,
+  });
+  const { redactor, shard } = plan;
   const where = loaded.source === 'embedded' ? 'the embedded reference server' : loaded.location;
   out.line(
-    `idp-conformance: ${loaded.config.issuer} (${where}) — profile ${o.profile}, ` +
-      `seed ${o.seed}${o.shard ? `, shard ${o.shard.index}/${o.shard.total}` : ''}`,
+    `idp-conformance: ${loaded.config.issuer} (${where}) — profile ${plan.profile}, ` +
+      `seed ${plan.seed}${shard ? `, shard ${shard.index}/${shard.total}` : ''}`,
   );
-  if (o.flaws.length) out.line(`!! planted flaws on in the embedded reference: ${o.flaws.join(', ')}`);
+  if (plan.plantedFlaws.length)
+    out.line(`!! planted flaws on in the embedded reference: ${plan.plantedFlaws.join(', ')}`);
   for (const warning of shortSecretWarnings(loaded.config)) out.line(`!! ${warning}`);
   const notice =
     loaded.source !== 'issuer-url'
@@ -141,30 +124,15 @@ async function runTarget(
       : registering
         ? 'clients are registered at the IdP for this run; an issuer URL gives no user, so the scenarios that need a ' +
           'login are skipped (name a user in a target config file for them)'
-        : clientlessNotice(selectScenarios(o.scenarios, o.only, o.skip));
+        : clientlessNotice(selectScenarios(plan.scenarios, plan.only, plan.skip));
   if (notice) out.line(`idp-conformance: ${notice}`);
   let written: string[] = [];
   const startedAt = new Date();
   try {
-    const report = await runConformance({
-      target: { config: loaded.config, source: loaded.source },
-      scenarios: o.scenarios,
-      only: o.only,
-      skip: o.skip,
-      seed: o.seed,
-      profile: o.profile,
-      ...(o.flaws.length ? { plantedFlaws: o.flaws } : {}),
-      ...(o.runs ? { runs: o.runs } : {}),
-      ...(o.concurrency ? { concurrency: o.concurrency } : {}),
-      ...(o.shard ? { shard: o.shard } : {}),
-      ...(o.timeout ? { scenarioTimeoutMs: o.timeout } : {}),
-      ...(o.baseline ? { baseline: o.baseline } : {}),
+    const report = await runPlanned(plan, {
       reportDir,
       formats: o.formats,
-      redactor,
-      onResult: (r) => out.result(r),
-      registrationLog: (line) => out.line(line),
-      guardSignals: true,
+      baseline: o.baseline,
       onReportsWritten: (files) => {
         written = files;
       },
@@ -200,11 +168,7 @@ async function runTarget(
       source: loaded.source,
       reason: redactor.text(reason),
       startedAt,
-      seed: o.seed,
-      runs: o.runs ?? DEFAULTS.runs,
-      profile: o.profile,
-      only: o.only,
-      skip: o.skip,
+      plan,
     });
     try {
       out.summary(report, await writeReports(report, reportDir, o.formats));
@@ -243,7 +207,7 @@ export function targetFolderNames(targets: readonly string[]): string[] {
  * index.json list them all. The exit code is the worst: 3 when a target was unreachable, else 1
  * when one failed, else 0.
  */
-async function runSeveral(targets: readonly string[], reportDir: string, o: RunSettings): Promise<number> {
+async function runSeveral(targets: readonly string[], reportDir: string, o: CommandLine): Promise<number> {
   const loadedAll: Loaded[] = [];
   for (const target of targets) {
     try {
@@ -271,43 +235,6 @@ async function runSeveral(targets: readonly string[], reportDir: string, o: RunS
   return entries.some((e) => e.code === 1) ? 1 : 0;
 }
 
-/**
- * 1 when a result that is not an expected failure reaches the --fail-on threshold, and 1 when the
- * run was not a verdict (report.verdict): a run that could not judge the target never exits 0.
- * `security` counts only failures whose kind is `accepted` (the attack or bad request succeeded);
- * a failure without a kind counts too, so nothing slips through unclassified.
- */
-export function exitCodeFor(report: Report, failOn: FailOn = 'failed'): 0 | 1 {
-  if (report.verdict && !report.verdict.judged) return 1;
-  const counted = report.results.filter((r) => !r.expected);
-  if (failOn === 'security')
-    return counted.some((r) => r.status === 'failed' && r.failureKind !== 'refused-wrongly') ? 1 : 0;
-  const bad = counted.some(
-    (r) =>
-      r.status === 'failed' ||
-      (failOn !== 'failed' && r.status === 'warning') ||
-      (failOn === 'error' && r.status === 'error'),
-  );
-  return bad ? 1 : 0;
-}
-
-function integer(name: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > 0x7fffffff)
-    throw new UsageError(`--${name} must be an integer ≥ ${min}, not "${value}"`);
-  return n;
-}
-
-export function formats(value: string | undefined): ReportFormat[] {
-  if (value === undefined) return [...DEFAULT_FORMATS];
-  const list = patternList([value]);
-  for (const f of list)
-    if (!isReportFormat(f))
-      throw new UsageError(`--format: unknown format "${f}"; choose from ${REPORT_FORMATS.join(', ')}`);
-  return list as ReportFormat[];
-}
-
 export const runCommand: Command = {
   summary: 'run the conformance suites against a target (default: the embedded reference)',
   usage: USAGE,
@@ -316,7 +243,7 @@ export const runCommand: Command = {
       target: { type: 'string', multiple: true, default: [] },
       only: { type: 'string', multiple: true, default: [] },
       skip: { type: 'string', multiple: true, default: [] },
-      profile: { type: 'string', default: 'spec' },
+      profile: { type: 'string' },
       report: { type: 'string', default: './conformance-report' },
       format: { type: 'string' },
       baseline: { type: 'string' },
@@ -336,10 +263,10 @@ export const runCommand: Command = {
       console.log(USAGE);
       return 0;
     }
-    if (!(PROFILES as readonly string[]).includes(v.profile))
+    if (v.profile !== undefined && !(PROFILES as readonly string[]).includes(v.profile))
       throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
     const failOn = failOnOption(v['fail-on']);
-    const seed = integer('seed', v.seed, 0) ?? randomSeed();
+    const seed = integer('seed', v.seed, 0);
     const runs = integer('runs', v.runs, 1);
     const concurrency = integer('concurrency', v.concurrency, 1);
     const timeout = integer('timeout', v.timeout, 1);
@@ -394,21 +321,24 @@ export const runCommand: Command = {
       );
     }
 
-    const settings: RunSettings = {
+    // Resolved once: every target of the run gets the same seed.
+    const settings: CommandLine = {
+      settings: resolveSettings({
+        only,
+        skip,
+        seed,
+        profile: v.profile as ProfileName | undefined,
+        plantedFlaws: v.flaw,
+        runs,
+        concurrency,
+        shard,
+        scenarioTimeoutMs: timeout,
+      }),
       scenarios,
-      only,
-      skip,
-      seed,
-      profile: v.profile as ProfileName,
       failOn,
       formats: chosenFormats,
-      flaws: v.flaw,
-      ...(baseline ? { baseline: { report: baseline, path: v.baseline! } } : {}),
-      ...(runs ? { runs } : {}),
-      ...(concurrency ? { concurrency } : {}),
-      ...(shard ? { shard } : {}),
-      ...(timeout ? { timeout } : {}),
-      ...(v.register ? { register: true } : {}),
+      baseline: baseline ? { report: baseline, path: v.baseline! } : undefined,
+      register: v.register === true,
     };
     const targets = v.target;
     if (targets.length > 1) return runSeveral(targets, resolve(v.report), settings);

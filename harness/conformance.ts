@@ -1,12 +1,12 @@
 /**
- * One whole run: config → discovery → runner → the Report (docs/ARCHITECTURE.md, "How a run proceeds"). The caller
+ * One whole run: the plan → discovery → runner → the Report (docs/ARCHITECTURE.md, "How a run proceeds"). The caller
  * hands in the scenarios (the catalog lives in suites/, which the harness never imports).
  */
-import { type TargetConfig, configSecrets, shortSecretWarnings } from './config.ts';
+import { shortSecretWarnings } from './config.ts';
 import { PACKAGE } from './package-info.ts';
-import { Redactor } from './redact.ts';
 import type { Outage, Report, ScenarioResult, Summary } from './results.ts';
-import type { RunOutcome, RunnerOptions } from './run-setup.ts';
+import { type RunPlan, withConfig } from './run-plan.ts';
+import type { RunOutcome } from './run-setup.ts';
 import { runScenarios } from './runner.ts';
 import { selectScenarios } from './selection.ts';
 import { implyRoleGrants } from './target.ts';
@@ -16,25 +16,6 @@ import type { RegistrationSummary } from './results.ts';
 import { assessVerdict } from './verdict.ts';
 
 export const TOOL = { name: PACKAGE.name, version: PACKAGE.version } as const;
-
-export interface SuiteOptions extends Omit<RunnerOptions, 'target' | 'redactor' | 'config'> {
-  config: TargetConfig;
-  /** Where the config came from (shown in the report). */
-  source?: Report['target']['source'];
-  /** Extra secrets to redact beyond those in the config. */
-  secrets?: string[];
-  /** Planted flaws the target runs with (the embedded reference's --flaw): every report names them. */
-  plantedFlaws?: readonly string[];
-  /**
-   * The run's redactor (default: a new one with the config's secrets); pass one to redact the caller's own error
-   * output.
-   */
-  redactor?: Redactor;
-  /** Console lines of the client registrations (registration.enabled): registered, refused, left behind. */
-  registrationLog?: (line: string) => void;
-  /** On SIGINT and SIGTERM, delete the registered clients before the process stops (the command line sets it). */
-  guardSignals?: boolean;
-}
 
 export function summarize(results: readonly ScenarioResult[]): Summary {
   const count = (status: ScenarioResult['status']) => results.filter((r) => r.status === status).length;
@@ -52,36 +33,34 @@ export function summarize(results: readonly ScenarioResult[]): Summary {
 }
 
 /**
- * Run the scenarios against the target the config names. Throws ConfigError before any request
+ * Run the plan's scenarios against the target its config names. Throws ConfigError before any request
  * and TargetUnreachableError when discovery cannot be reached at all.
  */
-export async function runSuite(options: SuiteOptions): Promise<Report> {
-  const { config } = options;
-  const redactor = options.redactor ?? new Redactor([...configSecrets(config), ...(options.secrets ?? [])]);
+export async function runSuite(plan: RunPlan): Promise<Report> {
+  const { config, redactor } = plan;
   const startedAt = new Date();
   const started = performance.now();
-  const target = await resolveTarget(config, redactor, options.fetch);
-  const needed = selectScenarios(options.scenarios, options.only, options.skip).flatMap((s) => s.requires?.roles ?? []);
+  const target = await resolveTarget(config, redactor, plan);
+  const needed = selectScenarios(plan.scenarios, plan.only, plan.skip).flatMap((s) => s.requires?.roles ?? []);
   const session = await registerClients({
     config,
     target,
     redactor,
     needed,
-    ...(options.registrationLog ? { log: options.registrationLog } : {}),
-    ...(options.guardSignals ? { guardSignals: true } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    log: plan.registrationLog,
+    guardSignals: plan.guardSignals,
+    requestTimeoutMs: plan.requestTimeoutMs,
+    fetch: plan.fetch,
   });
   let outcome: RunOutcome;
   let registration: RegistrationSummary | undefined;
   try {
     if (session) implyRoleGrants(target, session.registeredRoles, 'registered for this run');
-    outcome = await runScenarios({
-      ...options,
-      config: session ? session.withClients(config) : config,
+    outcome = await runScenarios(
+      session ? withConfig(plan, session.withClients(config)) : plan,
       target,
-      redactor,
-      ...(session ? { refusedRoles: session.refused } : {}),
-    });
+      session?.refused,
+    );
   } finally {
     // Whatever ended the scenarios (their end, a failure, a timeout): the registered clients are deleted.
     registration = await session?.summary();
@@ -103,23 +82,19 @@ export async function runSuite(options: SuiteOptions): Promise<Report> {
     tool: TOOL,
     target: {
       issuer: config.issuer,
-      source: options.source ?? 'object',
+      source: plan.source,
       discoveryUrl: target.discoveryUrl,
       kind: { ...target.kind },
     },
-    profile: options.profile ?? 'spec',
+    profile: plan.profile,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
-    seed: outcome.seed,
-    runs: outcome.runs,
-    selection: {
-      only: options.only ?? [],
-      skip: options.skip ?? [],
-      ...(options.shard ? { shard: options.shard } : {}),
-    },
+    seed: plan.seed,
+    runs: plan.runs,
+    selection: { only: [...plan.only], skip: [...plan.skip], ...(plan.shard ? { shard: plan.shard } : {}) },
     summary: summarize(outcome.results),
     results: outcome.results,
-    ...(options.plantedFlaws?.length ? { plantedFlaws: [...options.plantedFlaws] } : {}),
+    ...(plan.plantedFlaws.length ? { plantedFlaws: [...plan.plantedFlaws] } : {}),
     ...(target.discoveryOverrides ? { discoveryOverrides: target.discoveryOverrides } : {}),
     ...(notices.length ? { notices } : {}),
     ...(outage ? { outage } : {}),
@@ -157,13 +132,10 @@ export function stoppedRunReport(options: {
   source: Report['target']['source'];
   reason: string;
   startedAt: Date;
-  seed: number;
-  /** Property runs the run would have made. */
-  runs: number;
-  profile?: Report['profile'];
-  only?: string[];
-  skip?: string[];
+  /** The run's settings: its seed, property runs, profile and selection. */
+  plan: Pick<RunPlan, 'seed' | 'runs' | 'profile' | 'only' | 'skip'>;
 }): Report {
+  const { plan } = options;
   const durationMs = Math.max(0, Date.now() - options.startedAt.getTime());
   const stop: ScenarioResult = {
     id: 'run.stopped',
@@ -183,12 +155,12 @@ export function stoppedRunReport(options: {
     schemaVersion: 1,
     tool: TOOL,
     target: { issuer: options.issuer, source: options.source, discoveryUrl: '' },
-    profile: options.profile ?? 'spec',
+    profile: plan.profile,
     startedAt: options.startedAt.toISOString(),
     durationMs,
-    seed: options.seed,
-    runs: options.runs,
-    selection: { only: options.only ?? [], skip: options.skip ?? [] },
+    seed: plan.seed,
+    runs: plan.runs,
+    selection: { only: [...plan.only], skip: [...plan.skip] },
     summary: summarize(results),
     results,
     notices: [`the run stopped before judging the target: ${options.reason}`],

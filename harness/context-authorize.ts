@@ -20,7 +20,7 @@ import type { Target } from './target.ts';
 /** ctx.client: a configured client by role, or a HarnessError when the scenario did not declare the role. */
 export function clientLookup(input: ContextInput): (role: ClientRole) => Client {
   return (role) => {
-    const c = input.clients[role];
+    const c = input.run.clients[role];
     if (!c)
       throw new HarnessError(
         `scenario ${input.scenario.id} uses client role "${role}" but does not declare it in requires.roles ` +
@@ -78,7 +78,7 @@ export function authorizer(
   client: (role: ClientRole) => Client,
   authorizationUrl: ScenarioContext['authorizationUrl'],
 ) {
-  const parts: AuthorizeParts = { http, target: input.target, client, authorizationUrl };
+  const parts: AuthorizeParts = { http, target: input.run.target, client, authorizationUrl };
   const record = (text: string): void => {
     recorder.add({ kind: 'note', label: WALK_RECORD, text });
     log.push(`${WALK_RECORD}: ${text}`);
@@ -87,7 +87,7 @@ export function authorizer(
     (role, params: Params = {}, options = {}): Promise<AuthorizeResult> =>
       sharedOrFresh(
         options,
-        input.session,
+        input.run.session,
         (opts) => authorizeOnce(parts, driverOf(), role, params, opts),
         record,
         input.signal,

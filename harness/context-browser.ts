@@ -20,7 +20,7 @@ export function browserContexts(input: ContextInput) {
     return context;
   };
   const open = async (state?: BrowserState): Promise<BrowserContext> => {
-    const context = await take(() => input.browser.newContext(state));
+    const context = await take(() => input.run.browser.newContext(state));
     context.on('close', () => opened.delete(context));
     return context;
   };
@@ -28,14 +28,14 @@ export function browserContexts(input: ContextInput) {
    * A context for a fresh walk, emptied by an earlier one when there is one (BrowserHost.emptiedContext). No 'close'
    * listener: the context serves many scenarios, and dispose closing one already closed does nothing.
    */
-  const emptied = (): Promise<BrowserContext> => take(() => input.browser.emptiedContext());
+  const emptied = (): Promise<BrowserContext> => take(() => input.run.browser.emptiedContext());
   /** A context the walk emptied goes back to the run's browser, no longer this scenario's to close. */
   const giveBack = (context: BrowserContext): void => {
     if (!opened.delete(context) || disposed) {
       void context.close().catch(() => undefined);
       return;
     }
-    input.browser.giveBack(context);
+    input.run.browser.giveBack(context);
   };
   const dispose = async (): Promise<void> => {
     disposed = true;
@@ -54,7 +54,7 @@ export function screenshotTaker({ input, recorder, log, shots }: Scope) {
     try {
       // caret "initial": the caret is left as it is, which spares a style injected and removed around every shot
       const bytes = await page.screenshot({ type: 'png', caret: 'initial', timeout: 5_000 });
-      const path = await input.screenshots.save(input.scenario.id, label, bytes);
+      const path = await input.run.screenshots.save(input.scenario.id, label, bytes);
       recorder.add({ kind: 'screenshot', label, path });
     } catch (error) {
       const why = error instanceof Error ? error.message.split('\n')[0] : String(error);

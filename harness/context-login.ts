@@ -20,21 +20,20 @@ import type { ScenarioBrowser, ScenarioContext } from './scenario.ts';
 
 /** ctx.http: the scenario's HTTP client, recording into its evidence within the config's origins and limits. */
 function scenarioHttp(input: ContextInput): HttpClient {
-  const { target } = input;
+  const { target, plan, origins, traffic } = input.run;
+  const { config } = plan;
   return new HttpClient({
     recorder: input.recorder,
     signal: input.signal,
-    requestTimeoutMs: input.requestTimeoutMs,
-    encoding: input.config.tokenRequestEncoding,
-    ...(input.origins ? { origins: input.origins } : {}),
-    ...(input.limits ? { limits: input.limits } : {}),
-    ...(input.traffic ? { traffic: input.traffic } : {}),
+    requestTimeoutMs: plan.requestTimeoutMs,
+    encoding: config.tokenRequestEncoding,
+    origins,
+    limits: config.limits,
+    traffic,
     issuer: target.issuer,
-    ...(target.endpoints.token ? { tokenEndpoint: target.endpoints.token } : {}),
-    ...(input.fetch ? { fetch: input.fetch } : {}),
-    ...(input.config.login.driver !== 'browser' && input.config.login.userAgent
-      ? { userAgent: input.config.login.userAgent }
-      : {}),
+    tokenEndpoint: target.endpoints.token,
+    fetch: plan.fetch,
+    userAgent: config.login.driver !== 'browser' ? config.login.userAgent : undefined,
   });
 }
 
@@ -44,23 +43,23 @@ function driverEnvironment(
   contexts: Pick<ReturnType<typeof browserContexts>, 'open' | 'emptied' | 'giveBack'>,
   screenshot: DriverEnvironment['recorder']['screenshot'],
 ): DriverEnvironment {
+  const { run } = input;
   return {
-    ...(input.browser.unavailable ? { browserUnavailable: input.browser.unavailable } : {}),
+    ...(run.browser.unavailable ? { browserUnavailable: run.browser.unavailable } : {}),
     newBrowserContext: contexts.open,
     emptiedBrowserContexts: { take: contexts.emptied, giveBack: contexts.giveBack },
     recorder: { screenshot, transcript: (e) => recorder.add(e), learn: (fields) => recorder.learnIssued(fields) },
     signal: input.signal,
-    ...(input.origins ? { origins: input.origins } : {}),
+    origins: run.origins,
     log: (message) => {
       log.push(message);
     },
-    timeoutMs: input.requestTimeoutMs,
-    ...(input.session ? { session: input.session } : {}),
-    ...(input.sharedBrowserContext ? { sharedBrowserContext: input.sharedBrowserContext } : {}),
+    timeoutMs: run.plan.requestTimeoutMs,
+    ...(run.session ? { session: run.session, sharedBrowserContext: run.sharedBrowserContext.get } : {}),
     noteWalk: (walk) => {
       walks.push(walk);
     },
-    ...(input.browserPages ? { browserPages: input.browserPages } : {}),
+    browserPages: run.browserPages,
     ...(input.onBrowserWalk ? { onBrowser: input.onBrowserWalk } : {}),
   };
 }
@@ -95,7 +94,8 @@ export interface LoginParts {
  * scenario that declares requires.browser may use it.
  */
 export function browserToolsMaker(scope: Scope, parts: LoginParts, base: () => Omit<ScenarioContext, 'flows'>) {
-  const { scenario, config } = scope.input;
+  const { scenario } = scope.input;
+  const { config } = scope.input.run.plan;
   let tools: ScenarioBrowser | undefined;
   return (): ScenarioBrowser => {
     if (!scenario.requires?.browser)
@@ -123,9 +123,10 @@ export function loginParts(scope: Scope) {
   const screenshot = screenshotTaker(scope);
   const env = driverEnvironment(scope, contexts, screenshot);
   let driver: LoginDriver | undefined;
-  const login = (): LoginDriver => (driver ??= trackedDriver(scope.activity, input.loginDriver(http, env)));
+  const login = (): LoginDriver =>
+    (driver ??= trackedDriver(scope.activity, input.run.plan.loginDriver(http, input.run.plan.config, env)));
   const client = clientLookup(input);
-  const authorizationUrl = authorizationUrlBuilder(input.target, client);
+  const authorizationUrl = authorizationUrlBuilder(input.run.target, client);
   const authorizeWith = authorizer(scope, http, client, authorizationUrl);
   const parts: LoginParts = {
     http,

@@ -8,6 +8,7 @@ import * as fc from 'fast-check';
 import type { ContextInput, Evidence, Scope } from './context-scope.ts';
 import { CheckFailure } from './failures.ts';
 import type { Recorder } from './recorder.ts';
+import type { RunPlan } from './run-plan.ts';
 import type { PropertyOptions, ScenarioContext } from './scenario.ts';
 
 /** The share of a scenario's time limit a property may use by default (the rest is for its set-up and judgement). */
@@ -17,8 +18,8 @@ export const PROPERTY_BUDGET_SHARE = 0.6;
  * The options that replay a scenario's properties exactly: the run seed (the scenario's own seed
  * is derived from it and the id) and --runs when the run gave it (else each property's default).
  */
-export function replayOptions(input: Pick<ContextInput, 'runSeed' | 'runs' | 'runsGiven'>, id: string): string {
-  return `--seed ${input.runSeed}${input.runsGiven ? ` --runs ${input.runs}` : ''} --only ${id}`;
+export function replayOptions(plan: Pick<RunPlan, 'seed' | 'runs' | 'runsGiven'>, id: string): string {
+  return `--seed ${plan.seed}${plan.runsGiven ? ` --runs ${plan.runs}` : ''} --only ${id}`;
 }
 
 const MAX_SHOWN = 2000;
@@ -163,7 +164,7 @@ function counterexampleFailure<T>(
     runs,
     ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
     value: shown,
-    replay: replayOptions(input, input.scenario.id),
+    replay: replayOptions(input.run.plan, input.scenario.id),
   });
   const inner = details.errorInstance instanceof CheckFailure ? details.errorInstance : undefined;
   const why = inner?.message ?? (details.interrupted ? 'the property was interrupted' : 'the property failed');
@@ -202,7 +203,8 @@ export function propertyRunner(scope: Scope): ScenarioContext['property'] {
   const { input, recorder } = scope;
   return async <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options = {}) => {
     const opts: PropertyOptions<T> = options;
-    const runs = input.runsGiven ? input.runs : (opts.runs ?? input.runs);
+    const { plan } = input.run;
+    const runs = plan.runsGiven ? plan.runs : (opts.runs ?? plan.runs);
     const before = recorder.evidence.length;
     const budgetMs = propertyBudgetMs(input, performance.now() - scope.started, opts.budgetMs);
     const cases = new PropertyCases(recorder, performance.now() + budgetMs);

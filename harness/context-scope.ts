@@ -1,74 +1,38 @@
 /**
- * What building a scenario's ctx starts from and hands back: the input (the scenario, its target,
- * config and clients, the run's browser, session, seeds and limits), the scope the builders share
+ * What building a scenario's ctx starts from and hands back: the input (the run: its plan, target,
+ * clients, browser, session and store; the scenario, its level, seed and limits), the scope the builders share
  * (evidence, findings, log, activity, screenshots paused or not, walks), and the state the runner
  * keeps (ContextState).
  */
-import type { BrowserContext } from 'playwright-core';
 import type { Activity } from './context-activity.ts';
-import type { Client, TargetConfig } from './config.ts';
 import type { CheckFailure } from './failures.ts';
-import type { HttpClient } from './http.ts';
 import type { Recorder } from './recorder.ts';
-import type { Limits } from './limits.ts';
-import type { BrowserHost } from './login/chromium.ts';
-import type { LoginDriver } from './login/driver.ts';
-import type { DriverEnvironment } from './login/index.ts';
-import type { LoginSession } from './login/session.ts';
-import type { BrowserPages } from './login/walk.ts';
-import type { OriginPolicy } from './origin.ts';
-import type { ClientRole, RequirementRef } from './requirements.ts';
-import type { Finding, Level, LoginWalk, ProfileName, ResolvedRequirement } from './results.ts';
+import type { RequirementRef } from './requirements.ts';
+import type { Finding, Level, LoginWalk, ResolvedRequirement } from './results.ts';
+import type { RunShared } from './run-setup.ts';
 import type { Scenario, ScenarioContext } from './scenario.ts';
-import type { ScreenshotStore } from './screenshots.ts';
-import type { Target } from './target.ts';
-import type { TargetTraffic } from './traffic.ts';
 
 export interface ContextInput {
+  /** The run: its plan (run-plan.ts), the target, clients, browser, shared session, screenshots, origins, traffic. */
+  run: RunShared;
   scenario: Scenario;
-  target: Target;
-  config: TargetConfig;
-  clients: Partial<Record<ClientRole, Client>>;
-  profile: ProfileName;
   level: Level;
   /** The scenario's requirements as resolved for this profile and its roles. */
   requirements: readonly ResolvedRequirement[];
+  /** The scenario's own seed (scenarioSeed). */
   seed: number;
-  /** The run's --runs, or the default when it gave none. */
-  runs: number;
-  /** Whether --runs was given: then it overrides every property's own run count. */
-  runsGiven: boolean;
-  runSeed: number;
   recorder: Recorder;
   signal: AbortSignal;
-  requestTimeoutMs: number;
-  loginDriver: (http: HttpClient, env: DriverEnvironment) => LoginDriver;
-  /** The run's Chromium (launched on first use). */
-  browser: BrowserHost;
-  /** The run's shared IdP session (AuthorizeOptions.session "shared"). */
-  session?: LoginSession;
-  /** The run's browser context for that session (its cookies carry the sign-in; opened on first use). */
-  sharedBrowserContext?: () => Promise<BrowserContext>;
-  /** The auto driver's memory of pages that needed the browser, for the run. */
-  browserPages?: BrowserPages;
   /** A walk went on in the browser (the auto driver): the scenario gets the browser's time limit. */
   onBrowserWalk?: () => void;
   /** The scenario's time limit (ms). */
   timeLimitMs?: number;
   /** A property's time budget (ms) when it sets none: what the scenario has used before it is taken off. */
   propertyBudgetMs?: number;
-  screenshots: ScreenshotStore;
-  /** Where requests and the browser may go (docs/security.md). */
-  origins?: OriginPolicy;
-  /** Caps on responses (the config's limits). */
-  limits?: Partial<Limits>;
-  /** The run's traffic to the target (harness/traffic.ts). */
-  traffic?: TargetTraffic;
   /** Decides failed/warning for a failure (by the requirement it names). */
   statusOf: (failure: CheckFailure) => Finding['status'];
   /** The scenario's requirement (declared by the scenario), or a HarnessError naming the mistake. */
   declared: (ref: RequirementRef) => ResolvedRequirement;
-  fetch?: typeof fetch;
 }
 
 export interface ContextState {

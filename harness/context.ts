@@ -42,10 +42,10 @@ function softly({ input, recorder, findings }: Scope): ScenarioContext['softly']
 
 /** ctx.hooks: the config's hooks, with the scenario's time limit and signal, noting into its evidence. */
 function scenarioHooks({ input, recorder }: Scope): ScenarioContext['hooks'] {
-  return createHooks(input.config, {
-    timeoutMs: input.requestTimeoutMs,
+  return createHooks(input.run.plan.config, {
+    timeoutMs: input.run.plan.requestTimeoutMs,
     signal: input.signal,
-    ...(input.fetch ? { fetch: input.fetch } : {}),
+    fetch: input.run.plan.fetch,
     note: (text) => recorder.add({ kind: 'note', text }),
   });
 }
@@ -62,18 +62,20 @@ function evidenceRecorder(recorder: Recorder): ScenarioContext['evidence'] {
 /** ctx without flows: every member but the browser tools, which `browser` makes on first use. */
 function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBrowser): Omit<ScenarioContext, 'flows'> {
   const { input, recorder, log, findings } = scope;
-  const { scenario, target, config } = input;
+  const { scenario } = input;
+  const { target, plan } = input.run;
+  const { config } = plan;
   const jwt = new JwtTools(parts.http, target);
   return {
     id: scenario.id,
     target,
-    profile: input.profile,
+    profile: plan.profile,
     level: input.level,
     req: scenario.req,
     applies: (requirement) => input.declared(requirement).applies,
     seed: input.seed,
-    runs: input.runs,
-    clients: input.clients,
+    runs: plan.runs,
+    clients: input.run.clients,
     client: parts.client,
     ...(config.user ? { user: config.user } : {}),
     http: parts.http,

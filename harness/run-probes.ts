@@ -9,7 +9,7 @@ import { HarnessError, ScenarioTimeoutError, describeError } from './failures.ts
 import { describeOutcome } from './flows.ts';
 import { Recorder } from './recorder.ts';
 import type { ClientRole } from './requirements.ts';
-import { type Run, sharedContextInput } from './run-setup.ts';
+import type { Run, RunShared } from './run-setup.ts';
 import { type Scenario, defineScenario } from './scenario.ts';
 import { GRANT } from './target.ts';
 
@@ -23,7 +23,7 @@ const PROBE_SCENARIO: Scenario = defineScenario({
 });
 
 /** Step 4: the capability probe, memoized by role: a code flow with offline_access looking for a refresh_token. */
-export function refreshProber(run: Omit<Run, 'probe'>): Run['probe'] {
+export function refreshProber(run: RunShared): Run['probe'] {
   const probes = new Map<ClientRole, Promise<string | undefined>>();
   return (role) => {
     let running = probes.get(role);
@@ -36,16 +36,16 @@ export function refreshProber(run: Omit<Run, 'probe'>): Run['probe'] {
 }
 
 /** A context for one of the run's own probes (never reported), with its time limit; `done` clears both. */
-function probeContext(run: Omit<Run, 'probe'>, what: string) {
+function probeContext(run: RunShared, what: string) {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ScenarioTimeoutError(`${what} timed out`)), run.timeoutMs);
+  const timer = setTimeout(() => controller.abort(new ScenarioTimeoutError(`${what} timed out`)), run.plan.timeoutMs);
   const { ctx, dispose } = createContext({
-    ...sharedContextInput(run),
+    run,
     scenario: PROBE_SCENARIO,
     level: 'MUST',
     requirements: [],
-    seed: run.seed,
-    recorder: new Recorder(run.redactor),
+    seed: run.plan.seed,
+    recorder: new Recorder(run.plan.redactor),
     signal: controller.signal,
     statusOf: () => 'failed',
     declared: () => {
@@ -61,7 +61,7 @@ function probeContext(run: Omit<Run, 'probe'>, what: string) {
   };
 }
 
-async function probeRefresh(run: Omit<Run, 'probe'>, role: ClientRole): Promise<string | undefined> {
+async function probeRefresh(run: RunShared, role: ClientRole): Promise<string | undefined> {
   const { ctx, done } = probeContext(run, 'the refresh probe');
   try {
     const oidc = run.target.kind.protocol === 'oidc' ? ['openid'] : [];
@@ -84,8 +84,9 @@ async function probeRefresh(run: Omit<Run, 'probe'>, role: ClientRole): Promise<
  * the openid scope refused (invalid_scope) or tokens without an id_token: an OAuth 2.0 authorization server.
  * A flow that cannot complete (or no user, no code-flow client) leaves the guess, and the reason joins the kind's why.
  */
-export async function settleKind(run: Omit<Run, 'probe'>): Promise<void> {
-  const { target, config } = run;
+export async function settleKind(run: RunShared): Promise<void> {
+  const { target } = run;
+  const { config } = run.plan;
   // Only RFC 8414 metadata leaves it open: OIDC Discovery metadata (or none) keeps the OpenID provider it always was.
   if (target.kind.by !== 'guess' || target.metadataKind !== 'rfc8414') return;
   if (!config.user || !target.endpoints.authorization || !target.endpoints.token) return;

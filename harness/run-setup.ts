@@ -1,78 +1,28 @@
 /**
- * What every scenario of a run shares: the runner's options and outcome, the defaults, the run's seed
- * and each scenario's seed derived from it, and the options resolved once (resolveRun) into the run's
- * clients, time limits, origins, browser, login session, screenshot store and traffic, with the part
- * of a scenario's context that is the same for all of them (sharedContextInput).
+ * What every scenario of a run shares: the runner's outcome, each scenario's seed derived from the run's,
+ * and the run (resolveRun): the plan (run-plan.ts) with the target's clients, origins, browser, login
+ * session, screenshot store and traffic, which every scenario's context is built from (ContextInput.run).
  */
 import type { BrowserContext } from 'playwright-core';
-import { type Client, type TargetConfig, resolveClients } from './config.ts';
-import type { HttpClient } from './http.ts';
+import { type Client, resolveClients } from './config.ts';
 import { BrowserPageMemory } from './login/auto.ts';
 import { BrowserHost } from './login/chromium.ts';
-import { type DriverEnvironment, type LoginDriverFactory, defaultLoginDriver } from './login/index.ts';
 import { LoginSession } from './login/session.ts';
 import { OriginPolicy } from './origin.ts';
-import type { Redactor } from './redact.ts';
-import type { ClientRole, LinkOptions } from './requirements.ts';
-import type { ProfileName, ScenarioResult } from './results.ts';
-import type { Scenario } from './scenario.ts';
+import type { ClientRole } from './requirements.ts';
+import type { ScenarioResult } from './results.ts';
+import type { RunPlan } from './run-plan.ts';
 import { ScreenshotStore } from './screenshots.ts';
-import type { Shard } from './shard.ts';
 import type { Target } from './target.ts';
 import { type Outage, TargetTraffic } from './traffic.ts';
 
-export interface RunnerOptions {
-  scenarios: readonly Scenario[];
-  config: TargetConfig;
-  target: Target;
-  redactor: Redactor;
-  profile?: ProfileName;
-  /** The run's seed (default: random); each scenario gets one derived from it and its id. */
-  seed?: number;
-  /**
-   * Property runs (--runs): every property runs this many times. When absent each property runs
-   * its own default (PropertyOptions.runs, else DEFAULTS.runs), which keeps the catalog fast.
-   */
-  runs?: number;
-  /** Scenarios in flight at once (default 4). */
-  concurrency?: number;
-  only?: string[];
-  skip?: string[];
-  /** Run only this shard's part of the selection (`--shard i/n`). */
-  shard?: Shard;
-  scenarioTimeoutMs?: number;
-  requestTimeoutMs?: number;
-  links?: LinkOptions;
-  loginDriver?: LoginDriverFactory;
-  /**
-   * Chromium for browser scenarios and the browser login driver. Default: one found on this
-   * machine (harness/login/chromium.ts), launched on first use and closed when the run ends; a
-   * host passed in is shared and left open (e.g. one browser for a whole test file).
-   */
-  browser?: BrowserHost;
-  /** The report folder: screenshots go to its screenshots/ (default: a temporary folder). */
-  reportDir?: string;
-  onResult?: (result: ScenarioResult) => void;
-  fetch?: typeof fetch;
-  /** Roles the IdP refused to register (harness/registration/session.ts): their scenarios skip with the reason. */
-  refusedRoles?: ReadonlyMap<ClientRole, string>;
-}
-
 export interface RunOutcome {
   results: ScenarioResult[];
-  seed: number;
-  runs: number;
   notices: string[];
   /** The target stopped answering mid-run and never answered again (harness/traffic.ts). */
   outage?: Outage;
   /** Ids of the selected scenarios that need a login (requires.user): the run's core flows. */
   needsLogin: string[];
-}
-
-export const DEFAULTS = { concurrency: 4, runs: 50, scenarioTimeoutMs: 30_000, requestTimeoutMs: 10_000 } as const;
-
-export function randomSeed(): number {
-  return Math.floor(Math.random() * 0x7fffffff);
 }
 
 /** A scenario's own seed: FNV-1a over the run seed and the id, so `--only id` replays it. */
@@ -82,22 +32,19 @@ export function scenarioSeed(runSeed: number, id: string): number {
   return (h >>> 0) & 0x7fffffff;
 }
 
-/** What every scenario of a run shares: the options resolved once, with the run's browser, session and store. */
-export interface Run {
-  options: RunnerOptions;
-  config: TargetConfig;
+/** What every scenario of a run shares: the plan, with the run's target, clients, browser, session and store. */
+export interface Run extends RunShared {
+  /** The capability probe (see gate), one per client role. */
+  probe: (role: ClientRole) => Promise<string | undefined>;
+}
+
+/** The run without its probe: what resolveRun makes and every scenario's ctx is built from (ContextInput.run). */
+export interface RunShared {
+  plan: RunPlan;
   target: Target;
-  redactor: Redactor;
-  profile: ProfileName;
-  seed: number;
-  runs: number;
-  runsGiven: boolean;
   clients: Partial<Record<ClientRole, Client>>;
-  /** timeouts.scenarioMs or --timeout when given: taken as is (no browser factor). */
-  explicitTimeoutMs: number | undefined;
-  timeoutMs: number;
-  requestTimeoutMs: number;
-  loginDriver: LoginDriverFactory;
+  /** Roles the IdP refused to register (harness/registration/session.ts): their scenarios skip with the reason. */
+  refusedRoles: ReadonlyMap<ClientRole, string> | undefined;
   origins: OriginPolicy;
   browser: BrowserHost;
   /**
@@ -112,8 +59,6 @@ export interface Run {
   screenshots: ScreenshotStore;
   /** The run's traffic to the target: an outage mid-run becomes one finding (harness/traffic.ts). */
   traffic: TargetTraffic;
-  /** The capability probe (see gate), one per client role. */
-  probe: (role: ClientRole) => Promise<string | undefined>;
 }
 
 /** A browser context opened on first use (again after a failed opening) and closed with the run. */
@@ -141,55 +86,21 @@ function lazyContext(browser: BrowserHost): LazyContext {
   };
 }
 
-/** Step 1: the options resolved against the config and the defaults; the run's browser, session and store made. */
-export function resolveRun(options: RunnerOptions): Omit<Run, 'probe'> {
-  const { config, target } = options;
-  const explicitTimeoutMs = options.scenarioTimeoutMs ?? config.timeouts?.scenarioMs;
-  const browser = options.browser ?? new BrowserHost();
+/** Step 1: the run's browser, session, store and traffic made for the plan and its target. */
+export function resolveRun(plan: RunPlan, target: Target, refusedRoles?: ReadonlyMap<ClientRole, string>): RunShared {
+  const { config } = plan;
+  const browser = plan.browser ?? new BrowserHost();
   return {
-    options,
-    config,
+    plan,
     target,
-    redactor: options.redactor,
-    profile: options.profile ?? 'spec',
-    seed: options.seed ?? randomSeed(),
-    runs: options.runs ?? DEFAULTS.runs,
-    runsGiven: options.runs !== undefined,
     clients: resolveClients(config, target.kind.protocol),
-    explicitTimeoutMs,
-    timeoutMs: explicitTimeoutMs ?? DEFAULTS.scenarioTimeoutMs,
-    requestTimeoutMs: options.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs,
-    loginDriver: options.loginDriver ?? defaultLoginDriver,
+    refusedRoles,
     origins: target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] }),
     browser,
     session: config.login.shareSession === false ? undefined : new LoginSession(),
     sharedBrowserContext: lazyContext(browser),
     browserPages: new BrowserPageMemory(),
-    screenshots: new ScreenshotStore(options.reportDir),
+    screenshots: new ScreenshotStore(plan.reportDir),
     traffic: TargetTraffic.afterDiscovery(),
-  };
-}
-
-/** What createContext takes that is the same for every scenario of the run. */
-export function sharedContextInput(run: Omit<Run, 'probe'>) {
-  const { config, options } = run;
-  return {
-    target: run.target,
-    config,
-    clients: run.clients,
-    profile: run.profile,
-    runs: run.runs,
-    runsGiven: run.runsGiven,
-    runSeed: run.seed,
-    requestTimeoutMs: run.requestTimeoutMs,
-    browser: run.browser,
-    screenshots: run.screenshots,
-    origins: run.origins,
-    traffic: run.traffic,
-    browserPages: run.browserPages,
-    ...(run.session ? { session: run.session, sharedBrowserContext: run.sharedBrowserContext.get } : {}),
-    ...(config.limits ? { limits: config.limits } : {}),
-    loginDriver: (http: HttpClient, env: DriverEnvironment) => run.loginDriver(http, config, env),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
   };
 }

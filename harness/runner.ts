@@ -1,9 +1,9 @@
 /**
- * The runner: the run's options resolved (run-setup.ts), the target's kind settled (run-probes.ts),
- * the selection (selection.ts) scheduled, `concurrency` at once with exclusive scenarios after, and
- * each scenario through its steps: level, gate (gating.ts), a fresh ctx within its time limit
- * (time-limit.ts), its status (scenario-status.ts), the result redacted. It is handed its scenarios;
- * it never imports suites/.
+ * The runner: the run plan (run-plan.ts) made into a run for the target (run-setup.ts), the target's
+ * kind settled (run-probes.ts), the selection (selection.ts) scheduled, `concurrency` at once with
+ * exclusive scenarios after, and each scenario through its steps: level, gate (gating.ts), a fresh
+ * ctx within its time limit (time-limit.ts), its status (scenario-status.ts), the result redacted.
+ * It is handed its scenarios; it never imports suites/.
  */
 import { createContext } from './context.ts';
 import { PROPERTY_BUDGET_SHARE } from './context-property.ts';
@@ -14,20 +14,15 @@ import { Recorder } from './recorder.ts';
 import { type RequirementRef, resolveLevel } from './requirements.ts';
 import type { Level, ResolvedRequirement, ScenarioResult } from './results.ts';
 import { refreshProber, settleKind } from './run-probes.ts';
-import {
-  DEFAULTS,
-  type Run,
-  type RunOutcome,
-  type RunnerOptions,
-  resolveRun,
-  scenarioSeed,
-  sharedContextInput,
-} from './run-setup.ts';
+import type { ClientRole } from './requirements.ts';
+import type { RunPlan } from './run-plan.ts';
+import { type Run, type RunOutcome, resolveRun, scenarioSeed } from './run-setup.ts';
 import type { Scenario } from './scenario.ts';
 import { noteImpliedCapabilities, noteTokenResponseDeviations } from './scenario-notes.ts';
 import { judge, markExpected, statusByRequirement } from './scenario-status.ts';
 import { removeStaleScreenshots } from './screenshots.ts';
 import { selectForRun, unknownExpectedFailures } from './selection.ts';
+import type { Target } from './target.ts';
 import { TimeLimit, runWithinLimit, scenarioTimeLimit } from './time-limit.ts';
 
 /** The scenario's requirement by reference, as resolved; citing an undeclared one is a HarnessError. */
@@ -61,14 +56,15 @@ function resultBase(s: Scenario, resolution: ReturnType<typeof resolveLevel>) {
 /** Step 5, per scenario: resolve its level, gate it, run it in a fresh ctx within its limit, judge it. */
 async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   const started = performance.now();
-  const resolution = resolveLevel(s.requirements, run.profile, s.requires?.roles ?? [], run.options.links);
+  const { plan } = run;
+  const resolution = resolveLevel(s.requirements, plan.profile, s.requires?.roles ?? [], plan.links);
   const base = resultBase(s, resolution);
   // CHROMIUM_PATH set wrong: a browser scenario that could otherwise run is a set-up error, never a silent skip.
   const browserProblem = s.requires?.browser ? run.browser.misconfigured : undefined;
   const gateBrowser = browserProblem ? undefined : run.browser;
   const skipReason =
     resolution.reason ??
-    (await gate(s, run.clients, run.config, run.target, gateBrowser, run.probe, run.options.refusedRoles));
+    (await gate(s, run.clients, plan.config, run.target, gateBrowser, run.probe, run.refusedRoles));
   if (browserProblem && resolution.level && !skipReason)
     return {
       ...base,
@@ -84,16 +80,16 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   const level: Level = resolution.level;
   const declared = declaredLookup(s, resolution.requirements);
   const statusOf = statusByRequirement(declared, level);
-  const recorder = new Recorder(run.redactor);
+  const recorder = new Recorder(plan.redactor);
   const controller = new AbortController();
-  const { limit: initial, unscaled, inBrowser } = scenarioTimeLimit(s, run);
+  const { limit: initial, unscaled, inBrowser } = scenarioTimeLimit(s, plan);
   const limit = new TimeLimit(initial);
   const state = createContext({
-    ...sharedContextInput(run),
+    run,
     scenario: s,
     level,
     requirements: resolution.requirements,
-    seed: scenarioSeed(run.seed, s.id),
+    seed: scenarioSeed(plan.seed, s.id),
     recorder,
     signal: controller.signal,
     statusOf,
@@ -152,38 +148,41 @@ export async function runPool<S extends { exclusive?: boolean }, R>(
 }
 
 /**
- * The run: resolve the options, select, then every scenario gated, run and judged (runOne) in the
- * pool; each result marked against expectedFailures, redacted and handed to onResult as it ends.
+ * The run: the plan's run made for the target (resolveRun), the kind settled, the selection, then every scenario
+ * gated, run and judged (runOne) in the pool; each result marked against expectedFailures, redacted and handed to
+ * onResult as it ends. `refusedRoles`: the roles the IdP refused to register (their scenarios skip with the reason).
  */
-export async function runScenarios(options: RunnerOptions): Promise<RunOutcome> {
-  const resolved = resolveRun(options);
+export async function runScenarios(
+  plan: RunPlan,
+  target: Target,
+  refusedRoles?: ReadonlyMap<ClientRole, string>,
+): Promise<RunOutcome> {
+  const resolved = resolveRun(plan, target, refusedRoles);
   await settleKind(resolved);
   // The clients' default scope follows the kind (openid only for an OpenID provider).
-  resolved.clients = resolveClients(resolved.config, resolved.target.kind.protocol);
+  resolved.clients = resolveClients(plan.config, target.kind.protocol);
   const run: Run = { ...resolved, probe: refreshProber(resolved) };
-  const { redactor } = run;
-  const expected = new Set(run.config.expectedFailures);
-  const notices = unknownExpectedFailures(expected, options.scenarios);
-  const selected = selectForRun(options);
-  if (options.reportDir) await removeStaleScreenshots(options.reportDir);
+  const { redactor } = plan;
+  const expected = new Set(plan.config.expectedFailures);
+  const notices = unknownExpectedFailures(expected, plan.scenarios);
+  const selected = selectForRun(plan);
+  if (plan.reportDir) await removeStaleScreenshots(plan.reportDir);
   const results: ScenarioResult[] = new Array(selected.length);
   const finish = (i: number, r: ScenarioResult) => {
     results[i] = redactor.result(markExpected(r, expected));
-    options.onResult?.(results[i]);
+    plan.onResult?.(results[i]);
   };
   try {
-    await runPool(selected, options.concurrency ?? DEFAULTS.concurrency, (s) => runOne(run, s), finish);
+    await runPool(selected, plan.concurrency, (s) => runOne(run, s), finish);
   } finally {
     await run.sharedBrowserContext.close();
-    if (!options.browser) await run.browser.close();
+    if (!plan.browser) await run.browser.close();
   }
   // Tokens seen late may have appeared in earlier results: redact all once more.
   const needsLogin = selected.filter((s) => s.requires?.user).map((s) => s.id);
   const outage = run.traffic.outage();
   return {
     results: results.map((r) => redactor.result(r)),
-    seed: run.seed,
-    runs: run.runs,
     notices,
     needsLogin,
     ...(outage ? { outage: redactor.outage(outage) } : {}),

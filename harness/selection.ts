@@ -3,11 +3,15 @@
  * config's expectedFailures that name no known scenario, as notices.
  */
 import { idMatcher } from './glob.ts';
-import type { RunnerOptions } from './run-setup.ts';
+import type { RunPlan } from './run-plan.ts';
 import type { Scenario } from './scenario.ts';
 import { shardOf } from './shard.ts';
 
-export function selectScenarios(scenarios: readonly Scenario[], only: string[] = [], skip: string[] = []): Scenario[] {
+export function selectScenarios(
+  scenarios: readonly Scenario[],
+  only: readonly string[] = [],
+  skip: readonly string[] = [],
+): Scenario[] {
   const isOnly = idMatcher(only);
   const isSkipped = idMatcher(skip);
   return scenarios.filter((s) => (only.length === 0 || isOnly(s.id)) && !isSkipped(s.id));
@@ -22,7 +26,7 @@ export function unknownExpectedFailures(expected: Iterable<string>, scenarios: r
 }
 
 /** Step 3: --only and --skip, then this shard's part. */
-export function selectForRun(options: RunnerOptions): Scenario[] {
-  const chosen = selectScenarios(options.scenarios, options.only, options.skip);
-  return options.shard ? shardOf(chosen, options.shard) : chosen;
+export function selectForRun(plan: Pick<RunPlan, 'scenarios' | 'only' | 'skip' | 'shard'>): Scenario[] {
+  const chosen = selectScenarios(plan.scenarios, plan.only, plan.skip);
+  return plan.shard ? shardOf(chosen, plan.shard) : chosen;
 }

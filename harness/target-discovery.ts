@@ -43,7 +43,8 @@ export async function resolveTarget(
   config: Pick<TargetConfig, 'issuer' | 'discoveryUrl' | 'timeouts'> &
     Partial<Pick<TargetConfig, 'allowedOrigins' | 'limits' | 'discoveryOverrides' | 'clients' | 'protocol'>>,
   redactor: Redactor,
-  fetchImpl?: typeof fetch,
+  /** The run plan's request time limit and fetch (harness/run-plan.ts). */
+  run: { requestTimeoutMs: number; fetch?: typeof fetch | undefined },
 ): Promise<Target> {
   const first = discoveryUrlOf(config);
   // A discoveryUrl the config names is the user's choice: its origin is allowed for discovery.
@@ -57,10 +58,10 @@ export async function resolveTarget(
   const recorder = new Recorder(redactor);
   const http = new HttpClient({
     recorder,
-    requestTimeoutMs: config.timeouts?.requestMs ?? 10_000,
+    requestTimeoutMs: run.requestTimeoutMs,
     origins: base,
-    ...(config.limits ? { limits: config.limits } : {}),
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    limits: config.limits,
+    fetch: run.fetch,
   });
   const origin = new URL(config.issuer).origin;
   const notices: string[] = [];

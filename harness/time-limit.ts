@@ -7,7 +7,7 @@ import type { TargetConfig } from './config.ts';
 import type { createContext } from './context.ts';
 import { ScenarioTimeoutError } from './failures.ts';
 import type { Recorder } from './recorder.ts';
-import type { Run } from './run-setup.ts';
+import type { RunPlan } from './run-plan.ts';
 import type { Scenario } from './scenario.ts';
 
 /**
@@ -26,7 +26,7 @@ export const BROWSER_TIME_FACTOR = 3;
  */
 export function scenarioTimeLimit(
   s: Pick<Scenario, 'timeoutMs' | 'requires'>,
-  run: Pick<Run, 'explicitTimeoutMs' | 'timeoutMs'> & { config: Pick<TargetConfig, 'login'> },
+  run: Pick<RunPlan, 'explicitTimeoutMs' | 'timeoutMs'> & { config: Pick<TargetConfig, 'login'> },
 ): { limit: number; unscaled: number; inBrowser: number } {
   const browserAlways = run.config.login.driver === 'browser' || s.requires?.browser === true;
   const own = s.timeoutMs !== undefined || run.explicitTimeoutMs === undefined;

@@ -176,6 +176,8 @@ export interface RegisterClientsOptions {
   needed: Iterable<ClientRole>;
   /** Lines for the console (the registrations, a role refused, a client left behind). */
   log?: (line: string) => void;
+  /** The run plan's request time limit (harness/run-plan.ts). */
+  requestTimeoutMs: number;
   fetch?: typeof fetch;
   /** Delete the registered clients on SIGINT and SIGTERM too (the command line; see guardSignals). */
   guardSignals?: boolean;
@@ -353,10 +355,10 @@ export async function registerClients(options: RegisterClientsOptions): Promise<
   const endpoint = registrationEndpoint(config, target);
   const http = new HttpClient({
     recorder: new Recorder(redactor),
-    requestTimeoutMs: config.timeouts?.requestMs ?? 10_000,
-    ...(target.origins ? { origins: target.origins } : {}),
-    ...(config.limits ? { limits: config.limits } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    requestTimeoutMs: options.requestTimeoutMs,
+    origins: target.origins,
+    limits: config.limits,
+    fetch: options.fetch,
   });
   const log = options.log ?? (() => undefined);
   const session = new RegistrationSession(endpoint, http, log, redactor);

@@ -25,15 +25,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** --target for each of these config files in `dir`. */
+const targets = (...names: string[]) => names.flatMap((name) => ['--target', join(dir, `${name}.json`)]);
+
 describe('run with several --target', () => {
   it('one report folder per target and an index; a failing target makes exit 1', async () => {
     const out = join(dir, 'two');
     const run = await cli(
       'run',
-      '--target',
-      join(dir, 'tenant-a.json'),
-      '--target',
-      join(dir, 'tenant-b.json'),
+      ...targets('tenant-a', 'tenant-b'),
       '--only',
       'code.state-round-trip,discovery.document',
       '--seed',
@@ -56,14 +56,22 @@ describe('run with several --target', () => {
     expect(run.stdout).toMatch(/failed\s+tenant-b/);
   }, 120_000);
 
+  it('without --seed, every target of the run gets the one seed drawn for it', async () => {
+    const out = join(dir, 'one-seed');
+    const run = await cli('run', ...targets('tenant-a', 'gone'), '--only', 'discovery.document', '--report', out);
+    expect(run.code).toBe(3);
+    const seedOf = async (name: string) =>
+      (JSON.parse(await readFile(join(out, name, 'report.json'), 'utf8')) as { seed: number }).seed;
+    const seed = await seedOf('tenant-a');
+    // the unreachable target's report (the run that stopped) has the same seed as the one that ran
+    expect(await seedOf('gone')).toBe(seed);
+  }, 120_000);
+
   it('an unreachable target is listed as such and the run exits 3; the others still run', async () => {
     const out = join(dir, 'three');
     const run = await cli(
       'run',
-      '--target',
-      join(dir, 'tenant-a.json'),
-      '--target',
-      join(dir, 'gone.json'),
+      ...targets('tenant-a', 'gone'),
       '--only',
       'discovery.document',
       '--seed',

@@ -15,6 +15,7 @@ import { defineScenario } from '../../harness/scenario.ts';
 import { targetFromDiscovery } from '../../harness/target.ts';
 import { APT_GET, ensureChromium } from '../../scripts/ensure-chromium.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 describe('finding Chromium', () => {
   it(
@@ -132,13 +133,15 @@ describe('a run without Chromium', () => {
       'browser.device-activation',
       'browser.error-page',
     ]);
-    const { results } = await runScenarios({
-      scenarios,
-      config: config({ driver: 'form' }),
+    const { results } = await runScenarios(
+      planRun({
+        scenarios,
+        config: config({ driver: 'form' }),
+        redactor: new Redactor(),
+        browser,
+      }),
       target,
-      redactor: new Redactor(),
-      browser,
-    });
+    );
     for (const r of results) {
       expect(r.status, r.id).toBe('skipped');
       expect(r.skipReason).toContain(
@@ -158,13 +161,15 @@ describe('a run without Chromium', () => {
         await ctx.authorize('confidential');
       },
     });
-    const { results } = await runScenarios({
-      scenarios: [logsIn],
-      config: config({ driver: 'browser' }),
+    const { results } = await runScenarios(
+      planRun({
+        scenarios: [logsIn],
+        config: config({ driver: 'browser' }),
+        redactor: new Redactor(),
+        browser,
+      }),
       target,
-      redactor: new Redactor(),
-      browser,
-    });
+    );
     expect(results[0]).toMatchObject({
       status: 'error',
       message: expect.stringContaining('the browser login driver needs Chromium: no Chromium was found'),
@@ -182,13 +187,15 @@ describe('a run without Chromium', () => {
         await ctx.browser.newPage();
       },
     });
-    const { results } = await runScenarios({
-      scenarios: [sneaky],
-      config: config({ driver: 'form' }),
+    const { results } = await runScenarios(
+      planRun({
+        scenarios: [sneaky],
+        config: config({ driver: 'form' }),
+        redactor: new Redactor(),
+        browser,
+      }),
       target,
-      redactor: new Redactor(),
-      browser,
-    });
+    );
     expect(results[0]).toMatchObject({
       status: 'error',
       message: 'scenario custom.sneaky uses ctx.browser but does not declare requires.browser',

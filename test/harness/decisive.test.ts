@@ -11,6 +11,7 @@ import type { HttpEvidence, ScenarioResult } from '../../harness/results.ts';
 import { runScenarios } from '../../harness/runner.ts';
 import { type ScenarioDefinition, defineScenario } from '../../harness/scenario.ts';
 import { targetFromDiscovery } from '../../harness/target.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 const issuer = 'https://idp.test';
 const fakeFetch: typeof fetch = async (input) =>
@@ -38,14 +39,16 @@ async function run(scenarios: ScenarioDefinition[]): Promise<Record<string, Scen
     issuer,
     token_endpoint: `${issuer}/token`,
   });
-  const outcome = await runScenarios({
-    scenarios: scenarios.map((s) => defineScenario(s)),
-    config,
+  const outcome = await runScenarios(
+    planRun({
+      scenarios: scenarios.map((s) => defineScenario(s)),
+      config,
+      redactor: new Redactor(),
+      seed: 1,
+      fetch: fakeFetch,
+    }),
     target,
-    redactor: new Redactor(),
-    seed: 1,
-    fetch: fakeFetch,
-  });
+  );
   return Object.fromEntries(outcome.results.map((r) => [r.id, r]));
 }
 

@@ -4,7 +4,7 @@
  */
 import * as fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exitCodeFor } from '../../cli/run.ts';
+import { exitCodeFor } from '../../cli/run-options.ts';
 import { type TargetConfigInput, validateConfig } from '../../harness/config.ts';
 import { runSuite } from '../../harness/conformance.ts';
 import { ConfigError } from '../../harness/failures.ts';
@@ -14,6 +14,7 @@ import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { expectAtMostOneSuccess } from '../../suites/checks/index.ts';
 import { ref } from '../support/requirements.ts';
 import { type StubIdp, type StubOptions, STUB, startStubIdp } from '../support/stub-idp.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 let stub: StubIdp | undefined;
 afterEach(async () => {
@@ -30,7 +31,7 @@ async function run(
   configure: (c: TargetConfigInput) => TargetConfigInput = (c) => c,
 ): Promise<Report & { byId: Record<string, ScenarioResult> }> {
   stub = await startStubIdp(options);
-  const report = await runSuite({ config: validateConfig(configure(stub.config), {}), scenarios, seed: 13 });
+  const report = await runSuite(planRun({ config: validateConfig(configure(stub.config), {}), scenarios, seed: 13 }));
   return { ...report, byId: Object.fromEntries(report.results.map((r) => [r.id, r])) };
 }
 

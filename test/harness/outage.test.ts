@@ -10,6 +10,7 @@ import { TargetTraffic } from '../../harness/traffic.ts';
 import { reportSchema } from '../../reports/schema.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StubIdp, startStubIdp } from '../support/stub-idp.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 let stub: StubIdp | undefined;
 afterEach(async () => {
@@ -23,12 +24,14 @@ describe('a target that stops answering mid-run', () => {
   it('is one finding at the top of the report: when, after how many requests, what was last sent', async () => {
     // Discovery and JWKS answer; the scenarios' requests find the listener closed after two more.
     stub = await startStubIdp({ dieAfter: 4 });
-    const report = await runSuite({
-      config: validateConfig(stub.config, {}),
-      scenarios: BUILT_IN_SCENARIOS.filter((s) => IDS.includes(s.id)),
-      seed: 7,
-      concurrency: 1,
-    });
+    const report = await runSuite(
+      planRun({
+        config: validateConfig(stub.config, {}),
+        scenarios: BUILT_IN_SCENARIOS.filter((s) => IDS.includes(s.id)),
+        seed: 7,
+        concurrency: 1,
+      }),
+    );
     const errored = report.results.filter((r) => r.message?.startsWith('the target stopped answering'));
     expect(errored.length).toBeGreaterThan(0);
     expect(report.outage).toMatchObject({
@@ -46,11 +49,13 @@ describe('a target that stops answering mid-run', () => {
 
   it('is no finding when the target answers to the end', async () => {
     stub = await startStubIdp();
-    const report = await runSuite({
-      config: validateConfig(stub.config, {}),
-      scenarios: BUILT_IN_SCENARIOS.filter((s) => IDS.includes(s.id)),
-      seed: 7,
-    });
+    const report = await runSuite(
+      planRun({
+        config: validateConfig(stub.config, {}),
+        scenarios: BUILT_IN_SCENARIOS.filter((s) => IDS.includes(s.id)),
+        seed: 7,
+      }),
+    );
     expect(report.outage).toBeUndefined();
   }, 60_000);
 });

@@ -9,6 +9,7 @@ import { runSuite } from '../../harness/conformance.ts';
 import type { ScenarioResult } from '../../harness/results.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StubIdp, type StubOptions, startStubIdp } from '../support/stub-idp.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 let stub: StubIdp | undefined;
 afterEach(async () => {
@@ -19,7 +20,7 @@ afterEach(async () => {
 async function result(id: string, options: StubOptions): Promise<ScenarioResult> {
   stub = await startStubIdp(options);
   const scenarios = BUILT_IN_SCENARIOS.filter((s) => s.id === id);
-  const report = await runSuite({ config: validateConfig(stub.config, {}), scenarios, seed: 26 });
+  const report = await runSuite(planRun({ config: validateConfig(stub.config, {}), scenarios, seed: 26 }));
   return report.results[0]!;
 }
 

@@ -12,6 +12,7 @@ import { REPORT_FORMATS, writeReports } from '../../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { OPT_IN } from '../matrix/opt-in.ts';
 import { SEEDED_KEYED_PRIVATE_JWK } from '../../reference/index.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 const exchange = (over: Partial<HttpEvidence> = {}): HttpEvidence => ({
   kind: 'http',
@@ -238,7 +239,7 @@ describe('reports never contain secrets or tokens', () => {
     };
     try {
       const config = validateConfig(ref.target, {});
-      const report = await runSuite({ config, scenarios: BUILT_IN_SCENARIOS, fetch: spy, seed: 3 });
+      const report = await runSuite(planRun({ config, scenarios: BUILT_IN_SCENARIOS, fetch: spy, seed: 3 }));
       // Everything ran; offering the legacy grants is only a warning; what only a client rule requires is skipped.
       // par.required is skipped with its reason: the default reference does not require PAR.
       const clientRules = BUILT_IN_SCENARIOS.filter((s) => s.requirements.every((q) => q.party === 'client')).map(

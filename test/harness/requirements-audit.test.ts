@@ -12,13 +12,14 @@ import { runScenarios } from '../../harness/runner.ts';
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
 import { targetFromDiscovery } from '../../harness/target.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 const issuer = 'https://idp.test';
 const target = targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, { issuer });
 const config = validateConfig({ issuer }, {});
 const run = async (...scenarios: ReturnType<typeof defineScenario>[]) =>
   Object.fromEntries(
-    (await runScenarios({ scenarios, config, target, redactor: new Redactor(), seed: 1 })).results.map((r) => [
+    (await runScenarios(planRun({ scenarios, config, redactor: new Redactor(), seed: 1 }), target)).results.map((r) => [
       r.id,
       r,
     ]),

@@ -5,7 +5,7 @@ import { CheckFailure, HarnessError, SkipSignal } from '../../harness/failures.t
 import { Recorder } from '../../harness/recorder.ts';
 import { Redactor } from '../../harness/redact.ts';
 import type { Finding } from '../../harness/results.ts';
-import { DEFAULTS } from '../../harness/run-setup.ts';
+import { DEFAULTS } from '../../harness/run-plan.ts';
 import { runPool } from '../../harness/runner.ts';
 import { judge } from '../../harness/scenario-status.ts';
 import { unknownExpectedFailures } from '../../harness/selection.ts';

@@ -5,7 +5,7 @@ import { runSuite } from '../../harness/conformance.ts';
 import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../harness/failures.ts';
 import { Redactor } from '../../harness/redact.ts';
 import type { ProfileName, ScenarioResult } from '../../harness/results.ts';
-import { type RunnerOptions, scenarioSeed } from '../../harness/run-setup.ts';
+import { scenarioSeed } from '../../harness/run-setup.ts';
 import { runScenarios } from '../../harness/runner.ts';
 import {
   type Requirement,
@@ -16,8 +16,9 @@ import {
 } from '../../harness/scenario.ts';
 import type { DriverEnvironment } from '../../harness/login/index.ts';
 import { targetFromDiscovery } from '../../harness/target.ts';
-import { exitCodeFor } from '../../cli/run.ts';
+import { exitCodeFor } from '../../cli/run-options.ts';
 import { closedPort } from '../support/ports.ts';
+import { type PlanInput, planRun } from '../../harness/run-plan.ts';
 
 const issuer = 'https://idp.test';
 const discovery = {
@@ -46,14 +47,16 @@ function scenario(id: string, run: ScenarioDefinition['run'], extra: Partial<Sce
 
 async function run(
   scenarios: Scenario[],
-  options: Partial<RunnerOptions> & { rawConfig?: object; disco?: Record<string, unknown> | null } = {},
+  options: Partial<PlanInput> & { rawConfig?: object; disco?: Record<string, unknown> | null } = {},
 ) {
-  const config = validateConfig(options.rawConfig ?? fullConfig, {});
+  const { rawConfig, disco, ...settings } = options;
+  const config = validateConfig(rawConfig ?? fullConfig, {});
   const target =
-    options.disco === null
+    disco === null
       ? targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, null, 'GET … answered 404, not 200')
-      : targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, options.disco ?? discovery);
-  const outcome = await runScenarios({ scenarios, config, target, redactor: new Redactor(), seed: 7, ...options });
+      : targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, disco ?? discovery);
+  const plan = planRun({ scenarios, config, redactor: new Redactor(), seed: 7, ...settings });
+  const outcome = await runScenarios(plan, target);
   return {
     ...outcome,
     byId: Object.fromEntries(outcome.results.map((r) => [r.id, r])) as Record<string, ScenarioResult>,
@@ -519,7 +522,7 @@ describe('unreachable targets', () => {
   it('runSuite throws TargetUnreachableError when discovery cannot be reached', async () => {
     const port = await closedPort();
     const config = validateConfig({ issuer: `http://127.0.0.1:${port}` }, {});
-    const error = await runSuite({ config, scenarios: [] }).catch((e: unknown) => e);
+    const error = await runSuite(planRun({ config, scenarios: [] })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TargetUnreachableError);
     expect((error as Error).message).toBe(
       `cannot reach http://127.0.0.1:${port}/.well-known/openid-configuration: connection refused (ECONNREFUSED)`,

@@ -4,6 +4,7 @@ import type { HttpEvidence } from '../../harness/results.ts';
 import { runSuite } from '../../harness/conformance.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StubIdp, type StubOptions, startStubIdp } from '../support/stub-idp.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 /** The scenarios this stub was written for; the rest of the catalog asks for more than it offers. */
 const FIRST = ['discovery.document', 'code.happy-path', 'client-credentials.issues-token', 'pkce.verifier-mismatch'];
@@ -21,12 +22,14 @@ async function run(
   configure: (c: TargetConfigInput) => TargetConfigInput = (c) => c,
 ) {
   stub = await startStubIdp(options);
-  const report = await runSuite({
-    config: validateConfig(configure(stub.config), {}),
-    scenarios: SCENARIOS,
-    seed: 1,
-    ...(only ? { only } : {}),
-  });
+  const report = await runSuite(
+    planRun({
+      config: validateConfig(configure(stub.config), {}),
+      scenarios: SCENARIOS,
+      seed: 1,
+      ...(only ? { only } : {}),
+    }),
+  );
   return Object.fromEntries(report.results.map((r) => [r.id, r]));
 }
 

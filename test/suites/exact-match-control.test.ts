@@ -11,6 +11,7 @@ import { validateConfig } from '../../harness/config.ts';
 import { runSuite } from '../../harness/conformance.ts';
 import type { ScenarioResult } from '../../harness/results.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 const REGISTERED = 'https://web.example.test/callback';
 
@@ -59,11 +60,13 @@ async function run(redirectsRegistered: boolean): Promise<ScenarioResult> {
     },
     {},
   );
-  const report = await runSuite({
-    config,
-    seed: 3,
-    scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'redirect.exact-match'),
-  });
+  const report = await runSuite(
+    planRun({
+      config,
+      seed: 3,
+      scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'redirect.exact-match'),
+    }),
+  );
   return report.results[0]!;
 }
 

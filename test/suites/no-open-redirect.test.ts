@@ -11,6 +11,7 @@ import { validateConfig } from '../../harness/config.ts';
 import { runSuite } from '../../harness/conformance.ts';
 import type { ScenarioResult } from '../../harness/results.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 type Answer = (url: URL, issuer: string) => { status: number; headers?: Record<string, string>; body?: string };
 
@@ -57,11 +58,13 @@ async function run(answer: Answer): Promise<ScenarioResult> {
     },
     {},
   );
-  const report = await runSuite({
-    config,
-    seed: 3,
-    scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'redirect.no-open-redirect'),
-  });
+  const report = await runSuite(
+    planRun({
+      config,
+      seed: 3,
+      scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'redirect.no-open-redirect'),
+    }),
+  );
   return report.results[0]!;
 }
 

@@ -11,6 +11,7 @@ import { runSuite } from '../../harness/conformance.ts';
 import type { ScenarioResult } from '../../harness/results.ts';
 import type { FlawName } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { planRun } from '../../harness/run-plan.ts';
 
 let ref: EmbeddedReference | undefined;
 afterEach(async () => {
@@ -31,12 +32,14 @@ async function run(hidden: string[], flaws: FlawName[] = [], noRefreshGrant = fa
       doc.grant_types_supported = (doc.grant_types_supported as string[]).filter((g) => g !== 'refresh_token');
     return Response.json(doc);
   };
-  const report = await runSuite({
-    config: validateConfig(ref.target, {}),
-    fetch: filtered,
-    seed: 7,
-    scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'code.reuse-revokes-tokens'),
-  });
+  const report = await runSuite(
+    planRun({
+      config: validateConfig(ref.target, {}),
+      fetch: filtered,
+      seed: 7,
+      scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'code.reuse-revokes-tokens'),
+    }),
+  );
   return report.results[0]!;
 }
 

@@ -10,6 +10,7 @@ import { CheckFailure } from '../../../harness/failures.ts';
 import { defineScenario } from '../../../harness/scenario.ts';
 import { GRANT } from '../../../protocol/grants.ts';
 import { type Registrar, type RegistrarOptions, startRegistrar } from '../../support/registrar.ts';
+import { planRun } from '../../../harness/run-plan.ts';
 
 const REQ = { rule: { spec: 'RFC 7591', section: '3', level: 'MUST', party: 'server' } } as const;
 
@@ -43,12 +44,14 @@ afterEach(async () => {
 async function run(options: RegistrarOptions, config: Record<string, unknown> = {}, onResult?: () => void) {
   registrar = await startRegistrar(options);
   const lines: string[] = [];
-  const report = runSuite({
-    config: validateConfig({ issuer: registrar.issuer, registration: { enabled: true }, ...config }),
-    scenarios: [USES_CONFIDENTIAL, USES_MACHINE],
-    registrationLog: (line) => lines.push(line),
-    ...(onResult ? { onResult } : {}),
-  });
+  const report = runSuite(
+    planRun({
+      config: validateConfig({ issuer: registrar.issuer, registration: { enabled: true }, ...config }),
+      scenarios: [USES_CONFIDENTIAL, USES_MACHINE],
+      registrationLog: (line) => lines.push(line),
+      ...(onResult ? { onResult } : {}),
+    }),
+  );
   return { report, lines, registrar };
 }
 
