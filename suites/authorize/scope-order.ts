@@ -5,6 +5,7 @@ import {
   expectTokenResponse,
   codeFlowScope,
 } from '../checks/index.ts';
+import { scopeTokens } from '../../protocol/scope.ts';
 
 export default defineScenario({
   id: 'authorize.scope-order',
@@ -24,7 +25,7 @@ export default defineScenario({
   catches: ['scope-order-sensitive'],
   async run(ctx) {
     const client = ctx.client('confidential');
-    const scopes = codeFlowScope(ctx.target, client.scope).split(' ');
+    const scopes = scopeTokens(codeFlowScope(ctx.target, client.scope));
     if (scopes.length < 2)
       return ctx.skip('clients.confidential.scope has a single value; there is no other order to send');
     const reversed = [...scopes].reverse().join(' ');

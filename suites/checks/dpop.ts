@@ -8,6 +8,7 @@ import type {
   TokenSet,
 } from '../../harness/scenario.ts';
 import { redeem, tokensOf } from './modern.ts';
+import { hasScopeToken } from '../../protocol/scope.ts';
 
 /** A fresh code as `client`, redeemed with a proof by `key`: the tokens must come. */
 export async function dpopTokens(
@@ -17,7 +18,7 @@ export async function dpopTokens(
   scope?: string,
 ): Promise<TokenSet> {
   // OIDC Core §11: with offline_access, prompt=consent, or the server may ignore it.
-  const offline = scope?.split(' ').includes('offline_access');
+  const offline = hasScopeToken(scope, 'offline_access');
   const code = await ctx.flows.code(
     client.role,
     scope ? { scope, ...(offline ? { params: { prompt: 'consent' } } : {}) } : {},

@@ -1,6 +1,7 @@
 /** Tokens with a refresh token, for the scenarios that use or revoke one. */
 import type { ClientRole, CodeResult, ScenarioContext, TokenSet } from '../../harness/scenario.ts';
 import { codeFlowScope } from './scope.ts';
+import { hasScopeToken } from '../../protocol/scope.ts';
 
 /**
  * The code flow as `role` with its configured scope (and openid from an OpenID provider). With offline_access in it,
@@ -9,7 +10,7 @@ import { codeFlowScope } from './scope.ts';
  */
 export function offlineCodeFlow(ctx: ScenarioContext, role: ClientRole): Promise<CodeResult & { tokens: TokenSet }> {
   const scope = codeFlowScope(ctx.target, ctx.client(role).scope);
-  const offline = scope.split(' ').includes('offline_access');
+  const offline = hasScopeToken(scope, 'offline_access');
   return ctx.flows.tokens(role, { scope, ...(offline ? { params: { prompt: 'consent' } } : {}) });
 }
 
@@ -22,7 +23,7 @@ export async function tokensWithRefreshToken(
   const refresh = result.tokens.refresh_token;
   if (typeof refresh !== 'string' || !refresh) {
     const scope = result.request.scope ?? '';
-    const hint = scope.split(' ').includes('offline_access')
+    const hint = hasScopeToken(scope, 'offline_access')
       ? ' (with prompt=consent)'
       : `; add offline_access to clients.${role}.scope if the target issues refresh tokens for it`;
     return ctx.skip(`the code flow as ${role} with scope "${scope}" returned no refresh token${hint}`);

@@ -1,9 +1,10 @@
 /** Scope helpers. */
 import type { Target } from '../../harness/scenario.ts';
+import { scopeTokens } from '../../protocol/scope.ts';
 
 /** The scope with `openid` added when absent (for flows that must return an ID token). */
 export function withOpenid(scope: string | undefined): string {
-  const parts = (scope ?? '').split(/\s+/).filter(Boolean);
+  const parts = scopeTokens(scope ?? '');
   return parts.includes('openid') ? parts.join(' ') : ['openid', ...parts].join(' ');
 }
 
@@ -13,5 +14,5 @@ export function withOpenid(scope: string | undefined): string {
  * not know the openid scope (RFC 6749 §3.3 lets it refuse an unknown scope).
  */
 export function codeFlowScope(target: Pick<Target, 'kind'>, scope: string | undefined): string {
-  return target.kind.protocol === 'oidc' ? withOpenid(scope) : (scope ?? '').split(/\s+/).filter(Boolean).join(' ');
+  return target.kind.protocol === 'oidc' ? withOpenid(scope) : scopeTokens(scope ?? '').join(' ');
 }

@@ -11,12 +11,12 @@ import {
 } from '../../harness/scenario.ts';
 import { codeFlowScope } from './scope.ts';
 import { TOKEN_TYPE } from '../../protocol/grants.ts';
+import { scopeTokens } from '../../protocol/scope.ts';
 
 /** RFC 8693 §3: the token type identifier of an OAuth 2.0 access token. */
 export const ACCESS_TOKEN_TYPE = TOKEN_TYPE.accessToken;
 
-export const scopeList = (scope: unknown): string[] =>
-  typeof scope === 'string' ? scope.split(/\s+/).filter(Boolean) : [];
+export const scopeList = (scope: unknown): string[] => (typeof scope === 'string' ? scopeTokens(scope) : []);
 
 /** RFC 8693 §2.1: subject_token and its type, an access token asked for; `scope` only when given. */
 export function exchangeRequest(

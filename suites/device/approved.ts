@@ -1,5 +1,6 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
 import { DEVICE_CAPABILITIES, expectBearer, expectTokenResponse } from '../checks/index.ts';
+import { hasScopeToken } from '../../protocol/scope.ts';
 
 export default defineScenario({
   id: 'device.approved',
@@ -36,7 +37,7 @@ export default defineScenario({
     // RFC 6749 §5.1 makes refresh_token optional; the SPEC's grant table requires one.
     if (ctx.profile === 'spec' && typeof tokens.refresh_token !== 'string') {
       const scope = ctx.client('device').scope;
-      const hint = scope.split(' ').includes('offline_access')
+      const hint = hasScopeToken(scope, 'offline_access')
         ? ''
         : ` (the request's scope "${scope}" had no offline_access, which some IdPs want first)`;
       throw new CheckFailure(

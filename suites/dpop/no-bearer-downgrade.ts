@@ -1,5 +1,6 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
 import { codeFlowClient, describeResponse, dpopKey, dpopTokens, userinfoWith } from '../checks/index.ts';
+import { hasScopeToken } from '../../protocol/scope.ts';
 
 export default defineScenario({
   id: 'dpop.no-bearer-downgrade',
@@ -26,7 +27,7 @@ export default defineScenario({
   catches: ['dpop-bearer-accepted'],
   async run(ctx) {
     const client =
-      codeFlowClient(ctx, (c) => c.scope.split(' ').includes('openid')) ??
+      codeFlowClient(ctx, (c) => hasScopeToken(c.scope, 'openid')) ??
       ctx.skip('needs a code-flow client with the openid scope');
     const key = dpopKey(ctx);
     const tokens = await dpopTokens(ctx, client, key);

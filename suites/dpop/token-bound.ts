@@ -8,6 +8,7 @@ import {
   tokensOf,
   userinfoWith,
 } from '../checks/index.ts';
+import { hasScopeToken } from '../../protocol/scope.ts';
 
 export default defineScenario({
   id: 'dpop.token-bound',
@@ -101,7 +102,7 @@ export default defineScenario({
         );
       }
     }
-    if (ctx.target.endpoints.userinfo && client.scope.split(' ').includes('openid')) {
+    if (ctx.target.endpoints.userinfo && hasScopeToken(client.scope, 'openid')) {
       const info = await userinfoWith(ctx, tokens.access_token, 'DPoP', key);
       ctx.evidence.note(
         info.status === 200

@@ -1,5 +1,6 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
 import { codeFlowClient, dpopExpected, dpopKey, jwtPayload, redeem, tokensOf } from '../checks/index.ts';
+import { hasScopeToken } from '../../protocol/scope.ts';
 
 const SAMPLES = 4;
 const MIN_BITS = 128;
@@ -71,7 +72,7 @@ export default defineScenario({
     const client =
       codeFlowClient(ctx, (c) => c.role !== 'public' || !dpopExpected(ctx)) ??
       ctx.skip('needs a code-flow client with a redirect URI');
-    const scope = client.scope.split(' ').includes('offline_access') ? client.scope : undefined;
+    const scope = hasScopeToken(client.scope, 'offline_access') ? client.scope : undefined;
     const kinds: Record<string, string[]> = {
       'authorization code': [],
       'refresh token': [],
