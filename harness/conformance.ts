@@ -41,7 +41,10 @@ export async function runSuite(plan: RunPlan): Promise<Report> {
   const startedAt = new Date();
   const started = performance.now();
   const target = await resolveTarget(config, redactor, plan);
-  const needed = selectScenarios(plan.scenarios, plan.only, plan.skip).flatMap((s) => s.requires?.roles ?? []);
+  const needed = selectScenarios(plan.scenarios, plan.only, plan.skip).flatMap((s) => [
+    ...(s.requires?.roles ?? []),
+    ...(s.requires?.optionalRoles ?? []),
+  ]);
   const session = await registerClients({
     config,
     target,

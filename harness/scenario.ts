@@ -62,6 +62,12 @@ export type { TokenSet } from './token-set.ts';
 export interface ScenarioRequires {
   /** Client roles the scenario exercises (config `clients.<role>`); missing ones skip it. */
   roles?: readonly ClientRole[];
+  /**
+   * Client roles the scenario uses when they are configured and does without otherwise (it chooses at run time, e.g.
+   * a second confidential client, else the public one): never a reason to skip, but registered in a run that
+   * registers its clients (`registration`), so that run has them.
+   */
+  optionalRoles?: readonly ClientRole[];
   /** A user who can log in (config `user`). */
   user?: boolean;
   /** Advertised capabilities (from discovery); any missing one skips it. */

@@ -172,7 +172,7 @@ export interface RegisterClientsOptions {
   config: TargetConfig;
   target: Target;
   redactor: Redactor;
-  /** The roles the selected scenarios need (Scenario.requires.roles). */
+  /** The roles the selected scenarios need or use when they can (Scenario.requires.roles, optionalRoles). */
   needed: Iterable<ClientRole>;
   /** Lines for the console (the registrations, a role refused, a client left behind). */
   log?: (line: string) => void;

@@ -24,6 +24,7 @@ export default defineScenario({
   appliesTo: 'oauth2',
   // Any two different code-flow clients (clientPair): confidential and confidential2, else one of them and public.
   requires: {
+    optionalRoles: ['confidential', 'confidential2', 'public'],
     user: true,
     capabilities: ['grant:authorization_code', 'endpoint:token'],
   },
