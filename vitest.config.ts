@@ -30,6 +30,7 @@ const TEST_GROUPS: Record<string, readonly string[]> = {
     'test/login/browser-catalog.test.ts',
     'test/login/browser-contexts.test.ts',
     'test/login/assets.test.ts',
+    'test/login/served-headers.test.ts',
     'test/hostile/7-chromium.test.ts',
     'test/hostile/9-https-only-browser.test.ts',
   ],

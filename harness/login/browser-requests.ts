@@ -46,6 +46,11 @@ export interface WalkRecorder {
 
 /** A browser walk's options (browser-walk.ts BrowserWalk): what it intercepts, where its evidence goes, how long. */
 export interface WalkOptions extends InterceptOptions {
+  /**
+   * The user, only to tell which POSTs carried the password (RedirectRecord.credentials, as the HTTP actuator knows
+   * from the form it filled); never recorded. Without it a POST "may carry" credentials.
+   */
+  user?: { username: string; password: string };
   recorder: WalkRecorder;
   /** How long a navigation may take (ms). */
   timeoutMs: number;
@@ -149,6 +154,35 @@ export function formPostParams(request: PausedRequest['request']): Record<string
     request.postData ??
     (request.postDataEntries ?? []).map((e) => Buffer.from(e.bytes ?? '', 'base64').toString()).join('');
   return Object.fromEntries(new URLSearchParams(body));
+}
+
+/**
+ * Response headers as CDP lists them, as one record with lower-case names: repeated headers joined with ", " (as
+ * HTTP allows, RFC 9110 §5.3), Set-Cookie with a newline (as Playwright joins it).
+ */
+export function headerRecord(headers: readonly { name: string; value: string }[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const { name, value } of headers) {
+    const key = name.toLowerCase();
+    record[key] = key in record ? `${record[key]}${key === 'set-cookie' ? '\n' : ', '}${value}` : value;
+  }
+  return record;
+}
+
+/** A form field or JSON member named like a password. */
+const PASSWORD_NAME = /pass|pwd|secret|credential/i;
+
+/**
+ * Whether a POST body carries the user's password: a field named like a password with a value, or the password's value
+ * anywhere (a JSON sign-in by script) — the value alone only when it is not also the username (a demo user whose
+ * password is its login would make every POST naming the user look like a sign-in). An empty body carries nothing.
+ */
+export function carriesPassword(body: string | null, password: string, username?: string): boolean {
+  if (!body || !password) return false;
+  const fields = [...new URLSearchParams(body)];
+  if (fields.some(([name, value]) => value !== '' && PASSWORD_NAME.test(name))) return true;
+  if (password === username) return PASSWORD_NAME.test(body) && body.includes(password);
+  return fields.some(([, value]) => value === password) || body.includes(JSON.stringify(password).slice(1, -1));
 }
 
 export function lowerCase(headers: Record<string, string>): Record<string, string> {

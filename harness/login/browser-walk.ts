@@ -14,7 +14,9 @@ import {
   SUBMIT_FORM,
   type WalkEnd,
   type WalkOptions,
+  carriesPassword,
   firstLine,
+  headerRecord,
   intercept,
   lowerCase,
   replayHeaders,
@@ -49,6 +51,11 @@ export class BrowserWalk implements TabClient {
   #shown: string | undefined;
   /** Requests of the page in flight, and when the last one started or ended. */
   #inflight = 0;
+  /**
+   * The headers each document was served with, by URL, where the walk changed them on the way to the page (the origin
+   * policy's Content-Security-Policy added, a fetched page replayed): what the IdP sent is what is recorded and judged.
+   */
+  readonly #served = new Map<string, Record<string, string>>();
   #lastNetwork = 0;
 
   private constructor(
@@ -143,7 +150,15 @@ export class BrowserWalk implements TabClient {
       from.response().then(
         (response) =>
           response
-            ? { method: from.method(), url: from.url(), status: response.status(), location: request.url() }
+            ? {
+                method: from.method(),
+                url: from.url(),
+                status: response.status(),
+                location: request.url(),
+                ...(from.method() === 'POST' && this.o.user
+                  ? { credentials: carriesPassword(from.postData(), this.o.user.password, this.o.user.username) }
+                  : {}),
+              }
             : undefined,
         () => undefined,
       ),
@@ -168,6 +183,7 @@ export class BrowserWalk implements TabClient {
     if (!block && navigation && fetched && request.url === fetched.url.replace(/#.*$/, '')) {
       this.#fetched = undefined;
       this.#shown = request.url;
+      this.#served.set(request.url, lowerCase(fetched.headers));
       const answer = this.tab.cdp.send('Fetch.fulfillRequest', {
         requestId: event.requestId,
         responseCode: fetched.status,
@@ -198,6 +214,7 @@ export class BrowserWalk implements TabClient {
    * top of the page's own (browser-requests.ts showWithCsp).
    */
   async document(event: PausedRequest): Promise<void> {
+    if (event.responseHeaders) this.#served.set(event.request.url, headerRecord(event.responseHeaders));
     await showWithCsp(this.tab.cdp, event, this.o.origins?.pageCsp());
   }
 
@@ -219,7 +236,7 @@ export class BrowserWalk implements TabClient {
         kind: 'http',
         label: `browser: ${request.redirectedFrom() ? 'redirected ' : ''}page`,
         request: { method: request.method(), url: request.url(), headers: await request.allHeaders() },
-        response: { status: response.status(), headers: await response.allHeaders() },
+        response: { status: response.status(), headers: await this.#headersOf(response) },
         durationMs: Math.max(0, Math.round(timing.responseStart)),
       });
     } catch {
@@ -352,8 +369,13 @@ export class BrowserWalk implements TabClient {
       kind,
       url: this.documentUrl,
       status: this.status,
-      headers: doc ? await doc.allHeaders().catch(() => ({})) : {},
+      headers: doc ? await this.#headersOf(doc).catch(() => ({})) : {},
     };
+  }
+
+  /** A document's headers as the IdP served them (not as the walk showed them to the page). */
+  async #headersOf(response: Response): Promise<Record<string, string>> {
+    return this.#served.get(response.url()) ?? (await response.allHeaders());
   }
 
   /** The origin the walk must not leave, when there is one. */

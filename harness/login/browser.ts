@@ -83,6 +83,7 @@ export function walkOptions(o: BrowserLoginOptions, stopAt: readonly string[], s
     ...(o.signal ? { signal: o.signal } : {}),
     ...(o.origins ? { origins: o.origins } : {}),
     ...(o.loadAssets ? { loadAssets: true } : {}),
+    ...(o.password ? { user: { username: o.username, password: o.password } } : {}),
   };
 }
 

@@ -73,8 +73,9 @@ export interface RedirectRecord {
   status: number;
   location: string;
   /**
-   * For a POST: whether it carried the user's credentials (a filled password input), where the actuator knows
-   * (HTTP); absent where it does not (Chromium), which a scenario takes as "may carry them".
+   * For a POST: whether it carried the user's credentials (HTTP: a filled password input of the form submitted;
+   * Chromium: the user's password in the POST body); absent where the actuator cannot tell, which a scenario takes as
+   * "may carry them".
    */
   credentials?: boolean;
 }
