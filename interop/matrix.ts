@@ -305,8 +305,17 @@ export function describeDifference(d: Difference): string {
  * `--update`: statuses from the run; a reason is kept where the status did not change, and a new
  * or changed one reads `TODO: ...` (the run's own words) until someone classifies it.
  */
-export function updatedExpectations(idp: string, old: Expectations | undefined, report: Report): Expectations {
-  const scenarios: Record<string, Expectation> = {};
+/**
+ * The expectations rewritten from a run. `partial` (a run with `--only`): the scenarios the run did not select keep
+ * their entries; without it the run covers the whole catalog, so an entry for a scenario no longer in it is dropped.
+ */
+export function updatedExpectations(
+  idp: string,
+  old: Expectations | undefined,
+  report: Report,
+  options: { partial?: boolean } = {},
+): Expectations {
+  const scenarios: Record<string, Expectation> = options.partial ? { ...old?.scenarios } : {};
   for (const result of report.results) {
     const before = old?.scenarios[result.id];
     scenarios[result.id] =

@@ -5,7 +5,7 @@
  * interop/expectations/<idp>.json. `--fresh-sessions`: no walk shares the run's signed-in session
  * (login.shareSession false); `--with-steps`: the module's signInSteps as login.steps; both must give the same
  * verdicts. `--update` rewrites the expectations' statuses from the run instead (changed ones marked TODO for a
- * person to classify). Exit 1 when a verdict differs from the expectations (or an IdP could not be run).
+ * person to classify; with `--only`, only the selected scenarios' entries). Exit 1 when a verdict differs from the expectations (or an IdP could not be run).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -85,8 +85,8 @@ for (const name of names) {
   const { report, wallMs } = run;
   const s = report.summary;
   const old = await readExpectations(name);
-  const expectations = values.update && !values.only ? updatedExpectations(name, old, report) : old;
-  if (values.update && !values.only) await writeExpectations(expectations!);
+  const expectations = values.update ? updatedExpectations(name, old, report, { partial: !!values.only }) : old;
+  if (values.update) await writeExpectations(expectations!);
   const harness = Object.values(expectations?.scenarios ?? {}).filter((e) => e.reason.startsWith('harness:')).length;
   const line =
     `${name} (${run.driver}): ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.skipped} ` +
@@ -94,8 +94,9 @@ for (const name of names) {
   rows.push(line);
   console.log(line);
   if (values.update) {
-    if (values.only) console.log(`${name}: --update ignored with --only (the expectations cover the whole catalog)`);
-    else console.log(`${name}: wrote interop/expectations/${name}.json`);
+    console.log(
+      `${name}: wrote interop/expectations/${name}.json${values.only ? ' (only the selected scenarios changed)' : ''}`,
+    );
     continue;
   }
   if (!old) {

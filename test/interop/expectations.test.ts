@@ -82,6 +82,14 @@ describe('the matrix comparison', () => {
     expect(compare(updated, run)).toEqual([]);
   });
 
+  it('--update with --only rewrites only the selected scenarios and keeps every other entry', () => {
+    const updated = updatedExpectations('x', expected, report([result('d.new', 'skipped')]), { partial: true });
+    expect(updated.scenarios).toEqual({
+      ...expected.scenarios,
+      'd.new': { status: 'skipped', reason: 'TODO: n/a' },
+    });
+  });
+
   it('accepts the other statuses a timing-dependent verdict is recorded with, and keeps its reason on --update', () => {
     const racy: Expectations = {
       idp: 'x',
