@@ -4,8 +4,9 @@
  * target config's login driver, write the reports to interop/reports/<idp>/, stop it, and compare every verdict with
  * interop/expectations/<idp>.json. `--fresh-sessions`: no walk shares the run's signed-in session
  * (login.shareSession false); `--with-steps`: the module's signInSteps as login.steps; both must give the same
- * verdicts. `--update` rewrites the expectations' statuses from the run instead (changed ones marked TODO for a
- * person to classify; with `--only`, only the selected scenarios' entries). Exit 1 when a verdict differs from the expectations (or an IdP could not be run).
+ * verdicts. `--update` rewrites the expectations' statuses from the run instead (changed ones marked TODO
+ * for a person to classify; with `--only`, only the selected scenarios' entries). Exit 1 when a verdict differs
+ * from the expectations (or an IdP could not be run).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
