@@ -44,6 +44,7 @@ const TEST_GROUPS: Record<string, readonly string[]> = {
     'test/cli/action.test.ts',
     'test/cli/commands.test.ts',
     'test/cli/register.test.ts',
+    'test/bench/reference-build.test.ts',
   ],
 };
 

@@ -11,6 +11,8 @@ import type { ThroughputResult } from './throughput.ts';
 import { ratioText, VS_OIDC_PROVIDER_TARGET, type VsOidcProvider } from './vs-oidc-provider.ts';
 
 export interface Machine {
+  /** How the reference server ran: compiled by tsc (the published package) or from its sources through tsx. */
+  reference?: 'build' | 'source';
   cpus: number;
   cpuModel: string;
   totalMemoryGiB: number;
@@ -35,6 +37,9 @@ export interface AlgThroughput {
    */
   cpuRatio: number;
 }
+
+/** How the header names the way the reference server ran. */
+const referenceRun = { build: 'reference compiled by tsc, ', source: 'reference through tsx, ', none: '' } as const;
 
 export interface Settings {
   durationS: number;
@@ -241,7 +246,8 @@ export function renderTable(results: BenchResults): string {
   const m = results.machine;
   const head =
     `idp-conformance bench: ${m.cpus} × ${m.cpuModel}, ${m.totalMemoryGiB} GiB, ` +
-    `Node ${m.node} ${m.platform}, UV_THREADPOOL_SIZE ${m.threadPoolSize}, load ` +
+    `Node ${m.node} ${m.platform}, UV_THREADPOOL_SIZE ${m.threadPoolSize}, ` +
+    `${referenceRun[m.reference ?? 'none']}load ` +
     `average ${m.loadAverage.start.toFixed(2)} at ` +
     `start${m.loadAverage.end === undefined ? '' : `, ${m.loadAverage.end.toFixed(2)} at end`}`;
   const targets = results.targets.map(

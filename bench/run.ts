@@ -33,6 +33,7 @@ import {
   evaluateTargets,
   renderTable,
 } from './report.ts';
+import { buildReferenceForBench } from './reference-build.ts';
 import { ServerProcess } from './server.ts';
 import { tokenThroughput } from './throughput.ts';
 import { renderVsOidcProvider, vsOidcProvider } from './vs-oidc-provider.ts';
@@ -50,8 +51,13 @@ const SECTIONS = [
 type Section = (typeof SECTIONS)[number];
 const ALGS: readonly SigningAlg[] = ['RS256', 'ES256', 'EdDSA'];
 
+/** The sections that start the reference server in a process of its own (bench/server-process.ts). */
+const SERVER_SECTIONS: readonly Section[] = ['throughput', 'vs-oidc-provider', 'memory', 'redis'];
+
 const USAGE = `Usage: npm run bench -- [--only ${SECTIONS.join(',')}] [--out FILE] [--cpu-prof DIR] [--quick]
-  [--duration S] [--connections N] [--tokens N] [--runs N] [--targets reference,oidc-provider,...] [--rounds N]`;
+  [--duration S] [--connections N] [--tokens N] [--runs N] [--targets reference,oidc-provider,...] [--rounds N]
+  [--from-source]   run the reference server from its TypeScript sources through tsx (default: compiled by tsc, as
+                    the published package runs it)`;
 
 function settingsFrom(values: Record<string, string | boolean | undefined>): Settings {
   const quick = values.quick === true;
@@ -118,6 +124,7 @@ async function main(argv: string[]): Promise<number> {
       runs: { type: 'string' },
       targets: { type: 'string' },
       rounds: { type: 'string' },
+      'from-source': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -145,6 +152,14 @@ async function main(argv: string[]): Promise<number> {
     throughput: [],
   };
   const step = (text: string) => process.stderr.write(`bench: ${text}\n`);
+  if (SERVER_SECTIONS.some((s) => only.includes(s))) {
+    if (values['from-source']) results.machine.reference = 'source';
+    else {
+      step('compiling the reference with tsc (as the published package runs it; --from-source: through tsx)');
+      process.env.BENCH_REFERENCE_MODULE = buildReferenceForBench();
+      results.machine.reference = 'build';
+    }
+  }
 
   if (only.includes('throughput')) {
     for (const alg of ALGS) {

@@ -7,12 +7,14 @@
  * full GC, and moving the server's clock (to expire every token it issued).
  */
 import { readFileSync } from 'node:fs';
-import type { SigningAlg } from '../reference/index.ts';
-import { createReferenceServer, MemoryStore, RedisStore, sharedKeySet } from '../reference/index.ts';
+import type { RedisStore as RedisStoreType, SigningAlg } from '../reference/index.ts';
 import { answerProfileRequest } from './profiler.ts';
 import type { BenchRequest, BenchResponse } from './protocol.ts';
 import { rawSignRate } from './signing.ts';
 
+/** BENCH_REFERENCE_MODULE: the compiled reference (bench/reference-build.ts); without it, the TypeScript sources. */
+const { createReferenceServer, MemoryStore, RedisStore, sharedKeySet }: typeof import('../reference/index.ts') =
+  await import(process.env.BENCH_REFERENCE_MODULE ?? '../reference/index.ts');
 const alg = (process.env.BENCH_SIGNING_ALG ?? 'RS256') as SigningAlg;
 /** Sweeps often, so that the memory benchmark sees eviction without waiting a minute. */
 const sweepIntervalMs = Number(process.env.BENCH_SWEEP_MS ?? 1000);
@@ -31,7 +33,7 @@ const server = createReferenceServer({
   signingAlg: alg,
   now,
   store,
-  ...(redisUrl ? { keys: await sharedKeySet(store as RedisStore, alg, { now }) } : {}),
+  ...(redisUrl ? { keys: await sharedKeySet(store as RedisStoreType, alg, { now }) } : {}),
   ...(accessTokenS ? { lifetimes: { accessTokenFirstParty: accessTokenS, accessTokenThirdParty: accessTokenS } } : {}),
 });
 const { issuer, port } = await server.listen(0, '127.0.0.1');

@@ -127,7 +127,10 @@ export function tokenAction(server: ServerContext): Middleware[] {
   /** The grant's handler, with the parameters on its allow-list only; its token response is the body. */
   async function callGrantHandler(ctx: Context): Promise<void> {
     const { grant, client, params } = stateOf(ctx);
-    ctx.body = await grant.handler({ ctx, server, client, params: pick(params, grant.parameters) });
+    const response = await grant.handler({ ctx, server, client, params: pick(params, grant.parameters) });
+    // What Koa does with an object body (the same header, the same bytes), without its content-type lookup per token.
+    ctx.set('Content-Type', 'application/json; charset=utf-8');
+    ctx.body = JSON.stringify(response);
   }
 
   return [

@@ -107,6 +107,11 @@ describe('bench report', () => {
     const all = results();
     const table = renderTable({ ...all, targets: evaluateTargets(all) });
     expect(table).toContain('2 × Test CPU');
+    expect(table).not.toContain('reference compiled');
+    const built = { ...all, machine: { ...all.machine, reference: 'build' as const } };
+    expect(renderTable({ ...built, targets: evaluateTargets(built) })).toContain(
+      'UV_THREADPOOL_SIZE 4, reference compiled by tsc, load average',
+    );
     expect(table).toMatch(/token endpoint, client_credentials, RS256 +3,000 tokens\/s/);
     expect(table).toMatch(/raw RS256 signing, thread pool +4,000 signatures\/s .*ratio 75 %/);
     expect(table).toMatch(
