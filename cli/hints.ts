@@ -13,6 +13,30 @@ export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/** Scenario ids renamed to the catalog's names (old id → new id), so an old --only or --skip names the new one. */
+export const RENAMED_SCENARIOS: Readonly<Record<string, string>> = {
+  'pkce.method-absent': 'pkce.default-method',
+  'registration.access-token-required': 'registration.management-auth',
+  'registration.delete-revokes-client': 'registration.deleted-client',
+  'registration.redirect-uri-fragment': 'registration.fragment-refused',
+  'registration.returns-metadata': 'registration.metadata-returned',
+};
+
+/** Planted flaws renamed to the catalog's names (old name → new name). */
+export const RENAMED_FLAWS: Readonly<Record<string, string>> = {
+  'pkce-method-absent-unchecked': 'pkce-default-method-ignored',
+  'registration-fragment-accepted': 'registration-accepts-fragment',
+  'registration-metadata-not-returned': 'registration-drops-metadata',
+  'registration-token-unchecked': 'registration-management-open',
+  'registration-secret-expiry-missing': 'registration-no-secret-expiry',
+};
+
+/** ", now called X" for a renamed flaw, else nothing: the tail of an unknown-flaw error. */
+export function renamedFlawHint(name: string): string {
+  const now = RENAMED_FLAWS[name];
+  return now ? ` (renamed: it is now called "${now}")` : '';
+}
+
 /**
  * Patterns of --only or --skip that match no id but are an area or an id prefix (`pkce`, `pk`,
  * `pkce.`): one line each with the glob the user probably meant ("did you mean pkce.*?").
@@ -22,6 +46,11 @@ export function patternHints(ids: readonly string[], patterns: readonly string[]
   for (const pattern of patterns) {
     const re = globToRegExp(pattern);
     if (ids.some((id) => re.test(id))) continue;
+    const renamed = RENAMED_SCENARIOS[pattern];
+    if (renamed) {
+      hints.push(`${option} ${pattern}: the scenario was renamed; use ${option} ${renamed}`);
+      continue;
+    }
     const prefix = pattern.replace(/\*+$/, '');
     if (prefix === '' || /[*?{]/.test(prefix)) continue;
     const area = prefix.replace(/\.$/, '');

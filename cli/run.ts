@@ -26,7 +26,7 @@ import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
 import { type FailOn, exitCodeFor, failOnOption, formats, integer } from './run-options.ts';
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
-import { clientlessNotice, count, needsLegacyClient, patternHints } from './hints.ts';
+import { clientlessNotice, count, needsLegacyClient, patternHints, renamedFlawHint } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
 
 const USAGE = `Usage: idp-conformance run [options]
@@ -286,7 +286,8 @@ export const runCommand: Command = {
     const only = patternList(v.only);
     const skip = patternList(v.skip);
     for (const f of v.flaw)
-      if (!isFlawName(f)) throw new UsageError(`--flaw: unknown flaw "${f}"; known flaws: ${FLAW_NAMES.join(', ')}`);
+      if (!isFlawName(f))
+        throw new UsageError(`--flaw: unknown flaw "${f}"${renamedFlawHint(f)}; known flaws: ${FLAW_NAMES.join(', ')}`);
     if (v.flaw.length && v.target.length)
       throw new UsageError('--flaw applies to the embedded reference only; leave out --target');
     if (v.register && !v.target.length)

@@ -18,6 +18,7 @@ import {
   type ReferenceServer,
 } from '../reference/index.ts';
 import { parseOptions, UsageError, type Command } from './command.ts';
+import { renamedFlawHint } from './hints.ts';
 
 const USAGE = `Usage: idp-conformance serve [options]
        npm run serve -- [options]
@@ -177,7 +178,8 @@ function parsePort(value: string): number {
 
 function parseFlaws(names: string[]): FlawName[] {
   for (const name of names) {
-    if (!isFlawName(name)) throw new UsageError(`unknown flaw "${name}"; the planted flaws are:\n${flawList()}`);
+    if (!isFlawName(name))
+      throw new UsageError(`unknown flaw "${name}"${renamedFlawHint(name)}; the planted flaws are:\n${flawList()}`);
   }
   return [...new Set(names)] as FlawName[];
 }

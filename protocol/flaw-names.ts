@@ -46,7 +46,7 @@ export const FLAWS = {
   'password-issues-refresh': 'the password grant returns a refresh token',
   'no-store-missing': 'token responses lack Cache-Control: no-store',
   'token-type-missing': 'token responses omit token_type (RFC 6749 §5.1: REQUIRED)',
-  'pkce-method-absent-unchecked':
+  'pkce-default-method-ignored':
     'a code_challenge without code_challenge_method is taken, but any code_verifier redeems the code',
   'error-format-wrong': 'token errors are not RFC 6749 §5.2 JSON bodies',
   'json-body-rejected': 'the token endpoint refuses application/json bodies',
@@ -97,12 +97,12 @@ export const FLAWS = {
   'cors-at-authorization-endpoint': 'the authorization endpoint answers cross-origin requests with CORS headers',
   // Dynamic client registration (RFC 7591) and its management (RFC 7592)
   'registration-redirect-uris-optional': 'a client of the authorization code grant registers without redirect_uris',
-  'registration-fragment-accepted': 'a redirect URI with a fragment is registered',
-  'registration-secret-expiry-missing':
+  'registration-accepts-fragment': 'a redirect URI with a fragment is registered',
+  'registration-no-secret-expiry':
     'a registration response issues a client_secret without client_secret_expires_at',
-  'registration-metadata-not-returned':
+  'registration-drops-metadata':
     'a registration response carries the credentials but not the registered metadata',
-  'registration-token-unchecked': 'reading or changing a registration works with a missing or wrong access token',
+  'registration-management-open': 'reading or changing a registration works with a missing or wrong access token',
   'registration-delete-keeps-client': 'a deleted registration answers 204 but its client keeps getting tokens',
   'registration-client-unusable': 'the authorization endpoint does not know registered clients',
 } as const;

@@ -209,7 +209,7 @@ function stringList(value: unknown, field: string): string[] {
 
 /**
  * Redirect URIs (RFC 6749 §3.1.2): absolute, without a fragment, not a script or data scheme.
- * Flaw registration-fragment-accepted lets a fragment through.
+ * Flaw registration-accepts-fragment lets a fragment through.
  */
 function uriList(value: unknown, field: string, refuse: (description: string) => OAuthError, flaws: Flaws): string[] {
   if (value === undefined) return [];
@@ -220,7 +220,7 @@ function uriList(value: unknown, field: string, refuse: (description: string) =>
     if (typeof uri !== 'string' || uri.length > MAX_STRING || !URL.canParse(uri)) {
       throw refuse(`${field} must hold absolute URIs`);
     }
-    if (uri.includes('#') && !flaws.has('registration-fragment-accepted')) {
+    if (uri.includes('#') && !flaws.has('registration-accepts-fragment')) {
       throw refuse(`${field}: a redirection URI must not include a fragment (RFC 6749 section 3.1.2)`);
     }
     if (['javascript:', 'data:', 'vbscript:', 'file:'].includes(new URL(uri).protocol)) {

@@ -23,8 +23,8 @@ import s19 from './max-age/reauthenticates.ts';
 import s20 from './id-token-hint/prompt-none.ts';
 import s21 from './request-object/unsigned.ts';
 import s22 from './claims/parameter.ts';
-import s23 from './pkce/downgrade.ts';
-import s24 from './pkce/method-absent.ts';
+import s23 from './pkce/default-method.ts';
+import s24 from './pkce/downgrade.ts';
 import s25 from './pkce/plain-rejected.ts';
 import s26 from './pkce/required-for-public.ts';
 import s27 from './pkce/verifier-format.ts';
@@ -86,12 +86,12 @@ import s82 from './par/bound-to-client.ts';
 import s83 from './par/flow.ts';
 import s84 from './par/request-uri-single-use.ts';
 import s85 from './par/required.ts';
-import s86 from './registration/access-token-required.ts';
-import s87 from './registration/code-flow.ts';
-import s88 from './registration/delete-revokes-client.ts';
-import s89 from './registration/redirect-uri-fragment.ts';
-import s90 from './registration/redirect-uris-required.ts';
-import s91 from './registration/returns-metadata.ts';
+import s86 from './registration/code-flow.ts';
+import s87 from './registration/deleted-client.ts';
+import s88 from './registration/fragment-refused.ts';
+import s89 from './registration/management-auth.ts';
+import s90 from './registration/metadata-returned.ts';
+import s91 from './registration/redirect-uris-required.ts';
 import s92 from './registration/secret-expiry.ts';
 import s93 from './dpop/no-bearer-downgrade.ts';
 import s94 from './dpop/proof-checked.ts';
@@ -136,8 +136,8 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['id-token-hint/prompt-none', s20],
   ['request-object/unsigned', s21],
   ['claims/parameter', s22],
-  ['pkce/downgrade', s23],
-  ['pkce/method-absent', s24],
+  ['pkce/default-method', s23],
+  ['pkce/downgrade', s24],
   ['pkce/plain-rejected', s25],
   ['pkce/required-for-public', s26],
   ['pkce/verifier-format', s27],
@@ -199,12 +199,12 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['par/flow', s83],
   ['par/request-uri-single-use', s84],
   ['par/required', s85],
-  ['registration/access-token-required', s86],
-  ['registration/code-flow', s87],
-  ['registration/delete-revokes-client', s88],
-  ['registration/redirect-uri-fragment', s89],
-  ['registration/redirect-uris-required', s90],
-  ['registration/returns-metadata', s91],
+  ['registration/code-flow', s86],
+  ['registration/deleted-client', s87],
+  ['registration/fragment-refused', s88],
+  ['registration/management-auth', s89],
+  ['registration/metadata-returned', s90],
+  ['registration/redirect-uris-required', s91],
   ['registration/secret-expiry', s92],
   ['dpop/no-bearer-downgrade', s93],
   ['dpop/proof-checked', s94],

@@ -283,7 +283,7 @@ function checkPkce(
     return {};
   }
   // RFC 7636 §4.3: an absent method means plain. The flaw takes such a challenge and never checks it (grants/).
-  if (params.code_challenge_method === undefined && flaws.has('pkce-method-absent-unchecked'))
+  if (params.code_challenge_method === undefined && flaws.has('pkce-default-method-ignored'))
     return { codeChallenge: challenge, codeChallengeMethod: 'plain' };
   const method = params.code_challenge_method ?? 'plain';
   if (method === 'plain' && flaws.has('pkce-plain-allowed')) {

@@ -104,14 +104,14 @@ async function authorized(
   server: ServerContext,
 ): Promise<{ record: ClientRegistrationRecord; token: string } | undefined> {
   const token = await bearerToken(ctx);
-  const unchecked = server.flaws.has('registration-token-unchecked');
+  const unchecked = server.flaws.has('registration-management-open');
   if (token === undefined && !unchecked) {
     bearerChallenge(ctx);
     return undefined;
   }
   const record = await server.store.findClientRegistration(String(ctx.params.clientId ?? ''));
   const valid = record !== undefined && token !== undefined && safeEqual(hashOf(token), record.registrationTokenHash);
-  // Flaw registration-token-unchecked: any token, or none, reads and changes the registration.
+  // Flaw registration-management-open: any token, or none, reads and changes the registration.
   if (!record || (!valid && !unchecked)) {
     throw bearerError('invalid_token', 'the registration access token is not valid for this client');
   }
@@ -135,11 +135,11 @@ function clientInformation(
     ...(secret === undefined ? {} : { client_secret: secret }),
     client_id_issued_at: record.issuedAt,
     // REQUIRED with a client_secret (RFC 7591 §3.2.1): the secret expires with the registration.
-    ...(secret === undefined || flaws.has('registration-secret-expiry-missing')
+    ...(secret === undefined || flaws.has('registration-no-secret-expiry')
       ? {}
       : { client_secret_expires_at: Math.floor(record.expiresAt / 1000) }),
     ...(registrationToken === '' ? {} : { registration_access_token: registrationToken }),
     registration_client_uri: server.url(`${PATH}/${encodeURIComponent(record.clientId)}`),
-    ...(flaws.has('registration-metadata-not-returned') ? {} : (record.metadata as ClientMetadata)),
+    ...(flaws.has('registration-drops-metadata') ? {} : (record.metadata as ClientMetadata)),
   };
 }

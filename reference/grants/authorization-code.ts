@@ -84,7 +84,7 @@ function checkPkce(server: ServerContext, record: CodeRecord, verifier: string |
   }
   const method = record.codeChallengeMethod ?? 'S256';
   // The flaw took a challenge that came without a method (endpoints/authorize.ts) and never compares it.
-  if (method === 'plain' && flaws.has('pkce-method-absent-unchecked')) return;
+  if (method === 'plain' && flaws.has('pkce-default-method-ignored')) return;
   if (!verifierMatches(verifier, record.codeChallenge, method) && !flaws.has('pkce-verifier-ignored')) {
     throw invalidGrant('code_verifier does not match the code_challenge');
   }

@@ -47,7 +47,7 @@ export default defineScenario({
     user: true,
     capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
   },
-  catches: ['pkce-plain-allowed', 'pkce-method-absent-unchecked'],
+  catches: ['pkce-plain-allowed', 'pkce-default-method-ignored'],
   async run(ctx) {
     const client = ctx.client('confidential');
     const refusals: string[] = [];

@@ -51,7 +51,7 @@ export default defineScenario({
       const outcome = await ctx.authorize(carrier.role, {
         client_id: registration.clientId,
         redirect_uri: REGISTERED_REDIRECT_URI,
-        // The scope it registered with (the response need not repeat it: registration.returns-metadata's rule).
+        // The scope it registered with (the response need not repeat it: registration.metadata-returned's rule).
         scope: typeof metadata.scope === 'string' ? metadata.scope : undefined,
         code_challenge: pkce.challenge,
         code_challenge_method: pkce.method,

@@ -17,7 +17,7 @@ export default defineScenario({
   },
   severity: 'medium',
   requires: { capabilities: ['endpoint:registration'] },
-  catches: ['registration-secret-expiry-missing'],
+  catches: ['registration-no-secret-expiry'],
   async run(ctx) {
     const registration = await registerOrFail(ctx, codeClientMetadata(ctx), 'registration of a confidential client');
     await withRegistration(ctx, registration, async () => {

@@ -12,7 +12,16 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'jsonc-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedReference, startEmbeddedReference } from '../../cli/embedded.ts';
-import { clientlessNotice, needsLegacyClient, patternHints, runCommandFor } from '../../cli/hints.ts';
+import {
+  RENAMED_FLAWS,
+  RENAMED_SCENARIOS,
+  clientlessNotice,
+  needsLegacyClient,
+  patternHints,
+  renamedFlawHint,
+  runCommandFor,
+} from '../../cli/hints.ts';
+import { isFlawName } from '../../protocol/flaw-names.ts';
 import { template } from '../../cli/init.ts';
 import type { Report } from '../../harness/results.ts';
 import { summaryLine } from '../../reports/format.ts';
@@ -100,6 +109,18 @@ describe('--only/--skip that meant an area', () => {
     expect(patternHints(ids, ['pkc'], '--only')[0]).toContain("did you mean --only 'pkc*'?");
     expect(patternHints(ids, ['pkce.*', 'discovery.document'], '--only')).toEqual([]);
     expect(patternHints(ids, ['no-such-area'], '--only')).toEqual([]);
+  });
+
+  it('names the new id of a renamed scenario, and every new id and flaw name exists', () => {
+    expect(patternHints(ids, ['pkce.method-absent'], '--only')).toEqual([
+      '--only pkce.method-absent: the scenario was renamed; use --only pkce.default-method',
+    ]);
+    for (const now of Object.values(RENAMED_SCENARIOS)) expect(ids).toContain(now);
+    for (const old of Object.keys(RENAMED_SCENARIOS)) expect(ids).not.toContain(old);
+    for (const now of Object.values(RENAMED_FLAWS)) expect(isFlawName(now)).toBe(true);
+    for (const old of Object.keys(RENAMED_FLAWS)) expect(isFlawName(old)).toBe(false);
+    expect(renamedFlawHint('registration-token-unchecked')).toContain('"registration-management-open"');
+    expect(renamedFlawHint('no-such-flaw')).toBe('');
   });
 
   it('run --only pkce and --skip pkce stop with the suggestion (exit 2); so does list --only pkce', async () => {

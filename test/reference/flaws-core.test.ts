@@ -177,7 +177,7 @@ describe('planted flaws of the core', () => {
       flawed: [['S256', 'plain'], 'issued'],
     },
     {
-      flaw: 'pkce-method-absent-unchecked',
+      flaw: 'pkce-default-method-ignored',
       // A challenge without a method (plain, RFC 7636 §4.3), redeemed with a verifier that matches nothing.
       probe: (idp) =>
         authorizeOutcome(idp, WEB, { code_challenge: newVerifier(), code_challenge_method: undefined }, newVerifier()),

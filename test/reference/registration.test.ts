@@ -235,25 +235,25 @@ describe('the planted flaws', () => {
       flawed: 201,
     },
     {
-      flaw: 'registration-fragment-accepted',
+      flaw: 'registration-accepts-fragment',
       probe: async (ref) => (await register(ref, { redirect_uris: ['https://rp.example.test/cb#x'] })).status,
       clean: 400,
       flawed: 201,
     },
     {
-      flaw: 'registration-secret-expiry-missing',
+      flaw: 'registration-no-secret-expiry',
       probe: async (ref) => 'client_secret_expires_at' in (await register(ref, WEB_METADATA)).body,
       clean: true,
       flawed: false,
     },
     {
-      flaw: 'registration-metadata-not-returned',
+      flaw: 'registration-drops-metadata',
       probe: async (ref) => (await register(ref, WEB_METADATA)).body.redirect_uris,
       clean: WEB_METADATA.redirect_uris,
       flawed: undefined,
     },
     {
-      flaw: 'registration-token-unchecked',
+      flaw: 'registration-management-open',
       probe: async (ref) => {
         const { body } = await register(ref, WEB_METADATA);
         return (await manage('GET', String(body.registration_client_uri), undefined)).status;

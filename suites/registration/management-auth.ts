@@ -8,7 +8,7 @@ import { codeClientMetadata, registerOrFail, withRegistration } from '../checks/
  * configuration. Tried: a read without a token, a read with a wrong one, an update with a wrong one.
  */
 export default defineScenario({
-  id: 'registration.access-token-required',
+  id: 'registration.management-auth',
   appliesTo: 'oauth2',
   title: 'Reading or changing a registration without its registration access token fails with 401',
   requirements: {
@@ -30,7 +30,7 @@ export default defineScenario({
   },
   severity: 'critical',
   requires: { capabilities: ['endpoint:registration'] },
-  catches: ['registration-token-unchecked'],
+  catches: ['registration-management-open'],
   async run(ctx) {
     const registration = await registerOrFail(ctx, codeClientMetadata(ctx), 'registration of a confidential client');
     await withRegistration(ctx, registration, async () => {

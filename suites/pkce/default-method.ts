@@ -8,7 +8,7 @@ import { CODE_FLOW_CAPABILITIES, authorizationAnswer, describeResponse, expectRe
  * (a server that supports only S256) is fine. Whether plain itself is allowed is pkce.plain-rejected's rule.
  */
 export default defineScenario({
-  id: 'pkce.method-absent',
+  id: 'pkce.default-method',
   title:
     'A code_challenge without code_challenge_method (plain, RFC 7636 §4.3) is not dropped: a code issued for it is ' +
     'not redeemed with a verifier that does not match',
@@ -24,7 +24,7 @@ export default defineScenario({
   severity: 'high',
   appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
-  catches: ['pkce-method-absent-unchecked'],
+  catches: ['pkce-default-method-ignored'],
   async run(ctx) {
     const client = ctx.client('confidential');
     const challenge = ctx.pkce.create().verifier; // well-formed for plain: 43+ unreserved characters

@@ -10,7 +10,7 @@ import { codeClientMetadata, deleteRegistered, registerOrFail, registeredClient 
  * invalid_client) and must get invalid_client after.
  */
 export default defineScenario({
-  id: 'registration.delete-revokes-client',
+  id: 'registration.deleted-client',
   appliesTo: 'oauth2',
   title: 'After its registration is deleted, a client can no longer get tokens',
   requirements: {

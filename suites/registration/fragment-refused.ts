@@ -13,7 +13,7 @@ import {
  * endpoint refuses it with invalid_redirect_uri (RFC 7591 §3.2.2).
  */
 export default defineScenario({
-  id: 'registration.redirect-uri-fragment',
+  id: 'registration.fragment-refused',
   appliesTo: 'oauth2',
   title: 'A redirect URI with a fragment is refused with invalid_redirect_uri',
   requirements: {
@@ -34,7 +34,7 @@ export default defineScenario({
   },
   severity: 'high',
   requires: { capabilities: ['endpoint:registration'] },
-  catches: ['registration-fragment-accepted', 'error-format-wrong'],
+  catches: ['registration-accepts-fragment', 'error-format-wrong'],
   async run(ctx) {
     const uri = `${REGISTERED_REDIRECT_URI}#fragment`;
     const sound = codeClientMetadata(ctx);

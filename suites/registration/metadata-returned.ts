@@ -7,7 +7,7 @@ import { codeClientMetadata, registerOrFail, withRegistration } from '../checks/
  * without: its redirect URIs and its grant types.
  */
 export default defineScenario({
-  id: 'registration.returns-metadata',
+  id: 'registration.metadata-returned',
   appliesTo: 'oauth2',
   title: 'The registration response returns the registered metadata',
   requirements: {
@@ -21,7 +21,7 @@ export default defineScenario({
   },
   severity: 'low',
   requires: { capabilities: ['endpoint:registration'] },
-  catches: ['registration-metadata-not-returned'],
+  catches: ['registration-drops-metadata'],
   async run(ctx) {
     const sent = codeClientMetadata(ctx);
     const registration = await registerOrFail(ctx, sent, 'registration of a confidential client');
