@@ -98,10 +98,8 @@ export const FLAWS = {
   // Dynamic client registration (RFC 7591) and its management (RFC 7592)
   'registration-redirect-uris-optional': 'a client of the authorization code grant registers without redirect_uris',
   'registration-accepts-fragment': 'a redirect URI with a fragment is registered',
-  'registration-no-secret-expiry':
-    'a registration response issues a client_secret without client_secret_expires_at',
-  'registration-drops-metadata':
-    'a registration response carries the credentials but not the registered metadata',
+  'registration-no-secret-expiry': 'a registration response issues a client_secret without client_secret_expires_at',
+  'registration-drops-metadata': 'a registration response carries the credentials but not the registered metadata',
   'registration-management-open': 'reading or changing a registration works with a missing or wrong access token',
   'registration-delete-keeps-client': 'a deleted registration answers 204 but its client keeps getting tokens',
   'registration-client-unusable': 'the authorization endpoint does not know registered clients',
