@@ -4,7 +4,7 @@ import { buildReferenceForBench } from '../../bench/reference-build.ts';
 import { ServerProcess } from '../../bench/server.ts';
 
 describe('the bench reference', () => {
-  it('runs the reference server compiled by tsc, as published, from the module BENCH_REFERENCE_MODULE names', async () => {
+  it('runs the reference compiled by tsc, as published, from the module BENCH_REFERENCE_MODULE names', async () => {
     const before = process.env.BENCH_REFERENCE_MODULE;
     try {
       process.env.BENCH_REFERENCE_MODULE = new URL('./no-such-reference.js', import.meta.url).href;
