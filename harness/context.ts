@@ -86,6 +86,7 @@ function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBro
     authorize: parts.authorizeWith(parts.login),
     loginSession: (label) => new LoginSession(label),
     hooks: scenarioHooks(scope),
+    ...(config.registration?.initialAccessToken ? { initialAccessToken: config.registration.initialAccessToken } : {}),
     get browser() {
       return browser();
     },

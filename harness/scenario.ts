@@ -267,6 +267,11 @@ export interface ScenarioContext<K extends string = string> {
   loginSession(label?: string): LoginSession;
   /** The target config's test hooks (hooks.rotateKeys); a scenario needing an absent one skips. */
   readonly hooks: Hooks;
+  /**
+   * The config's `registration.initialAccessToken` (RFC 7591 §3): what a scenario that registers clients of its own
+   * sends as a Bearer token, as the run's own registration does.
+   */
+  readonly initialAccessToken?: string;
   /** The authorization request URL ctx.authorize would open (same defaults), and its parameters; nothing is sent. */
   authorizationUrl(role: ClientRole, params?: Params): { url: string; request: Record<string, string> };
   readonly flows: Flows;

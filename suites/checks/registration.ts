@@ -45,8 +45,9 @@ function scopeOffered(ctx: ScenarioContext, scope: string): boolean {
 }
 
 /**
- * A registration request, its outcome as data. A 401 or 403 is the endpoint asking for an initial
- * access token (RFC 7591 §3), which the scenarios do not have: skipped, with the reason.
+ * A registration request, its outcome as data, with the config's initial access token when it has one (RFC 7591 §3).
+ * A 401 or 403 without one is the endpoint asking for it: skipped, with the reason and the field that gives it; with
+ * one, the outcome as it came (the scenario judges it, or calls it a set-up error).
  */
 export async function tryRegister(
   ctx: ScenarioContext,
@@ -55,11 +56,15 @@ export async function tryRegister(
 ): Promise<RegistrationOutcome<Registration>> {
   const endpoint =
     ctx.target.endpoints.registration ?? ctx.skip('the target advertises no registration_endpoint (OIDC Discovery §3)');
-  const outcome = await register(ctx.http, endpoint, metadata, { label });
-  if (!outcome.ok && (outcome.status === 401 || outcome.status === 403)) {
+  const token = ctx.initialAccessToken;
+  const outcome = await register(ctx.http, endpoint, metadata, {
+    label,
+    ...(token ? { initialAccessToken: token } : {}),
+  });
+  if (!token && !outcome.ok && (outcome.status === 401 || outcome.status === 403)) {
     ctx.skip(
       `the registration endpoint answered HTTP ${outcome.status}: it needs an initial access token ` +
-        '(RFC 7591 §3), which these scenarios do not send',
+        '(RFC 7591 §3); give it as registration.initialAccessToken in the target config',
     );
   }
   return outcome;
