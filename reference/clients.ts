@@ -20,7 +20,7 @@ const OAUTH_ONLY_SCOPE = 'api:read';
 
 /** The clients a server runs with, from the seeded ones and the options. */
 export function resolveClients(
-  options: Pick<ReferenceOptions, 'clients' | 'legacyClient' | 'profile' | 'oauthOnly'>,
+  options: Pick<ReferenceOptions, 'clients' | 'legacyClient' | 'profile' | 'oauthOnly' | 'backchannelLogoutUri'>,
 ): RegisteredClient[] {
   const given = options.clients;
   let clients: RegisteredClient[];
@@ -28,6 +28,12 @@ export function resolveClients(
     clients = [...given];
   } else {
     const seeded: Record<string, ClientConfig> = { ...SEEDED_CLIENTS };
+    if (options.backchannelLogoutUri !== undefined)
+      seeded.confidential = {
+        ...SEEDED_CLIENTS.confidential,
+        backchannelLogoutUri: options.backchannelLogoutUri,
+        backchannelLogoutSessionRequired: true,
+      };
     if (options.profile === 'fapi2') {
       // FAPI 2.0 allows no client secret: the seeded second confidential client signs assertions.
       const { clientSecret: _secret, ...partner } = SEEDED_CLIENTS.confidential2;
