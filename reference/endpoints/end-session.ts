@@ -60,11 +60,9 @@ async function logout(ctx: Context, server: ServerContext, params: Params): Prom
   }
   if (params.decision === 'deny') return renderPage(ctx, server.flaws, loggedOutPage({ signedOut: false }));
   // §2: once the user agrees (or the hint vouches for the request), the session MUST end.
-  let frames: string[] = [];
-  if (session && !server.flaws.has('logout-keeps-session')) {
-    await endSession(ctx, server, session);
-    frames = await notifyClients(server, session);
-  }
+  if (session && !server.flaws.has('logout-keeps-session')) await endSession(ctx, server, session);
+  // The clients are told either way: flaw logout-keeps-session only leaves the session alive.
+  const frames = session ? await notifyClients(server, session) : [];
   // The front-channel frames are on the logged-out page only: with a post_logout_redirect_uri the user goes
   // straight back, and only the back channel tells the other clients.
   if (redirect === undefined) {
