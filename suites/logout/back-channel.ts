@@ -90,8 +90,8 @@ export default defineScenario({
       if (delivery.token === undefined)
         throw new CheckFailure(
           `The back-channel logout request to ${uri} could not be read: ${delivery.problem}; OIDC Back-Channel ` +
-            'Logout §2.5 requires an HTTP POST with the logout_token parameter in an application/x-www-form-urlencoded ' +
-            'body.',
+            'Logout §2.5 requires an HTTP POST with the logout_token parameter in an ' +
+            'application/x-www-form-urlencoded body.',
           { requirement: ctx.req.bcLogout_2_5, kind: 'refused-wrongly' },
         );
       const token = delivery.token;
