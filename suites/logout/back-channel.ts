@@ -20,16 +20,14 @@ export default defineScenario({
       section: '2.4',
       level: 'MUST',
       party: 'server',
-      note:
-        'the logout token is a signed JWT with iss, aud, iat, exp, jti and events (the backchannel-logout member, ' +
-        'a JSON object), sub and/or sid, and no nonce',
+      note: 'a signed JWT: iss, aud, iat, exp, jti, the logout event, sub or sid; no nonce',
     },
     bcLogout_2_5: {
       spec: 'OIDC Back-Channel Logout',
       section: '2.5',
       level: 'MUST',
       party: 'server',
-      note: 'the OP POSTs the logout token as the logout_token parameter, form-encoded, to the backchannel_logout_uri',
+      note: 'POSTed form-encoded as logout_token to the backchannel_logout_uri',
     },
   },
   severity: 'medium',

@@ -13,16 +13,14 @@ export default defineScenario({
       section: '4',
       level: 'MUST',
       party: 'server',
-      note: "the OP's logout page renders the RP's frontchannel_logout_uri (an iframe) for each RP of the session",
+      note: "the logout page renders the RP's frontchannel_logout_uri",
     },
     fcLogout_2: {
       spec: 'OIDC Front-Channel Logout',
       section: '2',
       level: 'MUST',
       party: 'server',
-      note:
-        'for a client registered with frontchannel_logout_session_required true, the OP includes the iss and sid ' +
-        "query parameters; sid is the ID token's sid (§3)",
+      note: 'iss and sid query parameters where the RP requires them (sid as in the ID token)',
     },
   },
   severity: 'medium',
