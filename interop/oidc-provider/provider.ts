@@ -40,7 +40,9 @@
  *   here with registerGrantType would test our code, not the independent implementation's. The
  *   target has no `exchange` client, so the token-exchange scenarios skip for that reason.
  * - Back-channel logout (features.backchannelLogout) is on: the confidential client's backchannel_logout_uri is a
- *   free loopback port per start, where logout.back-channel listens. oidc-provider 9 has no front-channel logout.
+ *   free loopback port per start, where logout.back-channel listens; oidc-provider's protection against requests to
+ *   special-use addresses (SSRF) is lifted for http://127.0.0.1 only (the `fetch` helper). oidc-provider 9 has no
+ *   front-channel logout.
  * - Storage: interop/oidc-provider/adapter.ts (unbounded, atomic consume) instead of the
  *   development-only MemoryAdapter (a 1000-entry LRU). Keys: a fresh RS256 key per start, not the
  *   development keys; fresh cookie keys and client secrets too.
@@ -370,6 +372,14 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
   const registration = opts.registration;
   const provider = new ProviderClass(issuer, {
     adapter,
+    // oidc-provider refuses outgoing requests to special-use addresses (loopback included: SSRF protection, its
+    // `dispatcher`); the harness's back-channel logout receiver is on loopback (for the fixture's client and for one
+    // a zero-config run registers), so http://127.0.0.1 is let through, nothing else.
+    fetch: (url: URL | string, options: RequestInit & { dispatcher?: unknown }) => {
+      const { dispatcher, ...rest } = options;
+      const loopback = new URL(String(url)).origin.startsWith('http://127.0.0.1:');
+      return globalThis.fetch(url, loopback ? rest : ({ ...rest, dispatcher } as RequestInit));
+    },
     clients: clients.map((c) => c.metadata),
     jwks: { keys: [signingKey] },
     // OIDC Core §3.1.2.1: the authorization endpoint MUST take POST too (opts.authorizationPost).
