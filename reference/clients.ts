@@ -28,10 +28,13 @@ export function resolveClients(
     clients = [...given];
   } else {
     const seeded: Record<string, ClientConfig> = { ...SEEDED_CLIENTS };
-    if (options.backchannelLogoutUri !== undefined)
+    const back = options.backchannelLogoutUri;
+    if (back !== undefined && !(URL.canParse(back) && ['http:', 'https:'].includes(new URL(back).protocol)))
+      throw new Error(`backchannelLogoutUri "${back}" must be an absolute http(s) URL`);
+    if (back !== undefined)
       seeded.confidential = {
         ...SEEDED_CLIENTS.confidential,
-        backchannelLogoutUri: options.backchannelLogoutUri,
+        backchannelLogoutUri: back,
         backchannelLogoutSessionRequired: true,
       };
     if (options.profile === 'fapi2') {

@@ -62,6 +62,16 @@ export default defineScenario({
     for (const request of outcome.requests ?? []) seen.push(request.url);
     if (outcome.kind === 'redirect') seen.push(outcome.url);
     const loads = seen.filter((url) => redirectBase(url) === base);
+    // A page that still asks something (a confirmation the walk did not answer) is no logged-out page yet.
+    if (
+      loads.length === 0 &&
+      outcome.kind === 'page' &&
+      readPage(outcome.body, outcome.url, outcome.status).forms.length
+    )
+      throw new PreconditionError(
+        `the logout walk ended on a page with a form (${outcome.headline}), not on a logged-out page: whether the ` +
+          'OP would load the front-channel logout URI cannot be told',
+      );
     if (loads.length === 0)
       throw new CheckFailure(
         `After the logout, the OP's pages did not load the client's frontchannel_logout_uri ${frontchannel} ` +

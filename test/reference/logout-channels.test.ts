@@ -61,7 +61,7 @@ describe('back- and front-channel logout', () => {
     });
   });
 
-  it("POSTs a logout token with the ID token's sid to the client's back-channel URI, and frames the front-channel URI", async () => {
+  it("POSTs a logout token with the ID token's sid to the back-channel URI, frames the front-channel one", async () => {
     const uri = `http://127.0.0.1:${await unusedLoopbackPort()}/bc`;
     const receiver = await listenForLogoutTokens(uri);
     servers.push(receiver);
@@ -114,7 +114,7 @@ describe('back- and front-channel logout', () => {
     expect(pending[0]!.socket.destroyed).toBe(false);
   }, 30_000);
 
-  it('dynamic registration takes the logout metadata, and refuses malformed values with invalid_client_metadata', async () => {
+  it('registration takes the logout metadata, and refuses malformed values with invalid_client_metadata', async () => {
     const idp = await reference({ registration: true });
     const register = async (extra: Record<string, unknown>) => {
       const res = await fetch(`${idp.issuer}/register`, {
