@@ -101,8 +101,10 @@ export default defineScenario({
         problems.push(`iss is ${JSON.stringify(payload.iss)}, not the issuer ${ctx.target.issuer}`);
       const aud = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
       if (!aud.includes(client.clientId)) problems.push(`aud ${JSON.stringify(payload.aud)} lacks the client_id`);
-      for (const claim of ['iat', 'exp'] as const)
-        if (typeof payload[claim] !== 'number') problems.push(`${claim} is missing or not a number`);
+      if (typeof payload.iat !== 'number') problems.push('iat is missing or not a number');
+      // REQUIRED since the specification's errata set 1 (2023); the 2022 text had no exp.
+      if (typeof payload.exp !== 'number')
+        problems.push('exp is missing or not a number (REQUIRED since errata set 1)');
       if (typeof payload.jti !== 'string' || payload.jti === '') problems.push('jti is missing');
       const events = payload.events as Record<string, unknown> | undefined;
       const event = events && typeof events === 'object' ? events[BACKCHANNEL_LOGOUT_EVENT] : undefined;
