@@ -53,23 +53,18 @@ export default defineScenario({
     const base = redirectBase(frontchannel);
     const seen: string[] = [];
     // Over HTTP: the frames of the final page, read by the HTML parser (relative sources against the page's URL).
-    if (outcome.kind === 'page') {
-      for (const src of readPage(outcome.body, outcome.url, outcome.status).frames ?? []) {
-        if (URL.canParse(src, outcome.url)) seen.push(new URL(src, outcome.url).href);
-      }
+    const page = outcome.kind === 'page' ? readPage(outcome.body, outcome.url, outcome.status) : undefined;
+    for (const src of page?.frames ?? []) {
+      if (URL.canParse(src, page!.url)) seen.push(new URL(src, page!.url).href);
     }
     // In a browser: every request the pages made or tried (frames included), and a navigation to the URI itself.
     for (const request of outcome.requests ?? []) seen.push(request.url);
     if (outcome.kind === 'redirect') seen.push(outcome.url);
     const loads = seen.filter((url) => redirectBase(url) === base);
     // A page that still asks something (a confirmation the walk did not answer) is no logged-out page yet.
-    if (
-      loads.length === 0 &&
-      outcome.kind === 'page' &&
-      readPage(outcome.body, outcome.url, outcome.status).forms.length
-    )
+    if (loads.length === 0 && page && page.forms.length > 0)
       throw new PreconditionError(
-        `the logout walk ended on a page with a form (${outcome.headline}), not on a logged-out page: whether the ` +
+        `the logout walk ended on a page with a form (${page.headline}), not on a logged-out page: whether the ` +
           'OP would load the front-channel logout URI cannot be told',
       );
     if (loads.length === 0)
