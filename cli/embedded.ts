@@ -6,6 +6,7 @@ import {
   type ReferenceServer,
   type TargetConfig,
 } from '../reference/index.ts';
+import { unusedLoopbackPort } from '../harness/ports.ts';
 
 export interface EmbeddedReference {
   server: ReferenceServer;
@@ -25,10 +26,14 @@ export async function startEmbeddedReference(options: ReferenceOptions = {}): Pr
   // The embedded reference is the harness's own, on loopback: its key-rotation hook is on, so
   // jwks.rotation runs against it (a standalone `serve` needs --admin-hooks); so is open dynamic
   // client registration, for the registration scenarios (`serve --registration`).
+  // The seeded confidential client's backchannel_logout_uri: a free loopback port, where logout.back-channel listens
+  // for the logout token.
+  const receiver = `http://127.0.0.1:${await unusedLoopbackPort()}/backchannel-logout`;
   const server = createReferenceServer({
     deviceInterval: EMBEDDED_DEVICE_INTERVAL,
     adminHooks: true,
     registration: true,
+    backchannelLogoutUri: receiver,
     ...options,
   });
   const { issuer } = await server.listen(0, '127.0.0.1');

@@ -48,6 +48,10 @@ Options:
   --oauth-only       an OAuth 2.0 authorization server without OpenID Connect: RFC 8414
                      metadata at /.well-known/oauth-authorization-server only, no openid
                      scope, no ID tokens, no userinfo or end-session endpoint
+  --backchannel-logout-uri URL
+                     the seeded confidential client's backchannel_logout_uri: where a logout
+                     POSTs its logout token, e.g. http://127.0.0.1:8931/backchannel-logout (the
+                     harness listens there during logout.back-channel; --target-out writes it)
   --target-out FILE  write a target config for the harness (docs/target-config.md) to FILE
   --admin-hooks      expose the key-rotation hook (POST to a secret URL) that the
                      jwks.rotation scenario calls; --target-out writes it as
@@ -72,6 +76,7 @@ export const serveCommand: Command = {
       'oauth-only': { type: 'boolean', default: false },
       'auto-login': { type: 'string' },
       'target-out': { type: 'string' },
+      'backchannel-logout-uri': { type: 'string' },
       store: { type: 'string', default: 'memory' },
       'admin-hooks': { type: 'boolean', default: false },
       registration: { type: 'boolean', default: false },
@@ -103,6 +108,9 @@ export const serveCommand: Command = {
         ...registrationOption(values.registration, values['registration-token']),
         ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
         ...(values['auto-login'] === undefined ? {} : { autoLogin: values['auto-login'] }),
+        ...(values['backchannel-logout-uri'] === undefined
+          ? {}
+          : { backchannelLogoutUri: values['backchannel-logout-uri'] }),
         ...shared,
         ...(values.fapi2 ? { profile: 'fapi2' as const } : {}),
         ...(values['oauth-only'] ? { oauthOnly: true } : {}),

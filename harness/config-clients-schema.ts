@@ -115,8 +115,39 @@ export const clientSchema = z.strictObject({
       'A post_logout_redirect_uri registered for the client (OIDC RP-Initiated Logout): logout.rp-initiated needs ' +
         'it. Never fetched.',
     ),
+  backchannelLogoutUri: z
+    .string()
+    .refine(isReceiverUri, {
+      error:
+        'must be an http(s) URL with an explicit port, e.g. "http://127.0.0.1:8931/backchannel-logout": the ' +
+        'harness listens on 127.0.0.1 at that port for the logout token',
+    })
+    .optional()
+    .describe(
+      'The backchannel_logout_uri registered for the client (OIDC Back-Channel Logout): logout.back-channel listens ' +
+        'on 127.0.0.1 at its port (and path) for the logout token the IdP POSTs there. The URL the IdP reaches ' +
+        '(a tunnel or a container host name may stand in for 127.0.0.1), with the port the harness binds.',
+    ),
+  frontchannelLogoutUri: z
+    .string()
+    .refine((v) => isAbsoluteUrl(v), {
+      error: 'must be an absolute URL, e.g. "https://app.example/frontchannel-logout"',
+    })
+    .optional()
+    .describe(
+      'The frontchannel_logout_uri registered for the client (OIDC Front-Channel Logout), with ' +
+        "frontchannel_logout_session_required true: logout.front-channel checks that the IdP's logout page loads " +
+        'it with iss and sid. Never fetched.',
+    ),
   authorizationParams: authorizationParams.optional(),
 });
+
+/** An http(s) URL with an explicit port: where the back-channel logout receiver listens. */
+function isReceiverUri(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.port !== '' && url.hash === '';
+}
 
 const ROLE_DESCRIPTIONS: Record<ClientRole, string> = {
   confidential: 'A confidential client (secret, redirect URI) for the authorization code flow.',

@@ -31,6 +31,10 @@ export interface Client {
   firstParty?: boolean;
   /** A registered post_logout_redirect_uri (OIDC RP-Initiated Logout §2). */
   postLogoutRedirectUri?: string;
+  /** The registered backchannel_logout_uri (OIDC Back-Channel Logout §2.2): the harness listens at its port. */
+  backchannelLogoutUri?: string;
+  /** The registered frontchannel_logout_uri (OIDC Front-Channel Logout §2): never loaded. */
+  frontchannelLogoutUri?: string;
   /** private_key_jwt: the client's private JWK. */
   privateJwk?: PrivateJwk;
   /** A resource indicator (RFC 8707) the IdP knows for this client. */
@@ -60,6 +64,8 @@ export function resolveClients(
       authMethod: c.authMethod ?? (c.clientSecret ? 'client_secret_basic' : c.privateJwk ? 'private_key_jwt' : 'none'),
       ...(c.firstParty === undefined ? {} : { firstParty: c.firstParty }),
       ...(c.postLogoutRedirectUri ? { postLogoutRedirectUri: c.postLogoutRedirectUri } : {}),
+      ...(c.backchannelLogoutUri ? { backchannelLogoutUri: c.backchannelLogoutUri } : {}),
+      ...(c.frontchannelLogoutUri ? { frontchannelLogoutUri: c.frontchannelLogoutUri } : {}),
       ...(c.privateJwk ? { privateJwk: c.privateJwk } : {}),
       ...(c.resource ? { resource: c.resource } : {}),
       ...(config.authorizationParams || c.authorizationParams

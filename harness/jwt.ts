@@ -8,6 +8,7 @@ import * as jose from 'jose';
 import { ASYMMETRIC_ALGS } from '../protocol/jws.ts';
 import { tokenHash } from '../protocol/token-hash.ts';
 import type { Client } from './config.ts';
+import type { RequirementRef } from './requirements.ts';
 import { CheckFailure } from './failures.ts';
 import type { HttpClient } from './http.ts';
 import type { Target } from './target.ts';
@@ -114,8 +115,49 @@ export class JwtTools {
           `the verifier to reject it.`,
       );
     }
-    // Verify with the public parts only: a JWKS that also leaks private members (jwks.public-keys-only
-    // reports that) still holds the key the token was signed with, and one flaw gets one verdict.
+    try {
+      await jose.compactVerify(idToken, await this.#publicKeySet(), { algorithms: allowed });
+    } catch (error) {
+      throw new CheckFailure(describeJoseError(error, header, '', this.target.issuer), { cause: error });
+    }
+    return decoded;
+  }
+
+  /**
+   * Another JWT the IdP signs like its ID tokens (a logout token, OIDC Back-Channel Logout §2.4): an alg on the same
+   * allow-list (never none, never symmetric) and a signature by a JWKS key; `label` names it in the failure, `per`
+   * is the requirement it fails.
+   */
+  async verifySignedBy(token: string, label: string, per?: RequirementRef): Promise<DecodedJwt> {
+    const decoded = decodeJwt(token);
+    const alg = String(decoded.header.alg);
+    const allowed = this.allowedAlgorithms();
+    const options = per === undefined ? {} : { requirement: per };
+    if (!allowed.includes(alg)) {
+      throw new CheckFailure(
+        `The ${label} is signed with alg "${alg}", not one of the asymmetric algorithms the IdP advertises for ID ` +
+          `tokens (${allowed.join(', ') || 'none advertised'}); it must be signed (RFC 8725 §3.1: never none).`,
+        options,
+      );
+    }
+    try {
+      await jose.compactVerify(token, await this.#publicKeySet(), { algorithms: allowed });
+    } catch (error) {
+      throw new CheckFailure(
+        `The ${label}'s signature does not verify with the IdP's JWKS (kid ` +
+          `${decoded.header.kid === undefined ? 'absent' : JSON.stringify(decoded.header.kid)}: ` +
+          `${(error as Error).message}).`,
+        { ...options, cause: error },
+      );
+    }
+    return decoded;
+  }
+
+  /**
+   * The JWKS's public parts only: a JWKS that also leaks private members (jwks.public-keys-only reports that) still
+   * holds the key the token was signed with, and one flaw gets one verdict.
+   */
+  async #publicKeySet() {
     const { keys } = await this.jwks();
     const publicKeys = keys
       .filter((k) => k.kty !== 'oct')
@@ -123,12 +165,7 @@ export class JwtTools {
         const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...pub } = k as jose.JWK & { oth?: unknown };
         return pub;
       });
-    try {
-      await jose.compactVerify(idToken, jose.createLocalJWKSet({ keys: publicKeys }), { algorithms: allowed });
-    } catch (error) {
-      throw new CheckFailure(describeJoseError(error, header, '', this.target.issuer), { cause: error });
-    }
-    return decoded;
+    return jose.createLocalJWKSet({ keys: publicKeys });
   }
 
   /**

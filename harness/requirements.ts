@@ -21,6 +21,8 @@ export type SpecName =
   | 'OIDC Core'
   | 'OIDC Discovery'
   | 'OIDC RP-Initiated Logout'
+  | 'OIDC Back-Channel Logout'
+  | 'OIDC Front-Channel Logout'
   | 'OIDC Registration'
   | 'FAPI 2.0 SP'
   | `RFC ${number}`;
@@ -116,6 +118,10 @@ export function requirementUrl(
   }
   if (r.spec === 'OIDC RP-Initiated Logout')
     return `https://openid.net/specs/openid-connect-rpinitiated-1_0.html#rfc.section.${r.section}`;
+  if (r.spec === 'OIDC Back-Channel Logout')
+    return `https://openid.net/specs/openid-connect-backchannel-1_0.html#rfc.section.${r.section}`;
+  if (r.spec === 'OIDC Front-Channel Logout')
+    return `https://openid.net/specs/openid-connect-frontchannel-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'OIDC Registration')
     return `https://openid.net/specs/openid-connect-registration-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'FAPI 2.0 SP') return `${FAPI2_URL}#section-${r.section}`;

@@ -44,6 +44,8 @@ export const FEATURE_FIELDS = [
   'require_pushed_authorization_requests',
   'authorization_response_iss_parameter_supported',
   'dpop_signing_alg_values_supported',
+  'backchannel_logout_supported',
+  'frontchannel_logout_supported',
 ] as const;
 
 /**

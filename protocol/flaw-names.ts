@@ -78,6 +78,9 @@ export const FLAWS = {
   'rotation-drops-old-key': 'a key rotation drops the old key from the JWKS while tokens it signed are still live',
   'logout-open-redirect': 'the logout endpoint redirects to any post_logout_redirect_uri, registered or not',
   'logout-keeps-session': 'the logout endpoint redirects back but leaves the login session alive',
+  'logout-token-has-nonce': 'the back-channel logout token carries a nonce claim, so it could pass for an ID token',
+  'front-channel-no-sid':
+    'the logout page loads a front-channel logout URI without the sid (and iss) a client that requires them asked for',
   // RFC 9700 (AS side), RFC 9207, RFC 8707, PAR, DPoP and private_key_jwt
   'redirect-307-after-login':
     'the redirect after the login form POST is a 307, which re-posts the credentials to the client',

@@ -20,7 +20,7 @@ const OAUTH_ONLY_SCOPE = 'api:read';
 
 /** The clients a server runs with, from the seeded ones and the options. */
 export function resolveClients(
-  options: Pick<ReferenceOptions, 'clients' | 'legacyClient' | 'profile' | 'oauthOnly'>,
+  options: Pick<ReferenceOptions, 'clients' | 'legacyClient' | 'profile' | 'oauthOnly' | 'backchannelLogoutUri'>,
 ): RegisteredClient[] {
   const given = options.clients;
   let clients: RegisteredClient[];
@@ -28,6 +28,15 @@ export function resolveClients(
     clients = [...given];
   } else {
     const seeded: Record<string, ClientConfig> = { ...SEEDED_CLIENTS };
+    const back = options.backchannelLogoutUri;
+    if (back !== undefined && !(URL.canParse(back) && ['http:', 'https:'].includes(new URL(back).protocol)))
+      throw new Error(`backchannelLogoutUri "${back}" must be an absolute http(s) URL`);
+    if (back !== undefined)
+      seeded.confidential = {
+        ...SEEDED_CLIENTS.confidential,
+        backchannelLogoutUri: back,
+        backchannelLogoutSessionRequired: true,
+      };
     if (options.profile === 'fapi2') {
       // FAPI 2.0 allows no client secret: the seeded second confidential client signs assertions.
       const { clientSecret: _secret, ...partner } = SEEDED_CLIENTS.confidential2;

@@ -77,6 +77,14 @@ export interface ClientConfig {
   name: string;
   /** Where RP-Initiated Logout may send the user back to (exact match, OIDC RP-Initiated Logout §2). */
   postLogoutRedirectUris?: string[];
+  /** OIDC Back-Channel Logout §2.2: where a logout POSTs the client's logout token. */
+  backchannelLogoutUri?: string;
+  /** §2.2: whether the logout token must carry sid (the reference always sends it). */
+  backchannelLogoutSessionRequired?: boolean;
+  /** OIDC Front-Channel Logout §2: the URI the OP's logout page loads in an iframe. */
+  frontchannelLogoutUri?: string;
+  /** Front-Channel Logout §2: whether that URI gets iss and sid as query parameters. */
+  frontchannelLogoutSessionRequired?: boolean;
   /**
    * private_key_jwt (RFC 7523, OIDC Core §9): the client's registered public keys. A client with
    * keys authenticates only with a client assertion signed by one of them; it has no secret.
@@ -121,6 +129,11 @@ export interface ReferenceOptions {
   users?: UserConfig[];
   /** Seed also the legacy client (password and implicit grants); off by default. */
   legacyClient?: boolean;
+  /**
+   * The seeded confidential client's backchannel_logout_uri (OIDC Back-Channel Logout §2.2): where a logout POSTs
+   * its logout token, e.g. the harness's receiver `http://127.0.0.1:PORT/backchannel-logout`. None by default.
+   */
+  backchannelLogoutUri?: string;
   signingAlg?: SigningAlg;
   /** Base of the device activation page; defaults to the issuer. */
   deviceAuthUrl?: string;
@@ -236,6 +249,9 @@ export const SEEDED_CLIENTS = {
     clientSecret: 'web-app-secret-4f9c2a',
     redirectUris: ['https://web.example.test/callback'],
     postLogoutRedirectUris: ['https://web.example.test/logged-out'],
+    // Never loaded by the harness: its scenario reads the URL the logout page would load.
+    frontchannelLogoutUri: 'https://web.example.test/frontchannel-logout',
+    frontchannelLogoutSessionRequired: true,
     allowedScope: 'openid profile email address phone offline_access api:read',
     grantTypes: ['authorization_code', 'refresh_token'],
     firstParty: true,

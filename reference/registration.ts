@@ -145,8 +145,30 @@ export function checkMetadata(server: ServerContext, body: unknown): ClientMetad
       flaws,
     );
   }
+  for (const field of ['backchannel_logout_uri', 'frontchannel_logout_uri'] as const) {
+    if (input[field] !== undefined) metadata[field] = logoutUri(input[field], field);
+  }
+  for (const field of ['backchannel_logout_session_required', 'frontchannel_logout_session_required'] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'boolean') throw invalidMetadata(`${field} must be a boolean`);
+    metadata[field] = value;
+  }
   if (jwks !== undefined) metadata.jwks = jwks;
   return metadata;
+}
+
+/**
+ * OIDC Back-Channel Logout §2.2 and Front-Channel Logout §2: an absolute http(s) URI without a fragment (the
+ * reference POSTs to the back-channel one, so no other scheme).
+ */
+function logoutUri(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.length > MAX_STRING || !URL.canParse(value))
+    throw invalidMetadata(`${field} must be an absolute URI`);
+  const url = new URL(value);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalidMetadata(`${field} must be an http(s) URI`);
+  if (value.includes('#')) throw invalidMetadata(`${field} must not include a fragment`);
+  return value;
 }
 
 function authMethod(server: ServerContext, value: unknown): ClientAuthMethod {
@@ -273,6 +295,27 @@ export function clientOfRegistration(record: ClientRegistrationRecord): Register
     firstParty: method !== 'none',
     name: typeof metadata.client_name === 'string' ? metadata.client_name : record.clientId,
     ...(postLogout === undefined ? {} : { postLogoutRedirectUris: postLogout }),
+    ...logoutMetadata(metadata),
     ...(jwks === undefined ? {} : { jwks }),
+  };
+}
+
+/** The logout URIs a registration gave (OIDC Back-Channel Logout §2.2, Front-Channel Logout §2). */
+function logoutMetadata(
+  metadata: ClientMetadata,
+): Pick<
+  RegisteredClient,
+  | 'backchannelLogoutUri'
+  | 'backchannelLogoutSessionRequired'
+  | 'frontchannelLogoutUri'
+  | 'frontchannelLogoutSessionRequired'
+> {
+  const back = metadata.backchannel_logout_uri;
+  const front = metadata.frontchannel_logout_uri;
+  return {
+    ...(typeof back === 'string' ? { backchannelLogoutUri: back } : {}),
+    ...(metadata.backchannel_logout_session_required === true ? { backchannelLogoutSessionRequired: true } : {}),
+    ...(typeof front === 'string' ? { frontchannelLogoutUri: front } : {}),
+    ...(metadata.frontchannel_logout_session_required === true ? { frontchannelLogoutSessionRequired: true } : {}),
   };
 }

@@ -18,6 +18,10 @@ export interface TargetClient {
   firstParty: boolean;
   /** Where RP-Initiated Logout may return the user (the first registered one). */
   postLogoutRedirectUri?: string;
+  /** OIDC Back-Channel Logout §2.2: where the harness listens for the logout token. */
+  backchannelLogoutUri?: string;
+  /** OIDC Front-Channel Logout §2: the URI the logged-out page frames (never loaded by the harness). */
+  frontchannelLogoutUri?: string;
   /** private_key_jwt: the seeded keyed client's private key (test-only, like the seeded secrets). */
   privateJwk?: { kty: 'EC'; crv: string; kid: string; alg: string; x: string; y: string; d: string };
   /** A resource indicator (RFC 8707) the server knows. */
@@ -55,6 +59,8 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
         (client.clientSecret !== undefined ? 'client_secret_basic' : client.jwks ? 'private_key_jwt' : 'none'),
       firstParty: client.firstParty,
       ...(postLogoutRedirectUri === undefined ? {} : { postLogoutRedirectUri }),
+      ...(client.backchannelLogoutUri === undefined ? {} : { backchannelLogoutUri: client.backchannelLogoutUri }),
+      ...(client.frontchannelLogoutUri === undefined ? {} : { frontchannelLogoutUri: client.frontchannelLogoutUri }),
       ...privateKeyOf(client),
       ...(client.role === 'machine' && server.context.security.resources[0]
         ? { resource: server.context.security.resources[0] }

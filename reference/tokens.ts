@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
+import { BACKCHANNEL_LOGOUT_EVENT, LOGOUT_TOKEN_TYP } from '../protocol/logout.ts';
 import { tokenHash } from '../protocol/token-hash.ts';
 import { shapeClaims } from './claim-shapes.ts';
 import type { Flaws } from './flaws.ts';
@@ -56,6 +57,9 @@ export interface MintedAccessToken {
   /** Epoch milliseconds. */
   expiresAt: number;
 }
+
+/** Seconds a logout token is valid: two minutes, as OIDC Back-Channel Logout §2.4 suggests. */
+const LOGOUT_TOKEN_LIFETIME = 120;
 
 export class TokenService {
   constructor(private readonly deps: TokenServiceDeps) {}
@@ -119,6 +123,8 @@ export class TokenService {
     scope: string;
     authTime: number;
     nonce?: string;
+    /** The login session's sid (OIDC Back-Channel Logout §2.1, Front-Channel Logout §3). */
+    sid?: string;
     accessToken: string;
     /** Claims asked for with the claims request parameter (OIDC Core §5.5), by value. */
     requested?: Record<string, unknown>;
@@ -144,12 +150,32 @@ export class TokenService {
           // OIDC Core §2: REQUIRED when max_age was requested; always sent here.
           ...(flaws.has('auth-time-missing') ? {} : { auth_time: input.authTime }),
           ...(input.nonce === undefined ? {} : { nonce: input.nonce }),
+          ...(input.sid === undefined ? {} : { sid: input.sid }),
           at_hash: tokenHash(hashed, current.alg),
         },
         { client: input.client, user: input.user, scope: input.scope },
       ),
       flaws.has('id-token-unknown-kid') ? `${current.kid}-unknown` : current.kid,
     );
+  }
+
+  /**
+   * OIDC Back-Channel Logout §2.4: iss, aud, iat, exp, jti, the events claim, sub and sid; never a nonce (the
+   * flaw logout-token-has-nonce adds one); typ logout+jwt (explicit typing, RECOMMENDED there).
+   */
+  async logoutToken(input: { client: ClientConfig; sub: string; sid?: string }): Promise<string> {
+    const iat = this.#seconds();
+    return this.#sign(LOGOUT_TOKEN_TYP, {
+      iss: this.deps.issuer(),
+      sub: input.sub,
+      aud: input.client.clientId,
+      iat,
+      exp: iat + LOGOUT_TOKEN_LIFETIME,
+      jti: randomBytes(16).toString('base64url'),
+      events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+      ...(input.sid === undefined ? {} : { sid: input.sid }),
+      ...(this.deps.flaws.has('logout-token-has-nonce') ? { nonce: randomBytes(16).toString('base64url') } : {}),
+    });
   }
 
   #seconds(): number {

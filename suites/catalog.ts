@@ -76,40 +76,42 @@ import s72 from './token/response-format.ts';
 import s73 from './token/unsupported-grant-type.ts';
 import s74 from './userinfo/bearer.ts';
 import s75 from './userinfo/post.ts';
-import s76 from './logout/rp-initiated.ts';
-import s77 from './revocation/refresh-token.ts';
-import s78 from './introspection/active-state.ts';
-import s79 from './introspection/requires-auth.ts';
-import s80 from './tokens/third-party-short-lived.ts';
-import s81 from './consent/third-party-required.ts';
-import s82 from './par/bound-to-client.ts';
-import s83 from './par/flow.ts';
-import s84 from './par/request-uri-single-use.ts';
-import s85 from './par/required.ts';
-import s86 from './registration/code-flow.ts';
-import s87 from './registration/deleted-client.ts';
-import s88 from './registration/fragment-refused.ts';
-import s89 from './registration/management-auth.ts';
-import s90 from './registration/metadata-returned.ts';
-import s91 from './registration/redirect-uris-required.ts';
-import s92 from './registration/secret-expiry.ts';
-import s93 from './dpop/no-bearer-downgrade.ts';
-import s94 from './dpop/proof-checked.ts';
-import s95 from './dpop/refresh-bound.ts';
-import s96 from './dpop/token-bound.ts';
-import s97 from './mixup/iss-parameter.ts';
-import s98 from './resource/audience.ts';
-import s99 from './entropy/codes-and-tokens.ts';
-import s100 from './headers/authorization-cors.ts';
-import s101 from './headers/clickjacking.ts';
-import s102 from './headers/referrer-policy.ts';
-import s103 from './race/code-redemption.ts';
-import s104 from './race/refresh-rotation.ts';
-import s105 from './browser/clickjacking.ts';
-import s106 from './browser/code-flow.ts';
-import s107 from './browser/consent-third-party.ts';
-import s108 from './browser/device-activation.ts';
-import s109 from './browser/error-page.ts';
+import s76 from './logout/back-channel.ts';
+import s77 from './logout/front-channel.ts';
+import s78 from './logout/rp-initiated.ts';
+import s79 from './revocation/refresh-token.ts';
+import s80 from './introspection/active-state.ts';
+import s81 from './introspection/requires-auth.ts';
+import s82 from './tokens/third-party-short-lived.ts';
+import s83 from './consent/third-party-required.ts';
+import s84 from './par/bound-to-client.ts';
+import s85 from './par/flow.ts';
+import s86 from './par/request-uri-single-use.ts';
+import s87 from './par/required.ts';
+import s88 from './registration/code-flow.ts';
+import s89 from './registration/deleted-client.ts';
+import s90 from './registration/fragment-refused.ts';
+import s91 from './registration/management-auth.ts';
+import s92 from './registration/metadata-returned.ts';
+import s93 from './registration/redirect-uris-required.ts';
+import s94 from './registration/secret-expiry.ts';
+import s95 from './dpop/no-bearer-downgrade.ts';
+import s96 from './dpop/proof-checked.ts';
+import s97 from './dpop/refresh-bound.ts';
+import s98 from './dpop/token-bound.ts';
+import s99 from './mixup/iss-parameter.ts';
+import s100 from './resource/audience.ts';
+import s101 from './entropy/codes-and-tokens.ts';
+import s102 from './headers/authorization-cors.ts';
+import s103 from './headers/clickjacking.ts';
+import s104 from './headers/referrer-policy.ts';
+import s105 from './race/code-redemption.ts';
+import s106 from './race/refresh-rotation.ts';
+import s107 from './browser/clickjacking.ts';
+import s108 from './browser/code-flow.ts';
+import s109 from './browser/consent-third-party.ts';
+import s110 from './browser/device-activation.ts';
+import s111 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
@@ -189,38 +191,40 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['token/unsupported-grant-type', s73],
   ['userinfo/bearer', s74],
   ['userinfo/post', s75],
-  ['logout/rp-initiated', s76],
-  ['revocation/refresh-token', s77],
-  ['introspection/active-state', s78],
-  ['introspection/requires-auth', s79],
-  ['tokens/third-party-short-lived', s80],
-  ['consent/third-party-required', s81],
-  ['par/bound-to-client', s82],
-  ['par/flow', s83],
-  ['par/request-uri-single-use', s84],
-  ['par/required', s85],
-  ['registration/code-flow', s86],
-  ['registration/deleted-client', s87],
-  ['registration/fragment-refused', s88],
-  ['registration/management-auth', s89],
-  ['registration/metadata-returned', s90],
-  ['registration/redirect-uris-required', s91],
-  ['registration/secret-expiry', s92],
-  ['dpop/no-bearer-downgrade', s93],
-  ['dpop/proof-checked', s94],
-  ['dpop/refresh-bound', s95],
-  ['dpop/token-bound', s96],
-  ['mixup/iss-parameter', s97],
-  ['resource/audience', s98],
-  ['entropy/codes-and-tokens', s99],
-  ['headers/authorization-cors', s100],
-  ['headers/clickjacking', s101],
-  ['headers/referrer-policy', s102],
-  ['race/code-redemption', s103],
-  ['race/refresh-rotation', s104],
-  ['browser/clickjacking', s105],
-  ['browser/code-flow', s106],
-  ['browser/consent-third-party', s107],
-  ['browser/device-activation', s108],
-  ['browser/error-page', s109],
+  ['logout/back-channel', s76],
+  ['logout/front-channel', s77],
+  ['logout/rp-initiated', s78],
+  ['revocation/refresh-token', s79],
+  ['introspection/active-state', s80],
+  ['introspection/requires-auth', s81],
+  ['tokens/third-party-short-lived', s82],
+  ['consent/third-party-required', s83],
+  ['par/bound-to-client', s84],
+  ['par/flow', s85],
+  ['par/request-uri-single-use', s86],
+  ['par/required', s87],
+  ['registration/code-flow', s88],
+  ['registration/deleted-client', s89],
+  ['registration/fragment-refused', s90],
+  ['registration/management-auth', s91],
+  ['registration/metadata-returned', s92],
+  ['registration/redirect-uris-required', s93],
+  ['registration/secret-expiry', s94],
+  ['dpop/no-bearer-downgrade', s95],
+  ['dpop/proof-checked', s96],
+  ['dpop/refresh-bound', s97],
+  ['dpop/token-bound', s98],
+  ['mixup/iss-parameter', s99],
+  ['resource/audience', s100],
+  ['entropy/codes-and-tokens', s101],
+  ['headers/authorization-cors', s102],
+  ['headers/clickjacking', s103],
+  ['headers/referrer-policy', s104],
+  ['race/code-redemption', s105],
+  ['race/refresh-rotation', s106],
+  ['browser/clickjacking', s107],
+  ['browser/code-flow', s108],
+  ['browser/consent-third-party', s109],
+  ['browser/device-activation', s110],
+  ['browser/error-page', s111],
 ];

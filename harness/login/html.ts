@@ -14,6 +14,7 @@ import {
   MAX_ALERT_TEXT,
   MAX_CONTROLS,
   MAX_FORMS,
+  MAX_FRAMES,
   MAX_METAS,
   MAX_TEXT,
   type PageAlert,
@@ -134,6 +135,7 @@ export function readPage(html: string, url: string, status: number): PageModel {
   let inH1 = false;
   let scripts = 0;
   const metas: PageMeta[] = [];
+  const frames: string[] = [];
   let cut: string | undefined;
   const parser = new ScriptlessParser();
 
@@ -213,6 +215,9 @@ export function readPage(html: string, url: string, status: number): PageModel {
     const a = attributesOf(tag);
     if (name === 'script') scripts++;
     if (name === 'noscript') parser.readNoscriptAsMarkup();
+    if ((name === 'iframe' || name === 'frame') && a.src !== undefined && frames.length < MAX_FRAMES) {
+      frames.push(a.src);
+    }
     if (name === 'meta' && metas.length < MAX_METAS && (a.name !== undefined || a['http-equiv'] !== undefined)) {
       metas.push({
         ...(a.name !== undefined ? { name: a.name.trim().toLowerCase() } : {}),
@@ -329,6 +334,7 @@ export function readPage(html: string, url: string, status: number): PageModel {
     ...(cut ? { truncated: cut } : {}),
     ...(alerts.length ? { alerts } : {}),
     ...(metas.length ? { metas } : {}),
+    ...(frames.length ? { frames } : {}),
   };
 }
 

@@ -16,6 +16,7 @@ export const MAX_TEXT = 20_000;
 export const MAX_ALERTS = 20;
 /** At most this many `<meta name>` / `<meta http-equiv>` tags are read from a page. */
 export const MAX_METAS = 64;
+export const MAX_FRAMES = 64;
 export const MAX_ALERT_TEXT = 200;
 
 export interface PageControl {
@@ -88,6 +89,8 @@ export interface PageModel {
   alerts?: PageAlert[];
   /** Its `<meta name>` and `<meta http-equiv>` tags, in document order (names lower-cased; at most MAX_METAS). */
   metas?: PageMeta[];
+  /** The src of its `<iframe>` and `<frame>` elements as written, in document order (at most MAX_FRAMES). */
+  frames?: string[];
 }
 
 /** A `<meta>` tag that names a value (`name="referrer"`) or stands for a header (`http-equiv="refresh"`). */

@@ -91,17 +91,19 @@ export function roleRequest(role: ClientRole, target: Target, loopback: string, 
     token_endpoint_auth_method: authMethod,
   });
   const name = { client_name: `idp-conformance ${role} (delete me if the run left me behind)` };
+  const logout = logoutRegistration(discovery ?? undefined, `${loopback}/${role}`);
   let request: RoleRequest;
   switch (role) {
     case 'confidential':
     case 'confidential2':
       request = {
-        metadata: codeClient('client_secret_basic'),
+        metadata: { ...codeClient('client_secret_basic'), ...(role === 'confidential' ? logout.metadata : {}) },
         entry: {
           redirectUri,
           postLogoutRedirectUri,
           // The first client also asks for an API scope: its tokens are what the exchange client exchanges.
           scope: ask('profile', 'email', 'offline_access', ...(role === 'confidential' ? apis.slice(0, 1) : [])),
+          ...(role === 'confidential' ? logout.entry : {}),
         },
       };
       break;
@@ -376,4 +378,27 @@ export async function registerClients(options: RegisterClientsOptions): Promise<
   if (done.length) log(`registration: registered ${done.join(', ')} at ${endpoint}`);
   for (const [role, reason] of session.refused) log(`registration: ${role} not registered: ${reason}`);
   return session;
+}
+
+/**
+ * The logout URIs the first confidential client registers where discovery offers the feature (OIDC Back-Channel
+ * Logout §2.2, Front-Channel Logout §2), both with sid required: the back-channel one on the loopback port, where
+ * logout.back-channel listens during its run; the front-channel one is never loaded.
+ */
+function logoutRegistration(
+  discovery: Record<string, unknown> | undefined,
+  base: string,
+): { metadata: Record<string, unknown>; entry: Pick<ClientEntry, 'backchannelLogoutUri' | 'frontchannelLogoutUri'> } {
+  const back = discovery?.backchannel_logout_supported === true ? `${base}/backchannel-logout` : undefined;
+  const front = discovery?.frontchannel_logout_supported === true ? `${base}/frontchannel-logout` : undefined;
+  return {
+    metadata: {
+      ...(back === undefined ? {} : { backchannel_logout_uri: back, backchannel_logout_session_required: true }),
+      ...(front === undefined ? {} : { frontchannel_logout_uri: front, frontchannel_logout_session_required: true }),
+    },
+    entry: {
+      ...(back === undefined ? {} : { backchannelLogoutUri: back }),
+      ...(front === undefined ? {} : { frontchannelLogoutUri: front }),
+    },
+  };
 }

@@ -39,6 +39,10 @@
  * - Token exchange (RFC 8693) is left out: oidc-provider has none built in, and a grant written
  *   here with registerGrantType would test our code, not the independent implementation's. The
  *   target has no `exchange` client, so the token-exchange scenarios skip for that reason.
+ * - Back-channel logout (features.backchannelLogout) is on: the confidential client's backchannel_logout_uri is a
+ *   free loopback port per start, where logout.back-channel listens; oidc-provider's protection against requests to
+ *   special-use addresses (SSRF) is lifted for http://127.0.0.1 only (the `fetch` helper). oidc-provider 9 has no
+ *   front-channel logout.
  * - Storage: interop/oidc-provider/adapter.ts (unbounded, atomic consume) instead of the
  *   development-only MemoryAdapter (a 1000-entry LRU). Keys: a fresh RS256 key per start, not the
  *   development keys; fresh cookie keys and client secrets too.
@@ -49,6 +53,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import type Provider from 'oidc-provider';
 import type { Account, KoaContextWithOIDC, ProviderClient } from 'oidc-provider';
+import { unusedLoopbackPort } from '../../harness/ports.ts';
 import { createAtomicMemoryAdapter } from './adapter.ts';
 
 /** The resource server client_credentials tokens are issued for (RFC 8707 resource indicator). */
@@ -68,6 +73,8 @@ export interface TargetClient {
   authMethod?: 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
   firstParty?: boolean;
   postLogoutRedirectUri?: string;
+  /** OIDC Back-Channel Logout: where the harness listens for the logout token (a free loopback port per start). */
+  backchannelLogoutUri?: string;
   /** private_key_jwt: the keyed client's private JWK (generated per start). */
   privateJwk?: { kty: 'EC'; crv: string; x: string; y: string; d: string; kid: string; alg: string };
   /** A resource indicator (RFC 8707) the provider knows. */
@@ -152,7 +159,7 @@ function secret(): string {
   return randomBytes(24).toString('base64url');
 }
 
-function fixtureClients(): FixtureClient[] {
+function fixtureClients(backchannelLogoutUri: string): FixtureClient[] {
   const confidential = (
     role: 'confidential' | 'confidential2',
     clientId: string,
@@ -161,6 +168,8 @@ function fixtureClients(): FixtureClient[] {
   ): FixtureClient => {
     const clientSecret = secret();
     const postLogoutRedirectUri = redirectUri.replace(/\/callback$/, '/logged-out');
+    // OIDC Back-Channel Logout §2.2: the first client's logout token goes to the harness's receiver.
+    const backchannel = role === 'confidential' ? backchannelLogoutUri : undefined;
     return {
       role,
       metadata: {
@@ -172,6 +181,9 @@ function fixtureClients(): FixtureClient[] {
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
         scope: allowedScope,
+        ...(backchannel === undefined
+          ? {}
+          : { backchannel_logout_uri: backchannel, backchannel_logout_session_required: true }),
       },
       target: {
         clientId,
@@ -181,6 +193,7 @@ function fixtureClients(): FixtureClient[] {
         authMethod: 'client_secret_basic',
         firstParty: true,
         postLogoutRedirectUri,
+        ...(backchannel === undefined ? {} : { backchannelLogoutUri: backchannel }),
       },
     };
   };
@@ -343,7 +356,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     use: 'sig',
   };
 
-  const clients = fixtureClients();
+  const clients = fixtureClients(`http://127.0.0.1:${await unusedLoopbackPort()}/backchannel-logout`);
   const thirdParty = new Set(clients.filter((c) => c.target.firstParty === false).map((c) => c.metadata.client_id));
   const lifetime = (pair: { firstParty: number; thirdParty: number }, client: ProviderClient | undefined) =>
     client && thirdParty.has(client.clientId) ? pair.thirdParty : pair.firstParty;
@@ -359,6 +372,14 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
   const registration = opts.registration;
   const provider = new ProviderClass(issuer, {
     adapter,
+    // oidc-provider refuses outgoing requests to special-use addresses (loopback included: SSRF protection, its
+    // `dispatcher`); the harness's back-channel logout receiver is on loopback (for the fixture's client and for one
+    // a zero-config run registers), so http://127.0.0.1 is let through, nothing else.
+    fetch: (url: URL | string, options: RequestInit & { dispatcher?: unknown }) => {
+      const { dispatcher, ...rest } = options;
+      const loopback = new URL(String(url)).origin.startsWith('http://127.0.0.1:');
+      return globalThis.fetch(url, loopback ? rest : ({ ...rest, dispatcher } as RequestInit));
+    },
     clients: clients.map((c) => c.metadata),
     jwks: { keys: [signingKey] },
     // OIDC Core §3.1.2.1: the authorization endpoint MUST take POST too (opts.authorizationPost).
@@ -408,6 +429,8 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
           }
         : {}),
       devInteractions: { enabled: true },
+      // OIDC Back-Channel Logout 1.0 (oidc-provider 9 has no front-channel logout any more).
+      backchannelLogout: { enabled: true },
       claimsParameter: { enabled: true },
       deviceFlow: { enabled: true },
       clientCredentials: { enabled: true },

@@ -81,7 +81,7 @@ export function redirectError(ctx: Context, server: ServerContext, err: Redirect
 /** Issues the authorization code for a completed interaction: single use, short-lived, bound to all of it. */
 export async function issueCode(
   server: ServerContext,
-  interaction: InteractionRecord & { sub: string; authTime: number },
+  interaction: InteractionRecord & { sub: string; authTime: number; sid?: string },
 ): Promise<string> {
   // RFC 6749 §10.10: 256 random bits; the flaw keeps 48.
   const code = server.flaws.has('low-entropy-codes') ? randomBytes(6).toString('hex') : randomToken();
@@ -93,6 +93,7 @@ export async function issueCode(
     sub: interaction.sub,
     scope: interaction.scope,
     authTime: interaction.authTime,
+    ...(interaction.sid === undefined ? {} : { sid: interaction.sid }),
     expiresAt: server.now() + server.lifetimes.authorizationCode * 1000,
     ...(interaction.nonce === undefined ? {} : { nonce: interaction.nonce }),
     ...(interaction.claims === undefined ? {} : { claims: interaction.claims }),

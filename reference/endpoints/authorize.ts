@@ -85,12 +85,12 @@ async function startInteraction(ctx: Context, server: ServerContext, sent: URLSe
   const expiresAt = server.now() + server.lifetimes.interaction * 1000;
   if (decision.kind === 'answer') {
     // Signed in by the session, nothing to ask: the answer goes straight back (OIDC Core §3.1.2.5).
-    const { sub, authTime } = decision.session;
-    return answerClient(ctx, server, client, { ...request, id, expiresAt, sub, authTime });
+    const { sub, authTime, id: sessionId } = decision.session;
+    return answerClient(ctx, server, client, { ...request, id, expiresAt, sub, authTime, sessionId });
   }
   if (decision.kind === 'consent') {
-    const { sub, authTime } = decision.session;
-    await server.store.saveInteraction({ ...request, id, expiresAt, sub, authTime });
+    const { sub, authTime, id: sessionId } = decision.session;
+    await server.store.saveInteraction({ ...request, id, expiresAt, sub, authTime, sessionId });
     setInteractionCookie(ctx, server, id, server.lifetimes.interaction);
     ctx.status = 303;
     ctx.set('Location', server.url(interactionPath(id)));
@@ -145,7 +145,7 @@ export function redirectUriRegistered(server: ServerContext, client: RegisteredC
   );
 }
 
-export type AuthorizationRequest = Omit<InteractionRecord, 'id' | 'expiresAt' | 'sub' | 'authTime'>;
+export type AuthorizationRequest = Omit<InteractionRecord, 'id' | 'expiresAt' | 'sub' | 'authTime' | 'sessionId'>;
 
 /** Everything else; from here on the redirect_uri is trusted, so errors are redirected to it. */
 async function validateRequest(

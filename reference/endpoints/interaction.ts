@@ -14,7 +14,7 @@ import { parseScope } from '../scopes.ts';
 import type { InteractionRecord } from '../store/store.ts';
 import { authenticateUser } from '../users.ts';
 import { consentPage } from '../views/consent.ts';
-import { rememberConsent, startSession } from './login-session.ts';
+import { rememberClient, rememberConsent, startSession } from './login-session.ts';
 import { loginPage } from '../views/login.ts';
 import {
   hasInteractionCookie,
@@ -47,8 +47,9 @@ export const interactionEndpoint: Endpoint = {
           error: 'Invalid username or password.',
         });
       }
-      const loggedIn: LoggedIn = { ...interaction, sub: user.sub, authTime: Math.floor(server.now() / 1000) };
-      await startSession(ctx, server, loggedIn.sub, loggedIn.authTime);
+      const authTime = Math.floor(server.now() / 1000);
+      const session = await startSession(ctx, server, user.sub, authTime);
+      const loggedIn: LoggedIn = { ...interaction, sub: user.sub, authTime, sessionId: session.id };
       if (!needsConsent(server, client)) return complete(ctx, server, client, loggedIn, 'approve');
       await server.store.saveInteraction(loggedIn);
       ctx.status = 303;
@@ -161,9 +162,10 @@ export async function answerClient(
   interaction: LoggedIn,
 ): Promise<void> {
   const target = targetOf(interaction);
+  const sid = await rememberClient(server, interaction.sessionId, client.clientId);
   const response =
     target.responseMode === 'fragment'
       ? await implicitResponse(server, client, interaction)
-      : { code: await issueCode(server, interaction) };
+      : { code: await issueCode(server, { ...interaction, ...(sid === undefined ? {} : { sid }) }) };
   redirectToClient(ctx, server, target, response);
 }

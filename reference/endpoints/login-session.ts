@@ -50,6 +50,7 @@ export async function startSession(
     id: randomToken(),
     sub,
     authTime,
+    sid: randomToken(),
     expiresAt: server.now() + server.lifetimes.session * 1000,
   };
   await server.store.saveSession(record);
@@ -84,4 +85,20 @@ export async function rememberConsent(
   const before = session.consents?.[clientId];
   const merged = [...new Set([...parseScope(before ?? ''), ...parseScope(scope)])].join(' ');
   await server.store.saveSession({ ...session, consents: { ...session.consents, [clientId]: merged } });
+}
+
+/**
+ * Records that `clientId` got an authorization response in session `sessionId` (a logout notifies it: OIDC
+ * Back-Channel Logout §2.7, Front-Channel Logout §4); returns the session's sid, if the session is still alive.
+ */
+export async function rememberClient(
+  server: ServerContext,
+  sessionId: string | undefined,
+  clientId: string,
+): Promise<string | undefined> {
+  const session = sessionId === undefined ? undefined : await server.store.findSession(sessionId);
+  if (!session) return undefined;
+  if (!session.clients?.includes(clientId))
+    await server.store.saveSession({ ...session, clients: [...(session.clients ?? []), clientId] });
+  return session.sid;
 }

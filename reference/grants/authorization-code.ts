@@ -39,6 +39,7 @@ export const authorizationCode: Grant = {
       grantId,
       authTime,
       ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
+      ...(record.sid === undefined ? {} : { sid: record.sid }),
       ...(record.claims === undefined ? {} : { claims: record.claims }),
     });
   },

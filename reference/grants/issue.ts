@@ -19,6 +19,8 @@ export interface Issuance {
   /** Epoch seconds of the user's login; needed for an ID token. */
   authTime?: number;
   nonce?: string;
+  /** The login session's sid (OIDC Back-Channel Logout §2.1), for the ID token. */
+  sid?: string;
   /** Token exchange (RFC 8693 §4.1): who acts on behalf of `sub`. */
   act?: ActClaim;
   /** The claims request parameter's claims (OIDC Core §5.5). */
@@ -64,6 +66,7 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
         ? {}
         : { requested: requestedClaimValues(user, issuance.claims.idToken) }),
       ...(issuance.nonce === undefined ? {} : { nonce: issuance.nonce }),
+      ...(issuance.sid === undefined ? {} : { sid: issuance.sid }),
     });
   }
   // RFC 6749 §5.1: token_type is REQUIRED; the flaw leaves it out of a Bearer token's response (a DPoP-bound one keeps

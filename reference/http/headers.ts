@@ -30,10 +30,12 @@ export function setBaseHeaders(ctx: Context): void {
  * and no external resources. form-action is left open on purpose: browsers apply it to the
  * redirect that follows a form POST, which here goes to the client's redirect_uri.
  */
-export function pageHeaders(ctx: Context, flaws: Flaws): void {
+export function pageHeaders(ctx: Context, flaws: Flaws, frameSources: readonly string[] = []): void {
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Pragma', 'no-cache');
   const csp = ["default-src 'none'", "style-src 'unsafe-inline'", "img-src 'self' data:", "base-uri 'none'"];
+  // The logged-out page frames the clients' front-channel logout URIs (OIDC Front-Channel Logout §4), no others.
+  if (frameSources.length > 0) csp.push(`frame-src ${frameSources.join(' ')}`);
   if (!flaws.has('no-frame-protection')) {
     ctx.set('X-Frame-Options', 'DENY');
     csp.push("frame-ancestors 'none'");

@@ -5,8 +5,14 @@ import { errorPage } from '../views/error.ts';
 import { catchOAuthErrors } from './errors.ts';
 import { pageHeaders } from './headers.ts';
 
-export function renderPage(ctx: Context, flaws: Flaws, html: string, status = 200): void {
-  pageHeaders(ctx, flaws);
+export function renderPage(
+  ctx: Context,
+  flaws: Flaws,
+  html: string,
+  status = 200,
+  frameSources: readonly string[] = [],
+): void {
+  pageHeaders(ctx, flaws, frameSources);
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = html;

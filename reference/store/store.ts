@@ -37,6 +37,8 @@ export interface CodeRecord {
   codeChallengeMethod?: PkceMethod;
   /** Epoch seconds of the user's login (the ID token's auth_time). */
   authTime: number;
+  /** The login session's sid, for the ID token (OIDC Back-Channel Logout §2.1). */
+  sid?: string;
   /** The claims request parameter's claims (OIDC Core §5.5). */
   claims?: RequestedClaims;
   expiresAt: number;
@@ -95,6 +97,8 @@ export interface InteractionRecord {
   /** Set once the user has logged in. */
   sub?: string;
   authTime?: number;
+  /** The id of the login session the user signed in with (server-side only; never sent). */
+  sessionId?: string;
   /** The claims request parameter's claims (OIDC Core §5.5). */
   claims?: RequestedClaims;
   expiresAt: number;
@@ -139,6 +143,13 @@ export interface SessionRecord {
   authTime: number;
   /** Client ids the user has consented for in this session, with the scopes granted. */
   consents?: Record<string, string>;
+  /**
+   * The session's public identifier: the ID tokens' and logout tokens' sid (OIDC Back-Channel Logout §2.1,
+   * Front-Channel Logout §3); never the record's id, which is the cookie's secret value.
+   */
+  sid?: string;
+  /** Client ids that got an authorization response in this session: the RPs a logout notifies. */
+  clients?: string[];
   expiresAt: number;
 }
 

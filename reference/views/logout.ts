@@ -20,11 +20,15 @@ export function logoutConfirmPage(view: { action: string; fields: Record<string,
   );
 }
 
-export function loggedOutPage(view: { signedOut: boolean }): string {
+/** The answer; once signed out, an invisible iframe per front-channel logout URI (OIDC Front-Channel Logout §4). */
+export function loggedOutPage(view: { signedOut: boolean; frames?: readonly string[] }): string {
+  const frames = (view.frames ?? []).map(
+    (src) => html`<iframe src="${src}" title="Signing you out" hidden width="0" height="0"></iframe>`,
+  );
   return page(
     view.signedOut ? 'Signed out' : 'Still signed in',
     view.signedOut
-      ? html`<h1>You are signed out</h1><p>You may close this window.</p>`
+      ? html`<h1>You are signed out</h1><p>You may close this window.</p>${frames}`
       : html`<h1>You are still signed in</h1>`,
   );
 }

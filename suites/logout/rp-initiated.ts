@@ -1,22 +1,14 @@
+import { CheckFailure, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
 import {
-  CheckFailure,
-  PreconditionError,
-  defineScenario,
-  describeOutcome,
-  type LoginSession,
-  type ScenarioContext,
-} from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, NO_INTERACTION_ERRORS, authorizeInSession, signIn } from '../checks/index.ts';
+  CODE_FLOW_CAPABILITIES,
+  NO_INTERACTION_ERRORS,
+  authorizeInSession,
+  endSessionWalk,
+  signIn,
+} from '../checks/index.ts';
 
 /** A post_logout_redirect_uri that no client registers (never fetched: the walk stops at it). */
 const UNREGISTERED = 'https://attacker.example.test/logged-out';
-
-/** The user follows a logout request to the end-session endpoint, agreeing if asked; stops at either URI. */
-function logout(ctx: ScenarioContext, session: LoginSession, params: Record<string, string>, stopAt: string[]) {
-  const url = new URL(ctx.target.endpoints.endSession!);
-  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-  return ctx.login.authorize(url.href, stopAt, { session, stayWithin: ctx.target.issuer });
-}
 
 export default defineScenario({
   id: 'logout.rp-initiated',
@@ -55,7 +47,7 @@ export default defineScenario({
     // 1. An unregistered post_logout_redirect_uri: the IdP must not send the user there (an open redirector otherwise).
     await ctx.softly(async () => {
       const first = await signIn(ctx, 'confidential');
-      const outcome = await logout(
+      const outcome = await endSessionWalk(
         ctx,
         first.session,
         {
@@ -80,7 +72,7 @@ export default defineScenario({
     // 2. The registered URI: back there with state, and the session is over.
     const signedIn = await signIn(ctx, 'confidential');
     const state = ctx.random(12);
-    const outcome = await logout(
+    const outcome = await endSessionWalk(
       ctx,
       signedIn.session,
       { id_token_hint: signedIn.idToken, client_id: client.clientId, post_logout_redirect_uri: registered, state },

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unusedLoopbackPort } from '../../harness/ports.ts';
 import { spawnCli, waitFor } from '../support/spawn-cli.ts';
 import { OPT_IN } from '../matrix/opt-in.ts';
 
@@ -30,7 +31,19 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
     // --admin-hooks: the written config names the key-rotation hook, so jwks.rotation runs too;
     // --registration: discovery names the registration endpoint, so the registration scenarios run.
     const out = join(dir, 'nested', 't.json');
-    proc = start(['serve', '--port', '0', '--admin-hooks', '--registration', '--target-out', out]);
+    // --backchannel-logout-uri: the written config names it, so logout.back-channel runs too.
+    const backchannel = `http://127.0.0.1:${await unusedLoopbackPort()}/backchannel-logout`;
+    proc = start([
+      'serve',
+      '--port',
+      '0',
+      '--admin-hooks',
+      '--registration',
+      '--backchannel-logout-uri',
+      backchannel,
+      '--target-out',
+      out,
+    ]);
     await waitFor(proc.output, 'Press Ctrl+C to stop.');
   });
   afterAll(async () => {
@@ -58,6 +71,7 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
           redirectUri: expect.any(String),
           authMethod: 'client_secret_basic',
           firstParty: true,
+          backchannelLogoutUri: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/backchannel-logout$/),
         },
         confidential2: { clientId: 'partner-app', authMethod: 'client_secret_basic' },
         public: { clientId: 'spa', authMethod: 'none', firstParty: false },

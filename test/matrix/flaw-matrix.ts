@@ -103,6 +103,14 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
         'its id_token_hint is an ID token with the wrong aud, so the OP does not take it as a hint for this ' +
         'client and does not redirect back',
     },
+    'logout.back-channel': {
+      status: 'error',
+      why: 'its logout request carries that ID token as id_token_hint, refused with an error page: no logout happens',
+    },
+    'logout.front-channel': {
+      status: 'error',
+      why: 'the same: the id_token_hint is refused with an error page, so there is no logged-out page to read',
+    },
   },
   'id-token-unknown-kid': {
     'id-token-hint.prompt-none': {
@@ -114,6 +122,14 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
       status: 'failed',
       kind: 'refused-wrongly',
       why: 'the same: the id_token_hint is refused, so the logout does not redirect back',
+    },
+    'logout.back-channel': {
+      status: 'error',
+      why: 'the same: the id_token_hint is refused with an error page, so no logout happens',
+    },
+    'logout.front-channel': {
+      status: 'error',
+      why: 'the same: the id_token_hint is refused with an error page, so there is no logged-out page to read',
     },
   },
   'prompt-none-ignored': {

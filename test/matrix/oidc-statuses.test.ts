@@ -33,6 +33,8 @@ const EXPECTED: ReadonlyArray<[FlawName, string, Status]> = [
   ['rotation-drops-old-key', 'jwks.rotation', 'warning'],
   ['logout-open-redirect', 'logout.rp-initiated', 'failed'],
   ['logout-keeps-session', 'logout.rp-initiated', 'failed'],
+  ['logout-token-has-nonce', 'logout.back-channel', 'failed'],
+  ['front-channel-no-sid', 'logout.front-channel', 'failed'],
 ];
 
 const scenario = (id: string) => {

@@ -6,6 +6,7 @@
  */
 import { decodeJwt } from 'jose';
 import { describe } from 'vitest';
+import { readPage } from '../../harness/login/html.ts';
 import { newVerifier, s256, SPA, WEB, type ReferenceClient } from '../support/reference-client.ts';
 import { Browser, walk } from '../support/session-browser.ts';
 import { flawTests, type FlawProbe } from './flaw-matrix.ts';
@@ -207,6 +208,26 @@ const PROBES: FlawProbe[] = [
     },
     clean: 'login_required',
     flawed: 'code',
+  },
+  {
+    flaw: 'logout-token-has-nonce',
+    probe: async (idp) => {
+      const token = await idp.server.context.tokens.logoutToken({ client: WEB, sub: 'user-0001-alice', sid: 's' });
+      return Object.keys(decodeJwt(token)).sort();
+    },
+    clean: ['aud', 'events', 'exp', 'iat', 'iss', 'jti', 'sid', 'sub'],
+    flawed: ['aud', 'events', 'exp', 'iat', 'iss', 'jti', 'nonce', 'sid', 'sub'],
+  },
+  {
+    flaw: 'front-channel-no-sid',
+    probe: async (idp) => {
+      const { browser, idToken } = await signedIn(idp);
+      const res = await browser.send(`${idp.issuer}/session/end?${new URLSearchParams({ id_token_hint: idToken })}`);
+      const frames = readPage(await res.text(), res.url, res.status).frames ?? [];
+      return frames.map((src) => [...new URL(src).searchParams.keys()]);
+    },
+    clean: [['iss', 'sid']],
+    flawed: [['iss']],
   },
 ];
 

@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unusedLoopbackPort } from '../../harness/ports.ts';
 import type { Report } from '../../harness/results.ts';
 import { runConformance } from '../../index.ts';
 import {
@@ -58,12 +59,21 @@ const instances: { server: ReferenceServer; url: string; store: RedisStore }[] =
 beforeAll(async () => {
   redis = await startRedis();
   proxy = await roundRobinProxy();
+  // One back-channel logout URI for both: the logout.back-channel receiver, whichever instance ends the session.
+  const backchannelLogoutUri = `http://127.0.0.1:${await unusedLoopbackPort()}/backchannel-logout`;
   for (let i = 0; i < 2; i++) {
     const store = new RedisStore({ url: redis.url, prefix: 'fleet:' });
     const keys = await sharedKeySet(store, 'RS256');
     // Open registration too: a client registered at one instance is used and deleted at the other
     // (the registration.* scenarios through the proxy).
-    const server = createReferenceServer({ issuer: proxy.url, store, keys, deviceInterval: 1, registration: true });
+    const server = createReferenceServer({
+      issuer: proxy.url,
+      store,
+      keys,
+      deviceInterval: 1,
+      registration: true,
+      backchannelLogoutUri,
+    });
     const { port } = await server.listen(0, '127.0.0.1');
     const url = `http://127.0.0.1:${port}`;
     instances.push({ server, url, store });
