@@ -1,0 +1,133 @@
+import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import {
+  ACCESS_TOKEN_JWT_CLAIMS,
+  type AccessTokenJwtClaim,
+  accessTokenClaimWellTyped,
+  compactJwsParts,
+  isAccessTokenJwtTyp,
+} from '../../protocol/jwt-profiles.ts';
+import { ASYMMETRIC_ALGS } from '../../protocol/jws.ts';
+import { CODE_FLOW_CAPABILITIES } from '../checks/index.ts';
+
+const ROLE = 'confidential';
+
+/** The algorithms discovery lists for anything the server signs (`*_signing_alg_values_supported`). */
+function advertisedSigningAlgs(discovery: Record<string, unknown> | null | undefined): string[] {
+  const fields = Object.entries(discovery ?? {}).filter(([name]) => name.endsWith('_signing_alg_values_supported'));
+  return [...new Set(fields.flatMap(([, v]) => (Array.isArray(v) ? v.filter((a) => typeof a === 'string') : [])))];
+}
+
+export default defineScenario({
+  id: 'access-token.jwt-profile',
+  title:
+    'A JWT access token follows RFC 9068: typ at+jwt; iss (the issuer), exp, aud, sub, client_id, iat and jti ' +
+    'present and well typed; signed, never with none, verifying with a key of the JWKS',
+  requirements: {
+    rfc9068_2_1: {
+      spec: 'RFC 9068',
+      section: '2.1',
+      level: 'MUST',
+      party: 'server',
+      note: 'typ MUST be the at+jwt media type; JWT access tokens MUST be signed and MUST NOT use none',
+    },
+    rfc9068_2_1_asymmetric: {
+      spec: 'RFC 9068',
+      section: '2.1',
+      level: 'SHOULD',
+      party: 'server',
+      note: 'asymmetric cryptography is RECOMMENDED (a resource server verifies with the published keys)',
+    },
+    rfc9068_2_2: {
+      spec: 'RFC 9068',
+      section: '2.2',
+      level: 'MUST',
+      party: 'server',
+      note:
+        'iss, exp, aud, sub, client_id, iat, jti are REQUIRED; iss is the issuer identifier every resource server ' +
+        'matches exactly (§4)',
+    },
+    rfc9068_4: {
+      spec: 'RFC 9068',
+      section: '4',
+      level: 'MUST',
+      party: 'server',
+      note:
+        'resource servers MUST validate the signature with the keys the AS provides (its jwks_uri): a token no ' +
+        'published key verifies is refused by all of them',
+    },
+  },
+  severity: 'medium',
+  appliesTo: 'oauth2',
+  requires: { roles: [ROLE], user: true, capabilities: CODE_FLOW_CAPABILITIES },
+  catches: ['at-jwt-wrong-typ'],
+  async run(ctx) {
+    const { tokens } = await ctx.flows.tokens(ROLE);
+    const token = tokens.access_token;
+    const parts = compactJwsParts(token);
+    if (!parts) {
+      const shape = token.split('.').length === 5 ? 'a JWE (five parts)' : 'no JWS in compact serialization';
+      return ctx.skip(
+        `the access token is ${shape}; RFC 9068 applies where the server issues JWT access tokens (signed JWS)`,
+      );
+    }
+    const { header, payload } = parts;
+    const alg = String(header.alg);
+    ctx.evidence.note(
+      `The access token is a JWS: typ ${JSON.stringify(header.typ)}, alg ${alg}, claims ` +
+        `${Object.keys(payload).join(', ')}.`,
+    );
+
+    await ctx.softly(() => {
+      if (isAccessTokenJwtTyp(header.typ)) return;
+      throw new CheckFailure(
+        `The JWT access token's header has typ ${header.typ === undefined ? '(absent)' : JSON.stringify(header.typ)}; ` +
+          'RFC 9068 §2.1 requires the media type at+jwt (or application/at+jwt) in typ.',
+        { requirement: ctx.req.rfc9068_2_1, kind: 'refused-wrongly' },
+      );
+    });
+
+    const wrong = (Object.keys(ACCESS_TOKEN_JWT_CLAIMS) as AccessTokenJwtClaim[]).flatMap((name) =>
+      accessTokenClaimWellTyped(name, payload[name])
+        ? []
+        : [`${name} ${payload[name] === undefined ? 'absent' : `is ${JSON.stringify(payload[name])}`}`],
+    );
+    if (typeof payload.iss === 'string' && payload.iss !== ctx.target.issuer)
+      wrong.push(`iss is ${JSON.stringify(payload.iss)}, not the issuer ${JSON.stringify(ctx.target.issuer)}`);
+    if (wrong.length > 0) {
+      await ctx.softly(() => {
+        throw new CheckFailure(
+          `The JWT access token's claims are wrong: ${wrong.join('; ')}; RFC 9068 §2.2 requires iss (the issuer ` +
+            'identifier), exp and iat (NumericDate), aud, sub, client_id and jti.',
+          { requirement: ctx.req.rfc9068_2_2, kind: 'refused-wrongly' },
+        );
+      });
+    }
+
+    if (alg.toLowerCase() === 'none') {
+      throw new CheckFailure(
+        'The JWT access token is unsecured (alg none); RFC 9068 §2.1 requires it to be signed and forbids none.',
+        { requirement: ctx.req.rfc9068_2_1, kind: 'accepted' },
+      );
+    }
+    const advertised = advertisedSigningAlgs(ctx.target.discovery);
+    ctx.evidence.note(
+      `alg ${alg} ${advertised.includes(alg) ? 'is' : 'is not'} among the signing algorithms the metadata lists ` +
+        `(${advertised.join(', ') || 'none listed'}); no metadata field names the access token's own.`,
+    );
+    if (!(ASYMMETRIC_ALGS as readonly string[]).includes(alg)) {
+      throw new CheckFailure(
+        `The JWT access token is signed with ${alg}, not an asymmetric algorithm, so no resource server can verify ` +
+          "it with the server's published keys; RFC 9068 §2.1 recommends asymmetric signatures.",
+        { requirement: ctx.req.rfc9068_2_1_asymmetric, kind: 'refused-wrongly' },
+      );
+    }
+    const why = await ctx.jwt.jwksVerifies(token, ASYMMETRIC_ALGS);
+    if (why !== undefined) {
+      throw new CheckFailure(
+        `The JWT access token (alg ${alg}) does not verify with the JWKS: ${why}; RFC 9068 §4 has resource servers ` +
+          'validate it with the keys the authorization server publishes.',
+        { requirement: ctx.req.rfc9068_4, kind: 'refused-wrongly' },
+      );
+    }
+  },
+});
