@@ -31,11 +31,15 @@ export function parseClaimsRequest(value: string): RequestedClaims {
 
 /**
  * OIDC Core §5.5.1.1: the acr values an essential acr claim of the ID token asks for (its `values`, or its `value`),
- * or undefined when acr is not asked for as essential with values. Read from a claims parameter parseClaimsRequest
- * has accepted.
+ * or undefined when acr is not asked for as essential with values (or the parameter is no JSON).
  */
 export function essentialAcrValues(value: string): string[] | undefined {
-  const parsed: unknown = JSON.parse(value);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined; // parseClaimsRequest answers a claims parameter that is not JSON
+  }
   const idToken = isObject(parsed) ? parsed.id_token : undefined;
   const acr = isObject(idToken) ? idToken.acr : undefined;
   if (!isObject(acr) || acr.essential !== true) return undefined;

@@ -28,32 +28,29 @@ export default defineScenario({
       section: '2.1',
       level: 'MUST',
       party: 'server',
-      note: 'typ MUST be the at+jwt media type; JWT access tokens MUST be signed and MUST NOT use none',
+      note: 'typ at+jwt; signed, never with none',
     },
     rfc9068_2_1_asymmetric: {
       spec: 'RFC 9068',
       section: '2.1',
       level: 'SHOULD',
       party: 'server',
-      note: 'asymmetric cryptography is RECOMMENDED (a resource server verifies with the published keys)',
+      note: 'asymmetric signatures are RECOMMENDED',
     },
     rfc9068_2_2: {
       spec: 'RFC 9068',
       section: '2.2',
       level: 'MUST',
       party: 'server',
-      note:
-        'iss, exp, aud, sub, client_id, iat, jti are REQUIRED; iss is the issuer identifier every resource server ' +
-        'matches exactly (§4)',
+      note: 'iss (the issuer), exp, aud, sub, client_id, iat and jti are REQUIRED',
     },
     rfc9068_4: {
       spec: 'RFC 9068',
       section: '4',
       level: 'MUST',
       party: 'server',
-      note:
-        'resource servers MUST validate the signature with the keys the AS provides (its jwks_uri): a token no ' +
-        'published key verifies is refused by all of them',
+      // The sentence binds resource servers; a token no published key verifies is refused by all of them.
+      note: 'resource servers verify the signature with the keys at jwks_uri',
     },
   },
   severity: 'medium',
@@ -79,8 +76,9 @@ export default defineScenario({
 
     await ctx.softly(() => {
       if (isAccessTokenJwtTyp(header.typ)) return;
+      const typ = header.typ === undefined ? '(absent)' : JSON.stringify(header.typ);
       throw new CheckFailure(
-        `The JWT access token's header has typ ${header.typ === undefined ? '(absent)' : JSON.stringify(header.typ)}; ` +
+        `The JWT access token's header has typ ${typ}; ` +
           'RFC 9068 §2.1 requires the media type at+jwt (or application/at+jwt) in typ.',
         { requirement: ctx.req.rfc9068_2_1, kind: 'refused-wrongly' },
       );

@@ -32,21 +32,21 @@ export default defineScenario({
       section: '6.2',
       level: 'MUST',
       party: 'server',
-      note: 'the AS MUST validate the signature with a key associated with the client',
+      note: 'the signature is validated with a key of the client',
     },
     oidcCore_6_3_2: {
       spec: 'OIDC Core',
       section: '6.3.2',
       level: 'MUST',
       party: 'server',
-      note: 'alg MUST match the registered request_object_signing_alg; the signature MUST be validated',
+      note: 'alg as registered; the signature validated with the client key',
     },
     rfc9101_6_3: {
       spec: 'RFC 9101',
       section: '6.3',
       level: 'MUST',
       party: 'server',
-      note: 'the AS MUST only use the parameters in the request object',
+      note: 'only the parameters in the request object are used',
     },
     oidcCore_6_1: {
       spec: 'OIDC Core',
@@ -60,7 +60,7 @@ export default defineScenario({
       section: '3.9',
       level: 'MUST',
       party: 'server',
-      note: 'a JWT whose aud is not the recipient is rejected (RFC 9101 §10.8 applies it to request objects)',
+      note: 'a JWT for another audience is rejected (RFC 9101 §10.8)',
     },
     rfc7519_4_1_4: {
       spec: 'RFC 7519',

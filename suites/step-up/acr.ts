@@ -37,27 +37,22 @@ export default defineScenario({
       section: '4',
       level: 'SHOULD',
       party: 'server',
-      note:
-        'acr_values carries the authentication the resource needs; an AS that cannot meet it answers ' +
-        'unmet_authentication_requirements (OIDC Core §3.1.2.1 itself makes acr_values a voluntary claim request)',
+      // OIDC Core §3.1.2.1 itself makes acr_values a voluntary claim request: no MUST to meet it.
+      note: 'acr_values is met, or refused with unmet_authentication_requirements',
     },
     oidcCore_5_5_1_1: {
       spec: 'OIDC Core',
       section: '5.5.1.1',
       level: 'MUST',
       party: 'server',
-      note:
-        'an essential acr with values: the acr returned MUST match one of them, else the authentication MUST be ' +
-        'treated as failed (where claims_parameter_supported)',
+      note: 'an essential acr: one of the requested values, or a failed authentication',
     },
     oidcCore_12_2: {
       spec: 'OIDC Core',
       section: '12.2',
       level: 'MUST',
       party: 'server',
-      note:
-        'the refreshed ID token describes the original authentication (auth_time MUST be the original), so its acr ' +
-        'is that authentication’s',
+      note: 'a refreshed ID token describes the original authentication: the same acr',
     },
   },
   severity: 'medium',
