@@ -55,22 +55,40 @@ export default defineScenario({
   },
   severity: 'medium',
   appliesTo: 'oauth2',
-  requires: { roles: [ROLE], user: true, capabilities: CODE_FLOW_CAPABILITIES },
+  requires: { roles: [ROLE], optionalRoles: ['machine'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['at-jwt-wrong-typ'],
   async run(ctx) {
-    const { tokens } = await ctx.flows.tokens(ROLE);
-    const token = tokens.access_token;
-    const parts = compactJwsParts(token);
-    if (!parts) {
-      const shape = token.split('.').length === 5 ? 'a JWE (five parts)' : 'no JWS in compact serialization';
-      return ctx.skip(
-        `the access token is ${shape}; RFC 9068 applies where the server issues JWT access tokens (signed JWS)`,
-      );
+    // The code flow's access token; where it is opaque, the machine client's (a server may issue JWTs only for
+    // its resource servers, e.g. with RFC 8707 resource indicators).
+    const sources: { what: string; get: () => Promise<string> }[] = [
+      { what: `the code flow as ${ROLE}`, get: async () => (await ctx.flows.tokens(ROLE)).tokens.access_token },
+    ];
+    if (ctx.clients.machine && ctx.target.capabilities.has('grant:client_credentials'))
+      sources.push({
+        what: 'client_credentials as machine',
+        get: async () => (await ctx.flows.clientCredentials('machine')).access_token,
+      });
+    const seen: string[] = [];
+    let found: { token: string; what: string; parts: NonNullable<ReturnType<typeof compactJwsParts>> } | undefined;
+    for (const source of sources) {
+      const token = await source.get();
+      const parts = compactJwsParts(token);
+      if (parts) {
+        found = { token, what: source.what, parts };
+        break;
+      }
+      seen.push(`${source.what}: ${token.split('.').length === 5 ? 'a JWE (five parts)' : 'opaque'}`);
     }
+    if (!found)
+      return ctx.skip(
+        `no access token is a JWS in compact serialization (${seen.join('; ')}); RFC 9068 applies where the server ` +
+          'issues JWT access tokens',
+      );
+    const { token, parts } = found;
     const { header, payload } = parts;
     const alg = String(header.alg);
     ctx.evidence.note(
-      `The access token is a JWS: typ ${JSON.stringify(header.typ)}, alg ${alg}, claims ` +
+      `The access token of ${found.what} is a JWS: typ ${JSON.stringify(header.typ)}, alg ${alg}, claims ` +
         `${Object.keys(payload).join(', ')}.`,
     );
 
