@@ -112,7 +112,7 @@ describe('the entropy estimate (entropy.codes-and-tokens)', () => {
     ).toBeGreaterThanOrEqual(128);
   });
 
-  it('signs request objects (RFC 9101): the parameters with iss, aud, exp; the wrong ones differ in one thing', async () => {
+  it('signs request objects (RFC 9101): parameters, iss, aud, exp; each wrong one differs in one thing', async () => {
     const [client] = Object.values(
       resolveClients(validateConfig({ issuer: 'https://idp.example', clients: { keyed } }, {})),
     );
