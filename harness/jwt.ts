@@ -88,6 +88,17 @@ export class JwtTools {
     return this.#jwks;
   }
 
+  /** The JWKS's asymmetric keys without their private members, if it leaks any (jwks.public-keys-only reports that). */
+  async #publicKeys(): Promise<jose.JWK[]> {
+    const { keys } = await this.jwks();
+    return keys
+      .filter((k) => k.kty !== 'oct')
+      .map((k) => {
+        const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...pub } = k as jose.JWK & { oth?: unknown };
+        return pub;
+      });
+  }
+
   decode(token: string): DecodedJwt {
     return decodeJwt(token);
   }
@@ -154,18 +165,29 @@ export class JwtTools {
   }
 
   /**
-   * The JWKS's public parts only: a JWKS that also leaks private members (jwks.public-keys-only reports that) still
-   * holds the key the token was signed with, and one flaw gets one verdict.
+   * The JWKS's public parts only (#publicKeys) as a key set: a JWKS that also leaks private members
+   * (jwks.public-keys-only reports that) still holds the key the token was signed with, and one flaw gets one verdict.
    */
   async #publicKeySet() {
-    const { keys } = await this.jwks();
-    const publicKeys = keys
-      .filter((k) => k.kty !== 'oct')
-      .map((k) => {
-        const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...pub } = k as jose.JWK & { oth?: unknown };
-        return pub;
-      });
-    return jose.createLocalJWKSet({ keys: publicKeys });
+    return jose.createLocalJWKSet({ keys: await this.#publicKeys() });
+  }
+
+  /**
+   * Whether a JWS verifies with a public key of the target's JWKS (chosen by kid, else every key of the alg's type),
+   * under `algorithms`: undefined when it does, else the reason in words. For tokens other than ID tokens (a JWT
+   * access token), whose scenario words the failure itself.
+   */
+  async jwksVerifies(token: string, algorithms: readonly string[]): Promise<string | undefined> {
+    try {
+      await jose.compactVerify(token, await this.#publicKeySet(), { algorithms: [...algorithms] });
+      return undefined;
+    } catch (error) {
+      if (error instanceof jose.errors.JWKSNoMatchingKey) return 'no key of the JWKS matches its kid and alg';
+      if (error instanceof jose.errors.JWKSMultipleMatchingKeys) return 'several JWKS keys match and none verifies it';
+      if (error instanceof jose.errors.JWSSignatureVerificationFailed) return 'its signature does not verify';
+      if (error instanceof jose.errors.JOSEAlgNotAllowed) return 'its alg is not an asymmetric JWS algorithm';
+      return `it cannot be verified (${(error as Error).message})`;
+    }
   }
 
   /**

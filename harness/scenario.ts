@@ -323,5 +323,6 @@ export {
   clientAssertion,
   type ClientAssertionOptions,
 } from './client-assertion.ts';
+export { requestObject, requestObjectAlg, type RequestObjectOptions } from './request-object.ts';
 export { pushRequest, pushedAuthorizationUrl, pushedRequestOf, requiresPar, type PushedRequest } from './par.ts';
 export type { RedirectRecord } from './login/driver.ts';

@@ -59,6 +59,9 @@ export const OIDC_REQUEST_ERRORS = [
   'registration_not_supported',
 ] as const;
 
+/** OpenID Connect Core Error Code unmet_authentication_requirements 1.0 §1: the OP cannot meet the acr asked for. */
+export const UNMET_AUTHENTICATION_REQUIREMENTS = 'unmet_authentication_requirements';
+
 export type OAuthErrorCode =
   | (typeof AUTHORIZATION_ERRORS)[number]
   | (typeof TOKEN_ERROR_CODES)[number]
@@ -69,4 +72,5 @@ export type OAuthErrorCode =
   | (typeof DPOP_ERRORS)[number]
   | (typeof REQUEST_URI_ERRORS)[number]
   | (typeof NO_INTERACTION_ERRORS)[number]
-  | (typeof OIDC_REQUEST_ERRORS)[number];
+  | (typeof OIDC_REQUEST_ERRORS)[number]
+  | typeof UNMET_AUTHENTICATION_REQUIREMENTS;

@@ -106,6 +106,10 @@ export const FLAWS = {
   'registration-management-open': 'reading or changing a registration works with a missing or wrong access token',
   'registration-delete-keeps-client': 'a deleted registration answers 204 but its client keeps getting tokens',
   'registration-client-unusable': 'the authorization endpoint does not know registered clients',
+  // JWT access tokens (RFC 9068), step-up (RFC 9470) and signed request objects (RFC 9101)
+  'at-jwt-wrong-typ': 'JWT access tokens carry typ JWT instead of at+jwt',
+  'acr-ignored': 'acr_values and an essential acr claim are ignored: ID tokens carry no acr',
+  'request-object-signature-unchecked': "a request object's signature is not verified (alg none and any key pass)",
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

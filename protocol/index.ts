@@ -8,6 +8,7 @@ export * from './flaw-names.ts';
 export * from './grants.ts';
 export * from './jwk.ts';
 export * from './jws.ts';
+export * from './jwt-profiles.ts';
 export * from './logout.ts';
 export * from './pkce.ts';
 export * from './referrer-policy.ts';

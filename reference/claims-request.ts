@@ -29,6 +29,24 @@ export function parseClaimsRequest(value: string): RequestedClaims {
   return { ...(idToken ? { idToken } : {}), ...(userinfo ? { userinfo } : {}) };
 }
 
+/**
+ * OIDC Core §5.5.1.1: the acr values an essential acr claim of the ID token asks for (its `values`, or its `value`),
+ * or undefined when acr is not asked for as essential with values (or the parameter is no JSON).
+ */
+export function essentialAcrValues(value: string): string[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return undefined; // parseClaimsRequest answers a claims parameter that is not JSON
+  }
+  const idToken = isObject(parsed) ? parsed.id_token : undefined;
+  const acr = isObject(idToken) ? idToken.acr : undefined;
+  if (!isObject(acr) || acr.essential !== true) return undefined;
+  const values = Array.isArray(acr.values) ? acr.values : acr.value === undefined ? undefined : [acr.value];
+  return values?.filter((v): v is string => typeof v === 'string');
+}
+
 /** The user's values of the named claims that this server holds. */
 export function requestedClaimValues(user: UserConfig, names: readonly string[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
+import { ACCESS_TOKEN_JWT_TYP } from '../protocol/jwt-profiles.ts';
 import { BACKCHANNEL_LOGOUT_EVENT, LOGOUT_TOKEN_TYP } from '../protocol/logout.ts';
 import { tokenHash } from '../protocol/token-hash.ts';
 import { shapeClaims } from './claim-shapes.ts';
@@ -18,6 +19,15 @@ import { claimsForScope } from './scopes.ts';
 const TOKEN_BYTES = 32;
 let randomPool = Buffer.alloc(0);
 let poolOffset = 0;
+
+/**
+ * RFC 9068 §2.1: the typ of our JWT access tokens; the flaw mints them as plain JWTs. The verifier (verify.ts) asks
+ * for the same typ, so the flawed server still takes its own tokens.
+ */
+export const accessTokenTyp = (flaws: Flaws): string => (flaws.has('at-jwt-wrong-typ') ? 'JWT' : ACCESS_TOKEN_JWT_TYP);
+
+/** OIDC Core §2 acr: the one authentication context class the reference's login (a password) meets. */
+export const REFERENCE_ACR = 'urn:idp-conformance:acr:password';
 
 /** A fresh opaque value: codes, refresh tokens, jti, interaction ids. 256 bits. */
 export function randomToken(): string {
@@ -92,7 +102,7 @@ export class TokenService {
       ...(input.user === undefined ? {} : { user: input.user }),
     };
     const token = await this.#sign(
-      'at+jwt',
+      accessTokenTyp(this.deps.flaws),
       shapeClaims(
         this.deps.shapeClaims,
         'access_token',
@@ -149,6 +159,8 @@ export class TokenService {
           exp: iat + this.deps.lifetimes.idToken,
           // OIDC Core §2: REQUIRED when max_age was requested; always sent here.
           ...(flaws.has('auth-time-missing') ? {} : { auth_time: input.authTime }),
+          // OIDC Core §2 and §5.5.1.1: the class the login met, always (a refresh keeps it: the login is the same).
+          ...(flaws.has('acr-ignored') ? {} : { acr: REFERENCE_ACR }),
           ...(input.nonce === undefined ? {} : { nonce: input.nonce }),
           ...(input.sid === undefined ? {} : { sid: input.sid }),
           at_hash: tokenHash(hashed, current.alg),

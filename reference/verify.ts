@@ -23,7 +23,7 @@ import {
 } from 'jose';
 import type { ServerContext } from './context.ts';
 import type { RefreshRecord } from './store/store.ts';
-import type { ActClaim } from './tokens.ts';
+import { accessTokenTyp, type ActClaim } from './tokens.ts';
 
 /** Why a presented token was refused; callers choose the response (401, active:false, …). */
 export type TokenRefusal =
@@ -172,7 +172,7 @@ async function verifySignatureAndClaims(
     issuer: server.issuer,
     // RFC 9068 §3: our access tokens are for this server, or for a resource (RFC 8707) we know.
     audience: [server.issuer, ...(server.security?.resources ?? [])],
-    typ: 'at+jwt',
+    typ: accessTokenTyp(flaws),
     currentDate: new Date(server.now()),
     clockTolerance: CLOCK_TOLERANCE,
     requiredClaims: ['sub', 'client_id', 'scope', 'jti', 'iat', 'exp'],

@@ -20,98 +20,101 @@ import s16 from './prompt/login.ts';
 import s17 from './prompt/none-no-session.ts';
 import s18 from './prompt/none-with-session.ts';
 import s19 from './max-age/reauthenticates.ts';
-import s20 from './id-token-hint/prompt-none.ts';
-import s21 from './request-object/unsigned.ts';
-import s22 from './claims/parameter.ts';
-import s23 from './pkce/default-method.ts';
-import s24 from './pkce/downgrade.ts';
-import s25 from './pkce/plain-rejected.ts';
-import s26 from './pkce/required-for-public.ts';
-import s27 from './pkce/verifier-format.ts';
-import s28 from './pkce/verifier-mismatch.ts';
-import s29 from './pkce/verifier-missing.ts';
-import s30 from './redirect/exact-match.ts';
-import s31 from './redirect/no-307-after-login.ts';
-import s32 from './redirect/no-open-redirect.ts';
-import s33 from './refresh/bound-to-client.ts';
-import s34 from './refresh/reuse-rejected.ts';
-import s35 from './refresh/reuse-revokes-family.ts';
-import s36 from './refresh/rotation.ts';
-import s37 from './refresh/scope-no-widen.ts';
-import s38 from './refresh/unknown-rejected.ts';
-import s39 from './client-credentials/issues-token.ts';
-import s40 from './client-credentials/no-refresh-token.ts';
-import s41 from './client-auth/assertion-audience.ts';
-import s42 from './client-auth/assertion-replay.ts';
-import s43 from './client-auth/bad-secret.ts';
-import s44 from './client-auth/private-key-jwt.ts';
-import s45 from './scope/escalation-authorize.ts';
-import s46 from './scope/escalation-token.ts';
-import s47 from './id-token/at-hash.ts';
-import s48 from './id-token/auth-time.ts';
-import s49 from './id-token/claims.ts';
-import s50 from './id-token/nonce-optional.ts';
-import s51 from './id-token/scope-claims.ts';
-import s52 from './id-token/signature.ts';
-import s53 from './jwt/alg-none-rejected.ts';
-import s54 from './jwt/embedded-key-rejected.ts';
-import s55 from './jwt/key-confusion-rejected.ts';
-import s56 from './jwt/signature-tamper-rejected.ts';
-import s57 from './device/approved.ts';
-import s58 from './device/authorization.ts';
-import s59 from './device/code-single-use.ts';
-import s60 from './device/denied.ts';
-import s61 from './device/pending.ts';
-import s62 from './device/slow-down.ts';
-import s63 from './token-exchange/downscope.ts';
-import s64 from './token-exchange/invalid-subject.ts';
-import s65 from './token-exchange/scope-escalation.ts';
-import s66 from './implicit/deprecated.ts';
-import s67 from './implicit/no-refresh-token.ts';
-import s68 from './password/no-refresh-token.ts';
-import s69 from './token/error-format.ts';
-import s70 from './token/json-body.ts';
-import s71 from './token/no-store.ts';
-import s72 from './token/response-format.ts';
-import s73 from './token/unsupported-grant-type.ts';
-import s74 from './userinfo/bearer.ts';
-import s75 from './userinfo/post.ts';
-import s76 from './logout/back-channel.ts';
-import s77 from './logout/front-channel.ts';
-import s78 from './logout/rp-initiated.ts';
-import s79 from './revocation/refresh-token.ts';
-import s80 from './introspection/active-state.ts';
-import s81 from './introspection/requires-auth.ts';
-import s82 from './tokens/third-party-short-lived.ts';
-import s83 from './consent/third-party-required.ts';
-import s84 from './par/bound-to-client.ts';
-import s85 from './par/flow.ts';
-import s86 from './par/request-uri-single-use.ts';
-import s87 from './par/required.ts';
-import s88 from './registration/code-flow.ts';
-import s89 from './registration/deleted-client.ts';
-import s90 from './registration/fragment-refused.ts';
-import s91 from './registration/management-auth.ts';
-import s92 from './registration/metadata-returned.ts';
-import s93 from './registration/redirect-uris-required.ts';
-import s94 from './registration/secret-expiry.ts';
-import s95 from './dpop/no-bearer-downgrade.ts';
-import s96 from './dpop/proof-checked.ts';
-import s97 from './dpop/refresh-bound.ts';
-import s98 from './dpop/token-bound.ts';
-import s99 from './mixup/iss-parameter.ts';
-import s100 from './resource/audience.ts';
-import s101 from './entropy/codes-and-tokens.ts';
-import s102 from './headers/authorization-cors.ts';
-import s103 from './headers/clickjacking.ts';
-import s104 from './headers/referrer-policy.ts';
-import s105 from './race/code-redemption.ts';
-import s106 from './race/refresh-rotation.ts';
-import s107 from './browser/clickjacking.ts';
-import s108 from './browser/code-flow.ts';
-import s109 from './browser/consent-third-party.ts';
-import s110 from './browser/device-activation.ts';
-import s111 from './browser/error-page.ts';
+import s20 from './step-up/acr.ts';
+import s21 from './id-token-hint/prompt-none.ts';
+import s22 from './request-object/signed.ts';
+import s23 from './request-object/unsigned.ts';
+import s24 from './claims/parameter.ts';
+import s25 from './pkce/default-method.ts';
+import s26 from './pkce/downgrade.ts';
+import s27 from './pkce/plain-rejected.ts';
+import s28 from './pkce/required-for-public.ts';
+import s29 from './pkce/verifier-format.ts';
+import s30 from './pkce/verifier-mismatch.ts';
+import s31 from './pkce/verifier-missing.ts';
+import s32 from './redirect/exact-match.ts';
+import s33 from './redirect/no-307-after-login.ts';
+import s34 from './redirect/no-open-redirect.ts';
+import s35 from './refresh/bound-to-client.ts';
+import s36 from './refresh/reuse-rejected.ts';
+import s37 from './refresh/reuse-revokes-family.ts';
+import s38 from './refresh/rotation.ts';
+import s39 from './refresh/scope-no-widen.ts';
+import s40 from './refresh/unknown-rejected.ts';
+import s41 from './client-credentials/issues-token.ts';
+import s42 from './client-credentials/no-refresh-token.ts';
+import s43 from './client-auth/assertion-audience.ts';
+import s44 from './client-auth/assertion-replay.ts';
+import s45 from './client-auth/bad-secret.ts';
+import s46 from './client-auth/private-key-jwt.ts';
+import s47 from './scope/escalation-authorize.ts';
+import s48 from './scope/escalation-token.ts';
+import s49 from './id-token/at-hash.ts';
+import s50 from './id-token/auth-time.ts';
+import s51 from './id-token/claims.ts';
+import s52 from './id-token/nonce-optional.ts';
+import s53 from './id-token/scope-claims.ts';
+import s54 from './id-token/signature.ts';
+import s55 from './jwt/alg-none-rejected.ts';
+import s56 from './jwt/embedded-key-rejected.ts';
+import s57 from './jwt/key-confusion-rejected.ts';
+import s58 from './jwt/signature-tamper-rejected.ts';
+import s59 from './access-token/jwt-profile.ts';
+import s60 from './device/approved.ts';
+import s61 from './device/authorization.ts';
+import s62 from './device/code-single-use.ts';
+import s63 from './device/denied.ts';
+import s64 from './device/pending.ts';
+import s65 from './device/slow-down.ts';
+import s66 from './token-exchange/downscope.ts';
+import s67 from './token-exchange/invalid-subject.ts';
+import s68 from './token-exchange/scope-escalation.ts';
+import s69 from './implicit/deprecated.ts';
+import s70 from './implicit/no-refresh-token.ts';
+import s71 from './password/no-refresh-token.ts';
+import s72 from './token/error-format.ts';
+import s73 from './token/json-body.ts';
+import s74 from './token/no-store.ts';
+import s75 from './token/response-format.ts';
+import s76 from './token/unsupported-grant-type.ts';
+import s77 from './userinfo/bearer.ts';
+import s78 from './userinfo/post.ts';
+import s79 from './logout/back-channel.ts';
+import s80 from './logout/front-channel.ts';
+import s81 from './logout/rp-initiated.ts';
+import s82 from './revocation/refresh-token.ts';
+import s83 from './introspection/active-state.ts';
+import s84 from './introspection/requires-auth.ts';
+import s85 from './tokens/third-party-short-lived.ts';
+import s86 from './consent/third-party-required.ts';
+import s87 from './par/bound-to-client.ts';
+import s88 from './par/flow.ts';
+import s89 from './par/request-uri-single-use.ts';
+import s90 from './par/required.ts';
+import s91 from './registration/code-flow.ts';
+import s92 from './registration/deleted-client.ts';
+import s93 from './registration/fragment-refused.ts';
+import s94 from './registration/management-auth.ts';
+import s95 from './registration/metadata-returned.ts';
+import s96 from './registration/redirect-uris-required.ts';
+import s97 from './registration/secret-expiry.ts';
+import s98 from './dpop/no-bearer-downgrade.ts';
+import s99 from './dpop/proof-checked.ts';
+import s100 from './dpop/refresh-bound.ts';
+import s101 from './dpop/token-bound.ts';
+import s102 from './mixup/iss-parameter.ts';
+import s103 from './resource/audience.ts';
+import s104 from './entropy/codes-and-tokens.ts';
+import s105 from './headers/authorization-cors.ts';
+import s106 from './headers/clickjacking.ts';
+import s107 from './headers/referrer-policy.ts';
+import s108 from './race/code-redemption.ts';
+import s109 from './race/refresh-rotation.ts';
+import s110 from './browser/clickjacking.ts';
+import s111 from './browser/code-flow.ts';
+import s112 from './browser/consent-third-party.ts';
+import s113 from './browser/device-activation.ts';
+import s114 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
@@ -135,96 +138,99 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['prompt/none-no-session', s17],
   ['prompt/none-with-session', s18],
   ['max-age/reauthenticates', s19],
-  ['id-token-hint/prompt-none', s20],
-  ['request-object/unsigned', s21],
-  ['claims/parameter', s22],
-  ['pkce/default-method', s23],
-  ['pkce/downgrade', s24],
-  ['pkce/plain-rejected', s25],
-  ['pkce/required-for-public', s26],
-  ['pkce/verifier-format', s27],
-  ['pkce/verifier-mismatch', s28],
-  ['pkce/verifier-missing', s29],
-  ['redirect/exact-match', s30],
-  ['redirect/no-307-after-login', s31],
-  ['redirect/no-open-redirect', s32],
-  ['refresh/bound-to-client', s33],
-  ['refresh/reuse-rejected', s34],
-  ['refresh/reuse-revokes-family', s35],
-  ['refresh/rotation', s36],
-  ['refresh/scope-no-widen', s37],
-  ['refresh/unknown-rejected', s38],
-  ['client-credentials/issues-token', s39],
-  ['client-credentials/no-refresh-token', s40],
-  ['client-auth/assertion-audience', s41],
-  ['client-auth/assertion-replay', s42],
-  ['client-auth/bad-secret', s43],
-  ['client-auth/private-key-jwt', s44],
-  ['scope/escalation-authorize', s45],
-  ['scope/escalation-token', s46],
-  ['id-token/at-hash', s47],
-  ['id-token/auth-time', s48],
-  ['id-token/claims', s49],
-  ['id-token/nonce-optional', s50],
-  ['id-token/scope-claims', s51],
-  ['id-token/signature', s52],
-  ['jwt/alg-none-rejected', s53],
-  ['jwt/embedded-key-rejected', s54],
-  ['jwt/key-confusion-rejected', s55],
-  ['jwt/signature-tamper-rejected', s56],
-  ['device/approved', s57],
-  ['device/authorization', s58],
-  ['device/code-single-use', s59],
-  ['device/denied', s60],
-  ['device/pending', s61],
-  ['device/slow-down', s62],
-  ['token-exchange/downscope', s63],
-  ['token-exchange/invalid-subject', s64],
-  ['token-exchange/scope-escalation', s65],
-  ['implicit/deprecated', s66],
-  ['implicit/no-refresh-token', s67],
-  ['password/no-refresh-token', s68],
-  ['token/error-format', s69],
-  ['token/json-body', s70],
-  ['token/no-store', s71],
-  ['token/response-format', s72],
-  ['token/unsupported-grant-type', s73],
-  ['userinfo/bearer', s74],
-  ['userinfo/post', s75],
-  ['logout/back-channel', s76],
-  ['logout/front-channel', s77],
-  ['logout/rp-initiated', s78],
-  ['revocation/refresh-token', s79],
-  ['introspection/active-state', s80],
-  ['introspection/requires-auth', s81],
-  ['tokens/third-party-short-lived', s82],
-  ['consent/third-party-required', s83],
-  ['par/bound-to-client', s84],
-  ['par/flow', s85],
-  ['par/request-uri-single-use', s86],
-  ['par/required', s87],
-  ['registration/code-flow', s88],
-  ['registration/deleted-client', s89],
-  ['registration/fragment-refused', s90],
-  ['registration/management-auth', s91],
-  ['registration/metadata-returned', s92],
-  ['registration/redirect-uris-required', s93],
-  ['registration/secret-expiry', s94],
-  ['dpop/no-bearer-downgrade', s95],
-  ['dpop/proof-checked', s96],
-  ['dpop/refresh-bound', s97],
-  ['dpop/token-bound', s98],
-  ['mixup/iss-parameter', s99],
-  ['resource/audience', s100],
-  ['entropy/codes-and-tokens', s101],
-  ['headers/authorization-cors', s102],
-  ['headers/clickjacking', s103],
-  ['headers/referrer-policy', s104],
-  ['race/code-redemption', s105],
-  ['race/refresh-rotation', s106],
-  ['browser/clickjacking', s107],
-  ['browser/code-flow', s108],
-  ['browser/consent-third-party', s109],
-  ['browser/device-activation', s110],
-  ['browser/error-page', s111],
+  ['step-up/acr', s20],
+  ['id-token-hint/prompt-none', s21],
+  ['request-object/signed', s22],
+  ['request-object/unsigned', s23],
+  ['claims/parameter', s24],
+  ['pkce/default-method', s25],
+  ['pkce/downgrade', s26],
+  ['pkce/plain-rejected', s27],
+  ['pkce/required-for-public', s28],
+  ['pkce/verifier-format', s29],
+  ['pkce/verifier-mismatch', s30],
+  ['pkce/verifier-missing', s31],
+  ['redirect/exact-match', s32],
+  ['redirect/no-307-after-login', s33],
+  ['redirect/no-open-redirect', s34],
+  ['refresh/bound-to-client', s35],
+  ['refresh/reuse-rejected', s36],
+  ['refresh/reuse-revokes-family', s37],
+  ['refresh/rotation', s38],
+  ['refresh/scope-no-widen', s39],
+  ['refresh/unknown-rejected', s40],
+  ['client-credentials/issues-token', s41],
+  ['client-credentials/no-refresh-token', s42],
+  ['client-auth/assertion-audience', s43],
+  ['client-auth/assertion-replay', s44],
+  ['client-auth/bad-secret', s45],
+  ['client-auth/private-key-jwt', s46],
+  ['scope/escalation-authorize', s47],
+  ['scope/escalation-token', s48],
+  ['id-token/at-hash', s49],
+  ['id-token/auth-time', s50],
+  ['id-token/claims', s51],
+  ['id-token/nonce-optional', s52],
+  ['id-token/scope-claims', s53],
+  ['id-token/signature', s54],
+  ['jwt/alg-none-rejected', s55],
+  ['jwt/embedded-key-rejected', s56],
+  ['jwt/key-confusion-rejected', s57],
+  ['jwt/signature-tamper-rejected', s58],
+  ['access-token/jwt-profile', s59],
+  ['device/approved', s60],
+  ['device/authorization', s61],
+  ['device/code-single-use', s62],
+  ['device/denied', s63],
+  ['device/pending', s64],
+  ['device/slow-down', s65],
+  ['token-exchange/downscope', s66],
+  ['token-exchange/invalid-subject', s67],
+  ['token-exchange/scope-escalation', s68],
+  ['implicit/deprecated', s69],
+  ['implicit/no-refresh-token', s70],
+  ['password/no-refresh-token', s71],
+  ['token/error-format', s72],
+  ['token/json-body', s73],
+  ['token/no-store', s74],
+  ['token/response-format', s75],
+  ['token/unsupported-grant-type', s76],
+  ['userinfo/bearer', s77],
+  ['userinfo/post', s78],
+  ['logout/back-channel', s79],
+  ['logout/front-channel', s80],
+  ['logout/rp-initiated', s81],
+  ['revocation/refresh-token', s82],
+  ['introspection/active-state', s83],
+  ['introspection/requires-auth', s84],
+  ['tokens/third-party-short-lived', s85],
+  ['consent/third-party-required', s86],
+  ['par/bound-to-client', s87],
+  ['par/flow', s88],
+  ['par/request-uri-single-use', s89],
+  ['par/required', s90],
+  ['registration/code-flow', s91],
+  ['registration/deleted-client', s92],
+  ['registration/fragment-refused', s93],
+  ['registration/management-auth', s94],
+  ['registration/metadata-returned', s95],
+  ['registration/redirect-uris-required', s96],
+  ['registration/secret-expiry', s97],
+  ['dpop/no-bearer-downgrade', s98],
+  ['dpop/proof-checked', s99],
+  ['dpop/refresh-bound', s100],
+  ['dpop/token-bound', s101],
+  ['mixup/iss-parameter', s102],
+  ['resource/audience', s103],
+  ['entropy/codes-and-tokens', s104],
+  ['headers/authorization-cors', s105],
+  ['headers/clickjacking', s106],
+  ['headers/referrer-policy', s107],
+  ['race/code-redemption', s108],
+  ['race/refresh-rotation', s109],
+  ['browser/clickjacking', s110],
+  ['browser/code-flow', s111],
+  ['browser/consent-third-party', s112],
+  ['browser/device-activation', s113],
+  ['browser/error-page', s114],
 ];

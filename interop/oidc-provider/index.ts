@@ -11,8 +11,14 @@ const idp: InteropIdp = {
   name: 'oidc-provider',
   install: async () => {},
   async start({ port, registration }): Promise<RunningIdp> {
-    // registration: oidc-provider's features.registration and registrationManagement, open.
-    const started = await startOidcProvider({ port, ...(registration ? { registration: true } : {}) });
+    // registration: oidc-provider's features.registration and registrationManagement, open. JWT access tokens
+    // (RFC 9068) for the API resource and signed request objects (RFC 9101) on: no other verdict changes.
+    const started = await startOidcProvider({
+      port,
+      apiAccessTokenFormat: 'jwt',
+      requestObjects: true,
+      ...(registration ? { registration: true } : {}),
+    });
     // Generous timeouts: the interop tests run beside the rest of npm test on a loaded machine.
     return {
       targetConfig: { ...started.target, timeouts: { requestMs: 30_000, scenarioMs: 180_000 } },

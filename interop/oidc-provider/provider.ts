@@ -32,6 +32,9 @@
  *   the token endpoint (oidc-provider silently ignores scopes it does not know at all).
  * - A keyed client (private_key_jwt, an ES256 key made per start) and PAR and DPoP, which
  *   oidc-provider offers by default; the machine client names the API as its resource (RFC 8707).
+ * - `requestObjects: true` turns on request objects by value (RFC 9101), signed with the client's key or not.
+ *   No acrValues: devInteractions' login records no authentication class, so an essential acr could never be met
+ *   (the login page comes back after every sign-in) and step-up.acr could not judge it.
  * - Introspection answers only confidential clients; a client may revoke only its own tokens.
  * - Pages: X-Frame-Options DENY and CSP frame-ancestors 'none' on every response, added by
  *   a middleware here — the one thing the fixture adds to oidc-provider's own HTTP behaviour; it
@@ -111,6 +114,13 @@ export interface OidcProviderOptions {
    * features.registrationManagement): open (true) or behind an initial access token.
    */
   registration?: boolean | { initialAccessToken: string };
+  /**
+   * Authentication context classes the login claims to meet (oidc-provider's acrValues: acr_values_supported and the
+   * ID token's acr); default none, so step-up.acr skips for acr_values_supported.
+   */
+  acrValues?: string[];
+  /** Request objects by value (features.requestObjects, RFC 9101): off by default, as in oidc-provider. */
+  requestObjects?: boolean;
 }
 
 export interface StartedOidcProvider {
@@ -395,6 +405,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
       phone: ['phone_number'],
     },
     conformIdTokenClaims: true,
+    ...(opts.acrValues ? { acrValues: opts.acrValues } : {}),
     responseTypes: ['code'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'],
     allowOmittingSingleRegisteredRedirectUri: false,
@@ -431,6 +442,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
       devInteractions: { enabled: true },
       // OIDC Back-Channel Logout 1.0 (oidc-provider 9 has no front-channel logout any more).
       backchannelLogout: { enabled: true },
+      ...(opts.requestObjects ? { requestObjects: { enabled: true } } : {}),
       claimsParameter: { enabled: true },
       deviceFlow: { enabled: true },
       clientCredentials: { enabled: true },

@@ -8,7 +8,7 @@
  */
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
-import { parseClaimsRequest } from '../claims-request.ts';
+import { essentialAcrValues, parseClaimsRequest } from '../claims-request.ts';
 import { paramsFromPairs, parseBody, type Params } from '../http/body.ts';
 import { invalidRequest, invalidScope, OAuthError, unauthorizedClient } from '../http/errors.ts';
 import { authorizationEndpointCors } from '../http/cors.ts';
@@ -17,7 +17,8 @@ import { someClientEnables, type RegisteredClient } from '../options.ts';
 import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
 import { grantScope, hasScope, parseScope } from '../scopes.ts';
 import type { InteractionRecord, PkceMethod, ResponseType } from '../store/store.ts';
-import { randomToken } from '../tokens.ts';
+import { randomToken, REFERENCE_ACR } from '../tokens.ts';
+import { UNMET_AUTHENTICATION_REQUIREMENTS } from '../../protocol/errors.ts';
 import { loginPage } from '../views/login.ts';
 import {
   interactionPath,
@@ -33,6 +34,7 @@ import type { Endpoint } from './endpoint.ts';
 import { answerClient, needsConsent } from './interaction.ts';
 import { currentSession } from './login-session.ts';
 import { authorizationParameters } from './pushed-request.ts';
+import { withRequestObject } from '../request-object.ts';
 
 export const authorizeEndpoint: Endpoint = {
   mount(router, server) {
@@ -155,8 +157,12 @@ async function validateRequest(
   query: URLSearchParams,
 ): Promise<{ request: AuthorizationRequest; session: SessionParams }> {
   try {
-    const params = paramsFromPairs(query);
-    const request = checkRequest(server, client, target, params);
+    // RFC 9101 §6.3: a request object's parameters are the request's; its state answers from here on.
+    const params = await withRequestObject(server, client, paramsFromPairs(query));
+    const answerTo: RedirectTarget = { ...target };
+    if (params.state === undefined) delete answerTo.state;
+    else answerTo.state = params.state;
+    const request = checkRequest(server, client, answerTo, params);
     return { request, session: await readSessionParams(server, params) };
   } catch (err) {
     if (err instanceof OAuthError) throw new RedirectError(target, err);
@@ -170,10 +176,6 @@ export function checkRequest(
   target: RedirectTarget,
   params: Params,
 ): AuthorizationRequest {
-  // OIDC Core §6.1: a request object this server does not support is refused, never silently dropped.
-  if (params.request !== undefined && !server.flaws.has('request-object-ignored')) {
-    throw new OAuthError('request_not_supported', 'request objects are not supported');
-  }
   if (params.request_uri !== undefined)
     throw new OAuthError('request_uri_not_supported', 'request_uri is not supported');
   if (params.response_type === undefined && !server.flaws.has('response-type-defaulted'))
@@ -198,6 +200,7 @@ export function checkRequest(
   const scope = grantScope(params.scope ?? '', client.allowedScope, server.flaws);
   checkScopeOrder(server, scope, client.allowedScope);
   if (implicit) checkImplicit(responseType, scope, params);
+  checkEssentialAcr(server, params);
   // OIDC Core §3.1.2.1: nonce is OPTIONAL for the code flow.
   if (!implicit && params.nonce === undefined && server.flaws.has('nonce-required-for-code'))
     throw invalidRequest('nonce is required');
@@ -247,6 +250,21 @@ function rejectUnknownParameters(server: ServerContext, params: Params): void {
   if (!server.flaws.has('unknown-param-rejected')) return;
   const unknown = Object.keys(params).filter((name) => !KNOWN_PARAMETERS.has(name));
   if (unknown.length > 0) throw invalidRequest(`unknown parameter: ${unknown.join(', ')}`);
+}
+
+/**
+ * OIDC Core §5.5.1.1: an essential acr with values the login cannot meet is a failed authentication, answered with
+ * unmet_authentication_requirements; voluntary acr_values never refuse (the ID token then carries the acr met).
+ */
+function checkEssentialAcr(server: ServerContext, params: Params): void {
+  if (params.claims === undefined || server.flaws.has('acr-ignored')) return;
+  const wanted = essentialAcrValues(params.claims);
+  if (wanted !== undefined && !wanted.includes(REFERENCE_ACR)) {
+    throw new OAuthError(
+      UNMET_AUTHENTICATION_REQUIREMENTS,
+      `the essential acr cannot be met: this server's login meets ${REFERENCE_ACR} only`,
+    );
+  }
 }
 
 /** RFC 6749 §3.3: scope is a set, its order has no meaning; the flaw wants the registered order. */

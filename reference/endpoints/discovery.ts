@@ -6,9 +6,11 @@
 import { scopeClaimMap } from '../scopes.ts';
 import { OIDC_SCOPES, SCOPES_SUPPORTED } from '../options.ts';
 import type { ServerContext } from '../context.ts';
+import { REQUEST_OBJECT_ALGS } from '../request-object.ts';
+import { REFERENCE_ACR } from '../tokens.ts';
 import type { Endpoint } from './endpoint.ts';
 
-const ID_TOKEN_CLAIMS = ['sub', 'iss', 'aud', 'exp', 'iat', 'nbf', 'auth_time', 'nonce', 'at_hash'];
+const ID_TOKEN_CLAIMS = ['sub', 'iss', 'aud', 'exp', 'iat', 'nbf', 'auth_time', 'acr', 'nonce', 'at_hash'];
 
 /** RFC 8414 §3: where an authorization server without a path in its issuer publishes its metadata. */
 export const RFC8414_PATH = '/.well-known/oauth-authorization-server';
@@ -29,7 +31,11 @@ export function discoveryDocument(server: ServerContext, endpoints: readonly End
       ...new Set([...ID_TOKEN_CLAIMS, ...Object.values(scopeClaimMap(server.options.scopeClaims)).flat()]),
     ],
     claims_parameter_supported: true,
-    request_parameter_supported: false,
+    // OIDC Discovery §3: the one class the login meets (OIDC Core §2 acr; essential and unmet: refused).
+    acr_values_supported: [REFERENCE_ACR],
+    // RFC 9101 §5.1 by value, signed with a key the client registered (reference/request-object.ts).
+    request_parameter_supported: true,
+    request_object_signing_alg_values_supported: [...REQUEST_OBJECT_ALGS],
     request_uri_parameter_supported: false,
   };
 }

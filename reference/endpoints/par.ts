@@ -6,6 +6,7 @@ import { randomToken } from '../tokens.ts';
 import { checkRequest, redirectUriRegistered } from './authorize.ts';
 import type { Endpoint } from './endpoint.ts';
 import { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
+import { withRequestObject } from '../request-object.ts';
 
 export { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
 
@@ -26,11 +27,13 @@ export const parEndpoint: Endpoint = {
       if (redirectUri === undefined) throw invalidRequest('redirect_uri is required');
       if (!redirectUriRegistered(server, client, redirectUri))
         throw invalidRequest('redirect_uri is not registered for this client');
+      // A request object is verified when pushed too (RFC 9126 §3), and checked with what it says.
+      const checked = await withRequestObject(server, client, params);
       checkRequest(
         server,
         client,
-        { redirectUri, ...(params.state === undefined ? {} : { state: params.state }) },
-        params,
+        { redirectUri, ...(checked.state === undefined ? {} : { state: checked.state }) },
+        checked,
       );
       const requestUri = `${REQUEST_URI_PREFIX}${randomToken()}`;
       const pushed: Record<string, string> = { ...withoutAuth(params), client_id: client.clientId };

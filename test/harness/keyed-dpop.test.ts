@@ -1,9 +1,20 @@
 /** The keyed role's config, its redaction, client assertions and DPoP proofs as the harness makes them. */
-import { EmbeddedJWK, calculateJwkThumbprint, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import {
+  EmbeddedJWK,
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+} from 'jose';
 import { describe, expect, it } from 'vitest';
 import { configSecrets, resolveClients, validateConfig } from '../../harness/config.ts';
 import type { ConfigError } from '../../harness/failures.ts';
 import { clientAssertion } from '../../harness/client-assertion.ts';
+import { requestObject, requestObjectAlg } from '../../harness/request-object.ts';
 import { createDpopKey } from '../../harness/dpop.ts';
 import { Redactor } from '../../harness/redact.ts';
 import { SEEDED_KEYED_PRIVATE_JWK } from '../../reference/index.ts';
@@ -99,5 +110,34 @@ describe('the entropy estimate (entropy.codes-and-tokens)', () => {
     expect(
       estimateBits(['Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWo', 'cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWpaZm9vYmFyYmE']).bits,
     ).toBeGreaterThanOrEqual(128);
+  });
+
+  it('signs request objects (RFC 9101): parameters, iss, aud, exp; each wrong one differs in one thing', async () => {
+    const [client] = Object.values(
+      resolveClients(validateConfig({ issuer: 'https://idp.example', clients: { keyed } }, {})),
+    );
+    const { d: _d, ...pub } = JWK;
+    const keys = createLocalJWKSet({ keys: [pub] });
+    const params = { response_type: 'code', state: 'st' };
+    expect(requestObjectAlg(client!)).toBe('ES256');
+    const sound = requestObject(client!, params, { audience: 'https://idp.example' });
+    const { payload, protectedHeader } = await jwtVerify(sound, keys, {
+      issuer: 'keyed-app',
+      audience: 'https://idp.example',
+      algorithms: ['ES256'],
+    });
+    expect(protectedHeader).toEqual({ typ: 'oauth-authz-req+jwt', kid: JWK.kid, alg: 'ES256' });
+    expect(payload).toMatchObject({ ...params, exp: payload.iat! + 300 });
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const foreign = requestObject(client!, params, {
+      audience: 'https://idp.example',
+      signWith: { ...(await exportJWK(privateKey)), kty: 'EC' },
+    });
+    expect(decodeProtectedHeader(foreign)).toEqual(protectedHeader);
+    await expect(jwtVerify(foreign, keys)).rejects.toBeInstanceOf(errors.JWSSignatureVerificationFailed);
+    const expired = requestObject(client!, params, { audience: 'https://idp.example', expiresIn: -300 });
+    const times = decodeJwt(expired);
+    expect(times.exp! < Date.now() / 1000 && times.iat! < times.exp!).toBe(true);
+    expect(decodeProtectedHeader(requestObject(client!, params, { audience: 'x', alg: 'none' })).alg).toBe('none');
   });
 });

@@ -14,6 +14,7 @@ import {
   type JwsAlgInfo,
   signatureOptions,
 } from '../../protocol/jws.ts';
+import { accessTokenClaimWellTyped, compactJwsParts, isAccessTokenJwtTyp } from '../../protocol/jwt-profiles.ts';
 import { PRIVATE_JWK_MEMBERS, jwkThumbprint, privateJwkStrings } from '../../protocol/jwk.ts';
 import { hasScopeToken, scopeTokens } from '../../protocol/scope.ts';
 import { s256, S256_CHALLENGE_FORMAT, UNRESERVED, VERIFIER_FORMAT } from '../../protocol/pkce.ts';
@@ -188,5 +189,39 @@ describe('protocol/jws.ts key generation', () => {
       if (JWS_ALGS[alg].crv) expect(jwk.crv, alg).toBe(JWS_ALGS[alg].crv);
       if (jwk.kty === 'RSA') expect(Buffer.from(jwk.n as string, 'base64url').length * 8).toBe(2048);
     }
+  });
+});
+
+describe('protocol/jwt-profiles.ts', () => {
+  it('RFC 9068 §2.1: at+jwt and application/at+jwt, in any case; nothing else', () => {
+    for (const typ of ['at+jwt', 'application/at+jwt', 'AT+JWT', 'Application/At+Jwt'])
+      expect(isAccessTokenJwtTyp(typ)).toBe(true);
+    for (const typ of ['JWT', 'jwt', 'at+JWT+x', 'application/jwt', '', undefined, 1])
+      expect(isAccessTokenJwtTyp(typ)).toBe(false);
+  });
+
+  it('RFC 9068 §2.2: the JSON types of the required claims', () => {
+    expect(accessTokenClaimWellTyped('exp', 1_700_000_000)).toBe(true);
+    expect(accessTokenClaimWellTyped('exp', '1700000000')).toBe(false);
+    expect(accessTokenClaimWellTyped('aud', 'https://rs.example')).toBe(true);
+    expect(accessTokenClaimWellTyped('aud', ['https://a.example', 'https://b.example'])).toBe(true);
+    expect(accessTokenClaimWellTyped('aud', [])).toBe(false);
+    expect(accessTokenClaimWellTyped('aud', ['a', 1])).toBe(false);
+    expect(accessTokenClaimWellTyped('client_id', 's6BhdRkqt3')).toBe(true);
+    expect(accessTokenClaimWellTyped('jti', '')).toBe(false);
+    expect(accessTokenClaimWellTyped('sub', undefined)).toBe(false);
+  });
+
+  it('a JWS in compact serialization is read; a JWE, an opaque token or a broken part is not', () => {
+    const jws = signJws(
+      { typ: 'at+jwt' },
+      { sub: 'alice' },
+      generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as Jwk,
+    );
+    expect(compactJwsParts(jws)).toEqual({ header: { typ: 'at+jwt', alg: 'ES256' }, payload: { sub: 'alice' } });
+    expect(compactJwsParts('2YotnFZFEjr1zCsicMWpAA')).toBeUndefined();
+    expect(compactJwsParts('a.b.c.d.e')).toBeUndefined();
+    expect(compactJwsParts(`${Buffer.from('{"typ":"JWT"}').toString('base64url')}.e30.`)).toBeUndefined();
+    expect(compactJwsParts(`${Buffer.from('{"alg":"none"}').toString('base64url')}.W10.`)).toBeUndefined();
   });
 });

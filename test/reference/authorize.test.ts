@@ -109,6 +109,7 @@ describe('GET /auth: other errors redirect with error, error_description and sta
     return redirectedError(res.headers.get('location'), redirectUri);
   };
 
+  const ESSENTIAL_UNMET_ACR = JSON.stringify({ id_token: { acr: { essential: true, values: ['urn:example:mfa'] } } });
   it.each([
     ['response_type missing', { response_type: '' }, 'invalid_request'],
     ['response_type token', { response_type: 'token' }, 'unsupported_response_type'],
@@ -122,7 +123,8 @@ describe('GET /auth: other errors redirect with error, error_description and sta
     ['an unknown code_challenge_method', { code_challenge_method: 'S512' }, 'invalid_request'],
     ['prompt=none without a session', { prompt: 'none' }, 'login_required'],
     ['response_mode fragment', { response_mode: 'fragment' }, 'invalid_request'],
-    ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'request_not_supported'],
+    ['an unsigned request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'invalid_request_object'],
+    ['an essential acr it cannot meet', { claims: ESSENTIAL_UNMET_ACR }, 'unmet_authentication_requirements'],
   ])('%s → %s', async (_, over, error) => {
     const params = Object.fromEntries(Object.entries(webRequest(over)).filter(([, v]) => v !== ''));
     const result = await go(params);

@@ -57,6 +57,7 @@ export const DEVIATIONS: Partial<Record<FlawName, CleanCheck[]>> = {
   'error-format-wrong': ['errorFormat'],
   'password-issues-refresh': ['passwordNoRefresh'],
   'implicit-issues-refresh': ['implicitNoRefresh'],
+  'at-jwt-wrong-typ': ['accessTokenValid'],
 };
 
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k', 'oth'];

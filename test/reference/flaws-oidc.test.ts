@@ -4,7 +4,7 @@
  * requests send no nonce) and rotation-drops-old-key (its switch sits in the opt-in admin hook)
  * are proven by the catalog matrix and test/matrix/oidc-statuses.test.ts only.
  */
-import { decodeJwt } from 'jose';
+import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { describe } from 'vitest';
 import { readPage } from '../../harness/login/html.ts';
 import { newVerifier, s256, SPA, WEB, type ReferenceClient } from '../support/reference-client.ts';
@@ -57,6 +57,18 @@ async function inSession(idp: ReferenceClient, extra: (idToken: string) => Recor
   });
   if (result.location) return result.location.searchParams.get('error') ?? 'code';
   return /name="password"/.test(result.page?.html ?? '') ? 'login page' : `page ${result.page?.status}`;
+}
+
+/** A request object for `client`, signed by a fresh key the client never registered. */
+async function foreignRequestObject(issuer: string, client: typeof WEB): Promise<string> {
+  const { privateKey } = await generateKeyPair('ES256');
+  return new SignJWT({ client_id: client.clientId, response_type: 'code', scope: 'openid', state: 'object' })
+    .setProtectedHeader({ alg: 'ES256', typ: 'oauth-authz-req+jwt' })
+    .setIssuer(client.clientId)
+    .setAudience(issuer)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(privateKey);
 }
 
 const PROBES: FlawProbe[] = [
@@ -165,8 +177,28 @@ const PROBES: FlawProbe[] = [
   {
     flaw: 'request-object-ignored',
     probe: (idp) => answer(idp, { request: 'eyJhbGciOiJub25lIn0.e30.' }),
-    clean: 'request_not_supported',
+    clean: 'invalid_request_object',
     flawed: 'code',
+  },
+  {
+    flaw: 'request-object-signature-unchecked',
+    // A request object for WEB signed by a key nobody registered (WEB registers none at all).
+    probe: async (idp) => answer(idp, { request: await foreignRequestObject(idp.issuer, WEB) }),
+    clean: 'invalid_request_object',
+    flawed: 'code',
+  },
+  {
+    flaw: 'acr-ignored',
+    probe: (idp) => answer(idp, { claims: '{"id_token":{"acr":{"essential":true,"values":["urn:x"]}}}' }),
+    clean: 'unmet_authentication_requirements',
+    flawed: 'code',
+  },
+  {
+    flaw: 'at-jwt-wrong-typ',
+    probe: async (idp) =>
+      decodeProtectedHeader(String((await idp.tokensFor(WEB, { scope: 'openid' })).access_token)).typ,
+    clean: 'at+jwt',
+    flawed: 'JWT',
   },
   {
     flaw: 'claims-parameter-ignored',

@@ -158,6 +158,8 @@ describe('malformed browser requests get an error page or an error redirect, nev
       'code_challenge_method',
       'prompt',
       'nonce',
+      'request',
+      'claims',
     );
     const valid = { response_type: 'code', client_id: WEB.clientId, redirect_uri: WEB.redirectUri, scope: 'openid' };
     await fc.assert(
@@ -174,6 +176,32 @@ describe('malformed browser requests get an error page or an error redirect, nev
       }),
       { numRuns: 60 },
     );
+  });
+
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  it.each<[string, string]>([
+    ['not a JWT', 'not-a-jwt'],
+    ['three empty parts', '..'],
+    ['a header that is not JSON', `${Buffer.from('{').toString('base64url')}.${b64({})}.`],
+    ['a payload that is an array', `${b64({ alg: 'none' })}.${b64([1, 2])}.`],
+    ['an HS256 header with a garbage signature', `${b64({ alg: 'HS256' })}.${b64({ state: 'x' })}.AAAA`],
+    ['an oversized object', `${b64({ alg: 'ES256' })}.${'A'.repeat(20_000)}.AAAA`],
+  ])('a malformed request object (%s) gets invalid_request_object at the redirect_uri', async (_name, request) => {
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: WEB.clientId,
+      redirect_uri: WEB.redirectUri,
+      scope: 'openid',
+      state: 'st',
+      request,
+    });
+    // POST (OIDC Core §3.1.2.1): the oversized object would not fit the query of a GET.
+    const res = await fetch(`${ctx.issuer}/auth`, { method: 'POST', redirect: 'manual', headers: form, body: query });
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.get('location') ?? '');
+    expect(location.href.startsWith(WEB.redirectUri)).toBe(true);
+    expect(location.searchParams.get('error')).toBe('invalid_request_object');
+    expect(location.searchParams.get('state')).toBe('st');
   });
 
   it('a JSON or oversized login POST gets the error page', async () => {
