@@ -105,6 +105,12 @@ export const FLAWS = {
   'registration-token-unchecked': 'reading or changing a registration works with a missing or wrong access token',
   'registration-delete-keeps-client': 'a deleted registration answers 204 but its client keeps getting tokens',
   'registration-client-unusable': 'the authorization endpoint does not know registered clients',
+  // OIDC Core §3.2 and §3.3 (implicit and hybrid flows), OAuth 2.0 Form Post Response Mode
+  'implicit-nonce-optional': 'an implicit or hybrid request without nonce is accepted',
+  'hybrid-c-hash-missing': 'the ID token of a hybrid response (code and id_token) carries no c_hash',
+  'hybrid-at-hash-wrong':
+    'the ID token issued with an access token at the authorization endpoint carries a wrong at_hash',
+  'form-post-in-query': "response_mode=form_post puts the response parameters in the form action's query",
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

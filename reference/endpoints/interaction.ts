@@ -153,7 +153,7 @@ async function complete(
   await answerClient(ctx, server, client, interaction);
 }
 
-/** The approved answer to the client: a code, or the tokens of an implicit request. */
+/** The approved answer to the client: a code, the tokens of an implicit request, or both (hybrid). */
 export async function answerClient(
   ctx: Context,
   server: ServerContext,
@@ -162,8 +162,8 @@ export async function answerClient(
 ): Promise<void> {
   const target = targetOf(interaction);
   const response =
-    target.responseMode === 'fragment'
-      ? await implicitResponse(server, client, interaction)
-      : { code: await issueCode(server, interaction) };
+    (interaction.responseType ?? 'code') === 'code'
+      ? { code: await issueCode(server, interaction) }
+      : await implicitResponse(server, client, interaction);
   redirectToClient(ctx, server, target, response);
 }
