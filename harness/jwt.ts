@@ -5,7 +5,7 @@
  * §3.1.3.7. Every way a token is wrong becomes a CheckFailure naming the claim and the rule.
  */
 import * as jose from 'jose';
-import { ASYMMETRIC_ALGS } from '../protocol/jws.ts';
+import { ASYMMETRIC_ALGS, hashOfAlg } from '../protocol/jws.ts';
 import { tokenHash } from '../protocol/token-hash.ts';
 import type { Client } from './config.ts';
 import { CheckFailure } from './failures.ts';
@@ -37,6 +37,9 @@ export interface IdTokenExpectations {
  * §3.1.3.6, §3.2.2.9); undefined when the alg names no hash.
  */
 export const atHash: (accessToken: string, alg: string) => string | undefined = tokenHash;
+
+/** The hash an alg names, as the spec writes it ("SHA-256"). */
+const hashName = (alg: string): string => (hashOfAlg(alg) ?? 'unknown').toUpperCase().replace('SHA', 'SHA-');
 
 export function decodeJwt(token: string): DecodedJwt {
   try {
@@ -194,6 +197,31 @@ export class JwtTools {
         `The ID token's at_hash is ${payload.at_hash === undefined ? 'missing' : `"${String(payload.at_hash)}"`} ` +
           `but the access token hashes to "${want}"; OIDC Core §3.1.3.8 and the SPEC's JWT validation table ` +
           `require a match.`,
+      );
+    }
+    return 'matched';
+  }
+
+  /**
+   * c_hash against the code issued with the ID token at the authorization endpoint (OIDC Core §3.3.2.10, §3.3.2.11):
+   * 'matched', or 'absent' when there is none and none is required; a missing (when required) or wrong one is a
+   * CheckFailure.
+   */
+  checkCHash(idToken: string, code: string, options: { required?: boolean } = {}): 'matched' | 'absent' {
+    const { header, payload } = decodeJwt(idToken);
+    if (payload.c_hash === undefined && !options.required) return 'absent';
+    const want = tokenHash(code, String(header.alg));
+    if (want === undefined) {
+      throw new CheckFailure(
+        `The ID token's alg "${String(header.alg)}" names no hash function, so its c_hash cannot be computed; ` +
+          'OIDC Core §3.3.2.11 defines c_hash by the hash of the JWS alg of the ID token.',
+      );
+    }
+    if (payload.c_hash !== want) {
+      throw new CheckFailure(
+        `The ID token's c_hash is ${payload.c_hash === undefined ? 'missing' : `"${String(payload.c_hash)}"`} ` +
+          `but the code issued with it hashes to "${want}" (the left half of its ${hashName(String(header.alg))} ` +
+          'hash); OIDC Core §3.3.2.11 requires c_hash to be that value when the ID token comes with a code.',
       );
     }
     return 'matched';

@@ -20,6 +20,8 @@ export const AREA_ORDER = [
   'device',
   'token-exchange',
   'implicit',
+  'hybrid',
+  'form-post',
   'password',
   'token',
   'userinfo',

@@ -68,48 +68,52 @@ import s64 from './token-exchange/invalid-subject.ts';
 import s65 from './token-exchange/scope-escalation.ts';
 import s66 from './implicit/deprecated.ts';
 import s67 from './implicit/no-refresh-token.ts';
-import s68 from './password/no-refresh-token.ts';
-import s69 from './token/error-format.ts';
-import s70 from './token/json-body.ts';
-import s71 from './token/no-store.ts';
-import s72 from './token/response-format.ts';
-import s73 from './token/unsupported-grant-type.ts';
-import s74 from './userinfo/bearer.ts';
-import s75 from './userinfo/post.ts';
-import s76 from './logout/rp-initiated.ts';
-import s77 from './revocation/refresh-token.ts';
-import s78 from './introspection/active-state.ts';
-import s79 from './introspection/requires-auth.ts';
-import s80 from './tokens/third-party-short-lived.ts';
-import s81 from './consent/third-party-required.ts';
-import s82 from './par/bound-to-client.ts';
-import s83 from './par/flow.ts';
-import s84 from './par/request-uri-single-use.ts';
-import s85 from './par/required.ts';
-import s86 from './registration/access-token-required.ts';
-import s87 from './registration/code-flow.ts';
-import s88 from './registration/delete-revokes-client.ts';
-import s89 from './registration/redirect-uri-fragment.ts';
-import s90 from './registration/redirect-uris-required.ts';
-import s91 from './registration/returns-metadata.ts';
-import s92 from './registration/secret-expiry.ts';
-import s93 from './dpop/no-bearer-downgrade.ts';
-import s94 from './dpop/proof-checked.ts';
-import s95 from './dpop/refresh-bound.ts';
-import s96 from './dpop/token-bound.ts';
-import s97 from './mixup/iss-parameter.ts';
-import s98 from './resource/audience.ts';
-import s99 from './entropy/codes-and-tokens.ts';
-import s100 from './headers/authorization-cors.ts';
-import s101 from './headers/clickjacking.ts';
-import s102 from './headers/referrer-policy.ts';
-import s103 from './race/code-redemption.ts';
-import s104 from './race/refresh-rotation.ts';
-import s105 from './browser/clickjacking.ts';
-import s106 from './browser/code-flow.ts';
-import s107 from './browser/consent-third-party.ts';
-import s108 from './browser/device-activation.ts';
-import s109 from './browser/error-page.ts';
+import s68 from './implicit/nonce-required.ts';
+import s69 from './hybrid/at-hash.ts';
+import s70 from './hybrid/c-hash.ts';
+import s71 from './form-post/response.ts';
+import s72 from './password/no-refresh-token.ts';
+import s73 from './token/error-format.ts';
+import s74 from './token/json-body.ts';
+import s75 from './token/no-store.ts';
+import s76 from './token/response-format.ts';
+import s77 from './token/unsupported-grant-type.ts';
+import s78 from './userinfo/bearer.ts';
+import s79 from './userinfo/post.ts';
+import s80 from './logout/rp-initiated.ts';
+import s81 from './revocation/refresh-token.ts';
+import s82 from './introspection/active-state.ts';
+import s83 from './introspection/requires-auth.ts';
+import s84 from './tokens/third-party-short-lived.ts';
+import s85 from './consent/third-party-required.ts';
+import s86 from './par/bound-to-client.ts';
+import s87 from './par/flow.ts';
+import s88 from './par/request-uri-single-use.ts';
+import s89 from './par/required.ts';
+import s90 from './registration/access-token-required.ts';
+import s91 from './registration/code-flow.ts';
+import s92 from './registration/delete-revokes-client.ts';
+import s93 from './registration/redirect-uri-fragment.ts';
+import s94 from './registration/redirect-uris-required.ts';
+import s95 from './registration/returns-metadata.ts';
+import s96 from './registration/secret-expiry.ts';
+import s97 from './dpop/no-bearer-downgrade.ts';
+import s98 from './dpop/proof-checked.ts';
+import s99 from './dpop/refresh-bound.ts';
+import s100 from './dpop/token-bound.ts';
+import s101 from './mixup/iss-parameter.ts';
+import s102 from './resource/audience.ts';
+import s103 from './entropy/codes-and-tokens.ts';
+import s104 from './headers/authorization-cors.ts';
+import s105 from './headers/clickjacking.ts';
+import s106 from './headers/referrer-policy.ts';
+import s107 from './race/code-redemption.ts';
+import s108 from './race/refresh-rotation.ts';
+import s109 from './browser/clickjacking.ts';
+import s110 from './browser/code-flow.ts';
+import s111 from './browser/consent-third-party.ts';
+import s112 from './browser/device-activation.ts';
+import s113 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
@@ -181,46 +185,50 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['token-exchange/scope-escalation', s65],
   ['implicit/deprecated', s66],
   ['implicit/no-refresh-token', s67],
-  ['password/no-refresh-token', s68],
-  ['token/error-format', s69],
-  ['token/json-body', s70],
-  ['token/no-store', s71],
-  ['token/response-format', s72],
-  ['token/unsupported-grant-type', s73],
-  ['userinfo/bearer', s74],
-  ['userinfo/post', s75],
-  ['logout/rp-initiated', s76],
-  ['revocation/refresh-token', s77],
-  ['introspection/active-state', s78],
-  ['introspection/requires-auth', s79],
-  ['tokens/third-party-short-lived', s80],
-  ['consent/third-party-required', s81],
-  ['par/bound-to-client', s82],
-  ['par/flow', s83],
-  ['par/request-uri-single-use', s84],
-  ['par/required', s85],
-  ['registration/access-token-required', s86],
-  ['registration/code-flow', s87],
-  ['registration/delete-revokes-client', s88],
-  ['registration/redirect-uri-fragment', s89],
-  ['registration/redirect-uris-required', s90],
-  ['registration/returns-metadata', s91],
-  ['registration/secret-expiry', s92],
-  ['dpop/no-bearer-downgrade', s93],
-  ['dpop/proof-checked', s94],
-  ['dpop/refresh-bound', s95],
-  ['dpop/token-bound', s96],
-  ['mixup/iss-parameter', s97],
-  ['resource/audience', s98],
-  ['entropy/codes-and-tokens', s99],
-  ['headers/authorization-cors', s100],
-  ['headers/clickjacking', s101],
-  ['headers/referrer-policy', s102],
-  ['race/code-redemption', s103],
-  ['race/refresh-rotation', s104],
-  ['browser/clickjacking', s105],
-  ['browser/code-flow', s106],
-  ['browser/consent-third-party', s107],
-  ['browser/device-activation', s108],
-  ['browser/error-page', s109],
+  ['implicit/nonce-required', s68],
+  ['hybrid/at-hash', s69],
+  ['hybrid/c-hash', s70],
+  ['form-post/response', s71],
+  ['password/no-refresh-token', s72],
+  ['token/error-format', s73],
+  ['token/json-body', s74],
+  ['token/no-store', s75],
+  ['token/response-format', s76],
+  ['token/unsupported-grant-type', s77],
+  ['userinfo/bearer', s78],
+  ['userinfo/post', s79],
+  ['logout/rp-initiated', s80],
+  ['revocation/refresh-token', s81],
+  ['introspection/active-state', s82],
+  ['introspection/requires-auth', s83],
+  ['tokens/third-party-short-lived', s84],
+  ['consent/third-party-required', s85],
+  ['par/bound-to-client', s86],
+  ['par/flow', s87],
+  ['par/request-uri-single-use', s88],
+  ['par/required', s89],
+  ['registration/access-token-required', s90],
+  ['registration/code-flow', s91],
+  ['registration/delete-revokes-client', s92],
+  ['registration/redirect-uri-fragment', s93],
+  ['registration/redirect-uris-required', s94],
+  ['registration/returns-metadata', s95],
+  ['registration/secret-expiry', s96],
+  ['dpop/no-bearer-downgrade', s97],
+  ['dpop/proof-checked', s98],
+  ['dpop/refresh-bound', s99],
+  ['dpop/token-bound', s100],
+  ['mixup/iss-parameter', s101],
+  ['resource/audience', s102],
+  ['entropy/codes-and-tokens', s103],
+  ['headers/authorization-cors', s104],
+  ['headers/clickjacking', s105],
+  ['headers/referrer-policy', s106],
+  ['race/code-redemption', s107],
+  ['race/refresh-rotation', s108],
+  ['browser/clickjacking', s109],
+  ['browser/code-flow', s110],
+  ['browser/consent-third-party', s111],
+  ['browser/device-activation', s112],
+  ['browser/error-page', s113],
 ];

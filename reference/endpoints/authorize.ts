@@ -262,14 +262,19 @@ function checkScopeOrder(server: ServerContext, scope: string, allowed: string):
 }
 
 /**
- * OIDC Core §3.2.2.1 and §3.3.2.11: a nonce against replayed ID tokens (this server asks it of the plain OAuth "token"
- * response too); an ID token needs openid. The flaw implicit-nonce-optional takes implicit and hybrid requests
- * without nonce.
+ * OIDC Core §3.2.2.1 and §3.3.2.11: a nonce against replayed ID tokens wherever the authorization endpoint returns one
+ * (this server asks it of the plain OAuth "token" response too; "code token" returns no ID token there and needs
+ * none); an ID token needs openid. The flaw implicit-nonce-optional takes such requests without nonce.
  */
 function checkImplicit(server: ServerContext, responseType: ResponseType, scope: string, params: Params): void {
-  if (params.nonce === undefined && !server.flaws.has('implicit-nonce-optional'))
-    throw invalidRequest('nonce is required for the implicit and hybrid flows');
-  if (responseParts(responseType).idToken && !hasScope(scope, 'openid')) {
+  const { idToken } = responseParts(responseType);
+  if (
+    params.nonce === undefined &&
+    (idToken || responseType === 'token') &&
+    !server.flaws.has('implicit-nonce-optional')
+  )
+    throw invalidRequest('nonce is required where the authorization endpoint returns an ID token');
+  if (idToken && !hasScope(scope, 'openid')) {
     throw invalidRequest(`response_type '${responseType}' requires the openid scope`);
   }
 }

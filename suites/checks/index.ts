@@ -27,3 +27,4 @@ export * from './par.ts';
 export * from './dpop.ts';
 export * from './client-assertion.ts';
 export * from './refusal-cause.ts';
+export * from './front-channel.ts';

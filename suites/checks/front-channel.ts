@@ -1,0 +1,107 @@
+/**
+ * The implicit and hybrid flows of OpenID Connect (OIDC Core §3.2, §3.3): which of their response types a target
+ * offers, and an authorization as the `legacy` client whose response (in the fragment by default, §3.2.2.5 and
+ * §3.3.2.5) carries the parts its response type names.
+ */
+import {
+  type AuthorizeResult,
+  type Client,
+  PreconditionError,
+  type ScenarioContext,
+  type Target,
+  describeOutcome,
+} from '../../harness/scenario.ts';
+import { withOpenid } from './scope.ts';
+
+/** A response type's parts, sorted: the parts of a response_type may come in any order (Multiple Response Types §5). */
+const normalized = (type: string): string =>
+  type
+    .split(' ')
+    .filter((part) => part !== '')
+    .sort()
+    .join(' ');
+
+/** Of `candidates`, those response_types_supported lists (in any order of their parts), in the candidates' order. */
+export function offeredResponseTypes(target: Target, candidates: readonly string[]): string[] {
+  const listed = target.discovery?.response_types_supported;
+  if (!Array.isArray(listed)) return [];
+  const offered = new Set(listed.filter((t): t is string => typeof t === 'string').map(normalized));
+  return candidates.filter((type) => offered.has(normalized(type)));
+}
+
+/**
+ * Skips unless the target offers one of `candidates`, naming the field; the legacy client must have a redirect URI.
+ * Returns the offered ones.
+ */
+export function requireResponseTypes(ctx: ScenarioContext, candidates: readonly string[]): string[] {
+  const offered = offeredResponseTypes(ctx.target, candidates);
+  if (offered.length === 0) {
+    const listed = ctx.target.discovery ? 'does not list' : 'cannot be read for';
+    ctx.skip(
+      `response_types_supported ${listed} ${candidates.map((t) => `"${t}"`).join(' or ')}, so the target does ` +
+        'not offer them',
+    );
+  }
+  if (!ctx.client('legacy').redirectUri)
+    ctx.skip('clients.legacy has no redirectUri, which the implicit and hybrid flows need');
+  return offered;
+}
+
+export interface FrontChannelResponse {
+  client: Client;
+  responseType: string;
+  /** The nonce sent (absent when the request had none). */
+  nonce?: string;
+  outcome: AuthorizeResult & { kind: 'redirect' };
+  params: Record<string, string>;
+}
+
+/** The parameters a response type names (OIDC Core §3.2.2.5, §3.3.2.5): code, access_token, id_token. */
+export function expectedParts(responseType: string): string[] {
+  const parts = normalized(responseType).split(' ');
+  return [
+    ...(parts.includes('code') ? ['code'] : []),
+    ...(parts.includes('token') ? ['access_token'] : []),
+    ...(parts.includes('id_token') ? ['id_token'] : []),
+  ];
+}
+
+/**
+ * An implicit or hybrid authorization as `legacy` with scope openid and a fresh nonce (or none: `nonce: false`), in
+ * the run's shared session. A redirect that lacks a part the response type names is a PreconditionError: what the
+ * caller judges needs them.
+ */
+export async function frontChannelResponse(
+  ctx: ScenarioContext,
+  responseType: string,
+  options: { nonce?: boolean } = {},
+): Promise<FrontChannelResponse> {
+  const client = ctx.client('legacy');
+  const nonce = options.nonce === false ? undefined : ctx.random();
+  const outcome = await ctx.authorize(
+    'legacy',
+    { response_type: responseType, scope: withOpenid(client.scope), nonce },
+    { session: 'shared' },
+  );
+  const missing = outcome.kind === 'redirect' ? expectedParts(responseType).filter((p) => !outcome.params[p]) : [];
+  if (outcome.kind !== 'redirect' || missing.length > 0) {
+    throw new PreconditionError(
+      `the authorization request as legacy with response_type=${responseType} ${describeOutcome(outcome)}` +
+        `${missing.length ? ` without ${missing.join(', ')}` : ''}; the response was needed to go on`,
+    );
+  }
+  return { client, responseType, outcome, params: outcome.params, ...(nonce === undefined ? {} : { nonce }) };
+}
+
+/**
+ * The ID token of a front-channel response validated as the client must (OIDC Core §3.2.2.11, §3.3.2.12): its
+ * signature by a key of the JWKS, iss, aud (azp), exp and iat, and the nonce echoed. A failure names what is wrong.
+ */
+export async function validateFrontChannelIdToken(ctx: ScenarioContext, response: FrontChannelResponse) {
+  const idToken = response.params.id_token!;
+  await ctx.jwt.validateIdToken(idToken, {
+    client: response.client,
+    ...(response.nonce === undefined ? {} : { nonce: response.nonce }),
+  });
+  return idToken;
+}

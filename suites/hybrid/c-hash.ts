@@ -1,0 +1,45 @@
+import { defineScenario } from '../../harness/scenario.ts';
+import { frontChannelResponse, requireResponseTypes, validateFrontChannelIdToken } from '../checks/index.ts';
+
+export default defineScenario({
+  id: 'hybrid.c-hash',
+  title: 'The ID token of a hybrid response (code id_token, code id_token token) carries the c_hash of its code',
+  requirements: {
+    oidcCore_3_3_2_11: {
+      spec: 'OIDC Core',
+      section: '3.3.2.11',
+      level: 'MUST',
+      party: 'server',
+      note: 'c_hash is REQUIRED when the ID token comes with a code from the authorization endpoint',
+    },
+    // The client's side: it validates the ID token (§3.3.2.12) and the code against c_hash (§3.3.2.10).
+    oidcCore_3_3_2_12: {
+      spec: 'OIDC Core',
+      section: '3.3.2.12',
+      level: 'MUST',
+      party: 'client',
+      note: 'the ID token validated as in §3.2.2.11, and c_hash (§3.3.2.10)',
+    },
+    oidcCore_2: {
+      spec: 'OIDC Core',
+      section: '2',
+      level: 'MUST',
+      party: 'server',
+      note: 'the ID token is signed, its iss and aud are right, and it echoes the nonce of the request',
+    },
+  },
+  severity: 'high',
+  appliesTo: 'oidc',
+  requires: { roles: ['legacy'], user: true, capabilities: ['endpoint:authorization'] },
+  catches: ['hybrid-c-hash-missing', 'id-token-wrong-aud', 'id-token-unknown-kid'],
+  async run(ctx) {
+    for (const responseType of requireResponseTypes(ctx, ['code id_token', 'code id_token token'])) {
+      const response = await frontChannelResponse(ctx, responseType);
+      const idToken = await validateFrontChannelIdToken(ctx, response);
+      const matched = await ctx.softly(() => ctx.jwt.checkCHash(idToken, response.params.code!, { required: true }), {
+        requirement: ctx.req.oidcCore_3_3_2_11,
+      });
+      if (matched) ctx.evidence.note(`response_type=${responseType}: the ID token's c_hash matches its code.`);
+    }
+  },
+});
