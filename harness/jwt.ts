@@ -183,23 +183,12 @@ export class JwtTools {
    * 'matched', or 'absent' when there is none and none is required; a mismatch is a CheckFailure.
    */
   checkAtHash(idToken: string, accessToken: string, options: { required?: boolean } = {}): 'matched' | 'absent' {
-    const { header, payload } = decodeJwt(idToken);
-    if (payload.at_hash === undefined && !options.required) return 'absent';
-    const want = atHash(accessToken, String(header.alg));
-    if (want === undefined) {
-      throw new CheckFailure(
-        `The ID token's alg "${String(header.alg)}" names no hash function, so its at_hash cannot be computed; ` +
-          'OIDC Core §3.1.3.6 defines at_hash by the hash of the JWS alg of the ID token.',
-      );
-    }
-    if (payload.at_hash !== want) {
-      throw new CheckFailure(
-        `The ID token's at_hash is ${payload.at_hash === undefined ? 'missing' : `"${String(payload.at_hash)}"`} ` +
-          `but the access token hashes to "${want}"; OIDC Core §3.1.3.8 and the SPEC's JWT validation table ` +
-          `require a match.`,
-      );
-    }
-    return 'matched';
+    return checkTokenHash(idToken, 'at_hash', accessToken, options.required ?? false, {
+      defined: 'OIDC Core §3.1.3.6',
+      mismatch: (want) =>
+        `but the access token hashes to "${want}"; OIDC Core §3.1.3.8 and the SPEC's JWT validation table ` +
+        `require a match.`,
+    });
   }
 
   /**
@@ -208,23 +197,12 @@ export class JwtTools {
    * CheckFailure.
    */
   checkCHash(idToken: string, code: string, options: { required?: boolean } = {}): 'matched' | 'absent' {
-    const { header, payload } = decodeJwt(idToken);
-    if (payload.c_hash === undefined && !options.required) return 'absent';
-    const want = tokenHash(code, String(header.alg));
-    if (want === undefined) {
-      throw new CheckFailure(
-        `The ID token's alg "${String(header.alg)}" names no hash function, so its c_hash cannot be computed; ` +
-          'OIDC Core §3.3.2.11 defines c_hash by the hash of the JWS alg of the ID token.',
-      );
-    }
-    if (payload.c_hash !== want) {
-      throw new CheckFailure(
-        `The ID token's c_hash is ${payload.c_hash === undefined ? 'missing' : `"${String(payload.c_hash)}"`} ` +
-          `but the code issued with it hashes to "${want}" (the left half of its ${hashName(String(header.alg))} ` +
-          'hash); OIDC Core §3.3.2.11 requires c_hash to be that value when the ID token comes with a code.',
-      );
-    }
-    return 'matched';
+    return checkTokenHash(idToken, 'c_hash', code, options.required ?? false, {
+      defined: 'OIDC Core §3.3.2.11',
+      mismatch: (want, alg) =>
+        `but the code issued with it hashes to "${want}" (the left half of its ${hashName(alg)} hash); OIDC Core ` +
+        '§3.3.2.11 requires c_hash to be that value when the ID token comes with a code.',
+    });
   }
 
   /**
@@ -235,6 +213,31 @@ export class JwtTools {
     await this.verifyIdTokenSignature(idToken);
     return this.validateIdTokenClaims(idToken, expect);
   }
+}
+
+/** at_hash or c_hash of `idToken` against `value` (protocol/token-hash.ts): the words of a failure by `say`. */
+function checkTokenHash(
+  idToken: string,
+  claim: 'at_hash' | 'c_hash',
+  value: string,
+  required: boolean,
+  say: { defined: string; mismatch: (want: string, alg: string) => string },
+): 'matched' | 'absent' {
+  const { header, payload } = decodeJwt(idToken);
+  const alg = String(header.alg);
+  if (payload[claim] === undefined && !required) return 'absent';
+  const want = tokenHash(value, alg);
+  if (want === undefined) {
+    throw new CheckFailure(
+      `The ID token's alg "${alg}" names no hash function, so its ${claim} cannot be computed; ` +
+        `${say.defined} defines ${claim} by the hash of the JWS alg of the ID token.`,
+    );
+  }
+  if (payload[claim] !== want) {
+    const got = payload[claim] === undefined ? 'missing' : `"${String(payload[claim])}"`;
+    throw new CheckFailure(`The ID token's ${claim} is ${got} ${say.mismatch(want, alg)}`);
+  }
+  return 'matched';
 }
 
 function describeJoseError(

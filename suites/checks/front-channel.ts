@@ -7,6 +7,7 @@ import {
   type AuthorizeResult,
   type Client,
   PreconditionError,
+  type Requirement,
   type ScenarioContext,
   type Target,
   describeOutcome,
@@ -46,6 +47,15 @@ export function requireResponseTypes(ctx: ScenarioContext, candidates: readonly 
     ctx.skip('clients.legacy has no redirectUri, which the implicit and hybrid flows need');
   return offered;
 }
+
+/** OIDC Core §2, what the OP owes in an ID token that validateFrontChannelIdToken checks. */
+export const ID_TOKEN_OIDC_CORE_2: Requirement = {
+  spec: 'OIDC Core',
+  section: '2',
+  level: 'MUST',
+  party: 'server',
+  note: 'the ID token is signed, its iss and aud are right, and it echoes the nonce of the request',
+};
 
 export interface FrontChannelResponse {
   client: Client;

@@ -1,5 +1,10 @@
 import { defineScenario } from '../../harness/scenario.ts';
-import { frontChannelResponse, requireResponseTypes, validateFrontChannelIdToken } from '../checks/index.ts';
+import {
+  ID_TOKEN_OIDC_CORE_2,
+  frontChannelResponse,
+  requireResponseTypes,
+  validateFrontChannelIdToken,
+} from '../checks/index.ts';
 
 export default defineScenario({
   id: 'hybrid.at-hash',
@@ -29,13 +34,7 @@ export default defineScenario({
       party: 'client',
       note: 'the ID token validated, and the access token against at_hash (§3.2.2.9)',
     },
-    oidcCore_2: {
-      spec: 'OIDC Core',
-      section: '2',
-      level: 'MUST',
-      party: 'server',
-      note: 'the ID token is signed, its iss and aud are right, and it echoes the nonce of the request',
-    },
+    oidcCore_2: ID_TOKEN_OIDC_CORE_2,
   },
   severity: 'high',
   appliesTo: 'oidc',

@@ -25,8 +25,8 @@ export const CATALOG = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
 const only = process.env.MATRIX_ONLY ? idMatcher(patternList([process.env.MATRIX_ONLY])) : () => true;
 export const IN_SCOPE = CATALOG.filter((s) => only(s.id));
 
-/** Areas that need the opt-in legacy client (password and implicit grants) on the reference. */
-const LEGACY_AREAS = new Set(['implicit', 'password']);
+/** Areas that need the opt-in legacy client (password, implicit and hybrid grants) on the reference. */
+const LEGACY_AREAS = new Set(['implicit', 'hybrid', 'password']);
 
 /**
  * Flaws that break no requirement binding the server, so no scenario may claim them (they stay in
