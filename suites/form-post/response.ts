@@ -12,9 +12,7 @@ export default defineScenario({
       section: '2',
       level: 'MUST',
       party: 'server',
-      note:
-        'the parameters as HTML form values, sent by POST in the body; the form action is the redirection URI, its ' +
-        'method POST',
+      note: 'a form POSTed to the redirection URI, the parameters as its values',
     },
   },
   severity: 'medium',
