@@ -4,8 +4,8 @@ import { CODE_FLOW_CAPABILITIES, pkceParams } from '../checks/index.ts';
 export default defineScenario({
   id: 'form-post.response',
   title:
-    'response_mode=form_post is answered by a form POSTed to the registered redirect URI, with the parameters as form ' +
-    'fields and nothing in the URL',
+    'response_mode=form_post is answered by a form POSTed to the registered redirect URI, with the parameters as ' +
+    'form fields and nothing in the URL',
   requirements: {
     formPost_2: {
       spec: 'OAuth 2.0 Form Post',

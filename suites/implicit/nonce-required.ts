@@ -90,8 +90,8 @@ export default defineScenario({
       }
       if (error !== 'invalid_request') {
         throw new CheckFailure(
-          `${when} ${describeOutcome(outcome)}, while the same request with a nonce succeeds; RFC 6749 §4.2.2.1 requires ` +
-            'error=invalid_request (a required parameter is missing) sent to the redirection URI.',
+          `${when} ${describeOutcome(outcome)}, while the same request with a nonce succeeds; RFC 6749 §4.2.2.1 ` +
+            'requires error=invalid_request (a required parameter is missing) sent to the redirection URI.',
           { requirement: ctx.req.rfc6749_4_2_2_1, kind: 'refused-wrongly' },
         );
       }
