@@ -57,6 +57,47 @@ export const ID_TOKEN_OIDC_CORE_2: Requirement = {
   note: 'the ID token is signed, its iss and aud are right, and it echoes the nonce of the request',
 };
 
+/**
+ * The client was refused the response type itself (unauthorized_client or unsupported_response_type, RFC 6749
+ * §4.1.2.1): the deployment did not register it for that response type, a premise the scenario lacks, not a verdict.
+ */
+export class ResponseTypeRefused extends PreconditionError {
+  constructor(
+    readonly responseType: string,
+    readonly error: string,
+  ) {
+    super(`the legacy client was refused response_type=${responseType} with error=${error}`);
+  }
+}
+
+const NOT_FOR_THIS_CLIENT = new Set(['unauthorized_client', 'unsupported_response_type']);
+
+/**
+ * Runs `judge` for each response type; one the client is refused (ResponseTypeRefused) is left out with a note. None
+ * judged: a skip naming the refusals.
+ */
+export async function forEachResponseType(
+  ctx: ScenarioContext,
+  types: readonly string[],
+  judge: (responseType: string) => Promise<void>,
+): Promise<void> {
+  const refused: string[] = [];
+  for (const type of types) {
+    try {
+      await judge(type);
+    } catch (caught) {
+      if (!(caught instanceof ResponseTypeRefused)) throw caught;
+      refused.push(`${type} (error=${caught.error})`);
+      ctx.evidence.note(`${caught.message}: the deployment does not offer it to this client, so it is not judged.`);
+    }
+  }
+  if (refused.length === types.length)
+    ctx.skip(
+      `clients.legacy is refused every response type it would need: ${refused.join(', ')}; register it for one of ` +
+        'them to run this scenario',
+    );
+}
+
 export interface FrontChannelResponse {
   client: Client;
   responseType: string;
@@ -93,6 +134,8 @@ export async function frontChannelResponse(
     { response_type: responseType, scope: withOpenid(client.scope), nonce },
     { session: 'shared' },
   );
+  const error = outcome.kind === 'redirect' ? outcome.params.error : undefined;
+  if (error !== undefined && NOT_FOR_THIS_CLIENT.has(error)) throw new ResponseTypeRefused(responseType, error);
   const missing = outcome.kind === 'redirect' ? expectedParts(responseType).filter((p) => !outcome.params[p]) : [];
   if (outcome.kind !== 'redirect' || missing.length > 0) {
     throw new PreconditionError(

@@ -1,6 +1,7 @@
 import { defineScenario } from '../../harness/scenario.ts';
 import {
   ID_TOKEN_OIDC_CORE_2,
+  forEachResponseType,
   frontChannelResponse,
   requireResponseTypes,
   validateFrontChannelIdToken,
@@ -41,15 +42,20 @@ export default defineScenario({
   requires: { roles: ['legacy'], user: true, capabilities: ['endpoint:authorization'] },
   catches: ['hybrid-at-hash-wrong', 'at-hash-wrong', 'id-token-wrong-aud', 'id-token-unknown-kid'],
   async run(ctx) {
-    for (const responseType of requireResponseTypes(ctx, ['id_token token', 'code id_token token'])) {
-      const response = await frontChannelResponse(ctx, responseType);
-      const idToken = await validateFrontChannelIdToken(ctx, response);
-      const per = responseType === 'id_token token' ? ctx.req.oidcCore_3_2_2_10 : ctx.req.oidcCore_3_3_2_11;
-      const matched = await ctx.softly(
-        () => ctx.jwt.checkAtHash(idToken, response.params.access_token!, { required: true }),
-        { requirement: per },
-      );
-      if (matched) ctx.evidence.note(`response_type=${responseType}: the ID token's at_hash matches the access token.`);
-    }
+    await forEachResponseType(
+      ctx,
+      requireResponseTypes(ctx, ['id_token token', 'code id_token token']),
+      async (responseType) => {
+        const response = await frontChannelResponse(ctx, responseType);
+        const idToken = await validateFrontChannelIdToken(ctx, response);
+        const per = responseType === 'id_token token' ? ctx.req.oidcCore_3_2_2_10 : ctx.req.oidcCore_3_3_2_11;
+        const matched = await ctx.softly(
+          () => ctx.jwt.checkAtHash(idToken, response.params.access_token!, { required: true }),
+          { requirement: per },
+        );
+        if (matched)
+          ctx.evidence.note(`response_type=${responseType}: the ID token's at_hash matches the access token.`);
+      },
+    );
   },
 });

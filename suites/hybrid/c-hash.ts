@@ -1,6 +1,7 @@
 import { defineScenario } from '../../harness/scenario.ts';
 import {
   ID_TOKEN_OIDC_CORE_2,
+  forEachResponseType,
   frontChannelResponse,
   requireResponseTypes,
   validateFrontChannelIdToken,
@@ -32,13 +33,17 @@ export default defineScenario({
   requires: { roles: ['legacy'], user: true, capabilities: ['endpoint:authorization'] },
   catches: ['hybrid-c-hash-missing', 'id-token-wrong-aud', 'id-token-unknown-kid'],
   async run(ctx) {
-    for (const responseType of requireResponseTypes(ctx, ['code id_token', 'code id_token token'])) {
-      const response = await frontChannelResponse(ctx, responseType);
-      const idToken = await validateFrontChannelIdToken(ctx, response);
-      const matched = await ctx.softly(() => ctx.jwt.checkCHash(idToken, response.params.code!, { required: true }), {
-        requirement: ctx.req.oidcCore_3_3_2_11,
-      });
-      if (matched) ctx.evidence.note(`response_type=${responseType}: the ID token's c_hash matches its code.`);
-    }
+    await forEachResponseType(
+      ctx,
+      requireResponseTypes(ctx, ['code id_token', 'code id_token token']),
+      async (responseType) => {
+        const response = await frontChannelResponse(ctx, responseType);
+        const idToken = await validateFrontChannelIdToken(ctx, response);
+        const matched = await ctx.softly(() => ctx.jwt.checkCHash(idToken, response.params.code!, { required: true }), {
+          requirement: ctx.req.oidcCore_3_3_2_11,
+        });
+        if (matched) ctx.evidence.note(`response_type=${responseType}: the ID token's c_hash matches its code.`);
+      },
+    );
   },
 });

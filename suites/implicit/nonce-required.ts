@@ -5,7 +5,14 @@ import {
   defineScenario,
   describeOutcome,
 } from '../../harness/scenario.ts';
-import { frontChannelResponse, offeredResponseTypes, requireResponseTypes, withOpenid } from '../checks/index.ts';
+import {
+  ResponseTypeRefused,
+  forEachResponseType,
+  frontChannelResponse,
+  offeredResponseTypes,
+  requireResponseTypes,
+  withOpenid,
+} from '../checks/index.ts';
 
 /** The response types that return an ID token from the authorization endpoint: one implicit, one hybrid is tried. */
 const IMPLICIT = ['id_token', 'id_token token'];
@@ -57,45 +64,50 @@ export default defineScenario({
   async run(ctx) {
     requireResponseTypes(ctx, [...IMPLICIT, ...HYBRID]);
     const tried = [offeredResponseTypes(ctx.target, IMPLICIT)[0], offeredResponseTypes(ctx.target, HYBRID)[0]];
-    for (const responseType of tried.filter((t): t is string => t !== undefined)) {
-      const outcome = await ctx.authorize(
-        'legacy',
-        // The same request as the control below, without the nonce.
-        { response_type: responseType, scope: withOpenid(ctx.client('legacy').scope), nonce: undefined },
-        { session: 'shared' },
-      );
-      const flow = IMPLICIT.includes(responseType) ? 'implicit' : 'hybrid';
-      const when = `The ${flow} request (response_type=${responseType}) without nonce`;
-      if (outcome.kind === 'redirect' && ISSUED.some((p) => outcome.params[p]))
-        throw new CheckFailure(
-          `${when} was answered with ${ISSUED.filter((p) => outcome.params[p]).join(', ')}; ` +
-            'OIDC Core §3.2.2.1 and §3.3.2.11 make nonce REQUIRED there, and §3.1.2.2 has the OP verify that every ' +
-            'REQUIRED parameter is present (RFC 6749 §4.2.2.1: invalid_request).',
-          { requirement: ctx.req.oidcCore_3_1_2_2, kind: 'accepted' },
+    await forEachResponseType(
+      ctx,
+      tried.filter((t): t is string => t !== undefined),
+      async (responseType) => {
+        const outcome = await ctx.authorize(
+          'legacy',
+          // The same request as the control below, without the nonce.
+          { response_type: responseType, scope: withOpenid(ctx.client('legacy').scope), nonce: undefined },
+          { session: 'shared' },
         );
-      const error = outcome.kind === 'redirect' ? outcome.params.error : undefined;
-      const refusedPage =
-        outcome.kind === 'page' && outcome.location === undefined && (outcome.status >= 400 || outcome.errorPage);
-      if (error === undefined && !refusedPage)
-        throw new PreconditionError(`${when} ${describeOutcome(outcome)}: neither a response nor a refusal`);
-      // The refusal counts only if the same request with a nonce gets its response.
-      try {
-        await frontChannelResponse(ctx, responseType);
-      } catch (caught) {
-        if (!(caught instanceof PreconditionError)) throw caught;
-        throw new JudgementError(
-          `${when} ${describeOutcome(outcome)}, but the same request with a nonce failed too ` +
-            `(${caught.message}), so the refusal cannot be put down to the missing nonce`,
-        );
-      }
-      if (error !== 'invalid_request') {
-        throw new CheckFailure(
-          `${when} ${describeOutcome(outcome)}, while the same request with a nonce succeeds; RFC 6749 §4.2.2.1 ` +
-            'requires error=invalid_request (a required parameter is missing) sent to the redirection URI.',
-          { requirement: ctx.req.rfc6749_4_2_2_1, kind: 'refused-wrongly' },
-        );
-      }
-      ctx.evidence.note(`${when} got error=invalid_request; the same request with a nonce got its response.`);
-    }
+        const flow = IMPLICIT.includes(responseType) ? 'implicit' : 'hybrid';
+        const when = `The ${flow} request (response_type=${responseType}) without nonce`;
+        if (outcome.kind === 'redirect' && ISSUED.some((p) => outcome.params[p]))
+          throw new CheckFailure(
+            `${when} was answered with ${ISSUED.filter((p) => outcome.params[p]).join(', ')}; ` +
+              'OIDC Core §3.2.2.1 and §3.3.2.11 make nonce REQUIRED there, and §3.1.2.2 has the OP verify that every ' +
+              'REQUIRED parameter is present (RFC 6749 §4.2.2.1: invalid_request).',
+            { requirement: ctx.req.oidcCore_3_1_2_2, kind: 'accepted' },
+          );
+        const error = outcome.kind === 'redirect' ? outcome.params.error : undefined;
+        const refusedPage =
+          outcome.kind === 'page' && outcome.location === undefined && (outcome.status >= 400 || outcome.errorPage);
+        if (error === undefined && !refusedPage)
+          throw new PreconditionError(`${when} ${describeOutcome(outcome)}: neither a response nor a refusal`);
+        // The refusal counts only if the same request with a nonce gets its response.
+        try {
+          await frontChannelResponse(ctx, responseType);
+        } catch (caught) {
+          // The client is refused the response type itself, with or without a nonce: not judged (forEachResponseType).
+          if (caught instanceof ResponseTypeRefused || !(caught instanceof PreconditionError)) throw caught;
+          throw new JudgementError(
+            `${when} ${describeOutcome(outcome)}, but the same request with a nonce failed too ` +
+              `(${caught.message}), so the refusal cannot be put down to the missing nonce`,
+          );
+        }
+        if (error !== 'invalid_request') {
+          throw new CheckFailure(
+            `${when} ${describeOutcome(outcome)}, while the same request with a nonce succeeds; RFC 6749 §4.2.2.1 ` +
+              'requires error=invalid_request (a required parameter is missing) sent to the redirection URI.',
+            { requirement: ctx.req.rfc6749_4_2_2_1, kind: 'refused-wrongly' },
+          );
+        }
+        ctx.evidence.note(`${when} got error=invalid_request; the same request with a nonce got its response.`);
+      },
+    );
   },
 });
