@@ -83,7 +83,9 @@ export default defineScenario({
               'REQUIRED parameter is present (RFC 6749 §4.2.2.1: invalid_request).',
             { requirement: ctx.req.oidcCore_3_1_2_2, kind: 'accepted' },
           );
-        const error = outcome.kind === 'redirect' ? outcome.params.error : undefined;
+        // Pushed (RFC 9126, where the target requires it): the refusal is the push's error response (§2.3).
+        const pushed = outcome.kind === 'page' && outcome.url === ctx.target.endpoints.pushedAuthorization;
+        const error = outcome.kind === 'redirect' ? outcome.params.error : pushed ? jsonError(outcome.body) : undefined;
         const refusedPage =
           outcome.kind === 'page' && outcome.location === undefined && (outcome.status >= 400 || outcome.errorPage);
         if (error === undefined && !refusedPage)
@@ -102,7 +104,8 @@ export default defineScenario({
         if (error !== 'invalid_request') {
           throw new CheckFailure(
             `${when} ${describeOutcome(outcome)}, while the same request with a nonce succeeds; RFC 6749 §4.2.2.1 ` +
-              'requires error=invalid_request (a required parameter is missing) sent to the redirection URI.',
+              'requires error=invalid_request (a required parameter is missing) sent to the redirection URI ' +
+              '(RFC 9126 §2.3: in the error response of a pushed request).',
             { requirement: ctx.req.rfc6749_4_2_2_1, kind: 'refused-wrongly' },
           );
         }
@@ -111,3 +114,14 @@ export default defineScenario({
     );
   },
 });
+
+/** The error code of a JSON error body (a refused pushed authorization request), if any. */
+function jsonError(body: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const error = (parsed as { error?: unknown } | null)?.error;
+    return typeof error === 'string' ? error : undefined;
+  } catch {
+    return undefined;
+  }
+}
