@@ -5,6 +5,7 @@
  */
 import {
   type AuthorizeResult,
+  CheckFailure,
   type Client,
   PreconditionError,
   type Requirement,
@@ -96,6 +97,20 @@ export async function forEachResponseType(
       `clients.legacy is refused every response type it would need: ${refused.join(', ')}; register it for one of ` +
         'them to run this scenario',
     );
+}
+
+/** Runs `check`; a CheckFailure it throws says which response type it was about ("With response_type=…: …"). */
+export async function inResponse<T>(responseType: string, check: () => T | Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (caught) {
+    if (!(caught instanceof CheckFailure)) throw caught;
+    throw new CheckFailure(`With response_type=${responseType}: ${caught.message}`, {
+      ...(caught.requirement ? { requirement: caught.requirement } : {}),
+      kind: caught.kind,
+      cause: caught,
+    });
+  }
 }
 
 export interface FrontChannelResponse {

@@ -3,6 +3,7 @@ import {
   ID_TOKEN_OIDC_CORE_2,
   forEachResponseType,
   frontChannelResponse,
+  inResponse,
   requireResponseTypes,
   validateFrontChannelIdToken,
 } from '../checks/index.ts';
@@ -47,10 +48,13 @@ export default defineScenario({
       requireResponseTypes(ctx, ['id_token token', 'code id_token token']),
       async (responseType) => {
         const response = await frontChannelResponse(ctx, responseType);
-        const idToken = await validateFrontChannelIdToken(ctx, response);
+        const idToken = await inResponse(responseType, () => validateFrontChannelIdToken(ctx, response));
         const per = responseType === 'id_token token' ? ctx.req.oidcCore_3_2_2_10 : ctx.req.oidcCore_3_3_2_11;
         const matched = await ctx.softly(
-          () => ctx.jwt.checkAtHash(idToken, response.params.access_token!, { required: true }),
+          () =>
+            inResponse(responseType, () =>
+              ctx.jwt.checkAtHash(idToken, response.params.access_token!, { required: true }),
+            ),
           { requirement: per },
         );
         if (matched)

@@ -3,6 +3,7 @@ import {
   ID_TOKEN_OIDC_CORE_2,
   forEachResponseType,
   frontChannelResponse,
+  inResponse,
   requireResponseTypes,
   validateFrontChannelIdToken,
 } from '../checks/index.ts';
@@ -38,10 +39,13 @@ export default defineScenario({
       requireResponseTypes(ctx, ['code id_token', 'code id_token token']),
       async (responseType) => {
         const response = await frontChannelResponse(ctx, responseType);
-        const idToken = await validateFrontChannelIdToken(ctx, response);
-        const matched = await ctx.softly(() => ctx.jwt.checkCHash(idToken, response.params.code!, { required: true }), {
-          requirement: ctx.req.oidcCore_3_3_2_11,
-        });
+        const idToken = await inResponse(responseType, () => validateFrontChannelIdToken(ctx, response));
+        const matched = await ctx.softly(
+          () => inResponse(responseType, () => ctx.jwt.checkCHash(idToken, response.params.code!, { required: true })),
+          {
+            requirement: ctx.req.oidcCore_3_3_2_11,
+          },
+        );
         if (matched) ctx.evidence.note(`response_type=${responseType}: the ID token's c_hash matches its code.`);
       },
     );
