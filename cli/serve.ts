@@ -32,7 +32,7 @@ Options:
   --flaw NAME        switch on a planted flaw (repeatable; for testing the harness only)
   --list-flaws       list every planted flaw with what it breaks, and exit
   --signing-alg ALG  RS256 (default), PS256, ES256 or EdDSA
-  --legacy-client    also seed the legacy client (password and implicit grants)
+  --legacy-client    also seed the legacy client (password, implicit and hybrid grants)
   --auto-login USER  sign USER in at every authorization request without the login page
                      (for headless clients under test; never for a real IdP)
   --store URL        where codes, tokens and sessions live: memory (default) or redis://HOST:PORT[/DB];

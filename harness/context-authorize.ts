@@ -88,7 +88,12 @@ export function authorizer(
       sharedOrFresh(
         options,
         input.run.session,
-        (opts) => authorizeOnce(parts, driverOf(), role, params, opts),
+        async (opts) => {
+          const outcome = await authorizeOnce(parts, driverOf(), role, params, opts);
+          // A form_post's fields came in a page body, where the redactor learns nothing by itself.
+          if (outcome.kind === 'redirect' && outcome.formFields) recorder.learnIssued(outcome.formFields);
+          return outcome;
+        },
         record,
         input.signal,
       );

@@ -5,7 +5,7 @@
  * §3.1.3.7. Every way a token is wrong becomes a CheckFailure naming the claim and the rule.
  */
 import * as jose from 'jose';
-import { ASYMMETRIC_ALGS } from '../protocol/jws.ts';
+import { ASYMMETRIC_ALGS, hashOfAlg } from '../protocol/jws.ts';
 import { tokenHash } from '../protocol/token-hash.ts';
 import type { Client } from './config.ts';
 import type { RequirementRef } from './requirements.ts';
@@ -38,6 +38,9 @@ export interface IdTokenExpectations {
  * §3.1.3.6, §3.2.2.9); undefined when the alg names no hash.
  */
 export const atHash: (accessToken: string, alg: string) => string | undefined = tokenHash;
+
+/** The hash an alg names, as the spec writes it ("SHA-256"). */
+const hashName = (alg: string): string => (hashOfAlg(alg) ?? 'unknown').toUpperCase().replace('SHA', 'SHA-');
 
 export function decodeJwt(token: string): DecodedJwt {
   try {
@@ -239,23 +242,26 @@ export class JwtTools {
    * 'matched', or 'absent' when there is none and none is required; a mismatch is a CheckFailure.
    */
   checkAtHash(idToken: string, accessToken: string, options: { required?: boolean } = {}): 'matched' | 'absent' {
-    const { header, payload } = decodeJwt(idToken);
-    if (payload.at_hash === undefined && !options.required) return 'absent';
-    const want = atHash(accessToken, String(header.alg));
-    if (want === undefined) {
-      throw new CheckFailure(
-        `The ID token's alg "${String(header.alg)}" names no hash function, so its at_hash cannot be computed; ` +
-          'OIDC Core §3.1.3.6 defines at_hash by the hash of the JWS alg of the ID token.',
-      );
-    }
-    if (payload.at_hash !== want) {
-      throw new CheckFailure(
-        `The ID token's at_hash is ${payload.at_hash === undefined ? 'missing' : `"${String(payload.at_hash)}"`} ` +
-          `but the access token hashes to "${want}"; OIDC Core §3.1.3.8 and the SPEC's JWT validation table ` +
-          `require a match.`,
-      );
-    }
-    return 'matched';
+    return checkTokenHash(idToken, 'at_hash', accessToken, options.required ?? false, {
+      defined: 'OIDC Core §3.1.3.6',
+      mismatch: (want) =>
+        `but the access token hashes to "${want}"; OIDC Core §3.1.3.8 and the SPEC's JWT validation table ` +
+        `require a match.`,
+    });
+  }
+
+  /**
+   * c_hash against the code issued with the ID token at the authorization endpoint (OIDC Core §3.3.2.10, §3.3.2.11):
+   * 'matched', or 'absent' when there is none and none is required; a missing (when required) or wrong one is a
+   * CheckFailure.
+   */
+  checkCHash(idToken: string, code: string, options: { required?: boolean } = {}): 'matched' | 'absent' {
+    return checkTokenHash(idToken, 'c_hash', code, options.required ?? false, {
+      defined: 'OIDC Core §3.3.2.11',
+      mismatch: (want, alg) =>
+        `but the code issued with it hashes to "${want}" (the left half of its ${hashName(alg)} hash); OIDC Core ` +
+        '§3.3.2.11 requires c_hash to be that value when the ID token comes with a code.',
+    });
   }
 
   /**
@@ -266,6 +272,31 @@ export class JwtTools {
     await this.verifyIdTokenSignature(idToken);
     return this.validateIdTokenClaims(idToken, expect);
   }
+}
+
+/** at_hash or c_hash of `idToken` against `value` (protocol/token-hash.ts): the words of a failure by `say`. */
+function checkTokenHash(
+  idToken: string,
+  claim: 'at_hash' | 'c_hash',
+  value: string,
+  required: boolean,
+  say: { defined: string; mismatch: (want: string, alg: string) => string },
+): 'matched' | 'absent' {
+  const { header, payload } = decodeJwt(idToken);
+  const alg = String(header.alg);
+  if (payload[claim] === undefined && !required) return 'absent';
+  const want = tokenHash(value, alg);
+  if (want === undefined) {
+    throw new CheckFailure(
+      `The ID token's alg "${alg}" names no hash function, so its ${claim} cannot be computed; ` +
+        `${say.defined} defines ${claim} by the hash of the JWS alg of the ID token.`,
+    );
+  }
+  if (payload[claim] !== want) {
+    const got = payload[claim] === undefined ? 'missing' : `"${String(payload[claim])}"`;
+    throw new CheckFailure(`The ID token's ${claim} is ${got} ${say.mismatch(want, alg)}`);
+  }
+  return 'matched';
 }
 
 function describeJoseError(

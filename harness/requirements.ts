@@ -24,6 +24,7 @@ export type SpecName =
   | 'OIDC Back-Channel Logout'
   | 'OIDC Front-Channel Logout'
   | 'OIDC Registration'
+  | 'OAuth 2.0 Form Post'
   | 'FAPI 2.0 SP'
   | `RFC ${number}`;
 
@@ -124,6 +125,8 @@ export function requirementUrl(
     return `https://openid.net/specs/openid-connect-frontchannel-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'OIDC Registration')
     return `https://openid.net/specs/openid-connect-registration-1_0.html#rfc.section.${r.section}`;
+  if (r.spec === 'OAuth 2.0 Form Post')
+    return `https://openid.net/specs/oauth-v2-form-post-response-mode-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'FAPI 2.0 SP') return `${FAPI2_URL}#section-${r.section}`;
   if (r.spec === 'SPEC' && options.specUrl) return `${options.specUrl}#${slug(r.section)}`;
   return undefined;

@@ -110,6 +110,12 @@ export const FLAWS = {
   'at-jwt-wrong-typ': 'JWT access tokens carry typ JWT instead of at+jwt',
   'acr-ignored': 'acr_values and an essential acr claim are ignored: ID tokens carry no acr',
   'request-object-signature-unchecked': "a request object's signature is not verified (alg none and any key pass)",
+  // OIDC Core §3.2 and §3.3 (implicit and hybrid flows), OAuth 2.0 Form Post Response Mode
+  'implicit-nonce-optional': 'an implicit or hybrid request without nonce is accepted',
+  'hybrid-c-hash-missing': 'the ID token of a hybrid response (code and id_token) carries no c_hash',
+  'hybrid-at-hash-wrong':
+    'the ID token issued with an access token at the authorization endpoint carries a wrong at_hash',
+  'form-post-in-query': "response_mode=form_post puts the response parameters in the form action's query",
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

@@ -175,7 +175,9 @@ export function mountAutoLogin(router: Router, server: ServerContext): void {
     }
     const { request, session } = checked;
     const user = server.findUser(username);
-    if ((request.responseType ?? 'code') !== 'code' || !user) return next();
+    // Only a code answered in the query: anything else goes through the pages.
+    if ((request.responseType ?? 'code') !== 'code' || (request.responseMode ?? 'query') !== 'query' || !user)
+      return next();
     if (session.hint && session.hint.sub !== user.sub) return next();
     const code = await loggedInCode(server, request, user);
     const target = {

@@ -315,13 +315,16 @@ export const SEEDED_CLIENTS = {
 
 export type ClientRole = keyof typeof SEEDED_CLIENTS;
 
-/** Seeded only with `legacyClient: true`: enables the deprecated password and implicit grants. */
+/**
+ * Seeded only with `legacyClient: true`: enables the deprecated password and implicit grants, and with the
+ * authorization code grant the hybrid response types (OIDC Core §3.3).
+ */
 export const LEGACY_CLIENT: ClientConfig = {
   clientId: 'legacy-app',
   clientSecret: 'legacy-app-secret-2c7b9e',
   redirectUris: ['https://legacy.example.test/callback'],
   allowedScope: 'openid profile email',
-  grantTypes: ['password', 'implicit'],
+  grantTypes: ['password', 'implicit', 'authorization_code'],
   firstParty: true,
   name: 'Legacy App',
 };

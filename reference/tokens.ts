@@ -126,7 +126,10 @@ export class TokenService {
     return { token, jti, expiresIn, expiresAt: (iat + expiresIn) * 1000 };
   }
 
-  /** OIDC Core §2 and §3.1.3.6: the ID token with the claims of the granted scope. */
+  /**
+   * OIDC Core §2, §3.1.3.6 and §3.3.2.11: the ID token with the claims of the granted scope, at_hash for the access
+   * token issued with it, c_hash for the code issued with it at the authorization endpoint (hybrid).
+   */
   async idToken(input: {
     client: ClientConfig;
     user: UserConfig;
@@ -135,14 +138,20 @@ export class TokenService {
     nonce?: string;
     /** The login session's sid (OIDC Back-Channel Logout §2.1, Front-Channel Logout §3). */
     sid?: string;
-    accessToken: string;
+    /** The access token issued with it (none for response_type id_token and code id_token). */
+    accessToken?: string;
+    /** The code issued with it in a hybrid response. */
+    code?: string;
+    /** Issued at the authorization endpoint (implicit and hybrid), not by the token endpoint. */
+    frontChannel?: boolean;
     /** Claims asked for with the claims request parameter (OIDC Core §5.5), by value. */
     requested?: Record<string, unknown>;
   }): Promise<string> {
     const { flaws } = this.deps;
     const iat = this.#seconds();
     const current = this.deps.keys.current;
-    const hashed = flaws.has('at-hash-wrong') ? `${input.accessToken}x` : input.accessToken;
+    const wrongAtHash = flaws.has('at-hash-wrong') || (input.frontChannel && flaws.has('hybrid-at-hash-wrong'));
+    const hashed = wrongAtHash ? `${input.accessToken}x` : input.accessToken;
     return this.#sign(
       'JWT',
       shapeClaims(
@@ -163,7 +172,10 @@ export class TokenService {
           ...(flaws.has('acr-ignored') ? {} : { acr: REFERENCE_ACR }),
           ...(input.nonce === undefined ? {} : { nonce: input.nonce }),
           ...(input.sid === undefined ? {} : { sid: input.sid }),
-          at_hash: tokenHash(hashed, current.alg),
+          ...(hashed === undefined ? {} : { at_hash: tokenHash(hashed, current.alg) }),
+          ...(input.code === undefined || flaws.has('hybrid-c-hash-missing')
+            ? {}
+            : { c_hash: tokenHash(input.code, current.alg) }),
         },
         { client: input.client, user: input.user, scope: input.scope },
       ),

@@ -22,6 +22,8 @@ export const AREA_ORDER = [
   'device',
   'token-exchange',
   'implicit',
+  'hybrid',
+  'form-post',
   'password',
   'token',
   'userinfo',

@@ -71,50 +71,54 @@ import s67 from './token-exchange/invalid-subject.ts';
 import s68 from './token-exchange/scope-escalation.ts';
 import s69 from './implicit/deprecated.ts';
 import s70 from './implicit/no-refresh-token.ts';
-import s71 from './password/no-refresh-token.ts';
-import s72 from './token/error-format.ts';
-import s73 from './token/json-body.ts';
-import s74 from './token/no-store.ts';
-import s75 from './token/response-format.ts';
-import s76 from './token/unsupported-grant-type.ts';
-import s77 from './userinfo/bearer.ts';
-import s78 from './userinfo/post.ts';
-import s79 from './logout/back-channel.ts';
-import s80 from './logout/front-channel.ts';
-import s81 from './logout/rp-initiated.ts';
-import s82 from './revocation/refresh-token.ts';
-import s83 from './introspection/active-state.ts';
-import s84 from './introspection/requires-auth.ts';
-import s85 from './tokens/third-party-short-lived.ts';
-import s86 from './consent/third-party-required.ts';
-import s87 from './par/bound-to-client.ts';
-import s88 from './par/flow.ts';
-import s89 from './par/request-uri-single-use.ts';
-import s90 from './par/required.ts';
-import s91 from './registration/code-flow.ts';
-import s92 from './registration/deleted-client.ts';
-import s93 from './registration/fragment-refused.ts';
-import s94 from './registration/management-auth.ts';
-import s95 from './registration/metadata-returned.ts';
-import s96 from './registration/redirect-uris-required.ts';
-import s97 from './registration/secret-expiry.ts';
-import s98 from './dpop/no-bearer-downgrade.ts';
-import s99 from './dpop/proof-checked.ts';
-import s100 from './dpop/refresh-bound.ts';
-import s101 from './dpop/token-bound.ts';
-import s102 from './mixup/iss-parameter.ts';
-import s103 from './resource/audience.ts';
-import s104 from './entropy/codes-and-tokens.ts';
-import s105 from './headers/authorization-cors.ts';
-import s106 from './headers/clickjacking.ts';
-import s107 from './headers/referrer-policy.ts';
-import s108 from './race/code-redemption.ts';
-import s109 from './race/refresh-rotation.ts';
-import s110 from './browser/clickjacking.ts';
-import s111 from './browser/code-flow.ts';
-import s112 from './browser/consent-third-party.ts';
-import s113 from './browser/device-activation.ts';
-import s114 from './browser/error-page.ts';
+import s71 from './implicit/nonce-required.ts';
+import s72 from './hybrid/at-hash.ts';
+import s73 from './hybrid/c-hash.ts';
+import s74 from './form-post/response.ts';
+import s75 from './password/no-refresh-token.ts';
+import s76 from './token/error-format.ts';
+import s77 from './token/json-body.ts';
+import s78 from './token/no-store.ts';
+import s79 from './token/response-format.ts';
+import s80 from './token/unsupported-grant-type.ts';
+import s81 from './userinfo/bearer.ts';
+import s82 from './userinfo/post.ts';
+import s83 from './logout/back-channel.ts';
+import s84 from './logout/front-channel.ts';
+import s85 from './logout/rp-initiated.ts';
+import s86 from './revocation/refresh-token.ts';
+import s87 from './introspection/active-state.ts';
+import s88 from './introspection/requires-auth.ts';
+import s89 from './tokens/third-party-short-lived.ts';
+import s90 from './consent/third-party-required.ts';
+import s91 from './par/bound-to-client.ts';
+import s92 from './par/flow.ts';
+import s93 from './par/request-uri-single-use.ts';
+import s94 from './par/required.ts';
+import s95 from './registration/code-flow.ts';
+import s96 from './registration/deleted-client.ts';
+import s97 from './registration/fragment-refused.ts';
+import s98 from './registration/management-auth.ts';
+import s99 from './registration/metadata-returned.ts';
+import s100 from './registration/redirect-uris-required.ts';
+import s101 from './registration/secret-expiry.ts';
+import s102 from './dpop/no-bearer-downgrade.ts';
+import s103 from './dpop/proof-checked.ts';
+import s104 from './dpop/refresh-bound.ts';
+import s105 from './dpop/token-bound.ts';
+import s106 from './mixup/iss-parameter.ts';
+import s107 from './resource/audience.ts';
+import s108 from './entropy/codes-and-tokens.ts';
+import s109 from './headers/authorization-cors.ts';
+import s110 from './headers/clickjacking.ts';
+import s111 from './headers/referrer-policy.ts';
+import s112 from './race/code-redemption.ts';
+import s113 from './race/refresh-rotation.ts';
+import s114 from './browser/clickjacking.ts';
+import s115 from './browser/code-flow.ts';
+import s116 from './browser/consent-third-party.ts';
+import s117 from './browser/device-activation.ts';
+import s118 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
@@ -189,48 +193,52 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['token-exchange/scope-escalation', s68],
   ['implicit/deprecated', s69],
   ['implicit/no-refresh-token', s70],
-  ['password/no-refresh-token', s71],
-  ['token/error-format', s72],
-  ['token/json-body', s73],
-  ['token/no-store', s74],
-  ['token/response-format', s75],
-  ['token/unsupported-grant-type', s76],
-  ['userinfo/bearer', s77],
-  ['userinfo/post', s78],
-  ['logout/back-channel', s79],
-  ['logout/front-channel', s80],
-  ['logout/rp-initiated', s81],
-  ['revocation/refresh-token', s82],
-  ['introspection/active-state', s83],
-  ['introspection/requires-auth', s84],
-  ['tokens/third-party-short-lived', s85],
-  ['consent/third-party-required', s86],
-  ['par/bound-to-client', s87],
-  ['par/flow', s88],
-  ['par/request-uri-single-use', s89],
-  ['par/required', s90],
-  ['registration/code-flow', s91],
-  ['registration/deleted-client', s92],
-  ['registration/fragment-refused', s93],
-  ['registration/management-auth', s94],
-  ['registration/metadata-returned', s95],
-  ['registration/redirect-uris-required', s96],
-  ['registration/secret-expiry', s97],
-  ['dpop/no-bearer-downgrade', s98],
-  ['dpop/proof-checked', s99],
-  ['dpop/refresh-bound', s100],
-  ['dpop/token-bound', s101],
-  ['mixup/iss-parameter', s102],
-  ['resource/audience', s103],
-  ['entropy/codes-and-tokens', s104],
-  ['headers/authorization-cors', s105],
-  ['headers/clickjacking', s106],
-  ['headers/referrer-policy', s107],
-  ['race/code-redemption', s108],
-  ['race/refresh-rotation', s109],
-  ['browser/clickjacking', s110],
-  ['browser/code-flow', s111],
-  ['browser/consent-third-party', s112],
-  ['browser/device-activation', s113],
-  ['browser/error-page', s114],
+  ['implicit/nonce-required', s71],
+  ['hybrid/at-hash', s72],
+  ['hybrid/c-hash', s73],
+  ['form-post/response', s74],
+  ['password/no-refresh-token', s75],
+  ['token/error-format', s76],
+  ['token/json-body', s77],
+  ['token/no-store', s78],
+  ['token/response-format', s79],
+  ['token/unsupported-grant-type', s80],
+  ['userinfo/bearer', s81],
+  ['userinfo/post', s82],
+  ['logout/back-channel', s83],
+  ['logout/front-channel', s84],
+  ['logout/rp-initiated', s85],
+  ['revocation/refresh-token', s86],
+  ['introspection/active-state', s87],
+  ['introspection/requires-auth', s88],
+  ['tokens/third-party-short-lived', s89],
+  ['consent/third-party-required', s90],
+  ['par/bound-to-client', s91],
+  ['par/flow', s92],
+  ['par/request-uri-single-use', s93],
+  ['par/required', s94],
+  ['registration/code-flow', s95],
+  ['registration/deleted-client', s96],
+  ['registration/fragment-refused', s97],
+  ['registration/management-auth', s98],
+  ['registration/metadata-returned', s99],
+  ['registration/redirect-uris-required', s100],
+  ['registration/secret-expiry', s101],
+  ['dpop/no-bearer-downgrade', s102],
+  ['dpop/proof-checked', s103],
+  ['dpop/refresh-bound', s104],
+  ['dpop/token-bound', s105],
+  ['mixup/iss-parameter', s106],
+  ['resource/audience', s107],
+  ['entropy/codes-and-tokens', s108],
+  ['headers/authorization-cors', s109],
+  ['headers/clickjacking', s110],
+  ['headers/referrer-policy', s111],
+  ['race/code-redemption', s112],
+  ['race/refresh-rotation', s113],
+  ['browser/clickjacking', s114],
+  ['browser/code-flow', s115],
+  ['browser/consent-third-party', s116],
+  ['browser/device-activation', s117],
+  ['browser/error-page', s118],
 ];

@@ -65,9 +65,18 @@ export interface Refusal {
   fails: boolean;
 }
 
+/** The walk reached the redirect URI: by a redirect or a navigation (GET), or a form posted there (form_post). */
+export interface RedirectEnd {
+  kind: 'redirect';
+  url: string;
+  params: Record<string, string>;
+  method?: 'GET' | 'POST';
+  formFields?: Record<string, string>;
+}
+
 /** How a walk ended before it stopped on a page: at the redirect_uri, at the edge of `stayWithin`, or refused. */
 export type ActuatorEnd =
-  | { kind: 'redirect'; url: string; params: Record<string, string> }
+  | RedirectEnd
   /** A navigation off the `stayWithin` origin, not followed; `reason` says so. */
   | { kind: 'left'; url: string; reason: string }
   /** A navigation the origin policy refused: the walk is an error (`error`, an OffOriginError). */

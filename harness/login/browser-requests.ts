@@ -8,14 +8,12 @@
 import type { CDPSession, Page } from 'playwright-core';
 import type { OriginPolicy } from '../origin.ts';
 import type { HttpEvidence } from '../results.ts';
+import type { RedirectEnd } from './actuator.ts';
 import type { PausedRequest } from './browser-tab.ts';
 import { isRedirectTo, responseParams } from './driver.ts';
 
 /** How a walk ended before the driver stopped it: at the redirect_uri, or at the edge of `stayWithin`. */
-export type WalkEnd =
-  | { kind: 'redirect'; url: string; params: Record<string, string> }
-  | { kind: 'left'; url: string }
-  | { kind: 'refused'; url: string; reason: string };
+export type WalkEnd = RedirectEnd | { kind: 'left'; url: string } | { kind: 'refused'; url: string; reason: string };
 
 /** What decides a paused request's fate: part of a walk's options. */
 export interface InterceptOptions {
@@ -81,13 +79,16 @@ export function intercept(event: PausedRequest, mainFrameId: string, o: Intercep
   const navigation = event.resourceType === 'Document' && event.frameId === mainFrameId;
   const refused = o.origins?.browserMay(url);
   if (isRedirectTo(url, o.stopAt)) {
-    const params = { ...responseParams(url), ...formPostParams(request) };
+    const form = formPostParams(request);
+    const params = { ...responseParams(url), ...form };
+    const method = request.method === 'POST' ? 'POST' : 'GET';
+    const end: WalkEnd = { kind: 'redirect', url, params, method, ...(method === 'POST' ? { formFields: form } : {}) };
     return {
       url,
       navigation,
       block: 'the redirect to the redirect_uri, caught and not loaded',
       learned: params,
-      ...(navigation ? { end: { kind: 'redirect', url, params } } : {}),
+      ...(navigation ? { end } : {}),
     };
   }
   if (refused)

@@ -56,6 +56,16 @@ export interface RedirectOutcome {
   url: string;
   /** Parameters from its query, fragment (or form_post fields): code, state, error, iss, … */
   params: Record<string, string>;
+  /**
+   * How the response was to reach the redirect URI: GET (an HTTP redirect, or a page that sends the browser there), or
+   * POST (a form posted there: OAuth 2.0 Form Post Response Mode). Absent from drivers that cannot tell.
+   */
+  method?: 'GET' | 'POST';
+  /**
+   * The fields of a form posted to the redirect URI (its body), apart from `url`'s query and fragment: form_post.
+   * `params` holds them too.
+   */
+  formFields?: Record<string, string>;
   /** The pages passed on the way, in order. */
   pages: PageKind[];
   /** The same pages with their responses' headers (drivers that can see them report them). */

@@ -226,7 +226,7 @@ export class HttpActuator implements Actuator {
         ...(request.method === 'POST' ? { credentials: request.credentials === true } : {}),
       });
       if (isRedirectTo(redirect, this.o.stopAt)) {
-        this.#end = { kind: 'redirect', url: redirect, params: responseParams(redirect) };
+        this.#end = { kind: 'redirect', url: redirect, params: responseParams(redirect), method: 'GET' };
         return;
       }
       const within = this.o.stayWithin && new URL(this.o.stayWithin).origin;
@@ -254,8 +254,21 @@ export class HttpActuator implements Actuator {
       isRedirectTo(new URL(f.action || page.url, page.url).href, this.o.stopAt),
     );
     if (formPost >= 0) {
-      const url = new URL(model.forms[formPost]!.action || page.url, page.url).href;
-      this.#end = { kind: 'redirect', url, params: Object.fromEntries(formValues(model, formPost)) };
+      const { action, method } = model.forms[formPost]!;
+      const url = new URL(action || page.url, page.url);
+      const fields = Object.fromEntries(formValues(model, formPost));
+      // A GET form sends its fields as the query (HTML's form submission, which replaces the action's query).
+      if (method === 'GET') {
+        url.search = new URLSearchParams(fields).toString();
+        this.#end = { kind: 'redirect', url: url.href, params: responseParams(url.href), method };
+      } else
+        this.#end = {
+          kind: 'redirect',
+          url: url.href,
+          params: { ...responseParams(url.href), ...fields },
+          method,
+          formFields: fields,
+        };
     }
     const fields = {
       ...(this.o.usernameField ? { usernameField: this.o.usernameField } : {}),

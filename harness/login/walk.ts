@@ -307,7 +307,7 @@ export class PageWalk {
     const requests = all.flatMap((x) => x.requests ?? []);
     const lists = { pages, visits, ...(a.requests ? { requests } : {}), redirects };
     const consentShown = this.consentShown;
-    if (end?.kind === 'redirect') return { kind: 'redirect', url: end.url, params: end.params, ...lists, consentShown };
+    if (end?.kind === 'redirect') return { ...end, ...lists, consentShown };
     if (end?.kind === 'left')
       return { kind: 'page', ...(await a.endPage(end.reason)), location: end.url, ...lists, consentShown };
     const page = await a.endPage(end?.kind === 'gave-up' ? end.reason : reason);

@@ -198,7 +198,8 @@ export function clients(secret: () => string): GlewlwydClient[] {
       clientId: 'legacy',
       clientSecret: secret(),
       redirectUri: redirect('legacy'),
-      grants: ['password', 'token', 'id_token'],
+      // code with token and id_token: the hybrid response types (OIDC Core §3.3) too.
+      grants: ['password', 'code', 'token', 'id_token'],
       ownScopes: [],
       scope: 'openid profile',
       firstParty: true,

@@ -7,20 +7,42 @@ import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import type { OAuthError } from '../http/errors.ts';
 import { pageHeaders } from '../http/headers.ts';
-import type { InteractionRecord, ResponseType } from '../store/store.ts';
+import type { InteractionRecord, ResponseMode, ResponseType } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
+import { FORM_POST_SCRIPT_HASH, formPostPage } from '../views/form-post.ts';
 
 /** Where an authorization response goes: a redirect_uri already matched, and the state to echo. */
 export interface RedirectTarget {
   redirectUri: string;
   state?: string;
-  /** Query (the default) for codes; fragment for tokens, so that they never reach a server. */
+  /**
+   * Query (the default) for codes; fragment for tokens, so that they never reach a server; form_post when the request
+   * asked for it (OAuth 2.0 Form Post Response Mode).
+   */
   responseMode?: ResponseMode;
 }
 
-export type ResponseMode = 'query' | 'fragment';
+export type { ResponseMode } from '../store/store.ts';
 
-const RESPONSE_TYPES: readonly ResponseType[] = ['code', 'token', 'id_token token'];
+const RESPONSE_TYPES: readonly ResponseType[] = [
+  'code',
+  'token',
+  'id_token',
+  'id_token token',
+  'code id_token',
+  'code token',
+  'code id_token token',
+];
+
+/** The parts of a response type: what the authorization endpoint returns (OAuth 2.0 Multiple Response Types §3). */
+export function responseParts(responseType: ResponseType | undefined): {
+  code: boolean;
+  token: boolean;
+  idToken: boolean;
+} {
+  const parts = (responseType ?? 'code').split(' ');
+  return { code: parts.includes('code'), token: parts.includes('token'), idToken: parts.includes('id_token') };
+}
 
 /** A response_type value, whose space-separated parts may come in any order (OAuth 2.0 Multiple Response Types §5). */
 export function parseResponseType(value: string | undefined): ResponseType | undefined {
@@ -32,15 +54,27 @@ export function parseResponseType(value: string | undefined): ResponseType | und
   return RESPONSE_TYPES.find((type) => type === normalized);
 }
 
-/** The default (and only allowed) response mode of a response type; errors use it too. */
+/**
+ * The default response mode of a response type (OAuth 2.0 Multiple Response Types §5, OIDC Core §3.2.2.5 and
+ * §3.3.2.5): query for code alone, fragment for anything that carries a token.
+ */
 export const responseModeOf = (responseType: ResponseType | undefined): ResponseMode =>
   responseType === undefined || responseType === 'code' ? 'query' : 'fragment';
+
+/**
+ * The response mode a request gets, errors included: form_post when it asked for it (OAuth 2.0 Form Post Response
+ * Mode §2), else the response type's default, the only other mode it may ask for (OAuth 2.0 Multiple Response Types
+ * §2.1 forbids the query for tokens; this server keeps codes in the query).
+ */
+export function responseModeFor(responseType: ResponseType | undefined, asked: string | undefined): ResponseMode {
+  return asked === 'form_post' ? 'form_post' : responseModeOf(responseType);
+}
 
 /** The redirect target of a stored authorization request. */
 export function targetOf(interaction: InteractionRecord): RedirectTarget {
   return {
     redirectUri: interaction.redirectUri,
-    responseMode: responseModeOf(interaction.responseType),
+    responseMode: interaction.responseMode ?? responseModeOf(interaction.responseType),
     ...(interaction.state === undefined ? {} : { state: interaction.state }),
   };
 }
@@ -55,7 +89,10 @@ export class RedirectError extends Error {
   }
 }
 
-/** 303 to the redirect_uri with the response parameters, state and iss, in its query or its fragment. */
+/**
+ * The response parameters, state and iss sent to the redirect_uri: a 303 with them in its query or its fragment, or
+ * (form_post) a page whose form posts them there by itself.
+ */
 export function redirectToClient(
   ctx: Context,
   server: ServerContext,
@@ -66,12 +103,35 @@ export function redirectToClient(
   if (target.state !== undefined && !server.flaws.has('state-dropped')) response.set('state', target.state);
   if (!server.flaws.has('iss-missing')) response.set('iss', server.issuer);
   const url = new URL(target.redirectUri);
+  if (target.responseMode === 'form_post') {
+    postToClient(ctx, server, url, response);
+    return;
+  }
   if (target.responseMode === 'fragment') url.hash = response.toString();
   else for (const [name, value] of response) url.searchParams.set(name, value);
   pageHeaders(ctx, server.flaws);
   // RFC 9700 §4.12: a 307 would make the browser re-post the login form (the credentials) to the client.
   ctx.status = ctx.method === 'POST' && server.flaws.has('redirect-307-after-login') ? 307 : 303;
   ctx.set('Location', url.href);
+}
+
+/**
+ * OAuth 2.0 Form Post Response Mode §2: an HTML page whose form, method POST, action the redirect_uri, carries the
+ * response parameters as hidden fields and is submitted by the page's script (a button without scripts). The flaw
+ * form-post-in-query puts them in the action's query instead, where they end up in logs and the Referer.
+ */
+function postToClient(ctx: Context, server: ServerContext, url: URL, response: URLSearchParams): void {
+  const inQuery = server.flaws.has('form-post-in-query');
+  if (inQuery) for (const [name, value] of response) url.searchParams.set(name, value);
+  pageHeaders(ctx, server.flaws);
+  // The page's one script is allowed by its hash; nothing else runs.
+  ctx.set(
+    'Content-Security-Policy',
+    `${ctx.response.get('Content-Security-Policy')}; script-src '${FORM_POST_SCRIPT_HASH}'`,
+  );
+  ctx.status = 200;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = formPostPage({ action: url.href, fields: inQuery ? [] : [...response] });
 }
 
 export function redirectError(ctx: Context, server: ServerContext, err: RedirectError): void {

@@ -25,7 +25,8 @@ import {
   parseResponseType,
   RedirectError,
   redirectError,
-  responseModeOf,
+  responseModeFor,
+  responseParts,
   setInteractionCookie,
   type RedirectTarget,
 } from './authorization-response.ts';
@@ -60,10 +61,9 @@ export const authorizeEndpoint: Endpoint = {
     const implicit = implicitOffered(server);
     return {
       authorization_endpoint: server.url('/auth'),
-      response_types_supported: implicit
-        ? ['code', 'token', ...(server.options.oauthOnly ? [] : ['id_token token'])]
-        : ['code'],
-      response_modes_supported: implicit ? ['query', 'fragment'] : ['query'],
+      response_types_supported: offeredResponseTypes(server),
+      // OAuth 2.0 Form Post Response Mode §2: form_post for every response type.
+      response_modes_supported: implicit ? ['query', 'fragment', 'form_post'] : ['query', 'form_post'],
       code_challenge_methods_supported: server.flaws.has('pkce-plain-allowed') ? ['S256', 'plain'] : ['S256'],
       authorization_response_iss_parameter_supported: true,
     };
@@ -127,9 +127,10 @@ async function resolveClientAndRedirect(
   const redirectUri = single(query, 'redirect_uri');
   if (redirectUri === undefined) throw invalidRequest('redirect_uri is missing or repeated');
   const state = single(query, 'state');
-  // Tokens answer in the fragment, but only where the implicit grant is offered at all.
+  // Tokens answer in the fragment, but only where the implicit grant is offered at all; form_post when asked for.
   const offered = implicitOffered(server);
-  const responseMode = offered ? responseModeOf(parseResponseType(single(query, 'response_type'))) : 'query';
+  const responseType = offered ? parseResponseType(single(query, 'response_type')) : 'code';
+  const responseMode = responseModeFor(responseType, single(query, 'response_mode'));
   const target: RedirectTarget = { redirectUri, responseMode, ...(state === undefined ? {} : { state }) };
   if (!redirectUriRegistered(server, client, redirectUri)) {
     const err = invalidRequest('redirect_uri is not registered for this client');
@@ -182,24 +183,25 @@ export function checkRequest(
     throw invalidRequest('response_type is required');
   rejectUnknownParameters(server, params);
   const responseType = parseResponseType(params.response_type ?? 'code');
-  const implicit = responseType !== undefined && responseType !== 'code';
-  if (responseType === undefined || (implicit && !implicitOffered(server))) {
-    throw new OAuthError(
-      'unsupported_response_type',
-      implicitOffered(server) ? 'response_type must be code, token or "id_token token"' : 'response_type must be code',
-    );
+  const offered = offeredResponseTypes(server);
+  if (responseType === undefined || !offered.includes(responseType)) {
+    throw new OAuthError('unsupported_response_type', `response_type must be one of: ${offered.join(', ')}`);
   }
-  const grantType = implicit ? 'implicit' : 'authorization_code';
-  if (!(client.grantTypes as readonly string[]).includes(grantType)) {
-    throw unauthorizedClient(`the client may not use the ${implicit ? 'implicit' : 'authorization code'} grant`);
+  const parts = responseParts(responseType);
+  const implicit = parts.token || parts.idToken;
+  // OIDC Registration §2: a hybrid response type needs both the authorization_code and the implicit grant.
+  const grants = [...(parts.code ? ['authorization_code'] : []), ...(implicit ? ['implicit'] : [])];
+  const missing = grants.filter((grant) => !(client.grantTypes as readonly string[]).includes(grant));
+  if (missing.length > 0) {
+    throw unauthorizedClient(`the client may not use the ${missing.join(' and ').replaceAll('_', ' ')} grant`);
   }
-  const mode = responseModeOf(responseType);
+  const mode = responseModeFor(responseType, params.response_mode);
   if (params.response_mode !== undefined && params.response_mode !== mode) {
-    throw invalidRequest(`response_type=${responseType} requires response_mode=${mode}`);
+    throw invalidRequest(`response_type=${responseType} may not use response_mode=${params.response_mode}`);
   }
   const scope = grantScope(params.scope ?? '', client.allowedScope, server.flaws);
   checkScopeOrder(server, scope, client.allowedScope);
-  if (implicit) checkImplicit(responseType, scope, params);
+  if (implicit) checkImplicit(server, responseType, scope, params);
   checkEssentialAcr(server, params);
   // OIDC Core §3.1.2.1: nonce is OPTIONAL for the code flow.
   if (!implicit && params.nonce === undefined && server.flaws.has('nonce-required-for-code'))
@@ -208,6 +210,7 @@ export function checkRequest(
     clientId: client.clientId,
     redirectUri: target.redirectUri,
     responseType,
+    ...(params.response_mode === undefined ? {} : { responseMode: mode }),
     scope,
     ...(target.state === undefined ? {} : { state: target.state }),
     ...(params.nonce === undefined ? {} : { nonce: params.nonce }),
@@ -215,7 +218,7 @@ export function checkRequest(
       ? {}
       : { claims: parseClaimsRequest(params.claims) }),
     // PKCE protects the code; an implicit request has none.
-    ...(implicit ? {} : checkPkce(server, client, params)),
+    ...(parts.code ? checkPkce(server, client, params) : {}),
   };
 }
 
@@ -276,11 +279,21 @@ function checkScopeOrder(server: ServerContext, scope: string, allowed: string):
     throw invalidScope('scope is not in the registered order');
 }
 
-/** OIDC Core §3.2.2.1 and §3.2.2.11: a nonce against replayed ID tokens; an ID token needs openid. */
-function checkImplicit(responseType: ResponseType, scope: string, params: Params): void {
-  if (params.nonce === undefined) throw invalidRequest('nonce is required for the implicit grant');
-  if (responseType === 'id_token token' && !hasScope(scope, 'openid')) {
-    throw invalidRequest("response_type 'id_token token' requires the openid scope");
+/**
+ * OIDC Core §3.2.2.1 and §3.3.2.11: a nonce against replayed ID tokens wherever the authorization endpoint returns one
+ * (this server asks it of the plain OAuth "token" response too; "code token" returns no ID token there and needs
+ * none); an ID token needs openid. The flaw implicit-nonce-optional takes such requests without nonce.
+ */
+function checkImplicit(server: ServerContext, responseType: ResponseType, scope: string, params: Params): void {
+  const { idToken } = responseParts(responseType);
+  if (
+    params.nonce === undefined &&
+    (idToken || responseType === 'token') &&
+    !server.flaws.has('implicit-nonce-optional')
+  )
+    throw invalidRequest('nonce is required where the authorization endpoint returns an ID token');
+  if (idToken && !hasScope(scope, 'openid')) {
+    throw invalidRequest(`response_type '${responseType}' requires the openid scope`);
   }
 }
 
@@ -312,6 +325,21 @@ function checkPkce(
   if (!S256_CHALLENGE_FORMAT.test(challenge)) throw invalidRequest('code_challenge is not a base64url SHA-256 value');
   return { codeChallenge: challenge, codeChallengeMethod: 'S256' };
 }
+
+/**
+ * The response types in discovery (OIDC Discovery §3): code; with a client of the implicit grant, token, and for an
+ * OpenID provider id_token and id_token token (OIDC Core §3.2); with a client of both grants, the hybrid ones (§3.3).
+ */
+function offeredResponseTypes(server: ServerContext): ResponseType[] {
+  if (!implicitOffered(server)) return ['code'];
+  if (server.options.oauthOnly) return ['code', 'token'];
+  const hybrid = server.clients.some((c) =>
+    (['implicit', 'authorization_code'] as const).every((g) => c.grantTypes.includes(g)),
+  );
+  return ['code', 'token', 'id_token', 'id_token token', ...(hybrid ? HYBRID_TYPES : [])];
+}
+
+const HYBRID_TYPES: ResponseType[] = ['code id_token', 'code token', 'code id_token token'];
 
 /** The implicit grant (deprecated, RFC 9700 §2.1.2) is offered only when some client enables it. */
 function implicitOffered(server: ServerContext): boolean {

@@ -154,7 +154,7 @@ async function complete(
   await answerClient(ctx, server, client, interaction);
 }
 
-/** The approved answer to the client: a code, or the tokens of an implicit request. */
+/** The approved answer to the client: a code, the tokens of an implicit request, or both (hybrid). */
 export async function answerClient(
   ctx: Context,
   server: ServerContext,
@@ -164,8 +164,8 @@ export async function answerClient(
   const target = targetOf(interaction);
   const sid = await rememberClient(server, interaction.sessionId, client.clientId);
   const response =
-    target.responseMode === 'fragment'
-      ? await implicitResponse(server, client, interaction)
-      : { code: await issueCode(server, { ...interaction, ...(sid === undefined ? {} : { sid }) }) };
+    (interaction.responseType ?? 'code') === 'code'
+      ? { code: await issueCode(server, { ...interaction, ...(sid === undefined ? {} : { sid }) }) }
+      : await implicitResponse(server, client, interaction);
   redirectToClient(ctx, server, target, response);
 }

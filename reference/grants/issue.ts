@@ -25,6 +25,10 @@ export interface Issuance {
   act?: ActClaim;
   /** The claims request parameter's claims (OIDC Core §5.5). */
   claims?: RequestedClaims;
+  /** The code issued with the tokens at the authorization endpoint (hybrid): the ID token's c_hash. */
+  code?: string;
+  /** Issued at the authorization endpoint (implicit and hybrid), not by the token endpoint. */
+  frontChannel?: boolean;
 }
 
 /** Mints the access token (recorded in the store) and, for openid with a user, the ID token. */
@@ -67,6 +71,8 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
         : { requested: requestedClaimValues(user, issuance.claims.idToken) }),
       ...(issuance.nonce === undefined ? {} : { nonce: issuance.nonce }),
       ...(issuance.sid === undefined ? {} : { sid: issuance.sid }),
+      ...(issuance.code === undefined ? {} : { code: issuance.code }),
+      ...(issuance.frontChannel ? { frontChannel: true } : {}),
     });
   }
   // RFC 6749 §5.1: token_type is REQUIRED; the flaw leaves it out of a Bearer token's response (a DPoP-bound one keeps

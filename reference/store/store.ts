@@ -14,8 +14,21 @@
 
 export type PkceMethod = 'S256' | 'plain';
 
-/** RFC 6749 §3.1.1 and OAuth 2.0 Multiple Response Types: a code, or tokens (implicit). */
-export type ResponseType = 'code' | 'token' | 'id_token token';
+/**
+ * RFC 6749 §3.1.1, OAuth 2.0 Multiple Response Types §3 and OIDC Core §3.2 and §3.3: a code, tokens (implicit), or a
+ * code with tokens (hybrid). Each is written with its parts in alphabetical order.
+ */
+export type ResponseType =
+  | 'code'
+  | 'token'
+  | 'id_token'
+  | 'id_token token'
+  | 'code id_token'
+  | 'code token'
+  | 'code id_token token';
+
+/** How the response reaches the redirect URI (OAuth 2.0 Multiple Response Types §2.1, Form Post Response Mode §2). */
+export type ResponseMode = 'query' | 'fragment' | 'form_post';
 
 /** Claims asked for by name with the claims request parameter (OIDC Core §5.5), by where they go. */
 export interface RequestedClaims {
@@ -89,6 +102,8 @@ export interface InteractionRecord {
   redirectUri: string;
   /** Absent means code. */
   responseType?: ResponseType;
+  /** The response_mode asked for; absent: the response type's default (query for code, else fragment). */
+  responseMode?: ResponseMode;
   scope: string;
   state?: string;
   nonce?: string;

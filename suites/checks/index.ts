@@ -27,4 +27,5 @@ export * from './par.ts';
 export * from './dpop.ts';
 export * from './client-assertion.ts';
 export * from './refusal-cause.ts';
+export * from './front-channel.ts';
 export * from './logout.ts';

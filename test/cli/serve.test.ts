@@ -20,7 +20,7 @@ function expectOnlyLegacySkipped(report: { results: { id: string; status: string
   expect(skipped.map((r) => [r.id, r.skipReason])).toEqual(
     skipped.map((r) => [r.id, 'needs the legacy client (clients.legacy in the target config)']),
   );
-  expect(skipped.every((r) => /^(implicit|password)\./.test(r.id))).toBe(true);
+  expect(skipped.every((r) => /^(implicit|hybrid|password)\./.test(r.id))).toBe(true);
 }
 
 describe('idp-conformance serve --port 0 --target-out FILE', () => {

@@ -45,6 +45,12 @@ describe('a missing premise is a skip with the reason', () => {
     expect(r.evidence.some((e) => e.kind === 'note' && e.label === 'POSTs without credentials, not judged')).toBe(true);
   });
 
+  it('form-post.response: a discovery without form_post in response_modes_supported is skipped', async () => {
+    const r = await result('form-post.response', {});
+    expect(r.status).toBe('skipped');
+    expect(r.skipReason).toMatch(/response_modes_supported .*form_post/);
+  });
+
   it('race.refresh-rotation: an IdP that issues no refresh token leaves nothing to race with', async () => {
     const r = await result('race.refresh-rotation', { noRefreshToken: true });
     expect(r.status).toBe('skipped');

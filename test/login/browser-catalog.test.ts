@@ -49,6 +49,7 @@ const IDS = [
   'logout.rp-initiated',
   'authorize.post',
   'redirect.no-307-after-login',
+  'form-post.response',
 ];
 const SCENARIOS = IDS.map((id) => {
   const s = BUILT_IN_SCENARIOS.find((x) => x.id === id);
@@ -111,6 +112,14 @@ describe('the browser login driver over part of the catalog, against the referen
     expect(statuses(clean)).toEqual({ 'redirect.no-307-after-login': 'passed' });
     const report = await run('browser', ['redirect-307-after-login'], ['redirect.no-307-after-login']);
     expect(statuses(report)).toEqual({ 'redirect.no-307-after-login': 'failed' });
+  });
+
+  it('reads a form_post response as the POST it is: parameters in the action URL fail form-post.response', {
+    timeout: 600_000,
+  }, async () => {
+    const report = await run('browser', ['form-post-in-query'], ['form-post.response']);
+    expect(statuses(report)).toEqual({ 'form-post.response': 'failed' });
+    expect(report.results[0]?.message).toMatch(/a form POSTed to the registered redirect URI .* in its URL/);
   });
 
   it('walks on the shared session share one context: code flows after the first sign in without one each', {

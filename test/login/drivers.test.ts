@@ -164,6 +164,22 @@ describe.each(DRIVERS)('the %s driver', (name, make) => {
   );
 
   it(
+    'a form_post response: the form aimed at the redirect_uri is read (POST, its fields), never sent to a client',
+    async () => {
+      const outcome = await authorize(make(), 'fp');
+      expect(outcome).toMatchObject({
+        kind: 'redirect',
+        url: fx.redirectUri,
+        method: 'POST',
+        formFields: { code: expect.stringMatching(/^code-/), state: 'st-1' },
+        params: { code: expect.stringMatching(/^code-/), state: 'st-1' },
+        pages: ['login'],
+      });
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
     'an HTTP 403 with an empty body is an error page, not a failure to open it',
     async () => {
       const outcome = await authorize(make(), 'e403');

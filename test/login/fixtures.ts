@@ -121,6 +121,28 @@ export async function startLoginFixtures(): Promise<LoginFixtures> {
       }
 
       switch (route) {
+        // response_mode=form_post (OAuth 2.0 Form Post Response Mode §2): after the login, a page whose script
+        // submits a form of hidden fields to the redirect_uri (a button without scripts).
+        case 'GET /fp/authorize':
+          return html(res, loginForm('/fp/login', { state: st }));
+        case 'POST /fp/login': {
+          const p = await formBody(req);
+          if (!valid(p)) return html(res, loginForm('/fp/login', { state: p.get('state') ?? '' }), 401);
+          const fields = { code: code(), state: p.get('state') ?? '' };
+          const hidden = Object.entries(fields)
+            .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+            .join('');
+          return html(
+            res,
+            page(
+              'Submit this form',
+              `<form method="post" action="${esc(redirectUri())}">${hidden}` +
+                '<noscript><button type="submit">Continue</button></noscript></form>' +
+                '<script>document.forms[0].submit()</script>',
+            ),
+          );
+        }
+
         // Identifier-first: the username on one page, the password on the next.
         case 'GET /idf/authorize':
           return html(

@@ -48,6 +48,7 @@ export const DEVIATIONS: Partial<Record<FlawName, CleanCheck[]>> = {
   'id-token-wrong-aud': ['idTokenValid'],
   'id-token-unknown-kid': ['idTokenValid'],
   'at-hash-wrong': ['idTokenValid'],
+  'hybrid-at-hash-wrong': ['idTokenValid'], // the implicit ID token's at_hash
   'claims-overshare': ['idTokenClaimsScoped'],
   'refresh-not-rotated': ['refreshRotated'],
   'consent-skipped': ['consentShown'],

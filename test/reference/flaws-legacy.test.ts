@@ -1,6 +1,12 @@
-/** The planted flaws of the deprecated grants (docs/catalog.md): each changes its behaviour and nothing else. */
+/**
+ * The planted flaws of the deprecated grants, the hybrid flow and form_post (docs/catalog.md): each changes its
+ * behaviour and nothing else.
+ */
+import { createHash } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import { describe } from 'vitest';
 import { LEGACY_CLIENT, SEEDED_USER } from '../../reference/index.ts';
+import { WEB } from '../support/reference-client.ts';
 import { flawTests } from './flaw-matrix.ts';
 
 describe('planted flaws of the legacy grants', () => {
@@ -29,5 +35,66 @@ describe('planted flaws of the legacy grants', () => {
       clean: [true, false],
       flawed: [true, true],
     },
+    {
+      flaw: 'implicit-nonce-optional',
+      probe: async (idp) => {
+        const { params } = await idp.authorize({
+          client: LEGACY_CLIENT,
+          query: { response_type: 'code id_token', scope: 'openid', nonce: undefined },
+        });
+        return [params.get('error'), params.has('id_token')];
+      },
+      clean: ['invalid_request', false],
+      flawed: [null, true],
+    },
+    {
+      flaw: 'hybrid-c-hash-missing',
+      probe: async (idp) => {
+        const { params } = await idp.authorize({
+          client: LEGACY_CLIENT,
+          query: { response_type: 'code id_token', scope: 'openid', nonce: 'n-1' },
+        });
+        return decodeJwt(String(params.get('id_token'))).c_hash === leftHalf(String(params.get('code')));
+      },
+      clean: true,
+      flawed: false,
+    },
+    {
+      flaw: 'hybrid-at-hash-wrong',
+      probe: async (idp) => {
+        const { params } = await idp.authorize({
+          client: LEGACY_CLIENT,
+          query: { response_type: 'code id_token token', scope: 'openid', nonce: 'n-1' },
+        });
+        return decodeJwt(String(params.get('id_token'))).at_hash === leftHalf(String(params.get('access_token')));
+      },
+      clean: true,
+      flawed: false,
+    },
+    {
+      flaw: 'form-post-in-query',
+      probe: async (idp) => {
+        const verifier = 'v'.repeat(43);
+        const challenge = createHash('sha256').update(verifier).digest('base64url');
+        const { callback, formPost } = await idp.authorize({
+          client: WEB,
+          query: {
+            response_mode: 'form_post',
+            response_type: 'code',
+            code_challenge: challenge,
+            code_challenge_method: 'S256',
+            scope: 'openid',
+          },
+        });
+        return [formPost?.method, formPost?.fields.has('code'), callback?.searchParams.has('code')];
+      },
+      clean: ['POST', true, false],
+      flawed: ['POST', false, true],
+    },
   ]);
 });
+
+/** at_hash and c_hash of an ES256-signed token (the flaw tests' key): the left half of its SHA-256. */
+function leftHalf(value: string): string {
+  return createHash('sha256').update(value).digest().subarray(0, 16).toString('base64url');
+}

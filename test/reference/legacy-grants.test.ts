@@ -43,7 +43,7 @@ describe('discovery', () => {
     expect(discovery.grant_types_supported).not.toContain('implicit');
     expect(discovery.grant_types_supported).toContain('authorization_code');
     expect(discovery.response_types_supported).toEqual(['code']);
-    expect(discovery.response_modes_supported).toEqual(['query']);
+    expect(discovery.response_modes_supported).toEqual(['query', 'form_post']);
   });
 
   it('lists them when a client does (legacyClient: true seeds one)', async () => {
@@ -53,8 +53,16 @@ describe('discovery', () => {
       expect(discovery.grant_types_supported).toEqual(
         expect.arrayContaining(['password', 'implicit', 'authorization_code']),
       );
-      expect(discovery.response_types_supported).toEqual(['code', 'token', 'id_token token']);
-      expect(discovery.response_modes_supported).toEqual(['query', 'fragment']);
+      expect(discovery.response_types_supported).toEqual([
+        'code',
+        'token',
+        'id_token',
+        'id_token token',
+        'code id_token',
+        'code token',
+        'code id_token token',
+      ]);
+      expect(discovery.response_modes_supported).toEqual(['query', 'fragment', 'form_post']);
       expect(await legacy.server.context.findClient(LEGACY_CLIENT.clientId)).toBeDefined();
       expect(await plain.server.context.findClient(LEGACY_CLIENT.clientId)).toBeUndefined();
     } finally {
@@ -194,11 +202,45 @@ describe('Implicit grant', () => {
       'fragment',
     ],
     ['a client without implicit', WEB, { response_type: 'token' }, 'unauthorized_client', 'fragment'],
-    ['a code for the implicit-only client', LEGACY_CLIENT, { response_type: 'code' }, 'unauthorized_client', 'query'],
+    [
+      'a code for the implicit-only client',
+      LEGACY_THIRD_PARTY,
+      { response_type: 'code' },
+      'unauthorized_client',
+      'query',
+    ],
+    [
+      'a hybrid response for the implicit-only client',
+      LEGACY_THIRD_PARTY,
+      { response_type: 'code id_token' },
+      'unauthorized_client',
+      'fragment',
+    ],
+    [
+      'a hybrid response for a code-only client',
+      WEB,
+      { response_type: 'code token' },
+      'unauthorized_client',
+      'fragment',
+    ],
+    [
+      'no nonce with id_token',
+      LEGACY_CLIENT,
+      { response_type: 'id_token', nonce: undefined },
+      'invalid_request',
+      'fragment',
+    ],
+    [
+      'no nonce, hybrid',
+      LEGACY_CLIENT,
+      { response_type: 'code id_token', nonce: undefined },
+      'invalid_request',
+      'fragment',
+    ],
     [
       'an unsupported response_type',
       LEGACY_CLIENT,
-      { response_type: 'code token' },
+      { response_type: 'code none' },
       'unsupported_response_type',
       'query',
     ],
@@ -241,3 +283,74 @@ describe('Implicit grant', () => {
     expect(result.callback?.hash).toBe('');
   });
 });
+
+describe('Hybrid flow (OIDC Core §3.3) and the id_token response type', () => {
+  const hybrid = (query: Record<string, string | undefined>) =>
+    idp.authorize({ client: LEGACY_CLIENT, query: { scope: 'openid', nonce: 'n-2', state: 'st-2', ...query } });
+
+  it.each([
+    ['id_token', { code: false, token: false }],
+    ['code id_token', { code: true, token: false }],
+    ['code token', { code: true, token: true }],
+    ['code id_token token', { code: true, token: true }],
+  ] as const)('response_type "%s": in the fragment, c_hash and at_hash where they belong', async (type, has) => {
+    const { callback, params } = await hybrid({ response_type: type });
+    expect(callback?.search).toBe('');
+    expect(params.has('code')).toBe(has.code);
+    expect(params.has('access_token')).toBe(has.token);
+    expect(params.has('refresh_token')).toBe(false);
+    expect(params.has('id_token')).toBe(type.includes('id_token'));
+    if (!type.includes('id_token')) return;
+    const claims = await verifyIdToken(params.get('id_token'), LEGACY_CLIENT.clientId);
+    expect(claims.nonce).toBe('n-2');
+    expect(claims.c_hash).toBe(has.code ? atHash(String(params.get('code'))) : undefined);
+    expect(claims.at_hash).toBe(has.token ? atHash(String(params.get('access_token'))) : undefined);
+  });
+
+  it('the hybrid code redeems at the token endpoint for an ID token with the nonce', async () => {
+    const { params } = await hybrid({ response_type: 'code id_token' });
+    const redeemed = await idp.redeem(String(params.get('code')), LEGACY_CLIENT);
+    expect(redeemed.status).toBe(200);
+    const claims = await verifyIdToken(String(redeemed.body.id_token), LEGACY_CLIENT.clientId);
+    expect(claims.nonce).toBe('n-2');
+  });
+});
+
+describe('form_post (OAuth 2.0 Form Post Response Mode §2)', () => {
+  it.each([
+    ['code', WEB, {}],
+    ['code id_token token', LEGACY_CLIENT, { nonce: 'n-3' }],
+  ] as const)('response_type %s: a page that posts the parameters to the redirect_uri', async (type, client, more) => {
+    const query = { response_type: type, response_mode: 'form_post', scope: 'openid', state: 'st-3', ...more };
+    const result = await idp.authorize({ client, query: type === 'code' ? { ...query, ...pkceQuery() } : query });
+    expect(result.callback?.href).toBe(client.redirectUris[0]);
+    expect(result.formPost?.method).toBe('POST');
+    expect(result.formPost?.fields.get('state')).toBe('st-3');
+    expect(result.formPost?.fields.has('code')).toBe(true);
+    expect(result.page?.status).toBe(200);
+    expect(result.page?.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(result.page?.html).toContain('<script>');
+  });
+
+  it('an error is form-posted too', async () => {
+    const result = await idp.authorize({
+      client: LEGACY_CLIENT,
+      query: { response_type: 'id_token', response_mode: 'form_post', scope: 'openid', state: 'st-4' },
+    });
+    expect(result.formPost?.fields.get('error')).toBe('invalid_request');
+    expect(result.formPost?.fields.get('state')).toBe('st-4');
+  });
+
+  it('an unknown response_mode is refused with invalid_request', async () => {
+    const result = await idp.authorize({
+      client: WEB,
+      query: { response_type: 'code', response_mode: 'web_message', scope: 'openid', ...pkceQuery() },
+    });
+    expect(result.params.get('error')).toBe('invalid_request');
+  });
+});
+
+function pkceQuery(): Record<string, string> {
+  const verifier = createHash('sha256').update(String(Math.random())).digest('base64url');
+  return { code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' };
+}

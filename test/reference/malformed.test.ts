@@ -160,6 +160,7 @@ describe('malformed browser requests get an error page or an error redirect, nev
       'nonce',
       'request',
       'claims',
+      'response_mode',
     );
     const valid = { response_type: 'code', client_id: WEB.clientId, redirect_uri: WEB.redirectUri, scope: 'openid' };
     await fc.assert(

@@ -13,6 +13,7 @@ import {
   type ReferenceOptions,
   type ReferenceServer,
 } from '../../reference/index.ts';
+import { formValues, readPage } from '../../harness/login/html.ts';
 
 export const WEB = SEEDED_CLIENTS.confidential;
 export const PARTNER = SEEDED_CLIENTS.confidential2;
@@ -39,6 +40,8 @@ export interface AuthorizationResult {
   page?: { status: number; headers: Headers; html: string };
   /** Whether a consent page was shown. */
   consentShown: boolean;
+  /** A form_post response (a page whose form targets the redirect_uri): the form's method and its fields. */
+  formPost?: { method: 'GET' | 'POST'; fields: URLSearchParams };
 }
 
 export interface AuthorizeInput {
@@ -155,6 +158,8 @@ export class ReferenceClient {
       }
       const html = await response.text();
       const page = { status: response.status, headers: response.headers, html };
+      const posted = this.#formPost(page, consentShown);
+      if (posted) return posted;
       const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
       if (action === undefined) return { page, params: new URLSearchParams(), consentShown };
       const form: Record<string, string> = action.endsWith('/consent')
@@ -168,14 +173,22 @@ export class ReferenceClient {
         redirect: 'manual',
       });
       if (response.status === 200 && action.endsWith('/login')) {
-        return {
-          page: { status: 200, headers: response.headers, html: await response.text() },
-          params: new URLSearchParams(),
-          consentShown,
-        };
+        const page = { status: 200, headers: response.headers, html: await response.text() };
+        return this.#formPost(page, consentShown) ?? { page, params: new URLSearchParams(), consentShown };
       }
     }
     throw new Error('the authorization request did not end in a redirect to the client');
+  }
+
+  /** A form_post page (a form whose action is off the IdP: the redirect_uri), read with the form driver's parser. */
+  #formPost(page: NonNullable<AuthorizationResult['page']>, consentShown: boolean): AuthorizationResult | undefined {
+    const model = readPage(page.html, this.issuer, page.status);
+    const post = model.forms.findIndex((f) => f.action !== undefined && !f.action.startsWith(this.issuer));
+    if (post < 0) return undefined;
+    const callback = new URL(model.forms[post]!.action!);
+    const fields = new URLSearchParams(formValues(model, post));
+    const params = new URLSearchParams([...callback.searchParams, ...fields]);
+    return { page, callback, params, consentShown, formPost: { method: model.forms[post]!.method, fields } };
   }
 
   /**

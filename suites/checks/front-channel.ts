@@ -1,0 +1,175 @@
+/**
+ * The implicit and hybrid flows of OpenID Connect (OIDC Core §3.2, §3.3): which of their response types a target
+ * offers, and an authorization as the `legacy` client whose response (in the fragment by default, §3.2.2.5 and
+ * §3.3.2.5) carries the parts its response type names.
+ */
+import {
+  type AuthorizeResult,
+  CheckFailure,
+  type Client,
+  PreconditionError,
+  type Requirement,
+  type ScenarioContext,
+  type Target,
+  describeOutcome,
+} from '../../harness/scenario.ts';
+import { withOpenid } from './scope.ts';
+
+/** A response type's parts, sorted: the parts of a response_type may come in any order (Multiple Response Types §5). */
+const normalized = (type: string): string =>
+  type
+    .split(' ')
+    .filter((part) => part !== '')
+    .sort()
+    .join(' ');
+
+/** Of `candidates`, those response_types_supported lists (in any order of their parts), in the candidates' order. */
+export function offeredResponseTypes(target: Target, candidates: readonly string[]): string[] {
+  const listed = target.discovery?.response_types_supported;
+  if (!Array.isArray(listed)) return [];
+  const offered = new Set(listed.filter((t): t is string => typeof t === 'string').map(normalized));
+  return candidates.filter((type) => offered.has(normalized(type)));
+}
+
+/**
+ * Skips unless the target offers one of `candidates`, naming the field; the legacy client must have a redirect URI.
+ * Returns the offered ones.
+ */
+export function requireResponseTypes(ctx: ScenarioContext, candidates: readonly string[]): string[] {
+  const offered = offeredResponseTypes(ctx.target, candidates);
+  if (offered.length === 0) {
+    const listed = ctx.target.discovery ? 'does not list' : 'cannot be read for';
+    ctx.skip(
+      `response_types_supported ${listed} ${candidates.map((t) => `"${t}"`).join(' or ')}, so the target does ` +
+        'not offer them',
+    );
+  }
+  if (!ctx.client('legacy').redirectUri)
+    ctx.skip('clients.legacy has no redirectUri, which the implicit and hybrid flows need');
+  return offered;
+}
+
+/** OIDC Core §2, what the OP owes in an ID token that validateFrontChannelIdToken checks. */
+export const ID_TOKEN_OIDC_CORE_2: Requirement = {
+  spec: 'OIDC Core',
+  section: '2',
+  level: 'MUST',
+  party: 'server',
+  note: 'the ID token is signed, its iss and aud are right, and it echoes the nonce of the request',
+};
+
+/**
+ * The client was refused the response type itself (unauthorized_client or unsupported_response_type, RFC 6749
+ * §4.1.2.1): the deployment did not register it for that response type, a premise the scenario lacks, not a verdict.
+ */
+export class ResponseTypeRefused extends PreconditionError {
+  constructor(
+    readonly responseType: string,
+    readonly error: string,
+  ) {
+    super(`the legacy client was refused response_type=${responseType} with error=${error}`);
+  }
+}
+
+const NOT_FOR_THIS_CLIENT = new Set(['unauthorized_client', 'unsupported_response_type']);
+
+/**
+ * Runs `judge` for each response type; one the client is refused (ResponseTypeRefused) is left out with a note. None
+ * judged: a skip naming the refusals.
+ */
+export async function forEachResponseType(
+  ctx: ScenarioContext,
+  types: readonly string[],
+  judge: (responseType: string) => Promise<void>,
+): Promise<void> {
+  const refused: string[] = [];
+  for (const type of types) {
+    try {
+      await judge(type);
+    } catch (caught) {
+      if (!(caught instanceof ResponseTypeRefused)) throw caught;
+      refused.push(`${type} (error=${caught.error})`);
+      ctx.evidence.note(`${caught.message}: the deployment does not offer it to this client, so it is not judged.`);
+    }
+  }
+  if (refused.length === types.length)
+    ctx.skip(
+      `clients.legacy is refused every response type it would need: ${refused.join(', ')}; register it for one of ` +
+        'them to run this scenario',
+    );
+}
+
+/** Runs `check`; a CheckFailure it throws says which response type it was about ("With response_type=…: …"). */
+export async function inResponse<T>(responseType: string, check: () => T | Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (caught) {
+    if (!(caught instanceof CheckFailure)) throw caught;
+    throw new CheckFailure(`With response_type=${responseType}: ${caught.message}`, {
+      ...(caught.requirement ? { requirement: caught.requirement } : {}),
+      kind: caught.kind,
+      cause: caught,
+    });
+  }
+}
+
+export interface FrontChannelResponse {
+  client: Client;
+  responseType: string;
+  /** The nonce sent (absent when the request had none). */
+  nonce?: string;
+  outcome: AuthorizeResult & { kind: 'redirect' };
+  params: Record<string, string>;
+}
+
+/** The parameters a response type names (OIDC Core §3.2.2.5, §3.3.2.5): code, access_token, id_token. */
+export function expectedParts(responseType: string): string[] {
+  const parts = normalized(responseType).split(' ');
+  return [
+    ...(parts.includes('code') ? ['code'] : []),
+    ...(parts.includes('token') ? ['access_token'] : []),
+    ...(parts.includes('id_token') ? ['id_token'] : []),
+  ];
+}
+
+/**
+ * An implicit or hybrid authorization as `legacy` with scope openid and a fresh nonce (or none: `nonce: false`), in
+ * the run's shared session. A redirect that lacks a part the response type names is a PreconditionError: what the
+ * caller judges needs them.
+ */
+export async function frontChannelResponse(
+  ctx: ScenarioContext,
+  responseType: string,
+  options: { nonce?: boolean } = {},
+): Promise<FrontChannelResponse> {
+  const client = ctx.client('legacy');
+  const nonce = options.nonce === false ? undefined : ctx.random();
+  const outcome = await ctx.authorize(
+    'legacy',
+    { response_type: responseType, scope: withOpenid(client.scope), nonce },
+    { session: 'shared' },
+  );
+  const error = outcome.kind === 'redirect' ? outcome.params.error : undefined;
+  if (error !== undefined && NOT_FOR_THIS_CLIENT.has(error)) throw new ResponseTypeRefused(responseType, error);
+  const missing = outcome.kind === 'redirect' ? expectedParts(responseType).filter((p) => !outcome.params[p]) : [];
+  if (outcome.kind !== 'redirect' || missing.length > 0) {
+    throw new PreconditionError(
+      `the authorization request as legacy with response_type=${responseType} ${describeOutcome(outcome)}` +
+        `${missing.length ? ` without ${missing.join(', ')}` : ''}; the response was needed to go on`,
+    );
+  }
+  return { client, responseType, outcome, params: outcome.params, ...(nonce === undefined ? {} : { nonce }) };
+}
+
+/**
+ * The ID token of a front-channel response validated as the client must (OIDC Core §3.2.2.11, §3.3.2.12): its
+ * signature by a key of the JWKS, iss, aud (azp), exp and iat, and the nonce echoed. A failure names what is wrong.
+ */
+export async function validateFrontChannelIdToken(ctx: ScenarioContext, response: FrontChannelResponse) {
+  const idToken = response.params.id_token!;
+  await ctx.jwt.validateIdToken(idToken, {
+    client: response.client,
+    ...(response.nonce === undefined ? {} : { nonce: response.nonce }),
+  });
+  return idToken;
+}

@@ -1,0 +1,85 @@
+import { CheckFailure, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
+import { CODE_FLOW_CAPABILITIES, pkceParams } from '../checks/index.ts';
+
+export default defineScenario({
+  id: 'form-post.response',
+  title:
+    'response_mode=form_post is answered by a form POSTed to the registered redirect URI, with the parameters as ' +
+    'form fields and nothing in the URL',
+  requirements: {
+    formPost_2: {
+      spec: 'OAuth 2.0 Form Post',
+      section: '2',
+      level: 'MUST',
+      party: 'server',
+      note: 'a form POSTed to the redirection URI, the parameters as its values',
+    },
+  },
+  severity: 'medium',
+  appliesTo: 'oauth2',
+  requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
+  catches: ['form-post-in-query'],
+  async run(ctx) {
+    const modes = ctx.target.discovery?.response_modes_supported;
+    if (!Array.isArray(modes) || !modes.includes('form_post'))
+      ctx.skip(
+        Array.isArray(modes)
+          ? 'response_modes_supported does not list form_post, so the target does not offer it'
+          : 'the discovery document has no response_modes_supported listing form_post',
+      );
+    const outcome = await ctx.authorize(
+      'confidential',
+      { response_mode: 'form_post', ...pkceParams(ctx) },
+      { session: 'shared' },
+    );
+    if (outcome.kind !== 'redirect')
+      throw new PreconditionError(
+        `the code flow request with response_mode=form_post ${describeOutcome(outcome)}: it never reached the ` +
+          'redirect URI, so there is no response to judge',
+      );
+    const per = ctx.req.formPost_2;
+    const registered = outcome.request.redirect_uri!;
+    const when = 'The authorization response to a request with response_mode=form_post';
+    if (outcome.method !== 'POST') {
+      throw new CheckFailure(
+        `${when} reached the redirect URI by ${outcome.method ?? 'a redirect (GET)'}${inUrl(outcome.url)}; OAuth 2.0 ` +
+          'Form Post Response Mode §2 requires an HTML form whose method is POST, with the parameters in its body.',
+        { requirement: per, kind: 'refused-wrongly' },
+      );
+    }
+    if (outcome.url !== registered) {
+      const sameUri = shown(outcome.url) === shown(registered);
+      const action = sameUri ? `the registered redirect URI ${registered}` : shown(outcome.url);
+      throw new CheckFailure(
+        `${when} was a form POSTed to ${action}${inUrl(outcome.url)}` +
+          `${sameUri ? '' : `, not to the registered redirect URI ${registered}`}; OAuth 2.0 Form Post Response Mode ` +
+          "§2 requires the form's action to be the client's redirection URI, with the parameters as form values in " +
+          'the body.',
+        { requirement: per },
+      );
+    }
+    const fields = outcome.formFields ?? {};
+    if (!fields.code && !fields.error) {
+      throw new CheckFailure(
+        `${when} was a form POSTed to the redirect URI without a code or error field (fields: ` +
+          `${Object.keys(fields).join(', ') || 'none'}); OAuth 2.0 Form Post Response Mode §2 requires the ` +
+          'authorization response parameters as form values.',
+        { requirement: per, kind: 'refused-wrongly' },
+      );
+    }
+    ctx.evidence.note(
+      `${when} was a form POSTed to the registered redirect URI with the fields ${Object.keys(fields).join(', ')} ` +
+        'and nothing in the URL.',
+    );
+  },
+});
+
+/** The response parameters a URL carries in its query or fragment, as a clause ("" when none). */
+function inUrl(url: string): string {
+  const u = new URL(url);
+  const names = [...new URLSearchParams(u.search), ...new URLSearchParams(u.hash.slice(1))].map(([n]) => n);
+  return names.length ? ` with ${names.join(', ')} in its URL` : '';
+}
+
+/** The URL without its query and fragment (they may carry the code; the redactor masks it anyway). */
+const shown = (url: string): string => url.replace(/[?#].*$/, '');

@@ -1,0 +1,53 @@
+import { defineScenario } from '../../harness/scenario.ts';
+import {
+  ID_TOKEN_OIDC_CORE_2,
+  forEachResponseType,
+  frontChannelResponse,
+  inResponse,
+  requireResponseTypes,
+  validateFrontChannelIdToken,
+} from '../checks/index.ts';
+
+export default defineScenario({
+  id: 'hybrid.c-hash',
+  title: 'The ID token of a hybrid response (code id_token, code id_token token) carries the c_hash of its code',
+  requirements: {
+    oidcCore_3_3_2_11: {
+      spec: 'OIDC Core',
+      section: '3.3.2.11',
+      level: 'MUST',
+      party: 'server',
+      note: 'c_hash is REQUIRED when the ID token comes with a code from the authorization endpoint',
+    },
+    // The client's side: it validates the ID token (§3.3.2.12) and the code against c_hash (§3.3.2.10).
+    oidcCore_3_3_2_12: {
+      spec: 'OIDC Core',
+      section: '3.3.2.12',
+      level: 'MUST',
+      party: 'client',
+      note: 'the ID token validated as in §3.2.2.11, and c_hash (§3.3.2.10)',
+    },
+    oidcCore_2: ID_TOKEN_OIDC_CORE_2,
+  },
+  severity: 'high',
+  appliesTo: 'oidc',
+  requires: { roles: ['legacy'], user: true, capabilities: ['endpoint:authorization'] },
+  catches: ['hybrid-c-hash-missing', 'id-token-wrong-aud', 'id-token-unknown-kid'],
+  async run(ctx) {
+    await forEachResponseType(
+      ctx,
+      requireResponseTypes(ctx, ['code id_token', 'code id_token token']),
+      async (responseType) => {
+        const response = await frontChannelResponse(ctx, responseType);
+        const idToken = await inResponse(responseType, () => validateFrontChannelIdToken(ctx, response));
+        const matched = await ctx.softly(
+          () => inResponse(responseType, () => ctx.jwt.checkCHash(idToken, response.params.code!, { required: true })),
+          {
+            requirement: ctx.req.oidcCore_3_3_2_11,
+          },
+        );
+        if (matched) ctx.evidence.note(`response_type=${responseType}: the ID token's c_hash matches its code.`);
+      },
+    );
+  },
+});
