@@ -37,6 +37,11 @@ export interface TargetConfig {
   expectedFailures: string[];
   /** Only when the server runs with admin hooks: the URL the harness POSTs to for a key rotation. */
   hooks?: { rotateKeys: string };
+  /**
+   * Only when registration needs an initial access token (`serve --registration-token`): the token, so that the
+   * registration scenarios send it (the clients above are configured, so the run registers none of its own).
+   */
+  registration?: { enabled: false; initialAccessToken: string };
 }
 
 export function targetConfig(server: ReferenceServer): TargetConfig {
@@ -44,6 +49,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
   const user = users[0];
   if (!user) throw new Error('the reference server has no user to log in with');
   const rotateKeys = rotateKeysHookUrl(server.context);
+  const initialAccessToken = server.context.registration?.initialAccessToken;
   const byRole: Partial<Record<TargetRole, TargetClient>> = {};
   for (const client of clients) {
     if (!client.role) continue;
@@ -75,6 +81,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
     login: { driver: 'form' },
     expectedFailures: [],
     ...(rotateKeys === undefined ? {} : { hooks: { rotateKeys } }),
+    ...(initialAccessToken === undefined ? {} : { registration: { enabled: false, initialAccessToken } }),
   };
 }
 

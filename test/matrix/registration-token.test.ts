@@ -1,6 +1,7 @@
 /**
  * The registration scenarios on a server that registers only with an initial access token (RFC 7591 §3): with the
- * config's `registration.initialAccessToken` they send it and judge the endpoint (they pass on the clean reference and
+ * config's `registration.initialAccessToken` (which the reference's target config, `serve --target-out`, carries) they
+ * send it and judge the endpoint (they pass on the clean reference and
  * a planted flaw still fails); without it they are skipped, naming the field that would let them run.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,10 +19,11 @@ afterAll(async () => {
 async function run(withToken: boolean, flaws: FlawName[] = []): Promise<Report['results']> {
   const ref = await startEmbeddedReference({ flaws, registration: { initialAccessToken: TOKEN } });
   closers.push(() => ref.server.close());
-  const target = {
-    ...(ref.target as unknown as Record<string, unknown>),
-    ...(withToken ? { registration: { enabled: false, initialAccessToken: TOKEN } } : {}),
-  };
+  // The reference's own target config (what `serve --target-out` writes) carries the token in its registration
+  // section; the run without it leaves that section out.
+  const { registration, ...rest } = ref.target as unknown as Record<string, unknown>;
+  expect(registration).toEqual({ enabled: false, initialAccessToken: TOKEN });
+  const target = withToken ? { ...rest, registration } : rest;
   const report = await runConformance({ target: target as never, only: ['registration.*'], seed: 11 });
   // A secret of the config: sent to the registration endpoint, never written into the report.
   expect(JSON.stringify(report)).not.toContain(TOKEN);
