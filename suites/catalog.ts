@@ -78,40 +78,42 @@ import s74 from './userinfo/bearer.ts';
 import s75 from './userinfo/post.ts';
 import s76 from './logout/back-channel.ts';
 import s77 from './logout/front-channel.ts';
-import s78 from './logout/rp-initiated.ts';
-import s79 from './revocation/refresh-token.ts';
-import s80 from './introspection/active-state.ts';
-import s81 from './introspection/requires-auth.ts';
-import s82 from './tokens/third-party-short-lived.ts';
-import s83 from './consent/third-party-required.ts';
-import s84 from './par/bound-to-client.ts';
-import s85 from './par/flow.ts';
-import s86 from './par/request-uri-single-use.ts';
-import s87 from './par/required.ts';
-import s88 from './registration/code-flow.ts';
-import s89 from './registration/deleted-client.ts';
-import s90 from './registration/fragment-refused.ts';
-import s91 from './registration/management-auth.ts';
-import s92 from './registration/metadata-returned.ts';
-import s93 from './registration/redirect-uris-required.ts';
-import s94 from './registration/secret-expiry.ts';
-import s95 from './dpop/no-bearer-downgrade.ts';
-import s96 from './dpop/proof-checked.ts';
-import s97 from './dpop/refresh-bound.ts';
-import s98 from './dpop/token-bound.ts';
-import s99 from './mixup/iss-parameter.ts';
-import s100 from './resource/audience.ts';
-import s101 from './entropy/codes-and-tokens.ts';
-import s102 from './headers/authorization-cors.ts';
-import s103 from './headers/clickjacking.ts';
-import s104 from './headers/referrer-policy.ts';
-import s105 from './race/code-redemption.ts';
-import s106 from './race/refresh-rotation.ts';
-import s107 from './browser/clickjacking.ts';
-import s108 from './browser/code-flow.ts';
-import s109 from './browser/consent-third-party.ts';
-import s110 from './browser/device-activation.ts';
-import s111 from './browser/error-page.ts';
+import s78 from './logout/id-token-hint-checked.ts';
+import s79 from './logout/rp-initiated.ts';
+import s80 from './logout/without-parameters.ts';
+import s81 from './revocation/refresh-token.ts';
+import s82 from './introspection/active-state.ts';
+import s83 from './introspection/requires-auth.ts';
+import s84 from './tokens/third-party-short-lived.ts';
+import s85 from './consent/third-party-required.ts';
+import s86 from './par/bound-to-client.ts';
+import s87 from './par/flow.ts';
+import s88 from './par/request-uri-single-use.ts';
+import s89 from './par/required.ts';
+import s90 from './registration/code-flow.ts';
+import s91 from './registration/deleted-client.ts';
+import s92 from './registration/fragment-refused.ts';
+import s93 from './registration/management-auth.ts';
+import s94 from './registration/metadata-returned.ts';
+import s95 from './registration/redirect-uris-required.ts';
+import s96 from './registration/secret-expiry.ts';
+import s97 from './dpop/no-bearer-downgrade.ts';
+import s98 from './dpop/proof-checked.ts';
+import s99 from './dpop/refresh-bound.ts';
+import s100 from './dpop/token-bound.ts';
+import s101 from './mixup/iss-parameter.ts';
+import s102 from './resource/audience.ts';
+import s103 from './entropy/codes-and-tokens.ts';
+import s104 from './headers/authorization-cors.ts';
+import s105 from './headers/clickjacking.ts';
+import s106 from './headers/referrer-policy.ts';
+import s107 from './race/code-redemption.ts';
+import s108 from './race/refresh-rotation.ts';
+import s109 from './browser/clickjacking.ts';
+import s110 from './browser/code-flow.ts';
+import s111 from './browser/consent-third-party.ts';
+import s112 from './browser/device-activation.ts';
+import s113 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
@@ -193,38 +195,40 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['userinfo/post', s75],
   ['logout/back-channel', s76],
   ['logout/front-channel', s77],
-  ['logout/rp-initiated', s78],
-  ['revocation/refresh-token', s79],
-  ['introspection/active-state', s80],
-  ['introspection/requires-auth', s81],
-  ['tokens/third-party-short-lived', s82],
-  ['consent/third-party-required', s83],
-  ['par/bound-to-client', s84],
-  ['par/flow', s85],
-  ['par/request-uri-single-use', s86],
-  ['par/required', s87],
-  ['registration/code-flow', s88],
-  ['registration/deleted-client', s89],
-  ['registration/fragment-refused', s90],
-  ['registration/management-auth', s91],
-  ['registration/metadata-returned', s92],
-  ['registration/redirect-uris-required', s93],
-  ['registration/secret-expiry', s94],
-  ['dpop/no-bearer-downgrade', s95],
-  ['dpop/proof-checked', s96],
-  ['dpop/refresh-bound', s97],
-  ['dpop/token-bound', s98],
-  ['mixup/iss-parameter', s99],
-  ['resource/audience', s100],
-  ['entropy/codes-and-tokens', s101],
-  ['headers/authorization-cors', s102],
-  ['headers/clickjacking', s103],
-  ['headers/referrer-policy', s104],
-  ['race/code-redemption', s105],
-  ['race/refresh-rotation', s106],
-  ['browser/clickjacking', s107],
-  ['browser/code-flow', s108],
-  ['browser/consent-third-party', s109],
-  ['browser/device-activation', s110],
-  ['browser/error-page', s111],
+  ['logout/id-token-hint-checked', s78],
+  ['logout/rp-initiated', s79],
+  ['logout/without-parameters', s80],
+  ['revocation/refresh-token', s81],
+  ['introspection/active-state', s82],
+  ['introspection/requires-auth', s83],
+  ['tokens/third-party-short-lived', s84],
+  ['consent/third-party-required', s85],
+  ['par/bound-to-client', s86],
+  ['par/flow', s87],
+  ['par/request-uri-single-use', s88],
+  ['par/required', s89],
+  ['registration/code-flow', s90],
+  ['registration/deleted-client', s91],
+  ['registration/fragment-refused', s92],
+  ['registration/management-auth', s93],
+  ['registration/metadata-returned', s94],
+  ['registration/redirect-uris-required', s95],
+  ['registration/secret-expiry', s96],
+  ['dpop/no-bearer-downgrade', s97],
+  ['dpop/proof-checked', s98],
+  ['dpop/refresh-bound', s99],
+  ['dpop/token-bound', s100],
+  ['mixup/iss-parameter', s101],
+  ['resource/audience', s102],
+  ['entropy/codes-and-tokens', s103],
+  ['headers/authorization-cors', s104],
+  ['headers/clickjacking', s105],
+  ['headers/referrer-policy', s106],
+  ['race/code-redemption', s107],
+  ['race/refresh-rotation', s108],
+  ['browser/clickjacking', s109],
+  ['browser/code-flow', s110],
+  ['browser/consent-third-party', s111],
+  ['browser/device-activation', s112],
+  ['browser/error-page', s113],
 ];
