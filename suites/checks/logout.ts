@@ -32,7 +32,7 @@ export const NO_HINT_REDIRECT = {
   section: '3',
   level: 'SHOULD',
   party: 'server',
-  note: 'no post-logout redirection without id_token_hint, unless the OP has other means of confirming the target',
+  note: 'no redirect without id_token_hint unless the OP confirms the target otherwise',
 } as const;
 
 /** The confidential client's registered post_logout_redirect_uri; without one the scenario is skipped. */

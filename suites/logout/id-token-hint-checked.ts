@@ -20,7 +20,7 @@ export default defineScenario({
       section: '2',
       level: 'MUST',
       party: 'server',
-      note: 'when an id_token_hint is present, the OP validates that it was the issuer of the ID token',
+      note: 'the OP validates that it issued the ID token of an id_token_hint',
     },
     rpLogout_3_noHint: NO_HINT_REDIRECT,
   },
