@@ -3,7 +3,8 @@ import type { LoginSession, ScenarioContext } from '../../harness/scenario.ts';
 
 /**
  * The user follows a logout request to the end-session endpoint (OIDC RP-Initiated Logout §2), agreeing if asked,
- * never leaving the issuer's origin; the walk stops at any of `stopAt` (never loaded).
+ * never leaving the issuer's origin and never signing in (a login page after the logout is where a logged-out user
+ * lands); the walk stops at any of `stopAt` (never loaded).
  */
 export function endSessionWalk(
   ctx: ScenarioContext,
@@ -13,7 +14,7 @@ export function endSessionWalk(
 ) {
   const url = new URL(ctx.target.endpoints.endSession!);
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-  return ctx.login.authorize(url.href, stopAt, { session, stayWithin: ctx.target.issuer });
+  return ctx.login.authorize(url.href, stopAt, { session, stayWithin: ctx.target.issuer, signIn: false });
 }
 
 /** Whether the end-session walk ended in a redirect to `uri` (its query and fragment aside). */

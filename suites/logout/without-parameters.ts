@@ -15,6 +15,10 @@ import {
   signIn,
 } from '../checks/index.ts';
 
+const NOT_LOGGED_OUT =
+  'OIDC RP-Initiated Logout §2 requires the OP to ask the End-User when no id_token_hint was given, and to log out ' +
+  'the End-User who agrees (the harness agrees to any confirmation page).';
+
 export default defineScenario({
   id: 'logout.without-parameters',
   title:
@@ -79,18 +83,34 @@ export default defineScenario({
       if (after.kind === 'redirect' && after.params.code) {
         throw new CheckFailure(
           `After the logout with ${request.what} (${describeOutcome({ ...outcome, request: {} })}), a prompt=none ` +
-            `request in the same browser still got a code: the session did not end. OIDC RP-Initiated Logout §2 ` +
-            `requires the OP to ask the End-User when no id_token_hint was given, and to log out the End-User who ` +
-            `agrees (the harness agrees to any confirmation page).`,
+            `request in the same browser still got a code: the session did not end. ${NOT_LOGGED_OUT}`,
           { requirement: ctx.req.rpLogout_2 },
         );
       }
-      if (after.kind !== 'redirect' || !NO_INTERACTION_ERRORS.includes(after.params.error ?? '')) {
-        throw new PreconditionError(
-          `after the logout with ${request.what}, the prompt=none request ${describeOutcome(after)}; ` +
-            `login_required was expected, so whether the session ended cannot be told`,
+      if (after.kind === 'redirect' && NO_INTERACTION_ERRORS.includes(after.params.error ?? '')) continue;
+      // prompt=none answered otherwise (some IdPs show their sign-in page to it): the same request without prompt,
+      // signing no one in, tells a live session (a code) from an ended one (the sign-in page).
+      const { outcome: plain } = await authorizeInSession(ctx, 'confidential', signedIn.session, {}, { signIn: false });
+      if (plain.kind === 'page' && plain.signInPage) {
+        ctx.evidence.note(
+          `After the logout with ${request.what}, prompt=none ${describeOutcome(after)}; the same request without ` +
+            'prompt stopped at the sign-in page: the session ended.',
+        );
+        continue;
+      }
+      if (plain.kind === 'redirect' && plain.params.code) {
+        throw new CheckFailure(
+          `After the logout with ${request.what} (${describeOutcome({ ...outcome, request: {} })}), an ` +
+            `authorization request in the same browser got a code without a sign-in page: the session did not ` +
+            `end. ${NOT_LOGGED_OUT}`,
+          { requirement: ctx.req.rpLogout_2 },
         );
       }
+      throw new PreconditionError(
+        `after the logout with ${request.what}, the prompt=none request ${describeOutcome(after)} and the same ` +
+          `request without prompt ${describeOutcome(plain)}; login_required or a sign-in page was expected, so ` +
+          `whether the session ended cannot be told`,
+      );
     }
   },
 });

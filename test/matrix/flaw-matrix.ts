@@ -173,10 +173,6 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
     },
   },
   'prompt-none-shows-page': {
-    'logout.without-parameters': {
-      status: 'error',
-      why: 'it proves the session ended with a prompt=none request, which now stops at a page instead of answering',
-    },
     'logout.rp-initiated': {
       status: 'error',
       why: 'it proves the session ended with a prompt=none request, which now stops at a page instead of answering',
