@@ -78,6 +78,13 @@ export const FLAWS = {
   'rotation-drops-old-key': 'a key rotation drops the old key from the JWKS while tokens it signed are still live',
   'logout-open-redirect': 'the logout endpoint redirects to any post_logout_redirect_uri, registered or not',
   'logout-keeps-session': 'the logout endpoint redirects back but leaves the login session alive',
+  'logout-hint-unverified':
+    "the logout endpoint takes an id_token_hint's claims without checking its signature (alg none, any key)",
+  'logout-redirect-without-hint':
+    'the logout endpoint redirects to a post_logout_redirect_uri any client registered, without id_token_hint or ' +
+    'client_id',
+  'logout-needs-parameters':
+    'a logout without id_token_hint or client_id gets an error page, and the session stays alive',
   'logout-token-has-nonce': 'the back-channel logout token carries a nonce claim, so it could pass for an ID token',
   'front-channel-no-sid':
     'the logout page loads a front-channel logout URI without the sid (and iss) a client that requires them asked for',

@@ -85,40 +85,42 @@ import s81 from './userinfo/bearer.ts';
 import s82 from './userinfo/post.ts';
 import s83 from './logout/back-channel.ts';
 import s84 from './logout/front-channel.ts';
-import s85 from './logout/rp-initiated.ts';
-import s86 from './revocation/refresh-token.ts';
-import s87 from './introspection/active-state.ts';
-import s88 from './introspection/requires-auth.ts';
-import s89 from './tokens/third-party-short-lived.ts';
-import s90 from './consent/third-party-required.ts';
-import s91 from './par/bound-to-client.ts';
-import s92 from './par/flow.ts';
-import s93 from './par/request-uri-single-use.ts';
-import s94 from './par/required.ts';
-import s95 from './registration/code-flow.ts';
-import s96 from './registration/deleted-client.ts';
-import s97 from './registration/fragment-refused.ts';
-import s98 from './registration/management-auth.ts';
-import s99 from './registration/metadata-returned.ts';
-import s100 from './registration/redirect-uris-required.ts';
-import s101 from './registration/secret-expiry.ts';
-import s102 from './dpop/no-bearer-downgrade.ts';
-import s103 from './dpop/proof-checked.ts';
-import s104 from './dpop/refresh-bound.ts';
-import s105 from './dpop/token-bound.ts';
-import s106 from './mixup/iss-parameter.ts';
-import s107 from './resource/audience.ts';
-import s108 from './entropy/codes-and-tokens.ts';
-import s109 from './headers/authorization-cors.ts';
-import s110 from './headers/clickjacking.ts';
-import s111 from './headers/referrer-policy.ts';
-import s112 from './race/code-redemption.ts';
-import s113 from './race/refresh-rotation.ts';
-import s114 from './browser/clickjacking.ts';
-import s115 from './browser/code-flow.ts';
-import s116 from './browser/consent-third-party.ts';
-import s117 from './browser/device-activation.ts';
-import s118 from './browser/error-page.ts';
+import s85 from './logout/id-token-hint-checked.ts';
+import s86 from './logout/rp-initiated.ts';
+import s87 from './logout/without-parameters.ts';
+import s88 from './revocation/refresh-token.ts';
+import s89 from './introspection/active-state.ts';
+import s90 from './introspection/requires-auth.ts';
+import s91 from './tokens/third-party-short-lived.ts';
+import s92 from './consent/third-party-required.ts';
+import s93 from './par/bound-to-client.ts';
+import s94 from './par/flow.ts';
+import s95 from './par/request-uri-single-use.ts';
+import s96 from './par/required.ts';
+import s97 from './registration/code-flow.ts';
+import s98 from './registration/deleted-client.ts';
+import s99 from './registration/fragment-refused.ts';
+import s100 from './registration/management-auth.ts';
+import s101 from './registration/metadata-returned.ts';
+import s102 from './registration/redirect-uris-required.ts';
+import s103 from './registration/secret-expiry.ts';
+import s104 from './dpop/no-bearer-downgrade.ts';
+import s105 from './dpop/proof-checked.ts';
+import s106 from './dpop/refresh-bound.ts';
+import s107 from './dpop/token-bound.ts';
+import s108 from './mixup/iss-parameter.ts';
+import s109 from './resource/audience.ts';
+import s110 from './entropy/codes-and-tokens.ts';
+import s111 from './headers/authorization-cors.ts';
+import s112 from './headers/clickjacking.ts';
+import s113 from './headers/referrer-policy.ts';
+import s114 from './race/code-redemption.ts';
+import s115 from './race/refresh-rotation.ts';
+import s116 from './browser/clickjacking.ts';
+import s117 from './browser/code-flow.ts';
+import s118 from './browser/consent-third-party.ts';
+import s119 from './browser/device-activation.ts';
+import s120 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
@@ -207,38 +209,40 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['userinfo/post', s82],
   ['logout/back-channel', s83],
   ['logout/front-channel', s84],
-  ['logout/rp-initiated', s85],
-  ['revocation/refresh-token', s86],
-  ['introspection/active-state', s87],
-  ['introspection/requires-auth', s88],
-  ['tokens/third-party-short-lived', s89],
-  ['consent/third-party-required', s90],
-  ['par/bound-to-client', s91],
-  ['par/flow', s92],
-  ['par/request-uri-single-use', s93],
-  ['par/required', s94],
-  ['registration/code-flow', s95],
-  ['registration/deleted-client', s96],
-  ['registration/fragment-refused', s97],
-  ['registration/management-auth', s98],
-  ['registration/metadata-returned', s99],
-  ['registration/redirect-uris-required', s100],
-  ['registration/secret-expiry', s101],
-  ['dpop/no-bearer-downgrade', s102],
-  ['dpop/proof-checked', s103],
-  ['dpop/refresh-bound', s104],
-  ['dpop/token-bound', s105],
-  ['mixup/iss-parameter', s106],
-  ['resource/audience', s107],
-  ['entropy/codes-and-tokens', s108],
-  ['headers/authorization-cors', s109],
-  ['headers/clickjacking', s110],
-  ['headers/referrer-policy', s111],
-  ['race/code-redemption', s112],
-  ['race/refresh-rotation', s113],
-  ['browser/clickjacking', s114],
-  ['browser/code-flow', s115],
-  ['browser/consent-third-party', s116],
-  ['browser/device-activation', s117],
-  ['browser/error-page', s118],
+  ['logout/id-token-hint-checked', s85],
+  ['logout/rp-initiated', s86],
+  ['logout/without-parameters', s87],
+  ['revocation/refresh-token', s88],
+  ['introspection/active-state', s89],
+  ['introspection/requires-auth', s90],
+  ['tokens/third-party-short-lived', s91],
+  ['consent/third-party-required', s92],
+  ['par/bound-to-client', s93],
+  ['par/flow', s94],
+  ['par/request-uri-single-use', s95],
+  ['par/required', s96],
+  ['registration/code-flow', s97],
+  ['registration/deleted-client', s98],
+  ['registration/fragment-refused', s99],
+  ['registration/management-auth', s100],
+  ['registration/metadata-returned', s101],
+  ['registration/redirect-uris-required', s102],
+  ['registration/secret-expiry', s103],
+  ['dpop/no-bearer-downgrade', s104],
+  ['dpop/proof-checked', s105],
+  ['dpop/refresh-bound', s106],
+  ['dpop/token-bound', s107],
+  ['mixup/iss-parameter', s108],
+  ['resource/audience', s109],
+  ['entropy/codes-and-tokens', s110],
+  ['headers/authorization-cors', s111],
+  ['headers/clickjacking', s112],
+  ['headers/referrer-policy', s113],
+  ['race/code-redemption', s114],
+  ['race/refresh-rotation', s115],
+  ['browser/clickjacking', s116],
+  ['browser/code-flow', s117],
+  ['browser/consent-third-party', s118],
+  ['browser/device-activation', s119],
+  ['browser/error-page', s120],
 ];

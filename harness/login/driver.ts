@@ -20,6 +20,12 @@ export interface AuthorizeOptions {
    */
   interact?: boolean;
   /**
+   * false: never sign the user in: a walk that meets a login (or identifier) form stops there as a page outcome, and
+   * configured login steps do not run. For the logout walk (OIDC RP-Initiated Logout), where a login page after the
+   * user agreed to log out is where a logged-out user lands, not a reason to sign in again.
+   */
+  signIn?: boolean;
+  /**
    * POST: send the authorization request as an HTML form POST of the URL's query parameters to
    * the URL without its query (OIDC Core §3.1.2.1), as a page's auto-submitted form would.
    */
@@ -104,6 +110,8 @@ export interface EndPage {
    * or a page that shows an error box (role="alert", an error class) and asks for nothing.
    */
   errorPage?: boolean;
+  /** The walk stopped at a login (or identifier) form because it was asked not to sign in (`signIn: false`). */
+  signInPage?: boolean;
   /** Whether the walk passed a consent page before it stopped. */
   consentShown?: boolean;
   /** A redirect the driver did not follow because it left the `stayWithin` origin. */

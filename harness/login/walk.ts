@@ -110,6 +110,8 @@ export class PageWalk {
   readonly #past: Actuator[] = [];
   #stepsRun = false;
   #decision: 'approve' | 'deny' = 'approve';
+  /** AuthorizeOptions.signIn: false stops at any login or identifier form. */
+  #signIn = true;
 
   constructor(
     actuator: Actuator,
@@ -257,6 +259,7 @@ export class PageWalk {
   async authorize(url: string, options: AuthorizeOptions): Promise<AuthorizeOutcome> {
     const decision = options.consent ?? 'approve';
     this.#decision = decision;
+    this.#signIn = options.signIn !== false;
     this.s.position.at('opening the authorization URL');
     await this.#a.open(url, options.method);
     if (options.interact === false && !this.#a.end) {
@@ -270,7 +273,7 @@ export class PageWalk {
         return this.#stop(stopReason(this.#a, reading.model, reading.cls, decision), reading.cls.kind === 'error');
       }
     }
-    let stepsPending = this.s.steps !== undefined;
+    let stepsPending = this.s.steps !== undefined && this.#signIn;
     for (let n = 0; n < MAX_ACTIONS && !this.#a.end; n++) {
       if (stepsPending) {
         stepsPending = false;
@@ -285,6 +288,8 @@ export class PageWalk {
       }
       const reading = await this.#read(false);
       if (this.#a.end) break;
+      if (!this.#signIn && (reading.cls.kind === 'login' || reading.cls.kind === 'identifier'))
+        return this.#stop(`a sign-in page (HTTP ${reading.model.status}); this walk signs no one in`, false, true);
       if (await this.#needsBrowser(reading)) continue;
       const done = await this.#act(reading, decision);
       if (done === 'acted' || done === 'handed' || done === 'changed') continue;
@@ -297,7 +302,7 @@ export class PageWalk {
   }
 
   /** The outcome at the walk's end: the redirect caught, or the page it stopped on. */
-  async #stop(reason: string, errorPage = false): Promise<AuthorizeOutcome> {
+  async #stop(reason: string, errorPage = false, signInPage = false): Promise<AuthorizeOutcome> {
     const a = this.#a;
     const end = a.end;
     if (end?.kind === 'refused') throw end.error;
@@ -311,7 +316,8 @@ export class PageWalk {
     if (end?.kind === 'left')
       return { kind: 'page', ...(await a.endPage(end.reason)), location: end.url, ...lists, consentShown };
     const page = await a.endPage(end?.kind === 'gave-up' ? end.reason : reason);
-    return { kind: 'page', ...page, ...(errorPage && !end ? { errorPage: true } : {}), ...lists, consentShown };
+    const flags = { ...(errorPage && !end ? { errorPage: true } : {}), ...(signInPage ? { signInPage: true } : {}) };
+    return { kind: 'page', ...page, ...flags, ...lists, consentShown };
   }
 
   /**

@@ -41,7 +41,15 @@ export const endSessionEndpoint: Endpoint = {
 };
 
 async function logout(ctx: Context, server: ServerContext, params: Params): Promise<void> {
-  const hint = params.id_token_hint === undefined ? undefined : await readIdTokenHint(server, params.id_token_hint);
+  // §2: a logout without id_token_hint or client_id is still a logout (the user is asked first, below).
+  if (server.flaws.has('logout-needs-parameters') && params.id_token_hint === undefined && !params.client_id)
+    throw invalidRequest('id_token_hint or client_id is required');
+  // §2: "the OP MUST validate that it was the issuer of the ID Token": its signature by one of our keys.
+  const unverified = server.flaws.has('logout-hint-unverified');
+  const hint =
+    params.id_token_hint === undefined
+      ? undefined
+      : await readIdTokenHint(server, params.id_token_hint, { unverified });
   if (params.id_token_hint !== undefined && !hint)
     throw invalidRequest('id_token_hint is not an ID token issued by this server');
   const client = await logoutClient(server, params.client_id, hint?.aud);
@@ -92,9 +100,15 @@ async function logoutClient(
   return audience?.length === 1 ? server.findClient(audience[0]!) : undefined;
 }
 
-/** §3: exact match against the client's registered post-logout redirect URIs; never an open redirector. */
+/**
+ * §3: exact match against the client's registered post-logout redirect URIs; never an open redirector, and never
+ * without id_token_hint or client_id to say which client's (the reference has no other means of confirming it).
+ */
 function checkPostLogoutRedirect(server: ServerContext, client: RegisteredClient | undefined, redirect: string): void {
   if (server.flaws.has('logout-open-redirect') && URL.canParse(redirect)) return;
+  if (!client && server.flaws.has('logout-redirect-without-hint')) {
+    if (server.clients.some((c) => c.postLogoutRedirectUris?.includes(redirect))) return;
+  }
   if (!client) throw invalidRequest('post_logout_redirect_uri needs id_token_hint or client_id to identify the client');
   if (!client.postLogoutRedirectUris?.includes(redirect))
     throw invalidRequest('post_logout_redirect_uri is not registered for this client');

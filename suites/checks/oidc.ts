@@ -103,7 +103,7 @@ export async function authorizeInSession(
   role: ClientRole,
   session: LoginSession,
   params: Params,
-  options: { interact?: boolean } = {},
+  options: { interact?: boolean; signIn?: boolean } = {},
 ): Promise<{ outcome: AuthorizeResult; verifier: string }> {
   const pkce = ctx.pkce.create();
   const client = ctx.client(role);
@@ -116,7 +116,11 @@ export async function authorizeInSession(
       code_challenge_method: pkce.method,
       ...params,
     },
-    { session, ...(options.interact === undefined ? {} : { interact: options.interact }) },
+    {
+      session,
+      ...(options.interact === undefined ? {} : { interact: options.interact }),
+      ...(options.signIn === undefined ? {} : { signIn: options.signIn }),
+    },
   );
   return { outcome, verifier: pkce.verifier };
 }

@@ -4,6 +4,7 @@ import {
   NO_INTERACTION_ERRORS,
   authorizeInSession,
   endSessionWalk,
+  registeredPostLogoutUri,
   signIn,
 } from '../checks/index.ts';
 
@@ -36,12 +37,7 @@ export default defineScenario({
   catches: ['logout-open-redirect', 'logout-keeps-session'],
   async run(ctx) {
     const client = ctx.client('confidential');
-    const registered = client.postLogoutRedirectUri;
-    if (!registered)
-      return ctx.skip(
-        'clients.confidential.postLogoutRedirectUri is not configured (a post_logout_redirect_uri registered for ' +
-          'the client)',
-      );
+    const registered = registeredPostLogoutUri(ctx);
     const stopAt = [registered, UNREGISTERED];
 
     // 1. An unregistered post_logout_redirect_uri: the IdP must not send the user there (an open redirector otherwise).

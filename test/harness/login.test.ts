@@ -136,6 +136,15 @@ describe('the form login driver', () => {
     expect(denied.pages).toEqual(['login', 'consent']); // a denied consent page was seen and submitted too
   });
 
+  it('with signIn: false, stops at the login form and submits nothing (the logout walk)', async () => {
+    const { d, url, recorder } = await driver();
+    const outcome = await d.authorize(url({}), [STUB.web.redirect], { signIn: false });
+    expect(outcome).toMatchObject({ kind: 'page', status: 200, pages: [], signInPage: true });
+    expect(outcome.kind === 'page' && outcome.reason).toBe('a sign-in page (HTTP 200); this walk signs no one in');
+    const methods = recorder.evidence.flatMap((e) => (e.kind === 'http' ? [e.request.method] : []));
+    expect(methods).toEqual(['GET']);
+  });
+
   it('uses the configured field names', async () => {
     const { d, url } = await driver({ username: 'login_name', password: 'secret_word' });
     expect((await d.authorize(url({}), [STUB.web.redirect])).kind).toBe('redirect');

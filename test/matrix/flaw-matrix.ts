@@ -68,6 +68,22 @@ export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>
         'fapi2 profile',
     },
   },
+  'logout-redirect-without-hint': {
+    'logout.id-token-hint-checked': {
+      status: 'warning',
+      why:
+        'only its request without id_token_hint is redirected, and RP-Initiated Logout §3 forbids that "unless the ' +
+        'OP has other means of confirming the legitimacy of the post-logout redirection target": judged a SHOULD',
+    },
+  },
+  'logout-open-redirect': {
+    'logout.id-token-hint-checked': {
+      status: 'warning',
+      why:
+        'the forged hints are still refused (they are checked before the redirect URI); only the request without ' +
+        'id_token_hint is redirected, judged a SHOULD (RP-Initiated Logout §3 has an exception the harness cannot see)',
+    },
+  },
   'third-party-long-lived': {
     'tokens.third-party-short-lived': {
       status: 'warning',
@@ -96,6 +112,12 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
     'authorize.user-denies': { status: 'skipped', why: 'without a consent page the user has nothing to deny' },
   },
   'id-token-wrong-aud': {
+    'logout.id-token-hint-checked': {
+      status: 'error',
+      why:
+        "its control (the client's own ID token as id_token_hint) is refused, so the refusals it judges cannot be " +
+        "put down to their hints: 'could not judge'",
+    },
     'logout.rp-initiated': {
       status: 'failed',
       kind: 'refused-wrongly',
@@ -113,6 +135,10 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
     },
   },
   'id-token-unknown-kid': {
+    'logout.id-token-hint-checked': {
+      status: 'error',
+      why: "the same: its control's id_token_hint is refused, so it cannot judge",
+    },
     'id-token-hint.prompt-none': {
       status: 'failed',
       kind: 'refused-wrongly',
@@ -133,6 +159,12 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
     },
   },
   'prompt-none-ignored': {
+    'logout.without-parameters': {
+      status: 'error',
+      why:
+        'its control (prompt=none in the signed-in session before the logout) gets login_required, so whether the ' +
+        "logout ended the session cannot be told: 'could not judge'",
+    },
     'prompt.none-no-session': {
       status: 'error',
       why:

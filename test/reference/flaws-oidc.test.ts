@@ -11,6 +11,9 @@ import { newVerifier, s256, SPA, WEB, type ReferenceClient } from '../support/re
 import { Browser, walk } from '../support/session-browser.ts';
 import { flawTests, type FlawProbe } from './flaw-matrix.ts';
 
+/** The seeded web client's registered post_logout_redirect_uri. */
+const LOGGED_OUT = WEB.postLogoutRedirectUris![0]!;
+
 const pkceQuery = () => ({ code_challenge: s256(newVerifier()), code_challenge_method: 'S256' });
 const authQuery = (client: typeof WEB, extra: Record<string, string> = {}) =>
   new URLSearchParams({
@@ -260,6 +263,42 @@ const PROBES: FlawProbe[] = [
     },
     clean: [['iss', 'sid']],
     flawed: [['iss']],
+  },
+  {
+    flaw: 'logout-hint-unverified',
+    probe: async (idp) => {
+      const { idToken } = await signedIn(idp);
+      const payload = idToken.split('.')[1]!;
+      const unsigned = `${Buffer.from(JSON.stringify({ ...decodeProtectedHeader(idToken), alg: 'none' })).toString(
+        'base64url',
+      )}.${payload}.`;
+      const res = await idp.get(
+        `/session/end?${new URLSearchParams({ id_token_hint: unsigned, post_logout_redirect_uri: LOGGED_OUT })}`,
+      );
+      return [res.status, res.headers.get('location')];
+    },
+    clean: [400, null],
+    flawed: [303, LOGGED_OUT],
+  },
+  {
+    flaw: 'logout-redirect-without-hint',
+    probe: async (idp) => {
+      const res = await idp.get(`/session/end?${new URLSearchParams({ post_logout_redirect_uri: LOGGED_OUT })}`);
+      return [res.status, res.headers.get('location')];
+    },
+    clean: [400, null],
+    flawed: [303, LOGGED_OUT],
+  },
+  {
+    flaw: 'logout-needs-parameters',
+    probe: async (idp) => {
+      const { browser } = await signedIn(idp);
+      // Signed in and without a hint, the user is asked to confirm the logout (RP-Initiated Logout §2).
+      const res = await browser.send(`${idp.issuer}/session/end`);
+      return [res.status, readPage(await res.text(), res.url, res.status).forms.length];
+    },
+    clean: [200, 1],
+    flawed: [400, 0],
   },
 ];
 
