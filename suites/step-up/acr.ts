@@ -66,10 +66,12 @@ export default defineScenario({
       return ctx.skip(
         'discovery has no acr_values_supported (OIDC Discovery §3), so there is no acr value the OP says it can meet',
       );
-    const wanted = supported[0] as string;
+    // The first in code-point order, not in the listed order: a list the OP builds from a hash (LemonLDAP::NG's
+    // order changes from one start to the next) must not change which value is asked, and so the verdict.
+    const wanted = [...supported].sort()[0] as string;
     ctx.evidence.note(
       `acr_values_supported lists ${supported.map((v) => JSON.stringify(v)).join(', ')}; the scenario asks for ` +
-        `${JSON.stringify(wanted)}. max_age and auth_time are judged by id-token.auth-time.`,
+        `${JSON.stringify(wanted)} (the first in sorted order). max_age and auth_time are judged by id-token.auth-time.`,
     );
 
     // 1. acr_values (RFC 9470 §4), with offline_access where offered, for the refresh of step 3.
