@@ -71,7 +71,8 @@ export default defineScenario({
     const wanted = [...supported].sort()[0] as string;
     ctx.evidence.note(
       `acr_values_supported lists ${supported.map((v) => JSON.stringify(v)).join(', ')}; the scenario asks for ` +
-        `${JSON.stringify(wanted)} (the first in sorted order). max_age and auth_time are judged by id-token.auth-time.`,
+        `${JSON.stringify(wanted)} (the first in sorted order). max_age and auth_time are judged by ` +
+        'id-token.auth-time.',
     );
 
     // 1. acr_values (RFC 9470 §4), with offline_access where offered, for the refresh of step 3.
