@@ -21,6 +21,19 @@ const SEED = 20261122;
 /** Scenarios that need what only the operator knows: a zero-config run skips them. */
 const OPERATOR_KNOWLEDGE = ['tokens.third-party-short-lived', 'consent.third-party-required', 'resource.audience'];
 
+/**
+ * `ZERO_CONFIG_FIGURES=1 npx vitest run test/matrix/zero-config.test.ts` prints each run's figures, as docs/target-config.md
+ * quotes them.
+ */
+function figures(label: string, r: Report): void {
+  if (!process.env.ZERO_CONFIG_FIGURES) return;
+  const s = r.summary;
+  console.log(
+    `${label}: ${judged(r).length} judged of ${r.results.length}; ${s.passed} passed, ${s.failed} failed, ` +
+      `${s.warnings} warnings, ${s.skipped} skipped, ${s.errors} errors`,
+  );
+}
+
 const judged = (r: Report) => r.results.filter((x) => x.status !== 'skipped').map((x) => x.id);
 const show = (r: ScenarioResult) =>
   `${r.id}: ${r.status}${r.message ? ` — ${r.message}` : ''}${r.skipReason ? ` — ${r.skipReason}` : ''}`;
@@ -69,6 +82,12 @@ describe('zero-config against oidc-provider with registration on', () => {
       scenarios: CATALOG,
       seed: SEED,
     });
+    for (const [label, r] of [
+      ['oidc-provider zero', zero],
+      ['oidc-provider hand', hand],
+      ['oidc-provider five', five],
+    ])
+      figures(label as string, r as Report);
     expect(bad(zero, expectedFailures)).toEqual([]);
     expect(bad(hand, expectedFailures)).toEqual([]);
     // At least as many scenarios judged as the five-client config, every one of them among them.
@@ -113,6 +132,12 @@ describe('zero-config against the reference with --registration', () => {
       scenarios: CATALOG,
       seed: SEED,
     });
+    for (const [label, r] of [
+      ['reference zero', zero],
+      ['reference hand', hand],
+      ['reference five', five],
+    ])
+      figures(label as string, r as Report);
     expect(bad(zero, [])).toEqual([]);
     // At least as many scenarios judged as the five-client config, every one of them among them.
     expect(judged(five).filter((id) => !judged(zero).includes(id))).toEqual([]);
