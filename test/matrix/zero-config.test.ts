@@ -22,8 +22,8 @@ const SEED = 20261122;
 const OPERATOR_KNOWLEDGE = ['tokens.third-party-short-lived', 'consent.third-party-required', 'resource.audience'];
 
 /**
- * `ZERO_CONFIG_FIGURES=1 npx vitest run test/matrix/zero-config.test.ts` prints each run's figures, as docs/target-config.md
- * quotes them.
+ * `ZERO_CONFIG_FIGURES=1 npx vitest run test/matrix/zero-config.test.ts` prints each run's figures, as
+ * docs/target-config.md quotes them.
  */
 function figures(label: string, r: Report): void {
   if (!process.env.ZERO_CONFIG_FIGURES) return;
