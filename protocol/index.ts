@@ -13,6 +13,7 @@ export * from './logout.ts';
 export * from './pkce.ts';
 export * from './referrer-policy.ts';
 export * from './registration.ts';
+export * from './response-type.ts';
 export * from './scope.ts';
 export * from './syntax.ts';
 export * from './token-hash.ts';

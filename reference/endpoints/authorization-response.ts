@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import type { OAuthError } from '../http/errors.ts';
 import { pageHeaders } from '../http/headers.ts';
+import { normalizeResponseType, responseTypeParts } from '../../protocol/response-type.ts';
 import type { InteractionRecord, ResponseMode, ResponseType } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
 import { FORM_POST_SCRIPT_HASH, formPostPage } from '../views/form-post.ts';
@@ -40,17 +41,13 @@ export function responseParts(responseType: ResponseType | undefined): {
   token: boolean;
   idToken: boolean;
 } {
-  const parts = (responseType ?? 'code').split(' ');
-  return { code: parts.includes('code'), token: parts.includes('token'), idToken: parts.includes('id_token') };
+  return responseTypeParts(responseType ?? 'code');
 }
 
 /** A response_type value, whose space-separated parts may come in any order (OAuth 2.0 Multiple Response Types §5). */
 export function parseResponseType(value: string | undefined): ResponseType | undefined {
-  const normalized = value
-    ?.split(' ')
-    .filter((part) => part !== '')
-    .sort()
-    .join(' ');
+  if (value === undefined) return undefined;
+  const normalized = normalizeResponseType(value);
   return RESPONSE_TYPES.find((type) => type === normalized);
 }
 

@@ -13,22 +13,15 @@ import {
   type Target,
   describeOutcome,
 } from '../../harness/scenario.ts';
+import { normalizeResponseType, responseTypeParts } from '../../protocol/response-type.ts';
 import { withOpenid } from './scope.ts';
-
-/** A response type's parts, sorted: the parts of a response_type may come in any order (Multiple Response Types §5). */
-const normalized = (type: string): string =>
-  type
-    .split(' ')
-    .filter((part) => part !== '')
-    .sort()
-    .join(' ');
 
 /** Of `candidates`, those response_types_supported lists (in any order of their parts), in the candidates' order. */
 export function offeredResponseTypes(target: Target, candidates: readonly string[]): string[] {
   const listed = target.discovery?.response_types_supported;
   if (!Array.isArray(listed)) return [];
-  const offered = new Set(listed.filter((t): t is string => typeof t === 'string').map(normalized));
-  return candidates.filter((type) => offered.has(normalized(type)));
+  const offered = new Set(listed.filter((t): t is string => typeof t === 'string').map(normalizeResponseType));
+  return candidates.filter((type) => offered.has(normalizeResponseType(type)));
 }
 
 /**
@@ -124,11 +117,11 @@ export interface FrontChannelResponse {
 
 /** The parameters a response type names (OIDC Core §3.2.2.5, §3.3.2.5): code, access_token, id_token. */
 export function expectedParts(responseType: string): string[] {
-  const parts = normalized(responseType).split(' ');
+  const parts = responseTypeParts(responseType);
   return [
-    ...(parts.includes('code') ? ['code'] : []),
-    ...(parts.includes('token') ? ['access_token'] : []),
-    ...(parts.includes('id_token') ? ['id_token'] : []),
+    ...(parts.code ? ['code'] : []),
+    ...(parts.token ? ['access_token'] : []),
+    ...(parts.idToken ? ['id_token'] : []),
   ];
 }
 
