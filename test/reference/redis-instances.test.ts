@@ -213,7 +213,7 @@ describe('two reference instances on one Redis', () => {
       concurrency: 4,
     });
     const bad = report.results
-      // Skipped with their reasons: the legacy grants and hybrid flows (no legacy client seeded), and jwks.rotation:
+      // Skipped with their reasons: what needs the legacy client (none is seeded here), and jwks.rotation:
       // a rotation stays local to the instance that rotates (docs/fixture.md), so these instances offer no
       // rotation hook; the opt-in ones (test/matrix/opt-in.ts: par.required), and those only a client
       // rule requires (no server verdict: pkce.verifier-format).
@@ -222,9 +222,7 @@ describe('two reference instances on one Redis', () => {
           r.status !== 'passed' &&
           !(
             r.status === 'skipped' &&
-            (r.area === 'implicit' ||
-              r.area === 'password' ||
-              r.area === 'hybrid' ||
+            (/^needs the legacy client/.test(r.skipReason ?? '') ||
               r.id === 'jwks.rotation' ||
               Object.hasOwn(OPT_IN, r.id) ||
               /of the server: .* binds? the client/.test(r.skipReason ?? ''))
