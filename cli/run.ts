@@ -28,6 +28,7 @@ import { type FailOn, exitCodeFor, failOnOption, formats, integer } from './run-
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
 import { clientlessNotice, count, needsLegacyClient, patternHints, renamedFlawHint } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
+import { parseVariants } from './serve.ts';
 
 const USAGE = `Usage: idp-conformance run [options]
        npm run conformance -- [options]
@@ -65,6 +66,8 @@ Options:
                         with --target URL alone, the clients are all registered (no user: the
                         scenarios that need a login are skipped)
   --flaw NAME           embedded reference only: switch on a planted flaw (repeatable)
+  --variant NAME        embedded reference only: switch on a variant, a legitimate behaviour of real
+                        products (repeatable; \`serve --list-variants\` lists them)
   --oauth-only          embedded reference only: run it as an OAuth 2.0 authorization server
                         without OpenID Connect (serve --oauth-only)
   -h, --help            show this help
@@ -255,6 +258,7 @@ export const runCommand: Command = {
       'fail-on': { type: 'string', default: 'failed' },
       scenarios: { type: 'string', multiple: true, default: [] },
       flaw: { type: 'string', multiple: true, default: [] },
+      variant: { type: 'string', multiple: true, default: [] },
       register: { type: 'boolean' },
       'oauth-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
@@ -290,6 +294,9 @@ export const runCommand: Command = {
         throw new UsageError(`--flaw: unknown flaw "${f}"${renamedFlawHint(f)}; known flaws: ${FLAW_NAMES.join(', ')}`);
     if (v.flaw.length && v.target.length)
       throw new UsageError('--flaw applies to the embedded reference only; leave out --target');
+    const variants = parseVariants(v.variant);
+    if (variants.length && v.target.length)
+      throw new UsageError('--variant applies to the embedded reference only; leave out --target');
     if (v.register && !v.target.length)
       throw new UsageError(
         '--register needs --target: the embedded reference has its clients seeded (give --target URL or FILE)',
@@ -353,6 +360,7 @@ export const runCommand: Command = {
         if (legacyClient) console.log('idp-conformance: the legacy client is seeded for the planted flaw');
         embedded = await startEmbeddedReference({
           flaws: v.flaw as FlawName[],
+          variants,
           ...(legacyClient ? { legacyClient } : {}),
           ...(v['oauth-only'] ? { oauthOnly: true } : {}),
         });

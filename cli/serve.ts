@@ -7,13 +7,17 @@ import {
   FLAWS,
   isFlawName,
   isSigningAlg,
+  isVariantName,
   type KeySet,
   RedisStore,
   SIGNING_ALGS,
   sharedKeySet,
   type SigningAlg,
   targetConfig,
+  VARIANT_NAMES,
+  VARIANTS,
   type FlawName,
+  type VariantName,
   type ReferenceOptions,
   type ReferenceServer,
 } from '../reference/index.ts';
@@ -31,6 +35,9 @@ Options:
   --issuer URL       fixed issuer, e.g. when behind a proxy (default http://HOST:PORT)
   --flaw NAME        switch on a planted flaw (repeatable; for testing the harness only)
   --list-flaws       list every planted flaw with what it breaks, and exit
+  --variant NAME     switch on a variant: a behaviour the specifications allow and a real product
+                     has (repeatable); the catalog's verdicts must not change under any
+  --list-variants    list every variant with what it does and the product that behaves so, and exit
   --signing-alg ALG  RS256 (default), PS256, ES256 or EdDSA
   --legacy-client    also seed the legacy client (password, implicit and hybrid grants)
   --auto-login USER  sign USER in at every authorization request without the login page
@@ -70,6 +77,8 @@ export const serveCommand: Command = {
       issuer: { type: 'string' },
       flaw: { type: 'string', multiple: true, default: [] },
       'list-flaws': { type: 'boolean' },
+      variant: { type: 'string', multiple: true, default: [] },
+      'list-variants': { type: 'boolean' },
       'signing-alg': { type: 'string', default: 'RS256' },
       'legacy-client': { type: 'boolean', default: false },
       fapi2: { type: 'boolean', default: false },
@@ -91,8 +100,13 @@ export const serveCommand: Command = {
       console.log(flawList());
       return 0;
     }
+    if (values['list-variants']) {
+      console.log(variantList());
+      return 0;
+    }
     const port = parsePort(values.port);
     const flaws = parseFlaws(values.flaw);
+    const variants = parseVariants(values.variant);
     const signingAlg = values['signing-alg'];
     if (!isSigningAlg(signingAlg))
       throw new UsageError(`--signing-alg must be one of ${SIGNING_ALGS.join(', ')}, not "${signingAlg}"`);
@@ -102,6 +116,7 @@ export const serveCommand: Command = {
     try {
       server = createReferenceServer({
         flaws,
+        variants,
         signingAlg,
         legacyClient: values['legacy-client'],
         adminHooks: values['admin-hooks'],
@@ -126,7 +141,7 @@ export const serveCommand: Command = {
       return 1;
     }
     const stopped = stopOnSignal(server);
-    printBanner(server, flaws);
+    printBanner(server, flaws, variants);
     const targetOut = values['target-out'];
     if (targetOut !== undefined) {
       const file = resolve(targetOut);
@@ -192,6 +207,24 @@ function parseFlaws(names: string[]): FlawName[] {
   return [...new Set(names)] as FlawName[];
 }
 
+export function parseVariants(names: string[]): VariantName[] {
+  for (const name of names) {
+    if (!isVariantName(name)) throw new UsageError(`unknown variant "${name}"; the variants are:\n${variantList()}`);
+  }
+  return [...new Set(names)] as VariantName[];
+}
+
+/** Two lines a variant: its name and what it does, then the real product (or the sentence) it comes from. */
+export function variantList(names: readonly VariantName[] = VARIANT_NAMES): string {
+  const width = Math.max(...names.map((name) => name.length));
+  return names
+    .map(
+      (name) =>
+        `  ${name.padEnd(width)}  ${VARIANTS[name].does}\n  ${' '.repeat(width)}  source: ${VARIANTS[name].source}`,
+    )
+    .join('\n');
+}
+
 /** One line a flaw: its name and what it breaks. */
 function flawList(names: readonly FlawName[] = FLAW_NAMES): string {
   const width = Math.max(...names.map((name) => name.length));
@@ -222,8 +255,9 @@ function registrationLine(server: ReferenceServer): string {
   return `\n  register   ${server.issuer}/register (${how})`;
 }
 
-function printBanner(server: ReferenceServer, flaws: FlawName[]): void {
+function printBanner(server: ReferenceServer, flaws: FlawName[], variants: VariantName[]): void {
   const { issuer, context } = server;
+  if (variants.length > 0) console.log(`Variants on (legitimate behaviours, docs/fixture.md): ${variants.join(', ')}`);
   if (flaws.length > 0) {
     const line = '!'.repeat(78);
     const list = flawList(flaws).replace(/^ {2}/gm, '!!   ');

@@ -6,6 +6,7 @@ import type { ReferenceOptions, RegisteredClient, RegistrationSettings, UserConf
 import type { SecuritySettings } from './security-profile.ts';
 import type { Store } from './store/store.ts';
 import type { TokenService } from './tokens.ts';
+import type { Variants } from './variants.ts';
 
 export interface ServerContext {
   /** The issuer identifier; every endpoint URL is built from it. */
@@ -16,6 +17,8 @@ export interface ServerContext {
   /** PAR, DPoP, client authentication and resource settings (the fapi2 profile, or single options). */
   readonly security: SecuritySettings;
   readonly flaws: Flaws;
+  /** The legitimate behaviours switched on (reference/variants.ts). */
+  readonly variants: Variants;
   readonly store: Store;
   readonly keys: KeySet;
   readonly tokens: TokenService;

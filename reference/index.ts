@@ -23,6 +23,14 @@ export {
   type UserConfig,
 } from './options.ts';
 export { FLAWS, FLAW_NAMES, Flaws, isFlawName, type FlawName } from './flaws.ts';
+export {
+  VARIANTS,
+  VARIANT_NAMES,
+  Variants,
+  isVariantName,
+  type VariantInfo,
+  type VariantName,
+} from './variants.ts';
 export type { Store } from './store/store.ts';
 export { MemoryStore } from './store/memory.ts';
 export { RedisStore, type RedisStoreOptions } from './store/redis.ts';

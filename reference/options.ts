@@ -6,6 +6,7 @@
  * keys are seeded-user.ts and seeded-keys.ts).
  */
 import type { FlawName } from './flaws.ts';
+import type { VariantName } from './variants.ts';
 import type { KeySet, SigningAlg } from './keys.ts';
 import type { Lifetimes } from './lifetimes.ts';
 import { SEEDED_KEYED_PRIVATE_JWK } from './seeded-keys.ts';
@@ -120,6 +121,13 @@ export interface ReferenceOptions {
   issuer?: string;
   /** Planted flaws to switch on (reference/flaws.ts). Never any by default. */
   flaws?: FlawName[];
+  /**
+   * Variants to switch on (reference/variants.ts): legitimate behaviours real products have, none by default.
+   * The catalog's verdicts must not depend on them.
+   */
+  variants?: VariantName[];
+  /** The `slow` variant's delay added to every response, in milliseconds (default 250). */
+  slowMs?: number;
   /**
    * A list replaces the seeded clients; a record by role replaces (or, with null, removes) the
    * seeded client of each role named and keeps the others.

@@ -17,7 +17,10 @@ import {
   type TestLoginResult,
 } from './fixture.ts';
 import { Flaws } from './flaws.ts';
+import { Variants } from './variants.ts';
 import { errorHandler } from './http/errors.ts';
+import { SLOW_MS, slowResponses } from './http/slow.ts';
+import { withoutErrorDescriptions } from './http/without-descriptions.ts';
 import { baseHeaders, setBaseHeaders } from './http/headers.ts';
 import { KeySet } from './keys.ts';
 import { resolveClients } from './clients.ts';
@@ -59,6 +62,7 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   const clock = new Clock(options.now ?? Date.now);
   const now = clock.now;
   const flaws = new Flaws(options.flaws ?? []);
+  const variants = new Variants(options.variants ?? []);
   const keys = options.keys ?? KeySet.generate(options.signingAlg ?? 'RS256', { now });
   const lifetimes = resolveLifetimes(options.lifetimes);
   const clients = resolveClients(options);
@@ -86,6 +90,7 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
     options,
     security: securitySettings(options),
     flaws,
+    variants,
     store,
     keys,
     tokens,
@@ -119,6 +124,8 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
       return route ? [[`${route.method} ${prefix}${route.path}`, route.handler] as const] : [];
     }),
   );
+  if (variants.has('slow')) app.use(slowResponses(options.slowMs ?? SLOW_MS));
+  if (variants.has('errors-without-description')) app.use(withoutErrorDescriptions());
   app.use(errorHandler(flaws));
   // baseHeaders' headers on a hot route too, without a layer of its own.
   app.use(function hotRoutes(ctx, next) {

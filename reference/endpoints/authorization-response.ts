@@ -128,7 +128,10 @@ function postToClient(ctx: Context, server: ServerContext, url: URL, response: U
   );
   ctx.status = 200;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = formPostPage({ action: url.href, fields: inQuery ? [] : [...response] });
+  const fields = [...response].filter(
+    ([name]) => !(name === 'error_description' && server.variants.has('errors-without-description')),
+  );
+  ctx.body = formPostPage({ action: url.href, fields: inQuery ? [] : fields });
 }
 
 export function redirectError(ctx: Context, server: ServerContext, err: RedirectError): void {

@@ -55,7 +55,8 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
   });
   const response: TokenResponse = {
     access_token: access.token,
-    token_type: jkt === undefined ? 'Bearer' : 'DPoP',
+    // RFC 6749 §5.1, §7.1: the type is case insensitive; the lowercase-bearer variant answers as some products do.
+    token_type: jkt !== undefined ? 'DPoP' : server.variants.has('lowercase-bearer') ? 'bearer' : 'Bearer',
     expires_in: access.expiresIn,
     scope,
   };

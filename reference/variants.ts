@@ -1,0 +1,110 @@
+/**
+ * The variants registry (docs/fixture.md, "Variants"): behaviours the specifications allow and real products
+ * document, each one switch (`serve --variant NAME`, `createReferenceServer({ variants: [...] })`). A variant is
+ * never a flaw: the catalog gives the same status for every scenario with it on as without it
+ * (test/matrix/variants.test.ts), and every planted flaw is still caught under it. Each names the public
+ * documentation of a real product (or the specification sentence) that behaves so.
+ */
+
+export interface VariantInfo {
+  /** What the reference does differently with the variant on. */
+  readonly does: string;
+  /** Where a real product documents the behaviour, or the sentence that allows it. */
+  readonly source: string;
+}
+
+export const VARIANTS = {
+  'revoke-previous-grant': {
+    does: "a completed authorization revokes the tokens of the user's earlier grant for that client",
+    source:
+      'Doorkeeper (Ruby OAuth framework) revoke_previous_authorization_code_token; Cloudflare workers-oauth-provider ' +
+      'completeAuthorization revokes existing grants for the user and client by default',
+  },
+  'single-session': {
+    does: "a sign-in ends the user's other sessions",
+    source:
+      'Keycloak "User session count limiter" authenticator (behaviour: terminate oldest session); ' +
+      'Microsoft Entra ID and Okta session policies (one session per user)',
+  },
+  'two-step-login': {
+    does: 'the user name on one page, the password on the next (identifier first)',
+    source:
+      'Auth0 Universal Login "Identifier First"; Okta Identity Engine identifier-first sign-in; Keycloak browser ' +
+      'flow with "Username Form" then "Password Form"; Microsoft Entra ID sign-in',
+  },
+  'locale-de': {
+    does: 'every page, label and button in German',
+    source: 'Keycloak realm internationalization (default locale de); Auth0 Universal Login localization',
+  },
+  'csrf-forms': {
+    does: 'the login and consent forms carry a CSRF token bound to a cookie; a POST without both is refused',
+    source:
+      'Ory Hydra/Kratos csrf_token form field with its cookie; Spring Security _csrf on the login and consent ' +
+      'forms (Spring Authorization Server); Django csrfmiddlewaretoken (django-oauth-toolkit)',
+  },
+  'remember-consent': {
+    does: 'consent given once is not asked again for that client and scope',
+    source:
+      'Ory Hydra consent "remember": true; Spring Authorization Server OAuth2AuthorizationConsentService; ' +
+      'Keycloak stored consents (user account, "Applications")',
+  },
+  'form-post-script': {
+    does: 'the form_post page submits its form by a script, with no onload attribute',
+    source:
+      'oidc-provider formPost (a <script> that calls form.submit()); OAuth 2.0 Form Post Response Mode §2 leaves ' +
+      'the means of submission to the server',
+  },
+  'pkce-required': {
+    does: 'PKCE for every client, confidential ones too',
+    source:
+      'OAuth 2.1 draft §4.1.1 and RFC 9700 §2.1.1; Keycloak client "Proof Key for Code Exchange" setting; ' +
+      'Spring Authorization Server ClientSettings.requireProofKey; Ory Hydra oauth2.pkce.enforced',
+  },
+  'lowercase-bearer': {
+    does: 'token_type "bearer" in token responses (RFC 6749 §5.1: case insensitive)',
+    source: 'Ory Hydra (fosite) answers token_type "bearer"; GitHub OAuth apps answer "bearer"',
+  },
+  slow: {
+    does: 'about 250 ms added to every response (`slowMs`)',
+    source: 'any IdP 50–250 ms from the runner: a hosted IdP (Auth0, Okta, Entra ID) seen from CI',
+  },
+  'errors-without-description': {
+    does: 'no error_description in any error (RFC 6749 §4.1.2.1, §5.2: OPTIONAL)',
+    source: 'RFC 6749 §5.2 makes error_description OPTIONAL; Glewlwyd answers token errors with error alone',
+  },
+  'spa-login': {
+    does: 'the login form is rendered by a script; the served HTML has no form',
+    source:
+      'authentik flow executor (the login stage is a web component); Auth0 Lock and Okta Sign-In Widget ' +
+      '(script-rendered login forms)',
+  },
+} as const satisfies Record<string, VariantInfo>;
+
+export type VariantName = keyof typeof VARIANTS;
+
+export const VARIANT_NAMES = Object.keys(VARIANTS) as VariantName[];
+
+export function isVariantName(name: string): name is VariantName {
+  return Object.hasOwn(VARIANTS, name);
+}
+
+/** The variants a server instance runs with; `has` is read where each behaviour differs. */
+export class Variants {
+  readonly #on: ReadonlySet<VariantName>;
+  constructor(names: Iterable<string> = []) {
+    const on = new Set<VariantName>();
+    for (const name of names) {
+      if (!isVariantName(name)) {
+        throw new Error(`unknown variant "${name}"; known variants: ${VARIANT_NAMES.join(', ')}`);
+      }
+      on.add(name);
+    }
+    this.#on = on;
+  }
+  has(name: VariantName): boolean {
+    return this.#on.has(name);
+  }
+  get active(): VariantName[] {
+    return [...this.#on];
+  }
+}
