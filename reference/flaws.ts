@@ -4,26 +4,13 @@
  * `createReferenceServer({ flaws: [...] })` turns one on, and `serve` warns loudly when any is.
  */
 import { FLAW_NAMES, type FlawName, isFlawName } from '../protocol/flaw-names.ts';
+import { Switches } from './switches.ts';
 
 export { FLAWS, FLAW_NAMES, type FlawName, isFlawName } from '../protocol/flaw-names.ts';
 
 /** The set of flaws a server instance runs with; `has` is read at the exact place of each check. */
-export class Flaws {
-  readonly #on: ReadonlySet<FlawName>;
+export class Flaws extends Switches<FlawName> {
   constructor(names: Iterable<string> = []) {
-    const on = new Set<FlawName>();
-    for (const name of names) {
-      if (!isFlawName(name)) {
-        throw new Error(`unknown flaw "${name}"; known flaws: ${FLAW_NAMES.join(', ')}`);
-      }
-      on.add(name);
-    }
-    this.#on = on;
-  }
-  has(name: FlawName): boolean {
-    return this.#on.has(name);
-  }
-  get active(): FlawName[] {
-    return [...this.#on];
+    super(names, isFlawName, 'flaw', FLAW_NAMES);
   }
 }

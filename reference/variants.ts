@@ -5,6 +5,7 @@
  * (test/matrix/variants.test.ts), and every planted flaw is still caught under it. Each names the public
  * documentation of a real product (or the specification sentence) that behaves so.
  */
+import { Switches } from './switches.ts';
 
 export interface VariantInfo {
   /** What the reference does differently with the variant on. */
@@ -89,22 +90,8 @@ export function isVariantName(name: string): name is VariantName {
 }
 
 /** The variants a server instance runs with; `has` is read where each behaviour differs. */
-export class Variants {
-  readonly #on: ReadonlySet<VariantName>;
+export class Variants extends Switches<VariantName> {
   constructor(names: Iterable<string> = []) {
-    const on = new Set<VariantName>();
-    for (const name of names) {
-      if (!isVariantName(name)) {
-        throw new Error(`unknown variant "${name}"; known variants: ${VARIANT_NAMES.join(', ')}`);
-      }
-      on.add(name);
-    }
-    this.#on = on;
-  }
-  has(name: VariantName): boolean {
-    return this.#on.has(name);
-  }
-  get active(): VariantName[] {
-    return [...this.#on];
+    super(names, isVariantName, 'variant', VARIANT_NAMES);
   }
 }
