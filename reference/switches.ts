@@ -1,4 +1,6 @@
-/** A set of named switches read where each takes effect: the planted flaws (flaws.ts) and the variants (variants.ts). */
+/**
+ * A set of named switches read where each takes effect: the planted flaws (flaws.ts) and the variants (variants.ts).
+ */
 export class Switches<Name extends string> {
   readonly #on: ReadonlySet<Name>;
   constructor(names: Iterable<string>, isName: (name: string) => name is Name, kind: string, known: readonly Name[]) {

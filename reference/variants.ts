@@ -63,15 +63,22 @@ export const VARIANTS = {
   },
   'lowercase-bearer': {
     does: 'token_type "bearer" in token responses (RFC 6749 §5.1: case insensitive)',
-    source: 'Ory Hydra (fosite) answers token_type "bearer"; GitHub OAuth apps answer "bearer"',
+    source:
+      'Ory Hydra answers token_type "bearer" (ory/hydra issue 1934 shows its token response); Keycloak keeps a ' +
+      'lower-case "bearer" option for older clients (keycloak/keycloak pull request 9538)',
   },
   slow: {
     does: 'about 250 ms added to every response (`slowMs`)',
-    source: 'any IdP 50–250 ms from the runner: a hosted IdP (Auth0, Okta, Entra ID) seen from CI',
+    source:
+      'a hosted IdP (Auth0, Okta, Microsoft Entra ID) or a staging IdP in another region, 50–250 ms from the CI ' +
+      'runner: every response arrives late, none out of order',
   },
   'errors-without-description': {
     does: 'no error_description in any error (RFC 6749 §4.1.2.1, §5.2: OPTIONAL)',
-    source: 'RFC 6749 §5.2 makes error_description OPTIONAL; Glewlwyd answers token errors with error alone',
+    source:
+      'RFC 6749 §5.2 makes error_description OPTIONAL; Spring Authorization Server answers an unknown code with ' +
+      '{"error":"invalid_grant"} alone (OAuth2AuthorizationCodeAuthenticationProvider throws ' +
+      'OAuth2AuthenticationException(OAuth2ErrorCodes.INVALID_GRANT))',
   },
   'spa-login': {
     does: 'the login form is rendered by a script; the served HTML has no form',

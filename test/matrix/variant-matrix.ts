@@ -77,3 +77,18 @@ export function missedCatches(
   }
   return wrong;
 }
+
+/**
+ * Eight representative flaws, one for each family of checks a variant could blind: code, PKCE, redirect, refresh,
+ * scope, consent, the authorization response, client authentication.
+ */
+export const REPRESENTATIVE_FLAWS: readonly FlawName[] = [
+  'code-reuse-allowed',
+  'pkce-verifier-ignored',
+  'redirect-prefix-match',
+  'refresh-reuse-allowed',
+  'scope-unchecked',
+  'consent-skipped',
+  'state-dropped',
+  'client-secret-unchecked',
+];
