@@ -221,6 +221,11 @@ describe('usage errors exit 2', () => {
     [['--fail-on', 'never'], /--fail-on must be failed, warning, error or security/],
     [['--flaw', 'no-such-flaw'], /unknown flaw "no-such-flaw"/],
     [['--flaw', 'state-dropped', '--target', 'x.json'], /--flaw applies to the embedded reference only/],
+    [
+      ['--variant', 'no-such-variant'],
+      /unknown variant "no-such-variant"; the variants are:\n {2}revoke-previous-grant/,
+    ],
+    [['--variant', 'slow', '--target', 'x.json'], /--variant applies to the embedded reference only/],
     [['--bogus'], /Unknown option '--bogus'/],
   ])('run %j', async (args, message) => {
     const { code, stderr } = await cli('run', ...args);

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FLAW_NAMES, FLAWS } from '../../reference/index.ts';
+import { FLAW_NAMES, FLAWS, VARIANT_NAMES, VARIANTS } from '../../reference/index.ts';
 
 const BIN = join(import.meta.dirname, '../../bin/idp-conformance.js');
 
@@ -56,6 +56,31 @@ describe.concurrent('serve and the planted flaws', () => {
     expect(run.stderr()).toContain('unknown flaw "no-such-flaw"');
     for (const name of FLAW_NAMES) expect(run.stderr()).toContain(name);
     expect(run.stdout()).not.toContain('reference server');
+  });
+
+  it('--list-variants lists every variant with what it does and its source', async () => {
+    const run = start(['serve', '--list-variants']);
+    expect(await run.exit).toBe(0);
+    const lines = run.stdout().trim().split('\n');
+    expect(lines).toHaveLength(VARIANT_NAMES.length * 2);
+    VARIANT_NAMES.forEach((name, i) => {
+      expect(lines[2 * i]!.trim().split(/\s{2,}/)).toEqual([name, VARIANTS[name].does]);
+      expect(lines[2 * i + 1]!.trim()).toBe(`source: ${VARIANTS[name].source}`);
+    });
+  });
+
+  it('an unknown variant is a usage error (exit 2) that lists the known ones; --variant switches one on', async () => {
+    const unknown = start(['serve', '--port', '0', '--variant', 'no-such-variant']);
+    expect(await unknown.exit).toBe(2);
+    expect(unknown.stderr()).toContain('unknown variant "no-such-variant"');
+    for (const name of VARIANT_NAMES) expect(unknown.stderr()).toContain(name);
+    const run = await serve(['--variant', 'lowercase-bearer']);
+    try {
+      expect(run.stdout()).toContain('Variants on (legitimate behaviours, docs/fixture.md): lowercase-bearer');
+      expect(run.stderr()).not.toMatch(/PLANTED FLAWS/);
+    } finally {
+      expect(await stop(run)).toBe(0);
+    }
   });
 
   it('--flaw (repeatable) switches flaws on, with a loud warning on stderr', async () => {
