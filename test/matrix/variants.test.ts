@@ -16,7 +16,7 @@ describe('the variants of the reference: no status moves', () => {
     plain = await runCatalog({ seed: SEED });
   }, 600_000);
 
-  it('the plain reference (with the legacy client) passes, warns only for the legacy grants, skips with a reason', () => {
+  it('the plain reference (legacy client seeded) passes, warns only for legacy grants, skips with a reason', () => {
     const bad = plain.results.filter(
       (r) =>
         !(r.status === 'passed') &&
