@@ -93,6 +93,14 @@ export const VARIANTS = {
       'RFC 6749 §5.1 (scope "OPTIONAL, if identical to the scope requested by the client"); Auth0\'s documented ' +
       'authorization code token response carries no scope',
   },
+  'signing-es256': {
+    does:
+      'ID tokens and JWT access tokens signed ES256 by default; an RS256 key beside it for the clients that ask ' +
+      '(discovery lists both, as OIDC Core §15.1 and Discovery §3 require)',
+    source:
+      'Keycloak realm settings, Tokens, "Default signature algorithm" ES256 (a client may still ask for RS256: its ' +
+      '"ID token signature algorithm")',
+  },
   'found-redirects': {
     does: "302 Found instead of 303 See Other for the authorization endpoint's redirects answered to a GET",
     source:

@@ -2,6 +2,7 @@
  * The grant and session variants of the reference (reference/variants.ts): each against the plain reference, so that
  * every test shows the behaviour the variant changes and that it changes nothing else it names.
  */
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { SEEDED_USER, type UserConfig, type VariantName } from '../../reference/index.ts';
 import { Browser, walk } from '../support/session-browser.ts';
@@ -9,6 +10,7 @@ import {
   authUrl,
   basic,
   claimsOf,
+  headerOf,
   MACHINE,
   obtainCode,
   PARTNER,
@@ -23,7 +25,11 @@ import {
 const BOB: UserConfig = { ...SEEDED_USER, username: 'bob', password: 'bob-builder-77', sub: 'user-0002-bob' };
 
 /** A code for WEB (or `client`) redeemed: its tokens. */
-async function tokensOf(issuer: string, client: typeof WEB | typeof PARTNER = WEB, extra: Record<string, string> = {}) {
+async function tokensOf(
+  issuer: string,
+  client: { clientId: string; clientSecret?: string; redirectUris: readonly string[] } = WEB,
+  extra: Record<string, string> = {},
+) {
   const got = await obtainCode(issuer, client, extra);
   const { status, json } = await redeem(issuer, client, got);
   expect(status).toBe(200);
@@ -211,5 +217,60 @@ describe.each(plainAnd('found-redirects'))("the authorization endpoint's redirec
     const byPost = await browser.send(`${ctx.issuer}/auth`, { form: Object.fromEntries(posted.searchParams) });
     expect(byPost.status).toBe(303);
     expect(new URL(byPost.headers.get('location')!).searchParams.has('code')).toBe(true);
+  });
+});
+
+describe.each(plainAnd('signing-es256'))('the signing keys (%s)', (name, variants) => {
+  const ctx = useServer({ variants, registration: true });
+  const es256 = name === 'signing-es256';
+
+  it(
+    es256 ? 'sign ID tokens and access tokens ES256; RS256 beside it, listed and published' : 'are one RS256 key',
+    async () => {
+      const discovery = (await (await fetch(`${ctx.issuer}/.well-known/openid-configuration`)).json()) as {
+        id_token_signing_alg_values_supported: string[];
+      };
+      expect(discovery.id_token_signing_alg_values_supported).toEqual(es256 ? ['ES256', 'RS256'] : ['RS256']);
+      const jwks = createRemoteJWKSet(new URL(`${ctx.issuer}/jwks`));
+      const published = (await (await fetch(`${ctx.issuer}/jwks`)).json()) as { keys: { kty: string }[] };
+      expect(published.keys.map((k) => k.kty)).toEqual(es256 ? ['EC', 'RSA'] : ['RSA']);
+      const tokens = await tokensOf(ctx.issuer);
+      for (const jwt of [tokens.id_token, tokens.access_token]) {
+        expect(headerOf(jwt).alg).toBe(es256 ? 'ES256' : 'RS256');
+        await jwtVerify(String(jwt), jwks);
+      }
+    },
+  );
+
+  it('signs a registered client ID tokens with the alg it registered, RS256 when it named none', async () => {
+    const registered = async (alg?: string) => {
+      const res = await fetch(`${ctx.issuer}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          redirect_uris: ['https://rp.example.test/cb'],
+          grant_types: ['authorization_code'],
+          scope: 'openid',
+          ...(alg === undefined ? {} : { id_token_signed_response_alg: alg }),
+        }),
+      });
+      type Registered = { client_id: string; client_secret: string; redirect_uris: string[]; error?: string };
+      return { status: res.status, json: (await res.json()) as Registered };
+    };
+    const idTokenAlg = async (alg?: string) => {
+      const { json } = await registered(alg);
+      const client = {
+        clientId: json.client_id,
+        clientSecret: json.client_secret,
+        redirectUris: json.redirect_uris,
+      };
+      return headerOf((await tokensOf(ctx.issuer, client)).id_token).alg;
+    };
+    expect(await idTokenAlg()).toBe('RS256');
+    expect(await idTokenAlg('RS256')).toBe('RS256');
+    if (es256) expect(await idTokenAlg('ES256')).toBe('ES256');
+    const refused = await registered(es256 ? 'PS256' : 'ES256');
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toBe('invalid_client_metadata');
   });
 });
