@@ -9,7 +9,7 @@ import { createContext } from './context.ts';
 import { PROPERTY_BUDGET_SHARE } from './context-property.ts';
 import { CheckFailure, HarnessError } from './failures.ts';
 import { resolveClients } from './config.ts';
-import { gate } from './gating.ts';
+import { gate, gateMayLogIn } from './gating.ts';
 import { Recorder } from './recorder.ts';
 import { type RequirementRef, resolveLevel } from './requirements.ts';
 import type { Level, ResolvedRequirement, ScenarioResult } from './results.ts';
@@ -22,7 +22,7 @@ import { noteImpliedCapabilities, noteTokenResponseDeviations } from './scenario
 import { judge, markExpected, statusByRequirement } from './scenario-status.ts';
 import { removeStaleScreenshots } from './screenshots.ts';
 import { selectForRun, unknownExpectedFailures } from './selection.ts';
-import type { Target } from './target.ts';
+import type { Capability, Target } from './target.ts';
 import { TimeLimit, runWithinLimit, scenarioTimeLimit } from './time-limit.ts';
 
 /** The scenario's requirement by reference, as resolved; citing an undeclared one is a HarnessError. */
@@ -126,17 +126,18 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
 /** What runPool needs to know of a scenario: whether it runs alone, and whether it acts as the user. */
 export interface Poolable {
   exclusive?: boolean;
-  requires?: { user?: boolean };
+  requires?: { user?: boolean; capabilities?: readonly Capability[] };
 }
 
 /**
  * The state a scenario shares with the others on the target, as a lock name: a scenario that acts as the user holds
  * grants and sessions of the user, which another scenario's authorization or sign-in may end (a server may revoke the
  * user's earlier grant for a client, or end the user's other sessions: both documented behaviours). One user is
- * configured, so they share one lock; a scenario without the user takes none.
+ * configured, so they share one lock; so does a scenario whose gate may sign the user in (a refresh probe,
+ * gateMayLogIn); any other takes none.
  */
 export function sharedStateOf(s: Poolable): string | undefined {
-  return s.requires?.user ? 'user' : undefined;
+  return s.requires?.user || gateMayLogIn(s.requires) ? 'user' : undefined;
 }
 
 /** How runPool hands a scenario's result back, and which results met interference. */

@@ -6,7 +6,7 @@ import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../h
 import { Redactor } from '../../harness/redact.ts';
 import type { ProfileName, ScenarioResult } from '../../harness/results.ts';
 import { scenarioSeed } from '../../harness/run-setup.ts';
-import { runScenarios } from '../../harness/runner.ts';
+import { runScenarios, sharedStateOf } from '../../harness/runner.ts';
 import {
   type Requirement,
   type Scenario,
@@ -449,6 +449,10 @@ describe('selection, expected failures, concurrency, seeds', () => {
     expect(results.map((r) => r.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed']);
     expect(usersAtOnce).toBe(1);
     expect(besideUser).toBe(true);
+    // A scenario whose gate may sign the user in (the refresh probe) takes the same lock; any other none.
+    expect(sharedStateOf({ requires: { capabilities: ['grant:refresh_token'] } })).toBe('user');
+    expect(sharedStateOf({ requires: { capabilities: ['endpoint:authorization'], user: false } })).toBeUndefined();
+    expect(sharedStateOf({})).toBeUndefined();
   });
 
   it("the wait for the user's lock does not count against a scenario's time limit", async () => {
