@@ -38,7 +38,7 @@ Options:
   --variant NAME     switch on a variant: a behaviour the specifications allow and a real product
                      has (repeatable); the catalog's verdicts must not change under any
   --list-variants    list every variant with what it does and the product that behaves so, and exit
-  --signing-alg ALG  RS256 (default), PS256, ES256 or EdDSA
+  --signing-alg ALG  RS256 (default; ES256 with --variant signing-es256), PS256, ES256 or EdDSA
   --legacy-client    also seed the legacy client (password, implicit and hybrid grants)
   --auto-login USER  sign USER in at every authorization request without the login page
                      (for headless clients under test; never for a real IdP)
@@ -79,7 +79,7 @@ export const serveCommand: Command = {
       'list-flaws': { type: 'boolean' },
       variant: { type: 'string', multiple: true, default: [] },
       'list-variants': { type: 'boolean' },
-      'signing-alg': { type: 'string', default: 'RS256' },
+      'signing-alg': { type: 'string' },
       'legacy-client': { type: 'boolean', default: false },
       fapi2: { type: 'boolean', default: false },
       'oauth-only': { type: 'boolean', default: false },
@@ -107,10 +107,14 @@ export const serveCommand: Command = {
     const port = parsePort(values.port);
     const flaws = parseFlaws(values.flaw);
     const variants = parseVariants(values.variant);
-    const signingAlg = values['signing-alg'];
+    // The signing-es256 variant signs with ES256 (reference/variants.ts); another --signing-alg contradicts it.
+    const es256 = variants.includes('signing-es256');
+    const signingAlg = values['signing-alg'] ?? (es256 ? 'ES256' : 'RS256');
     if (!isSigningAlg(signingAlg))
       throw new UsageError(`--signing-alg must be one of ${SIGNING_ALGS.join(', ')}, not "${signingAlg}"`);
-    const shared = await openStore(values.store, signingAlg);
+    if (es256 && signingAlg !== 'ES256')
+      throw new UsageError(`--variant signing-es256 signs with ES256, not --signing-alg ${signingAlg}`);
+    const shared = await openStore(values.store, signingAlg, es256);
     if (!shared) return 1;
     let server: ReferenceServer;
     try {
@@ -159,7 +163,11 @@ export const serveCommand: Command = {
  * `--store`: memory (nothing to open), or a Redis store that answers, with the signing key every
  * instance on it shares. Undefined (after saying why) when Redis cannot be reached.
  */
-async function openStore(value: string, alg: SigningAlg): Promise<{ store?: RedisStore; keys?: KeySet } | undefined> {
+async function openStore(
+  value: string,
+  alg: SigningAlg,
+  rs256Beside = false,
+): Promise<{ store?: RedisStore; keys?: KeySet } | undefined> {
   if (value === 'memory') return {};
   if (!/^rediss?:\/\//.test(value)) throw new UsageError(`--store must be memory or a redis:// URL, not "${value}"`);
   const store = new RedisStore({
@@ -171,7 +179,7 @@ async function openStore(value: string, alg: SigningAlg): Promise<{ store?: Redi
     await store.client.connect();
     await store.ready();
     store.client.options.retryStrategy = (times) => Math.min(times * 200, 2000);
-    return { store, keys: await sharedKeySet(store, alg) };
+    return { store, keys: await sharedKeySet(store, alg, { rs256Beside }) };
   } catch (err) {
     await store.close();
     const where = new URL(value);

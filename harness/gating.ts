@@ -32,6 +32,10 @@ function describeCapability(c: Capability): string {
 /** Capabilities a run can observe for a client role when discovery does not advertise them. */
 const OBSERVABLE: ReadonlySet<Capability> = new Set<Capability>(['grant:refresh_token']);
 
+/** Whether gating a scenario may sign the user in: a capability it needs is one a probe observes by a code flow. */
+export const gateMayLogIn = (requires: { capabilities?: readonly Capability[] } | undefined): boolean =>
+  requires?.capabilities?.some((c) => OBSERVABLE.has(c)) ?? false;
+
 /** The code-flow role a scenario's refresh would use: its first declared role with a redirect URI. */
 function probeRole(s: Scenario, clients: Partial<Record<ClientRole, Client>>): ClientRole | undefined {
   const roles: readonly ClientRole[] = s.requires?.roles?.length

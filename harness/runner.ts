@@ -9,7 +9,7 @@ import { createContext } from './context.ts';
 import { PROPERTY_BUDGET_SHARE } from './context-property.ts';
 import { CheckFailure, HarnessError } from './failures.ts';
 import { resolveClients } from './config.ts';
-import { gate } from './gating.ts';
+import { gate, gateMayLogIn } from './gating.ts';
 import { Recorder } from './recorder.ts';
 import { type RequirementRef, resolveLevel } from './requirements.ts';
 import type { Level, ResolvedRequirement, ScenarioResult } from './results.ts';
@@ -22,7 +22,7 @@ import { noteImpliedCapabilities, noteTokenResponseDeviations } from './scenario
 import { judge, markExpected, statusByRequirement } from './scenario-status.ts';
 import { removeStaleScreenshots } from './screenshots.ts';
 import { selectForRun, unknownExpectedFailures } from './selection.ts';
-import type { Target } from './target.ts';
+import type { Capability, Target } from './target.ts';
 import { TimeLimit, runWithinLimit, scenarioTimeLimit } from './time-limit.ts';
 
 /** The scenario's requirement by reference, as resolved; citing an undeclared one is a HarnessError. */
@@ -123,28 +123,107 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   };
 }
 
+/** What runPool needs to know of a scenario: whether it runs alone, and whether it acts as the user. */
+export interface Poolable {
+  exclusive?: boolean;
+  requires?: { user?: boolean; capabilities?: readonly Capability[] };
+}
+
 /**
- * Step 6: the selection through `runOne`, `concurrency` at once; exclusive scenarios after, one by
- * one. `finish` gets each result with its index in the selection.
+ * The state a scenario shares with the others on the target, as a lock name: a scenario that acts as the user holds
+ * grants and sessions of the user, which another scenario's authorization or sign-in may end (a server may revoke the
+ * user's earlier grant for a client, or end the user's other sessions: both documented behaviours). One user is
+ * configured, so they share one lock; so does a scenario whose gate may sign the user in (a refresh probe,
+ * gateMayLogIn); any other takes none.
  */
-export async function runPool<S extends { exclusive?: boolean }, R>(
+export function sharedStateOf(s: Poolable): string | undefined {
+  return s.requires?.user || gateMayLogIn(s.requires) ? 'user' : undefined;
+}
+
+/** How runPool hands a scenario's result back, and which results met interference. */
+export interface PoolOptions<R> {
+  /**
+   * Whether a result of a run that overlapped others may be the mark of interference (an error): such a scenario is
+   * run again alone after the pool, and the alone result, `rerun(alone, first)`, is its verdict.
+   */
+  interfered?: (r: R) => boolean;
+  rerun?: (alone: R, first: R) => R;
+}
+
+/**
+ * Step 6: the selection through `runOne`, `concurrency` at once, never two that share state (sharedStateOf) at the
+ * same time: a slot whose next scenarios wait for a lock takes the first one that does not, and the wait is before
+ * the scenario starts (its time limit does not run). A scenario of one lock takes no other, so none waits for
+ * another in a circle. A result that met interference (options.interfered, in a run that overlapped another) is run
+ * again alone after the pool; exclusive scenarios after that, one by one. `finish` gets each verdict with its index
+ * in the selection.
+ */
+export async function runPool<S extends Poolable, R>(
   selected: readonly S[],
   concurrency: number,
   runOne: (s: S) => Promise<R>,
   finish: (i: number, r: R) => void,
+  options: PoolOptions<R> = {},
 ): Promise<void> {
   const indexed = selected.map((s, i) => [s, i] as const);
-  const concurrent = indexed.filter(([s]) => !s.exclusive);
-  let next = 0;
+  const pending = indexed.filter(([s]) => !s.exclusive);
+  const held = new Set<string>();
+  /** The scenarios in flight; each learns whether another ran beside it at any moment. */
+  const running = new Set<{ overlapped: boolean }>();
+  let wake: () => void = () => {};
+  let released = new Promise<void>((resolve) => (wake = resolve));
+  const again: (readonly [S, number, R])[] = [];
+  const takeNext = () => {
+    const at = pending.findIndex(([s]) => {
+      const lock = sharedStateOf(s);
+      return lock === undefined || !held.has(lock);
+    });
+    return at < 0 ? undefined : pending.splice(at, 1)[0];
+  };
   const worker = async () => {
-    while (next < concurrent.length) {
-      const [s, i] = concurrent[next++]!;
-      finish(i, await runOne(s));
+    while (pending.length > 0) {
+      const next = takeNext();
+      if (!next) {
+        // Every scenario left waits for a lock another slot holds: wait for a release, then look again.
+        await released;
+        continue;
+      }
+      const [s, i] = next;
+      const lock = sharedStateOf(s);
+      if (lock !== undefined) held.add(lock);
+      const me = { overlapped: running.size > 0 };
+      for (const other of running) other.overlapped = true;
+      running.add(me);
+      try {
+        const r = await runOne(s);
+        if (me.overlapped && options.interfered?.(r)) again.push([s, i, r]);
+        else finish(i, r);
+      } finally {
+        running.delete(me);
+        if (lock !== undefined) held.delete(lock);
+        const waking = wake;
+        released = new Promise<void>((resolve) => (wake = resolve));
+        waking();
+      }
     }
   };
-  const width = Math.max(1, Math.min(concurrency, concurrent.length));
+  const width = Math.max(1, Math.min(concurrency, pending.length));
   await Promise.all(Array.from({ length: width }, worker));
+  for (const [s, i, first] of again) {
+    const alone = await runOne(s);
+    finish(i, options.rerun ? options.rerun(alone, first) : alone);
+  }
   for (const [s, i] of indexed.filter(([x]) => x.exclusive)) finish(i, await runOne(s));
+}
+
+/**
+ * The verdict of a scenario run again alone after an error in a run beside others: the alone result, with a log line
+ * saying so. The first run's error proved nothing (a failure would not be run again: it stands), so nothing is lost.
+ */
+export function rerunAlone(alone: ScenarioResult, first: ScenarioResult): ScenarioResult {
+  const why = `${first.status}${first.message ? `: ${first.message}` : ''}`;
+  const line = `run again alone after the others: beside other scenarios it ended ${why}`;
+  return { ...alone, log: [line, ...(alone.log ?? [])] };
 }
 
 /**
@@ -173,7 +252,11 @@ export async function runScenarios(
     plan.onResult?.(results[i]);
   };
   try {
-    await runPool(selected, plan.concurrency, (s) => runOne(run, s), finish);
+    await runPool(selected, plan.concurrency, (s) => runOne(run, s), finish, {
+      // Against a target that stopped answering, running its errors again alone would only repeat them.
+      interfered: (r) => r.status === 'error' && !run.traffic.outage(),
+      rerun: rerunAlone,
+    });
   } finally {
     await run.sharedBrowserContext.close();
     if (!plan.browser) await run.browser.close();

@@ -57,6 +57,13 @@ export function privateJwkOf(key: SigningKey): JWK {
   return { ...(key.privateKey.export({ format: 'jwk' }) as JWK), alg: key.alg };
 }
 
+/**
+ * OIDC Core §15.1: an OP MUST support RS256 for ID tokens (and OIDC Discovery §3 has it listed), so a key set whose
+ * current key is of another alg may keep an RS256 key beside it (KeySetOptions.rs256Beside), for the clients that ask
+ * for RS256 (id_token_signed_response_alg, OIDC Registration §2: its default). The signing-es256 variant does.
+ */
+export const REQUIRED_ID_TOKEN_ALG: SigningAlg = 'RS256';
+
 /** Where instances agree on one value: the first writer wins, every caller gets the winner (RedisStore.shared). */
 export interface SharedValues {
   shared(name: string, value: string): Promise<string>;
@@ -71,12 +78,18 @@ export async function sharedKeySet(
   alg: SigningAlg = 'RS256',
   options: KeySetOptions = {},
 ): Promise<KeySet> {
-  const candidate = JSON.stringify(privateJwkOf(generateSigningKey(alg)));
-  const winner = JSON.parse(await store.shared(`signing-key:${alg}`, candidate)) as JWK;
-  return new KeySet(signingKeyFromPrivateJwk(winner), options);
+  const sharedKey = async (of: SigningAlg) => {
+    const candidate = JSON.stringify(privateJwkOf(generateSigningKey(of)));
+    return signingKeyFromPrivateJwk(JSON.parse(await store.shared(`signing-key:${of}`, candidate)) as JWK);
+  };
+  const alternates =
+    !options.rs256Beside || alg === REQUIRED_ID_TOKEN_ALG ? [] : [await sharedKey(REQUIRED_ID_TOKEN_ALG)];
+  return new KeySet(await sharedKey(alg), { ...options, alternates });
 }
 
 export interface KeySetOptions {
+  /** An RS256 key beside a current key of another alg (REQUIRED_ID_TOKEN_ALG), kept across rotations. */
+  rs256Beside?: boolean;
   /** Clock in epoch milliseconds (the server's); decides when a rotated-out key is dropped. */
   now?: () => number;
 }
@@ -87,31 +100,48 @@ export class KeySet {
   /** kid → the latest expiry (epoch ms) of a token the key signed. */
   readonly #signedUntil = new Map<string, number>();
   readonly #now: () => number;
+  /** Keys of other algs that sign only when asked for theirs (REQUIRED_ID_TOKEN_ALG); kept across rotations. */
+  readonly #alternates: SigningKey[];
 
-  constructor(first: SigningKey, options: KeySetOptions = {}) {
+  constructor(first: SigningKey, options: KeySetOptions & { alternates?: readonly SigningKey[] } = {}) {
     this.#keys = [first];
     this.#now = options.now ?? Date.now;
+    this.#alternates = [...(options.alternates ?? [])];
   }
 
+  /** A fresh key of `alg`, and with `rs256Beside` an RS256 key beside it when `alg` is another. */
   static generate(alg: SigningAlg = 'RS256', options: KeySetOptions = {}): KeySet {
-    return new KeySet(generateSigningKey(alg), options);
+    const beside = options.rs256Beside && alg !== REQUIRED_ID_TOKEN_ALG;
+    const alternates = beside ? [generateSigningKey(REQUIRED_ID_TOKEN_ALG)] : [];
+    return new KeySet(generateSigningKey(alg), { ...options, alternates });
   }
 
   get current(): SigningKey {
     return this.#keys[0]!;
   }
 
-  /** The current key plus every rotated-out key that still has unexpired tokens. */
+  /** The current key, every rotated-out key that still has unexpired tokens, and the alternates. */
   get all(): readonly SigningKey[] {
-    return this.#retained();
+    return [...this.#retained(), ...this.#alternates];
+  }
+
+  /** The algs ID tokens can be signed with, the current key's first (id_token_signing_alg_values_supported). */
+  get signingAlgs(): SigningAlg[] {
+    return [...new Set([this.current.alg, ...this.#alternates.map((key) => key.alg)])];
+  }
+
+  /** The key that signs with `alg`: the current key, or an alternate of that alg; the current one otherwise. */
+  signerFor(alg: SigningAlg | undefined): SigningKey {
+    if (alg === undefined || alg === this.current.alg) return this.current;
+    return this.#alternates.find((key) => key.alg === alg) ?? this.current;
   }
 
   /**
-   * The current key, for signing a token that expires at `expiresAt` (epoch ms): the key stays
-   * in the set at least until then, even after a rotation.
+   * The current key (or the one of `alg`: signerFor), for signing a token that expires at `expiresAt` (epoch ms): the
+   * key stays in the set at least until then, even after a rotation.
    */
-  forSigning(expiresAt: number): SigningKey {
-    const key = this.current;
+  forSigning(expiresAt: number, alg?: SigningAlg): SigningKey {
+    const key = this.signerFor(alg);
     this.#signedUntil.set(key.kid, Math.max(expiresAt, this.#signedUntil.get(key.kid) ?? 0));
     return key;
   }
@@ -127,23 +157,23 @@ export class KeySet {
   }
 
   find(kid: string): SigningKey | undefined {
-    return this.#retained().find((key) => key.kid === kid);
+    return this.all.find((key) => key.kid === kid);
   }
 
   /** The algorithms this set can verify: the allow-list for every presented token. */
   get algorithms(): SigningAlg[] {
-    return [...new Set(this.#retained().map((key) => key.alg))];
+    return [...new Set(this.all.map((key) => key.alg))];
   }
 
   /** The public JWK Set (RFC 7517 §5). */
   publicJwks(): { keys: JWK[] } {
-    return { keys: this.#retained().map((key) => ({ ...key.publicJwk })) };
+    return { keys: this.all.map((key) => ({ ...key.publicJwk })) };
   }
 
   /** Full private JWKs: for the jwks-leaks-private flaw only. */
   privateJwks(): { keys: JWK[] } {
     return {
-      keys: this.#retained().map((key) => ({ ...(key.privateKey.export({ format: 'jwk' }) as JWK), ...key.publicJwk })),
+      keys: this.all.map((key) => ({ ...(key.privateKey.export({ format: 'jwk' }) as JWK), ...key.publicJwk })),
     };
   }
 

@@ -76,6 +76,11 @@ export interface ClientConfig {
   firstParty: boolean;
   /** Display name on the consent page. */
   name: string;
+  /**
+   * OIDC Registration §2 id_token_signed_response_alg: the alg of this client's ID tokens, one the server signs with
+   * (id_token_signing_alg_values_supported). Absent: the current key's (a registered client: RS256, the default there).
+   */
+  idTokenSignedResponseAlg?: SigningAlg;
   /** Where RP-Initiated Logout may send the user back to (exact match, OIDC RP-Initiated Logout §2). */
   postLogoutRedirectUris?: string[];
   /** OIDC Back-Channel Logout §2.2: where a logout POSTs the client's logout token. */

@@ -6,6 +6,7 @@
  */
 import type { ServerContext } from './context.ts';
 import type { Flaws } from './flaws.ts';
+import { REQUIRED_ID_TOKEN_ALG, type SigningAlg } from './keys.ts';
 import { OAuthError } from './http/errors.ts';
 import {
   type ClientAuthMethod,
@@ -155,6 +156,14 @@ export function checkMetadata(server: ServerContext, body: unknown): ClientMetad
     metadata[field] = value;
   }
   if (jwks !== undefined) metadata.jwks = jwks;
+  const idTokenAlg = input.id_token_signed_response_alg;
+  if (idTokenAlg !== undefined) {
+    // OIDC Registration §2: one of the algs the server signs ID tokens with (OIDC Discovery §3).
+    const algs: readonly string[] = server.keys.signingAlgs;
+    if (typeof idTokenAlg !== 'string' || !algs.includes(idTokenAlg))
+      throw invalidMetadata(`id_token_signed_response_alg must be one of ${algs.join(', ')}`);
+    metadata.id_token_signed_response_alg = idTokenAlg;
+  }
   return metadata;
 }
 
@@ -297,6 +306,9 @@ export function clientOfRegistration(record: ClientRegistrationRecord): Register
     ...(postLogout === undefined ? {} : { postLogoutRedirectUris: postLogout }),
     ...logoutMetadata(metadata),
     ...(jwks === undefined ? {} : { jwks }),
+    // OIDC Registration §2: RS256 when the registration named no alg.
+    idTokenSignedResponseAlg:
+      (metadata.id_token_signed_response_alg as SigningAlg | undefined) ?? REQUIRED_ID_TOKEN_ALG,
   };
 }
 

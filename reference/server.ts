@@ -26,6 +26,7 @@ import { KeySet } from './keys.ts';
 import { resolveClients } from './clients.ts';
 import { resolveLifetimes } from './lifetimes.ts';
 import type { ReferenceOptions } from './options.ts';
+import type { SigningAlg } from './keys.ts';
 import { SEEDED_USER } from './seeded-user.ts';
 import { clientOfRegistration, registrationSettings } from './registration.ts';
 import { securitySettings } from './security-profile.ts';
@@ -63,7 +64,9 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   const now = clock.now;
   const flaws = new Flaws(options.flaws ?? []);
   const variants = new Variants(options.variants ?? []);
-  const keys = options.keys ?? KeySet.generate(options.signingAlg ?? 'RS256', { now });
+  // The signing-es256 variant: ID tokens and JWT access tokens signed ES256 (Keycloak's realm default algorithm).
+  const rs256Beside = variants.has('signing-es256');
+  const keys = options.keys ?? KeySet.generate(signingAlgOf(options, variants), { now, rs256Beside });
   const lifetimes = resolveLifetimes(options.lifetimes);
   const clients = resolveClients(options);
   const users = options.users ?? [SEEDED_USER];
@@ -174,6 +177,14 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
       });
     },
   };
+}
+
+/** The alg of the signing key: ES256 under the signing-es256 variant, else the option's (RS256 by default). */
+function signingAlgOf(options: ReferenceOptions, variants: Variants): SigningAlg {
+  if (!variants.has('signing-es256')) return options.signingAlg ?? 'RS256';
+  if (options.signingAlg !== undefined && options.signingAlg !== 'ES256')
+    throw new Error(`the signing-es256 variant signs with ES256, not signingAlg ${options.signingAlg}`);
+  return 'ES256';
 }
 
 /**

@@ -10,7 +10,7 @@ import { tokenHash } from '../protocol/token-hash.ts';
 import { shapeClaims } from './claim-shapes.ts';
 import type { Flaws } from './flaws.ts';
 import { signCompact } from './jws.ts';
-import type { KeySet } from './keys.ts';
+import type { KeySet, SigningAlg } from './keys.ts';
 import type { Lifetimes } from './lifetimes.ts';
 import type { ClientConfig, ShapeClaims, UserConfig } from './options.ts';
 import { claimsForScope } from './scopes.ts';
@@ -149,7 +149,8 @@ export class TokenService {
   }): Promise<string> {
     const { flaws } = this.deps;
     const iat = this.#seconds();
-    const current = this.deps.keys.current;
+    // OIDC Registration §2 id_token_signed_response_alg: the client's alg when it asked for one the server signs with.
+    const current = this.deps.keys.signerFor(input.client.idTokenSignedResponseAlg);
     const wrongAtHash = flaws.has('at-hash-wrong') || (input.frontChannel && flaws.has('hybrid-at-hash-wrong'));
     const hashed = wrongAtHash ? `${input.accessToken}x` : input.accessToken;
     return this.#sign(
@@ -180,6 +181,7 @@ export class TokenService {
         { client: input.client, user: input.user, scope: input.scope },
       ),
       flaws.has('id-token-unknown-kid') ? `${current.kid}-unknown` : current.kid,
+      current.alg,
     );
   }
 
@@ -207,8 +209,8 @@ export class TokenService {
   }
 
   /** Signs with the current key, which the key set then keeps until this token has expired. */
-  async #sign(typ: string, payload: JWTPayload & { exp: number }, kid?: string): Promise<string> {
-    const key = this.deps.keys.forSigning(payload.exp * 1000);
+  async #sign(typ: string, payload: JWTPayload & { exp: number }, kid?: string, alg?: SigningAlg): Promise<string> {
+    const key = this.deps.keys.forSigning(payload.exp * 1000, alg);
     return signCompact({ alg: key.alg, kid: kid ?? key.kid, typ }, payload, key.privateKey);
   }
 }

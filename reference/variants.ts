@@ -16,16 +16,18 @@ export interface VariantInfo {
 
 export const VARIANTS = {
   'revoke-previous-grant': {
-    does: "a completed authorization revokes the tokens of the user's earlier grant for that client",
+    does:
+      "a completed authorization (a code issued) revokes the tokens, access and refresh, of the user's earlier grant " +
+      'for that client, and any its code has yet to issue',
     source:
       'Doorkeeper (Ruby OAuth framework) revoke_previous_authorization_code_token; Cloudflare workers-oauth-provider ' +
       'completeAuthorization revokes existing grants for the user and client by default',
   },
   'single-session': {
-    does: "a sign-in ends the user's other sessions",
+    does: "a sign-in ends the user's other sessions (their cookies no longer sign in; prompt=none gets login_required)",
     source:
-      'Keycloak "User session count limiter" authenticator (behaviour: terminate oldest session); ' +
-      'Microsoft Entra ID and Okta session policies (one session per user)',
+      'Keycloak "User session count limiter" authenticator (maximum 1 session per user, behaviour: terminate ' +
+      'oldest session)',
   },
   'two-step-login': {
     does: 'the user name on one page, the password on the next (identifier first)',
@@ -56,7 +58,7 @@ export const VARIANTS = {
       'the means of submission to the server',
   },
   'pkce-required': {
-    does: 'PKCE for every client, confidential ones too',
+    does: 'PKCE for every client, confidential first-party ones too: a code request without code_challenge is refused',
     source:
       'OAuth 2.1 draft §4.1.1 and RFC 9700 §2.1.1; Keycloak client "Proof Key for Code Exchange" setting; ' +
       'Spring Authorization Server ClientSettings.requireProofKey; Ory Hydra oauth2.pkce.enforced',
@@ -85,6 +87,32 @@ export const VARIANTS = {
     source:
       'authentik flow executor (the login stage is a web component); Auth0 Lock and Okta Sign-In Widget ' +
       '(script-rendered login forms)',
+  },
+  'refresh-without-id-token': {
+    does: 'refresh responses carry no id_token, openid scope or not',
+    source:
+      'OIDC Core §12.2 (the refresh response "might not contain an id_token"); Pocket ID answers the refresh grant ' +
+      'without one (pocket-id issue #921); IdentityServer3 before 2.6',
+  },
+  'token-scope-omitted': {
+    does: 'scope left out of a token response when it is the scope requested (every grant whose request named one)',
+    source:
+      'RFC 6749 §5.1 (scope "OPTIONAL, if identical to the scope requested by the client"); Auth0\'s documented ' +
+      'authorization code token response carries no scope',
+  },
+  'signing-es256': {
+    does:
+      'ID tokens and JWT access tokens signed ES256 by default; an RS256 key beside it for the clients that ask ' +
+      '(discovery lists both, as OIDC Core §15.1 and Discovery §3 require)',
+    source:
+      'Keycloak realm settings, Tokens, "Default signature algorithm" ES256 (a client may still ask for RS256: its ' +
+      '"ID token signature algorithm")',
+  },
+  'found-redirects': {
+    does: "302 Found instead of 303 See Other for the authorization endpoint's redirects answered to a GET",
+    source:
+      "RFC 6749 §4.1.2 (its example is an HTTP/1.1 302 Found); Spring Security's DefaultRedirectStrategy " +
+      '(Spring Authorization Server) and Keycloak answer authorization responses with 302',
   },
 } as const satisfies Record<string, VariantInfo>;
 

@@ -9,6 +9,7 @@ import type { OAuthError } from '../http/errors.ts';
 import { pageHeaders } from '../http/headers.ts';
 import { normalizeResponseType, responseTypeParts } from '../../protocol/response-type.ts';
 import type { InteractionRecord, ResponseMode, ResponseType } from '../store/store.ts';
+import { grantRevocationUntil } from '../grants/issue.ts';
 import { randomToken } from '../tokens.ts';
 import { FORM_POST_SCRIPT_HASH, formPostPage } from '../views/form-post.ts';
 
@@ -108,8 +109,17 @@ export function redirectToClient(
   else for (const [name, value] of response) url.searchParams.set(name, value);
   pageHeaders(ctx, server.flaws);
   // RFC 9700 §4.12: a 307 would make the browser re-post the login form (the credentials) to the client.
-  ctx.status = ctx.method === 'POST' && server.flaws.has('redirect-307-after-login') ? 307 : 303;
+  ctx.status =
+    ctx.method === 'POST' && server.flaws.has('redirect-307-after-login') ? 307 : redirectStatus(ctx, server);
   ctx.set('Location', url.href);
+}
+
+/**
+ * The status of the authorization endpoint's redirects: 303 See Other; under the found-redirects variant, 302 Found for
+ * a GET (RFC 6749 §4.1.2's example; a POST keeps 303, as RFC 9700 §4.12 asks after a form that may carry credentials).
+ */
+export function redirectStatus(ctx: Context, server: ServerContext): 302 | 303 {
+  return ctx.method === 'GET' && server.variants.has('found-redirects') ? 302 : 303;
 }
 
 /**
@@ -145,9 +155,11 @@ export async function issueCode(
 ): Promise<string> {
   // RFC 6749 §10.10: 256 random bits; the flaw keeps 48.
   const code = server.flaws.has('low-entropy-codes') ? randomBytes(6).toString('hex') : randomToken();
+  const grantId = randomToken();
+  await supersedeEarlierGrant(server, interaction.sub, interaction.clientId, grantId);
   await server.store.saveCode({
     code,
-    grantId: randomToken(),
+    grantId,
     clientId: interaction.clientId,
     redirectUri: interaction.redirectUri,
     sub: interaction.sub,
@@ -161,6 +173,18 @@ export async function issueCode(
     ...(interaction.codeChallengeMethod === undefined ? {} : { codeChallengeMethod: interaction.codeChallengeMethod }),
   });
   return code;
+}
+
+/**
+ * The revoke-previous-grant variant: the user's latest grant for the client is this one; the one it replaces is revoked
+ * with every token it issued or will issue (Doorkeeper revoke_previous_authorization_code_token, Cloudflare
+ * workers-oauth-provider completeAuthorization).
+ */
+async function supersedeEarlierGrant(server: ServerContext, sub: string, clientId: string, grantId: string) {
+  if (!server.variants.has('revoke-previous-grant')) return;
+  const until = grantRevocationUntil(server);
+  const earlier = await server.store.swapLatest('grant', `${clientId} ${sub}`, grantId, until);
+  if (earlier !== undefined && earlier !== grantId) await server.store.revokeGrant(earlier, until);
 }
 
 const COOKIE = 'idpc_interaction';

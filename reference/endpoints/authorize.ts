@@ -25,6 +25,7 @@ import {
   parseResponseType,
   RedirectError,
   redirectError,
+  redirectStatus,
   responseModeFor,
   responseParts,
   setInteractionCookie,
@@ -94,7 +95,7 @@ async function startInteraction(ctx: Context, server: ServerContext, sent: URLSe
     const { sub, authTime, id: sessionId } = decision.session;
     await server.store.saveInteraction({ ...request, id, expiresAt, sub, authTime, sessionId });
     setInteractionCookie(ctx, server, id, server.lifetimes.interaction);
-    ctx.status = 303;
+    ctx.status = redirectStatus(ctx, server);
     ctx.set('Location', server.url(interactionPath(id)));
     return;
   }
@@ -297,7 +298,7 @@ function checkImplicit(server: ServerContext, responseType: ResponseType, scope:
   }
 }
 
-/** RFC 7636 §4.3 and RFC 9700 §2.1.1: S256 only; required for public and third-party clients. */
+/** RFC 7636 §4.3 and RFC 9700 §2.1.1: S256 only; required for public and third-party clients (all: pkce-required). */
 function checkPkce(
   server: ServerContext,
   client: RegisteredClient,
@@ -308,7 +309,8 @@ function checkPkce(
   if (challenge === undefined) {
     if (params.code_challenge_method !== undefined)
       throw invalidRequest('code_challenge_method without code_challenge');
-    const required = client.clientSecret === undefined || !client.firstParty;
+    // The pkce-required variant asks it of every client, confidential first-party ones too (RFC 9700 §2.1.1).
+    const required = client.clientSecret === undefined || !client.firstParty || server.variants.has('pkce-required');
     if (required && !flaws.has('pkce-optional-for-public'))
       throw invalidRequest('code_challenge is required for this client (PKCE, S256)');
     return {};

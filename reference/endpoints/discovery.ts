@@ -23,8 +23,9 @@ export function discoveryDocument(server: ServerContext, endpoints: readonly End
     ...Object.assign({}, ...endpoints.map((endpoint) => endpoint.metadata?.(server) ?? {})),
     // OIDC Discovery §3: REQUIRED; the flaw leaves it out.
     ...(server.flaws.has('discovery-field-missing') ? {} : { subject_types_supported: ['public'] }),
-    // The alg the current key signs with; older keys only verify what they signed before a rotation.
-    id_token_signing_alg_values_supported: [server.keys.current.alg],
+    // The alg the current key signs with, and RS256 when a key of it is kept beside (OIDC Core §15.1); older keys only
+    // verify what they signed before a rotation.
+    id_token_signing_alg_values_supported: server.keys.signingAlgs,
     // The options' own scopes (scopeClaims) and the claims they release are advertised too.
     scopes_supported: [...new Set([...SCOPES_SUPPORTED, ...Object.keys(server.options.scopeClaims ?? {})])],
     claims_supported: [

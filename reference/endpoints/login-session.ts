@@ -54,6 +54,12 @@ export async function startSession(
     expiresAt: server.now() + server.lifetimes.session * 1000,
   };
   await server.store.saveSession(record);
+  // The single-session variant: this sign-in ends the user's other session (Keycloak's user session count limiter,
+  // at most one, terminate oldest). Each sign-in replaces the latest, so no user has more than one.
+  if (server.variants.has('single-session')) {
+    const other = await server.store.swapLatest('session', sub, record.id, record.expiresAt);
+    if (other !== undefined && other !== record.id) await server.store.deleteSession(other);
+  }
   setSessionCookie(ctx, server, record.id, server.lifetimes.session);
   return record;
 }

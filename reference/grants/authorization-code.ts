@@ -38,6 +38,8 @@ export const authorizationCode: Grant = {
       scope,
       grantId,
       authTime,
+      // The authorization request's scope, which the code's is (every token of it granted or the request refused).
+      requestedScope: scope,
       ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
       ...(record.sid === undefined ? {} : { sid: record.sid }),
       ...(record.claims === undefined ? {} : { claims: record.claims }),

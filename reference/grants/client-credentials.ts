@@ -12,7 +12,12 @@ export const clientCredentials: Grant = {
   async handler({ server, client, params }) {
     if (isPublicClient(client)) throw unauthorizedClient('client_credentials requires a confidential client');
     const scope = grantScope(params.scope ?? client.allowedScope, client.allowedScope, server.flaws);
-    const response = await issueTokens(server, { client, sub: client.clientId, scope });
+    const response = await issueTokens(server, {
+      client,
+      sub: client.clientId,
+      scope,
+      ...(params.scope === undefined ? {} : { requestedScope: params.scope }),
+    });
     if (server.flaws.has('cc-issues-refresh')) {
       await addRefreshToken(server, response, {
         client,

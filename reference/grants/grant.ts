@@ -15,7 +15,8 @@ export interface TokenResponse {
   /** DPoP for a token bound to a DPoP proof's key (RFC 9449 §5). */
   token_type: 'Bearer' | 'bearer' | 'DPoP';
   expires_in: number;
-  scope: string;
+  /** RFC 6749 §5.1: OPTIONAL when identical to the scope requested (left out then by token-scope-omitted). */
+  scope?: string;
   refresh_token?: string;
   id_token?: string;
   /** RFC 8693 §2.2.1 (token exchange). */

@@ -62,7 +62,7 @@ export async function implicitResponse(
     access_token: rest.access_token,
     token_type: rest.token_type,
     expires_in: String(rest.expires_in),
-    scope: rest.scope,
+    scope,
     ...(parts.idToken && idToken !== undefined ? { id_token: idToken } : {}),
     ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
   };

@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerContext } from '../context.ts';
 import { currentBinding } from '../http/dpop.ts';
 import { isPublicClient, type RegisteredClient } from '../options.ts';
-import { hasScope } from '../scopes.ts';
+import { hasScope, parseScope } from '../scopes.ts';
 import { requestedClaimValues } from '../claims-request.ts';
 import type { RefreshRecord, RequestedClaims } from '../store/store.ts';
 import { randomToken, type ActClaim } from '../tokens.ts';
@@ -29,6 +29,11 @@ export interface Issuance {
   code?: string;
   /** Issued at the authorization endpoint (implicit and hybrid), not by the token endpoint. */
   frontChannel?: boolean;
+  /**
+   * The scope the client asked for in this grant's request (the authorization request's for a code); undefined when it
+   * asked for none. Equal to `scope`, the token-scope-omitted variant leaves the scope out (RFC 6749 §5.1).
+   */
+  requestedScope?: string;
 }
 
 /** Mints the access token (recorded in the store) and, for openid with a user, the ID token. */
@@ -78,9 +83,18 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
   }
   // RFC 6749 §5.1: token_type is REQUIRED; the flaw leaves it out of a Bearer token's response (a DPoP-bound one keeps
   // its token_type DPoP, which RFC 9449 §5 asks for and dpop.token-bound judges: one flaw, one rule).
+  if (server.variants.has('token-scope-omitted') && sameScope(issuance.requestedScope, scope)) delete response.scope;
   if (server.flaws.has('token-type-missing') && response.token_type !== 'DPoP')
     delete (response as Partial<TokenResponse>).token_type;
   return response;
+}
+
+/** Whether the scope requested (if any) is the one granted, token for token in any order (RFC 6749 §3.3). */
+function sameScope(requested: string | undefined, granted: string): boolean {
+  if (requested === undefined) return false;
+  const asked = new Set(parseScope(requested));
+  const given = parseScope(granted);
+  return asked.size === given.length && given.every((token) => asked.has(token));
 }
 
 /** issueTokens for a user's grant, plus a refresh token when the client may use the refresh_token grant. */

@@ -23,7 +23,10 @@ export const password: Grant = {
     const user = authenticateUser(server, params.username, params.password);
     if (!user) throw invalidGrant('the username or password is wrong');
     const grant = { client, sub: user.sub, scope, grantId: randomToken(), authTime: Math.floor(server.now() / 1000) };
-    const response = await issueTokens(server, grant);
+    const response = await issueTokens(server, {
+      ...grant,
+      ...(params.scope === undefined ? {} : { requestedScope: params.scope }),
+    });
     if (server.flaws.has('password-issues-refresh')) await addRefreshToken(server, response, grant);
     return response;
   },

@@ -49,8 +49,12 @@ export const refreshToken: Grant = {
       scope,
       grantId: record.grantId,
       authTime: record.authTime,
+      // RFC 6749 §6: without a scope parameter the request asks for the grant's scope.
+      requestedScope: params.scope ?? record.scope,
     });
     response.refresh_token = newToken;
+    // OIDC Core §12.2: a refresh response "might not contain an id_token"; the variant never sends one.
+    if (server.variants.has('refresh-without-id-token')) delete response.id_token;
     return response;
   },
 };

@@ -80,6 +80,7 @@ export class MemoryStore implements Store {
   readonly #sessions: ExpiringMap<SessionRecord>;
   readonly #pushed: ExpiringMap<PushedRequestRecord>;
   readonly #marks: ExpiringMap<true>;
+  readonly #latest: ExpiringMap<string>;
   readonly #clients: ExpiringMap<ClientRegistrationRecord>;
   readonly #maps: ExpiringMap<unknown>[];
   #timer: NodeJS.Timeout | undefined;
@@ -101,6 +102,7 @@ export class MemoryStore implements Store {
     this.#sessions = new ExpiringMap(now);
     this.#pushed = new ExpiringMap(now);
     this.#marks = new ExpiringMap(now);
+    this.#latest = new ExpiringMap(now);
     this.#clients = new ExpiringMap(now);
     this.#maps = [
       this.#codes,
@@ -116,6 +118,7 @@ export class MemoryStore implements Store {
       this.#sessions,
       this.#pushed,
       this.#marks,
+      this.#latest,
       this.#clients,
     ];
     this.#timer = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 60_000);
@@ -273,6 +276,13 @@ export class MemoryStore implements Store {
     if (this.#marks.get(id)) return false;
     this.#marks.set(id, true, expiresAt);
     return true;
+  }
+
+  async swapLatest(namespace: string, key: string, value: string, expiresAt: number): Promise<string | undefined> {
+    const id = `${namespace}\u0000${key}`;
+    const before = this.#latest.get(id);
+    this.#latest.set(id, value, expiresAt);
+    return before;
   }
 
   /** Evicts every expired entry now (the timer calls this periodically). */

@@ -93,6 +93,12 @@ local out = cjson.encode(r)
 redis.call('SET', KEYS[1], out, 'KEEPTTL')
 return out`;
 
+/** SET the latest value, returning the one it replaced (SET … GET needs Redis 6.2; this runs on any). */
+const SWAP_LATEST = `
+local old = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return old`;
+
 export class RedisStore implements Store {
   readonly client: Redis;
   readonly #owned: boolean;
@@ -321,6 +327,12 @@ export class RedisStore implements Store {
   async markOnce(namespace: string, key: string, expiresAt: number): Promise<boolean> {
     const set = await this.client.set(this.#key(`once:${namespace}`, key), '1', 'PX', this.#ttl(expiresAt), 'NX');
     return set === 'OK';
+  }
+
+  async swapLatest(namespace: string, key: string, value: string, expiresAt: number): Promise<string | undefined> {
+    const stored = this.#key(`latest:${namespace}`, key);
+    const old = (await this.client.eval(SWAP_LATEST, 1, stored, value, this.#ttl(expiresAt))) as string | null;
+    return old ?? undefined;
   }
 
   /**

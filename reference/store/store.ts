@@ -262,6 +262,12 @@ export interface Store {
   deleteClientRegistration(clientId: string): Promise<boolean>;
 
   /**
+   * Atomic: records `value` as the latest of `key` in `namespace` until `expiresAt` (epoch ms) and returns the live
+   * value it replaced, if any (the user's latest grant for a client, the user's latest session: reference/variants.ts).
+   */
+  swapLatest(namespace: string, key: string, value: string, expiresAt: number): Promise<string | undefined>;
+
+  /**
    * Atomic "seen once": true for the first caller that marks `key` in `namespace` before
    * `expiresAt` (epoch ms), false for every later one (DPoP proof jti, client assertion jti).
    */

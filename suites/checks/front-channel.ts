@@ -126,6 +126,25 @@ export function expectedParts(responseType: string): string[] {
 }
 
 /**
+ * The parameters of an implicit or hybrid request as `legacy`: scope openid, the nonce given, and for a response type
+ * that issues a code, a fresh S256 challenge, as RFC 9700 §2.1.1 has every client send (a server may require it of all:
+ * OAuth 2.1 §4.1.1), so that no refusal is put down to what the request did not mean to test.
+ */
+export function frontChannelParams(
+  ctx: ScenarioContext,
+  responseType: string,
+  nonce: string | undefined,
+): Record<string, string | undefined> {
+  const pkce = responseTypeParts(responseType).code ? ctx.pkce.create() : undefined;
+  return {
+    response_type: responseType,
+    scope: withOpenid(ctx.client('legacy').scope),
+    nonce,
+    ...(pkce ? { code_challenge: pkce.challenge, code_challenge_method: pkce.method } : {}),
+  };
+}
+
+/**
  * An implicit or hybrid authorization as `legacy` with scope openid and a fresh nonce (or none: `nonce: false`), in
  * the run's shared session. A redirect that lacks a part the response type names is a PreconditionError: what the
  * caller judges needs them.
@@ -137,11 +156,7 @@ export async function frontChannelResponse(
 ): Promise<FrontChannelResponse> {
   const client = ctx.client('legacy');
   const nonce = options.nonce === false ? undefined : ctx.random();
-  const outcome = await ctx.authorize(
-    'legacy',
-    { response_type: responseType, scope: withOpenid(client.scope), nonce },
-    { session: 'shared' },
-  );
+  const outcome = await ctx.authorize('legacy', frontChannelParams(ctx, responseType, nonce), { session: 'shared' });
   const error = outcome.kind === 'redirect' ? outcome.params.error : undefined;
   if (error !== undefined && NOT_FOR_THIS_CLIENT.has(error)) throw new ResponseTypeRefused(responseType, error);
   const missing = outcome.kind === 'redirect' ? expectedParts(responseType).filter((p) => !outcome.params[p]) : [];

@@ -8,10 +8,10 @@ import {
 import {
   ResponseTypeRefused,
   forEachResponseType,
+  frontChannelParams,
   frontChannelResponse,
   offeredResponseTypes,
   requireResponseTypes,
-  withOpenid,
 } from '../checks/index.ts';
 
 /** The response types that return an ID token from the authorization endpoint: one implicit, one hybrid is tried. */
@@ -68,12 +68,9 @@ export default defineScenario({
       ctx,
       tried.filter((t): t is string => t !== undefined),
       async (responseType) => {
-        const outcome = await ctx.authorize(
-          'legacy',
-          // The same request as the control below, without the nonce.
-          { response_type: responseType, scope: withOpenid(ctx.client('legacy').scope), nonce: undefined },
-          { session: 'shared' },
-        );
+        // The same request as the control below, without the nonce.
+        const params = frontChannelParams(ctx, responseType, undefined);
+        const outcome = await ctx.authorize('legacy', params, { session: 'shared' });
         const flow = IMPLICIT.includes(responseType) ? 'implicit' : 'hybrid';
         const when = `The ${flow} request (response_type=${responseType}) without nonce`;
         if (outcome.kind === 'redirect' && ISSUED.some((p) => outcome.params[p]))

@@ -114,4 +114,10 @@ describe.concurrent('serve and the planted flaws', () => {
     expect(await run.exit).toBe(2);
     expect(run.stderr()).toContain('--signing-alg must be one of RS256, PS256, ES256, EdDSA');
   });
+
+  it('--variant signing-es256 with another --signing-alg is a usage error', async () => {
+    const run = start(['serve', '--variant', 'signing-es256', '--signing-alg', 'PS256']);
+    expect(await run.exit).toBe(2);
+    expect(run.stderr()).toContain('--variant signing-es256 signs with ES256, not --signing-alg PS256');
+  });
 });

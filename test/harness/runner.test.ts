@@ -6,7 +6,7 @@ import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../h
 import { Redactor } from '../../harness/redact.ts';
 import type { ProfileName, ScenarioResult } from '../../harness/results.ts';
 import { scenarioSeed } from '../../harness/run-setup.ts';
-import { runScenarios } from '../../harness/runner.ts';
+import { runScenarios, sharedStateOf } from '../../harness/runner.ts';
 import {
   type Requirement,
   type Scenario,
@@ -427,6 +427,111 @@ describe('selection, expected failures, concurrency, seeds', () => {
       expect(results.map((r) => r.id)).toEqual(scenarios.map((s) => s.id));
     },
   );
+
+  it('never runs two scenarios that act as the user at once; one without the user runs beside them', async () => {
+    const running = new Set<string>();
+    let usersAtOnce = 0;
+    let besideUser = false;
+    const body = (id: string, ms: number) => async () => {
+      running.add(id);
+      if (id.startsWith('u.'))
+        usersAtOnce = Math.max(usersAtOnce, [...running].filter((r) => r.startsWith('u.')).length);
+      else besideUser ||= [...running].some((r) => r.startsWith('u.'));
+      await new Promise((r) => setTimeout(r, ms));
+      running.delete(id);
+    };
+    const user = { requires: { user: true } };
+    const scenarios = [
+      ...['u.a', 'u.b', 'u.c', 'u.d'].map((id) => scenario(id, body(id, 30), user)),
+      scenario('n.free', body('n.free', 10)),
+    ];
+    const { results } = await run(scenarios, { concurrency: 4 });
+    expect(results.map((r) => r.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed']);
+    expect(usersAtOnce).toBe(1);
+    expect(besideUser).toBe(true);
+    // A scenario whose gate may sign the user in (the refresh probe) takes the same lock; any other none.
+    expect(sharedStateOf({ requires: { capabilities: ['grant:refresh_token'] } })).toBe('user');
+    expect(sharedStateOf({ requires: { capabilities: ['endpoint:authorization'], user: false } })).toBeUndefined();
+    expect(sharedStateOf({})).toBeUndefined();
+  });
+
+  it("the wait for the user's lock does not count against a scenario's time limit", async () => {
+    let slowEnded = 0;
+    let quickStarted = 0;
+    const slow = scenario(
+      'u.slow',
+      async () => {
+        await new Promise((r) => setTimeout(r, 300));
+        slowEnded = performance.now();
+      },
+      { requires: { user: true } },
+    );
+    const quick = scenario(
+      'u.quick',
+      async () => {
+        quickStarted = performance.now();
+        await new Promise((r) => setTimeout(r, 20));
+      },
+      { requires: { user: true }, timeoutMs: 200 },
+    );
+    const { byId } = await run([slow, quick], { concurrency: 2 });
+    // It waited 300 ms for the lock, longer than its own 200 ms limit, and was judged all the same.
+    expect(quickStarted).toBeGreaterThanOrEqual(slowEnded);
+    expect(byId['u.quick']).toMatchObject({ status: 'passed' });
+  });
+
+  it('an error met beside other scenarios is run again alone, and the alone result is the verdict', async () => {
+    let inFlight = 0;
+    const runs: Record<string, number> = {};
+    const counted = (id: string, body: () => void) => async () => {
+      runs[id] = (runs[id] ?? 0) + 1;
+      inFlight++;
+      try {
+        await new Promise((r) => setTimeout(r, 20));
+        body();
+      } finally {
+        inFlight--;
+      }
+    };
+    // Errs only beside another scenario (the interference), passes alone.
+    const crowded = scenario(
+      'i.crowded',
+      counted('i.crowded', () => {
+        if (inFlight > 1) throw new PreconditionError('grant not found');
+      }),
+    );
+    // Fails beside another: a failure is evidence and is not run again.
+    const failing = scenario(
+      'i.fails',
+      counted('i.fails', () => {
+        if (inFlight > 1) throw new CheckFailure('The IdP did X; RFC 6749 §4.1 requires Y.');
+      }),
+    );
+    const other = scenario(
+      'i.other',
+      counted('i.other', () => {}),
+    );
+    const { byId } = await run([crowded, failing, other], { concurrency: 3 });
+    expect(byId['i.crowded']).toMatchObject({ status: 'passed' });
+    expect(byId['i.crowded']!.log?.[0]).toBe(
+      'run again alone after the others: beside other scenarios it ended error: ' +
+        'could not get as far as the check: grant not found',
+    );
+    expect(runs).toEqual({ 'i.crowded': 2, 'i.fails': 1, 'i.other': 1 });
+    expect(byId['i.fails']).toMatchObject({ status: 'failed' });
+
+    // Alone from the start (concurrency 1): the error is the verdict, not run again.
+    const alone = scenario(
+      'i.alone',
+      counted('i.alone', () => {
+        throw new PreconditionError('grant not found');
+      }),
+    );
+    const single = await run([alone, other], { concurrency: 1 });
+    expect(single.byId['i.alone']).toMatchObject({ status: 'error' });
+    expect(single.byId['i.alone']!.log).toBeUndefined();
+    expect(runs['i.alone']).toBe(1);
+  });
 
   it(
     'derives a per-scenario seed from the run seed; properties report a replayable shrunk ' + 'counterexample',

@@ -105,6 +105,13 @@ describe('RedisStore: single use is atomic across instances', () => {
     const marks = await Promise.all(half(20, a, b).map((s) => s.markOnce('dpop', 'jti-1', now() + 60_000)));
     expect(marks.filter(Boolean)).toHaveLength(1);
     expect(await a.markOnce('assertion', 'jti-1', now() + 60_000)).toBe(true);
+
+    const grants = Array.from({ length: 20 }, (_, i) => `g${i}`);
+    const swapped = await Promise.all(
+      half(20, a, b).map((s, i) => s.swapLatest('grant', 'web alice', grants[i]!, now() + 60_000)),
+    );
+    expect(swapped.filter((v) => v === undefined)).toHaveLength(1);
+    expect(new Set(swapped.filter(Boolean)).size).toBe(19);
     await close();
   });
 

@@ -174,4 +174,19 @@ describe('MemoryStore: sessions, pushed requests and one-time marks', () => {
     expect(await store.markOnce('dpop', 'j1', now() + 1000)).toBe(true);
     await store.close();
   });
+
+  it('swapLatest returns the value each replaces, per namespace and key, until expiry', async () => {
+    const { store, advance, now } = setup();
+    const swapped = await Promise.all(
+      ['g1', 'g2', 'g3'].map((g) => store.swapLatest('grant', 'web alice', g, now() + 1000)),
+    );
+    // Each caller sees the one before it: exactly one saw none, and no value was seen twice.
+    expect(swapped.filter((v) => v === undefined)).toHaveLength(1);
+    expect(new Set(swapped.filter(Boolean)).size).toBe(2);
+    expect(await store.swapLatest('session', 'web alice', 's1', now() + 1000)).toBeUndefined();
+    expect(await store.swapLatest('grant', 'web bob', 'g9', now() + 1000)).toBeUndefined();
+    advance(1000);
+    expect(await store.swapLatest('grant', 'web alice', 'g4', now() + 1000)).toBeUndefined();
+    await store.close();
+  });
 });
