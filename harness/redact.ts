@@ -192,15 +192,10 @@ export class Redactor implements BuiltSink {
     this.#built.set(structure, parts);
     this.#tokensByMeaning(parts.header, '');
     this.#tokensByMeaning(parts.payload, '');
-    // Nothing secret inside (a DPoP proof, a client assertion): shown as it is, nothing to find.
-    this.#builtForms.set(structure, { structure, part: 'whole' });
-    const plain = this.#renderBuilt(structure, 0) === structure;
-    this.#builtForms.delete(structure);
-    if (plain) {
-      this.#built.delete(structure);
-      return;
-    }
+    // Found whole wherever it appears, and shown with what is secret in it then (a token learned later too).
     this.#indexBuilt(structure, structure, 'whole');
+    // Nothing secret inside now (a DPoP proof, a client assertion): shown as it is; its other forms are not looked for.
+    if (this.#renderBuilt(structure, 0) === structure) return;
     const payload = structure.split('.')[1] ?? '';
     this.#indexBuilt(payload, structure, 'payload');
     for (const form of encodedForms(Buffer.from(structure))) this.#indexBuilt(form, structure, 'encoded');
@@ -213,6 +208,10 @@ export class Redactor implements BuiltSink {
       if (isLabel(value) || this.#built.has(value)) return;
       if (SECRET_FIELDS.has(name)) this.add(value, name);
       else if (decodableJwt(value)) this.add(value, 'token');
+      // A JWT inside a string (a claims request, a URL): a token too.
+      else if (value.includes('eyJ'))
+        for (const [jwt] of value.matchAll(JWT_IN_TEXT))
+          if (!this.#built.has(jwt) && decodableJwt(jwt)) this.add(jwt, 'token');
     } else if (Array.isArray(value)) for (const v of value) this.#tokensByMeaning(v, name);
     else if (value && typeof value === 'object')
       for (const [k, v] of Object.entries(value)) this.#tokensByMeaning(v, k);

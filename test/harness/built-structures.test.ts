@@ -49,10 +49,11 @@ describe('issue 40 item 1: structures the harness built, redacted by meaning', (
     } as Client;
     const audience = 'https://idp.example';
     const built = reportingBuilt(redactor, () => {
+      // First: the unseen token only inside a JSON string, before anything else shows it to the redactor.
+      const hidden = requestObject(client, { prompt: 'none', claims: JSON.stringify({ hint: unseen }) }, { audience });
       const assertion = clientAssertion(client, { audience, jti: learned });
       const proof = createDpopKey().proof('POST', 'https://idp.example/token', { jti: unseen });
       const plain = requestObject(client, { prompt: 'none', id_token_hint: learned }, { audience });
-      const hidden = requestObject(client, { prompt: 'none', claims: JSON.stringify({ hint: unseen }) }, { audience });
       const unsigned = requestObject(client, { id_token_hint: unseen }, { audience, alg: 'none' });
       const nested = requestObject(client, { client_assertion: assertion, request: plain, dpop: proof }, { audience });
       return { assertion, proof, plain, hidden, unsigned, nested };
