@@ -20,7 +20,9 @@ export function failOnOption(value: string): FailOn {
  * `security` counts only failures whose kind is `accepted` (the attack or bad request succeeded);
  * a failure without a kind counts too, so nothing slips through unclassified.
  */
-export function exitCodeFor(report: Report, failOn: FailOn = 'failed'): 0 | 1 {
+export function exitCodeFor(report: Report, failOn: FailOn = 'failed'): 0 | 1 | 3 {
+  // The run stopped before judging every scenario (the target unreachable, --max-run-ms reached): nothing judged.
+  if (report.verdict?.stopped) return 3;
   if (report.verdict && !report.verdict.judged) return 1;
   const counted = report.results.filter((r) => !r.expected);
   if (failOn === 'security')

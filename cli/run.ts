@@ -58,6 +58,8 @@ Options:
   --shard I/N           run only part I of N of the selected scenarios (a stable split by id,
                         for CI runners in parallel); merge the parts with merge-reports
   --timeout MS          per-scenario time limit (default: the config's timeouts.scenarioMs, else 30000)
+  --max-run-ms MS       the whole run's time limit, per target (default 600000, 10 minutes): then the
+                        scenarios not judged yet are errors, every report is written, exit code 3
   --fail-on LEVEL       exit 1 on: failed (default), warning (failed or warning), error (any of them),
                         security (only failures where the attack or bad request was accepted)
   --scenarios GLOB      also load your own scenario files (TS or JS; repeatable)
@@ -74,7 +76,11 @@ Options:
 
 Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (errors outnumber
 the judged results, or every scenario that needs a login errored: a line says so), 2 usage or
-config error, 3 target unreachable.`;
+config error, 3 target unreachable (discovery, or 5 requests in a row unanswered mid-run) or
+--max-run-ms reached: the run stopped before judging every scenario.`;
+
+/** --max-run-ms's default: a whole catalog against a slow real IdP takes a few minutes. */
+export const DEFAULT_MAX_RUN_MS = 600_000;
 
 type Loaded = Pick<LoadedTarget, 'config' | 'location'> & { source: Report['target']['source'] };
 
@@ -141,9 +147,10 @@ async function runTarget(
       },
     });
     out.summary(report, written);
+    const code = exitCodeFor(report, o.failOn);
     if (report.verdict && !report.verdict.judged)
-      out.line(`not a verdict: ${report.verdict.reason ?? 'the target could not be judged'} (exit code 1)`);
-    return { code: exitCodeFor(report, o.failOn), report };
+      out.line(`not a verdict: ${report.verdict.reason ?? 'the target could not be judged'} (exit code ${code})`);
+    return { code, report };
   } catch (error) {
     if (error instanceof ReportWriteError) {
       console.error(`idp-conformance run: ${error.message}`);
@@ -255,6 +262,7 @@ export const runCommand: Command = {
       concurrency: { type: 'string' },
       shard: { type: 'string' },
       timeout: { type: 'string' },
+      'max-run-ms': { type: 'string' },
       'fail-on': { type: 'string', default: 'failed' },
       scenarios: { type: 'string', multiple: true, default: [] },
       flaw: { type: 'string', multiple: true, default: [] },
@@ -274,6 +282,7 @@ export const runCommand: Command = {
     const runs = integer('runs', v.runs, 1);
     const concurrency = integer('concurrency', v.concurrency, 1);
     const timeout = integer('timeout', v.timeout, 1);
+    const maxRunMs = integer('max-run-ms', v['max-run-ms'], 1) ?? DEFAULT_MAX_RUN_MS;
     const chosenFormats = formats(v.format);
     let shard: Shard | undefined;
     try {
@@ -341,6 +350,7 @@ export const runCommand: Command = {
         concurrency,
         shard,
         scenarioTimeoutMs: timeout,
+        maxRunMs,
       }),
       scenarios,
       failOn,

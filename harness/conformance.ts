@@ -13,6 +13,7 @@ import { implyRoleGrants } from './target.ts';
 import { resolveTarget } from './target-discovery.ts';
 import { registerClients } from './registration/session.ts';
 import type { RegistrationSummary } from './results.ts';
+import { RunStop } from './traffic.ts';
 import { assessVerdict } from './verdict.ts';
 
 export const TOOL = { name: PACKAGE.name, version: PACKAGE.version } as const;
@@ -37,6 +38,17 @@ export function summarize(results: readonly ScenarioResult[]): Summary {
  * and TargetUnreachableError when discovery cannot be reached at all.
  */
 export async function runSuite(plan: RunPlan): Promise<Report> {
+  // The run's stop (harness/traffic.ts): the target declared unreachable, or the time limit from now.
+  const stop = plan.stop ?? new RunStop();
+  stop.limit(plan.maxRunMs);
+  try {
+    return await runStoppable(Object.freeze({ ...plan, stop }), stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
   const { config, redactor } = plan;
   const startedAt = new Date();
   const started = performance.now();
@@ -102,9 +114,13 @@ export async function runSuite(plan: RunPlan): Promise<Report> {
     ...(notices.length ? { notices } : {}),
     ...(outage ? { outage } : {}),
     ...(registration ? { registration } : {}),
-    verdict: assessVerdict(outcome.results, new Set(outcome.needsLogin)),
+    verdict: stop.error
+      ? { judged: false, reason: redactor.text(stop.error.message), stopped: stopKind(stop.error.code) }
+      : assessVerdict(outcome.results, new Set(outcome.needsLogin)),
   };
 }
+
+const stopKind = (code: string) => (code === 'ERR_TARGET_UNREACHABLE' ? 'unreachable' : 'time-limit');
 
 /** The run's outage with the scenarios it left unjudged; none when no scenario errored for it. */
 function outageOf(outcome: RunOutcome): Outage | undefined {

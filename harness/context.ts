@@ -110,6 +110,8 @@ function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBro
 }
 
 export function createContext(input: ContextInput): ContextState {
+  // When the run stops (harness/traffic.ts), what the scenario is waiting for is aborted too.
+  input = { ...input, signal: AbortSignal.any([input.signal, input.run.traffic.stop.signal]) };
   const scope: Scope = {
     input,
     recorder: input.recorder,

@@ -88,6 +88,20 @@ export class TargetUnreachableError extends Error {
   }
 }
 
+/**
+ * The run stopped before this scenario could be judged (docs/security.md, "A run always ends with a report"): the
+ * target declared unreachable (`ERR_TARGET_UNREACHABLE`), or the run's time limit reached (`ERR_RUN_STOPPED`).
+ */
+export class RunStoppedError extends Error {
+  override readonly name = 'RunStoppedError';
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+  ) {
+    super(message);
+  }
+}
+
 /** A scenario exceeded its time limit. */
 export class ScenarioTimeoutError extends HarnessError {
   override readonly name = 'ScenarioTimeoutError';

@@ -4,6 +4,7 @@
  */
 import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import { signatureOptions } from '../protocol/jws.ts';
+import { noteBuilt } from './built.ts';
 import { HarnessError } from './failures.ts';
 
 /** The algorithms the harness signs with: a subset of protocol/jws.ts's table. */
@@ -43,17 +44,24 @@ function keyObject(jwk: Jwk): KeyObject {
 /** A compact JWS of `payload`, signed by `jwk` with `header` (alg defaults to the key's). */
 export function signJws(header: Record<string, unknown>, payload: Record<string, unknown>, jwk: Jwk): string {
   const alg = (header.alg as JwsAlg | undefined) ?? algOf(jwk);
-  const input = `${b64({ ...header, alg })}.${b64(payload)}`;
+  const signedHeader = { ...header, alg };
+  const input = `${b64(signedHeader)}.${b64(payload)}`;
   const key = keyObject(jwk);
   const data = Buffer.from(input);
   const parameters = signatureOptions(String(alg));
   if (!parameters) throw new HarnessError(`unsupported JWS alg ${String(alg)}`);
   const { digest, ...options } = parameters;
   const signature = sign(digest, data, { key, ...options });
-  return `${input}.${signature.toString('base64url')}`;
+  const jws = `${input}.${signature.toString('base64url')}`;
+  // The redactor learns what it holds (built.ts): a token inside is masked whatever becomes of the JWS.
+  noteBuilt(jws, { header: signedHeader, payload });
+  return jws;
 }
 
 /** An unsecured JWS (alg none, RFC 7519 §6): for checks that it is refused. */
 export function unsecuredJws(header: Record<string, unknown>, payload: Record<string, unknown>): string {
-  return `${b64({ ...header, alg: 'none' })}.${b64(payload)}.`;
+  const unsecured = { ...header, alg: 'none' };
+  const jws = `${b64(unsecured)}.${b64(payload)}.`;
+  noteBuilt(jws, { header: unsecured, payload });
+  return jws;
 }

@@ -43,9 +43,17 @@ export const JWT_IN_TEXT = /(?<![\w.-])(eyJ[\w-]*)\.([\w-]+)\.([\w-]*)(?![\w.-])
 export const MIN_SIGNATURE_LENGTH = 16;
 /** The characters at each end of a signature by which a near copy is recognised. */
 export const SIGNATURE_PROBE = 16;
-/** How deep JWTs inside JWTs are decoded; a JWT longer than this is left to redaction by value. */
+/** How deep JWTs inside JWTs are decoded. */
 export const MAX_JWT_NESTING = 3;
-export const MAX_JWT_CHARS = 256 * 1024;
+/**
+ * A JWT longer than this is left to redaction by value: beyond any body the harness reads (limits.maxBodyBytes is
+ * 5 MiB by default), so a very large token is decoded too.
+ */
+export const MAX_JWT_CHARS = 16 * 1024 * 1024;
+/** Structures the harness built that one run's redactor keeps (built.ts); later ones are redacted as any JWT. */
+export const MAX_BUILT = 100_000;
+/** How deep built structures inside built structures are shown decoded. */
+export const MAX_BUILT_NESTING = 8;
 /**
  * JWTs decoded in one text: the harness's own requests carry a few; a response body of 50,000 small JWTs would
  * otherwise cost seconds at each redaction. Those past it are redacted by value only.
@@ -56,6 +64,32 @@ export const MAX_JWTS_PER_TEXT = 1_000;
 export function decodeSegment(segment: string): unknown {
   const json = boundedJson(Buffer.from(segment, 'base64url').toString('utf8'));
   return json !== null && typeof json === 'object' ? json : undefined;
+}
+
+/** A compact JWS whose header and payload decode to JSON: a JWT. */
+export function decodableJwt(value: string): boolean {
+  const m = JWS_SHAPE.exec(value);
+  return !!m && value.length >= 24 && decodeSegment(m[1]!) !== undefined && decodeSegment(m[2]!) !== undefined;
+}
+
+/**
+ * What `bytes` look like inside base64 or base64url text, whatever precedes them: at each of the three alignments, the
+ * characters that stand for its bytes alone (the groups shared with what surrounds it left out); the base64 ones also
+ * percent-encoded.
+ */
+export function encodedForms(bytes: Buffer): string[] {
+  const forms = new Set<string>();
+  for (let k = 0; k < 3; k++) {
+    const shifted = Buffer.concat([Buffer.alloc(k), bytes]);
+    for (const encoding of ['base64', 'base64url'] as const) {
+      const text = shifted.toString(encoding).replace(/=+$/, '');
+      const middle = text.slice(k ? 4 : 0, text.length - 4);
+      if (middle.length < 16) continue;
+      forms.add(middle);
+      forms.add(encodeURIComponent(middle));
+    }
+  }
+  return [...forms];
 }
 
 export function decodeURIComponentSafe(s: string): string {

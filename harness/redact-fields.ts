@@ -25,7 +25,14 @@ export const SECRET_FIELDS = new Set([
   'client_assertion',
   // RFC 7592 §3: the Bearer token of a registered client's configuration endpoint.
   'registration_access_token',
+  // OIDC Core §3.1.2.1, CIBA §7.1, Back-Channel Logout §2.4: tokens the harness sends back, or receives.
+  'id_token_hint',
+  'login_hint_token',
+  'logout_token',
 ]);
+
+/** Hints: secret by name, unless the harness built the value itself (a forged ID token, shown decoded). */
+export const HINT_FIELDS = new Set(['id_token_hint', 'login_hint_token']);
 
 /**
  * Secret field names that are also ordinary words in a JSON body (`{"code": "MISSING_OR_NULL_ORIGIN"}`,

@@ -25,11 +25,16 @@
  * only target-supplied text is (messages, logs, evidence).
  */
 import { privateJwkStrings } from '../protocol/jwk.ts';
+import type { BuiltParts, BuiltSink } from './built.ts';
 import {
   JWS_SHAPE,
+  MAX_BUILT_NESTING,
+  decodableJwt,
+  encodedForms,
   JWT_IN_TEXT,
   MAX_JWT_CHARS,
   MAX_JWT_NESTING,
+  MAX_BUILT,
   MAX_JWTS_PER_TEXT,
   MIN_SIGNATURE_LENGTH,
   SIGNATURE_PROBE,
@@ -41,6 +46,7 @@ import {
   windowHash,
 } from './redact-encodings.ts';
 import {
+  HINT_FIELDS,
   MAX_LEARNED_PER_MESSAGE,
   MIN_SECRET_LENGTH,
   PRIVATE_JWK_MEMBERS,
@@ -54,7 +60,10 @@ import {
 import { redactEvidence, redactHeaders, redactHttp, redactOutage, redactResult } from './redact-report.ts';
 import type { Evidence, HttpEvidence, Outage, ScenarioResult } from './results.ts';
 
-export class Redactor {
+/** Which part of a built structure a form shows: all of it, its payload segment, either encoded once more. */
+type BuiltPart = 'whole' | 'payload' | 'encoded';
+
+export class Redactor implements BuiltSink {
   /** Every redacted-by-value variant (raw, URL-, form-, JSON-, HTML-encoded) → its label. */
   readonly #labels = new Map<string, string>();
   /** The variants by a hash of their first MIN_SECRET_LENGTH characters, longest first: the linear scan's index. */
@@ -72,6 +81,14 @@ export class Redactor {
    * copy whose signature differs in a bit or two still shares one end.
    */
   readonly #signatures = new Map<string, string>();
+  /** The structures the harness built (built.ts) → their decoded header and payload, as encoded. */
+  readonly #built = new Map<string, BuiltParts>();
+  /**
+   * Each form a built structure may take in text (whole, its payload segment in base64url or base64) → the
+   * structure and which part it is; indexed by a hash of its last MIN_SECRET_LENGTH characters (#builtByTail).
+   */
+  readonly #builtForms = new Map<string, { structure: string; part: BuiltPart }>();
+  readonly #builtByTail = new Map<number, string[]>();
 
   constructor(secrets: Iterable<string | { value: string; kind: string }> = []) {
     for (const s of secrets) {
@@ -150,7 +167,8 @@ export class Redactor {
     if (depth > MAX_JWT_NESTING || !input.includes('eyJ')) return input;
     let budget = MAX_JWTS_PER_TEXT;
     return input.replace(JWT_IN_TEXT, (jwt: string, h: string, p: string, sig: string) => {
-      if (this.#labels.has(jwt) || jwt.length > MAX_JWT_CHARS || budget-- <= 0) return jwt;
+      // A structure the harness built was shown by #builtIn already.
+      if (this.#labels.has(jwt) || this.#built.has(jwt) || jwt.length > MAX_JWT_CHARS || budget-- <= 0) return jwt;
       const header = decodeSegment(h);
       const payload = decodeSegment(p);
       if (header === undefined || payload === undefined) return jwt;
@@ -162,6 +180,101 @@ export class Redactor {
       const signature = signatureLabel ?? (sig ? `(${Buffer.from(sig, 'base64url').length} bytes, not shown)` : 'none');
       return `JWT(header ${maskedHeader}, payload ${maskedPayload}, signature ${signature})`;
     });
+  }
+
+  /**
+   * A structure the harness built (built.ts), by what it means: every token inside it that the harness did not build
+   * itself (a member named like a credential or a hint, any JWT it received) is learned now — however the target
+   * answers later — and the structure is shown, wherever and however encoded it appears, decoded with those masked.
+   */
+  built(structure: string, parts: BuiltParts): void {
+    if (this.#built.has(structure) || this.#labels.has(structure) || this.#built.size >= MAX_BUILT) return;
+    this.#built.set(structure, parts);
+    this.#tokensByMeaning(parts.header, '');
+    this.#tokensByMeaning(parts.payload, '');
+    // Found whole wherever it appears, and shown with what is secret in it then (a token learned later too).
+    this.#indexBuilt(structure, structure, 'whole');
+    // Nothing secret inside now (a DPoP proof, a client assertion): shown as it is; its other forms are not looked for.
+    if (this.#renderBuilt(structure, 0) === structure) return;
+    const payload = structure.split('.')[1] ?? '';
+    this.#indexBuilt(payload, structure, 'payload');
+    for (const form of encodedForms(Buffer.from(structure))) this.#indexBuilt(form, structure, 'encoded');
+    for (const form of encodedForms(Buffer.from(payload, 'base64url'))) this.#indexBuilt(form, structure, 'encoded');
+  }
+
+  /** The tokens inside what the harness built: members named like a credential, JWTs it did not build. */
+  #tokensByMeaning(value: unknown, name: string): void {
+    if (typeof value === 'string') {
+      if (isLabel(value) || this.#built.has(value)) return;
+      if (SECRET_FIELDS.has(name)) this.add(value, name);
+      else if (decodableJwt(value)) this.add(value, 'token');
+      // A JWT inside a string (a claims request, a URL): a token too.
+      else if (value.includes('eyJ'))
+        for (const [jwt] of value.matchAll(JWT_IN_TEXT))
+          if (!this.#built.has(jwt) && decodableJwt(jwt)) this.add(jwt, 'token');
+    } else if (Array.isArray(value)) for (const v of value) this.#tokensByMeaning(v, name);
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) this.#tokensByMeaning(v, k);
+  }
+
+  #indexBuilt(form: string, structure: string, part: BuiltPart): void {
+    if (form.length < MIN_SECRET_LENGTH || this.#builtForms.has(form)) return;
+    this.#builtForms.set(form, { structure, part });
+    const tail = windowHash(form, form.length - MIN_SECRET_LENGTH);
+    const list = this.#builtByTail.get(tail);
+    if (list) list.push(form);
+    else this.#builtByTail.set(tail, [form]);
+  }
+
+  /**
+   * A built structure as a report shows it: as it is when nothing inside is secret, else decoded with the secrets
+   * masked and without its signature (a payload segment alone: its claims, masked).
+   */
+  #renderBuilt(form: string, depth: number): string {
+    const found = this.#builtForms.get(form);
+    const parts = found && this.#built.get(found.structure);
+    if (!found || !parts || depth > MAX_BUILT_NESTING) return form;
+    const maskedPayload = JSON.stringify(this.#redactJson(parts.payload, depth + 1));
+    const payloadChanged = maskedPayload !== JSON.stringify(parts.payload);
+    if (found.part === 'payload') return payloadChanged ? `JWT-payload(${maskedPayload})` : form;
+    if (found.part === 'encoded') return `[encoded: ${this.#renderBuilt(found.structure, depth)}]`;
+    const maskedHeader = JSON.stringify(this.#redactJson(parts.header, depth + 1));
+    const sig = found.structure.split('.')[2] ?? '';
+    const signatureLabel = this.#signatureLabel(sig);
+    if (!signatureLabel && !payloadChanged && maskedHeader === JSON.stringify(parts.header)) return form;
+    const signature = signatureLabel ?? (sig ? `(${Buffer.from(sig, 'base64url').length} bytes, not shown)` : 'none');
+    return `JWT(header ${maskedHeader}, payload ${maskedPayload}, signature ${signature})`;
+  }
+
+  /**
+   * Every built structure in `input`, in any of its forms, whatever surrounds it, replaced by its rendering: one
+   * left-to-right scan with a rolling hash of MIN_SECRET_LENGTH characters matched against the forms' last ones.
+   */
+  #builtIn(input: string, depth: number): string {
+    if (this.#builtByTail.size === 0 || input.length < MIN_SECRET_LENGTH) return input;
+    let out = '';
+    let copied = 0;
+    let h = windowHash(input, 0);
+    for (let end = MIN_SECRET_LENGTH; end <= input.length; end++) {
+      if (end > MIN_SECRET_LENGTH)
+        h = rollHash(h, input.charCodeAt(end - MIN_SECRET_LENGTH - 1), input.charCodeAt(end - 1));
+      const candidates = this.#builtByTail.get(h);
+      if (!candidates) continue;
+      let hit: string | undefined;
+      for (const c of candidates) {
+        const start = end - c.length;
+        if (start < copied || (hit !== undefined && c.length <= hit.length) || !input.startsWith(c, start)) continue;
+        // A payload segment inside its whole structure: the whole is shown when the scan reaches its end.
+        const { structure, part } = this.#builtForms.get(c)!;
+        const wholeStart = start - structure.indexOf('.') - 1;
+        if (part === 'payload' && wholeStart >= copied && input.startsWith(structure, wholeStart)) continue;
+        hit = c;
+      }
+      if (hit === undefined) continue;
+      out += input.slice(copied, end - hit.length) + this.#renderBuilt(hit, depth);
+      copied = end;
+    }
+    return copied === 0 ? input : out + input.slice(copied);
   }
 
   /** A label for a value found in a secret field but not learned (too short, or sent by the harness). */
@@ -198,6 +311,7 @@ export class Redactor {
    * secrets), the longest secret at each position.
    */
   text(input: string, depth = 0): string {
+    input = this.#builtIn(input, depth);
     if (this.#labels.size === 0 || input.length < MIN_SECRET_LENGTH) return input;
     input = this.#jwts(input, depth);
     let out = '';
@@ -342,6 +456,8 @@ export class Redactor {
         const [k = '', ...rest] = pair.split('=');
         const key = decodeURIComponentSafe(k.replace(/\+/g, ' '));
         const value = decodeURIComponentSafe(rest.join('=').replace(/\+/g, ' '));
+        // A hint the harness built (a forged ID token) is shown through what it holds; any other is masked by name.
+        if (rest.length && HINT_FIELDS.has(key) && this.#built.has(value)) return `${k}=${this.#renderBuilt(value, 0)}`;
         if (rest.length && (SECRET_FIELDS.has(key) || this.#short.has(value)))
           return `${k}=${this.#fieldLabel(value, this.#short.has(value) ? 'secret' : key)}`;
         return this.text(pair);
@@ -355,6 +471,8 @@ export class Redactor {
       const jwk = isJwk(value);
       return Object.fromEntries(
         Object.entries(value).map(([k, v]) => {
+          if (typeof v === 'string' && HINT_FIELDS.has(k) && this.#built.has(v))
+            return [k, this.#renderBuilt(v, depth)];
           if (typeof v === 'string' && secretMember(k, v)) return [k, this.#fieldLabel(v, k)];
           if (typeof v === 'string' && this.#short.has(v)) return [k, this.#fieldLabel(v, 'secret')];
           if (jwk && PRIVATE_JWK_MEMBERS.has(k))

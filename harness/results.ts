@@ -188,6 +188,11 @@ export interface Summary {
 export interface Verdict {
   judged: boolean;
   reason?: string;
+  /**
+   * The run stopped before every scenario was judged (harness/traffic.ts): the target declared unreachable, or the
+   * run's time limit (--max-run-ms) reached. The command line exits 3.
+   */
+  stopped?: 'unreachable' | 'time-limit';
 }
 
 export interface Report {

@@ -11,6 +11,7 @@ import type { LinkOptions } from './requirements.ts';
 import type { ProfileName, Report, ScenarioResult } from './results.ts';
 import type { Scenario } from './scenario.ts';
 import type { Shard } from './shard.ts';
+import type { RunStop } from './traffic.ts';
 
 export const DEFAULTS = { concurrency: 4, runs: 50, scenarioTimeoutMs: 30_000, requestTimeoutMs: 10_000 } as const;
 
@@ -33,6 +34,12 @@ export interface RunSettings {
   /** --timeout: the per-scenario limit, taken as given (default: the config's timeouts.scenarioMs, else 30 s). */
   scenarioTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * --max-run-ms: the whole run's time limit (discovery to the last scenario); when it is reached the scenarios not
+   * judged yet are `error` and the run is not a verdict (harness/traffic.ts RunStop). Default: none (the command line
+   * gives DEFAULT_MAX_RUN_MS).
+   */
+  maxRunMs?: number;
   /** Planted flaws the target runs with (the embedded reference's --flaw): every report names them. */
   plantedFlaws?: readonly string[];
 }
@@ -68,7 +75,7 @@ export interface PlanInput extends RunSettings {
 /** The settings with their defaults: what the command line resolves once for all its targets. */
 export type ResolvedSettings = Readonly<
   Required<Pick<RunSettings, 'profile' | 'seed' | 'runs' | 'concurrency' | 'only' | 'skip' | 'plantedFlaws'>> &
-    Pick<RunSettings, 'shard' | 'scenarioTimeoutMs' | 'requestTimeoutMs'> & {
+    Pick<RunSettings, 'shard' | 'scenarioTimeoutMs' | 'requestTimeoutMs' | 'maxRunMs'> & {
       /** Whether runs was given: then it overrides every property's own run count. */
       runsGiven: boolean;
     }
@@ -86,6 +93,8 @@ export type RunPlan = ResolvedSettings &
       /** The scenario limit before any browser factor: explicitTimeoutMs, else the default. */
       timeoutMs: number;
       requestTimeoutMs: number;
+      /** The run's stop (runSuite makes it): the target unreachable, or maxRunMs reached. */
+      stop?: RunStop;
     }
   >;
 
@@ -103,6 +112,7 @@ export function resolveSettings(settings: RunSettings | ResolvedSettings): Resol
     shard: settings.shard,
     scenarioTimeoutMs: settings.scenarioTimeoutMs,
     requestTimeoutMs: settings.requestTimeoutMs,
+    maxRunMs: settings.maxRunMs,
     profile: settings.profile ?? 'spec',
     seed: settings.seed ?? randomSeed(),
     runs: settings.runs ?? DEFAULTS.runs,

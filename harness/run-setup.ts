@@ -101,6 +101,6 @@ export function resolveRun(plan: RunPlan, target: Target, refusedRoles?: Readonl
     sharedBrowserContext: lazyContext(browser),
     browserPages: new BrowserPageMemory(),
     screenshots: new ScreenshotStore(plan.reportDir),
-    traffic: TargetTraffic.afterDiscovery(),
+    traffic: TargetTraffic.afterDiscovery(plan.stop),
   };
 }

@@ -59,6 +59,10 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   const { plan } = run;
   const resolution = resolveLevel(s.requirements, plan.profile, s.requires?.roles ?? [], plan.links);
   const base = resultBase(s, resolution);
+  // The run stopped (the target unreachable, its time limit reached: harness/traffic.ts): not started, not waited for.
+  const stopped = run.traffic.stop.error;
+  if (stopped && resolution.level)
+    return { ...base, status: 'error', durationMs: 0, evidence: [], message: stopped.message, errorCode: stopped.code };
   // CHROMIUM_PATH set wrong: a browser scenario that could otherwise run is a set-up error, never a silent skip.
   const browserProblem = s.requires?.browser ? run.browser.misconfigured : undefined;
   const gateBrowser = browserProblem ? undefined : run.browser;

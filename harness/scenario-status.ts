@@ -3,7 +3,7 @@
  * of that and its findings (judge), a failure's status from the level of the requirement it names,
  * and the result marked against the config's expectedFailures.
  */
-import { CheckFailure, describeError, errorCode } from './failures.ts';
+import { CheckFailure, RunStoppedError, describeError, errorCode } from './failures.ts';
 import { browserTrouble } from './login/walk-errors.ts';
 import type { RequirementRef } from './requirements.ts';
 import type { ErrorCode, FailureKind, Finding, Level, ResolvedRequirement, ScenarioResult, Status } from './results.ts';
@@ -18,6 +18,8 @@ type Classified = { status: Status; message: string; skipReason?: string; errorC
 /** What a thrown error makes of the scenario, sorted on the error's stable code (harness/failures.ts). */
 function classify(error: unknown, timeoutMs: number): Classified {
   const message = error instanceof Error ? error.message : String(error);
+  // The run stopped (harness/traffic.ts): its own words, whatever the scenario was doing.
+  if (error instanceof RunStoppedError) return { status: 'error', message, errorCode: error.code };
   switch (errorCode(error)) {
     case 'ERR_SKIP':
       return { status: 'skipped', message, skipReason: message };

@@ -3,6 +3,7 @@
  * in through Chromium), the limit a walk going on in the browser may lengthen, and the scenario run
  * within it, aborted with what was under way when the limit is reached.
  */
+import { reportingBuilt } from './built.ts';
 import type { TargetConfig } from './config.ts';
 import type { createContext } from './context.ts';
 import { ScenarioTimeoutError } from './failures.ts';
@@ -72,7 +73,8 @@ export async function runWithinLimit(
 ): Promise<unknown> {
   try {
     await Promise.race([
-      Promise.resolve().then(() => s.run(state.ctx)),
+      // What the scenario builds (request objects, assertions, proofs) is told to the redactor (built.ts).
+      Promise.resolve().then(() => reportingBuilt(recorder.redactor, () => s.run(state.ctx))),
       new Promise<never>((_, reject) => {
         limit.arm(() => {
           const exchanges = recorder.evidence.filter((e) => e.kind === 'http').length;

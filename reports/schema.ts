@@ -161,7 +161,13 @@ export const reportSchema = z.strictObject({
     })
     .optional(),
   notices: z.array(z.string()).optional(),
-  verdict: z.strictObject({ judged: z.boolean(), reason: z.string().optional() }).optional(),
+  verdict: z
+    .strictObject({
+      judged: z.boolean(),
+      reason: z.string().optional(),
+      stopped: z.enum(['unreachable', 'time-limit']).optional(),
+    })
+    .optional(),
   outage: z
     .strictObject({
       at: z.string(),

@@ -115,8 +115,8 @@ describe('action.yml', () => {
       expect.arrayContaining(['target', 'only', 'skip', 'profile', 'report', 'format', 'fail-on']),
     );
     for (const name of cliInputs) expect(options, `input ${name}`).toContain(name);
-    // --flaw and --oauth-only shape the embedded reference: for testing the harness, not an IdP.
-    const deliberate = ['flaw', 'oauth-only', 'help'];
+    // --flaw, --variant and --oauth-only shape the embedded reference: for testing the harness, not an IdP.
+    const deliberate = ['flaw', 'variant', 'oauth-only', 'help'];
     expect(options.filter((o) => !cliInputs.includes(o))).toEqual(expect.arrayContaining(deliberate));
     expect(options.filter((o) => !cliInputs.includes(o) && !deliberate.includes(o))).toEqual([]);
   }, 60_000);
@@ -144,6 +144,7 @@ describe('action.yml', () => {
         concurrency: '2',
         shard: '1/3',
         timeout: '45000',
+        'max-run-ms': '300000',
         baseline: 'main/report.json',
         register: 'true',
         package: 'idp-conformance@0.1.0',
@@ -183,10 +184,11 @@ describe('action.yml', () => {
           ['--concurrency', '2'],
           ['--shard', '1/3'],
           ['--timeout', '45000'],
+          ['--max-run-ms', '300000'],
           ['--baseline', 'main/report.json'],
         ]),
       );
-      expect(passed).toHaveLength(15);
+      expect(passed).toHaveLength(16);
       expect(new Set(passed.map(([flag]) => flag.slice(2)))).toEqual(
         new Set(cliInputs.filter((i) => i !== 'register')),
       );

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../harness/config.ts';
 import { runSuite } from '../../harness/conformance.ts';
-import { TargetTraffic } from '../../harness/traffic.ts';
+import { MAX_UNANSWERED_IN_A_ROW, RunStop, TargetTraffic } from '../../harness/traffic.ts';
 import { reportSchema } from '../../reports/schema.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StubIdp, startStubIdp } from '../support/stub-idp.ts';
@@ -82,4 +82,51 @@ describe('TargetTraffic', () => {
     t.unanswered(t.sent('GET', 'http://idp/a'), 'connection refused (ECONNREFUSED)');
     expect(t.outage()).toBeUndefined();
   });
+});
+
+describe('RunStop (issue 40 cause 2)', () => {
+  it('stops the run after 5 requests in a row without an answer; an answer in between starts the count again', () => {
+    const t = TargetTraffic.afterDiscovery();
+    for (let i = 0; i < MAX_UNANSWERED_IN_A_ROW - 1; i++) t.unanswered(t.sent('GET', 'http://idp/a'), 'no response');
+    t.answered();
+    for (let i = 0; i < MAX_UNANSWERED_IN_A_ROW - 1; i++) t.unanswered(t.sent('GET', 'http://idp/b'), 'no response');
+    expect(t.stop.error).toBeUndefined();
+    expect(t.stop.signal.aborted).toBe(false);
+    t.unanswered(t.sent('POST', 'http://idp/token?code=x', 'token request'), 'no response within 3000 ms');
+    expect(t.stop.signal.aborted).toBe(true);
+    expect(t.stop.error).toMatchObject({
+      code: 'ERR_TARGET_UNREACHABLE',
+      message:
+        'target unreachable: 5 requests in a row got no answer (the last: POST http://idp/token (token request), ' +
+        'no response within 3000 ms)',
+    });
+    expect(t.stop.signal.reason).toBe(t.stop.error);
+  });
+
+  it('stops the run when its time limit is reached', async () => {
+    const stop = new RunStop();
+    stop.limit(20);
+    await new Promise((resolve) => stop.signal.addEventListener('abort', resolve));
+    expect(stop.error).toMatchObject({
+      code: 'ERR_RUN_STOPPED',
+      message: "the run's time limit was reached (20 ms, --max-run-ms)",
+    });
+  });
+
+  it('a run against a target that stops answering mid-run ends with the rest as errors, not waited for', async () => {
+    stub = await startStubIdp({ dieAfter: 4 });
+    const report = await runSuite(
+      planRun({
+        config: validateConfig(stub.config, {}),
+        scenarios: BUILT_IN_SCENARIOS.filter((s) => !s.requires?.browser && !s.exclusive),
+        seed: 7,
+        concurrency: 2,
+      }),
+    );
+    expect(report.verdict).toMatchObject({ judged: false, stopped: 'unreachable' });
+    const notStarted = report.results.filter((r) => r.message?.startsWith('target unreachable: 5 requests in a row'));
+    expect(notStarted.length).toBeGreaterThan(report.results.length / 2);
+    for (const r of notStarted) expect(r).toMatchObject({ status: 'error', durationMs: 0, evidence: [] });
+    expect(() => reportSchema.parse(report)).not.toThrow();
+  }, 120_000);
 });

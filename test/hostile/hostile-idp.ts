@@ -75,6 +75,16 @@ export const MODES = [
   'deep-discovery',
   /** Issue 29 item 3: discovery never answers. */
   'silent-discovery',
+  /**
+   * Issue 40 cause 1: everything works until the harness sends a request object (one that carries the ID token as
+   * id_token_hint); the answer to it is poisoned: 1,001 tiny JWTs, then the request object glued to a word, its
+   * payload in plain base64, and the object again inside a base64 blob.
+   */
+  'poison-late',
+  /** Issue 40 cause 1: an ID token of 300,000 characters (a request object carrying it is larger than 256 KiB). */
+  'huge-id-token',
+  /** Issue 40 cause 2: discovery answers; every other endpoint accepts the connection and never responds. */
+  'silent-endpoints',
 ] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -230,7 +240,11 @@ export async function startHostileIdp(mode: Mode, options: { tls?: TestTls } = {
 
   const tokens = async (params: Record<string, string>, clientId: string) => {
     const accessToken = mint();
-    const idToken = await new jose.SignJWT({ sub: 'user-1', ...(params.nonce ? { nonce: params.nonce } : {}) })
+    const idToken = await new jose.SignJWT({
+      sub: 'user-1',
+      ...(params.nonce ? { nonce: params.nonce } : {}),
+      ...(mode === 'huge-id-token' ? { padding: randomBytes(225_000).toString('base64url') } : {}),
+    })
       .setProtectedHeader({ alg: 'RS256', kid: 'h1' })
       .setIssuer(issuer)
       .setAudience(clientId)
@@ -339,6 +353,18 @@ export async function startHostileIdp(mode: Mode, options: { tls?: TestTls } = {
     });
     const at = (path: string) => `${issuer}${path}`;
     const sid = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+    if (mode === 'silent-endpoints' && url.pathname !== '/.well-known/openid-configuration') return; // never answers
+    const request = url.searchParams.get('request');
+    if (mode === 'poison-late' && url.pathname === '/authorize' && request) {
+      const payload = request.split('.')[1] ?? '';
+      return html(
+        res,
+        400,
+        `<pre>${'eyJhIjoxfQ.eyJiIjoxfQ. '.repeat(1_001)}</pre><p>ref_${request}_end</p>` +
+          `<p>${Buffer.from(payload, 'base64url').toString('base64')}</p>` +
+          `<p>${Buffer.from(`request=${request}`).toString('base64')}</p>`,
+      );
+    }
     switch (url.pathname) {
       case '/.well-known/openid-configuration':
         if (mode === 'silent-discovery') return; // never answers
@@ -352,6 +378,7 @@ export async function startHostileIdp(mode: Mode, options: { tls?: TestTls } = {
                 ? `${plain}/authorize`
                 : at('/authorize'),
           ...(mode === 'echo-tokens' ? { end_session_endpoint: at('/logout'), request_parameter_supported: true } : {}),
+          ...(mode === 'poison-late' || mode === 'huge-id-token' ? { request_parameter_supported: true } : {}),
           token_endpoint: mode === 'off-origin-token' ? `${offOrigin}/token` : at('/token'),
           userinfo_endpoint: at('/userinfo'),
           jwks_uri: at('/jwks'),
@@ -455,9 +482,11 @@ export async function startHostileIdp(mode: Mode, options: { tls?: TestTls } = {
     });
   };
   const { tls } = options;
+  // A request object holding a 300,000-character ID token makes a URL of about 530 KB.
+  const maxHeaderSize = mode === 'huge-id-token' ? 4 * 1024 * 1024 : 16 * 1024;
   const server = tls
-    ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler('tls'))
-    : createServer(handler('tls'));
+    ? createHttpsServer({ key: tls.key, cert: tls.cert, maxHeaderSize }, handler('tls'))
+    : createServer({ maxHeaderSize }, handler('tls'));
   const plainServer = createServer(handler('plain'));
   // A WebSocket handshake is an http request too: recorded, then the socket is closed.
   plainServer.on('upgrade', (req: IncomingMessage, socket: import('node:net').Socket) => {

@@ -165,7 +165,16 @@ export function decodedLeaks(run: CliRun, idp: HostileIdp): string[] {
 
 export interface ReportJson {
   summary: { failed: number; passed: number; errors: number; warnings: number; skipped: number };
-  results: { id: string; status: string; message?: string; severity: string; level?: string; area: string }[];
+  results: {
+    id: string;
+    status: string;
+    message?: string;
+    severity: string;
+    level?: string;
+    area: string;
+    durationMs: number;
+    evidence: unknown[];
+  }[];
   [key: string]: unknown;
 }
 
