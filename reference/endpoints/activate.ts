@@ -22,7 +22,7 @@ import { randomToken } from '../tokens.ts';
 import { displayUserCode, normalizeUserCode } from '../user-code.ts';
 import { activatePage, activationDonePage } from '../views/activate.ts';
 import { consentPage } from '../views/consent.ts';
-import { langOf, words } from '../views/locale.ts';
+import { decisionOf, langOf, words } from '../views/locale.ts';
 import { checkCsrf, csrfFields } from '../http/csrf.ts';
 import { hasInteractionCookie, setInteractionCookie } from './authorization-response.ts';
 import type { Endpoint } from './endpoint.ts';
@@ -99,9 +99,9 @@ export const activateEndpoint: Endpoint = {
       const params = await parseBody(ctx, ['form']);
       checkCsrf(ctx, server, params);
       if (!activation.user) throw invalidRequest('Sign in before approving the device.');
-      if (params.decision !== 'approve' && params.decision !== 'deny')
-        throw invalidRequest('decision must be approve or deny');
-      const approved = params.decision === 'approve';
+      const decision = decisionOf(params, langOf(server));
+      if (!decision) throw invalidRequest('decision must be approve or deny');
+      const approved = decision === 'approve';
       // Atomic: one decision per device request, even if two browsers race.
       const decided = await server.store.transitionDevice(
         device.deviceCode,

@@ -17,7 +17,7 @@ import { consentPage } from '../views/consent.ts';
 import { consentRemembered, keepConsent, rememberClient, rememberConsent, startSession } from './login-session.ts';
 import { LOGIN_SCRIPT, type LoginView, loginPage } from '../views/login.ts';
 import { scriptSource } from '../views/html.ts';
-import { langOf, words } from '../views/locale.ts';
+import { decisionOf, langOf, words } from '../views/locale.ts';
 import { checkCsrf, csrfFields } from '../http/csrf.ts';
 import {
   hasInteractionCookie,
@@ -69,9 +69,9 @@ export const interactionEndpoint: Endpoint = {
       const params = await parseBody(ctx, ['form']);
       checkCsrf(ctx, server, params);
       if (!isLoggedIn(interaction)) throw invalidRequest('sign in before giving consent');
-      if (params.decision !== 'approve' && params.decision !== 'deny')
-        throw invalidRequest('decision must be approve or deny');
-      await complete(ctx, server, client, interaction, params.decision);
+      const decision = decisionOf(params, langOf(server));
+      if (!decision) throw invalidRequest('decision must be approve or deny');
+      await complete(ctx, server, client, interaction, decision);
     });
   },
 };

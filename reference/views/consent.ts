@@ -28,8 +28,8 @@ ${device}
 <form method="post" action="${view.action}">
   ${hidden}
   <div class="actions">
-    <button type="submit" name="decision" value="approve" autofocus>${t.allow}</button>
-    <button type="submit" name="decision" value="deny" class="secondary">${t.deny}</button>
+    <button type="submit" name="${t.decisionField}" value="${t.approveValue}" autofocus>${t.allow}</button>
+    <button type="submit" name="${t.decisionField}" value="${t.denyValue}" class="secondary">${t.deny}</button>
   </div>
 </form>`,
     view.lang,

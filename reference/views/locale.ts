@@ -23,6 +23,10 @@ const EN = {
   isAskingTo: 'is asking to:',
   allow: 'Allow',
   deny: 'Deny',
+  /** The consent form's field and the values its two buttons submit. */
+  decisionField: 'decision',
+  approveValue: 'approve',
+  denyValue: 'deny',
   deviceHint: 'Allow only if your own device shows the code',
   scopeOther: 'Access',
   errorTitle: 'Sign-in error',
@@ -73,6 +77,9 @@ const DE: typeof EN = {
   isAskingTo: 'bittet um Zugriff auf:',
   allow: 'Zulassen',
   deny: 'Ablehnen',
+  decisionField: 'entscheidung',
+  approveValue: 'zulassen',
+  denyValue: 'ablehnen',
   deviceHint: 'Lassen Sie den Zugriff nur zu, wenn Ihr eigenes Gerät diesen Code zeigt:',
   scopeOther: 'Zugriff',
   errorTitle: 'Anmeldefehler',
@@ -115,4 +122,11 @@ export type Words = typeof EN;
 
 export function words(lang: Lang = 'en'): Words {
   return lang === 'de' ? DE : EN;
+}
+
+/** The consent decision a form POST carries, in the words of the pages' language; undefined when it carries none. */
+export function decisionOf(params: Readonly<Record<string, string>>, lang: Lang): 'approve' | 'deny' | undefined {
+  const t = words(lang);
+  const value = params[t.decisionField];
+  return value === t.approveValue ? 'approve' : value === t.denyValue ? 'deny' : undefined;
 }

@@ -103,8 +103,8 @@ describe('variant locale-de', () => {
     expect(wrong.html).toContain('Benutzername oder Passwort ist ungültig.');
     const afterLogin = await agent.submit(login, PASSWORD);
     const consent = await agent.get(new URL(afterLogin.location!, idp.issuer).href);
-    expect(consent.html).toContain('>Zulassen</button>');
-    expect(consent.html).toContain('>Ablehnen</button>');
+    expect(consent.html).toContain('name="entscheidung" value="zulassen" autofocus>Zulassen</button>');
+    expect(consent.html).toContain('name="entscheidung" value="ablehnen" class="secondary">Ablehnen</button>');
     expect(consent.html).toContain('Zugriff gewähren');
     expect(classify(model(consent)).kind).toBe('consent');
     const error = await agent.get(`${idp.issuer}/auth?client_id=nobody`);
@@ -135,7 +135,7 @@ describe('variant csrf-forms', () => {
     expect(done.location).toMatch(/^https:\/\/spa\.example\.test\/callback\?code=/);
   });
 
-  it('refuses a POST without the token, with a wrong one, or without the cookie: an error page, never a 500', async () => {
+  it('refuses a POST without the token, with a wrong one or without the cookie: an error page, not a 500', async () => {
     const idp = await start(['csrf-forms']);
     const agent = new UserAgent();
     const login = await authorize(idp, agent);
