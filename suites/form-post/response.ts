@@ -12,7 +12,7 @@ export default defineScenario({
       section: '2',
       level: 'MUST',
       party: 'server',
-      note: 'a form auto-submitted in the User Agent, POSTed to the redirection URI, the parameters as its values',
+      note: 'a form auto-submitted by POST to the redirection URI, the parameters as its values',
     },
   },
   severity: 'medium',
