@@ -139,7 +139,9 @@ export class PageWalk {
   async #handOver(reading: Reading, why: string, remembered = false): Promise<boolean> {
     if (!this.s.handOver || this.#a.name !== 'http') return false;
     this.s.record.switched(reading, why, remembered);
-    this.s.memory?.remember(reading, this.#decision, why);
+    // A form_post page is handed over wherever it is met (it is seen by its form, not by where it is served): not
+    // remembered, so that another page at the same path is not sent to the browser for it.
+    if (why !== FORM_POST_PAGE) this.s.memory?.remember(reading, this.#decision, why);
     const next = await this.s.handOver(this.#a, reading, why);
     this.#past.push(this.#a);
     this.#a = next;
