@@ -123,6 +123,7 @@ export const FLAWS = {
   'hybrid-at-hash-wrong':
     'the ID token issued with an access token at the authorization endpoint carries a wrong at_hash',
   'form-post-in-query': "response_mode=form_post puts the response parameters in the form action's query",
+  'form-post-not-submitting': 'the form_post page never submits its form (its onload handler sits on a <div>)',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

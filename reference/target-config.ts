@@ -1,8 +1,9 @@
 /**
  * The target config (docs/target-config.md) that points the harness at a reference server: its issuer,
- * its clients by role (the legacy client, when seeded, as role `legacy`), the user and the form
- * login driver. `serve --target-out` writes it;
- * the embedded run uses it in-process.
+ * its clients by role (the legacy client, when seeded, as role `legacy`), the user and the auto
+ * login driver (what a user writes for any IdP: a page that needs scripts, such as a script-rendered
+ * login or a form_post page, goes on in Chromium). `serve --target-out` writes it; the embedded run
+ * uses it in-process.
  */
 import type { ClientAuthMethod, RegisteredClient, TargetRole, UserConfig } from './options.ts';
 import { SEEDED_PRIVATE_JWKS } from './seeded-keys.ts';
@@ -33,7 +34,8 @@ export interface TargetConfig {
   tokenRequestEncoding: 'form' | 'json';
   clients: Partial<Record<TargetRole, TargetClient>>;
   user: Pick<UserConfig, 'username' | 'password'>;
-  login: { driver: 'form' };
+  /** The auto driver (the default for any IdP): over HTTP, in Chromium from a page that needs scripts. */
+  login: { driver: 'auto' };
   expectedFailures: string[];
   /** Only when the server runs with admin hooks: the URL the harness POSTs to for a key rotation. */
   hooks?: { rotateKeys: string };
@@ -78,7 +80,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
     tokenRequestEncoding: 'form',
     clients: byRole,
     user: { username: user.username, password: user.password },
-    login: { driver: 'form' },
+    login: { driver: 'auto' },
     expectedFailures: [],
     ...(rotateKeys === undefined ? {} : { hooks: { rotateKeys } }),
     ...(initialAccessToken === undefined ? {} : { registration: { enabled: false, initialAccessToken } }),

@@ -30,32 +30,43 @@ export const VARIANTS = {
       'oldest session)',
   },
   'two-step-login': {
-    does: 'the user name on one page, the password on the next (identifier first)',
+    does:
+      'the user name on one page, the password on the next (identifier first), on the login and device activation ' +
+      'pages',
     source:
       'Auth0 Universal Login "Identifier First"; Okta Identity Engine identifier-first sign-in; Keycloak browser ' +
       'flow with "Username Form" then "Password Form"; Microsoft Entra ID sign-in',
   },
   'locale-de': {
-    does: 'every page, label and button in German',
+    does:
+      'every page, label and button in German (login, consent, error, activation, logout, form_post); OAuth error ' +
+      'codes and scope names as the protocol spells them',
     source: 'Keycloak realm internationalization (default locale de); Auth0 Universal Login localization',
   },
   'csrf-forms': {
-    does: 'the login and consent forms carry a CSRF token bound to a cookie; a POST without both is refused',
+    does:
+      'the login and consent forms carry a CSRF token bound to a cookie (double submit); a POST without both, or ' +
+      'with different values, is refused with an error page (HTTP 403)',
     source:
       'Ory Hydra/Kratos csrf_token form field with its cookie; Spring Security _csrf on the login and consent ' +
       'forms (Spring Authorization Server); Django csrfmiddlewaretoken (django-oauth-toolkit)',
   },
   'remember-consent': {
-    does: 'consent given once is not asked again for that client and scope',
+    does:
+      'consent given once is not asked again for that user, client and scope (in any later session); a wider ' +
+      'scope, or prompt=consent (OIDC Core §3.1.2.1), asks again',
     source:
       'Ory Hydra consent "remember": true; Spring Authorization Server OAuth2AuthorizationConsentService; ' +
       'Keycloak stored consents (user account, "Applications")',
   },
   'form-post-script': {
-    does: 'the form_post page submits its form by a script, with no onload attribute',
+    does:
+      'the form_post page submits its form by a script on DOMContentLoaded, with no onload attribute (the plain ' +
+      'reference: <body onload>)',
     source:
-      'oidc-provider formPost (a <script> that calls form.submit()); OAuth 2.0 Form Post Response Mode §2 leaves ' +
-      'the means of submission to the server',
+      'oidc-provider formPost (a <script> that submits the form on DOMContentLoaded); the plain reference is ' +
+      "MITREid Connect's form_post.jsp (<body onload>); OAuth 2.0 Form Post Response Mode §2 leaves the means " +
+      'of auto-submission to the server',
   },
   'pkce-required': {
     does: 'PKCE for every client, confidential first-party ones too: a code request without code_challenge is refused',
@@ -83,7 +94,9 @@ export const VARIANTS = {
       'OAuth2AuthenticationException(OAuth2ErrorCodes.INVALID_GRANT))',
   },
   'spa-login': {
-    does: 'the login form is rendered by a script; the served HTML has no form',
+    does:
+      'the login form is rendered by a script from a data block; the served HTML has no form (the script allowed ' +
+      'by its hash in the Content-Security-Policy)',
     source:
       'authentik flow executor (the login stage is a web component); Auth0 Lock and Okta Sign-In Widget ' +
       '(script-rendered login forms)',

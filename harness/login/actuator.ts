@@ -72,7 +72,28 @@ export interface RedirectEnd {
   params: Record<string, string>;
   method?: 'GET' | 'POST';
   formFields?: Record<string, string>;
+  /**
+   * A form_post form taken off the page by the HTTP actuator (which runs no script): the page did not submit it, and
+   * whether it would have is unseen (the walk hands such a page to the browser when it may: FormPostPage).
+   */
+  taken?: true;
 }
+
+/** A page that holds a form to the redirect URI (form_post) and did not submit it in the time it was given. */
+export interface UnsentForm {
+  /** The form's action (the redirect URI) and method. */
+  url: string;
+  method: 'GET' | 'POST';
+  /** The names of its fields (their values may carry the code: not kept here). */
+  fields: string[];
+  /** How long the page was watched for the submission (ms). */
+  waitedMs: number;
+}
+
+/** Why the auto driver hands a form_post page to the browser. */
+export const FORM_POST_PAGE =
+  'a form_post page (a form to the redirect URI): whether the page itself submits it is seen only where its ' +
+  'scripts and handlers run';
 
 /** How a walk ended before it stopped on a page: at the redirect_uri, at the edge of `stayWithin`, or refused. */
 export type ActuatorEnd =
@@ -131,4 +152,6 @@ export interface Actuator {
   readonly renderWait: string;
   /** Where the walk is (for an error naming the page, the element and the step): the actuator notes each page. */
   readonly position: WalkPosition;
+  /** The browser: the form to the redirect URI the page shows and never submitted (read by `read`). */
+  readonly unsentForm?: UnsentForm | undefined;
 }

@@ -16,11 +16,12 @@ import {
   PageChanged,
   type Reading,
   SHOWN_WAIT_MS,
+  type UnsentForm,
 } from './actuator.ts';
 import { emptyModel, locate, readLivePage } from './browser-page.ts';
 import type { BrowserWalk } from './browser-walk.ts';
 import type { PageKind, PageVisit, RedirectRecord, RequestRecord } from './driver.ts';
-import type { FetchedPage } from './http-actuator.ts';
+import { type FetchedPage, formToRedirect } from './http-actuator.ts';
 import { classify } from './page.ts';
 import type { WalkPosition } from './walk-errors.ts';
 import { describeControl, shown } from './walk-record.ts';
@@ -49,6 +50,11 @@ export interface BrowserActuatorOptions {
 export class BrowserActuator implements Actuator {
   readonly name = 'browser';
   readonly loginHint = 'wrong user or password?';
+  #unsent: UnsentForm | undefined;
+
+  get unsentForm(): UnsentForm | undefined {
+    return this.o.walk.end ? undefined : this.#unsent;
+  }
 
   constructor(private readonly o: BrowserActuatorOptions) {}
 
@@ -115,9 +121,27 @@ export class BrowserActuator implements Actuator {
   async read(wantsUserCode: boolean, settle = true): Promise<Reading> {
     const { walk } = this.o;
     if (!settle) return this.#readOnce(wantsUserCode);
-    const deadline = performance.now() + Math.min(RENDER_WAIT_MS, this.o.timeoutMs);
+    const started = performance.now();
+    const deadline = started + Math.min(RENDER_WAIT_MS, this.o.timeoutMs);
     for (;;) {
       const reading = await this.#readOnce(wantsUserCode);
+      // A form_post page (a form to the redirect URI) is given the time a page gets to render to submit it by itself.
+      const formPost = walk.end ? -1 : formToRedirect(reading.model, walk.stopAt);
+      if (formPost >= 0) {
+        if (performance.now() < deadline) {
+          await sleep(100);
+          continue;
+        }
+        const form = reading.model.forms[formPost]!;
+        const fields = reading.model.controls.filter((c) => c.form === formPost && c.name).map((c) => c.name!);
+        this.#unsent = {
+          url: new URL(form.action || reading.model.url, reading.model.url).href,
+          method: form.method,
+          fields: [...new Set(fields)],
+          waitedMs: Math.round(performance.now() - started),
+        };
+        return reading;
+      }
       // Only a page that runs scripts may still render something; a page of plain HTML is what it is.
       if (reading.cls.kind !== 'other' || reading.model.scripts === 0 || walk.end || walk.showsBrowserError)
         return reading;

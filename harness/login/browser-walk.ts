@@ -123,6 +123,11 @@ export class BrowserWalk implements TabClient {
     return this.#end;
   }
 
+  /** The redirect URIs the walk ends at. */
+  get stopAt(): readonly string[] {
+    return this.o.stopAt;
+  }
+
   /**
    * The scenario timed out: close the context (a borrowed tab's page), so every pending browser call fails at once.
    */

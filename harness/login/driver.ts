@@ -72,6 +72,11 @@ export interface RedirectOutcome {
    * `params` holds them too.
    */
   formFields?: Record<string, string>;
+  /**
+   * The form was taken off the page by a driver that runs no script (the form driver): no page submitted it, and
+   * whether it would have is unseen. Absent when the page itself submitted the form (Chromium saw the POST).
+   */
+  formTaken?: true;
   /** The pages passed on the way, in order. */
   pages: PageKind[];
   /** The same pages with their responses' headers (drivers that can see them report them). */
@@ -116,6 +121,11 @@ export interface EndPage {
   consentShown?: boolean;
   /** A redirect the driver did not follow because it left the `stayWithin` origin. */
   location?: string;
+  /**
+   * The page held a form to the redirect URI (form_post) that it never submitted while the browser watched it: the
+   * form's action, method, field names and how long it was watched.
+   */
+  unsentForm?: { url: string; method: 'GET' | 'POST'; fields: string[]; waitedMs: number };
   /** The pages it acted on, in order. */
   pages: PageKind[];
   visits?: PageVisit[];

@@ -154,6 +154,17 @@ function firstStep(url: string, method: 'GET' | 'POST' = 'GET'): Step {
   return { method: 'POST', url: u.href, form };
 }
 
+/** The index of the page's form whose action is a redirect URI (a form_post response), or -1. */
+export function formToRedirect(model: PageModel, stopAt: readonly string[]): number {
+  return model.forms.findIndex((f) => {
+    try {
+      return isRedirectTo(new URL(f.action || model.url, model.url).href, stopAt);
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function headersOf(res: HttpResponse): Record<string, string> {
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => {
@@ -249,10 +260,9 @@ export class HttpActuator implements Actuator {
     page.model ??= readPage(page.res.text, page.url, page.res.status);
     const { model } = page;
     this.o.position.onPage(page.url, model.headline);
-    // form_post (OAuth 2.0 Form Post Response Mode): a form that posts to the redirect_uri.
-    const formPost = model.forms.findIndex((f) =>
-      isRedirectTo(new URL(f.action || page.url, page.url).href, this.o.stopAt),
-    );
+    // form_post (OAuth 2.0 Form Post Response Mode): a form that posts to the redirect_uri, taken off the page (no
+    // script runs here, so whether the page submits it is unseen: `taken`; the walk hands it to the browser if it may).
+    const formPost = formToRedirect(model, this.o.stopAt);
     if (formPost >= 0) {
       const { action, method } = model.forms[formPost]!;
       const url = new URL(action || page.url, page.url);
@@ -260,7 +270,7 @@ export class HttpActuator implements Actuator {
       // A GET form sends its fields as the query (HTML's form submission, which replaces the action's query).
       if (method === 'GET') {
         url.search = new URLSearchParams(fields).toString();
-        this.#end = { kind: 'redirect', url: url.href, params: responseParams(url.href), method };
+        this.#end = { kind: 'redirect', url: url.href, params: responseParams(url.href), method, taken: true };
       } else
         this.#end = {
           kind: 'redirect',
@@ -268,6 +278,7 @@ export class HttpActuator implements Actuator {
           params: { ...responseParams(url.href), ...fields },
           method,
           formFields: fields,
+          taken: true,
         };
     }
     const fields = {

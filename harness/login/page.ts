@@ -103,11 +103,13 @@ export interface PageMeta {
 /** Words of a page that asks for access on the user's behalf (a consent page). */
 export const ACCESS_WORDING = new RegExp(
   String.raw`\b(access|permissions?|scopes?|authori[sz]e|authori[sz]ation|consent|allow|grant|wants? to|` +
-    String.raw`would like to|is (?:asking|requesting)|on your behalf)\b`,
+    'would like to|is (?:asking|requesting)|on your behalf|' +
+    // German (words.ts): access, permission(s), consent, would like to, asks for, on your behalf
+    String.raw`zugriff|berechtigung(?:en)?|zustimmung|einwilligung|möchte|bittet um|in ihrem namen)\b`,
   'i',
 );
-/** Attributes that name a login form's username input. */
-export const USERNAME_HINT = /user|login|email|e-mail|account|identifier|name|phone/i;
+/** Attributes that name a login form's username input (German: Benutzer, Kennung). */
+export const USERNAME_HINT = /user|login|email|e-mail|account|identifier|name|phone|benutzer|kennung/i;
 
 export type PageClass =
   /**

@@ -10,6 +10,8 @@ import { PreconditionError } from '../failures.ts';
 import {
   type Action,
   type Actuator,
+  type ActuatorEnd,
+  FORM_POST_PAGE,
   type Fill,
   MAX_PAGE_CHANGES,
   PageChanged,
@@ -137,7 +139,9 @@ export class PageWalk {
   async #handOver(reading: Reading, why: string, remembered = false): Promise<boolean> {
     if (!this.s.handOver || this.#a.name !== 'http') return false;
     this.s.record.switched(reading, why, remembered);
-    this.s.memory?.remember(reading, this.#decision, why);
+    // A form_post page is handed over wherever it is met (it is seen by its form, not by where it is served): not
+    // remembered, so that another page at the same path is not sent to the browser for it.
+    if (why !== FORM_POST_PAGE) this.s.memory?.remember(reading, this.#decision, why);
     const next = await this.s.handOver(this.#a, reading, why);
     this.#past.push(this.#a);
     this.#a = next;
@@ -287,7 +291,18 @@ export class PageWalk {
         }
       }
       const reading = await this.#read(false);
-      if (this.#a.end) break;
+      const end = this.#a.end as ActuatorEnd | undefined;
+      // A form_post form taken off the page over HTTP: the browser shows whether the page submits it by itself.
+      if (end?.kind === 'redirect' && end.taken && (await this.#handOver(reading, FORM_POST_PAGE))) continue;
+      if (end) break;
+      const unsent = this.#a.unsentForm;
+      if (unsent) {
+        const fields = unsent.fields.join(', ') || 'none';
+        return this.#stop(
+          `the page holds a form to the redirect URI (${unsent.method}, fields ${fields}) and did not submit it ` +
+            `within ${unsent.waitedMs} ms`,
+        );
+      }
       if (!this.#signIn && (reading.cls.kind === 'login' || reading.cls.kind === 'identifier'))
         return this.#stop(`a sign-in page (HTTP ${reading.model.status}); this walk signs no one in`, false, true);
       if (await this.#needsBrowser(reading)) continue;
@@ -312,11 +327,19 @@ export class PageWalk {
     const requests = all.flatMap((x) => x.requests ?? []);
     const lists = { pages, visits, ...(a.requests ? { requests } : {}), redirects };
     const consentShown = this.consentShown;
-    if (end?.kind === 'redirect') return { ...end, ...lists, consentShown };
+    if (end?.kind === 'redirect') {
+      const { taken, ...rest } = end;
+      return { ...rest, ...(taken ? { formTaken: true as const } : {}), ...lists, consentShown };
+    }
     if (end?.kind === 'left')
       return { kind: 'page', ...(await a.endPage(end.reason)), location: end.url, ...lists, consentShown };
     const page = await a.endPage(end?.kind === 'gave-up' ? end.reason : reason);
-    const flags = { ...(errorPage && !end ? { errorPage: true } : {}), ...(signInPage ? { signInPage: true } : {}) };
+    const unsent = a.unsentForm;
+    const flags = {
+      ...(errorPage && !end ? { errorPage: true } : {}),
+      ...(signInPage ? { signInPage: true } : {}),
+      ...(unsent ? { unsentForm: unsent } : {}),
+    };
     return { kind: 'page', ...page, ...flags, ...lists, consentShown };
   }
 

@@ -22,9 +22,11 @@ import { randomToken } from '../tokens.ts';
 import { displayUserCode, normalizeUserCode } from '../user-code.ts';
 import { activatePage, activationDonePage } from '../views/activate.ts';
 import { consentPage } from '../views/consent.ts';
+import { decisionOf, langOf, words } from '../views/locale.ts';
+import { checkCsrf, csrfFields } from '../http/csrf.ts';
 import { hasInteractionCookie, setInteractionCookie } from './authorization-response.ts';
 import type { Endpoint } from './endpoint.ts';
-import { showLogin } from './interaction.ts';
+import { identifierOnly, showLogin } from './interaction.ts';
 import { authenticateUser } from '../users.ts';
 
 /** RFC 8628 §5.1: wrong user codes allowed per client address and window. */
@@ -77,13 +79,13 @@ export const activateEndpoint: Endpoint = {
     router.post(`${route}/:id/login`, errors, async (ctx) => {
       const { activation, client } = await load(ctx, server);
       const params = await parseBody(ctx, ['form']);
+      const action = activationUrl(server, `/${activation.id}/login`);
+      checkCsrf(ctx, server, params);
+      if (identifierOnly(server, params)) return showLogin(ctx, server, action, client, { username: params.username });
       const user = authenticateUser(server, params.username, params.password);
       if (!user) {
-        const error = 'Invalid username or password.';
-        return showLogin(ctx, server, activationUrl(server, `/${activation.id}/login`), client, {
-          username: params.username,
-          error,
-        });
+        const error = words(langOf(server)).badLogin;
+        return showLogin(ctx, server, action, client, { username: params.username, error });
       }
       await server.store.saveActivation({
         ...activation,
@@ -95,10 +97,11 @@ export const activateEndpoint: Endpoint = {
     router.post(`${route}/:id/consent`, errors, async (ctx) => {
       const { activation, device, client } = await load(ctx, server);
       const params = await parseBody(ctx, ['form']);
+      checkCsrf(ctx, server, params);
       if (!activation.user) throw invalidRequest('Sign in before approving the device.');
-      if (params.decision !== 'approve' && params.decision !== 'deny')
-        throw invalidRequest('decision must be approve or deny');
-      const approved = params.decision === 'approve';
+      const decision = decisionOf(params, langOf(server));
+      if (!decision) throw invalidRequest('decision must be approve or deny');
+      const approved = decision === 'approve';
       // Atomic: one decision per device request, even if two browsers race.
       const decided = await server.store.transitionDevice(
         device.deviceCode,
@@ -108,7 +111,7 @@ export const activateEndpoint: Endpoint = {
       );
       if (!decided) throw invalidRequest(GONE);
       setInteractionCookie(ctx, server, activation.id, 0, activationUrl(server, `/${activation.id}`));
-      renderPage(ctx, server.flaws, activationDonePage({ approved, clientName: client.name }));
+      renderPage(ctx, server.flaws, activationDonePage({ approved, clientName: client.name, lang: langOf(server) }));
     });
   },
 };
@@ -146,6 +149,7 @@ function showCodeForm(
 ): void {
   const page = activatePage({
     action: activationUrl(server),
+    lang: langOf(server),
     ...(view.userCode === undefined ? {} : { userCode: view.userCode }),
     ...(view.error === undefined ? {} : { error: view.error }),
   });
@@ -166,6 +170,8 @@ function showDecision(
     clientId: client.clientId,
     scopes: parseScope(device.scope),
     userCode: displayUserCode(device.userCode),
+    lang: langOf(server),
+    hidden: csrfFields(ctx, server),
   };
   renderPage(ctx, server.flaws, consentPage(view));
 }

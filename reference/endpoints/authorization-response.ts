@@ -11,7 +11,8 @@ import { normalizeResponseType, responseTypeParts } from '../../protocol/respons
 import type { InteractionRecord, ResponseMode, ResponseType } from '../store/store.ts';
 import { grantRevocationUntil } from '../grants/issue.ts';
 import { randomToken } from '../tokens.ts';
-import { FORM_POST_SCRIPT_HASH, formPostPage } from '../views/form-post.ts';
+import { FORM_POST_SCRIPT_SOURCES, type FormPostSubmit, formPostPage } from '../views/form-post.ts';
+import { langOf } from '../views/locale.ts';
 
 /** Where an authorization response goes: a redirect_uri already matched, and the state to echo. */
 export interface RedirectTarget {
@@ -124,24 +125,30 @@ export function redirectStatus(ctx: Context, server: ServerContext): 302 | 303 {
 
 /**
  * OAuth 2.0 Form Post Response Mode §2: an HTML page whose form, method POST, action the redirect_uri, carries the
- * response parameters as hidden fields and is submitted by the page's script (a button without scripts). The flaw
+ * response parameters as hidden fields and is submitted by the page itself (views/form-post.ts; a button without
+ * scripts). The flaw
  * form-post-in-query puts them in the action's query instead, where they end up in logs and the Referer.
  */
 function postToClient(ctx: Context, server: ServerContext, url: URL, response: URLSearchParams): void {
   const inQuery = server.flaws.has('form-post-in-query');
   if (inQuery) for (const [name, value] of response) url.searchParams.set(name, value);
   pageHeaders(ctx, server.flaws);
-  // The page's one script is allowed by its hash; nothing else runs.
+  const submit: FormPostSubmit = server.flaws.has('form-post-not-submitting')
+    ? 'never'
+    : server.variants.has('form-post-script')
+      ? 'script'
+      : 'onload';
+  // The page's one script (or onload handler) is allowed by its hash; nothing else runs.
   ctx.set(
     'Content-Security-Policy',
-    `${ctx.response.get('Content-Security-Policy')}; script-src '${FORM_POST_SCRIPT_HASH}'`,
+    `${ctx.response.get('Content-Security-Policy')}; script-src ${FORM_POST_SCRIPT_SOURCES[submit]}`,
   );
   ctx.status = 200;
   ctx.type = 'text/html; charset=utf-8';
   const fields = [...response].filter(
     ([name]) => !(name === 'error_description' && server.variants.has('errors-without-description')),
   );
-  ctx.body = formPostPage({ action: url.href, fields: inQuery ? [] : fields });
+  ctx.body = formPostPage({ action: url.href, fields: inQuery ? [] : fields, submit, lang: langOf(server) });
 }
 
 export function redirectError(ctx: Context, server: ServerContext, err: RedirectError): void {

@@ -10,11 +10,13 @@ import type { Params } from '../http/body.ts';
 import { readIdTokenHint, type IdTokenHint } from '../id-token-hint.ts';
 import type { RegisteredClient } from '../options.ts';
 import type { SessionRecord } from '../store/store.ts';
-import { consentedInSession } from './login-session.ts';
+import { consentedInSession, consentRemembered } from './login-session.ts';
 
 export interface SessionParams {
   none: boolean;
   login: boolean;
+  /** prompt=consent: the consent page is shown even where a consent was remembered (variant remember-consent). */
+  consent: boolean;
   /** Seconds (max_age). */
   maxAge?: number;
   hint?: IdTokenHint;
@@ -39,6 +41,7 @@ export async function readSessionParams(server: ServerContext, params: Params): 
   return {
     none: prompts.includes('none'),
     login: prompts.includes('login'),
+    consent: prompts.includes('consent'),
     ...(maxAge === undefined ? {} : { maxAge }),
     ...(hint ? { hint } : {}),
   };
@@ -74,13 +77,15 @@ export function sessionDecision(
       if (flaws.has('prompt-none-shows-page')) return { kind: 'login' };
       throw new OAuthError('login_required', 'the user must sign in');
     }
-    if (needsConsent && !consentedInSession(session, client.clientId, scope)) {
+    const remembered = consentRemembered(server, session.sub, client.clientId, scope);
+    if (needsConsent && !remembered && !consentedInSession(session, client.clientId, scope)) {
       throw new OAuthError('consent_required', 'the user has not consented to this request');
     }
     return { kind: 'answer', session };
   }
   if (!usable) return { kind: 'login' };
-  return needsConsent ? { kind: 'consent', session } : { kind: 'answer', session };
+  const ask = needsConsent && (params.consent || !consentRemembered(server, session.sub, client.clientId, scope));
+  return ask ? { kind: 'consent', session } : { kind: 'answer', session };
 }
 
 /** Whether the session may sign the user in for this request without a new login. */

@@ -12,14 +12,13 @@ import { essentialAcrValues, parseClaimsRequest } from '../claims-request.ts';
 import { paramsFromPairs, parseBody, type Params } from '../http/body.ts';
 import { invalidRequest, invalidScope, OAuthError, unauthorizedClient } from '../http/errors.ts';
 import { authorizationEndpointCors } from '../http/cors.ts';
-import { pageErrors, renderPage } from '../http/pages.ts';
+import { pageErrors } from '../http/pages.ts';
 import { someClientEnables, type RegisteredClient } from '../options.ts';
 import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
 import { grantScope, hasScope, parseScope } from '../scopes.ts';
 import type { InteractionRecord, PkceMethod, ResponseType } from '../store/store.ts';
 import { randomToken, REFERENCE_ACR } from '../tokens.ts';
 import { UNMET_AUTHENTICATION_REQUIREMENTS } from '../../protocol/errors.ts';
-import { loginPage } from '../views/login.ts';
 import {
   interactionPath,
   parseResponseType,
@@ -33,7 +32,7 @@ import {
 } from './authorization-response.ts';
 import { readSessionParams, sessionDecision, type SessionParams } from './authorize-session.ts';
 import type { Endpoint } from './endpoint.ts';
-import { answerClient, needsConsent } from './interaction.ts';
+import { answerClient, needsConsent, showLogin } from './interaction.ts';
 import { currentSession } from './login-session.ts';
 import { authorizationParameters } from './pushed-request.ts';
 import { withRequestObject } from '../request-object.ts';
@@ -49,10 +48,10 @@ export const authorizeEndpoint: Endpoint = {
       }
     };
     const cors = authorizationEndpointCors(server.flaws);
-    router.get('/auth', cors, pageErrors(server.flaws), (ctx) => handle(ctx, new URLSearchParams(ctx.querystring)));
+    router.get('/auth', cors, pageErrors(server), (ctx) => handle(ctx, new URLSearchParams(ctx.querystring)));
     // OIDC Core §3.1.2.1: the authorization endpoint MUST support GET and POST (a form body).
     if (!server.flaws.has('authorize-get-only')) {
-      router.post('/auth', cors, pageErrors(server.flaws), async (ctx) =>
+      router.post('/auth', cors, pageErrors(server), async (ctx) =>
         handle(ctx, new URLSearchParams(Object.entries(await parseBody(ctx, ['form'])))),
       );
     }
@@ -101,11 +100,7 @@ async function startInteraction(ctx: Context, server: ServerContext, sent: URLSe
   }
   await server.store.saveInteraction({ ...request, id, expiresAt });
   setInteractionCookie(ctx, server, id, server.lifetimes.interaction);
-  renderPage(
-    ctx,
-    server.flaws,
-    loginPage({ action: server.url(`${interactionPath(id)}/login`), clientName: client.name }),
-  );
+  showLogin(ctx, server, server.url(`${interactionPath(id)}/login`), client);
 }
 
 /** The only single value of a parameter, or undefined when it is absent or repeated. */
@@ -165,7 +160,8 @@ async function validateRequest(
     if (params.state === undefined) delete answerTo.state;
     else answerTo.state = params.state;
     const request = checkRequest(server, client, answerTo, params);
-    return { request, session: await readSessionParams(server, params) };
+    const session = await readSessionParams(server, params);
+    return { request: session.consent ? { ...request, promptConsent: true } : request, session };
   } catch (err) {
     if (err instanceof OAuthError) throw new RedirectError(target, err);
     throw err;

@@ -17,6 +17,7 @@ import { pageErrors, renderPage } from '../http/pages.ts';
 import { readIdTokenHint } from '../id-token-hint.ts';
 import type { RegisteredClient } from '../options.ts';
 import type { SessionRecord } from '../store/store.ts';
+import { langOf } from '../views/locale.ts';
 import { loggedOutPage, logoutConfirmPage } from '../views/logout.ts';
 import type { Endpoint } from './endpoint.ts';
 import { currentSession, endSession } from './login-session.ts';
@@ -25,7 +26,7 @@ const PATH = '/session/end';
 
 export const endSessionEndpoint: Endpoint = {
   mount(router, server) {
-    const errors = pageErrors(server.flaws);
+    const errors = pageErrors(server);
     router.get(PATH, errors, (ctx) => logout(ctx, server, parseQuery(ctx.querystring)));
     router.post(PATH, errors, async (ctx) => logout(ctx, server, await parseBody(ctx, ['form'])));
   },
@@ -64,9 +65,10 @@ async function logout(ctx: Context, server: ServerContext, params: Params): Prom
       const value = name === 'client_id' ? client?.clientId : params[name];
       if (value !== undefined) fields[name] = value;
     }
-    return renderPage(ctx, server.flaws, logoutConfirmPage({ action: server.url(PATH), fields }));
+    return renderPage(ctx, server.flaws, logoutConfirmPage({ action: server.url(PATH), fields, lang: langOf(server) }));
   }
-  if (params.decision === 'deny') return renderPage(ctx, server.flaws, loggedOutPage({ signedOut: false }));
+  if (params.decision === 'deny')
+    return renderPage(ctx, server.flaws, loggedOutPage({ signedOut: false, lang: langOf(server) }));
   // §2: once the user agrees (or the hint vouches for the request), the session MUST end.
   if (session && !server.flaws.has('logout-keeps-session')) await endSession(ctx, server, session);
   // The clients are told either way: flaw logout-keeps-session only leaves the session alive.
@@ -75,7 +77,13 @@ async function logout(ctx: Context, server: ServerContext, params: Params): Prom
   // straight back, and only the back channel tells the other clients.
   if (redirect === undefined) {
     const sources = [...new Set(frames.map((frame) => new URL(frame).origin))];
-    return renderPage(ctx, server.flaws, loggedOutPage({ signedOut: true, frames }), 200, sources);
+    return renderPage(
+      ctx,
+      server.flaws,
+      loggedOutPage({ signedOut: true, frames, lang: langOf(server) }),
+      200,
+      sources,
+    );
   }
   const url = new URL(redirect);
   if (params.state !== undefined) url.searchParams.set('state', params.state);

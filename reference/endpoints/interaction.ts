@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { implicitResponse } from '../grants/implicit.ts';
-import { parseBody } from '../http/body.ts';
+import { type Params, parseBody } from '../http/body.ts';
 import { invalidRequest, OAuthError } from '../http/errors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
 import type { RegisteredClient } from '../options.ts';
@@ -14,8 +14,11 @@ import { parseScope } from '../scopes.ts';
 import type { InteractionRecord } from '../store/store.ts';
 import { authenticateUser } from '../users.ts';
 import { consentPage } from '../views/consent.ts';
-import { rememberClient, rememberConsent, startSession } from './login-session.ts';
-import { loginPage } from '../views/login.ts';
+import { consentRemembered, keepConsent, rememberClient, rememberConsent, startSession } from './login-session.ts';
+import { LOGIN_SCRIPT, type LoginView, loginPage } from '../views/login.ts';
+import { scriptSource } from '../views/html.ts';
+import { decisionOf, langOf, words } from '../views/locale.ts';
+import { checkCsrf, csrfFields } from '../http/csrf.ts';
 import {
   hasInteractionCookie,
   interactionPath,
@@ -30,7 +33,7 @@ export type LoggedIn = InteractionRecord & { sub: string; authTime: number };
 
 export const interactionEndpoint: Endpoint = {
   mount(router, server) {
-    const errors = pageErrors(server.flaws);
+    const errors = pageErrors(server);
     router.get('/interaction/:id', errors, async (ctx) => {
       const { interaction, client } = await load(ctx, server);
       if (isLoggedIn(interaction) && needsConsent(server, client)) return showConsent(ctx, server, interaction, client);
@@ -40,17 +43,22 @@ export const interactionEndpoint: Endpoint = {
     router.post('/interaction/:id/login', errors, async (ctx) => {
       const { interaction, client } = await load(ctx, server);
       const params = await parseBody(ctx, ['form']);
+      const action = loginAction(server, interaction);
+      checkCsrf(ctx, server, params);
+      if (identifierOnly(server, params)) return showLogin(ctx, server, action, client, { username: params.username });
       const user = authenticateUser(server, params.username, params.password);
       if (!user) {
-        return showLogin(ctx, server, loginAction(server, interaction), client, {
+        return showLogin(ctx, server, action, client, {
           username: params.username,
-          error: 'Invalid username or password.',
+          error: words(langOf(server)).badLogin,
         });
       }
       const authTime = Math.floor(server.now() / 1000);
       const session = await startSession(ctx, server, user.sub, authTime);
       const loggedIn: LoggedIn = { ...interaction, sub: user.sub, authTime, sessionId: session.id };
-      if (!needsConsent(server, client)) return complete(ctx, server, client, loggedIn, 'approve');
+      const remembered =
+        !interaction.promptConsent && consentRemembered(server, user.sub, client.clientId, interaction.scope);
+      if (!needsConsent(server, client) || remembered) return complete(ctx, server, client, loggedIn, 'approve');
       await server.store.saveInteraction(loggedIn);
       ctx.status = 303;
       ctx.set('Location', server.url(interactionPath(interaction.id)));
@@ -59,13 +67,22 @@ export const interactionEndpoint: Endpoint = {
     router.post('/interaction/:id/consent', errors, async (ctx) => {
       const { interaction, client } = await load(ctx, server);
       const params = await parseBody(ctx, ['form']);
+      checkCsrf(ctx, server, params);
       if (!isLoggedIn(interaction)) throw invalidRequest('sign in before giving consent');
-      if (params.decision !== 'approve' && params.decision !== 'deny')
-        throw invalidRequest('decision must be approve or deny');
-      await complete(ctx, server, client, interaction, params.decision);
+      const decision = decisionOf(params, langOf(server));
+      if (!decision) throw invalidRequest('decision must be approve or deny');
+      await complete(ctx, server, client, interaction, decision);
     });
   },
 };
+
+/**
+ * Variant two-step-login: a POST with the user name and no password answers with the password page (identifier
+ * first); the user name is checked only with the password, so the first step tells nobody whether the user exists.
+ */
+export function identifierOnly(server: ServerContext, params: Params): boolean {
+  return server.variants.has('two-step-login') && params.password === undefined;
+}
 
 const loginAction = (server: ServerContext, interaction: InteractionRecord) =>
   server.url(`${interactionPath(interaction.id)}/login`);
@@ -103,13 +120,24 @@ export function showLogin(
   client: RegisteredClient,
   extra: { username?: string | undefined; error?: string } = {},
 ): void {
-  const view = {
+  const known = extra.username !== undefined && extra.username !== '';
+  const scripted = server.variants.has('spa-login');
+  const view: LoginView = {
     action,
     clientName: client.name,
+    lang: langOf(server),
+    step: server.variants.has('two-step-login') ? (known ? 'password' : 'identifier') : 'both',
+    hidden: csrfFields(ctx, server),
+    scripted,
     ...(extra.username === undefined ? {} : { username: extra.username }),
     ...(extra.error === undefined ? {} : { error: extra.error }),
   };
   renderPage(ctx, server.flaws, loginPage(view));
+  // spa-login: the page's one script is allowed by its hash; nothing else runs.
+  if (scripted) {
+    const csp = ctx.response.get('Content-Security-Policy');
+    ctx.set('Content-Security-Policy', `${csp}; script-src ${scriptSource(LOGIN_SCRIPT)}`);
+  }
 }
 
 function showConsent(
@@ -123,6 +151,8 @@ function showConsent(
     clientName: client.name,
     clientId: client.clientId,
     scopes: parseScope(interaction.scope),
+    lang: langOf(server),
+    hidden: csrfFields(ctx, server),
   };
   renderPage(ctx, server.flaws, consentPage(view));
 }
@@ -149,8 +179,10 @@ async function complete(
     );
     return redirectToClient(ctx, server, targetOf(interaction), denied.toJSON());
   }
-  if (needsConsent(server, client))
+  if (needsConsent(server, client)) {
     await rememberConsent(ctx, server, interaction.sub, client.clientId, interaction.scope);
+    keepConsent(server, interaction.sub, client.clientId, interaction.scope);
+  }
   await answerClient(ctx, server, client, interaction);
 }
 

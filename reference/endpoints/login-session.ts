@@ -12,7 +12,7 @@ import { randomToken } from '../tokens.ts';
 const COOKIE = 'idpc_session';
 
 /** The value of a cookie of the request, if it was sent exactly once. */
-function cookieValue(ctx: Context, name: string): string | undefined {
+export function cookieValue(ctx: Context, name: string): string | undefined {
   const values = ctx
     .get('cookie')
     .split(';')
@@ -107,4 +107,30 @@ export async function rememberClient(
   if (!session.clients?.includes(clientId))
     await server.store.saveSession({ ...session, clients: [...(session.clients ?? []), clientId] });
   return session.sid;
+}
+
+/**
+ * Variant remember-consent: the consents each user gave each client, kept for the server's life (Ory Hydra's
+ * `remember`, Spring Authorization Server's OAuth2AuthorizationConsentService), keyed by user and client.
+ */
+const rememberedConsents = new WeakMap<object, Map<string, Set<string>>>();
+
+function consentsOf(server: ServerContext): Map<string, Set<string>> {
+  const consents = rememberedConsents.get(server) ?? new Map<string, Set<string>>();
+  rememberedConsents.set(server, consents);
+  return consents;
+}
+
+/** Whether `sub` consented earlier to every scope of `scope` for the client (only with variant remember-consent). */
+export function consentRemembered(server: ServerContext, sub: string, clientId: string, scope: string): boolean {
+  if (!server.variants.has('remember-consent')) return false;
+  const given = consentsOf(server).get(JSON.stringify([sub, clientId]));
+  return given !== undefined && parseScope(scope).every((token) => given.has(token));
+}
+
+/** Keeps a consent for later requests of the client (only with variant remember-consent). */
+export function keepConsent(server: ServerContext, sub: string, clientId: string, scope: string): void {
+  if (!server.variants.has('remember-consent')) return;
+  const key = JSON.stringify([sub, clientId]);
+  consentsOf(server).set(key, new Set([...(consentsOf(server).get(key) ?? []), ...parseScope(scope)]));
 }

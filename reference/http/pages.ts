@@ -1,7 +1,9 @@
 /** HTML responses: pages with their security headers, and errors rendered as an error page. */
 import type { Context } from 'koa';
 import type { Flaws } from '../flaws.ts';
+import type { ServerContext } from '../context.ts';
 import { errorPage } from '../views/error.ts';
+import { langOf } from '../views/locale.ts';
 import { catchOAuthErrors } from './errors.ts';
 import { pageHeaders } from './headers.ts';
 
@@ -19,8 +21,9 @@ export function renderPage(
 }
 
 /** For browser-facing routes: any error becomes an error page (never a redirect, never a stack trace). */
-export function pageErrors(flaws: Flaws) {
+export function pageErrors(server: Pick<ServerContext, 'flaws' | 'variants'>) {
   return catchOAuthErrors((ctx, oauth) => {
-    renderPage(ctx, flaws, errorPage({ error: oauth.error, description: oauth.description }), oauth.status);
+    const view = { error: oauth.error, description: oauth.description, lang: langOf(server) };
+    renderPage(ctx, server.flaws, errorPage(view), oauth.status);
   });
 }

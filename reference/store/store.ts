@@ -116,6 +116,8 @@ export interface InteractionRecord {
   sessionId?: string;
   /** The claims request parameter's claims (OIDC Core §5.5). */
   claims?: RequestedClaims;
+  /** prompt=consent (OIDC Core §3.1.2.1): a consent remembered earlier (variant remember-consent) is not used. */
+  promptConsent?: boolean;
   expiresAt: number;
 }
 

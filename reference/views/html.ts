@@ -3,11 +3,27 @@
  * template is escaped unless it is itself the result of `html` (already safe markup).
  */
 
+import { createHash } from 'node:crypto';
+import type { Lang } from './locale.ts';
+
 export class SafeHtml {
   constructor(readonly value: string) {}
   toString(): string {
     return this.value;
   }
+}
+
+/** The CSP source that allows one inline script (or event handler, with 'unsafe-hashes') by its SHA-256. */
+export function scriptSource(script: string): string {
+  return `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+}
+
+/**
+ * A JSON value to embed in a `<script type="application/json">` data block: `<`, `>` and `&` escaped so that no
+ * `</script>` or comment can end the block early.
+ */
+export function jsonData(value: unknown): SafeHtml {
+  return new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026'));
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -52,10 +68,14 @@ const STYLE = `
   .client { color: #1d2330; font-weight: 600; }
 `;
 
-/** A complete page: inline style only, no scripts, no external resources. */
-export function page(title: string, body: SafeHtml): string {
+/**
+ * A complete page: inline style only, no external resources, and no scripts but the ones `scripts` names (each allowed
+ * by its hash in the page's Content-Security-Policy, see `scriptSource`).
+ */
+export function page(title: string, body: SafeHtml, lang: Lang = 'en', scripts: readonly string[] = []): string {
+  const inline = scripts.map((script) => html`<script>${new SafeHtml(script)}</script>`);
   return html`<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -66,6 +86,7 @@ export function page(title: string, body: SafeHtml): string {
 <main>
 ${body}
 </main>
+${inline}
 </body>
 </html>
 `.value;

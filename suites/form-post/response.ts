@@ -12,13 +12,13 @@ export default defineScenario({
       section: '2',
       level: 'MUST',
       party: 'server',
-      note: 'a form POSTed to the redirection URI, the parameters as its values',
+      note: 'a form auto-submitted by POST to the redirection URI, the parameters as its values',
     },
   },
   severity: 'medium',
   appliesTo: 'oauth2',
   requires: { roles: ['confidential'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
-  catches: ['form-post-in-query'],
+  catches: ['form-post-in-query', 'form-post-not-submitting'],
   async run(ctx) {
     const modes = ctx.target.discovery?.response_modes_supported;
     if (!Array.isArray(modes) || !modes.includes('form_post'))
@@ -32,14 +32,24 @@ export default defineScenario({
       { response_mode: 'form_post', ...pkceParams(ctx) },
       { session: 'shared' },
     );
+    const per = ctx.req.formPost_2;
+    const when = 'The authorization response to a request with response_mode=form_post';
+    if (outcome.kind === 'page' && outcome.unsentForm) {
+      const form = outcome.unsentForm;
+      throw new CheckFailure(
+        `${when} was a page holding a form (${form.method}, fields ${form.fields.join(', ') || 'none'}) to ` +
+          `${shown(form.url)} that the page never submitted: the browser watched it for ${form.waitedMs} ms with its ` +
+          'scripts running; OAuth 2.0 Form Post Response Mode §2 requires the parameters as "HTML form values that ' +
+          'are auto-submitted in the User Agent", not a form left for the user to send.',
+        { requirement: per, kind: 'refused-wrongly' },
+      );
+    }
     if (outcome.kind !== 'redirect')
       throw new PreconditionError(
         `the code flow request with response_mode=form_post ${describeOutcome(outcome)}: it never reached the ` +
           'redirect URI, so there is no response to judge',
       );
-    const per = ctx.req.formPost_2;
     const registered = outcome.request.redirect_uri!;
-    const when = 'The authorization response to a request with response_mode=form_post';
     if (outcome.method !== 'POST') {
       throw new CheckFailure(
         `${when} reached the redirect URI by ${outcome.method ?? 'a redirect (GET)'}${inUrl(outcome.url)}; OAuth 2.0 ` +
@@ -58,6 +68,12 @@ export default defineScenario({
         { requirement: per },
       );
     }
+    if (outcome.formTaken)
+      throw new PreconditionError(
+        `${when} was a page holding a form to the redirect URI, which the login driver took off the page without ` +
+          'running its scripts: whether the page submits it by itself is unseen; use the auto or browser driver ' +
+          '(login.driver "auto", the default, or "browser"), which shows the page in Chromium',
+      );
     const fields = outcome.formFields ?? {};
     if (!fields.code && !fields.error) {
       throw new CheckFailure(

@@ -61,7 +61,7 @@ describe('idp-conformance serve --port 0 --target-out FILE', () => {
       issuer,
       tokenRequestEncoding: 'form',
       user: { username: 'alice', password: expect.any(String) },
-      login: { driver: 'form' },
+      login: { driver: 'auto' },
       expectedFailures: [],
       hooks: { rotateKeys: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/admin\/[\w-]+\/rotate-keys$/) },
       clients: {

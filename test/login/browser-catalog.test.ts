@@ -1,9 +1,9 @@
 /**
  * The browser login driver over a representative part of the catalog, against the reference: the same statuses as
- * the form driver; the scenarios that need a fresh sign-in (prompt=login, max_age, consent, deny) still get one, so
- * the flaws they claim still fail them; and the walks that share the run's IdP session share one browser context
- * (its cookies carry the sign-in) instead of a context each. No timing is asserted: `npm run bench -- --only browser`
- * measures the time.
+ * the auto driver of the reference's target config (over HTTP; a form_post page in Chromium); the scenarios that
+ * need a fresh sign-in (prompt=login, max_age, consent, deny) still get one, so the flaws they claim still fail
+ * them; and the walks that share the run's IdP session share one browser context (its cookies carry the sign-in)
+ * instead of a context each. No timing is asserted: `npm run bench -- --only browser` measures the time.
  */
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,11 +60,14 @@ const SCENARIOS = IDS.map((id) => {
 /** At least one page per scenario: each of them walks at least once. */
 const IDS_SHARED_MIN = 4;
 
-async function run(driver: 'form' | 'browser', flaws: FlawName[] = [], ids = IDS): Promise<Report> {
+async function run(driver: 'auto' | 'browser' | 'form', flaws: FlawName[] = [], ids = IDS): Promise<Report> {
   const ref = await startEmbeddedReference({ flaws });
   try {
     return await runConformance({
-      target: { ...ref.target, login: driver === 'browser' ? { driver } : ref.target.login },
+      target: {
+        ...ref.target,
+        login: driver === 'browser' ? { driver } : driver === 'form' ? { driver } : ref.target.login,
+      },
       scenarios: SCENARIOS.filter((s) => ids.includes(s.id)),
       browser: host,
       seed: 11,
@@ -78,8 +81,8 @@ const statuses = (report: Report): Record<string, string> =>
   Object.fromEntries(report.results.map((r) => [r.id, `${r.status}${r.status === 'error' ? `: ${r.message}` : ''}`]));
 
 describe('the browser login driver over part of the catalog, against the reference', () => {
-  it('gives every scenario the status the form driver gives it, none an error', { timeout: 600_000 }, async () => {
-    const form = statuses(await run('form'));
+  it('gives every scenario the status the auto driver gives it, none an error', { timeout: 600_000 }, async () => {
+    const form = statuses(await run('auto'));
     const browser = statuses(await run('browser'));
     expect(browser).toEqual(form);
     expect(Object.values(form).filter((s) => !['passed', 'skipped'].includes(s))).toEqual([]);
@@ -120,6 +123,23 @@ describe('the browser login driver over part of the catalog, against the referen
     const report = await run('browser', ['form-post-in-query'], ['form-post.response']);
     expect(statuses(report)).toEqual({ 'form-post.response': 'failed' });
     expect(report.results[0]?.message).toMatch(/a form POSTed to the registered redirect URI .* in its URL/);
+  });
+
+  it('passes form-post.response only when the page submits its form itself (flaw form-post-not-submitting)', {
+    timeout: 600_000,
+  }, async () => {
+    for (const driver of ['auto', 'browser'] as const) {
+      expect(statuses(await run(driver, [], ['form-post.response'])), driver).toEqual({
+        'form-post.response': 'passed',
+      });
+      const report = await run(driver, ['form-post-not-submitting'], ['form-post.response']);
+      expect(statuses(report), driver).toEqual({ 'form-post.response': 'failed' });
+      expect(report.results[0]?.message).toMatch(/never submitted: the browser watched it for \d+ ms/);
+    }
+    // The form driver runs no script: it cannot tell, and says so (an error, never a pass).
+    const form = await run('form', [], ['form-post.response']);
+    expect(form.results.map((r) => r.status)).toEqual(['error']);
+    expect(form.results[0]?.message).toMatch(/whether the page submits it by itself is unseen/);
   });
 
   it('walks on the shared session share one context: code flows after the first sign in without one each', {

@@ -10,6 +10,36 @@ import { GLEWLWYD_MENUS } from './glewlwyd-fixtures.ts';
 const read = (html: string, status = 200) => readPage(html, 'https://idp.test/page', status);
 
 describe('what a page is', () => {
+  it('reads German pages: identifier first, login, consent, interstitial and error (variant locale-de)', () => {
+    const identifier = classify(
+      read('<form method=post><label for=u>Kennung</label><input id=u name=kennung><button>Weiter</button></form>'),
+    );
+    expect(identifier).toMatchObject({ kind: 'identifier', username: { name: 'kennung' }, submit: { text: 'Weiter' } });
+    // Keycloak's consent form in German: two submit inputs named accept and cancel, "Ja" and "Nein".
+    const consent = classify(
+      read(
+        '<h1>Zugriff gewähren</h1><p>Die Anwendung möchte auf Ihr Profil zugreifen.</p><form method=post>' +
+          '<input type=submit name=accept value=Ja><input type=submit name=cancel value=Nein></form>',
+      ),
+    );
+    expect(consent).toMatchObject({ kind: 'consent', approve: { value: 'Ja' }, deny: { value: 'Nein' } });
+    const worded = classify(
+      read(
+        '<p>Beispiel bittet um Zugriff auf Ihre E-Mail-Adresse.</p><form method=post>' +
+          '<button name=e value=1>Zulassen</button><button name=e value=0>Nicht zulassen</button></form>',
+      ),
+    );
+    expect(worded).toMatchObject({ kind: 'consent', approve: { value: '1' }, deny: { value: '0' } });
+    const again = classify(
+      read('<p>Ihre Sitzung ist abgelaufen.</p><form method=post><button>Erneut anmelden</button>'),
+    );
+    expect(again).toMatchObject({ kind: 'continue' });
+    const error = classify(read('<div class=alert role=alert>Der Code ist ungültig.</div><a href=/>Startseite</a>'));
+    expect(error).toMatchObject({ kind: 'error', alert: { text: 'Der Code ist ungültig.' } });
+    const signedIn = classify(read('<p>Angemeldet als alice</p><form method=post><button>Abmelden</button></form>'));
+    expect(signedIn.kind).toBe('other');
+  });
+
   it('a lone "Continue" on a page that asks for nothing is an interstitial, not a consent', () => {
     expect(classify(read('<h1>Welcome back</h1><form method=post><button>Continue</button></form>')).kind).toBe(
       'continue',
