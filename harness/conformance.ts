@@ -63,6 +63,7 @@ export async function runSuite(plan: RunPlan): Promise<Report> {
       session ? withConfig(plan, session.withClients(config)) : plan,
       target,
       session?.refused,
+      session?.guessedScopes,
     );
   } finally {
     // Whatever ended the scenarios (their end, a failure, a timeout): the registered clients are deleted.

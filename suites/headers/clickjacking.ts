@@ -10,7 +10,11 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['public', 'confidential', 'confidential2', 'device'],
+    user: true,
+    capabilities: ['endpoint:authorization'],
+  },
   catches: ['no-frame-protection'],
   async run(ctx) {
     // A third-party client first: it is the one shown a consent page.

@@ -34,7 +34,11 @@ export default defineScenario({
   },
   severity: 'low',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2', 'device'],
+    user: true,
+    capabilities: ['endpoint:authorization'],
+  },
   catches: ['no-referrer-policy'],
   async run(ctx) {
     const client =

@@ -16,6 +16,8 @@ export interface RegistrarOptions {
   initialAccessToken?: string;
   /** Leave registration_endpoint out of discovery. */
   noEndpoint?: boolean;
+  /** The registration response's scope: left out (`null`), or this value instead of the one asked for. */
+  scopeAnswer?: string | null;
 }
 
 export interface Registrar {
@@ -74,8 +76,16 @@ export async function startRegistrar(options: RegistrarOptions = {}): Promise<Re
       const secret = `sec-${randomBytes(16).toString('hex')}`;
       const token = `rat-${randomBytes(16).toString('hex')}`;
       clients.set(id, { metadata, secret, token });
+      const { scope, ...rest } = metadata;
+      const answered =
+        options.scopeAnswer === undefined
+          ? { scope }
+          : options.scopeAnswer === null
+            ? {}
+            : { scope: options.scopeAnswer };
       return json(res, 201, {
-        ...metadata,
+        ...rest,
+        ...answered,
         client_id: id,
         client_secret: secret,
         client_secret_expires_at: 0,

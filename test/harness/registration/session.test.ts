@@ -74,6 +74,37 @@ describe('a run with registration on', () => {
     expect(r.results.find((x) => x.id === 'reg.uses-machine')!.status).toBe('passed');
   });
 
+  it("takes the scope the registration response states; the harness's own request only as a guess", async () => {
+    const scopes = new Map<string, { scope: string; guessed: boolean }>();
+    const SEES_SCOPE = defineScenario({
+      id: 'reg.sees-scope',
+      title: 'reads the registered clients scope',
+      requirements: REQ,
+      severity: 'info',
+      requires: { roles: ['confidential'] },
+      run(ctx) {
+        const c = ctx.client('confidential');
+        scopes.set(registrar!.issuer, { scope: c.scope, guessed: c.scopeGuessed === true });
+      },
+    });
+    for (const scopeAnswer of ['openid api:read', null] as const) {
+      await registrar?.close();
+      registrar = await startRegistrar({ scopeAnswer });
+      await runSuite(
+        planRun({
+          config: validateConfig({ issuer: registrar.issuer, registration: { enabled: true } }),
+          scenarios: [SEES_SCOPE],
+        }),
+      );
+      // Stated: the IdP's value, a fact. Silent: what the harness asked for, marked as its guess.
+      expect(scopes.get(registrar.issuer)).toEqual(
+        scopeAnswer === null
+          ? { scope: 'openid profile email offline_access api:read', guessed: true }
+          : { scope: 'openid api:read', guessed: false },
+      );
+    }
+  });
+
   it('registers only the roles the config lacks, and only those the selection needs', async () => {
     const { report, registrar } = await run(
       {},
