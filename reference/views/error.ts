@@ -1,11 +1,18 @@
 /** The error page: shown instead of redirecting when the redirect_uri cannot be trusted (RFC 6749 §4.1.2.1). */
 import { html, page } from './html.ts';
 
+/**
+ * A documentation link on another origin, as real products' error pages carry: the page's Referrer-Policy
+ * (no-referrer, reference/http/headers.ts) is what keeps the page's URL, with the request, from that site.
+ */
+const ERROR_DOCUMENTATION = 'https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1';
+
 export function errorPage(view: { error: string; description: string }): string {
   return page(
     'Sign-in error',
     html`<h1>Something went wrong</h1>
 <p>The application sent an invalid sign-in request, so you have not been redirected back to it.</p>
-<div class="error" role="alert"><code>${view.error}</code>: ${view.description}</div>`,
+<div class="error" role="alert"><code>${view.error}</code>: ${view.description}</div>
+<p><a href="${ERROR_DOCUMENTATION}">What this error means (RFC 6749 §4.1.2.1)</a></p>`,
   );
 }
