@@ -126,6 +126,17 @@ describe("browser.clickjacking's framing page", () => {
     expect(report.results[0]!.message).toContain(`A page on http://localhost:${port} framed the login page`);
   }, 60_000);
 
+  it('needs no user: with nothing but the issuer and registration it frames the login page and judges', async () => {
+    // Before (issue 39): an error, "no user is configured", from the browser login driver made before any use.
+    for (const flaws of [[], ['no-frame-protection']] as FlawName[][]) {
+      const report = await runOn({ flaws }, [byId('browser.clickjacking')], undefined, (t) => ({
+        issuer: t.issuer,
+        registration: { enabled: true },
+      }));
+      expect(show(report.results[0]!)).toMatch(flaws.length ? /^browser.clickjacking: failed/ : /: passed$/);
+    }
+  }, 60_000);
+
   it('a host it cannot listen on is a set-up error that names the setting', async () => {
     const report = await runOn({}, [byId('browser.clickjacking')], undefined, (t) => ({
       ...t,
