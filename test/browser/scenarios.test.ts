@@ -137,6 +137,16 @@ describe("browser.clickjacking's framing page", () => {
     }
   }, 60_000);
 
+  it('headers.* read the HTML of the pages the browser driver walked (their metas, links, controls)', async () => {
+    const report = await runOn({}, [byId('headers.referrer-policy')], undefined, (t) => ({
+      ...t,
+      login: { driver: 'browser' },
+    }));
+    const notes = report.results[0]!.evidence.flatMap((e) => (e.kind === 'note' ? [e.text] : []));
+    expect(show(report.results[0]!)).toMatch(/: passed$/);
+    expect(notes.find((n) => n.startsWith('The login page'))).toMatch(/: Referrer-Policy no-referrer, meta referrer/);
+  }, 60_000);
+
   it('a host it cannot listen on is a set-up error that names the setting', async () => {
     const report = await runOn({}, [byId('browser.clickjacking')], undefined, (t) => ({
       ...t,
