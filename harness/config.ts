@@ -27,6 +27,12 @@ export interface Client {
   clientSecret?: string;
   redirectUri?: string;
   scope: string;
+  /**
+   * The scope is the harness's, not a statement of the client's scope: the config names none (the default applied),
+   * or the client was registered for the run and the registration response did not state its scope (the harness's
+   * request stands). Never a premise for a failure: scope rules judge only against scopes the server declared.
+   */
+  scopeGuessed?: true;
   authMethod: AuthMethod;
   firstParty?: boolean;
   /** A registered post_logout_redirect_uri (OIDC RP-Initiated Logout §2). */
@@ -45,11 +51,14 @@ export interface Client {
 
 /**
  * The configured clients, with defaults. A client without a scope asks for `openid` where the target is (or may be)
- * an OpenID provider, for nothing on an OAuth 2.0 authorization server (`protocol`, or the kind the harness found).
+ * an OpenID provider, for nothing on an OAuth 2.0 authorization server (`protocol`, or the kind the harness found);
+ * that scope, and the scope of a role in `guessedScopes` (registered, the registration response silent on it), is
+ * marked `scopeGuessed`.
  */
 export function resolveClients(
   config: TargetConfig,
   protocol: 'oauth2' | 'oidc' | undefined = config.protocol,
+  guessedScopes: ReadonlySet<ClientRole> = new Set(),
 ): Partial<Record<ClientRole, Client>> {
   const out: Partial<Record<ClientRole, Client>> = {};
   for (const role of CLIENT_ROLES) {
@@ -61,6 +70,7 @@ export function resolveClients(
       ...(c.clientSecret ? { clientSecret: c.clientSecret } : {}),
       ...(c.redirectUri ? { redirectUri: c.redirectUri } : {}),
       scope: c.scope ?? (['machine', 'exchange'].includes(role) || protocol === 'oauth2' ? '' : 'openid'),
+      ...(c.scope === undefined || guessedScopes.has(role) ? { scopeGuessed: true as const } : {}),
       authMethod: c.authMethod ?? (c.clientSecret ? 'client_secret_basic' : c.privateJwk ? 'private_key_jwt' : 'none'),
       ...(c.firstParty === undefined ? {} : { firstParty: c.firstParty }),
       ...(c.postLogoutRedirectUri ? { postLogoutRedirectUri: c.postLogoutRedirectUri } : {}),

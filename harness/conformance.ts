@@ -75,6 +75,7 @@ async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
       session ? withConfig(plan, session.withClients(config)) : plan,
       target,
       session?.refused,
+      session?.guessedScopes,
     );
   } finally {
     // Whatever ended the scenarios (their end, a failure, a timeout): the registered clients are deleted.

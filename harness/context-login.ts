@@ -101,16 +101,30 @@ export function browserToolsMaker(scope: Scope, parts: LoginParts, base: () => O
     if (!scenario.requires?.browser)
       throw new HarnessError(`scenario ${scenario.id} uses ctx.browser but does not declare requires.browser`);
     if (tools) return tools;
-    const driver = trackedDriver(scope.activity, browserLoginDriver(config, parts.env));
-    const authorize = parts.authorizeWith(() => driver);
+    // Made on first use: a scenario that only opens pages (no sign-in) runs without a configured user.
+    let made: LoginDriver | undefined;
+    const driver = (): LoginDriver => {
+      made ??= trackedDriver(scope.activity, browserLoginDriver(config, parts.env));
+      return made;
+    };
+    const authorize = parts.authorizeWith(driver);
     const newPage = async (): Promise<Page> => {
       const context = await parts.newBrowserContext();
       return context.pages()[0] ?? context.newPage(); // a context opened ahead comes with a blank page
     };
     const framing = { host: config.browser?.framingHost ?? '127.0.0.1', port: config.browser?.framingPort ?? 0 };
     // The same ctx with the browser as its login driver (a prototype view: spreading would run base's getters).
-    const view = Object.create(base(), { login: { value: driver }, authorize: { value: authorize } });
-    tools = { login: driver, authorize, flows: createFlows(view), newPage, screenshot: parts.screenshot, framing };
+    const view = Object.create(base(), { login: { get: driver }, authorize: { value: authorize } });
+    tools = {
+      get login() {
+        return driver();
+      },
+      authorize,
+      flows: createFlows(view),
+      newPage,
+      screenshot: parts.screenshot,
+      framing,
+    };
     return tools;
   };
 }

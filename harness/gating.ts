@@ -36,12 +36,17 @@ const OBSERVABLE: ReadonlySet<Capability> = new Set<Capability>(['grant:refresh_
 export const gateMayLogIn = (requires: { capabilities?: readonly Capability[] } | undefined): boolean =>
   requires?.capabilities?.some((c) => OBSERVABLE.has(c)) ?? false;
 
-/** The code-flow role a scenario's refresh would use: its first declared role with a redirect URI. */
-function probeRole(s: Scenario, clients: Partial<Record<ClientRole, Client>>): ClientRole | undefined {
-  const roles: readonly ClientRole[] = s.requires?.roles?.length
-    ? s.requires.roles
-    : ['confidential', 'public', 'confidential2'];
-  return roles.find((r) => clients[r]?.redirectUri);
+/** Every code-flow client role, in the order probed after a scenario's own. */
+const PROBE_ROLES: readonly ClientRole[] = ['confidential', 'public', 'confidential2', 'keyed'];
+
+/**
+ * The code-flow roles the capability probe tries, until one shows the capability: the scenario's declared roles with
+ * a redirect URI first, then every other configured code-flow client (a target that issues refresh tokens to one
+ * client issues them: what the full run, whose scenarios observe every client, would find).
+ */
+function probeRoles(s: Scenario, clients: Partial<Record<ClientRole, Client>>): ClientRole[] {
+  const own = s.requires?.roles ?? [];
+  return [...new Set([...own, ...PROBE_ROLES])].filter((r) => clients[r]?.redirectUri);
 }
 
 /** Why an OIDC-only scenario does not apply to this target (an OAuth 2.0 authorization server), if it does not. */
@@ -53,7 +58,8 @@ export function kindSkip(s: Pick<Scenario, 'appliesTo'>, target: Pick<Target, 'k
 /**
  * Why a scenario cannot run against this target and config, or undefined when it can. A missing
  * observable capability (a refresh_token grant) is first looked for by `probe` (one code flow per
- * client role, shared by the run): a token response with a refresh_token enables it for that role.
+ * client role, shared by the run), with every code-flow client until one shows it: a token response
+ * with a refresh_token enables it. The skip names every client tried and what it got.
  */
 export async function gate(
   s: Scenario,
@@ -86,12 +92,14 @@ export async function gate(
       `tell ${caps.map(describeCapability).join(', ')}`
     );
   }
-  const role = probeRole(s, clients);
   const probeNotes: string[] = [];
-  if (role && probe && caps.some((c) => OBSERVABLE.has(c)) && config.user) {
-    const problem = await probe(role);
-    if (problem) probeNotes.push(problem);
-    caps = caps.filter((c) => !target.observed(role).has(c));
+  if (probe && caps.some((c) => OBSERVABLE.has(c)) && config.user) {
+    for (const role of probeRoles(s, clients)) {
+      const problem = await probe(role);
+      if (problem) probeNotes.push(problem);
+      caps = caps.filter((c) => !target.supports(c));
+      if (!caps.some((c) => OBSERVABLE.has(c))) break;
+    }
   }
   if (!caps.length) return undefined;
   return (

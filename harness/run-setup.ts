@@ -45,6 +45,8 @@ export interface RunShared {
   clients: Partial<Record<ClientRole, Client>>;
   /** Roles the IdP refused to register (harness/registration/session.ts): their scenarios skip with the reason. */
   refusedRoles: ReadonlyMap<ClientRole, string> | undefined;
+  /** Registered roles whose scope the registration response did not state (Client.scopeGuessed). */
+  guessedScopes: ReadonlySet<ClientRole>;
   origins: OriginPolicy;
   browser: BrowserHost;
   /**
@@ -87,14 +89,20 @@ function lazyContext(browser: BrowserHost): LazyContext {
 }
 
 /** Step 1: the run's browser, session, store and traffic made for the plan and its target. */
-export function resolveRun(plan: RunPlan, target: Target, refusedRoles?: ReadonlyMap<ClientRole, string>): RunShared {
+export function resolveRun(
+  plan: RunPlan,
+  target: Target,
+  refusedRoles?: ReadonlyMap<ClientRole, string>,
+  guessedScopes: ReadonlySet<ClientRole> = new Set(),
+): RunShared {
   const { config } = plan;
   const browser = plan.browser ?? new BrowserHost();
   return {
     plan,
     target,
-    clients: resolveClients(config, target.kind.protocol),
+    clients: resolveClients(config, target.kind.protocol, guessedScopes),
     refusedRoles,
+    guessedScopes,
     origins: target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] }),
     browser,
     session: config.login.shareSession === false ? undefined : new LoginSession(),

@@ -239,11 +239,12 @@ export async function runScenarios(
   plan: RunPlan,
   target: Target,
   refusedRoles?: ReadonlyMap<ClientRole, string>,
+  guessedScopes?: ReadonlySet<ClientRole>,
 ): Promise<RunOutcome> {
-  const resolved = resolveRun(plan, target, refusedRoles);
+  const resolved = resolveRun(plan, target, refusedRoles, guessedScopes);
   await settleKind(resolved);
   // The clients' default scope follows the kind (openid only for an OpenID provider).
-  resolved.clients = resolveClients(plan.config, target.kind.protocol);
+  resolved.clients = resolveClients(plan.config, target.kind.protocol, resolved.guessedScopes);
   const run: Run = { ...resolved, probe: refreshProber(resolved) };
   const { redactor } = plan;
   const expected = new Set(plan.config.expectedFailures);

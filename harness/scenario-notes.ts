@@ -3,6 +3,7 @@
  * not advertise and what enabled them, and the token responses met on its way that deviate from
  * RFC 6749 §5.1 (said, never judged: token.response-format judges them).
  */
+import { CLIENT_ROLES } from './requirements.ts';
 import type { Recorder } from './recorder.ts';
 import type { Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
@@ -47,7 +48,8 @@ export function noteTokenResponseDeviations(target: Target, recorder: Recorder):
 
 /** A note for every required capability discovery did not advertise, saying what enabled it. */
 export function noteImpliedCapabilities(s: Scenario, target: Target, recorder: Recorder): void {
-  const roles = s.requires?.roles ?? [];
+  // The scenario's own roles first, then any client's: the capability probe tries every code-flow client.
+  const roles = [...new Set([...(s.requires?.roles ?? []), ...CLIENT_ROLES])];
   for (const c of s.requires?.capabilities ?? []) {
     const via = target.capabilities.has(c)
       ? undefined

@@ -55,7 +55,7 @@ export { GRANT } from './target.ts';
 export { describeOutcome } from './flows.ts';
 /** A page's HTML read as a browser parses it (parse5), without running its scripts: forms, controls, text, metas. */
 export { readPage } from './login/html.ts';
-export type { PageMeta, PageModel } from './login/page.ts';
+export type { PageMeta, PageModel, PageReference } from './login/page.ts';
 export type { AuthorizeResult, CodeFlowOptions, CodeResult, Flows } from './flow-types.ts';
 export type { TokenSet } from './token-set.ts';
 

@@ -43,6 +43,8 @@ export const FLAWS = {
   'exchange-upscope': "token exchange grants scopes beyond the subject token's",
   'exchange-subject-unverified': 'token exchange accepts a subject token without verifying it',
   'implicit-issues-refresh': 'the implicit grant returns a refresh token',
+  'implicit-for-every-client':
+    'the implicit grant is allowed for every client, not only the ones configured for it (SPEC VER-2, SVC-4)',
   'password-issues-refresh': 'the password grant returns a refresh token',
   'no-store-missing': 'token responses lack Cache-Control: no-store',
   'token-type-missing': 'token responses omit token_type (RFC 6749 §5.1: REQUIRED)',

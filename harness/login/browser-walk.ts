@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 import { PreconditionError } from '../failures.ts';
+import { DEFAULT_LIMITS } from '../limits.ts';
 import { OffOriginError } from '../http.ts';
 import type { PageKind, PageVisit, RedirectRecord, RequestRecord } from './driver.ts';
 import {
@@ -370,11 +371,19 @@ export class BrowserWalk implements TabClient {
   /** The current page, passed as a `kind` page. */
   async visit(kind: PageKind): Promise<PageVisit> {
     const doc = this.#document;
+    // The HTML as served (not the DOM after its scripts), as the form driver reads it: its metas and references.
+    const body = doc
+      ? await doc.text().then(
+          (t) => t.slice(0, DEFAULT_LIMITS.maxBodyBytes),
+          () => undefined,
+        )
+      : undefined;
     return {
       kind,
       url: this.documentUrl,
       status: this.status,
       headers: doc ? await this.#headersOf(doc).catch(() => ({})) : {},
+      ...(body === undefined ? {} : { body }),
     };
   }
 

@@ -150,7 +150,7 @@ export interface PageVisit {
   status: number;
   /** Response headers, names in lower case (repeated headers joined with ", "). */
   headers: Record<string, string>;
-  /** The page's HTML, where the driver read it (the form driver): e.g. for a referrer meta tag. */
+  /** The page's HTML as served, where the driver read it: e.g. for a referrer meta tag. */
   body?: string;
 }
 

@@ -16,10 +16,12 @@ import {
   MAX_FORMS,
   MAX_FRAMES,
   MAX_METAS,
+  MAX_REFERENCES,
   MAX_TEXT,
   type PageAlert,
   type PageMeta,
   type PageControl,
+  type PageReference,
   type PageForm,
   type PageModel,
   isSubmit,
@@ -136,6 +138,7 @@ export function readPage(html: string, url: string, status: number): PageModel {
   let scripts = 0;
   const metas: PageMeta[] = [];
   const frames: string[] = [];
+  const references: PageReference[] = [];
   let cut: string | undefined;
   const parser = new ScriptlessParser();
 
@@ -218,6 +221,8 @@ export function readPage(html: string, url: string, status: number): PageModel {
     if ((name === 'iframe' || name === 'frame') && a.src !== undefined && frames.length < MAX_FRAMES) {
       frames.push(a.src);
     }
+    const reference = referenceOf(name, a);
+    if (reference && references.length < MAX_REFERENCES) references.push(reference);
     if (name === 'meta' && metas.length < MAX_METAS && (a.name !== undefined || a['http-equiv'] !== undefined)) {
       metas.push({
         ...(a.name !== undefined ? { name: a.name.trim().toLowerCase() } : {}),
@@ -335,7 +340,29 @@ export function readPage(html: string, url: string, status: number): PageModel {
     ...(alerts.length ? { alerts } : {}),
     ...(metas.length ? { metas } : {}),
     ...(frames.length ? { frames } : {}),
+    ...(references.length ? { references } : {}),
   };
+}
+
+/** Elements whose src the browser fetches as the page renders. */
+const LOADS_SRC = new Set(['script', 'img', 'iframe', 'frame', 'audio', 'video', 'source', 'track', 'embed', 'input']);
+/** link rel values the browser fetches without a click. */
+const LOADED_RELS = /\b(stylesheet|icon|preload|prefetch|modulepreload|manifest|apple-touch-icon)\b/;
+
+/** The URL an element refers to, if any: what it loads, or where it leads (a link, a form's action). */
+function referenceOf(name: string, a: Record<string, string>): PageReference | undefined {
+  const rel = (a.rel ?? '').toLowerCase();
+  const extra = {
+    noreferrer: /(^|\s)noreferrer(\s|$)/.test(rel),
+    ...(a.referrerpolicy !== undefined ? { referrerPolicy: a.referrerpolicy.trim().toLowerCase() } : {}),
+  };
+  if (LOADS_SRC.has(name) && a.src && (name !== 'input' || a.type?.toLowerCase() === 'image'))
+    return { kind: 'load', tag: name, url: a.src, ...extra };
+  if (name === 'link' && a.href)
+    return { kind: LOADED_RELS.test(rel) ? 'load' : 'link', tag: name, url: a.href, ...extra };
+  if ((name === 'a' || name === 'area') && a.href) return { kind: 'link', tag: name, url: a.href, ...extra };
+  if (name === 'form' && a.action) return { kind: 'link', tag: name, url: a.action, ...extra };
+  return undefined;
 }
 
 /**

@@ -17,6 +17,8 @@ export const MAX_ALERTS = 20;
 /** At most this many `<meta name>` / `<meta http-equiv>` tags are read from a page. */
 export const MAX_METAS = 64;
 export const MAX_FRAMES = 64;
+/** At most this many references (resources loaded, links, form actions) are read from a page. */
+export const MAX_REFERENCES = 256;
 export const MAX_ALERT_TEXT = 200;
 
 export interface PageControl {
@@ -91,6 +93,24 @@ export interface PageModel {
   metas?: PageMeta[];
   /** The src of its `<iframe>` and `<frame>` elements as written, in document order (at most MAX_FRAMES). */
   frames?: string[];
+  /**
+   * What the page makes the browser request or lets the user follow, in document order (at most MAX_REFERENCES):
+   * where a browser may send the page's URL as Referer (W3C Referrer Policy §3).
+   */
+  references?: PageReference[];
+}
+
+/** A URL a page refers to: a resource it loads, a link, a form's action. */
+export interface PageReference {
+  /** `load`: fetched as the page renders (src, stylesheet, icon, preload); `link`: a link or a form's action. */
+  kind: 'load' | 'link';
+  tag: string;
+  /** The URL as written (resolve it against the page's URL). */
+  url: string;
+  /** rel="noreferrer" (links: no Referer at all, HTML §4.6.6.15). */
+  noreferrer: boolean;
+  /** Its referrerpolicy attribute, lower-cased, when it has one. */
+  referrerPolicy?: string;
 }
 
 /** A `<meta>` tag that names a value (`name="referrer"`) or stands for a header (`http-equiv="refresh"`). */

@@ -206,6 +206,7 @@ export class RegistrationSession {
   readonly #log: (line: string) => void;
   readonly #registered = new Map<ClientRole, { registration: Registration; entry: ClientEntry }>();
   readonly #refused = new Map<ClientRole, string>();
+  readonly #guessedScopes = new Set<ClientRole>();
   #cleanup: Promise<RegistrationSummary['notDeleted']> | undefined;
   #unguard: (() => void) | undefined;
 
@@ -249,8 +250,13 @@ export class RegistrationSession {
       )
         ? (r.metadata.token_endpoint_auth_method as ClientEntry['authMethod'])
         : undefined);
+    // The scope the IdP states it registered (RFC 7591 §3.2.1) is a fact; without it, the harness's request stands,
+    // a guess (Client.scopeGuessed) that no scope rule takes as the client's scope.
+    const stated = typeof r.metadata.scope === 'string' ? { scope: r.metadata.scope } : {};
+    if (!('scope' in stated)) this.#guessedScopes.add(role);
     const entry: ClientEntry = {
       ...request.entry,
+      ...stated,
       clientId: r.clientId,
       ...(r.clientSecret && authMethod !== 'none' && authMethod !== 'private_key_jwt'
         ? { clientSecret: r.clientSecret }
@@ -269,6 +275,11 @@ export class RegistrationSession {
   /** Why a role's scenarios cannot run: the IdP's refusal. */
   get refused(): ReadonlyMap<ClientRole, string> {
     return this.#refused;
+  }
+
+  /** Registered roles whose scope the registration response did not state: the harness's request is a guess. */
+  get guessedScopes(): ReadonlySet<ClientRole> {
+    return this.#guessedScopes;
   }
 
   get registeredRoles(): ClientRole[] {

@@ -188,7 +188,12 @@ export function checkRequest(
   const implicit = parts.token || parts.idToken;
   // OIDC Registration §2: a hybrid response type needs both the authorization_code and the implicit grant.
   const grants = [...(parts.code ? ['authorization_code'] : []), ...(implicit ? ['implicit'] : [])];
-  const missing = grants.filter((grant) => !(client.grantTypes as readonly string[]).includes(grant));
+  // Flaw implicit-for-every-client: the implicit grant is not limited to the clients configured for it.
+  const missing = grants.filter(
+    (grant) =>
+      !(client.grantTypes as readonly string[]).includes(grant) &&
+      !(grant === 'implicit' && server.flaws.has('implicit-for-every-client')),
+  );
   if (missing.length > 0) {
     throw unauthorizedClient(`the client may not use the ${missing.join(' and ').replaceAll('_', ' ')} grant`);
   }

@@ -2,13 +2,20 @@
 import { html, page } from './html.ts';
 import { type Lang, words } from './locale.ts';
 
+/**
+ * A documentation link on another origin, as real products' error pages carry: the page's Referrer-Policy
+ * (no-referrer, reference/http/headers.ts) is what keeps the page's URL, with the request, from that site.
+ */
+const ERROR_DOCUMENTATION = 'https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2.1';
+
 export function errorPage(view: { error: string; description: string; lang?: Lang }): string {
   const t = words(view.lang);
   return page(
     t.errorTitle,
     html`<h1>${t.errorHeading}</h1>
 <p>${t.errorText}</p>
-<div class="error" role="alert"><code>${view.error}</code>: ${view.description}</div>`,
+<div class="error" role="alert"><code>${view.error}</code>: ${view.description}</div>
+<p><a href="${ERROR_DOCUMENTATION}">${t.errorDocumentation}</a></p>`,
     view.lang,
   );
 }

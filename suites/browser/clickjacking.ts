@@ -94,7 +94,11 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { browser: true, capabilities: ['endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['public', 'confidential', 'confidential2', 'device'],
+    browser: true,
+    capabilities: ['endpoint:authorization'],
+  },
   catches: ['no-frame-protection'],
   async run(ctx) {
     const targets = await pagesToFrame(ctx);

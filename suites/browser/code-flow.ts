@@ -38,6 +38,7 @@ export default defineScenario({
   severity: 'high',
   appliesTo: 'oauth2',
   requires: {
+    optionalRoles: ['public', 'confidential', 'confidential2'],
     browser: true,
     user: true,
     capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],

@@ -16,7 +16,12 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { browser: true, user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['public', 'confidential', 'confidential2'],
+    browser: true,
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:authorization'],
+  },
   catches: ['consent-skipped'],
   run: (ctx) =>
     expectThirdPartyConsent(ctx, ctx.browser.authorize, ctx.req.specFirstPartyVersusThirdParty, ' in Chromium'),

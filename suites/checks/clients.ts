@@ -1,5 +1,5 @@
 /** Choosing among the configured clients at run time. */
-import type { Client, ClientRole, ScenarioContext } from '../../harness/scenario.ts';
+import { type Client, type ClientRole, GRANT, type ScenarioContext } from '../../harness/scenario.ts';
 
 /** The code-flow clients (a redirect URI), in the order scenarios prefer them. */
 export const CODE_FLOW_ROLES: readonly ClientRole[] = ['public', 'confidential', 'confidential2'];
@@ -48,4 +48,22 @@ export function clientPair(ctx: ScenarioContext): ClientPair {
         '(clients.confidential with clients.confidential2 or clients.public in the target config)',
     );
   return { owner, other, otherIsPublic: ctx.clients[other]!.authMethod === 'none' };
+}
+
+/** The clients whose scope is the harness's guess (Client.scopeGuessed), in words: `public "openid profile", …`. */
+export function guessedScopes(clients: readonly Client[]): string {
+  return clients.map((c) => `${c.role} ${JSON.stringify(c.scope)}`).join(', ');
+}
+
+/**
+ * Why `client` cannot get a token for a probe here, or undefined when it can: the machine client by client_credentials,
+ * any other by a code flow of its own (a redirect URI, a user, the authorization_code grant).
+ */
+export function cannotGetToken(ctx: ScenarioContext, client: Client): string | undefined {
+  if (client.role === 'machine')
+    return ctx.target.supports(`grant:${GRANT.clientCredentials}`) ? undefined : 'no client_credentials grant';
+  if (!client.redirectUri) return 'no redirectUri for a code flow';
+  if (!ctx.user) return 'a code needs a user who can log in (user in the target config)';
+  if (!ctx.target.supports(`grant:${GRANT.code}`)) return 'no authorization_code grant';
+  return undefined;
 }

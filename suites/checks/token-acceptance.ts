@@ -138,6 +138,7 @@ export async function expectRefusedEverywhere(
 /** What forging from a genuine access token needs (see genuineJwtAccessToken); the places are optional. */
 export const FORGERY_REQUIRES: ScenarioRequires = {
   roles: ['confidential'],
+  optionalRoles: ['exchange', 'machine'],
   user: true,
   capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
 };

@@ -1,7 +1,16 @@
-import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { expectControl, expectHeader, expectOAuthError, expectStatus } from '../checks/index.ts';
+import { type Client, GRANT, type ScenarioContext, defineScenario } from '../../harness/scenario.ts';
+import {
+  expectControl,
+  expectHeader,
+  expectOAuthError,
+  expectStatus,
+  tokensOf,
+  cannotGetToken,
+} from '../checks/index.ts';
 
 const SECRET_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+/** The confidential clients that may authenticate with a secret, in the order tried. */
+const SECRET_ROLES = ['machine', 'confidential', 'confidential2'] as const;
 
 export default defineScenario({
   id: 'client-auth.bad-secret',
@@ -32,30 +41,41 @@ export default defineScenario({
   },
   severity: 'critical',
   appliesTo: 'oauth2',
-  requires: { roles: ['machine'], capabilities: ['grant:client_credentials', 'endpoint:token'] },
+  // Any confidential client that authenticates with a secret carries the probe: the machine client by
+  // client_credentials, else a code-flow client redeeming a code of its own (a fresh one for every attempt).
+  requires: { optionalRoles: SECRET_ROLES, capabilities: ['endpoint:token'] },
   catches: ['client-secret-unchecked'],
   async run(ctx) {
-    const client = ctx.client('machine');
-    // The configured method, and the other one when the target advertises it: a wrong secret is
-    // invalid_client whichever way it is sent.
-    const methods = SECRET_METHODS.filter((m) => m === client.authMethod || ctx.target.supports(`auth:${m}`));
-    if (methods.length === 0)
-      return ctx.skip(
-        `the machine client authenticates with "${client.authMethod}" and the target advertises no secret-based method`,
-      );
+    const tried: string[] = [];
+    let carrier: { client: Client; methods: (typeof SECRET_METHODS)[number][] } | undefined;
+    for (const role of SECRET_ROLES) {
+      const why = cannotCarry(ctx, role);
+      if (why) {
+        tried.push(`${role}: ${why}`);
+        continue;
+      }
+      const client = ctx.client(role);
+      // The configured method, and the other one when the target advertises it: a wrong secret is
+      // invalid_client whichever way it is sent.
+      const methods = SECRET_METHODS.filter((m) => m === client.authMethod || ctx.target.supports(`auth:${m}`));
+      if (methods.length) {
+        carrier = { client, methods };
+        break;
+      }
+      tried.push(`${role}: authenticates with "${client.authMethod}" and the target advertises no secret-based method`);
+    }
+    if (!carrier) return ctx.skip(`no confidential client to send a wrong secret as (${tried.join('; ')})`);
+    const { client, methods } = carrier;
+    const grant = client.role === 'machine' ? 'client_credentials' : 'authorization_code';
+    if (tried.length) ctx.log(`the ${client.role} client carries the probe (${tried.join('; ')})`);
     const wrong = `${client.clientSecret ?? ''}-wrong-${ctx.random(6)}`;
     for (const auth of methods) {
-      const res = await ctx.http.token(
-        client,
-        { grant_type: GRANT.clientCredentials, scope: client.scope || undefined },
-        {
-          auth,
-          secret: wrong,
-          label: `client_credentials with a wrong secret (${auth})`,
-        },
-      );
+      const label = `${grant} with a wrong secret (${auth})`;
+      const res = await ctx.http.token(client, await grantParams(ctx, client), { auth, secret: wrong, label });
       const rule = {
-        when: `A client_credentials request with a wrong client secret (${auth})`,
+        when:
+          `A${grant === 'authorization_code' ? 'n' : ''} ${grant} request of the ${client.role} client with a ` +
+          `wrong client secret (${auth})`,
         per: ctx.req.rfc6749_5_2,
       };
       await ctx.softly(() => {
@@ -71,8 +91,32 @@ export default defineScenario({
     }
     await expectControl(
       'the requests with a wrong client secret were refused',
-      'client_credentials with the right secret',
-      () => ctx.flows.clientCredentials('machine'),
+      `${grant} with the right secret`,
+      async () =>
+        tokensOf(
+          await ctx.http.token(client, await grantParams(ctx, client), { label: `${grant} with the right secret` }),
+          `${grant} with the right secret`,
+        ),
     );
   },
 });
+
+/** Why a role cannot carry the probe here, or undefined when it can. */
+function cannotCarry(ctx: ScenarioContext, role: (typeof SECRET_ROLES)[number]): string | undefined {
+  const client = ctx.clients[role];
+  if (!client) return 'not configured';
+  if (client.clientSecret === undefined) return `has no secret (authenticates with "${client.authMethod}")`;
+  return cannotGetToken(ctx, client);
+}
+
+/** The token request's parameters: client_credentials, or a fresh code of the client's own to redeem. */
+async function grantParams(ctx: ScenarioContext, client: Client): Promise<Record<string, string | undefined>> {
+  if (client.role === 'machine') return { grant_type: GRANT.clientCredentials, scope: client.scope || undefined };
+  const code = await ctx.flows.code(client.role);
+  return {
+    grant_type: GRANT.code,
+    code: code.code,
+    redirect_uri: code.request.redirect_uri,
+    code_verifier: code.pkce?.verifier,
+  };
+}

@@ -15,7 +15,11 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['public', 'confidential', 'confidential2'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:authorization'],
+  },
   catches: ['consent-skipped'],
   run: (ctx) => expectThirdPartyConsent(ctx, ctx.authorize, ctx.req.specFirstPartyVersusThirdParty),
 });

@@ -23,7 +23,11 @@ export default defineScenario({
   },
   severity: 'critical',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:token', 'endpoint:userinfo'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:token', 'endpoint:userinfo'],
+  },
   catches: ['dpop-bearer-accepted'],
   async run(ctx) {
     const client =

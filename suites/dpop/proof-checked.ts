@@ -63,7 +63,11 @@ export default defineScenario({
   },
   severity: 'critical',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
+  },
   catches: ['dpop-htu-unchecked'],
   timeoutMs: 60_000,
   async run(ctx) {

@@ -46,7 +46,11 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
+  },
   async run(ctx) {
     const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');
     const key = dpopKey(ctx);

@@ -65,7 +65,11 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
+  },
   catches: ['low-entropy-codes'],
   timeoutMs: 60_000,
   async run(ctx) {

@@ -17,7 +17,10 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { capabilities: ['endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    capabilities: ['endpoint:authorization'],
+  },
   catches: ['cors-at-authorization-endpoint'],
   async run(ctx) {
     const client = codeFlowClient(ctx);

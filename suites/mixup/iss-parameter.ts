@@ -56,7 +56,11 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    user: true,
+    capabilities: ['endpoint:authorization'],
+  },
   catches: ['iss-missing'],
   async run(ctx) {
     // RFC 9207 binds servers that support it (they advertise it, §3); FAPI 2.0 binds every server.

@@ -29,7 +29,11 @@ export default defineScenario({
   },
   severity: 'critical',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    user: true,
+    capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'],
+  },
   catches: ['par-not-client-bound'],
   async run(ctx) {
     const owner = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');

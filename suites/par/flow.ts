@@ -32,7 +32,11 @@ export default defineScenario({
   severity: 'high',
   appliesTo: 'oauth2',
   catches: ['state-dropped'],
-  requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization', 'endpoint:token'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    user: true,
+    capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization', 'endpoint:token'],
+  },
   async run(ctx) {
     const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');
     const pushed = await pushCodeRequest(ctx, client, ctx.req.rfc9126_2_2);

@@ -33,7 +33,11 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    user: true,
+    capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'],
+  },
   catches: ['par-request-uri-reuse'],
   timeoutMs: 45_000,
   async run(ctx) {

@@ -22,7 +22,11 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    user: true,
+    capabilities: ['endpoint:pushedAuthorization', 'endpoint:authorization'],
+  },
   catches: ['par-not-enforced'],
   async run(ctx) {
     const required = ctx.target.supports('metadata:require_pushed_authorization_requests');

@@ -3,8 +3,8 @@ import { authorizationAnswer, expectRefusalIsFor } from '../checks/index.ts';
 
 /**
  * The SPEC requires code_challenge of public and third-party clients (first-party confidential
- * ones may omit it). Judged for every configured client with a redirect URI that is public (the
- * public role, or no secret) or, in the spec profile, third-party (firstParty: false). Under the
+ * ones may omit it). Judged for every configured client with a redirect URI that is public (no client
+ * authentication) or, in the spec profile, third-party (firstParty: false). Under the
  * rfc profile only public clients count: RFC 9700 §2.1.1 requires PKCE of them.
  */
 export default defineScenario({
@@ -29,10 +29,17 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['public', 'confidential', 'confidential2'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:authorization'],
+  },
   catches: ['pkce-optional-for-public'],
   async run(ctx) {
-    const isPublic = (c: Client) => c.role === 'public' || c.clientSecret === undefined;
+    // Public: it does not authenticate (RFC 6749 §2.1), as the config or the registration response states. A client
+    // without a secret may authenticate otherwise (private_key_jwt): confidential. Third-party only where the config
+    // says so (firstParty: false): a party is never guessed.
+    const isPublic = (c: Client) => c.authMethod === 'none';
     const judged = Object.values(ctx.clients).filter(
       (c): c is Client => !!c?.redirectUri && (isPublic(c) || (c.firstParty === false && ctx.profile === 'spec')),
     );

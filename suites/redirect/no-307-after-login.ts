@@ -27,7 +27,11 @@ export default defineScenario({
   },
   severity: 'high',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['endpoint:authorization'] },
+  requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+    user: true,
+    capabilities: ['endpoint:authorization'],
+  },
   catches: ['redirect-307-after-login'],
   async run(ctx) {
     const client =

@@ -62,6 +62,7 @@ export default defineScenario({
   appliesTo: 'oauth2',
   requires: {
     roles: ['public'],
+    optionalRoles: ['confidential'],
     user: true,
     capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'],
   },

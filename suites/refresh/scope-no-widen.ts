@@ -26,12 +26,28 @@ export default defineScenario({
   async run(ctx) {
     // A scope the client may have, left out of the first grant: a server that only checks the
     // client's allowed scopes at refresh lets it in.
-    const configured = parseScope(ctx.client('confidential').scope);
-    const held = configured.filter((s) => s !== 'openid' && s !== 'offline_access').at(-1);
+    const client = ctx.client('confidential');
+    const configured = parseScope(client.scope);
+    // The scope left out is one the server declared: the client's stated scope, or (the client's scope being the
+    // harness's guess) one of scopes_supported, the client's asked-for ones first.
+    const supported = ctx.target.discovery?.scopes_supported;
+    const declared = client.scopeGuessed
+      ? Array.isArray(supported)
+        ? [
+            ...configured.filter((s) => supported.includes(s)),
+            ...supported.filter((s): s is string => typeof s === 'string' && !configured.includes(s)),
+          ]
+        : []
+      : configured;
+    const held = declared.filter((s) => s !== 'openid' && s !== 'offline_access').at(client.scopeGuessed ? 0 : -1);
     if (!held)
       return ctx.skip(
-        "the confidential client's scope has nothing but openid and offline_access, so no scope can be left out of " +
-          'the first grant and asked for at refresh',
+        client.scopeGuessed
+          ? `the confidential client's scope ${JSON.stringify(client.scope)} is the harness's, stated neither by ` +
+              'the config nor by the registration response, and scopes_supported declares no other scope to leave ' +
+              'out of the first grant and ask for at refresh'
+          : "the confidential client's scope has nothing but openid and offline_access, so no scope can be left out " +
+              'of the first grant and asked for at refresh',
       );
     const { tokens, scope } = await tokensWithRefresh(
       ctx,

@@ -36,6 +36,7 @@ export default defineScenario({
   },
   severity: 'medium',
   requires: {
+    optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
     user: true,
     capabilities: ['endpoint:registration', 'endpoint:authorization', 'endpoint:token', 'grant:authorization_code'],
   },

@@ -1,11 +1,11 @@
-import { GRANT, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
+import { type Client, GRANT, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
 import {
   CODE_FLOW_ROLES,
   escalatingScopes,
   expectRefusalIsFor,
   expectScopesWithheld,
-  findClient,
+  guessedScopes,
   partyClient,
 } from '../checks/index.ts';
 
@@ -17,13 +17,27 @@ export default defineScenario({
   requirements: { specErrors: { spec: 'SPEC', section: 'Errors', level: 'MUST', party: 'server', note: 'rule 4' } },
   severity: 'critical',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'] },
+  requires: {
+    optionalRoles: ['public', 'confidential', 'confidential2'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
+  },
   catches: ['scope-unchecked'],
   async run(ctx) {
-    // A third-party client first: the SPEC gives it minimal scope, so it is the one an attacker uses.
-    const client = partyClient(ctx, false) ?? findClient(ctx, CODE_FLOW_ROLES, (c) => !!c.redirectUri);
-    if (!client)
+    // A third-party client first: the SPEC gives it minimal scope, so it is the one an attacker uses. Only a client
+    // whose scope is stated (the config's scope, or the scope the registration response states) has a "beyond".
+    const candidates = [partyClient(ctx, false), ...CODE_FLOW_ROLES.map((r) => ctx.clients[r])].filter(
+      (c): c is Client => !!c?.redirectUri,
+    );
+    if (!candidates.length)
       return ctx.skip('needs a code-flow client (clients.public, confidential or confidential2 with a redirectUri)');
+    const client =
+      candidates.find((c) => !c.scopeGuessed) ??
+      ctx.skip(
+        `no code-flow client's scope is stated (${guessedScopes(candidates)}): the scope the harness asks for is ` +
+          'not the scope the server allows the client, so no scope is known to be beyond it (set the scope in the ' +
+          "client's config, or an IdP that states it in the registration response)",
+      );
     const configured = parseScope(client.scope);
     const extra = escalatingScopes(ctx.target, configured, ['openid']);
     if (extra.length === 0) {

@@ -25,6 +25,11 @@ export default defineScenario({
   catches: ['scope-unchecked'],
   async run(ctx) {
     const client = ctx.client('machine');
+    if (client.scopeGuessed)
+      return ctx.skip(
+        `the machine client's scope ${JSON.stringify(client.scope)} is the harness's, stated neither by the config ` +
+          'nor by the registration response: no scope is known to be beyond it (set clients.machine.scope)',
+      );
     const configured = parseScope(client.scope);
     // Scopes about a user mean nothing without one; escalate to the advertised API scopes.
     const extra = escalatingScopes(ctx.target, configured, USER_SCOPES);

@@ -13,7 +13,10 @@ export default defineScenario({
   requirements: { rfc6749_5_2: { spec: 'RFC 6749', section: '5.2', level: 'MUST', party: 'server' } },
   severity: 'medium',
   appliesTo: 'oauth2',
-  requires: { capabilities: ['endpoint:token'] },
+  requires: {
+    optionalRoles: ['confidential', 'public', 'confidential2', 'machine', 'device', 'exchange'],
+    capabilities: ['endpoint:token'],
+  },
   catches: ['error-format-wrong'],
   async run(ctx) {
     // Any client the run has: the requests are malformed whoever sends them.

@@ -10,7 +10,7 @@ export default defineScenario({
   },
   severity: 'medium',
   appliesTo: 'oauth2',
-  requires: { capabilities: ['endpoint:token'] },
+  requires: { optionalRoles: ['public', 'confidential', 'confidential2', 'machine'], capabilities: ['endpoint:token'] },
   catches: ['no-store-missing'],
   async run(ctx) {
     const missing = tokenGrantsAvailable(ctx);

@@ -9,7 +9,10 @@ export default defineScenario({
   },
   severity: 'low',
   appliesTo: 'oauth2',
-  requires: { capabilities: ['endpoint:token'] },
+  requires: {
+    optionalRoles: ['machine', 'confidential', 'confidential2', 'exchange', 'public'],
+    capabilities: ['endpoint:token'],
+  },
   async run(ctx) {
     // An authenticated client, so the only thing wrong with the request is its grant type.
     const client = findClient(

@@ -79,7 +79,11 @@ export default defineScenario({
   },
   severity: 'medium',
   appliesTo: 'oauth2',
-  requires: { user: true, capabilities: ['grant:authorization_code', 'endpoint:token'] },
+  requires: {
+    optionalRoles: ['public', 'confidential', 'confidential2'],
+    user: true,
+    capabilities: ['grant:authorization_code', 'endpoint:token'],
+  },
   catches: ['third-party-long-lived'],
   async run(ctx) {
     const first = partyClient(ctx, true);

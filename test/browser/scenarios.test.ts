@@ -126,6 +126,27 @@ describe("browser.clickjacking's framing page", () => {
     expect(report.results[0]!.message).toContain(`A page on http://localhost:${port} framed the login page`);
   }, 60_000);
 
+  it('needs no user: with nothing but the issuer and registration it frames the login page and judges', async () => {
+    // Before (issue 39): an error, "no user is configured", from the browser login driver made before any use.
+    for (const flaws of [[], ['no-frame-protection']] as FlawName[][]) {
+      const report = await runOn({ flaws }, [byId('browser.clickjacking')], undefined, (t) => ({
+        issuer: t.issuer,
+        registration: { enabled: true },
+      }));
+      expect(show(report.results[0]!)).toMatch(flaws.length ? /^browser.clickjacking: failed/ : /: passed$/);
+    }
+  }, 60_000);
+
+  it('headers.* read the HTML of the pages the browser driver walked (their metas, links, controls)', async () => {
+    const report = await runOn({}, [byId('headers.referrer-policy')], undefined, (t) => ({
+      ...t,
+      login: { driver: 'browser' },
+    }));
+    const notes = report.results[0]!.evidence.flatMap((e) => (e.kind === 'note' ? [e.text] : []));
+    expect(show(report.results[0]!)).toMatch(/: passed$/);
+    expect(notes.find((n) => n.startsWith('The login page'))).toMatch(/: Referrer-Policy no-referrer, meta referrer/);
+  }, 60_000);
+
   it('a host it cannot listen on is a set-up error that names the setting', async () => {
     const report = await runOn({}, [byId('browser.clickjacking')], undefined, (t) => ({
       ...t,

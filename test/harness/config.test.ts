@@ -70,6 +70,7 @@ describe('target config validation', () => {
         redirectUri: 'https://old.example/cb',
         scope: 'openid profile',
       };
+      // The config states the scope: a fact, not marked scopeGuessed.
       expect(resolveClients(validateConfig({ ...base, clients: { legacy } }, {})).legacy).toEqual({
         role: 'legacy',
         ...legacy,
@@ -77,7 +78,7 @@ describe('target config validation', () => {
       });
       expect(
         resolveClients(validateConfig({ ...base, clients: { legacy: { clientId: 'spa-old' } } }, {})).legacy,
-      ).toEqual({ role: 'legacy', clientId: 'spa-old', scope: 'openid', authMethod: 'none' });
+      ).toEqual({ role: 'legacy', clientId: 'spa-old', scope: 'openid', scopeGuessed: true, authMethod: 'none' });
       expect(
         issuesOf({ ...base, clients: { legacy: { clientId: 'x', clientSecret: 's-secret-1', authMethod: 'none' } } }),
       ).toEqual([

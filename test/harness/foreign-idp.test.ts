@@ -61,6 +61,42 @@ describe('1. capabilities: discovery is evidence, not the whole truth', () => {
     },
   );
 
+  const needsRefresh2 = defineScenario({
+    id: 'probe.needs-refresh-2',
+    title: 'uses the refresh grant as the second client',
+    requirements: MUST,
+    severity: 'low',
+    requires: { roles: ['confidential2'], user: true, capabilities: ['grant:refresh_token'] },
+    run: () => undefined,
+  });
+
+  it(
+    "the probe tries every code-flow client: one client's refusal does not hide a refresh_token the other gets " +
+      '(a selection judges as the full run)',
+    async () => {
+      // Before (issue 39): skipped, only the scenario's own client (refused) was tried.
+      const { byId } = await run(
+        { discoveryOmit: ['grant_types_supported'], secondClient: true, refuseSecondClient: 'invalid_scope' },
+        [needsRefresh2],
+      );
+      expect(byId['probe.needs-refresh-2']!.status).toBe('passed');
+      expect(notes(byId['probe.needs-refresh-2']!)).toContain(
+        'grant:refresh_token is not advertised by discovery; enabled by a refresh_token in a token response to the ' +
+          'confidential client',
+      );
+    },
+  );
+
+  it('a probe that finds no refresh_token with any client skips, naming every client tried', async () => {
+    const { byId } = await run({ discoveryOmit: ['grant_types_supported'], secondClient: true, noRefreshToken: true }, [
+      needsRefresh2,
+    ]);
+    const reason = byId['probe.needs-refresh-2']!.skipReason ?? '';
+    expect(byId['probe.needs-refresh-2']!.status).toBe('skipped');
+    expect(reason).toContain('as the confidential2 client with offline_access returned no refresh_token');
+    expect(reason).toContain('as the confidential client with offline_access returned no refresh_token');
+  });
+
   it('a configured machine client implies client_credentials although discovery leaves it out', async () => {
     // Before: skipped for the missing grant type.
     const { byId } = await run({ noClientCredentials: true }, builtIn('client-credentials.issues-token'));

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readPage } from '../../harness/login/html.ts';
-import { MAX_CONTROLS, MAX_METAS, classify, whyNotSubmittable } from '../../harness/login/page.ts';
+import { MAX_CONTROLS, MAX_METAS, MAX_REFERENCES, classify, whyNotSubmittable } from '../../harness/login/page.ts';
 import { GLEWLWYD_MENUS } from './glewlwyd-fixtures.ts';
 
 const read = (html: string, status = 200) => readPage(html, 'https://idp.test/page', status);
@@ -211,5 +211,39 @@ describe('meta tags, read as a browser reads them', () => {
   it('reads at most MAX_METAS of them', () => {
     const page = readPage('<meta name="x" content="y">'.repeat(10_000), 'https://idp.example/', 200);
     expect(page.metas).toHaveLength(MAX_METAS);
+  });
+});
+
+describe('references, read as a browser reads them (headers.referrer-policy)', () => {
+  it('reads what the page loads and links, with rel=noreferrer and referrerpolicy, not text in scripts', () => {
+    const html =
+      '<!doctype html><head><link rel="stylesheet" href="https://cdn.example/s.css">' +
+      '<link rel="canonical" href="https://idp.example/login"><script src="/app.js"></script>' +
+      '<script>var a = \'<img src="https://evil.example/x.png">\';</script></head>' +
+      '<body><img src="https://img.example/logo.png" referrerpolicy="No-Referrer">' +
+      '<a href="https://docs.example/help" rel="noopener NoReferrer">Help</a><a href="#top">Top</a>' +
+      '<form action="https://other.example/post"></form><input type="image" src="/go.png"></body>';
+    const page = readPage(html, 'https://idp.example/a', 200);
+    expect(page.references).toEqual([
+      { kind: 'load', tag: 'link', url: 'https://cdn.example/s.css', noreferrer: false },
+      { kind: 'link', tag: 'link', url: 'https://idp.example/login', noreferrer: false },
+      { kind: 'load', tag: 'script', url: '/app.js', noreferrer: false },
+      {
+        kind: 'load',
+        tag: 'img',
+        url: 'https://img.example/logo.png',
+        noreferrer: false,
+        referrerPolicy: 'no-referrer',
+      },
+      { kind: 'link', tag: 'a', url: 'https://docs.example/help', noreferrer: true },
+      { kind: 'link', tag: 'a', url: '#top', noreferrer: false },
+      { kind: 'link', tag: 'form', url: 'https://other.example/post', noreferrer: false },
+      { kind: 'load', tag: 'input', url: '/go.png', noreferrer: false },
+    ]);
+  });
+
+  it('reads at most MAX_REFERENCES of them', () => {
+    const page = readPage('<img src="https://x.example/a.png">'.repeat(10_000), 'https://idp.example/', 200);
+    expect(page.references).toHaveLength(MAX_REFERENCES);
   });
 });

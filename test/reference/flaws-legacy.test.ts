@@ -36,6 +36,18 @@ describe('planted flaws of the legacy grants', () => {
       flawed: [true, true],
     },
     {
+      flaw: 'implicit-for-every-client',
+      probe: async (idp) => {
+        const { params } = await idp.authorize({
+          client: WEB,
+          query: { response_type: 'id_token token', scope: 'openid', nonce: 'n-1' },
+        });
+        return [params.get('error'), params.has('access_token')];
+      },
+      clean: ['unauthorized_client', false],
+      flawed: [null, true],
+    },
+    {
       flaw: 'implicit-nonce-optional',
       probe: async (idp) => {
         const { params } = await idp.authorize({

@@ -16,6 +16,10 @@ export interface RegistrarOptions {
   initialAccessToken?: string;
   /** Leave registration_endpoint out of discovery. */
   noEndpoint?: boolean;
+  /** Refuse a redirect URI with a fragment: HTTP 400 with this error code, or a text/plain body (`text`). */
+  refuseFragment?: string;
+  /** The registration response's scope: left out (`null`), or this value instead of the one asked for. */
+  scopeAnswer?: string | null;
 }
 
 export interface Registrar {
@@ -65,6 +69,12 @@ export async function startRegistrar(options: RegistrarOptions = {}): Promise<Re
         return json(res, 401, { error: 'invalid_token' });
       const metadata = JSON.parse(await bodyOf(req)) as Record<string, unknown>;
       const grants = (metadata.grant_types as string[] | undefined) ?? [];
+      const uris = (metadata.redirect_uris as string[] | undefined) ?? [];
+      if (options.refuseFragment && uris.some((u) => u.includes('#'))) {
+        if (options.refuseFragment !== 'text') return json(res, 400, { error: options.refuseFragment });
+        res.writeHead(400, { 'content-type': 'text/plain' }).end('Error: a fragment');
+        return;
+      }
       if (options.refuseGrant && grants.includes(options.refuseGrant))
         return json(res, 400, {
           error: 'invalid_client_metadata',
@@ -74,8 +84,16 @@ export async function startRegistrar(options: RegistrarOptions = {}): Promise<Re
       const secret = `sec-${randomBytes(16).toString('hex')}`;
       const token = `rat-${randomBytes(16).toString('hex')}`;
       clients.set(id, { metadata, secret, token });
+      const { scope, ...rest } = metadata;
+      const answered =
+        options.scopeAnswer === undefined
+          ? { scope }
+          : options.scopeAnswer === null
+            ? {}
+            : { scope: options.scopeAnswer };
       return json(res, 201, {
-        ...metadata,
+        ...rest,
+        ...answered,
         client_id: id,
         client_secret: secret,
         client_secret_expires_at: 0,

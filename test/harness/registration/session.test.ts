@@ -11,6 +11,7 @@ import { defineScenario } from '../../../harness/scenario.ts';
 import { GRANT } from '../../../protocol/grants.ts';
 import { type Registrar, type RegistrarOptions, startRegistrar } from '../../support/registrar.ts';
 import { planRun } from '../../../harness/run-plan.ts';
+import { BUILT_IN_SCENARIOS } from '../../../suites/index.ts';
 
 const REQ = { rule: { spec: 'RFC 7591', section: '3', level: 'MUST', party: 'server' } } as const;
 
@@ -72,6 +73,37 @@ describe('a run with registration on', () => {
     );
     expect(lines).toContain('registration: deleted 2 registered clients');
     expect(r.results.find((x) => x.id === 'reg.uses-machine')!.status).toBe('passed');
+  });
+
+  it("takes the scope the registration response states; the harness's own request only as a guess", async () => {
+    const scopes = new Map<string, { scope: string; guessed: boolean }>();
+    const SEES_SCOPE = defineScenario({
+      id: 'reg.sees-scope',
+      title: 'reads the registered clients scope',
+      requirements: REQ,
+      severity: 'info',
+      requires: { roles: ['confidential'] },
+      run(ctx) {
+        const c = ctx.client('confidential');
+        scopes.set(registrar!.issuer, { scope: c.scope, guessed: c.scopeGuessed === true });
+      },
+    });
+    for (const scopeAnswer of ['openid api:read', null] as const) {
+      await registrar?.close();
+      registrar = await startRegistrar({ scopeAnswer });
+      await runSuite(
+        planRun({
+          config: validateConfig({ issuer: registrar.issuer, registration: { enabled: true } }),
+          scenarios: [SEES_SCOPE],
+        }),
+      );
+      // Stated: the IdP's value, a fact. Silent: what the harness asked for, marked as its guess.
+      expect(scopes.get(registrar.issuer)).toEqual(
+        scopeAnswer === null
+          ? { scope: 'openid profile email offline_access api:read', guessed: true }
+          : { scope: 'openid api:read', guessed: false },
+      );
+    }
   });
 
   it('registers only the roles the config lacks, and only those the selection needs', async () => {
@@ -144,6 +176,33 @@ describe('a run with registration on', () => {
         '{"enabled": true, "endpoint": "https://idp.example/register"}',
     );
     expect(registrar.requests.filter((q) => q.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('registration.fragment-refused: the refusal is judged, the code it carries is a note', () => {
+  const run = async (refuseFragment: string) => {
+    registrar = await startRegistrar({ refuseFragment });
+    const [scenario] = BUILT_IN_SCENARIOS.filter((s) => s.id === 'registration.fragment-refused');
+    const report = await runSuite(
+      planRun({ config: validateConfig({ issuer: registrar.issuer }), scenarios: [scenario!], seed: 39 }),
+    );
+    return report.results[0]!;
+  };
+
+  it('invalid_redirect_uri or invalid_client_metadata: passed, the other code noted', async () => {
+    expect((await run('invalid_redirect_uri')).status).toBe('passed');
+    await registrar?.close();
+    const other = await run('invalid_client_metadata');
+    expect(other.status).toBe('passed');
+    expect(
+      other.evidence.some((e) => e.kind === 'note' && /^Refused with error=invalid_client_metadata;/.test(e.text)),
+    ).toBe(true);
+  });
+
+  it('a refusal without a JSON error code: failed', async () => {
+    const r = await run('text');
+    expect(r.status).toBe('failed');
+    expect(r.message).toMatch(/requires HTTP 400 with a JSON object carrying an error code/);
   });
 });
 
