@@ -2,7 +2,7 @@
  * The planted flaws under the variants (issue 39): eight representative flaws — one for each family of checks a
  * variant could blind (code, PKCE, redirect, refresh, scope, consent, the authorization response, client
  * authentication) — are caught by every claimant, with the status its level implies, under every variant of the
- * reference. The whole flaw × variant matrix: `npx tsx scripts/variant-matrix.ts --no-baseline --flaws all`.
+ * reference. The whole flaw × variant matrix: `npm run variant-matrix -- --no-baseline --flaws all`.
  */
 import { describe, expect, it } from 'vitest';
 import { VARIANT_NAMES } from '../../reference/index.ts';

@@ -5,7 +5,7 @@
  * planted flaw must still be caught by its claimants with the status their level implies.
  *
  * Used by test/matrix/variants.test.ts (every variant against the plain reference, and a sample of flaws under each
- * variant) and by scripts/variant-matrix.ts (the whole flaw × variant matrix).
+ * variant) and by test/matrix/variant-matrix-cli.ts (the whole flaw × variant matrix).
  */
 import { startEmbeddedReference } from '../../cli/embedded.ts';
 import type { Report, ScenarioResult } from '../../harness/results.ts';

@@ -1,7 +1,7 @@
 /**
  * The variants (docs/fixture.md, "Variants"; issue 39): for every variant of the reference, the clean reference's
  * non-browser catalog gives the same status for every scenario as the plain reference, at concurrency 4 and at 8.
- * variant-flaws.test.ts proves the planted flaws are still caught under each; scripts/variant-matrix.ts runs it all.
+ * variant-flaws.test.ts proves the planted flaws are still caught under each; `npm run variant-matrix` runs it all.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../harness/results.ts';

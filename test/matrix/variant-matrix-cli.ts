@@ -2,7 +2,7 @@
  * The whole variant matrix (issue 39), for a developer's machine or a nightly job; test/matrix/variants.test.ts runs
  * the same checks with a sample of the flaws.
  *
- *   npx tsx scripts/variant-matrix.ts [--variant NAME]... [--flaws all|NAME,...] [--concurrency N] [--seed N]
+ *   npm run variant-matrix -- [--variant NAME]... [--flaws all|NAME,...] [--concurrency N] [--seed N]
  *
  * For each variant: the non-browser catalog against the clean reference with the variant, compared scenario by
  * scenario with the plain reference (at the given concurrency, default 4; CONCURRENCY_TOO=8 also at 8); then, for
@@ -10,9 +10,9 @@
  * Prints every difference; exits 1 if there is one.
  */
 import { parseArgs } from 'node:util';
-import { FLAW_NAMES, type FlawName, VARIANT_NAMES, type VariantName, isVariantName } from '../reference/index.ts';
-import { CATALOG, EXPECTED } from '../test/matrix/flaw-matrix.ts';
-import { missedCatches, runCatalog, statusChanges } from '../test/matrix/variant-matrix.ts';
+import { FLAW_NAMES, type FlawName, VARIANT_NAMES, type VariantName, isVariantName } from '../../reference/index.ts';
+import { CATALOG, EXPECTED } from './flaw-matrix.ts';
+import { missedCatches, runCatalog, statusChanges } from './variant-matrix.ts';
 
 const { values } = parseArgs({
   options: {
