@@ -182,8 +182,8 @@ describe('what a walk throws names the page, the element and the step', () => {
     expect(ended).toBeInstanceOf(PreconditionError);
     expect((ended as Error).message).toMatch(
       new RegExp(
-        /^the form login driver could not go on while reading the page on "Sign in" /.source +
-          /\(http:\/\/127\.0\.0\.1:\d+\/sx\/authorize\): a URL on the page could not be parsed/.source,
+        /^the form login driver could not go on while submitting the login form, at the button "Sign in" on "Sign in" /
+          .source + /\(http:\/\/127\.0\.0\.1:\d+\/sx\/authorize\): a URL on the page could not be parsed/.source,
       ),
     );
   });
