@@ -10,6 +10,7 @@ import {
   forEachResponseType,
   frontChannelResponse,
   offeredResponseTypes,
+  refusalOf,
   requireResponseTypes,
   withOpenid,
 } from '../checks/index.ts';
@@ -86,8 +87,7 @@ export default defineScenario({
         // Pushed (RFC 9126, where the target requires it): the refusal is the push's error response (§2.3).
         const pushed = outcome.kind === 'page' && outcome.url === ctx.target.endpoints.pushedAuthorization;
         const error = outcome.kind === 'redirect' ? outcome.params.error : pushed ? jsonError(outcome.body) : undefined;
-        const refusedPage =
-          outcome.kind === 'page' && outcome.location === undefined && (outcome.status >= 400 || outcome.errorPage);
+        const refusedPage = outcome.kind === 'page' && refusalOf(outcome) !== undefined;
         if (error === undefined && !refusedPage)
           throw new PreconditionError(`${when} ${describeOutcome(outcome)}: neither a response nor a refusal`);
         // The refusal counts only if the same request with a nonce gets its response.
