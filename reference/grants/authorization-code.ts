@@ -25,7 +25,9 @@ export const authorizationCode: Grant = {
     }
     if (!flaws.has('code-redirect-unchecked')) {
       if (params.redirect_uri === undefined) throw invalidRequest('redirect_uri is required');
-      if (params.redirect_uri !== record.redirectUri)
+      // RFC 6749 §4.1.3: identical; the flaw compares them without their query and port.
+      const loose = flaws.has('code-redirect-loose');
+      if (!sameRedirectUri(params.redirect_uri, record.redirectUri, loose))
         throw invalidGrant('redirect_uri differs from the authorization request');
     }
     checkPkce(server, record, verifier);
@@ -45,10 +47,55 @@ export const authorizationCode: Grant = {
   },
 };
 
+/** Identical strings; `loose` (a flaw) compares them without their query and port. */
+function sameRedirectUri(sent: string, used: string, loose: boolean): boolean {
+  if (sent === used) return true;
+  if (!loose || !URL.canParse(sent) || !URL.canParse(used)) return false;
+  const bare = (uri: string) => {
+    const url = new URL(uri);
+    url.search = '';
+    url.port = '';
+    return url.href;
+  };
+  return bare(sent) === bare(used);
+}
+
+/**
+ * Codes that met concurrent redemptions, in the order they met them (the flaw race-code-intermittent): per server, so
+ * that which race lets a double redemption through is the same in every run.
+ */
+const contended = new WeakMap<ServerContext, { redeeming: Set<string>; met: Set<string>; leaky: Set<string> }>();
+
+/**
+ * The flaw race-code-intermittent: every redemption takes a moment between its check and its act, so that concurrent
+ * ones meet; of the codes that meet concurrent redemptions, the second (of every three) is not consumed atomically,
+ * and every racer of that code gets tokens. Every other code is consumed atomically.
+ */
+async function redeemIntermittently(server: ServerContext, code: string): Promise<void> {
+  const state = contended.get(server) ?? { redeeming: new Set<string>(), met: new Set<string>(), leaky: new Set() };
+  contended.set(server, state);
+  if (state.redeeming.has(code) && !state.met.has(code)) {
+    state.met.add(code);
+    if (state.met.size % 3 === 2) state.leaky.add(code);
+  }
+  state.redeeming.add(code);
+  try {
+    await checkThenActDelay();
+    if (state.leaky.has(code)) {
+      await server.store.consumeCode(code);
+      return;
+    }
+    if (!(await server.store.consumeCode(code))) await replayOrUnknown(server, code);
+  } finally {
+    state.redeeming.delete(code);
+  }
+}
+
 /** Consumes the code now that every check passed; exactly one redemption may get here. */
 async function redeem(server: ServerContext, code: string): Promise<void> {
   const { flaws, store } = server;
   if (flaws.has('code-reuse-allowed')) return;
+  if (flaws.has('race-code-intermittent')) return redeemIntermittently(server, code);
   if (flaws.has('race-code')) {
     // Check-then-act: the code was read above; yielding before the delete lets every racer through.
     await checkThenActDelay();
