@@ -9,3 +9,14 @@ export function errorPage(view: { error: string; description: string }): string 
 <div class="error" role="alert"><code>${view.error}</code>: ${view.description}</div>`,
   );
 }
+
+/**
+ * A plain page that says an error occurred: HTTP 200, no error class, no alert box, nothing to act on (as some OAuth
+ * frameworks show an invalid authorization request). Only the flaw authorize-errors-as-page shows it.
+ */
+export function plainErrorPage(view: { error: string; description: string }): string {
+  return page(
+    'An error has occurred',
+    html`<h1>An error has occurred</h1><pre>${view.error}: ${view.description}</pre>`,
+  );
+}
