@@ -47,9 +47,7 @@ export default defineScenario({
       section: '4.1.2.1',
       level: 'MUST',
       party: 'server',
-      note:
-        'a request that fails for reasons other than a missing or invalid redirection URI: the server informs the ' +
-        'client by adding error (REQUIRED) and state (REQUIRED if sent) to the redirection URI',
+      note: 'any other error: error and state (REQUIRED if sent) added to the redirection URI',
     },
   },
   severity: 'low',
