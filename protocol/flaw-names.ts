@@ -69,6 +69,9 @@ export const FLAWS = {
     'the second code redeemed by concurrent requests is not redeemed atomically (check-then-act): one race in three ' +
     'lets a double redemption through',
   'race-refresh': 'concurrent refreshes of one token can all succeed (check-then-act)',
+  'race-refresh-intermittent':
+    'the second refresh token used by concurrent requests is not rotated atomically (check-then-act): one race in ' +
+    'three lets several refreshes through',
   // OpenID Connect Core, Discovery and RP-Initiated Logout (issue 15).
   'response-type-defaulted': 'an authorization request without response_type is treated as response_type=code',
   'authorize-get-only': 'the authorization endpoint refuses the request sent as a form POST',

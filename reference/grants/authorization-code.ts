@@ -8,7 +8,7 @@ import { invalidGrant, invalidRequest } from '../http/errors.ts';
 import { verifierMatches, VERIFIER_FORMAT } from '../pkce.ts';
 import type { CodeRecord } from '../store/store.ts';
 import type { Grant } from './grant.ts';
-import { checkThenActDelay, grantRevocationUntil, issueUserTokens } from './issue.ts';
+import { checkThenActDelay, grantRevocationUntil, intermittentlyAtomic, issueUserTokens } from './issue.ts';
 
 export const authorizationCode: Grant = {
   grantType: 'authorization_code',
@@ -60,42 +60,16 @@ function sameRedirectUri(sent: string, used: string, loose: boolean): boolean {
   return bare(sent) === bare(used);
 }
 
-/**
- * Codes that met concurrent redemptions, in the order they met them (the flaw race-code-intermittent): per server, so
- * that which race lets a double redemption through is the same in every run.
- */
-const contended = new WeakMap<ServerContext, { redeeming: Set<string>; met: Set<string>; leaky: Set<string> }>();
-
-/**
- * The flaw race-code-intermittent: every redemption takes a moment between its check and its act, so that concurrent
- * ones meet; of the codes that meet concurrent redemptions, the second (of every three) is not consumed atomically,
- * and every racer of that code gets tokens. Every other code is consumed atomically.
- */
-async function redeemIntermittently(server: ServerContext, code: string): Promise<void> {
-  const state = contended.get(server) ?? { redeeming: new Set<string>(), met: new Set<string>(), leaky: new Set() };
-  contended.set(server, state);
-  if (state.redeeming.has(code) && !state.met.has(code)) {
-    state.met.add(code);
-    if (state.met.size % 3 === 2) state.leaky.add(code);
-  }
-  state.redeeming.add(code);
-  try {
-    await checkThenActDelay();
-    if (state.leaky.has(code)) {
-      await server.store.consumeCode(code);
-      return;
-    }
-    if (!(await server.store.consumeCode(code))) await replayOrUnknown(server, code);
-  } finally {
-    state.redeeming.delete(code);
-  }
-}
-
 /** Consumes the code now that every check passed; exactly one redemption may get here. */
 async function redeem(server: ServerContext, code: string): Promise<void> {
   const { flaws, store } = server;
   if (flaws.has('code-reuse-allowed')) return;
-  if (flaws.has('race-code-intermittent')) return redeemIntermittently(server, code);
+  if (flaws.has('race-code-intermittent')) {
+    const atomic = async () => {
+      if (!(await store.consumeCode(code))) await replayOrUnknown(server, code);
+    };
+    return intermittentlyAtomic(server, 'code', code, atomic, async () => void (await store.consumeCode(code)));
+  }
   if (flaws.has('race-code')) {
     // Check-then-act: the code was read above; yielding before the delete lets every racer through.
     await checkThenActDelay();

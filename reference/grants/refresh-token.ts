@@ -11,7 +11,14 @@ import type { RefreshRecord, StoredRefresh } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
 import { checkRefreshBinding } from '../http/dpop-refresh.ts';
 import type { Grant } from './grant.ts';
-import { addRefreshToken, checkThenActDelay, grantRevocationUntil, issueTokens, newRefreshRecord } from './issue.ts';
+import {
+  addRefreshToken,
+  checkThenActDelay,
+  grantRevocationUntil,
+  intermittentlyAtomic,
+  issueTokens,
+  newRefreshRecord,
+} from './issue.ts';
 
 export const refreshToken: Grant = {
   grantType: 'refresh_token',
@@ -66,6 +73,20 @@ async function rotate(server: ServerContext, stored: StoredRefresh, next: Refres
   const { flaws, store } = server;
   const old = stored.record.token;
   if (flaws.has('refresh-not-rotated')) return old;
+  if (flaws.has('race-refresh-intermittent')) {
+    const unchecked = async () => {
+      if (!(await store.rotateRefresh(old, next))) await store.saveRefresh(next);
+      return next.token;
+    };
+    return intermittentlyAtomic(server, 'refresh', old, () => rotateOnce(server, stored, next), unchecked);
+  }
+  return rotateOnce(server, stored, next);
+}
+
+/** The atomic rotation: exactly one use of an active token wins; a loser is a replay. */
+async function rotateOnce(server: ServerContext, stored: StoredRefresh, next: RefreshRecord): Promise<string> {
+  const { flaws, store } = server;
+  const old = stored.record.token;
   if (flaws.has('race-refresh')) {
     // Check-then-act: the state was read above; yielding before the write lets every racer through.
     await checkThenActDelay();

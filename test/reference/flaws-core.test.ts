@@ -463,6 +463,20 @@ describe('planted flaws of the core', () => {
       flawed: ['one', 'several', 'one'],
     },
     {
+      flaw: 'race-refresh-intermittent',
+      // Three races, a refresh token each: only the second lets several refreshes through.
+      probe: async (idp) => {
+        const rounds: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          const { refresh_token: token } = await webTokens(idp);
+          rounds.push(await raceOutcome(idp, { grant_type: 'refresh_token', refresh_token: String(token) }));
+        }
+        return rounds;
+      },
+      clean: ['one', 'one', 'one'],
+      flawed: ['one', 'several', 'one'],
+    },
+    {
       flaw: 'race-refresh',
       probe: async (idp) => {
         const { refresh_token: token } = await webTokens(idp);
