@@ -80,9 +80,9 @@ export default defineScenario({
       }
       const sent = outcome.request.state;
       if (sent !== undefined && outcome.params.state !== sent) {
+        const got = outcome.params.state === undefined ? "without the request's state" : 'with another state';
         throw new CheckFailure(
-          `${when} ${describeOutcome(outcome)}, ` +
-            `${outcome.params.state === undefined ? "without the request's state" : "with a state other than the request's"}; ` +
+          `${when} ${describeOutcome(outcome)}, ${got}; ` +
             `RFC 6749 §4.1.2.1 makes state REQUIRED in the error response when the request carried one, with its ` +
             `exact value.`,
           { requirement: ctx.req.rfc6749_4_1_2_1, kind: 'refused-wrongly' },
