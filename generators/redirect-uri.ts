@@ -298,3 +298,23 @@ export function redirectUriNearMiss(
   // Cross-shrinking tries the first kinds too: a prefix match shrinks to registered + one character.
   return fc.oneof({ withCrossShrink: true }, ...arbitraries);
 }
+
+/**
+ * One URI for each way a token request's redirect_uri may differ from the authorization request's `used` (RFC 6749
+ * §4.1.3: "identical"): an added query, another port, another path, a trailing slash, the case of its path. Each is
+ * another string and another resource: none is an explicit default port or a change of case in the scheme or host.
+ */
+export function differingRedirectUris(used: string): Array<{ how: string; uri: string }> {
+  const p = parseUri(used);
+  const a = p.authority;
+  const out = [{ how: 'an added query', uri: withQuery(p, appendParam(p.query, 'conformance=1')) }];
+  if (a) {
+    const port = Number(a.port ?? DEFAULT_PORTS[p.scheme.toLowerCase()] ?? 0);
+    out.push({ how: 'another port', uri: withAuthority(p, a, { port: String(port >= 65535 ? port - 1 : port + 1) }) });
+  }
+  out.push({ how: 'another path', uri: withPath(p, `${trimSlash(p.path)}/conformance`) });
+  if (p.path.length > 1)
+    out.push({ how: 'a trailing slash', uri: withPath(p, p.path.endsWith('/') ? trimSlash(p.path) : `${p.path}/`) });
+  out.push({ how: 'the case of its path', uri: withPath(p, [...p.path].map(flipCase).join('')) });
+  return out.filter((v, i) => v.uri !== used && out.findIndex((w) => w.uri === v.uri) === i);
+}

@@ -110,7 +110,10 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   noteTokenResponseDeviations(run.target, recorder);
   if (thrown instanceof CheckFailure) recorder.markFailure();
   const verdict = judge(thrown, state.findings, statusOf, limit.ms);
-  const { status, message, failureKind, skipReason: skip, errorCode: code } = verdict;
+  const { status, message, failureKind, skipReason: skip, errorCode: code, cutShort } = verdict;
+  // The failure stands; what stopped the scenario afterwards is kept in its evidence.
+  if (cutShort)
+    recorder.add({ kind: 'note', text: `After this failure was established, the scenario ended: ${cutShort}` });
   const { findings, log, walks } = state;
   return {
     ...base,

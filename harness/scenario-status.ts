@@ -11,7 +11,11 @@ import type { ErrorCode, FailureKind, Finding, Level, ResolvedRequirement, Scena
 /** How the result of a scenario cut off by a target that stopped answering begins. */
 export const STOPPED_ANSWERING = 'the target stopped answering';
 
-const RANK: Record<Status, number> = { passed: 0, skipped: 0, warning: 1, failed: 2, error: 3 };
+/**
+ * The strength of the evidence a status stands for: a failure proven (failed, then warning) is the strongest, and
+ * an error (the scenario could not finish) or a skip that came after it never replaces it.
+ */
+const RANK: Record<Status, number> = { passed: 0, skipped: 0, error: 1, warning: 2, failed: 3 };
 
 type Classified = { status: Status; message: string; skipReason?: string; errorCode?: ErrorCode };
 
@@ -66,11 +70,14 @@ interface Verdict {
   failureKind?: FailureKind;
   skipReason?: string;
   errorCode?: ErrorCode;
+  /** An error or skip that ended the scenario after a failure was established: what it was (for the evidence). */
+  cutShort?: string;
 }
 
 /**
- * A scenario's status from what it threw and its findings: the worst status wins; among equals, a
- * security failure outranks an interop one. Only failed and warning keep a failure kind.
+ * A scenario's status from what it threw and its findings: the strongest evidence wins (RANK: a failure proven
+ * outranks an error or a skip that came after it, which is kept as `cutShort`); among equals, a security failure
+ * outranks an interop one. Only failed and warning keep a failure kind.
  */
 export function judge(
   thrown: unknown,
@@ -89,6 +96,7 @@ export function judge(
   } else if (thrown !== undefined) {
     v = classify(thrown, limit);
   }
+  const ended = v.status === 'error' || v.status === 'skipped' ? `${v.status}: ${v.message}` : undefined;
   for (const f of findings) {
     const worse =
       RANK[f.status] > RANK[v.status] ||
@@ -96,10 +104,12 @@ export function judge(
         v.status !== 'error' &&
         v.failureKind === 'refused-wrongly' &&
         f.failureKind === 'accepted');
-    if (worse) v = { ...v, status: f.status, message: f.message, failureKind: f.failureKind };
+    if (worse) v = { status: f.status, message: f.message, ...(f.failureKind ? { failureKind: f.failureKind } : {}) };
   }
+  if (ended && v.status !== 'error' && v.status !== 'skipped') v.cutShort = ended;
   if (v.status !== 'failed' && v.status !== 'warning') delete v.failureKind;
   if (v.status !== 'error') delete v.errorCode;
+  if (v.status !== 'skipped') delete v.skipReason;
   return v;
 }
 

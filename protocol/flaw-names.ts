@@ -11,6 +11,8 @@ export const FLAWS = {
   'code-reuse-keeps-tokens': 'replaying a code does not revoke the tokens it issued first',
   'code-not-bound-to-client': 'a code issued to one client can be redeemed by another',
   'code-redirect-unchecked': "the token request's redirect_uri is not compared with the one used at /auth",
+  'code-redirect-loose':
+    "the token request's redirect_uri is compared with the one used at /auth without its query and port",
   'pkce-verifier-ignored': 'the code_verifier is not compared with the code_challenge',
   'pkce-verifier-optional': 'a code issued with a challenge can be redeemed without a verifier',
   'pkce-downgrade': 'a verifier is accepted for a code issued without a challenge',
@@ -19,9 +21,15 @@ export const FLAWS = {
   'pkce-verifier-format-unchecked': 'verifiers outside 43–128 unreserved characters are accepted',
   'redirect-prefix-match': 'redirect_uri is matched by prefix instead of exactly',
   'redirect-open-on-error': 'an unregistered redirect_uri receives the error redirect',
+  'authorize-errors-as-page':
+    'an invalid authorization request of a known client with its registered redirect_uri gets an HTTP 200 page ' +
+    '(no error class) instead of the error redirect',
   'refresh-not-rotated': 'refreshing returns the same refresh token (no rotation)',
   'refresh-reuse-allowed': 'a rotated-out refresh token is still accepted',
   'refresh-family-kept': 'replaying a rotated-out refresh token does not revoke its family',
+  'refresh-replay-mints-valid':
+    "replaying a public client's rotated-out refresh token revokes its family, but is answered with new tokens that " +
+    'stay valid',
   'refresh-unknown-accepted': 'a well-formed but unknown refresh token is accepted',
   'refresh-not-client-bound': 'a refresh token can be used by a client other than its owner',
   'refresh-scope-widen': 'a refresh request may widen the scope',
@@ -59,7 +67,13 @@ export const FLAWS = {
   'consent-skipped': 'third-party clients are not shown the consent page',
   'no-frame-protection': 'login, consent and activation pages may be framed',
   'race-code': 'concurrent redemptions of one code can all succeed (check-then-act)',
+  'race-code-intermittent':
+    'the second code redeemed by concurrent requests is not redeemed atomically (check-then-act): one race in three ' +
+    'lets a double redemption through',
   'race-refresh': 'concurrent refreshes of one token can all succeed (check-then-act)',
+  'race-refresh-intermittent':
+    'the second refresh token used by concurrent requests is not rotated atomically (check-then-act): one race in ' +
+    'three lets several refreshes through',
   // OpenID Connect Core, Discovery and RP-Initiated Logout (issue 15).
   'response-type-defaulted': 'an authorization request without response_type is treated as response_type=code',
   'authorize-get-only': 'the authorization endpoint refuses the request sent as a form POST',

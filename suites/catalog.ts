@@ -11,116 +11,117 @@ import s7 from './code/redirect-uri-checked.ts';
 import s8 from './code/reuse-revokes-tokens.ts';
 import s9 from './code/single-use.ts';
 import s10 from './code/state-round-trip.ts';
-import s11 from './authorize/post.ts';
-import s12 from './authorize/response-type-missing.ts';
-import s13 from './authorize/scope-order.ts';
-import s14 from './authorize/unknown-parameter.ts';
-import s15 from './authorize/user-denies.ts';
-import s16 from './prompt/login.ts';
-import s17 from './prompt/none-no-session.ts';
-import s18 from './prompt/none-with-session.ts';
-import s19 from './max-age/reauthenticates.ts';
-import s20 from './step-up/acr.ts';
-import s21 from './id-token-hint/prompt-none.ts';
-import s22 from './request-object/signed.ts';
-import s23 from './request-object/unsigned.ts';
-import s24 from './claims/parameter.ts';
-import s25 from './pkce/default-method.ts';
-import s26 from './pkce/downgrade.ts';
-import s27 from './pkce/plain-rejected.ts';
-import s28 from './pkce/required-for-public.ts';
-import s29 from './pkce/verifier-format.ts';
-import s30 from './pkce/verifier-mismatch.ts';
-import s31 from './pkce/verifier-missing.ts';
-import s32 from './redirect/exact-match.ts';
-import s33 from './redirect/no-307-after-login.ts';
-import s34 from './redirect/no-open-redirect.ts';
-import s35 from './refresh/bound-to-client.ts';
-import s36 from './refresh/reuse-rejected.ts';
-import s37 from './refresh/reuse-revokes-family.ts';
-import s38 from './refresh/rotation.ts';
-import s39 from './refresh/scope-no-widen.ts';
-import s40 from './refresh/unknown-rejected.ts';
-import s41 from './client-credentials/issues-token.ts';
-import s42 from './client-credentials/no-refresh-token.ts';
-import s43 from './client-auth/assertion-audience.ts';
-import s44 from './client-auth/assertion-replay.ts';
-import s45 from './client-auth/bad-secret.ts';
-import s46 from './client-auth/private-key-jwt.ts';
-import s47 from './scope/escalation-authorize.ts';
-import s48 from './scope/escalation-token.ts';
-import s49 from './id-token/at-hash.ts';
-import s50 from './id-token/auth-time.ts';
-import s51 from './id-token/claims.ts';
-import s52 from './id-token/nonce-optional.ts';
-import s53 from './id-token/scope-claims.ts';
-import s54 from './id-token/signature.ts';
-import s55 from './jwt/alg-none-rejected.ts';
-import s56 from './jwt/embedded-key-rejected.ts';
-import s57 from './jwt/key-confusion-rejected.ts';
-import s58 from './jwt/signature-tamper-rejected.ts';
-import s59 from './access-token/jwt-profile.ts';
-import s60 from './device/approved.ts';
-import s61 from './device/authorization.ts';
-import s62 from './device/code-single-use.ts';
-import s63 from './device/denied.ts';
-import s64 from './device/pending.ts';
-import s65 from './device/slow-down.ts';
-import s66 from './token-exchange/downscope.ts';
-import s67 from './token-exchange/invalid-subject.ts';
-import s68 from './token-exchange/scope-escalation.ts';
-import s69 from './implicit/deprecated.ts';
-import s70 from './implicit/no-refresh-token.ts';
-import s71 from './implicit/nonce-required.ts';
-import s72 from './hybrid/at-hash.ts';
-import s73 from './hybrid/c-hash.ts';
-import s74 from './form-post/response.ts';
-import s75 from './password/no-refresh-token.ts';
-import s76 from './token/error-format.ts';
-import s77 from './token/json-body.ts';
-import s78 from './token/no-store.ts';
-import s79 from './token/response-format.ts';
-import s80 from './token/unsupported-grant-type.ts';
-import s81 from './userinfo/bearer.ts';
-import s82 from './userinfo/post.ts';
-import s83 from './logout/back-channel.ts';
-import s84 from './logout/front-channel.ts';
-import s85 from './logout/id-token-hint-checked.ts';
-import s86 from './logout/rp-initiated.ts';
-import s87 from './logout/without-parameters.ts';
-import s88 from './revocation/refresh-token.ts';
-import s89 from './introspection/active-state.ts';
-import s90 from './introspection/requires-auth.ts';
-import s91 from './tokens/third-party-short-lived.ts';
-import s92 from './consent/third-party-required.ts';
-import s93 from './par/bound-to-client.ts';
-import s94 from './par/flow.ts';
-import s95 from './par/request-uri-single-use.ts';
-import s96 from './par/required.ts';
-import s97 from './registration/code-flow.ts';
-import s98 from './registration/deleted-client.ts';
-import s99 from './registration/fragment-refused.ts';
-import s100 from './registration/management-auth.ts';
-import s101 from './registration/metadata-returned.ts';
-import s102 from './registration/redirect-uris-required.ts';
-import s103 from './registration/secret-expiry.ts';
-import s104 from './dpop/no-bearer-downgrade.ts';
-import s105 from './dpop/proof-checked.ts';
-import s106 from './dpop/refresh-bound.ts';
-import s107 from './dpop/token-bound.ts';
-import s108 from './mixup/iss-parameter.ts';
-import s109 from './resource/audience.ts';
-import s110 from './entropy/codes-and-tokens.ts';
-import s111 from './headers/authorization-cors.ts';
-import s112 from './headers/clickjacking.ts';
-import s113 from './headers/referrer-policy.ts';
-import s114 from './race/code-redemption.ts';
-import s115 from './race/refresh-rotation.ts';
-import s116 from './browser/clickjacking.ts';
-import s117 from './browser/code-flow.ts';
-import s118 from './browser/consent-third-party.ts';
-import s119 from './browser/device-activation.ts';
-import s120 from './browser/error-page.ts';
+import s11 from './authorize/errors-redirected.ts';
+import s12 from './authorize/post.ts';
+import s13 from './authorize/response-type-missing.ts';
+import s14 from './authorize/scope-order.ts';
+import s15 from './authorize/unknown-parameter.ts';
+import s16 from './authorize/user-denies.ts';
+import s17 from './prompt/login.ts';
+import s18 from './prompt/none-no-session.ts';
+import s19 from './prompt/none-with-session.ts';
+import s20 from './max-age/reauthenticates.ts';
+import s21 from './step-up/acr.ts';
+import s22 from './id-token-hint/prompt-none.ts';
+import s23 from './request-object/signed.ts';
+import s24 from './request-object/unsigned.ts';
+import s25 from './claims/parameter.ts';
+import s26 from './pkce/default-method.ts';
+import s27 from './pkce/downgrade.ts';
+import s28 from './pkce/plain-rejected.ts';
+import s29 from './pkce/required-for-public.ts';
+import s30 from './pkce/verifier-format.ts';
+import s31 from './pkce/verifier-mismatch.ts';
+import s32 from './pkce/verifier-missing.ts';
+import s33 from './redirect/exact-match.ts';
+import s34 from './redirect/no-307-after-login.ts';
+import s35 from './redirect/no-open-redirect.ts';
+import s36 from './refresh/bound-to-client.ts';
+import s37 from './refresh/reuse-rejected.ts';
+import s38 from './refresh/reuse-revokes-family.ts';
+import s39 from './refresh/rotation.ts';
+import s40 from './refresh/scope-no-widen.ts';
+import s41 from './refresh/unknown-rejected.ts';
+import s42 from './client-credentials/issues-token.ts';
+import s43 from './client-credentials/no-refresh-token.ts';
+import s44 from './client-auth/assertion-audience.ts';
+import s45 from './client-auth/assertion-replay.ts';
+import s46 from './client-auth/bad-secret.ts';
+import s47 from './client-auth/private-key-jwt.ts';
+import s48 from './scope/escalation-authorize.ts';
+import s49 from './scope/escalation-token.ts';
+import s50 from './id-token/at-hash.ts';
+import s51 from './id-token/auth-time.ts';
+import s52 from './id-token/claims.ts';
+import s53 from './id-token/nonce-optional.ts';
+import s54 from './id-token/scope-claims.ts';
+import s55 from './id-token/signature.ts';
+import s56 from './jwt/alg-none-rejected.ts';
+import s57 from './jwt/embedded-key-rejected.ts';
+import s58 from './jwt/key-confusion-rejected.ts';
+import s59 from './jwt/signature-tamper-rejected.ts';
+import s60 from './access-token/jwt-profile.ts';
+import s61 from './device/approved.ts';
+import s62 from './device/authorization.ts';
+import s63 from './device/code-single-use.ts';
+import s64 from './device/denied.ts';
+import s65 from './device/pending.ts';
+import s66 from './device/slow-down.ts';
+import s67 from './token-exchange/downscope.ts';
+import s68 from './token-exchange/invalid-subject.ts';
+import s69 from './token-exchange/scope-escalation.ts';
+import s70 from './implicit/deprecated.ts';
+import s71 from './implicit/no-refresh-token.ts';
+import s72 from './implicit/nonce-required.ts';
+import s73 from './hybrid/at-hash.ts';
+import s74 from './hybrid/c-hash.ts';
+import s75 from './form-post/response.ts';
+import s76 from './password/no-refresh-token.ts';
+import s77 from './token/error-format.ts';
+import s78 from './token/json-body.ts';
+import s79 from './token/no-store.ts';
+import s80 from './token/response-format.ts';
+import s81 from './token/unsupported-grant-type.ts';
+import s82 from './userinfo/bearer.ts';
+import s83 from './userinfo/post.ts';
+import s84 from './logout/back-channel.ts';
+import s85 from './logout/front-channel.ts';
+import s86 from './logout/id-token-hint-checked.ts';
+import s87 from './logout/rp-initiated.ts';
+import s88 from './logout/without-parameters.ts';
+import s89 from './revocation/refresh-token.ts';
+import s90 from './introspection/active-state.ts';
+import s91 from './introspection/requires-auth.ts';
+import s92 from './tokens/third-party-short-lived.ts';
+import s93 from './consent/third-party-required.ts';
+import s94 from './par/bound-to-client.ts';
+import s95 from './par/flow.ts';
+import s96 from './par/request-uri-single-use.ts';
+import s97 from './par/required.ts';
+import s98 from './registration/code-flow.ts';
+import s99 from './registration/deleted-client.ts';
+import s100 from './registration/fragment-refused.ts';
+import s101 from './registration/management-auth.ts';
+import s102 from './registration/metadata-returned.ts';
+import s103 from './registration/redirect-uris-required.ts';
+import s104 from './registration/secret-expiry.ts';
+import s105 from './dpop/no-bearer-downgrade.ts';
+import s106 from './dpop/proof-checked.ts';
+import s107 from './dpop/refresh-bound.ts';
+import s108 from './dpop/token-bound.ts';
+import s109 from './mixup/iss-parameter.ts';
+import s110 from './resource/audience.ts';
+import s111 from './entropy/codes-and-tokens.ts';
+import s112 from './headers/authorization-cors.ts';
+import s113 from './headers/clickjacking.ts';
+import s114 from './headers/referrer-policy.ts';
+import s115 from './race/code-redemption.ts';
+import s116 from './race/refresh-rotation.ts';
+import s117 from './browser/clickjacking.ts';
+import s118 from './browser/code-flow.ts';
+import s119 from './browser/consent-third-party.ts';
+import s120 from './browser/device-activation.ts';
+import s121 from './browser/error-page.ts';
 
 /** Every scenario file (`area/name`) and its default export, in report order. */
 export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
@@ -135,114 +136,115 @@ export const CATALOG_ENTRIES: ReadonlyArray<readonly [string, unknown]> = [
   ['code/reuse-revokes-tokens', s8],
   ['code/single-use', s9],
   ['code/state-round-trip', s10],
-  ['authorize/post', s11],
-  ['authorize/response-type-missing', s12],
-  ['authorize/scope-order', s13],
-  ['authorize/unknown-parameter', s14],
-  ['authorize/user-denies', s15],
-  ['prompt/login', s16],
-  ['prompt/none-no-session', s17],
-  ['prompt/none-with-session', s18],
-  ['max-age/reauthenticates', s19],
-  ['step-up/acr', s20],
-  ['id-token-hint/prompt-none', s21],
-  ['request-object/signed', s22],
-  ['request-object/unsigned', s23],
-  ['claims/parameter', s24],
-  ['pkce/default-method', s25],
-  ['pkce/downgrade', s26],
-  ['pkce/plain-rejected', s27],
-  ['pkce/required-for-public', s28],
-  ['pkce/verifier-format', s29],
-  ['pkce/verifier-mismatch', s30],
-  ['pkce/verifier-missing', s31],
-  ['redirect/exact-match', s32],
-  ['redirect/no-307-after-login', s33],
-  ['redirect/no-open-redirect', s34],
-  ['refresh/bound-to-client', s35],
-  ['refresh/reuse-rejected', s36],
-  ['refresh/reuse-revokes-family', s37],
-  ['refresh/rotation', s38],
-  ['refresh/scope-no-widen', s39],
-  ['refresh/unknown-rejected', s40],
-  ['client-credentials/issues-token', s41],
-  ['client-credentials/no-refresh-token', s42],
-  ['client-auth/assertion-audience', s43],
-  ['client-auth/assertion-replay', s44],
-  ['client-auth/bad-secret', s45],
-  ['client-auth/private-key-jwt', s46],
-  ['scope/escalation-authorize', s47],
-  ['scope/escalation-token', s48],
-  ['id-token/at-hash', s49],
-  ['id-token/auth-time', s50],
-  ['id-token/claims', s51],
-  ['id-token/nonce-optional', s52],
-  ['id-token/scope-claims', s53],
-  ['id-token/signature', s54],
-  ['jwt/alg-none-rejected', s55],
-  ['jwt/embedded-key-rejected', s56],
-  ['jwt/key-confusion-rejected', s57],
-  ['jwt/signature-tamper-rejected', s58],
-  ['access-token/jwt-profile', s59],
-  ['device/approved', s60],
-  ['device/authorization', s61],
-  ['device/code-single-use', s62],
-  ['device/denied', s63],
-  ['device/pending', s64],
-  ['device/slow-down', s65],
-  ['token-exchange/downscope', s66],
-  ['token-exchange/invalid-subject', s67],
-  ['token-exchange/scope-escalation', s68],
-  ['implicit/deprecated', s69],
-  ['implicit/no-refresh-token', s70],
-  ['implicit/nonce-required', s71],
-  ['hybrid/at-hash', s72],
-  ['hybrid/c-hash', s73],
-  ['form-post/response', s74],
-  ['password/no-refresh-token', s75],
-  ['token/error-format', s76],
-  ['token/json-body', s77],
-  ['token/no-store', s78],
-  ['token/response-format', s79],
-  ['token/unsupported-grant-type', s80],
-  ['userinfo/bearer', s81],
-  ['userinfo/post', s82],
-  ['logout/back-channel', s83],
-  ['logout/front-channel', s84],
-  ['logout/id-token-hint-checked', s85],
-  ['logout/rp-initiated', s86],
-  ['logout/without-parameters', s87],
-  ['revocation/refresh-token', s88],
-  ['introspection/active-state', s89],
-  ['introspection/requires-auth', s90],
-  ['tokens/third-party-short-lived', s91],
-  ['consent/third-party-required', s92],
-  ['par/bound-to-client', s93],
-  ['par/flow', s94],
-  ['par/request-uri-single-use', s95],
-  ['par/required', s96],
-  ['registration/code-flow', s97],
-  ['registration/deleted-client', s98],
-  ['registration/fragment-refused', s99],
-  ['registration/management-auth', s100],
-  ['registration/metadata-returned', s101],
-  ['registration/redirect-uris-required', s102],
-  ['registration/secret-expiry', s103],
-  ['dpop/no-bearer-downgrade', s104],
-  ['dpop/proof-checked', s105],
-  ['dpop/refresh-bound', s106],
-  ['dpop/token-bound', s107],
-  ['mixup/iss-parameter', s108],
-  ['resource/audience', s109],
-  ['entropy/codes-and-tokens', s110],
-  ['headers/authorization-cors', s111],
-  ['headers/clickjacking', s112],
-  ['headers/referrer-policy', s113],
-  ['race/code-redemption', s114],
-  ['race/refresh-rotation', s115],
-  ['browser/clickjacking', s116],
-  ['browser/code-flow', s117],
-  ['browser/consent-third-party', s118],
-  ['browser/device-activation', s119],
-  ['browser/error-page', s120],
+  ['authorize/errors-redirected', s11],
+  ['authorize/post', s12],
+  ['authorize/response-type-missing', s13],
+  ['authorize/scope-order', s14],
+  ['authorize/unknown-parameter', s15],
+  ['authorize/user-denies', s16],
+  ['prompt/login', s17],
+  ['prompt/none-no-session', s18],
+  ['prompt/none-with-session', s19],
+  ['max-age/reauthenticates', s20],
+  ['step-up/acr', s21],
+  ['id-token-hint/prompt-none', s22],
+  ['request-object/signed', s23],
+  ['request-object/unsigned', s24],
+  ['claims/parameter', s25],
+  ['pkce/default-method', s26],
+  ['pkce/downgrade', s27],
+  ['pkce/plain-rejected', s28],
+  ['pkce/required-for-public', s29],
+  ['pkce/verifier-format', s30],
+  ['pkce/verifier-mismatch', s31],
+  ['pkce/verifier-missing', s32],
+  ['redirect/exact-match', s33],
+  ['redirect/no-307-after-login', s34],
+  ['redirect/no-open-redirect', s35],
+  ['refresh/bound-to-client', s36],
+  ['refresh/reuse-rejected', s37],
+  ['refresh/reuse-revokes-family', s38],
+  ['refresh/rotation', s39],
+  ['refresh/scope-no-widen', s40],
+  ['refresh/unknown-rejected', s41],
+  ['client-credentials/issues-token', s42],
+  ['client-credentials/no-refresh-token', s43],
+  ['client-auth/assertion-audience', s44],
+  ['client-auth/assertion-replay', s45],
+  ['client-auth/bad-secret', s46],
+  ['client-auth/private-key-jwt', s47],
+  ['scope/escalation-authorize', s48],
+  ['scope/escalation-token', s49],
+  ['id-token/at-hash', s50],
+  ['id-token/auth-time', s51],
+  ['id-token/claims', s52],
+  ['id-token/nonce-optional', s53],
+  ['id-token/scope-claims', s54],
+  ['id-token/signature', s55],
+  ['jwt/alg-none-rejected', s56],
+  ['jwt/embedded-key-rejected', s57],
+  ['jwt/key-confusion-rejected', s58],
+  ['jwt/signature-tamper-rejected', s59],
+  ['access-token/jwt-profile', s60],
+  ['device/approved', s61],
+  ['device/authorization', s62],
+  ['device/code-single-use', s63],
+  ['device/denied', s64],
+  ['device/pending', s65],
+  ['device/slow-down', s66],
+  ['token-exchange/downscope', s67],
+  ['token-exchange/invalid-subject', s68],
+  ['token-exchange/scope-escalation', s69],
+  ['implicit/deprecated', s70],
+  ['implicit/no-refresh-token', s71],
+  ['implicit/nonce-required', s72],
+  ['hybrid/at-hash', s73],
+  ['hybrid/c-hash', s74],
+  ['form-post/response', s75],
+  ['password/no-refresh-token', s76],
+  ['token/error-format', s77],
+  ['token/json-body', s78],
+  ['token/no-store', s79],
+  ['token/response-format', s80],
+  ['token/unsupported-grant-type', s81],
+  ['userinfo/bearer', s82],
+  ['userinfo/post', s83],
+  ['logout/back-channel', s84],
+  ['logout/front-channel', s85],
+  ['logout/id-token-hint-checked', s86],
+  ['logout/rp-initiated', s87],
+  ['logout/without-parameters', s88],
+  ['revocation/refresh-token', s89],
+  ['introspection/active-state', s90],
+  ['introspection/requires-auth', s91],
+  ['tokens/third-party-short-lived', s92],
+  ['consent/third-party-required', s93],
+  ['par/bound-to-client', s94],
+  ['par/flow', s95],
+  ['par/request-uri-single-use', s96],
+  ['par/required', s97],
+  ['registration/code-flow', s98],
+  ['registration/deleted-client', s99],
+  ['registration/fragment-refused', s100],
+  ['registration/management-auth', s101],
+  ['registration/metadata-returned', s102],
+  ['registration/redirect-uris-required', s103],
+  ['registration/secret-expiry', s104],
+  ['dpop/no-bearer-downgrade', s105],
+  ['dpop/proof-checked', s106],
+  ['dpop/refresh-bound', s107],
+  ['dpop/token-bound', s108],
+  ['mixup/iss-parameter', s109],
+  ['resource/audience', s110],
+  ['entropy/codes-and-tokens', s111],
+  ['headers/authorization-cors', s112],
+  ['headers/clickjacking', s113],
+  ['headers/referrer-policy', s114],
+  ['race/code-redemption', s115],
+  ['race/refresh-rotation', s116],
+  ['browser/clickjacking', s117],
+  ['browser/code-flow', s118],
+  ['browser/consent-third-party', s119],
+  ['browser/device-activation', s120],
+  ['browser/error-page', s121],
 ];

@@ -115,6 +115,13 @@ export interface EndPage {
    * or a page that shows an error box (role="alert", an error class) and asks for nothing.
    */
   errorPage?: boolean;
+  /**
+   * The walk stopped because the page asks the user for nothing: an error page, or a page (any status, any text, no
+   * error class needed) with no control a user would act on (links, menus and account controls aside); over HTTP not
+   * one that its scripts may still render. Not set where the walk stopped for a reason of its own (a login that came
+   * back, a consent without the control, a redirect off the IdP).
+   */
+  asksNothing?: boolean;
   /** The walk stopped at a login (or identifier) form because it was asked not to sign in (`signIn: false`). */
   signInPage?: boolean;
   /** Whether the walk passed a consent page before it stopped. */

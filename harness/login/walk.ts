@@ -95,6 +95,11 @@ function stopReason(a: Actuator, model: PageModel, cls: PageClass, decision: 'ap
   return `${what} (HTTP ${model.status})${cut}`;
 }
 
+/** A page that asks the user for nothing (EndPage.asksNothing): an error page, or one with no control to act on. */
+function asksNothing(a: Actuator, r: Reading): boolean {
+  return r.cls.kind === 'error' || (r.cls.kind === 'other' && !r.cls.controls && !renderedByScript(a, r));
+}
+
 /** A page that shows nothing to act on and runs scripts: over HTTP, rendered by script (nothing to read yet). */
 function renderedByScript(a: Actuator, r: Reading): boolean {
   return a.name === 'http' && r.cls.kind === 'other' && !r.cls.controls && r.model.scripts > 0;
@@ -274,7 +279,9 @@ export class PageWalk {
             `a page the user would have to act on (HTTP ${reading.model.status}); ` +
               'this request asked for no interaction',
           );
-        return this.#stop(stopReason(this.#a, reading.model, reading.cls, decision), reading.cls.kind === 'error');
+        return this.#stop(stopReason(this.#a, reading.model, reading.cls, decision), reading.cls.kind === 'error', {
+          asksNothing: asksNothing(this.#a, reading),
+        });
       }
     }
     let stepsPending = this.s.steps !== undefined && this.#signIn;
@@ -304,20 +311,29 @@ export class PageWalk {
         );
       }
       if (!this.#signIn && (reading.cls.kind === 'login' || reading.cls.kind === 'identifier'))
-        return this.#stop(`a sign-in page (HTTP ${reading.model.status}); this walk signs no one in`, false, true);
+        return this.#stop(`a sign-in page (HTTP ${reading.model.status}); this walk signs no one in`, false, {
+          signInPage: true,
+        });
       if (await this.#needsBrowser(reading)) continue;
       const done = await this.#act(reading, decision);
       if (done === 'acted' || done === 'handed' || done === 'changed') continue;
       return this.#stop(
         done ?? stopReason(this.#a, reading.model, reading.cls, decision),
         reading.cls.kind === 'error',
+        {
+          asksNothing: done === undefined && asksNothing(this.#a, reading),
+        },
       );
     }
     return this.#stop(this.#a.end ? '' : `no redirect to the redirect_uri within ${MAX_ACTIONS} actions`);
   }
 
   /** The outcome at the walk's end: the redirect caught, or the page it stopped on. */
-  async #stop(reason: string, errorPage = false, signInPage = false): Promise<AuthorizeOutcome> {
+  async #stop(
+    reason: string,
+    errorPage = false,
+    { signInPage = false, asksNothing = false } = {},
+  ): Promise<AuthorizeOutcome> {
     const a = this.#a;
     const end = a.end;
     if (end?.kind === 'refused') throw end.error;
@@ -337,6 +353,7 @@ export class PageWalk {
     const unsent = a.unsentForm;
     const flags = {
       ...(errorPage && !end ? { errorPage: true } : {}),
+      ...(asksNothing && !end ? { asksNothing: true } : {}),
       ...(signInPage ? { signInPage: true } : {}),
       ...(unsent ? { unsentForm: unsent } : {}),
     };

@@ -12,13 +12,14 @@ import { essentialAcrValues, parseClaimsRequest } from '../claims-request.ts';
 import { paramsFromPairs, parseBody, type Params } from '../http/body.ts';
 import { invalidRequest, invalidScope, OAuthError, unauthorizedClient } from '../http/errors.ts';
 import { authorizationEndpointCors } from '../http/cors.ts';
-import { pageErrors } from '../http/pages.ts';
+import { pageErrors, renderPage } from '../http/pages.ts';
 import { someClientEnables, type RegisteredClient } from '../options.ts';
 import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
 import { grantScope, hasScope, parseScope } from '../scopes.ts';
 import type { InteractionRecord, PkceMethod, ResponseType } from '../store/store.ts';
 import { randomToken, REFERENCE_ACR } from '../tokens.ts';
 import { UNMET_AUTHENTICATION_REQUIREMENTS } from '../../protocol/errors.ts';
+import { plainErrorPage } from '../views/error.ts';
 import {
   interactionPath,
   parseResponseType,
@@ -44,6 +45,10 @@ export const authorizeEndpoint: Endpoint = {
         await startInteraction(ctx, server, query);
       } catch (err) {
         if (err instanceof RedirectError) return redirectError(ctx, server, err);
+        if (err instanceof ShownAsPage) {
+          const { error, description } = err.oauth;
+          return renderPage(ctx, server.flaws, plainErrorPage({ error, description }));
+        }
         throw err;
       }
     };
@@ -163,8 +168,20 @@ async function validateRequest(
     const session = await readSessionParams(server, params);
     return { request: session.consent ? { ...request, promptConsent: true } : request, session };
   } catch (err) {
-    if (err instanceof OAuthError) throw new RedirectError(target, err);
+    if (err instanceof OAuthError) {
+      // RFC 6749 §4.1.2.1: the client and its redirect_uri are known, so the error goes back to it (the flaw shows it
+      // on a plain HTTP 200 page instead).
+      if (server.flaws.has('authorize-errors-as-page')) throw new ShownAsPage(err);
+      throw new RedirectError(target, err);
+    }
     throw err;
+  }
+}
+
+/** An error of a request whose redirect_uri is trusted, shown on a page instead (the flaw authorize-errors-as-page). */
+class ShownAsPage extends Error {
+  constructor(readonly oauth: OAuthError) {
+    super(oauth.message);
   }
 }
 

@@ -8,7 +8,7 @@ import { invalidGrant, invalidRequest } from '../http/errors.ts';
 import { verifierMatches, VERIFIER_FORMAT } from '../pkce.ts';
 import type { CodeRecord } from '../store/store.ts';
 import type { Grant } from './grant.ts';
-import { checkThenActDelay, grantRevocationUntil, issueUserTokens } from './issue.ts';
+import { checkThenActDelay, grantRevocationUntil, intermittentlyAtomic, issueUserTokens } from './issue.ts';
 
 export const authorizationCode: Grant = {
   grantType: 'authorization_code',
@@ -25,7 +25,9 @@ export const authorizationCode: Grant = {
     }
     if (!flaws.has('code-redirect-unchecked')) {
       if (params.redirect_uri === undefined) throw invalidRequest('redirect_uri is required');
-      if (params.redirect_uri !== record.redirectUri)
+      // RFC 6749 §4.1.3: identical; the flaw compares them without their query and port.
+      const loose = flaws.has('code-redirect-loose');
+      if (!sameRedirectUri(params.redirect_uri, record.redirectUri, loose))
         throw invalidGrant('redirect_uri differs from the authorization request');
     }
     checkPkce(server, record, verifier);
@@ -47,10 +49,29 @@ export const authorizationCode: Grant = {
   },
 };
 
+/** Identical strings; `loose` (a flaw) compares them without their query and port. */
+function sameRedirectUri(sent: string, used: string, loose: boolean): boolean {
+  if (sent === used) return true;
+  if (!loose || !URL.canParse(sent) || !URL.canParse(used)) return false;
+  const bare = (uri: string) => {
+    const url = new URL(uri);
+    url.search = '';
+    url.port = '';
+    return url.href;
+  };
+  return bare(sent) === bare(used);
+}
+
 /** Consumes the code now that every check passed; exactly one redemption may get here. */
 async function redeem(server: ServerContext, code: string): Promise<void> {
   const { flaws, store } = server;
   if (flaws.has('code-reuse-allowed')) return;
+  if (flaws.has('race-code-intermittent')) {
+    const atomic = async () => {
+      if (!(await store.consumeCode(code))) await replayOrUnknown(server, code);
+    };
+    return intermittentlyAtomic(server, 'code', code, atomic, async () => void (await store.consumeCode(code)));
+  }
   if (flaws.has('race-code')) {
     // Check-then-act: the code was read above; yielding before the delete lets every racer through.
     await checkThenActDelay();

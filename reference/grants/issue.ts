@@ -156,3 +156,39 @@ export function grantRevocationUntil(server: ServerContext): number {
  * for concurrent requests for the same code or token to pass the check before any of them acts.
  */
 export const checkThenActDelay = () => delay(25);
+
+/** Per server and kind of credential: those in use now, those that met concurrent uses, and those let through. */
+const contention = new WeakMap<
+  ServerContext,
+  Map<string, { inUse: Set<string>; met: Set<string>; leaky: Set<string> }>
+>();
+
+/**
+ * The flaws race-code-intermittent and race-refresh-intermittent: every use of a credential pauses between its check
+ * and its act (checkThenActDelay), so that concurrent uses meet; of the credentials of a kind that meet concurrent
+ * uses, the second of every three is used without the atomic step (`unchecked`: every racer gets through), the others
+ * with it (`atomic`). Per server, so which race lets several through is the same in every run.
+ */
+export async function intermittentlyAtomic<T>(
+  server: ServerContext,
+  kind: string,
+  credential: string,
+  atomic: () => Promise<T>,
+  unchecked: () => Promise<T>,
+): Promise<T> {
+  const kinds = contention.get(server) ?? new Map();
+  contention.set(server, kinds);
+  const state = kinds.get(kind) ?? { inUse: new Set<string>(), met: new Set<string>(), leaky: new Set<string>() };
+  kinds.set(kind, state);
+  if (state.inUse.has(credential) && !state.met.has(credential)) {
+    state.met.add(credential);
+    if (state.met.size % 3 === 2) state.leaky.add(credential);
+  }
+  state.inUse.add(credential);
+  try {
+    await checkThenActDelay();
+    return await (state.leaky.has(credential) ? unchecked() : atomic());
+  } finally {
+    state.inUse.delete(credential);
+  }
+}

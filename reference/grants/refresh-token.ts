@@ -5,13 +5,20 @@
  */
 import type { ServerContext } from '../context.ts';
 import { invalidGrant, invalidRequest } from '../http/errors.ts';
-import type { RegisteredClient } from '../options.ts';
+import { isPublicClient, type RegisteredClient } from '../options.ts';
 import { grantScope, narrowScope } from '../scopes.ts';
 import type { RefreshRecord, StoredRefresh } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
 import { checkRefreshBinding } from '../http/dpop-refresh.ts';
 import type { Grant } from './grant.ts';
-import { checkThenActDelay, grantRevocationUntil, issueTokens, newRefreshRecord } from './issue.ts';
+import {
+  addRefreshToken,
+  checkThenActDelay,
+  grantRevocationUntil,
+  intermittentlyAtomic,
+  issueTokens,
+  newRefreshRecord,
+} from './issue.ts';
 
 export const refreshToken: Grant = {
   grantType: 'refresh_token',
@@ -23,7 +30,13 @@ export const refreshToken: Grant = {
     const stored = (await server.store.findRefresh(token)) ?? (await unknownToken(server, client, token, params.scope));
     if (stored.state === 'revoked') throw invalidGrant('the refresh token has been revoked');
     const { record } = stored;
-    if (stored.state === 'rotated' && !flaws.has('refresh-reuse-allowed')) await rejectReplay(server, record);
+    if (stored.state === 'rotated' && !flaws.has('refresh-reuse-allowed')) {
+      // The flaw (for public clients, as a retry allowance for browser apps would) revokes the family, then answers
+      // the replay with the tokens of a new one, which stay valid.
+      if (flaws.has('refresh-replay-mints-valid') && record.clientId === client.clientId && isPublicClient(client))
+        return mintAfterReplay(server, client, record);
+      await rejectReplay(server, record);
+    }
     if (record.clientId !== client.clientId && !flaws.has('refresh-not-client-bound')) {
       throw invalidGrant('the refresh token was issued to another client');
     }
@@ -64,6 +77,20 @@ async function rotate(server: ServerContext, stored: StoredRefresh, next: Refres
   const { flaws, store } = server;
   const old = stored.record.token;
   if (flaws.has('refresh-not-rotated')) return old;
+  if (flaws.has('race-refresh-intermittent')) {
+    const unchecked = async () => {
+      if (!(await store.rotateRefresh(old, next))) await store.saveRefresh(next);
+      return next.token;
+    };
+    return intermittentlyAtomic(server, 'refresh', old, () => rotateOnce(server, stored, next), unchecked);
+  }
+  return rotateOnce(server, stored, next);
+}
+
+/** The atomic rotation: exactly one use of an active token wins; a loser is a replay. */
+async function rotateOnce(server: ServerContext, stored: StoredRefresh, next: RefreshRecord): Promise<string> {
+  const { flaws, store } = server;
+  const old = stored.record.token;
   if (flaws.has('race-refresh')) {
     // Check-then-act: the state was read above; yielding before the write lets every racer through.
     await checkThenActDelay();
@@ -83,6 +110,15 @@ async function rejectReplay(server: ServerContext, record: RefreshRecord): Promi
   if (!server.flaws.has('refresh-family-kept'))
     await server.store.revokeGrant(record.grantId, grantRevocationUntil(server));
   throw invalidGrant('the refresh token has already been used; its token family is revoked');
+}
+
+/** The flaw refresh-replay-mints-valid: the replayed token's family revoked, and tokens of a new family issued. */
+async function mintAfterReplay(server: ServerContext, client: RegisteredClient, record: RefreshRecord) {
+  await server.store.revokeGrant(record.grantId, grantRevocationUntil(server));
+  const grant = { client, sub: record.sub, scope: record.scope, grantId: randomToken(), authTime: record.authTime };
+  const response = await issueTokens(server, grant);
+  await addRefreshToken(server, response, grant);
+  return response;
 }
 
 /** SPEC refresh states: an unknown token is rejected as invalid. */

@@ -19,3 +19,14 @@ export function errorPage(view: { error: string; description: string; lang?: Lan
     view.lang,
   );
 }
+
+/**
+ * A plain page that says an error occurred: HTTP 200, no error class, no alert box, nothing to act on (as some OAuth
+ * frameworks show an invalid authorization request). Only the flaw authorize-errors-as-page shows it.
+ */
+export function plainErrorPage(view: { error: string; description: string }): string {
+  return page(
+    'An error has occurred',
+    html`<h1>An error has occurred</h1><pre>${view.error}: ${view.description}</pre>`,
+  );
+}

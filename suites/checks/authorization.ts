@@ -15,21 +15,33 @@ import {
 export type AuthorizationAnswer = { kind: 'code'; code: string } | { kind: 'refused'; how: string };
 
 /**
- * A code, or a refusal. An error page counts as a refusal when it is an HTTP error or comes before
- * any login page. Anything else (a login that did not finish, a redirect with neither code nor
+ * The one model of a refusal at the authorization endpoint: how the request was refused, or undefined when it was
+ * not (or its fate is unknown). A refusal is a redirect to the client with `error` (RFC 6749 §4.1.2.1), or a page
+ * (any HTTP status, any text, no error class needed) after which no code was issued and nothing was redirected to
+ * the client: the walk stopped on the IdP's origin, at an HTTP error, before any login or consent page, on a page
+ * the walk took for an error page, or on a page that asks the user for nothing. A walk that stopped for a reason of
+ * its own (a login that came back, a consent page without the control, a sign-in it was told not to do, a redirect
+ * off the IdP) is no refusal: the request's fate is unknown.
+ */
+export function refusalOf(outcome: AuthorizeResult): string | undefined {
+  if (outcome.kind === 'redirect') return outcome.params.error ? describeOutcome(outcome) : undefined;
+  if (outcome.location !== undefined || outcome.signInPage) return undefined;
+  const headline = outcome.headline ? ` "${outcome.headline}"` : '';
+  if (outcome.status >= 400 || outcome.pages.length === 0 || outcome.errorPage)
+    return `showed an error page (HTTP ${outcome.status}${headline})`;
+  if (outcome.asksNothing)
+    return `ended on a page that asks for nothing (HTTP ${outcome.status}${headline}): no code, nothing redirected`;
+  return undefined;
+}
+
+/**
+ * A code, or a refusal (refusalOf). Anything else (a login that did not finish, a redirect with neither code nor
  * error, a redirect off the IdP) leaves the request's fate unknown: a PreconditionError.
  */
 export function authorizationAnswer(outcome: AuthorizeResult, what: string): AuthorizationAnswer {
-  if (outcome.kind === 'redirect') {
-    if (outcome.params.code) return { kind: 'code', code: outcome.params.code };
-    if (outcome.params.error) return { kind: 'refused', how: describeOutcome(outcome) };
-  } else if (
-    outcome.location === undefined &&
-    (outcome.status >= 400 || outcome.pages.length === 0 || outcome.errorPage === true)
-  ) {
-    const headline = outcome.headline ? ` "${outcome.headline}"` : '';
-    return { kind: 'refused', how: `showed an error page (HTTP ${outcome.status}${headline})` };
-  }
+  if (outcome.kind === 'redirect' && outcome.params.code) return { kind: 'code', code: outcome.params.code };
+  const how = refusalOf(outcome);
+  if (how !== undefined) return { kind: 'refused', how };
   throw new PreconditionError(`${what} ${describeOutcome(outcome)}: neither a code nor a refusal`);
 }
 

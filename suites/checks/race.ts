@@ -8,6 +8,9 @@ import type { Rule } from './oauth.ts';
 /** Parallel requests: enough for a check-then-act window to let several through, few enough for any server. */
 export const RACE_WIDTH = 8;
 
+/** Rounds of a race, each a burst on a credential of its own: a check-then-act window need not open in every one. */
+export const RACE_ROUNDS = 3;
+
 /** A race's answer that issued tokens. */
 export const succeeded = (res: HttpResponse): boolean =>
   res.status === 200 && typeof res.body.access_token === 'string';

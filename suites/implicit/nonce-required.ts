@@ -11,6 +11,7 @@ import {
   frontChannelParams,
   frontChannelResponse,
   offeredResponseTypes,
+  refusalOf,
   requireResponseTypes,
 } from '../checks/index.ts';
 
@@ -23,8 +24,8 @@ const ISSUED = ['id_token', 'access_token', 'code'];
 export default defineScenario({
   id: 'implicit.nonce-required',
   title:
-    'An implicit or hybrid request whose response carries an ID token is refused without nonce (invalid_request at ' +
-    'the redirect URI), and succeeds with one',
+    'An implicit or hybrid request whose response carries an ID token is refused without nonce (an error redirected ' +
+    'is invalid_request), and succeeds with one',
   requirements: {
     // The request parameter: "nonce REQUIRED" in the implicit flow's request, which the client builds.
     oidcCore_3_2_2_1: {
@@ -83,8 +84,7 @@ export default defineScenario({
         // Pushed (RFC 9126, where the target requires it): the refusal is the push's error response (§2.3).
         const pushed = outcome.kind === 'page' && outcome.url === ctx.target.endpoints.pushedAuthorization;
         const error = outcome.kind === 'redirect' ? outcome.params.error : pushed ? jsonError(outcome.body) : undefined;
-        const refusedPage =
-          outcome.kind === 'page' && outcome.location === undefined && (outcome.status >= 400 || outcome.errorPage);
+        const refusedPage = outcome.kind === 'page' && refusalOf(outcome) !== undefined;
         if (error === undefined && !refusedPage)
           throw new PreconditionError(`${when} ${describeOutcome(outcome)}: neither a response nor a refusal`);
         // The refusal counts only if the same request with a nonce gets its response.
@@ -97,6 +97,12 @@ export default defineScenario({
             `${when} ${describeOutcome(outcome)}, but the same request with a nonce failed too ` +
               `(${caught.message}), so the refusal cannot be put down to the missing nonce`,
           );
+        }
+        // A refusal by page: refused, which is this rule; whether it should have been redirected is
+        // authorize.errors-redirected's rule (RFC 6749 §4.1.2.1), not judged twice.
+        if (error === undefined) {
+          ctx.evidence.note(`${when} ${describeOutcome(outcome)}; the same request with a nonce got its response.`);
+          return;
         }
         if (error !== 'invalid_request') {
           throw new CheckFailure(

@@ -30,7 +30,7 @@ export default defineScenario({
     user: true,
     capabilities: ['grant:authorization_code', 'grant:refresh_token', 'endpoint:token'],
   },
-  catches: ['refresh-reuse-allowed'],
+  catches: ['refresh-reuse-allowed', 'refresh-replay-mints-valid'],
   async run(ctx) {
     const { tokens } = await tokensWithRefresh(ctx, 'public');
     await rotateOnce(ctx, 'public', tokens.refresh_token);

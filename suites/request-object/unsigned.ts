@@ -1,6 +1,13 @@
 import { encodeJson } from '../../generators/index.ts';
 import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, expectRefusalIsFor, idTokenOf, redeemOutcome, withOpenid } from '../checks/index.ts';
+import {
+  CODE_FLOW_CAPABILITIES,
+  expectRefusalIsFor,
+  idTokenOf,
+  redeemOutcome,
+  refusalOf,
+  withOpenid,
+} from '../checks/index.ts';
 
 /** Errors that refuse a request object (OIDC Core §3.1.2.6, §6.3). */
 const REFUSALS = ['request_not_supported', 'invalid_request_object'];
@@ -90,6 +97,14 @@ export default defineScenario({
         `with an unsigned request object got error=${error}`,
         'the request object',
       );
+      return;
+    }
+    const byPage = outcome.kind === 'page' ? refusalOf(outcome) : undefined;
+    if (byPage !== undefined) {
+      // Refused by a page: the error code cannot be read, and whether the error should have been redirected is
+      // authorize.errors-redirected's rule (RFC 6749 §4.1.2.1); the refusal counts if the request without the object
+      // gets a code.
+      await expectRefusalIsFor(ctx, 'confidential', `with an unsigned request object ${byPage}`, 'the request object');
       return;
     }
     if (outcome.kind !== 'redirect' || !outcome.params.code) {

@@ -1,7 +1,8 @@
-import { type Client, GRANT, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
+import { type Client, GRANT, PreconditionError, defineScenario } from '../../harness/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
 import {
   CODE_FLOW_ROLES,
+  authorizationAnswer,
   escalatingScopes,
   expectRefusalIsFor,
   expectScopesWithheld,
@@ -60,22 +61,21 @@ export default defineScenario({
       },
       { session: 'shared' },
     );
-    if (auth.kind !== 'redirect') throw new PreconditionError(`the authorization request ${describeOutcome(auth)}`);
-    const { code, error } = auth.params;
-    if (error) {
+    const answer = authorizationAnswer(auth, `the authorization request for ${extra.join(' ')}`);
+    if (answer.kind === 'refused') {
       // Refused. RFC 6749 §4.1.2.1 names the code invalid_scope; the SPEC asks only for the refusal.
-      if (error === 'invalid_scope') return;
-      // Another error may have another cause (a missing parameter the IdP wants, a login problem):
+      if (auth.kind === 'redirect' && auth.params.error === 'invalid_scope') return;
+      // Another error, or a page, may have another cause (a missing parameter the IdP wants, a login problem):
       // the refusal counts only if the same request within the client's scope gets a code.
       await expectRefusalIsFor(
         ctx,
         client.role,
-        `for ${extra.join(' ')} ${describeOutcome(auth)}`,
+        `for ${extra.join(' ')} ${answer.how}`,
         `the scopes beyond the client's (${extra.join(' ')})`,
       );
       return;
     }
-    if (!code) throw new PreconditionError(`the authorization request ${describeOutcome(auth)}`);
+    const code = answer.code;
     const res = await ctx.http.token(
       client,
       {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   NEAR_MISS_KINDS,
+  differingRedirectUris,
   nearMissKindsFor,
   redirectUriNearMiss,
   type NearMissKind,
@@ -255,4 +256,30 @@ describe('redirectUriNearMiss', () => {
       }
     },
   );
+});
+
+describe('differingRedirectUris', () => {
+  it('gives one URI per way of differing, each another string, none a mere normalisation', () => {
+    expect(differingRedirectUris('http://127.0.0.1:3000/callback')).toEqual([
+      { how: 'an added query', uri: 'http://127.0.0.1:3000/callback?conformance=1' },
+      { how: 'another port', uri: 'http://127.0.0.1:3001/callback' },
+      { how: 'another path', uri: 'http://127.0.0.1:3000/callback/conformance' },
+      { how: 'a trailing slash', uri: 'http://127.0.0.1:3000/callback/' },
+      { how: 'the case of its path', uri: 'http://127.0.0.1:3000/CALLBACK' },
+    ]);
+    const withQuery = differingRedirectUris('https://app.example/cb/?x=1');
+    expect(withQuery.map((v) => v.uri)).toEqual([
+      'https://app.example/cb/?x=1&conformance=1',
+      'https://app.example:444/cb/?x=1',
+      'https://app.example/cb/conformance?x=1',
+      'https://app.example/cb?x=1',
+      'https://app.example/CB/?x=1',
+    ]);
+    // No path to change the case of or to trim: those ways are left out, never the URI itself.
+    expect(differingRedirectUris('https://app.example/').map((v) => v.how)).toEqual([
+      'an added query',
+      'another port',
+      'another path',
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 /** The named steps of createContext and runScenarios that carry logic of their own. */
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_BUDGET_SHARE, PropertyCases, propertyBudgetMs } from '../../harness/context-property.ts';
-import { CheckFailure, HarnessError, SkipSignal } from '../../harness/failures.ts';
+import { CheckFailure, HarnessError, PreconditionError, SkipSignal } from '../../harness/failures.ts';
 import { Recorder } from '../../harness/recorder.ts';
 import { Redactor } from '../../harness/redact.ts';
 import type { Finding } from '../../harness/results.ts';
@@ -62,11 +62,34 @@ describe('judge', () => {
     });
   });
 
-  it('an error outranks findings and carries no failure kind', () => {
-    const v = judge(new Error('boom'), [{ status: 'failed', message: 'f', failureKind: 'accepted' }], failed, 1000);
+  it('an error outranks no finding and carries no failure kind', () => {
+    const v = judge(new Error('boom'), [], failed, 1000);
     expect(v.status).toBe('error');
     expect(v.failureKind).toBeUndefined();
     expect(v.message).toMatch(/the scenario threw Error: .*boom/);
+  });
+
+  it('a failure established is never replaced by a later error or skip (the strongest evidence wins)', () => {
+    const proven: Finding[] = [{ status: 'failed', message: 'plain was accepted', failureKind: 'accepted' }];
+    const precondition = new PreconditionError('the second variant got no code');
+    expect(judge(precondition, proven, failed, 1000)).toEqual({
+      status: 'failed',
+      message: 'plain was accepted',
+      failureKind: 'accepted',
+      cutShort: 'error: could not get as far as the check: the second variant got no code',
+    });
+    const soft: Finding[] = [{ status: 'warning', message: 'should', failureKind: 'refused-wrongly' }];
+    expect(judge(new Error('boom'), soft, failed, 1000)).toMatchObject({ status: 'warning', message: 'should' });
+    expect(judge(new Error('boom'), soft, failed, 1000).errorCode).toBeUndefined();
+    expect(judge(new SkipSignal('not here'), proven, failed, 1000)).toEqual({
+      status: 'failed',
+      message: 'plain was accepted',
+      failureKind: 'accepted',
+      cutShort: 'skipped: not here',
+    });
+    // A CheckFailure thrown after a soft warning: the failure, not cut short.
+    expect(judge(new CheckFailure('worse'), soft, failed, 1000)).toMatchObject({ status: 'failed', message: 'worse' });
+    expect(judge(new CheckFailure('worse'), soft, failed, 1000).cutShort).toBeUndefined();
   });
 });
 

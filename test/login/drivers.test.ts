@@ -189,6 +189,16 @@ describe.each(DRIVERS)('the %s driver', (name, make) => {
   );
 
   it(
+    'a plain HTTP 200 page after the login that asks for nothing is marked asksNothing (a refusal by page)',
+    async () => {
+      const outcome = await authorize(make(), 'plain');
+      expect(outcome).toMatchObject({ kind: 'page', status: 200, asksNothing: true, pages: ['login'] });
+      expect(outcome.kind === 'page' && outcome.errorPage).toBeFalsy();
+    },
+    BROWSER_TEST_MS,
+  );
+
+  it(
     'a login host on a sibling subdomain whose cookie is for the parent domain',
     async () => {
       const outcome = await authorize(make(), 'sib');

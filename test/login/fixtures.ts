@@ -350,6 +350,17 @@ setTimeout(function () {
           res.writeHead(403, { 'content-length': '0' }).end();
           return;
 
+        // After sign-in, a plain HTTP 200 page that says an error occurred: no error class, no alert box, nothing to
+        // act on (as an OAuth framework's pre-authorization error page): a refusal by page.
+        case 'GET /plain/authorize':
+          return html(res, loginForm('/plain/login', { state: st }));
+        case 'POST /plain/login': {
+          const p = await formBody(req);
+          if (!valid(p)) return html(res, loginForm('/plain/login', { state: p.get('state') ?? '' }), 401);
+          const text = '<h1>An error has occurred</h1><main><pre>The requested scope is invalid.</pre></main>';
+          return html(res, page('An error has occurred', text));
+        }
+
         // After sign-in, an interstitial with one "Continue" and no request for access: the IdP remembers the consent.
         case 'GET /rc/authorize':
           return html(res, loginForm('/rc/login', { state: st }));

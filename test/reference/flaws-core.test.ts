@@ -141,6 +141,20 @@ describe('planted flaws of the core', () => {
       flawed: 'issued',
     },
     {
+      flaw: 'code-redirect-loose',
+      // The query and the port are left out of the comparison; another path is still refused.
+      probe: async (idp) => [
+        await redeemOutcome(idp, (code, verifier) =>
+          idp.redeem(code, WEB, { code_verifier: verifier, redirect_uri: `${WEB.redirectUris[0]}?x=1` }),
+        ),
+        await redeemOutcome(idp, (code, verifier) =>
+          idp.redeem(code, WEB, { code_verifier: verifier, redirect_uri: `${WEB.redirectUris[0]}/x` }),
+        ),
+      ],
+      clean: ['invalid_grant', 'invalid_grant'],
+      flawed: ['issued', 'invalid_grant'],
+    },
+    {
       flaw: 'pkce-verifier-ignored',
       probe: (idp) => redeemOutcome(idp, (code) => idp.redeem(code, WEB, { code_verifier: newVerifier() })),
       clean: 'invalid_grant',
@@ -249,6 +263,21 @@ describe('planted flaws of the core', () => {
       },
       clean: ['invalid_grant', 'invalid_grant'],
       flawed: ['invalid_grant', 'issued'],
+    },
+    {
+      flaw: 'refresh-replay-mints-valid',
+      // A public client's replay revokes the family (its successor is refused), but gets tokens whose refresh token
+      // stays valid.
+      probe: async (idp) => {
+        const { refresh_token: first } = await idp.tokensFor(SPA, { scope: 'openid offline_access' });
+        const second = (await idp.refresh(String(first), SPA)).body.refresh_token;
+        const replay = await idp.refresh(String(first), SPA);
+        const minted = replay.body.refresh_token;
+        const late = typeof minted === 'string' ? outcome(await idp.refresh(minted, SPA)) : 'none minted';
+        return [outcome(replay), outcome(await idp.refresh(String(second), SPA)), late];
+      },
+      clean: ['invalid_grant', 'invalid_grant', 'none minted'],
+      flawed: ['issued', 'invalid_grant', 'issued'],
     },
     {
       flaw: 'refresh-unknown-accepted',
@@ -412,6 +441,40 @@ describe('planted flaws of the core', () => {
       },
       clean: 'one',
       flawed: 'several',
+    },
+    {
+      flaw: 'race-code-intermittent',
+      // Three races: only the second lets several redemptions through.
+      probe: async (idp) => {
+        const rounds: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          const { code, verifier } = await idp.authorizeCode(WEB);
+          const params = {
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: WEB.redirectUris[0],
+            code_verifier: verifier,
+          };
+          rounds.push(await raceOutcome(idp, params));
+        }
+        return rounds;
+      },
+      clean: ['one', 'one', 'one'],
+      flawed: ['one', 'several', 'one'],
+    },
+    {
+      flaw: 'race-refresh-intermittent',
+      // Three races, a refresh token each: only the second lets several refreshes through.
+      probe: async (idp) => {
+        const rounds: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          const { refresh_token: token } = await webTokens(idp);
+          rounds.push(await raceOutcome(idp, { grant_type: 'refresh_token', refresh_token: String(token) }));
+        }
+        return rounds;
+      },
+      clean: ['one', 'one', 'one'],
+      flawed: ['one', 'several', 'one'],
     },
     {
       flaw: 'race-refresh',

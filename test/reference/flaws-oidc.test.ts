@@ -82,6 +82,16 @@ const PROBES: FlawProbe[] = [
     flawed: 'code',
   },
   {
+    flaw: 'authorize-errors-as-page',
+    // An unknown scope and an unsupported response_type, of a known client with its registered redirect_uri.
+    probe: async (idp) => [
+      await answer(idp, { scope: 'openid nonexistent' }),
+      await answer(idp, { response_type: 'nonexistent' }),
+    ],
+    clean: ['invalid_scope', 'unsupported_response_type'],
+    flawed: ['page 200', 'page 200'],
+  },
+  {
     flaw: 'authorize-get-only',
     probe: async (idp) =>
       (

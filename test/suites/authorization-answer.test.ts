@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PreconditionError } from '../../harness/failures.ts';
 import type { AuthorizeResult } from '../../harness/scenario.ts';
-import { authorizationAnswer } from '../../suites/checks/index.ts';
+import { authorizationAnswer, refusalOf } from '../../suites/checks/index.ts';
 
 const request = { client_id: 'web', redirect_uri: 'https://app.test/cb' };
 const redirect = (params: Record<string, string>): AuthorizeResult => ({
@@ -37,6 +37,25 @@ describe('authorizationAnswer', () => {
       kind: 'refused',
       how: 'showed an error page (HTTP 200 "Oops")',
     });
+  });
+
+  it('reads a page after the login that asks for nothing (any status, no error class) as a refusal', () => {
+    const plain = page({ pages: ['login'], headline: 'An error has occurred', asksNothing: true });
+    expect(authorizationAnswer(plain, 'x')).toEqual({
+      kind: 'refused',
+      how: 'ended on a page that asks for nothing (HTTP 200 "An error has occurred"): no code, nothing redirected',
+    });
+    expect(refusalOf(plain)).toBe(
+      'ended on a page that asks for nothing (HTTP 200 "An error has occurred"): no code, nothing redirected',
+    );
+    expect(refusalOf(redirect({ error: 'invalid_scope' }))).toBe('redirected with error=invalid_scope');
+    // The same page, but the walk left the IdP, or was told not to sign in: no refusal.
+    expect(refusalOf({ ...plain, location: 'https://other.test/' } as AuthorizeResult)).toBeUndefined();
+    expect(refusalOf({ ...plain, signInPage: true, pages: [] } as AuthorizeResult)).toBeUndefined();
+    // A page after the login that still offers something to do: the walk stopped for a reason of its own.
+    expect(refusalOf(page({ pages: ['login'], reason: 'a page with controls the driver does not recognize' }))).toBe(
+      undefined,
+    );
   });
 
   it(
