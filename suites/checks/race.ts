@@ -61,3 +61,22 @@ export function expectAtMostOneSuccess(
     );
   }
 }
+
+/**
+ * RACE_ROUNDS rounds of one race, each a burst of RACE_WIDTH on a fresh credential (`burst(round)` sends it): every
+ * round must have at most one winner (expectAtMostOneSuccess). Answers the rounds nobody won, for the caller's
+ * control (a race without a winner is a pass only if the credential used alone works).
+ */
+export async function raceRounds(
+  ctx: Pick<ScenarioContext, 'warn'>,
+  burst: (round: number) => Promise<readonly HttpResponse[]>,
+  rule: (round: number) => Rule,
+): Promise<number[]> {
+  const empty: number[] = [];
+  for (let round = 1; round <= RACE_ROUNDS; round++) {
+    const responses = await burst(round);
+    expectAtMostOneSuccess(ctx, responses, rule(round));
+    if (!responses.some(succeeded)) empty.push(round);
+  }
+  return empty;
+}

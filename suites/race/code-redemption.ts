@@ -1,5 +1,5 @@
 import { GRANT, defineScenario } from '../../harness/scenario.ts';
-import { RACE_ROUNDS, RACE_WIDTH, expectAtMostOneSuccess, expectRefusalIsFor, succeeded } from '../checks/index.ts';
+import { RACE_ROUNDS, RACE_WIDTH, expectRefusalIsFor, raceRounds } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'race.code-redemption',
@@ -22,28 +22,29 @@ export default defineScenario({
   async run(ctx) {
     // Several rounds: a check-then-act window does not open in every burst, so one burst that had one winner proves
     // little. Each round is its own code; every round must have at most one winner.
-    const empty: number[] = [];
-    for (let round = 1; round <= RACE_ROUNDS; round++) {
-      // Its own sign-in: redeeming a code several times may revoke the whole grant it came from (RFC 6749 §4.1.2;
-      // oidc-provider does), and on the run's shared session that grant would be every other scenario's too.
-      const { code, pkce, request } = await ctx.flows.code('confidential', { session: 'fresh' });
-      const responses = await ctx.http.tokenAtOnce(
-        ctx.client('confidential'),
-        {
-          grant_type: GRANT.code,
-          code,
-          redirect_uri: request.redirect_uri,
-          code_verifier: pkce?.verifier,
-        },
-        RACE_WIDTH,
-        { label: `redemption of one code (round ${round} of ${RACE_ROUNDS})` },
-      );
-      expectAtMostOneSuccess(ctx, responses, {
+    const empty = await raceRounds(
+      ctx,
+      async (round) => {
+        // Its own sign-in: redeeming a code several times may revoke the whole grant it came from (RFC 6749 §4.1.2;
+        // oidc-provider does), and on the run's shared session that grant would be every other scenario's too.
+        const { code, pkce, request } = await ctx.flows.code('confidential', { session: 'fresh' });
+        return ctx.http.tokenAtOnce(
+          ctx.client('confidential'),
+          {
+            grant_type: GRANT.code,
+            code,
+            redirect_uri: request.redirect_uri,
+            code_verifier: pkce?.verifier,
+          },
+          RACE_WIDTH,
+          { label: `redemption of one code (round ${round} of ${RACE_ROUNDS})` },
+        );
+      },
+      (round) => ({
         when: `In round ${round} of ${RACE_ROUNDS}, ${RACE_WIDTH} redemptions of one authorization code sent at once`,
         per: ctx.req.rfc6749_4_1_2,
-      });
-      if (!responses.some(succeeded)) empty.push(round);
-    }
+      }),
+    );
     // A round without a winner: a pass only if a code redeemed alone gets tokens (the control).
     if (empty.length > 0)
       await expectRefusalIsFor(

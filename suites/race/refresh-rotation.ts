@@ -2,10 +2,9 @@ import { GRANT, PreconditionError, defineScenario } from '../../harness/scenario
 import {
   RACE_ROUNDS,
   RACE_WIDTH,
-  expectAtMostOneSuccess,
   expectControl,
+  raceRounds,
   refreshWorks,
-  succeeded,
   tokensAskingRefresh,
 } from '../checks/index.ts';
 
@@ -37,24 +36,25 @@ export default defineScenario({
     // advertises it: an IdP that does not know offline_access may refuse the whole request (invalid_scope).
     const offline = () => tokensAskingRefresh(ctx, 'confidential');
     // Several rounds, a refresh token each: a check-then-act window does not open in every burst.
-    const empty: number[] = [];
-    for (let round = 1; round <= RACE_ROUNDS; round++) {
-      const { tokens, scope } = await offline();
-      // No premise, no verdict: issuing refresh tokens is the server's choice (RFC 6749 §1.5).
-      if (!tokens.refresh_token)
-        ctx.skip(`the code flow with scope "${scope.join(' ')}" returned no refresh_token to race with`);
-      const responses = await ctx.http.tokenAtOnce(
-        client,
-        { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token },
-        RACE_WIDTH,
-        { label: `refresh with one token (round ${round} of ${RACE_ROUNDS})` },
-      );
-      expectAtMostOneSuccess(ctx, responses, {
+    const empty = await raceRounds(
+      ctx,
+      async (round) => {
+        const { tokens, scope } = await offline();
+        // No premise, no verdict: issuing refresh tokens is the server's choice (RFC 6749 §1.5).
+        if (!tokens.refresh_token)
+          ctx.skip(`the code flow with scope "${scope.join(' ')}" returned no refresh_token to race with`);
+        return ctx.http.tokenAtOnce(
+          client,
+          { grant_type: GRANT.refresh, refresh_token: tokens.refresh_token },
+          RACE_WIDTH,
+          { label: `refresh with one token (round ${round} of ${RACE_ROUNDS})` },
+        );
+      },
+      (round) => ({
         when: `In round ${round} of ${RACE_ROUNDS}, ${RACE_WIDTH} refreshes with one refresh token sent at once`,
         per: ctx.req.specStatesAndTransitions,
-      });
-      if (!responses.some(succeeded)) empty.push(round);
-    }
+      }),
+    );
     // A round without a winner: a pass only if a refresh token used alone refreshes (the control).
     if (empty.length > 0)
       await expectControl(
