@@ -6,12 +6,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type TargetConfig, type TargetConfigInput, loadTarget, validateConfig } from './harness/config.ts';
-import { runSuite } from './harness/conformance.ts';
-import { PACKAGE_ROOT } from './harness/package-info.ts';
-import type { Report } from './harness/results.ts';
-import { type PlanInput, type ResolvedSettings, type RunPlan, planRun } from './harness/run-plan.ts';
-import type { Scenario } from './harness/scenario.ts';
+import { type TargetConfig, type TargetConfigInput, loadTarget, validateConfig } from './harness/config/load.ts';
+import { runSuite } from './harness/run/conformance.ts';
+import { PACKAGE_ROOT } from './harness/run/package-info.ts';
+import type { Report } from './harness/scenario/results.ts';
+import { type PlanInput, type ResolvedSettings, type RunPlan, planRun } from './harness/run/plan.ts';
+import type { Scenario } from './harness/scenario/scenario.ts';
 import { type BaselineReport, compareWithBaseline } from './reports/baseline.ts';
 import { type ReportFormat, writeReports } from './reports/index.ts';
 import { BUILT_IN_SCENARIOS } from './suites/index.ts';
@@ -23,12 +23,12 @@ export {
   PreconditionError,
   GRANT,
   LoginSession,
-} from './harness/scenario.ts';
-export type * from './harness/scenario.ts';
+} from './harness/scenario/scenario.ts';
+export type * from './harness/scenario/scenario.ts';
 export { createReferenceServer, type ReferenceOptions, type ReferenceServer } from './reference/index.ts';
-export { loadTarget, validateConfig, type TargetConfig, type TargetConfigInput } from './harness/config.ts';
-export { targetConfigSchema } from './harness/config-schema.ts';
-export { ConfigError, TargetUnreachableError } from './harness/failures.ts';
+export { loadTarget, validateConfig, type TargetConfig, type TargetConfigInput } from './harness/config/load.ts';
+export { targetConfigSchema } from './harness/config/schema.ts';
+export { ConfigError, TargetUnreachableError } from './harness/scenario/failures.ts';
 export { writeReports, REPORT_FORMATS, type ReportFormat } from './reports/index.ts';
 export { BUILT_IN_SCENARIOS } from './suites/index.ts';
 export { BrowserHost, findChromium } from './harness/login/chromium.ts';
@@ -108,7 +108,7 @@ async function loadConformanceTarget(target: ConformanceOptions['target'], env?:
 }
 
 /**
- * The run plan (harness/run-plan.ts) for a loaded target: the scenarios (default: the built-in catalog, then the
+ * The run plan (harness/run/plan.ts) for a loaded target: the scenarios (default: the built-in catalog, then the
  * extra ones), the links (default: this package's service spec), the rest resolved by planRun. Settings already
  * resolved (`resolveSettings`, as the command line does once for all its targets) keep their seed.
  */
@@ -128,7 +128,7 @@ export function planConformance(
 }
 
 /**
- * Run a plan (harness/conformance.ts runSuite), compare with the baseline, write the reports. Throws
+ * Run a plan (harness/run/conformance.ts runSuite), compare with the baseline, write the reports. Throws
  * TargetUnreachableError (discovery unreachable), ConfigError (found once discovery was read) or ReportWriteError.
  */
 export async function runPlanned(plan: RunPlan, output: ReportOutput = {}): Promise<Report> {

@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { globToRegExp } from '../harness/glob.ts';
-import type { Scenario } from '../harness/scenario.ts';
+import { globToRegExp } from '../harness/run/glob.ts';
+import type { Scenario } from '../harness/scenario/scenario.ts';
 
 /** "1 scenario", "2 scenarios". */
 export function count(n: number, noun: string): string {

@@ -1,9 +1,9 @@
 /** `idp-conformance list`: the scenarios with their id, title, requirements and severity. */
-import { patternList } from '../harness/glob.ts';
-import { PROFILES, type RequirementRow, requirementRows, resolveLevel } from '../harness/requirements.ts';
-import type { ProfileName } from '../harness/results.ts';
-import { selectScenarios } from '../harness/selection.ts';
-import type { Scenario } from '../harness/scenario.ts';
+import { patternList } from '../harness/run/glob.ts';
+import { PROFILES, type RequirementRow, requirementRows, resolveLevel } from '../harness/scenario/requirements.ts';
+import type { ProfileName } from '../harness/scenario/results.ts';
+import { selectScenarios } from '../harness/run/selection.ts';
+import type { Scenario } from '../harness/scenario/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
 import { count, patternHints } from './hints.ts';

@@ -1,5 +1,5 @@
 /** The command line: dispatches `idp-conformance <command>` to its module. */
-import { PACKAGE } from '../harness/package-info.ts';
+import { PACKAGE } from '../harness/run/package-info.ts';
 import { UsageError, type Command } from './command.ts';
 import { initCommand } from './init.ts';
 import { listCommand } from './list.ts';

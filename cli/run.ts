@@ -7,16 +7,16 @@ import {
   loadTarget,
   shortSecretWarnings,
   validateConfig,
-} from '../harness/config.ts';
-import { stoppedRunReport } from '../harness/conformance.ts';
-import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/failures.ts';
-import { patternList } from '../harness/glob.ts';
-import { PROFILES } from '../harness/requirements.ts';
-import type { ProfileName, Report } from '../harness/results.ts';
-import type { Scenario } from '../harness/scenario.ts';
-import { type ResolvedSettings, resolveSettings } from '../harness/run-plan.ts';
-import { selectScenarios } from '../harness/selection.ts';
-import { parseShard, type Shard } from '../harness/shard.ts';
+} from '../harness/config/load.ts';
+import { stoppedRunReport } from '../harness/run/conformance.ts';
+import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/scenario/failures.ts';
+import { patternList } from '../harness/run/glob.ts';
+import { PROFILES } from '../harness/scenario/requirements.ts';
+import type { ProfileName, Report } from '../harness/scenario/results.ts';
+import type { Scenario } from '../harness/scenario/scenario.ts';
+import { type ResolvedSettings, resolveSettings } from '../harness/run/plan.ts';
+import { selectScenarios } from '../harness/run/selection.ts';
+import { parseShard, type Shard } from '../harness/run/shard.ts';
 import { ReportWriteError, planConformance, runPlanned } from '../index.ts';
 import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
 import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';

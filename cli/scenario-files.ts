@@ -1,8 +1,8 @@
 /** Loading the user's own scenario files (`--scenarios GLOB`): TypeScript via tsx, or JavaScript. */
 import { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { expandFileGlob } from '../harness/glob.ts';
-import { type Scenario, isScenario } from '../harness/scenario.ts';
+import { expandFileGlob } from '../harness/run/glob.ts';
+import { type Scenario, isScenario } from '../harness/scenario/scenario.ts';
 import { UsageError } from './command.ts';
 
 let hookRegistered = false;

@@ -1,4 +1,4 @@
-import type { BrowserStep } from '../harness/config.ts';
+import type { BrowserStep } from '../harness/config/load.ts';
 
 export interface InteropIdp {
   name: string; // 'django-oauth-toolkit' | 'lemonldap-ng' | 'oidc-provider' | 'glewlwyd'
@@ -39,7 +39,7 @@ export interface InteropIdp {
   signInSteps?: readonly BrowserStep[];
 }
 export interface RunningIdp {
-  /** A target config object (the same shape as harness/config.ts accepts) with the clients/user/login for this IdP. */
+  /** A target config object (as harness/config/load.ts accepts) with the clients/user/login for this IdP. */
   targetConfig: Record<string, unknown>;
   /** Stops every process it started, by PID, and waits for them to exit. */
   stop(): Promise<void>;

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { unusedLoopbackPort } from '../harness/ports.ts';
+import { unusedLoopbackPort } from '../harness/run/ports.ts';
 
 const run = promisify(execFile);
 

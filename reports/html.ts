@@ -16,7 +16,7 @@ import type {
   Report,
   ScenarioResult,
   ScreenshotEvidence,
-} from '../harness/results.ts';
+} from '../harness/scenario/results.ts';
 import {
   GROUPS,
   GROUP_LABEL,

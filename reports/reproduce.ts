@@ -2,11 +2,11 @@
  * What every report shows to reproduce a failure: the deciding exchange (HttpEvidence.decisive,
  * else the last exchange of a failed or warning result), that request as a curl command with
  * every redacted secret as a `$ENV` name, and the run options that replay the scenario.
- * The evidence is already redacted (harness/redact.ts); this only turns the redaction labels
+ * The evidence is already redacted (harness/redact/redact.ts); this only turns the redaction labels
  * (`[REDACTED:client_secret:1]`) into shell variables (`$CLIENT_SECRET`) and quotes the rest, so
  * target-supplied text is inert in a shell.
  */
-import type { HttpEvidence, Report, ScenarioResult } from '../harness/results.ts';
+import type { HttpEvidence, Report, ScenarioResult } from '../harness/scenario/results.ts';
 import { CONTROL_CHARACTERS } from './controls.ts';
 
 /** The exchange that decided a failed or warning result, and whether the run marked it. */

@@ -6,8 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { requirementLabel } from '../harness/requirements.ts';
-import type { Scenario } from '../harness/scenario.ts';
+import { requirementLabel } from '../harness/scenario/requirements.ts';
+import type { Scenario } from '../harness/scenario/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 
 /** The page that shows the catalog table. */

@@ -7,7 +7,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { targetConfigSchema } from '../harness/config-schema.ts';
+import { targetConfigSchema } from '../harness/config/schema.ts';
 import { reportSchema } from '../reports/schema.ts';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../schema/', import.meta.url));

@@ -5,8 +5,8 @@
  * loads without scanning directories or awaiting at the top level; a file whose id does not match
  * its path is refused at load time.
  */
-import { HarnessError } from '../harness/failures.ts';
-import { isScenario, type Scenario } from '../harness/scenario.ts';
+import { HarnessError } from '../harness/scenario/failures.ts';
+import { isScenario, type Scenario } from '../harness/scenario/scenario.ts';
 import { CATALOG_ENTRIES } from './catalog.ts';
 
 export { AREA_ORDER } from './areas.ts';

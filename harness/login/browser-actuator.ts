@@ -7,7 +7,7 @@
  */
 import type { Locator } from 'playwright-core';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OffOriginError } from '../http.ts';
+import { OffOriginError } from '../http/client.ts';
 import {
   type Action,
   type ActuatorEnd,

@@ -6,8 +6,8 @@
  * origin policy's Content-Security-Policy.
  */
 import type { CDPSession, Page } from 'playwright-core';
-import type { OriginPolicy } from '../origin.ts';
-import type { HttpEvidence } from '../results.ts';
+import type { OriginPolicy } from '../http/origin.ts';
+import type { HttpEvidence } from '../scenario/results.ts';
 import type { RedirectEnd } from './actuator.ts';
 import type { PausedRequest } from './browser-tab.ts';
 import { isRedirectTo, responseParams } from './driver.ts';

@@ -4,8 +4,8 @@
  * cannot be done is a set-up problem (a PreconditionError: the scenario is an `error` naming the step); on an error
  * page no step runs.
  */
-import type { BrowserStep } from '../config.ts';
-import { PreconditionError } from '../failures.ts';
+import type { BrowserStep } from '../config/load.ts';
+import { PreconditionError } from '../scenario/failures.ts';
 import type { BrowserActuator } from './browser-actuator.ts';
 import { firstLine } from './browser-requests.ts';
 import type { PageKind } from './driver.ts';

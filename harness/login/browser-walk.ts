@@ -7,9 +7,9 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
-import { PreconditionError } from '../failures.ts';
-import { DEFAULT_LIMITS } from '../limits.ts';
-import { OffOriginError } from '../http.ts';
+import { PreconditionError } from '../scenario/failures.ts';
+import { DEFAULT_LIMITS } from '../http/limits.ts';
+import { OffOriginError } from '../http/client.ts';
 import type { PageKind, PageVisit, RedirectRecord, RequestRecord } from './driver.ts';
 import {
   SUBMIT_FORM,

@@ -9,10 +9,10 @@
  * to walk), an emptied one for a fresh session, or a new one from a session's stored state.
  */
 import type { BrowserContext } from 'playwright-core';
-import type { BrowserStep } from '../config.ts';
-import { OffOriginError } from '../http.ts';
-import type { OriginPolicy } from '../origin.ts';
-import type { LoginWalk } from '../results.ts';
+import type { BrowserStep } from '../config/load.ts';
+import { OffOriginError } from '../http/client.ts';
+import type { OriginPolicy } from '../http/origin.ts';
+import type { LoginWalk } from '../scenario/results.ts';
 import { BrowserActuator } from './browser-actuator.ts';
 import { runSteps } from './browser-steps.ts';
 import type { WalkOptions, WalkRecorder } from './browser-requests.ts';

@@ -8,8 +8,8 @@
  * It never presses what it cannot press as the page means it: a control that needs a script, or a deny button whose
  * submission would be the same as approving, ends the walk as an `error` that names the auto and browser drivers.
  */
-import type { HttpClient } from '../http.ts';
-import type { LoginWalk } from '../results.ts';
+import type { HttpClient } from '../http/client.ts';
+import type { LoginWalk } from '../scenario/results.ts';
 import type {
   AuthorizeOptions,
   AuthorizeOutcome,

@@ -1,14 +1,14 @@
 /**
  * Acting on pages over HTTP, without a browser and without scripts (the form driver, and the auto driver until a page
- * needs more): every request through the harness's HTTP client (harness/http.ts: recorded, held to the origins and
+ * needs more): every request through the harness's HTTP client (http/client.ts: recorded, held to the origins and
  * limits) and sent as the browser navigation it stands for (navigation.ts), cookies kept in the walk's session
  * (tough-cookie, session.ts), redirects followed one by one — the redirect to the redirect_uri caught, never fetched —
  * each page read by parse5 (html.ts) into the page model. Pressing a control submits its form as a browser would
  * (HTML's form data set); a control that works only by script, or a deny that would submit what approving submits,
  * is refused with the reason, never replaced by something else.
  */
-import type { HttpClient, HttpResponse } from '../http.ts';
-import { Tab } from '../navigation.ts';
+import type { HttpClient, HttpResponse } from '../http/client.ts';
+import { Tab } from './navigation.ts';
 import {
   type Action,
   type ActuatorEnd,

@@ -1,10 +1,10 @@
 /** Picks the login driver the target config asks for: auto (the default), form or browser. */
 import type { BrowserContext } from 'playwright-core';
-import type { TargetConfig } from '../config.ts';
-import { HarnessError } from '../failures.ts';
-import type { HttpClient } from '../http.ts';
-import type { OriginPolicy } from '../origin.ts';
-import type { LoginWalk } from '../results.ts';
+import type { TargetConfig } from '../config/load.ts';
+import { HarnessError } from '../scenario/failures.ts';
+import type { HttpClient } from '../http/client.ts';
+import type { OriginPolicy } from '../http/origin.ts';
+import type { LoginWalk } from '../scenario/results.ts';
 import { AutoLoginDriver } from './auto.ts';
 import { BrowserLoginDriver, type BrowserLoginOptions, type EmptiedContexts } from './browser.ts';
 import type { WalkRecorder } from './browser-requests.ts';

@@ -1,6 +1,6 @@
 /**
  * The client side of OAuth 2.0 Dynamic Client Registration (RFC 7591) and its management protocol (RFC 7592):
- * register, read, update and delete one client, over the harness's recording HTTP client (harness/http.ts), so every
+ * register, read, update and delete one client, over the harness's recording HTTP client (http/client.ts), so every
  * exchange is in the transcript, bounded in size and time, held to the allowed origins, and redacted (the issued
  * client_secret and registration_access_token are learned from the response and masked wherever they appear; the
  * Bearer header is masked by name). The target's answers are data: an RFC error body is returned as an outcome
@@ -8,7 +8,7 @@
  * limit throws (as every other request of the harness).
  */
 import { REGISTRATION_STATUS } from '../../protocol/registration.ts';
-import type { HttpClient, HttpResponse } from '../http.ts';
+import type { HttpClient, HttpResponse } from '../http/client.ts';
 
 /** A registered client as the server returned it (RFC 7591 §3.2.1, RFC 7592 §3). */
 export interface Registration {

@@ -7,18 +7,18 @@
  * redactor before anything is reported.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { unusedLoopbackPort } from '../ports.ts';
+import { unusedLoopbackPort } from '../run/ports.ts';
 import { GRANT } from '../../protocol/grants.ts';
-import type { PrivateJwk } from '../config-clients-schema.ts';
-import { DEFAULT_REGISTERED_ROLES } from '../config-registration-schema.ts';
-import type { ClientEntry, TargetConfig } from '../config-schema.ts';
-import { ConfigError, HarnessError } from '../failures.ts';
-import { HttpClient, OffOriginError } from '../http.ts';
-import { Recorder } from '../recorder.ts';
-import type { Redactor } from '../redact.ts';
-import type { RegistrationSummary } from '../results.ts';
-import type { ClientRole } from '../requirements.ts';
-import type { Target } from '../target.ts';
+import type { PrivateJwk } from '../config/clients-schema.ts';
+import { DEFAULT_REGISTERED_ROLES } from '../config/registration-schema.ts';
+import type { ClientEntry, TargetConfig } from '../config/schema.ts';
+import { ConfigError, HarnessError } from '../scenario/failures.ts';
+import { HttpClient, OffOriginError } from '../http/client.ts';
+import { Recorder } from '../context/recorder.ts';
+import type { Redactor } from '../redact/redact.ts';
+import type { RegistrationSummary } from '../scenario/results.ts';
+import type { ClientRole } from '../scenario/requirements.ts';
+import type { Target } from '../target/target.ts';
 import { type Registration, register, remove, unmanageable } from './client.ts';
 
 /** The roles to register: those the scenarios need, registration.roles allows, and the config does not name. */
@@ -178,7 +178,7 @@ export interface RegisterClientsOptions {
   needed: Iterable<ClientRole>;
   /** Lines for the console (the registrations, a role refused, a client left behind). */
   log?: (line: string) => void;
-  /** The run plan's request time limit (harness/run-plan.ts). */
+  /** The run plan's request time limit (harness/run/plan.ts). */
   requestTimeoutMs: number;
   fetch?: typeof fetch;
   /** Delete the registered clients on SIGINT and SIGTERM too (the command line; see guardSignals). */

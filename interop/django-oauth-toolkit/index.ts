@@ -30,7 +30,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { targetConfigSchema } from '../../harness/config-schema.ts';
+import { targetConfigSchema } from '../../harness/config/schema.ts';
 import type { InteropIdp, RunningIdp } from '../idp.ts';
 import { aptInstall, aptLine, missingPackages, startProcess, waitForDiscovery } from '../support.ts';
 
@@ -238,7 +238,7 @@ async function start(
       '4',
       '--timeout',
       '60',
-      // Longer than the harness's 4 s keep-alive (harness/transport.ts): with gunicorn's default 2 s, it
+      // Longer than the harness's 4 s keep-alive (harness/http/transport.ts): with gunicorn's default 2 s, it
       // closes pooled connections just as the harness reuses them ("other side closed").
       '--keep-alive',
       '10',

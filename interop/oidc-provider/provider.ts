@@ -56,7 +56,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import type Provider from 'oidc-provider';
 import type { Account, KoaContextWithOIDC, ProviderClient } from 'oidc-provider';
-import { unusedLoopbackPort } from '../../harness/ports.ts';
+import { unusedLoopbackPort } from '../../harness/run/ports.ts';
 import { createAtomicMemoryAdapter } from './adapter.ts';
 
 /** The resource server client_credentials tokens are issued for (RFC 8707 resource indicator). */
@@ -65,7 +65,7 @@ const API_SCOPE = 'api:read api:write';
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /**
- * docs/target-config.md's target config, as harness/config.ts validates it (strict: no other fields). Kept
+ * docs/target-config.md's target config, as harness/config/load.ts validates it (strict: no other fields). Kept
  * here until the harness's own type can be imported.
  */
 export interface TargetClient {

@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import {
   ACCESS_TOKEN_JWT_CLAIMS,
   type AccessTokenJwtClaim,

@@ -4,7 +4,7 @@ import {
   type ScenarioContext,
   defineScenario,
   describeOutcome,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { CODE_FLOW_CAPABILITIES, authorizationAnswer, expectRefusalIsFor, pkceParams } from '../checks/index.ts';
 
 /**

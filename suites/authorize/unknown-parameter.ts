@@ -1,4 +1,4 @@
-import { type RequirementRef, defineScenario } from '../../harness/scenario.ts';
+import { type RequirementRef, defineScenario } from '../../harness/scenario/scenario.ts';
 import { CODE_FLOW_CAPABILITIES, expectAuthorizationCode, pkceParams, codeFlowScope } from '../checks/index.ts';
 
 export default defineScenario({

@@ -6,7 +6,7 @@ import {
   PreconditionError,
   type ScenarioContext,
   defineScenario,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { CODE_FLOW_ROLES, findClient, framingVerdict, partyClient } from '../checks/index.ts';
 
 /**

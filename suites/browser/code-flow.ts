@@ -1,4 +1,4 @@
-import { CheckFailure, GRANT, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, GRANT, defineScenario } from '../../harness/scenario/scenario.ts';
 import {
   CODE_FLOW_ROLES,
   expectAuthorizationCode,

@@ -1,4 +1,4 @@
-import { defineScenario } from '../../harness/scenario.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectThirdPartyConsent } from '../checks/index.ts';
 
 /** consent.third-party-required in Chromium: the consent page is one a real browser shows and a user answers. */

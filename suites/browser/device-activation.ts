@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { DEVICE_CAPABILITIES, expectBearer, expectTokenResponse } from '../checks/index.ts';
 
 /**

@@ -10,7 +10,7 @@ import {
   PreconditionError,
   type ScenarioContext,
   describeOutcome,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 
 export type AuthorizationAnswer = { kind: 'code'; code: string } | { kind: 'refused'; how: string };
 

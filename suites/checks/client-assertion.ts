@@ -4,7 +4,7 @@
  * same code (or, if the server spent it on a failed attempt, a fresh one), which proves the
  * refusals were about the assertions.
  */
-import type { Client, CodeResult, HttpResponse, ScenarioContext } from '../../harness/scenario.ts';
+import type { Client, CodeResult, HttpResponse, ScenarioContext } from '../../harness/scenario/scenario.ts';
 import { dpopExpected, dpopKey, redeem, tokensOf } from './modern.ts';
 
 export function redeemWithAssertion(

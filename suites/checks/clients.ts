@@ -1,5 +1,5 @@
 /** Choosing among the configured clients at run time. */
-import { type Client, type ClientRole, GRANT, type ScenarioContext } from '../../harness/scenario.ts';
+import { type Client, type ClientRole, GRANT, type ScenarioContext } from '../../harness/scenario/scenario.ts';
 
 /** The code-flow clients (a redirect URI), in the order scenarios prefer them. */
 export const CODE_FLOW_ROLES: readonly ClientRole[] = ['public', 'confidential', 'confidential2'];

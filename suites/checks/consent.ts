@@ -9,7 +9,7 @@ import {
   type RequirementRef,
   type ScenarioContext,
   describeOutcome,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { partyClient } from './clients.ts';
 
 /**

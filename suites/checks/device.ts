@@ -1,5 +1,5 @@
 /** Conditions on the device authorization grant (RFC 8628). */
-import { type Capability, CheckFailure, GRANT, type RequirementRef } from '../../harness/scenario.ts';
+import { type Capability, CheckFailure, GRANT, type RequirementRef } from '../../harness/scenario/scenario.ts';
 
 /** What a device scenario needs the target to advertise: the grant, its endpoint, the token endpoint. */
 export const DEVICE_CAPABILITIES: readonly Capability[] = [

@@ -1,5 +1,5 @@
 /** Conditions on the discovery document: OIDC Discovery §3, §4.3 for an OP, RFC 8414 §2, §3.3 for an OAuth 2.0 AS. */
-import { CheckFailure, PreconditionError, type RequirementRef, type Target } from '../../harness/scenario.ts';
+import { CheckFailure, PreconditionError, type RequirementRef, type Target } from '../../harness/scenario/scenario.ts';
 
 /** REQUIRED members of the OP metadata (OIDC Discovery §3). */
 export const REQUIRED_DISCOVERY_FIELDS = [

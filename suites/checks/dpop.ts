@@ -6,7 +6,7 @@ import type {
   HttpResponse,
   ScenarioContext,
   TokenSet,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { redeem, tokensOf } from './modern.ts';
 import { hasScopeToken } from '../../protocol/scope.ts';
 

@@ -5,7 +5,7 @@
  * so a permissive one is a failure even next to X-Frame-Options. Pure: works on any page's headers,
  * fetched over HTTP or seen by a browser.
  */
-import { CheckFailure } from '../../harness/scenario.ts';
+import { CheckFailure } from '../../harness/scenario/scenario.ts';
 import type { Rule } from './oauth.ts';
 
 export interface FramingVerdict {

@@ -12,7 +12,7 @@ import {
   type ScenarioContext,
   type Target,
   describeOutcome,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { normalizeResponseType, responseTypeParts } from '../../protocol/response-type.ts';
 import { withOpenid } from './scope.ts';
 

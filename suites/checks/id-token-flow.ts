@@ -1,5 +1,10 @@
 /** The ID token of a code flow, for the scenarios that judge it (OIDC Core §3.1.3.3, §3.1.3.7). */
-import { PreconditionError, type Client, type ClientRole, type ScenarioContext } from '../../harness/scenario.ts';
+import {
+  PreconditionError,
+  type Client,
+  type ClientRole,
+  type ScenarioContext,
+} from '../../harness/scenario/scenario.ts';
 import { withOpenid } from './scope.ts';
 
 export interface CodeFlowIdToken {

@@ -1,5 +1,5 @@
 /** Conditions on the deprecated grants: implicit (RFC 9700 §2.1.2) and password (RFC 9700 §2.4). */
-import { CheckFailure, GRANT, type Target } from '../../harness/scenario.ts';
+import { CheckFailure, GRANT, type Target } from '../../harness/scenario/scenario.ts';
 import type { Rule } from './oauth.ts';
 
 /**

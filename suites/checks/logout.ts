@@ -1,5 +1,5 @@
 /** Logout (OIDC RP-Initiated, Back-Channel and Front-Channel Logout): the user's walk to the end-session endpoint. */
-import type { LoginSession, ScenarioContext } from '../../harness/scenario.ts';
+import type { LoginSession, ScenarioContext } from '../../harness/scenario/scenario.ts';
 
 /**
  * The user follows a logout request to the end-session endpoint (OIDC RP-Initiated Logout §2), agreeing if asked,

@@ -1,5 +1,5 @@
 /** A page that redirects by markup rather than by HTTP: <meta http-equiv="refresh" content="0; url=…">. */
-import { readPage } from '../../harness/scenario.ts';
+import { readPage } from '../../harness/scenario/scenario.ts';
 
 /** The target of a meta refresh on a page, if any (absolute, against `base`); the page is read by the page reader. */
 export function metaRefresh(html: string, base: string): string | undefined {

@@ -12,7 +12,7 @@ import {
   GRANT,
   PreconditionError,
   createDpopKey,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { CODE_FLOW_ROLES, findClient } from './clients.ts';
 
 /** The code-flow client these scenarios use: keyed (private_key_jwt) when configured, else the usual ones. */

@@ -10,7 +10,7 @@ import {
   type RequirementRef,
   type TokenSet,
   describeOutcome,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 
 export interface Rule {
   /** The request, as a sentence subject: "A token request with a wrong code_verifier". */

@@ -1,5 +1,5 @@
 /** Tokens with a refresh token, for the scenarios that use or revoke one. */
-import type { ClientRole, CodeResult, ScenarioContext, TokenSet } from '../../harness/scenario.ts';
+import type { ClientRole, CodeResult, ScenarioContext, TokenSet } from '../../harness/scenario/scenario.ts';
 import { codeFlowScope } from './scope.ts';
 import { hasScopeToken } from '../../protocol/scope.ts';
 

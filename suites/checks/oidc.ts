@@ -16,7 +16,7 @@ import {
   type ScenarioContext,
   type TokenSet,
   describeOutcome,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import type { Rule } from './oauth.ts';
 import { redeem, tokensOf } from './modern.ts';
 import { withOpenid } from './scope.ts';

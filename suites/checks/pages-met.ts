@@ -6,7 +6,12 @@
  * opened as a browser's navigation; the kinds not met are named with why, so a verdict says what
  * it looked at.
  */
-import { type Client, PreconditionError, type ScenarioContext, describeOutcome } from '../../harness/scenario.ts';
+import {
+  type Client,
+  PreconditionError,
+  type ScenarioContext,
+  describeOutcome,
+} from '../../harness/scenario/scenario.ts';
 import type { PageHeaders } from './framing.ts';
 
 export type MetPageKind = 'login' | 'consent' | 'device activation' | 'error';

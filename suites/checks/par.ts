@@ -10,7 +10,7 @@ import {
   pushRequest,
   pushedAuthorizationUrl,
   pushedRequestOf,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { describeResponse } from './oauth.ts';
 
 export interface Pushed extends PushedRequest {

@@ -12,7 +12,7 @@ import {
   type HttpResponse,
   type RequirementRef,
   type ScenarioContext,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 
 /** GET userinfo with `Authorization: Bearer <token>` (the method every resource server supports, RFC 6750 §2.1). */
 export function userinfoRequest(

@@ -2,7 +2,12 @@
  * Races on single-use credentials (a code, a refresh token): the same request N times at once,
  * of which at most one may succeed.
  */
-import { CheckFailure, type HttpResponse, PreconditionError, type ScenarioContext } from '../../harness/scenario.ts';
+import {
+  CheckFailure,
+  type HttpResponse,
+  PreconditionError,
+  type ScenarioContext,
+} from '../../harness/scenario/scenario.ts';
 import type { Rule } from './oauth.ts';
 
 /** Parallel requests: enough for a check-then-act window to let several through, few enough for any server. */

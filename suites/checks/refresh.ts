@@ -8,7 +8,7 @@ import {
   type ScenarioContext,
   type Target,
   type TokenSet,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
 import { describeResponse } from './oauth.ts';
 import { codeFlowScope } from './scope.ts';

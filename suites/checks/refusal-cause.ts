@@ -4,7 +4,7 @@
  * parameter the target wants), so it is judged only when a control request, the same without the
  * cause, succeeds; otherwise the result is an error reading "could not judge: …".
  */
-import { CheckFailure, type HttpResponse, JudgementError, PreconditionError } from '../../harness/scenario.ts';
+import { CheckFailure, type HttpResponse, JudgementError, PreconditionError } from '../../harness/scenario/scenario.ts';
 import { type Rule, describeResponse, expectOAuthError, wasAccepted } from './oauth.ts';
 
 export interface RefusalCause {

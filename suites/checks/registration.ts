@@ -9,7 +9,12 @@ import {
   remove,
   unmanageable,
 } from '../../harness/registration/client.ts';
-import { type Client, JudgementError, PreconditionError, type ScenarioContext } from '../../harness/scenario.ts';
+import {
+  type Client,
+  JudgementError,
+  PreconditionError,
+  type ScenarioContext,
+} from '../../harness/scenario/scenario.ts';
 
 /** A loopback redirect URI that nothing listens on: the walk stops at it and never fetches it. */
 export const REGISTERED_REDIRECT_URI = 'http://127.0.0.1:9/idp-conformance/registered-callback';

@@ -9,7 +9,7 @@ import {
   type ScenarioContext,
   type Target,
   type TokenSet,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
 import { type Rule, describeResponse } from './oauth.ts';
 

@@ -1,5 +1,5 @@
 /** Scope helpers. */
-import type { Target } from '../../harness/scenario.ts';
+import type { Target } from '../../harness/scenario/scenario.ts';
 import { scopeTokens } from '../../protocol/scope.ts';
 
 /** The scope with `openid` added when absent (for flows that must return an ID token). */

@@ -14,7 +14,7 @@ import {
   type ScenarioContext,
   type RequirementRef,
   type ScenarioRequires,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { bearerChallenge, introspectionRequest, readJwt, userinfoRequest } from './presented-tokens.ts';
 import { codeFlowScope } from './scope.ts';
 import { exchangeRequest } from './token-exchange.ts';

@@ -3,7 +3,7 @@
  * an application/json object with an `error` from the §5.2 set, and error_description and
  * error_uri, when present, within their character sets.
  */
-import { CheckFailure, type HttpResponse } from '../../harness/scenario.ts';
+import { CheckFailure, type HttpResponse } from '../../harness/scenario/scenario.ts';
 import type { Rule } from './oauth.ts';
 import { TOKEN_ERROR_CODES } from '../../protocol/errors.ts';
 import { ERROR_DESCRIPTION_FORMAT, ERROR_URI_FORMAT } from '../../protocol/syntax.ts';

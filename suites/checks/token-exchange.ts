@@ -8,7 +8,7 @@ import {
   type HttpResponse,
   type ScenarioContext,
   type ScenarioRequires,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { codeFlowScope } from './scope.ts';
 import { TOKEN_TYPE } from '../../protocol/grants.ts';
 import { scopeTokens } from '../../protocol/scope.ts';

@@ -12,7 +12,7 @@ import {
   PreconditionError,
   type ScenarioContext,
   type TokenSet,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { withOpenid } from './scope.ts';
 
 export interface TokenProbe {

@@ -4,7 +4,7 @@
  * refresh_token), client_credentials (the machine client). token.response-format, token.no-store and
  * token.json-body judge what comes back; none of them needs one particular client.
  */
-import { GRANT, type HttpResponse, type ScenarioContext } from '../../harness/scenario.ts';
+import { GRANT, type HttpResponse, type ScenarioContext } from '../../harness/scenario/scenario.ts';
 import { CODE_FLOW_ROLES, findClient } from './clients.ts';
 import { codeFlowScope } from './scope.ts';
 

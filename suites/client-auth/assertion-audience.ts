@@ -1,4 +1,4 @@
-import { clientAssertion, defineScenario } from '../../harness/scenario.ts';
+import { clientAssertion, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectOAuthError, provesSoundAssertionWorks, redeemWithAssertion } from '../checks/index.ts';
 
 export default defineScenario({

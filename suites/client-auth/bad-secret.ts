@@ -1,4 +1,4 @@
-import { type Client, GRANT, type ScenarioContext, defineScenario } from '../../harness/scenario.ts';
+import { type Client, GRANT, type ScenarioContext, defineScenario } from '../../harness/scenario/scenario.ts';
 import {
   expectControl,
   expectHeader,

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { clientAssertion, defineScenario } from '../../harness/scenario.ts';
+import { clientAssertion, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectOAuthError, provesSoundAssertionWorks, redeemWithAssertion } from '../checks/index.ts';
 
 export default defineScenario({

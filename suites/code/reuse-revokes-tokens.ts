@@ -1,4 +1,4 @@
-import { CheckFailure, GRANT, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, GRANT, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import { describeResponse, tokenProbe } from '../checks/index.ts';
 
 export default defineScenario({

@@ -1,4 +1,4 @@
-import { DEFAULT_POLL_INTERVAL_SECONDS, GRANT, defineScenario } from '../../harness/scenario.ts';
+import { DEFAULT_POLL_INTERVAL_SECONDS, GRANT, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectDeviceAuthorizationResponse, expectStatus } from '../checks/index.ts';
 
 export default defineScenario({

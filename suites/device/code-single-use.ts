@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { DEVICE_CAPABILITIES, describeResponse } from '../checks/index.ts';
 
 export default defineScenario({

@@ -1,4 +1,4 @@
-import { DecisionNotGiven, defineScenario } from '../../harness/scenario.ts';
+import { DecisionNotGiven, defineScenario } from '../../harness/scenario/scenario.ts';
 import { DEVICE_CAPABILITIES, expectOAuthError } from '../checks/index.ts';
 
 export default defineScenario({

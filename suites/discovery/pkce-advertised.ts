@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 
 /**
  * PKCE support is detectable (RFC 9700 §2.1.1 recommends code_challenge_methods_supported for it),

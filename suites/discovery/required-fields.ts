@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { discoveryFieldProblems, expectDiscoveryDocument, rfc8414FieldProblems } from '../checks/index.ts';
 
 export default defineScenario({

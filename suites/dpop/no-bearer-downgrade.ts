@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { codeFlowClient, describeResponse, dpopKey, dpopTokens, userinfoWith } from '../checks/index.ts';
 import { hasScopeToken } from '../../protocol/scope.ts';
 

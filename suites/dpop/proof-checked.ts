@@ -4,7 +4,7 @@ import {
   type HttpResponse,
   createDpopKey,
   defineScenario,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { codeFlowClient, describeResponse, dpopAlgs, dpopKey, redeem, tokensOf } from '../checks/index.ts';
 
 /** `per` names the requirement (ctx.req) the refusal is owed to. */

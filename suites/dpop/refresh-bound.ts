@@ -1,4 +1,4 @@
-import { CheckFailure, GRANT, createDpopKey, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, GRANT, createDpopKey, defineScenario } from '../../harness/scenario/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
 import { describeResponse, dpopAlgs, dpopKey, dpopTokens, offlineScope, tokensOf } from '../checks/index.ts';
 

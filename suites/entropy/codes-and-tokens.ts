@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { codeFlowClient, dpopExpected, dpopKey, jwtPayload, redeem, tokensOf } from '../checks/index.ts';
 import { hasScopeToken } from '../../protocol/scope.ts';
 

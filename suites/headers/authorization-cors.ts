@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { codeFlowClient } from '../checks/index.ts';
 
 const ORIGIN = 'https://idpc-attacker.example';

@@ -1,4 +1,4 @@
-import { defineScenario, readPage } from '../../harness/scenario.ts';
+import { defineScenario, readPage } from '../../harness/scenario/scenario.ts';
 import type { MetPage } from '../checks/index.ts';
 import { CODE_FLOW_ROLES, expectFramingForbidden, findClient, pagesMet, partyClient } from '../checks/index.ts';
 

@@ -1,4 +1,10 @@
-import { CheckFailure, type PageModel, type PageReference, defineScenario, readPage } from '../../harness/scenario.ts';
+import {
+  CheckFailure,
+  type PageModel,
+  type PageReference,
+  defineScenario,
+  readPage,
+} from '../../harness/scenario/scenario.ts';
 import { effectiveReferrerPolicy } from '../../protocol/referrer-policy.ts';
 import { codeFlowClient, pagesMet } from '../checks/index.ts';
 

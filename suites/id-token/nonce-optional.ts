@@ -1,4 +1,4 @@
-import { defineScenario } from '../../harness/scenario.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
 import {
   CODE_FLOW_CAPABILITIES,
   expectAuthorizationCode,

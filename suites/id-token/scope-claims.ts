@@ -1,5 +1,5 @@
 import { formatScope, parseScope, scopeSubset } from '../../generators/index.ts';
-import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 
 /** The claims each scope value requests (OIDC Core §5.4). */
 const SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {

@@ -1,4 +1,4 @@
-import { CheckFailure, type Client, defineScenario, describeOutcome } from '../../harness/scenario.ts';
+import { CheckFailure, type Client, defineScenario, describeOutcome } from '../../harness/scenario/scenario.ts';
 import { implicitOffers, tokenResponseTypes, withOpenid } from '../checks/index.ts';
 
 /** The clients the config names for the code flow: not configured for the implicit grant. */

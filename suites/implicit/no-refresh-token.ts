@@ -1,4 +1,4 @@
-import { PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
+import { PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario/scenario.ts';
 import { expectNoField, tokenResponseTypes, withOpenid } from '../checks/index.ts';
 
 export default defineScenario({

@@ -4,7 +4,7 @@ import {
   PreconditionError,
   defineScenario,
   describeOutcome,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import {
   ResponseTypeRefused,
   forEachResponseType,

@@ -1,4 +1,9 @@
-import { CheckFailure, defineScenario, type HttpResponse, type ScenarioContext } from '../../harness/scenario.ts';
+import {
+  CheckFailure,
+  defineScenario,
+  type HttpResponse,
+  type ScenarioContext,
+} from '../../harness/scenario/scenario.ts';
 import {
   expectIntrospectionResponse,
   introspectionRequest,

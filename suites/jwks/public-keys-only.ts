@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { PRIVATE_JWK_MEMBERS as PRIVATE_MEMBERS } from '../../protocol/jwk.ts';
 
 export default defineScenario({

@@ -1,4 +1,4 @@
-import { defineScenario } from '../../harness/scenario.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
 import { FORGERY_REQUIRES, expectForgeriesRefused } from '../checks/index.ts';
 
 export default defineScenario({

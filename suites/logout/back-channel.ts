@@ -1,5 +1,5 @@
-import { listenForLogoutTokens } from '../../harness/logout-receiver.ts';
-import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { listenForLogoutTokens } from '../../harness/flows/logout-receiver.ts';
+import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../../protocol/logout.ts';
 import { CODE_FLOW_CAPABILITIES, endSessionWalk, signIn } from '../checks/index.ts';
 

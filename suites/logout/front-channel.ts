@@ -1,5 +1,5 @@
 import { redirectBase } from '../../harness/login/driver.ts';
-import { CheckFailure, PreconditionError, defineScenario, readPage } from '../../harness/scenario.ts';
+import { CheckFailure, PreconditionError, defineScenario, readPage } from '../../harness/scenario/scenario.ts';
 import { CODE_FLOW_CAPABILITIES, endSessionWalk, signIn } from '../checks/index.ts';
 
 export default defineScenario({

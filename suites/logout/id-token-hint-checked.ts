@@ -1,5 +1,5 @@
 import { attackerKeyFor, decodeJws, forgeAlgNone, resignJws } from '../../generators/index.ts';
-import { CheckFailure, JudgementError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
+import { CheckFailure, JudgementError, defineScenario, describeOutcome } from '../../harness/scenario/scenario.ts';
 import {
   CODE_FLOW_CAPABILITIES,
   NO_HINT_REDIRECT,

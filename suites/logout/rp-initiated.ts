@@ -1,4 +1,4 @@
-import { CheckFailure, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
+import { CheckFailure, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario/scenario.ts';
 import {
   CODE_FLOW_CAPABILITIES,
   NO_INTERACTION_ERRORS,

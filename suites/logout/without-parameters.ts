@@ -4,7 +4,7 @@ import {
   PreconditionError,
   defineScenario,
   describeOutcome,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import {
   CODE_FLOW_CAPABILITIES,
   NO_INTERACTION_ERRORS,

@@ -5,7 +5,7 @@ import {
   type RequirementRef,
   defineScenario,
   describeOutcome,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { codeFlowClient } from '../checks/index.ts';
 
 /** The authorization response's iss is exactly the issuer (RFC 9207 §2: "MUST ... iss ... issuer identifier"). */

@@ -1,4 +1,4 @@
-import { CheckFailure, JudgementError, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, JudgementError, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import {
   CODE_FLOW_ROLES,
   authorizationAnswer,

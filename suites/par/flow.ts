@@ -1,4 +1,4 @@
-import { CheckFailure, GRANT, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, GRANT, defineScenario } from '../../harness/scenario/scenario.ts';
 import { codeFlowClient, dpopExpected, dpopKey, openPushed, pushCodeRequest, tokensOf } from '../checks/index.ts';
 
 export default defineScenario({

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { authorizationAnswer, codeFlowClient, openPushed, pushCodeRequest, pushedCode } from '../checks/index.ts';
 
 /** A request_uri that lives at most this long is also waited out and tried after it expired. */

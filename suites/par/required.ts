@@ -1,4 +1,4 @@
-import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import { authorizationAnswer, codeFlowClient } from '../checks/index.ts';
 
 export default defineScenario({

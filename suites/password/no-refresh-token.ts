@@ -1,4 +1,4 @@
-import { CheckFailure, GRANT, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, GRANT, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import { describeResponse, expectGrantNotOffered } from '../checks/index.ts';
 
 export default defineScenario({

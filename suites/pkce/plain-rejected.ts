@@ -1,4 +1,4 @@
-import { CheckFailure, GRANT, type Params, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, GRANT, type Params, defineScenario } from '../../harness/scenario/scenario.ts';
 import { authorizationAnswer, describeResponse, expectRefusalIsFor } from '../checks/index.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { CheckFailure, type Client, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, type Client, defineScenario } from '../../harness/scenario/scenario.ts';
 import { authorizationAnswer, expectRefusalIsFor } from '../checks/index.ts';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { invalidVerifier, s256Challenge } from '../../generators/index.ts';
-import { GRANT, defineScenario } from '../../harness/scenario.ts';
+import { GRANT, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectOAuthError, expectRefusalIsFor } from '../checks/index.ts';
 
 export default defineScenario({

@@ -1,4 +1,4 @@
-import { GRANT, defineScenario } from '../../harness/scenario.ts';
+import { GRANT, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectOAuthError, expectRefusalIsFor } from '../checks/index.ts';
 
 export default defineScenario({

@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario/scenario.ts';
 import {
   CODE_FLOW_CAPABILITIES,
   authorizeInSession,

@@ -1,4 +1,4 @@
-import { GRANT, defineScenario } from '../../harness/scenario.ts';
+import { GRANT, defineScenario } from '../../harness/scenario/scenario.ts';
 import { RACE_ROUNDS, RACE_WIDTH, expectRefusalIsFor, raceRounds } from '../checks/index.ts';
 
 export default defineScenario({

@@ -1,4 +1,4 @@
-import { GRANT, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { GRANT, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import {
   RACE_ROUNDS,
   RACE_WIDTH,

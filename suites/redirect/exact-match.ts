@@ -1,5 +1,5 @@
 import { type RedirectUriNearMiss, redirectUriNearMiss } from '../../generators/index.ts';
-import { type AuthorizeResult, CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { type AuthorizeResult, CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectRefusalIsFor } from '../checks/index.ts';
 
 /** What an authorization response may add to the redirect URI (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207; OIDC Session). */

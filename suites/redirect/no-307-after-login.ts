@@ -1,4 +1,4 @@
-import { CheckFailure, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario.ts';
+import { CheckFailure, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario/scenario.ts';
 import { codeFlowClient } from '../checks/index.ts';
 
 /**

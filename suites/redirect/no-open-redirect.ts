@@ -1,4 +1,4 @@
-import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectRefusalIsFor, metaRefresh } from '../checks/index.ts';
 
 /**

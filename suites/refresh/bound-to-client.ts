@@ -1,4 +1,4 @@
-import { defineScenario } from '../../harness/scenario.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
 import { clientPair, expectRefusalFor, refresh, tokensAskingRefresh, tokensWithRefresh } from '../checks/index.ts';
 
 export default defineScenario({

@@ -4,7 +4,7 @@ import {
   type RequirementRef,
   type ScenarioContext,
   defineScenario,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { expectBearer, expectTokenResponse, refresh, tokensWithRefresh } from '../checks/index.ts';
 
 /** Refreshes once as `role` and checks the answer is a new token pair of type Bearer. */

@@ -1,4 +1,4 @@
-import { defineScenario } from '../../harness/scenario.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
 import { expectScopesWithheld, grantedScopes, refresh, tokensWithRefresh } from '../checks/index.ts';
 

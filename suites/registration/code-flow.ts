@@ -1,4 +1,4 @@
-import { CheckFailure, GRANT, defineScenario, requiresPar } from '../../harness/scenario.ts';
+import { CheckFailure, GRANT, defineScenario, requiresPar } from '../../harness/scenario/scenario.ts';
 import { authorizationAnswer, codeFlowClient, expectTokenResponse } from '../checks/index.ts';
 import {
   REGISTERED_REDIRECT_URI,

@@ -1,4 +1,10 @@
-import { CheckFailure, GRANT, type HttpResponse, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import {
+  CheckFailure,
+  GRANT,
+  type HttpResponse,
+  PreconditionError,
+  defineScenario,
+} from '../../harness/scenario/scenario.ts';
 import { remove, unmanageable } from '../../harness/registration/client.ts';
 import { describeResponse, wasAccepted } from '../checks/index.ts';
 import { codeClientMetadata, deleteRegistered, registerOrFail, registeredClient } from '../checks/registration.ts';

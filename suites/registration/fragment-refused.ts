@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { REGISTRATION_ERRORS } from '../../protocol/registration.ts';
 import {
   REGISTERED_REDIRECT_URI,

@@ -1,4 +1,4 @@
-import { CheckFailure, type HttpResponse, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, type HttpResponse, defineScenario } from '../../harness/scenario/scenario.ts';
 import { read, update, unmanageable, type Registration } from '../../harness/registration/client.ts';
 import { codeClientMetadata, registerOrFail, withRegistration } from '../checks/registration.ts';
 

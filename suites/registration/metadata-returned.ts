@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { codeClientMetadata, registerOrFail, withRegistration } from '../checks/registration.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { codeClientMetadata, registerOrFail, withRegistration } from '../checks/registration.ts';
 
 /** RFC 7591 §3.2.1: a response that issues a client_secret says when it expires (0: never). */

@@ -10,7 +10,7 @@ import {
   type RequestObjectOptions,
   type RequirementRef,
   type ScenarioContext,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { authorizationAnswer, CODE_FLOW_CAPABILITIES, idTokenOf, redeemOutcome, withOpenid } from '../checks/index.ts';
 
 const ROLE = 'keyed';

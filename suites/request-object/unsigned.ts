@@ -1,5 +1,5 @@
 import { encodeJson } from '../../generators/index.ts';
-import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario.ts';
+import { CheckFailure, defineScenario, describeOutcome } from '../../harness/scenario/scenario.ts';
 import {
   CODE_FLOW_CAPABILITIES,
   expectRefusalIsFor,

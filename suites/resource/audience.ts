@@ -1,4 +1,10 @@
-import { CheckFailure, type Client, GRANT, type ScenarioContext, defineScenario } from '../../harness/scenario.ts';
+import {
+  CheckFailure,
+  type Client,
+  GRANT,
+  type ScenarioContext,
+  defineScenario,
+} from '../../harness/scenario/scenario.ts';
 import { expectOAuthError, jwtPayload, tokensOf, cannotGetToken } from '../checks/index.ts';
 
 /** The clients that may carry a resource indicator, in the order tried. */

@@ -1,4 +1,4 @@
-import { type Client, GRANT, PreconditionError, defineScenario } from '../../harness/scenario.ts';
+import { type Client, GRANT, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
 import {
   CODE_FLOW_ROLES,

@@ -1,4 +1,4 @@
-import { GRANT, JudgementError, defineScenario } from '../../harness/scenario.ts';
+import { GRANT, JudgementError, defineScenario } from '../../harness/scenario/scenario.ts';
 import { parseScope } from '../../generators/scope.ts';
 import { USER_SCOPES, describeResponse, escalatingScopes, expectScopesWithheld } from '../checks/index.ts';
 

@@ -6,7 +6,7 @@ import {
   type RequirementRef,
   type ScenarioContext,
   type TokenSet,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { UNMET_AUTHENTICATION_REQUIREMENTS } from '../../protocol/errors.ts';
 import {
   authorizationAnswer,

@@ -1,5 +1,5 @@
 import { forgeChangedSignature, forgeClaimsChanged } from '../../generators/index.ts';
-import { defineScenario } from '../../harness/scenario.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
 import {
   EXCHANGE_OF_USER_TOKEN,
   exchangeRequest,

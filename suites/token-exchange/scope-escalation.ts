@@ -1,4 +1,4 @@
-import { defineScenario } from '../../harness/scenario.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
 import {
   EXCHANGE_OF_USER_TOKEN,
   exchangeRequest,

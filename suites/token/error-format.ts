@@ -1,5 +1,5 @@
 import { type MalformedTokenRequest, malformedTokenRequest } from '../../generators/index.ts';
-import { GRANT, type Params, defineScenario } from '../../harness/scenario.ts';
+import { GRANT, type Params, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectTokenErrorFormat, findClient } from '../checks/index.ts';
 
 const defined = (params: Params): Record<string, string> =>

@@ -1,5 +1,5 @@
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
-import { tokenResponseDeviations } from '../../harness/token-set.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
+import { tokenResponseDeviations } from '../../harness/flows/token-set.ts';
 import { describeResponse, tokenGrantsAvailable, tokenResponses } from '../checks/index.ts';
 
 /**

@@ -4,7 +4,7 @@ import {
   type ScenarioContext,
   type TokenSet,
   defineScenario,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { findClient, partyClient, tokensAskingRefresh } from '../checks/index.ts';
 
 /** Seconds two lifetimes may differ by and still count as equal (requests are seconds apart). */

@@ -4,7 +4,7 @@ import {
   defineScenario,
   type HttpResponse,
   type RequirementRef,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import { CODE_FLOW_CAPABILITIES, readJwt, signIn } from '../checks/index.ts';
 
 /** The claims of a userinfo answer: a JSON object, or a signed JWT (OIDC Core §5.3.2). */

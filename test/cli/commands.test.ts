@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TARGET_FILE } from '../../cli/init.ts';
-import { loadTarget } from '../../harness/config.ts';
+import { loadTarget } from '../../harness/config/load.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { cli } from '../support/cli.ts';
 

@@ -1,7 +1,7 @@
 /** The embedded reference and its target config: the legacy role when seeded, a short device interval. */
 import { describe, expect, it } from 'vitest';
 import { EMBEDDED_DEVICE_INTERVAL, type EmbeddedReference, startEmbeddedReference } from '../../cli/embedded.ts';
-import { resolveClients, validateConfig } from '../../harness/config.ts';
+import { resolveClients, validateConfig } from '../../harness/config/load.ts';
 import { LEGACY_CLIENT } from '../../reference/index.ts';
 
 /** The interval of a fresh device authorization for the device client. */

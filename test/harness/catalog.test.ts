@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isScenario } from '../../harness/scenario.ts';
-import { requirementUrl } from '../../harness/requirements.ts';
+import { isScenario } from '../../harness/scenario/scenario.ts';
+import { requirementUrl } from '../../harness/scenario/requirements.ts';
 import { isFlawName } from '../../reference/flaws.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 

@@ -1,8 +1,8 @@
 /** The pure parts of the checks that present tokens: challenges, JWT detection, granted scope. */
 import { describe, expect, it } from 'vitest';
 import { ref } from '../support/requirements.ts';
-import { CheckFailure } from '../../harness/failures.ts';
-import type { HttpResponse } from '../../harness/http.ts';
+import { CheckFailure } from '../../harness/scenario/failures.ts';
+import type { HttpResponse } from '../../harness/http/client.ts';
 import { bearerChallenge, expectIntrospectionResponse, readJwt } from '../../suites/checks/index.ts';
 
 function response(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {

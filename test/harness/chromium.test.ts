@@ -7,15 +7,15 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../harness/config.ts';
+import { validateConfig } from '../../harness/config/load.ts';
 import { BrowserHost, CHROMIUM_INSTALL, type ChromiumLookup, findChromium } from '../../harness/login/chromium.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { runScenarios } from '../../harness/runner.ts';
-import { defineScenario } from '../../harness/scenario.ts';
-import { targetFromDiscovery } from '../../harness/target.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import { runScenarios } from '../../harness/run/runner.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
+import { targetFromDiscovery } from '../../harness/target/target.ts';
 import { APT_GET, ensureChromium } from '../../scripts/ensure-chromium.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { planRun } from '../../harness/run-plan.ts';
+import { planRun } from '../../harness/run/plan.ts';
 
 describe('finding Chromium', () => {
   it(

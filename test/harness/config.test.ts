@@ -2,9 +2,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTarget, resolveClients, validateConfig } from '../../harness/config.ts';
-import { parseJsonc } from '../../harness/jsonc.ts';
-import { ConfigError } from '../../harness/failures.ts';
+import { loadTarget, resolveClients, validateConfig } from '../../harness/config/load.ts';
+import { parseJsonc } from '../../harness/config/jsonc.ts';
+import { ConfigError } from '../../harness/scenario/failures.ts';
 
 const base = {
   issuer: 'https://idp.example',

@@ -4,14 +4,14 @@
  * scenario has none.
  */
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../harness/config.ts';
-import { CheckFailure } from '../../harness/failures.ts';
-import { Redactor } from '../../harness/redact.ts';
-import type { HttpEvidence, ScenarioResult } from '../../harness/results.ts';
-import { runScenarios } from '../../harness/runner.ts';
-import { type ScenarioDefinition, defineScenario } from '../../harness/scenario.ts';
-import { targetFromDiscovery } from '../../harness/target.ts';
-import { planRun } from '../../harness/run-plan.ts';
+import { validateConfig } from '../../harness/config/load.ts';
+import { CheckFailure } from '../../harness/scenario/failures.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import type { HttpEvidence, ScenarioResult } from '../../harness/scenario/results.ts';
+import { runScenarios } from '../../harness/run/runner.ts';
+import { type ScenarioDefinition, defineScenario } from '../../harness/scenario/scenario.ts';
+import { targetFromDiscovery } from '../../harness/target/target.ts';
+import { planRun } from '../../harness/run/plan.ts';
 
 const issuer = 'https://idp.test';
 const fakeFetch: typeof fetch = async (input) =>

@@ -4,15 +4,15 @@
  * the activation pages of the reference and of oidc-provider, approving or denying.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '../../harness/config.ts';
-import { DEFAULT_POLL_INTERVAL_SECONDS, DevicePoller } from '../../harness/device.ts';
-import { HttpClient } from '../../harness/http.ts';
-import { Recorder } from '../../harness/recorder.ts';
+import type { Client } from '../../harness/config/load.ts';
+import { DEFAULT_POLL_INTERVAL_SECONDS, DevicePoller } from '../../harness/flows/device.ts';
+import { HttpClient } from '../../harness/http/client.ts';
+import { Recorder } from '../../harness/context/recorder.ts';
 import type { DeviceActivation } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { readPage } from '../../harness/login/html.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { GRANT } from '../../harness/target.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import { GRANT } from '../../harness/target/target.ts';
 import { createReferenceServer, SEEDED_CLIENTS, SEEDED_USER, type ReferenceServer } from '../../reference/index.ts';
 import { type StartedOidcProvider, startOidcProvider } from '../../interop/oidc-provider/provider.ts';
 

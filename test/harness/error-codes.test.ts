@@ -15,9 +15,9 @@ import {
   TargetServerError,
   TargetUnreachableError,
   errorCode,
-} from '../../harness/failures.ts';
-import { ERROR_CODES } from '../../harness/results.ts';
-import { judge } from '../../harness/scenario-status.ts';
+} from '../../harness/scenario/failures.ts';
+import { ERROR_CODES } from '../../harness/scenario/results.ts';
+import { judge } from '../../harness/scenario/status.ts';
 
 const failed = () => 'failed' as const;
 

@@ -5,16 +5,16 @@
 import * as fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../cli/run-options.ts';
-import { type TargetConfigInput, validateConfig } from '../../harness/config.ts';
-import { runSuite } from '../../harness/conformance.ts';
-import { ConfigError } from '../../harness/failures.ts';
-import type { Report, ScenarioResult } from '../../harness/results.ts';
-import { CheckFailure, type HttpResponse, type Scenario, defineScenario } from '../../harness/scenario.ts';
+import { type TargetConfigInput, validateConfig } from '../../harness/config/load.ts';
+import { runSuite } from '../../harness/run/conformance.ts';
+import { ConfigError } from '../../harness/scenario/failures.ts';
+import type { Report, ScenarioResult } from '../../harness/scenario/results.ts';
+import { CheckFailure, type HttpResponse, type Scenario, defineScenario } from '../../harness/scenario/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { expectAtMostOneSuccess } from '../../suites/checks/index.ts';
 import { ref } from '../support/requirements.ts';
 import { type StubIdp, type StubOptions, STUB, startStubIdp } from '../support/stub-idp.ts';
-import { planRun } from '../../harness/run-plan.ts';
+import { planRun } from '../../harness/run/plan.ts';
 
 let stub: StubIdp | undefined;
 afterEach(async () => {

@@ -2,10 +2,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../harness/http.ts';
-import { Recorder } from '../../harness/recorder.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { TargetUnreachableError } from '../../harness/failures.ts';
+import { HttpClient } from '../../harness/http/client.ts';
+import { Recorder } from '../../harness/context/recorder.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import { TargetUnreachableError } from '../../harness/scenario/failures.ts';
 import { closedPort } from '../support/ports.ts';
 
 let close: (() => Promise<void>) | undefined;

@@ -1,12 +1,12 @@
 import * as jose from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '../../harness/config.ts';
-import { CheckFailure } from '../../harness/failures.ts';
-import { HttpClient } from '../../harness/http.ts';
-import { Recorder } from '../../harness/recorder.ts';
-import { JwtTools, atHash } from '../../harness/jwt.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { targetFromDiscovery } from '../../harness/target.ts';
+import type { Client } from '../../harness/config/load.ts';
+import { CheckFailure } from '../../harness/scenario/failures.ts';
+import { HttpClient } from '../../harness/http/client.ts';
+import { Recorder } from '../../harness/context/recorder.ts';
+import { JwtTools, atHash } from '../../harness/tokens/jwt.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import { targetFromDiscovery } from '../../harness/target/target.ts';
 
 const issuer = 'https://idp.test';
 const client: Client = {

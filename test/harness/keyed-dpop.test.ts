@@ -11,12 +11,12 @@ import {
   jwtVerify,
 } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { configSecrets, resolveClients, validateConfig } from '../../harness/config.ts';
-import type { ConfigError } from '../../harness/failures.ts';
-import { clientAssertion } from '../../harness/client-assertion.ts';
-import { requestObject, requestObjectAlg } from '../../harness/request-object.ts';
-import { createDpopKey } from '../../harness/dpop.ts';
-import { Redactor } from '../../harness/redact.ts';
+import { configSecrets, resolveClients, validateConfig } from '../../harness/config/load.ts';
+import type { ConfigError } from '../../harness/scenario/failures.ts';
+import { clientAssertion } from '../../harness/tokens/client-assertion.ts';
+import { requestObject, requestObjectAlg } from '../../harness/tokens/request-object.ts';
+import { createDpopKey } from '../../harness/tokens/dpop.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
 import { SEEDED_KEYED_PRIVATE_JWK } from '../../reference/index.ts';
 import { estimateBits } from '../../suites/entropy/codes-and-tokens.ts';
 

@@ -1,13 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../harness/http.ts';
-import { Recorder } from '../../harness/recorder.ts';
+import { HttpClient } from '../../harness/http/client.ts';
+import { Recorder } from '../../harness/context/recorder.ts';
 import { isRedirectTo } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { formValues, readPage } from '../../harness/login/html.ts';
 import { LoginSession } from '../../harness/login/session.ts';
-import { Redactor } from '../../harness/redact.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
 import { STUB, type StubIdp, startStubIdp } from '../support/stub-idp.ts';
 
 describe('the HTML form reader', () => {

@@ -1,11 +1,11 @@
 /**
- * The back-channel logout receiver (harness/logout-receiver.ts): only POSTs to its path count, a form body with one
+ * The back-channel logout receiver (harness/flows/logout-receiver.ts): POSTs to its path count, a form body with one
  * logout_token is read, anything else is kept as a problem to judge, a body past MAX_BODY is cut off, and a port that
  * cannot be bound is a clear error.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { listenForLogoutTokens, type LogoutReceiver, MAX_BODY } from '../../harness/logout-receiver.ts';
-import { unusedLoopbackPort } from '../../harness/ports.ts';
+import { listenForLogoutTokens, type LogoutReceiver, MAX_BODY } from '../../harness/flows/logout-receiver.ts';
+import { unusedLoopbackPort } from '../../harness/run/ports.ts';
 
 let receiver: LogoutReceiver | undefined;
 afterEach(() => receiver?.close());

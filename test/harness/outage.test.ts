@@ -4,13 +4,13 @@
  * drops one request and answers the next is no outage.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../harness/config.ts';
-import { runSuite } from '../../harness/conformance.ts';
-import { MAX_UNANSWERED_IN_A_ROW, RunStop, TargetTraffic } from '../../harness/traffic.ts';
+import { validateConfig } from '../../harness/config/load.ts';
+import { runSuite } from '../../harness/run/conformance.ts';
+import { MAX_UNANSWERED_IN_A_ROW, RunStop, TargetTraffic } from '../../harness/http/traffic.ts';
 import { reportSchema } from '../../reports/schema.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StubIdp, startStubIdp } from '../support/stub-idp.ts';
-import { planRun } from '../../harness/run-plan.ts';
+import { planRun } from '../../harness/run/plan.ts';
 
 let stub: StubIdp | undefined;
 afterEach(async () => {

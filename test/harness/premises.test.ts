@@ -4,12 +4,12 @@
  * Played by the stub IdP.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../harness/config.ts';
-import { runSuite } from '../../harness/conformance.ts';
-import type { ScenarioResult } from '../../harness/results.ts';
+import { validateConfig } from '../../harness/config/load.ts';
+import { runSuite } from '../../harness/run/conformance.ts';
+import type { ScenarioResult } from '../../harness/scenario/results.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StubIdp, type StubOptions, startStubIdp } from '../support/stub-idp.ts';
-import { planRun } from '../../harness/run-plan.ts';
+import { planRun } from '../../harness/run/plan.ts';
 
 let stub: StubIdp | undefined;
 afterEach(async () => {

@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
-import { configSecrets, validateConfig } from '../../harness/config.ts';
-import { runSuite } from '../../harness/conformance.ts';
-import { basicAuthorization } from '../../harness/http-wire.ts';
-import { Redactor } from '../../harness/redact.ts';
-import type { HttpEvidence } from '../../harness/results.ts';
+import { configSecrets, validateConfig } from '../../harness/config/load.ts';
+import { runSuite } from '../../harness/run/conformance.ts';
+import { basicAuthorization } from '../../harness/http/wire.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import type { HttpEvidence } from '../../harness/scenario/results.ts';
 import { REPORT_FORMATS, writeReports } from '../../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { OPT_IN } from '../matrix/opt-in.ts';
 import { SEEDED_KEYED_PRIVATE_JWK } from '../../reference/index.ts';
-import { planRun } from '../../harness/run-plan.ts';
+import { planRun } from '../../harness/run/plan.ts';
 
 const exchange = (over: Partial<HttpEvidence> = {}): HttpEvidence => ({
   kind: 'http',

@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatRequirementTable, requirementTable } from '../../cli/list.ts';
-import { validateConfig } from '../../harness/config.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { runScenarios } from '../../harness/runner.ts';
-import { CheckFailure, defineScenario } from '../../harness/scenario.ts';
-import { targetFromDiscovery } from '../../harness/target.ts';
+import { validateConfig } from '../../harness/config/load.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import { runScenarios } from '../../harness/run/runner.ts';
+import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
+import { targetFromDiscovery } from '../../harness/target/target.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { planRun } from '../../harness/run-plan.ts';
+import { planRun } from '../../harness/run/plan.ts';
 
 const issuer = 'https://idp.test';
 const target = targetFromDiscovery(issuer, `${issuer}/.well-known/openid-configuration`, { issuer });

@@ -1,8 +1,8 @@
-/** The run plan (harness/run-plan.ts): the settings resolved once, with the defaults applied there and only there. */
+/** The run plan (harness/run/plan.ts): the settings resolved once, with the defaults applied there and only there. */
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../harness/config.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { DEFAULTS, planRun, resolveSettings, withConfig } from '../../harness/run-plan.ts';
+import { validateConfig } from '../../harness/config/load.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import { DEFAULTS, planRun, resolveSettings, withConfig } from '../../harness/run/plan.ts';
 
 const config = validateConfig(
   {

@@ -1,16 +1,16 @@
 /** The named steps of createContext and runScenarios that carry logic of their own. */
 import { describe, expect, it } from 'vitest';
-import { PROPERTY_BUDGET_SHARE, PropertyCases, propertyBudgetMs } from '../../harness/context-property.ts';
-import { CheckFailure, HarnessError, PreconditionError, SkipSignal } from '../../harness/failures.ts';
-import { Recorder } from '../../harness/recorder.ts';
-import { Redactor } from '../../harness/redact.ts';
-import type { Finding } from '../../harness/results.ts';
-import { DEFAULTS } from '../../harness/run-plan.ts';
-import { runPool } from '../../harness/runner.ts';
-import { judge } from '../../harness/scenario-status.ts';
-import { unknownExpectedFailures } from '../../harness/selection.ts';
-import { BROWSER_TIME_FACTOR, scenarioTimeLimit } from '../../harness/time-limit.ts';
-import { defineScenario } from '../../harness/scenario.ts';
+import { PROPERTY_BUDGET_SHARE, PropertyCases, propertyBudgetMs } from '../../harness/context/property.ts';
+import { CheckFailure, HarnessError, PreconditionError, SkipSignal } from '../../harness/scenario/failures.ts';
+import { Recorder } from '../../harness/context/recorder.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import type { Finding } from '../../harness/scenario/results.ts';
+import { DEFAULTS } from '../../harness/run/plan.ts';
+import { runPool } from '../../harness/run/runner.ts';
+import { judge } from '../../harness/scenario/status.ts';
+import { unknownExpectedFailures } from '../../harness/run/selection.ts';
+import { BROWSER_TIME_FACTOR, scenarioTimeLimit } from '../../harness/context/time-limit.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
 
 const failed = () => 'failed' as const;
 

@@ -1,24 +1,24 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateConfig } from '../../harness/config.ts';
-import { runSuite } from '../../harness/conformance.ts';
-import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../harness/failures.ts';
-import { Redactor } from '../../harness/redact.ts';
-import type { ProfileName, ScenarioResult } from '../../harness/results.ts';
-import { scenarioSeed } from '../../harness/run-setup.ts';
-import { runScenarios, sharedStateOf } from '../../harness/runner.ts';
+import { validateConfig } from '../../harness/config/load.ts';
+import { runSuite } from '../../harness/run/conformance.ts';
+import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../harness/scenario/failures.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import type { ProfileName, ScenarioResult } from '../../harness/scenario/results.ts';
+import { scenarioSeed } from '../../harness/run/setup.ts';
+import { runScenarios, sharedStateOf } from '../../harness/run/runner.ts';
 import {
   type Requirement,
   type Scenario,
   type ScenarioContext,
   type ScenarioDefinition,
   defineScenario,
-} from '../../harness/scenario.ts';
+} from '../../harness/scenario/scenario.ts';
 import type { DriverEnvironment } from '../../harness/login/index.ts';
-import { targetFromDiscovery } from '../../harness/target.ts';
+import { targetFromDiscovery } from '../../harness/target/target.ts';
 import { exitCodeFor } from '../../cli/run-options.ts';
 import { closedPort } from '../support/ports.ts';
-import { type PlanInput, planRun } from '../../harness/run-plan.ts';
+import { type PlanInput, planRun } from '../../harness/run/plan.ts';
 
 const issuer = 'https://idp.test';
 const discovery = {

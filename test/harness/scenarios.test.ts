@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type TargetConfigInput, validateConfig } from '../../harness/config.ts';
-import type { HttpEvidence } from '../../harness/results.ts';
-import { runSuite } from '../../harness/conformance.ts';
+import { type TargetConfigInput, validateConfig } from '../../harness/config/load.ts';
+import type { HttpEvidence } from '../../harness/scenario/results.ts';
+import { runSuite } from '../../harness/run/conformance.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StubIdp, type StubOptions, startStubIdp } from '../support/stub-idp.ts';
-import { planRun } from '../../harness/run-plan.ts';
+import { planRun } from '../../harness/run/plan.ts';
 
 /** The scenarios this stub was written for; the rest of the catalog asks for more than it offers. */
 const FIRST = ['discovery.document', 'code.happy-path', 'client-credentials.issues-token', 'pkce.verifier-mismatch'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseShard, shardOf } from '../../harness/shard.ts';
+import { parseShard, shardOf } from '../../harness/run/shard.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 
 describe('--shard i/n', () => {

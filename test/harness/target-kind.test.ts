@@ -3,10 +3,10 @@
  * protocol, the metadata found (either well-known path) and, where the metadata does not say, a code flow.
  */
 import { describe, expect, it } from 'vitest';
-import { kindSkip } from '../../harness/gating.ts';
-import { defineScenario } from '../../harness/scenario.ts';
-import { rfc8414UrlsOf } from '../../harness/target-discovery.ts';
-import { kindOf, metadataKindOf, targetFromDiscovery } from '../../harness/target.ts';
+import { kindSkip } from '../../harness/run/gating.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
+import { rfc8414UrlsOf } from '../../harness/target/discovery.ts';
+import { kindOf, metadataKindOf, targetFromDiscovery } from '../../harness/target/target.ts';
 
 const issuer = 'https://as.test';
 const rfc8414 = `${issuer}/.well-known/oauth-authorization-server`;

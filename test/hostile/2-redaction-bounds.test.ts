@@ -1,7 +1,7 @@
 /** Item 2: redaction that cannot crash or leak (huge tokens, truncated bodies, short secrets). */
 import { describe, expect, it } from 'vitest';
-import { configSecrets, shortSecretWarnings, validateConfig } from '../../harness/config.ts';
-import { Redactor } from '../../harness/redact.ts';
+import { configSecrets, shortSecretWarnings, validateConfig } from '../../harness/config/load.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
 import { RUN_TIMEOUT_MS, attack, expectContained } from './common.ts';
 import { resultOf } from './run-cli.ts';
 

@@ -1,6 +1,6 @@
 /** Item 3: the harness stays on the target's origin (and fetches only http(s)). */
 import { describe, expect, it } from 'vitest';
-import { OriginPolicy } from '../../harness/origin.ts';
+import { OriginPolicy } from '../../harness/http/origin.ts';
 import { RUN_TIMEOUT_MS, attack, expectContained } from './common.ts';
 import { startHostileIdp } from './hostile-idp.ts';
 import { leaks, resultOf, runCli } from './run-cli.ts';

@@ -5,7 +5,7 @@
  * give back no token the IdP issued and no configured secret.
  */
 import { describe, expect, it } from 'vitest';
-import { Redactor } from '../../harness/redact.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
 import { RUN_TIMEOUT_MS, attack, expectContained } from './common.ts';
 import { ALL_FORMATS, ALL_REPORTS, decodedLeaks, resultOf } from './run-cli.ts';
 

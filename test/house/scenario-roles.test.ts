@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_ROLES } from '../../harness/requirements.ts';
-import type { Scenario } from '../../harness/scenario.ts';
+import { CLIENT_ROLES } from '../../harness/scenario/requirements.ts';
+import type { Scenario } from '../../harness/scenario/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Report, ScenarioResult, Status } from '../../harness/results.ts';
+import type { Report, ScenarioResult, Status } from '../../harness/scenario/results.ts';
 import { type Expectations, compare, describeDifference, updatedExpectations } from '../../interop/matrix.ts';
 import { INTEROP_PAGE, allExpectations, compatibilityTable, withCompatibilityTable } from '../../interop/table.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';

@@ -2,11 +2,11 @@
  * What the login driver tests build their drivers from: an HTTP client to the loopback fixtures, and the browser part
  * of a driver's options (one Chromium per test file, no screenshots kept).
  */
-import { HttpClient } from '../../harness/http.ts';
-import { Recorder } from '../../harness/recorder.ts';
+import { HttpClient } from '../../harness/http/client.ts';
+import { Recorder } from '../../harness/context/recorder.ts';
 import type { BrowserHost } from '../../harness/login/chromium.ts';
 import type { BrowserState } from '../../harness/login/session.ts';
-import { Redactor } from '../../harness/redact.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
 import { loopbackFetch } from '../support/loopback-fetch.ts';
 
 export function loopbackHttp(): HttpClient {

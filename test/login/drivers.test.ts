@@ -6,16 +6,16 @@
  * Chromium for the file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PreconditionError } from '../../harness/failures.ts';
-import { HttpClient } from '../../harness/http.ts';
-import { Recorder } from '../../harness/recorder.ts';
+import { PreconditionError } from '../../harness/scenario/failures.ts';
+import { HttpClient } from '../../harness/http/client.ts';
+import { Recorder } from '../../harness/context/recorder.ts';
 import { AutoLoginDriver } from '../../harness/login/auto.ts';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
 import type { AuthorizeOutcome, LoginDriver } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { LoginSession } from '../../harness/login/session.ts';
-import { Redactor } from '../../harness/redact.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
 import { loopbackFetch } from '../support/loopback-fetch.ts';
 import { type LoginFixtures, USER, startLoginFixtures } from './fixtures.ts';
 

@@ -11,11 +11,11 @@ import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../../harness/http.ts';
-import { Recorder } from '../../harness/recorder.ts';
+import { HttpClient } from '../../harness/http/client.ts';
+import { Recorder } from '../../harness/context/recorder.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
-import { Redactor } from '../../harness/redact.ts';
-import type { HttpEvidence } from '../../harness/results.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import type { HttpEvidence } from '../../harness/scenario/results.ts';
 
 const USER = { username: 'alice', password: 'wonderland-1' };
 

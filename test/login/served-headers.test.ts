@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { carriesPassword, headerRecord } from '../../harness/login/browser-requests.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
-import { OriginPolicy } from '../../harness/origin.ts';
+import { OriginPolicy } from '../../harness/http/origin.ts';
 import { browserPart } from './driver-parts.ts';
 
 const USER = { username: 'alice', password: 'wonderland-77' };

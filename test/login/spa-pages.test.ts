@@ -8,9 +8,9 @@
  *   navigates away as its button is pressed, a dropped connection, a form action that is not a URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HarnessError, PreconditionError, TargetUnreachableError } from '../../harness/failures.ts';
-import { HttpClient } from '../../harness/http.ts';
-import { Recorder } from '../../harness/recorder.ts';
+import { HarnessError, PreconditionError, TargetUnreachableError } from '../../harness/scenario/failures.ts';
+import { HttpClient } from '../../harness/http/client.ts';
+import { Recorder } from '../../harness/context/recorder.ts';
 import { AutoLoginDriver } from '../../harness/login/auto.ts';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
@@ -19,8 +19,8 @@ import { FormLoginDriver } from '../../harness/login/form.ts';
 import { readPage } from '../../harness/login/html.ts';
 import { classify } from '../../harness/login/page.ts';
 import { LoginSession } from '../../harness/login/session.ts';
-import { Redactor } from '../../harness/redact.ts';
-import { sharedOrFresh } from '../../harness/shared-walk.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
+import { sharedOrFresh } from '../../harness/flows/shared-walk.ts';
 import { loopbackFetch } from '../support/loopback-fetch.ts';
 import { USER } from './fixtures.ts';
 import { type SpaFixture, type SpaFixtures, signedInPage, startSpaFixtures } from './spa-fixtures.ts';

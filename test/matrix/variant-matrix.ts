@@ -8,8 +8,8 @@
  * variant) and by test/matrix/variant-matrix-cli.ts (the whole flaw × variant matrix).
  */
 import { startEmbeddedReference } from '../../cli/embedded.ts';
-import type { Report, ScenarioResult } from '../../harness/results.ts';
-import type { Scenario } from '../../harness/scenario.ts';
+import type { Report, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { Scenario } from '../../harness/scenario/scenario.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName, ReferenceOptions, VariantName } from '../../reference/index.ts';
 import { CATALOG } from './flaw-matrix.ts';

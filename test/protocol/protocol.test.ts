@@ -2,8 +2,8 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import * as jose from 'jose';
 import { describe, expect, it } from 'vitest';
-import { HARNESS_SIGNING_ALGS, type Jwk, signJws } from '../../harness/jws-sign.ts';
-import type { ScenarioDefinition } from '../../harness/scenario.ts';
+import { HARNESS_SIGNING_ALGS, type Jwk, signJws } from '../../harness/tokens/jws-sign.ts';
+import type { ScenarioDefinition } from '../../harness/scenario/scenario.ts';
 import { CLIENT_ROLES } from '../../protocol/client-roles.ts';
 import { FLAW_NAMES } from '../../protocol/flaw-names.ts';
 import {

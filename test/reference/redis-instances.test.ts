@@ -8,8 +8,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unusedLoopbackPort } from '../../harness/ports.ts';
-import type { Report } from '../../harness/results.ts';
+import { unusedLoopbackPort } from '../../harness/run/ports.ts';
+import type { Report } from '../../harness/scenario/results.ts';
 import { runConformance } from '../../index.ts';
 import {
   createReferenceServer,

@@ -4,9 +4,9 @@
  * malformed input gets an RFC error body, never a 500.
  */
 import { describe, expect, it } from 'vitest';
-import { clientAssertion } from '../../harness/client-assertion.ts';
-import type { Client } from '../../harness/config.ts';
-import { createDpopKey } from '../../harness/dpop.ts';
+import { clientAssertion } from '../../harness/tokens/client-assertion.ts';
+import type { Client } from '../../harness/config/load.ts';
+import { createDpopKey } from '../../harness/tokens/dpop.ts';
 import { SEEDED_CLIENTS, SEEDED_KEYED_PRIVATE_JWK } from '../../reference/index.ts';
 import { authUrl, browse, claimsOf, obtainCode, openLogin, pkce, SPA, useServer, WEB } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PreconditionError } from '../../harness/failures.ts';
-import type { AuthorizeResult } from '../../harness/scenario.ts';
+import { PreconditionError } from '../../harness/scenario/failures.ts';
+import type { AuthorizeResult } from '../../harness/scenario/scenario.ts';
 import { authorizationAnswer, refusalOf } from '../../suites/checks/index.ts';
 
 const request = { client_id: 'web', redirect_uri: 'https://app.test/cb' };

@@ -7,11 +7,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../harness/config.ts';
-import { runSuite } from '../../harness/conformance.ts';
-import type { ScenarioResult } from '../../harness/results.ts';
+import { validateConfig } from '../../harness/config/load.ts';
+import { runSuite } from '../../harness/run/conformance.ts';
+import type { ScenarioResult } from '../../harness/scenario/results.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { planRun } from '../../harness/run-plan.ts';
+import { planRun } from '../../harness/run/plan.ts';
 
 type Answer = (url: URL, issuer: string) => { status: number; headers?: Record<string, string>; body?: string };
 

@@ -6,12 +6,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedReference, type EmbeddedReference } from '../../cli/embedded.ts';
-import { validateConfig } from '../../harness/config.ts';
-import { runSuite } from '../../harness/conformance.ts';
-import type { ScenarioResult } from '../../harness/results.ts';
+import { validateConfig } from '../../harness/config/load.ts';
+import { runSuite } from '../../harness/run/conformance.ts';
+import type { ScenarioResult } from '../../harness/scenario/results.ts';
 import type { FlawName } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { planRun } from '../../harness/run-plan.ts';
+import { planRun } from '../../harness/run/plan.ts';
 
 let ref: EmbeddedReference | undefined;
 afterEach(async () => {

@@ -3,12 +3,12 @@
  * read by parse5, cookies kept by tough-cookie), and single requests with a session's cookies.
  * Tests use this instead of parsing HTML or keeping cookies themselves.
  */
-import { HttpClient } from '../../harness/http.ts';
-import { Recorder } from '../../harness/recorder.ts';
+import { HttpClient } from '../../harness/http/client.ts';
+import { Recorder } from '../../harness/context/recorder.ts';
 import type { DeviceActivation, DeviceActivationOutcome } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { LoginSession } from '../../harness/login/session.ts';
-import { Redactor } from '../../harness/redact.ts';
+import { Redactor } from '../../harness/redact/redact.ts';
 
 export interface TestUser {
   username: string;

@@ -4,8 +4,8 @@ import {
   type RequirementRef,
   type SpecName,
   declareRequirements,
-} from '../../harness/requirements.ts';
-import type { Level } from '../../harness/results.ts';
+} from '../../harness/scenario/requirements.ts';
+import type { Level } from '../../harness/scenario/results.ts';
 
 export function ref(label: string, level: Level = 'MUST', party: Requirement['party'] = 'server'): RequirementRef {
   const spec = /^SPEC › (.+)$/.exec(label);

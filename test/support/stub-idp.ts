@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import * as jose from 'jose';
-import type { TargetConfigInput } from '../../harness/config.ts';
+import type { TargetConfigInput } from '../../harness/config/load.ts';
 
 export interface StubOptions {
   issuerMismatch?: boolean;

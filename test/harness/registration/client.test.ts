@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HttpClient } from '../../../harness/http.ts';
-import { Recorder } from '../../../harness/recorder.ts';
-import { Redactor } from '../../../harness/redact.ts';
+import { HttpClient } from '../../../harness/http/client.ts';
+import { Recorder } from '../../../harness/context/recorder.ts';
+import { Redactor } from '../../../harness/redact/redact.ts';
 import { read, register, remove, unmanageable, update } from '../../../harness/registration/client.ts';
 
 const ENDPOINT = 'https://idp.example/reg';

@@ -1,16 +1,16 @@
 /**
- * The registration session in a whole run (harness/conformance.ts runSuite): clients registered for the roles the
+ * The registration session in a whole run (harness/run/conformance.ts runSuite): clients registered for the roles the
  * selected scenarios need, a refused role's scenarios skipped with the IdP's words, every client deleted after the
  * run — also when the run fails — and the ones that could not be deleted reported; secrets masked.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../../harness/config.ts';
-import { runSuite } from '../../../harness/conformance.ts';
-import { CheckFailure } from '../../../harness/failures.ts';
-import { defineScenario } from '../../../harness/scenario.ts';
+import { validateConfig } from '../../../harness/config/load.ts';
+import { runSuite } from '../../../harness/run/conformance.ts';
+import { CheckFailure } from '../../../harness/scenario/failures.ts';
+import { defineScenario } from '../../../harness/scenario/scenario.ts';
 import { GRANT } from '../../../protocol/grants.ts';
 import { type Registrar, type RegistrarOptions, startRegistrar } from '../../support/registrar.ts';
-import { planRun } from '../../../harness/run-plan.ts';
+import { planRun } from '../../../harness/run/plan.ts';
 import { BUILT_IN_SCENARIOS } from '../../../suites/index.ts';
 
 const REQ = { rule: { spec: 'RFC 7591', section: '3', level: 'MUST', party: 'server' } } as const;

@@ -1,11 +1,11 @@
 /**
  * Issue 40 cause 1, exactly as reported: a scenario (loaded with --scenarios) that signs in, then sends prompt=none
- * with the ID token as id_token_hint inside a request object the harness signs (harness/request-object.ts). It judges
+ * with the ID token as id_token_hint inside a request object the harness signs (tokens/request-object.ts). It judges
  * nothing of its own: a note says what came back.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import type { Client } from '../../../harness/config.ts';
-import { defineScenario, describeOutcome, requestObject } from '../../../harness/scenario.ts';
+import type { Client } from '../../../harness/config/load.ts';
+import { defineScenario, describeOutcome, requestObject } from '../../../harness/scenario/scenario.ts';
 
 export default defineScenario({
   id: 'hostile.hint-in-request-object',

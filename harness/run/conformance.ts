@@ -1,0 +1,189 @@
+/**
+ * One whole run: the plan → discovery → runner → the Report (docs/ARCHITECTURE.md, "How a run proceeds"). The caller
+ * hands in the scenarios (the catalog lives in suites/, which the harness never imports).
+ */
+import { shortSecretWarnings } from '../config/load.ts';
+import { PACKAGE } from './package-info.ts';
+import type { Outage, Report, ScenarioResult, Summary } from '../scenario/results.ts';
+import { type RunPlan, withConfig } from './plan.ts';
+import type { RunOutcome } from './setup.ts';
+import { runScenarios } from './runner.ts';
+import { selectScenarios } from './selection.ts';
+import { implyRoleGrants } from '../target/target.ts';
+import { resolveTarget } from '../target/discovery.ts';
+import { registerClients } from '../registration/session.ts';
+import type { RegistrationSummary } from '../scenario/results.ts';
+import { RunStop } from '../http/traffic.ts';
+import { assessVerdict } from './verdict.ts';
+
+export const TOOL = { name: PACKAGE.name, version: PACKAGE.version } as const;
+
+export function summarize(results: readonly ScenarioResult[]): Summary {
+  const count = (status: ScenarioResult['status']) => results.filter((r) => r.status === status).length;
+  return {
+    total: results.length,
+    passed: count('passed'),
+    failed: count('failed'),
+    warnings: count('warning'),
+    skipped: count('skipped'),
+    errors: count('error'),
+    expectedFailures: results.filter((r) => r.expected).length,
+    security: results.filter((r) => r.status === 'failed' && r.failureKind === 'accepted').length,
+    interop: results.filter((r) => r.status === 'failed' && r.failureKind === 'refused-wrongly').length,
+  };
+}
+
+/**
+ * Run the plan's scenarios against the target its config names. Throws ConfigError before any request
+ * and TargetUnreachableError when discovery cannot be reached at all.
+ */
+export async function runSuite(plan: RunPlan): Promise<Report> {
+  // The run's stop (harness/http/traffic.ts): the target declared unreachable, or the time limit from now.
+  const stop = plan.stop ?? new RunStop();
+  stop.limit(plan.maxRunMs);
+  try {
+    return await runStoppable(Object.freeze({ ...plan, stop }), stop);
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
+  const { config, redactor } = plan;
+  const startedAt = new Date();
+  const started = performance.now();
+  const target = await resolveTarget(config, redactor, plan);
+  const needed = selectScenarios(plan.scenarios, plan.only, plan.skip).flatMap((s) => [
+    ...(s.requires?.roles ?? []),
+    ...(s.requires?.optionalRoles ?? []),
+  ]);
+  const session = await registerClients({
+    config,
+    target,
+    redactor,
+    needed,
+    log: plan.registrationLog,
+    guardSignals: plan.guardSignals,
+    requestTimeoutMs: plan.requestTimeoutMs,
+    fetch: plan.fetch,
+  });
+  let outcome: RunOutcome;
+  let registration: RegistrationSummary | undefined;
+  try {
+    if (session) implyRoleGrants(target, session.registeredRoles, 'registered for this run');
+    outcome = await runScenarios(
+      session ? withConfig(plan, session.withClients(config)) : plan,
+      target,
+      session?.refused,
+      session?.guessedScopes,
+    );
+  } finally {
+    // Whatever ended the scenarios (their end, a failure, a timeout): the registered clients are deleted.
+    registration = await session?.summary();
+  }
+  const outage = outageOf(outcome);
+  const notices = [
+    ...(registration?.notDeleted ?? []).map(
+      (n) =>
+        `the registered ${n.role} client (client_id ${n.clientId}) could not be deleted: ${n.reason}; delete it ` +
+        "in the IdP's administration",
+    ),
+    ...(outage ? [outageNotice(outage)] : []),
+    ...shortSecretWarnings(config),
+    ...(target.discoveryNotices ?? []),
+    ...outcome.notices,
+  ];
+  return {
+    schemaVersion: 1,
+    tool: TOOL,
+    target: {
+      issuer: config.issuer,
+      source: plan.source,
+      discoveryUrl: target.discoveryUrl,
+      kind: { ...target.kind },
+    },
+    profile: plan.profile,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    seed: plan.seed,
+    runs: plan.runs,
+    selection: { only: [...plan.only], skip: [...plan.skip], ...(plan.shard ? { shard: plan.shard } : {}) },
+    summary: summarize(outcome.results),
+    results: outcome.results,
+    ...(plan.plantedFlaws.length ? { plantedFlaws: [...plan.plantedFlaws] } : {}),
+    ...(target.discoveryOverrides ? { discoveryOverrides: target.discoveryOverrides } : {}),
+    ...(notices.length ? { notices } : {}),
+    ...(outage ? { outage } : {}),
+    ...(registration ? { registration } : {}),
+    verdict: stop.error
+      ? { judged: false, reason: redactor.text(stop.error.message), stopped: stopKind(stop.error.code) }
+      : assessVerdict(outcome.results, new Set(outcome.needsLogin)),
+  };
+}
+
+const stopKind = (code: string) => (code === 'ERR_TARGET_UNREACHABLE' ? 'unreachable' : 'time-limit');
+
+/** The run's outage with the scenarios it left unjudged; none when no scenario errored for it. */
+function outageOf(outcome: RunOutcome): Outage | undefined {
+  if (!outcome.outage) return undefined;
+  const scenarios = outcome.results
+    .filter((r) => r.status === 'error' && r.errorCode === 'ERR_TARGET_UNREACHABLE')
+    .map((r) => r.id);
+  return scenarios.length ? { ...outcome.outage, scenarios } : undefined;
+}
+
+/** The one sentence reports lead with. */
+export function outageNotice(o: Outage): string {
+  const n = o.scenarios?.length ?? 0;
+  return (
+    `the target stopped answering at ${o.at}, after ${o.afterRequests} requests of the scenarios: ${o.lastSent} got ` +
+    `${o.cause}, and nothing answered after it; ${n} scenario${n === 1 ? '' : 's'} could not be judged because ` +
+    `of it (${(o.scenarios ?? []).join(', ')})`
+  );
+}
+
+/**
+ * The report of a run that stopped before it could judge anything (discovery unusable, the target never answering):
+ * its one result is the stop, an `error` whose message is the reason, and the verdict says it is not one. Every
+ * requested format is still written, so a CI job that uploads them shows why.
+ */
+export function stoppedRunReport(options: {
+  issuer: string;
+  source: Report['target']['source'];
+  reason: string;
+  startedAt: Date;
+  /** The run's settings: its seed, property runs, profile and selection. */
+  plan: Pick<RunPlan, 'seed' | 'runs' | 'profile' | 'only' | 'skip'>;
+}): Report {
+  const { plan } = options;
+  const durationMs = Math.max(0, Date.now() - options.startedAt.getTime());
+  const stop: ScenarioResult = {
+    id: 'run.stopped',
+    title: 'The run reached the point where scenarios judge the target',
+    area: 'run',
+    status: 'error',
+    severity: 'info',
+    requirements: [],
+    catches: [],
+    durationMs,
+    message: options.reason,
+    errorCode: 'ERR_RUN_STOPPED',
+    evidence: [],
+  };
+  const results = [stop];
+  return {
+    schemaVersion: 1,
+    tool: TOOL,
+    target: { issuer: options.issuer, source: options.source, discoveryUrl: '' },
+    profile: plan.profile,
+    startedAt: options.startedAt.toISOString(),
+    durationMs,
+    seed: plan.seed,
+    runs: plan.runs,
+    selection: { only: [...plan.only], skip: [...plan.skip] },
+    summary: summarize(results),
+    results,
+    notices: [`the run stopped before judging the target: ${options.reason}`],
+    verdict: { judged: false, reason: `the run stopped before judging the target: ${options.reason}` },
+  };
+}
