@@ -58,6 +58,16 @@ describe('the catalog', () => {
     ]);
   });
 
+  it("CONTRIBUTING.md's Adding a scenario checklist is at most 4 steps, the generated parts run by commands", () => {
+    const page = readFileSync(new URL('../../CONTRIBUTING.md', import.meta.url), 'utf8');
+    const section = page.split('\n## Adding a scenario\n')[1]!.split('\n## ')[0]!;
+    const steps = section.match(/^\d+\. /gm) ?? [];
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.length).toBeLessThanOrEqual(4);
+    expect(section).toContain('npm run catalog');
+    expect(section).toContain('npm run interop -- --update --only <area>.<name>');
+  });
+
   it('is listed in docs/catalog.md as it is (npm run catalog rewrites the table)', () => {
     const page = readFileSync(CATALOG_PAGE, 'utf8');
     expect(withCatalog(page)).toBe(page);
