@@ -254,13 +254,22 @@ export async function readExpectations(idp: string): Promise<Expectations | unde
   return JSON.parse(await readFile(file, 'utf8')) as Expectations;
 }
 
-export async function writeExpectations(expectations: Expectations): Promise<void> {
+/** The text of an expectations file: its scenarios sorted by id. */
+export function renderExpectations(expectations: Expectations): string {
   const sorted = Object.fromEntries(Object.entries(expectations.scenarios).sort(([a], [b]) => a.localeCompare(b)));
-  await writeFile(
-    expectationsFile(expectations.idp),
-    `${JSON.stringify({ ...expectations, scenarios: sorted }, null, 2)}\n`,
-  );
+  return `${JSON.stringify({ ...expectations, scenarios: sorted }, null, 2)}\n`;
 }
+
+export async function writeExpectations(expectations: Expectations): Promise<void> {
+  await writeFile(expectationsFile(expectations.idp), renderExpectations(expectations));
+}
+
+/** The scenarios a run has that the expectations do not list. */
+export const unlisted = (diffs: readonly Difference[]) => diffs.filter((d) => d.actual && !d.expected).map((d) => d.id);
+
+/** The command that records scenarios an IdP's expectations do not list yet (their entries come marked TODO). */
+export const recordCommand = (idp: string, ids: readonly string[]) =>
+  `npm run interop -- --idp ${idp} --update ${ids.map((id) => `--only ${id}`).join(' ')}`;
 
 /** One line of what a result said, for a TODO reason. */
 export function summaryOf(result: ScenarioResult): string {
@@ -302,12 +311,11 @@ export function describeDifference(d: Difference): string {
 }
 
 /**
- * `--update`: statuses from the run; a reason is kept where the status did not change, and a new
- * or changed one reads `TODO: ...` (the run's own words) until someone classifies it.
- */
-/**
- * The expectations rewritten from a run. `partial` (a run with `--only`): the scenarios the run did not select keep
- * their entries; without it the run covers the whole catalog, so an entry for a scenario no longer in it is dropped.
+ * `--update`: the expectations rewritten from a run. Statuses come from the run; a reason is kept where the status
+ * did not change, and a new or changed one reads `TODO: ...` (the run's own words) until someone classifies it.
+ * `partial` (a run with `--only`): the scenarios the run did not select keep their entries, so
+ * `--update --only ID` adds or rewrites ID's entry and nothing else; without it the run covers the whole catalog, so
+ * an entry for a scenario no longer in it is dropped.
  */
 export function updatedExpectations(
   idp: string,

@@ -4,9 +4,10 @@
  * target config's login driver, write the reports to interop/reports/<idp>/, stop it, and compare every verdict with
  * interop/expectations/<idp>.json. `--fresh-sessions`: no walk shares the run's signed-in session
  * (login.shareSession false); `--with-steps`: the module's signInSteps as login.steps; both must give the same
- * verdicts. `--update` rewrites the expectations' statuses from the run instead (changed ones marked TODO
- * for a person to classify; with `--only`, only the selected scenarios' entries). Exit 1 when a verdict differs
- * from the expectations (or an IdP could not be run).
+ * verdicts. `--update` rewrites the expectations' statuses from the run instead (new and changed ones marked TODO
+ * for a person to classify; with `--only`, only the selected scenarios' entries: `--update --only ID` records a new
+ * scenario and changes nothing else). Exit 1 when a verdict differs from the expectations (or an IdP could not be
+ * run).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,7 +19,9 @@ import {
   loadIdp,
   moduleFile,
   readExpectations,
+  recordCommand,
   runIdp,
+  unlisted,
   updatedExpectations,
   writeExpectations,
 } from './matrix.ts';
@@ -107,6 +110,8 @@ for (const name of names) {
   }
   const diffs = compare(old, report).filter((d) => !values.only || d.actual);
   for (const d of diffs) console.error(`  ${describeDifference(d)}`);
+  const missing = unlisted(diffs);
+  if (missing.length) console.error(`  record the unlisted ones (then classify them): ${recordCommand(name, missing)}`);
   if (diffs.length) problems++;
 }
 

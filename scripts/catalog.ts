@@ -1,11 +1,13 @@
 /**
  * The catalog table of docs/catalog.md, rendered from the scenarios themselves (one source of truth):
- * `npm run catalog` rewrites the part of docs/catalog.md between the catalog markers; a test fails when
- * the committed table is stale.
+ * `npm run catalog` rewrites the part of docs/catalog.md between the catalog markers, and the requirement
+ * audit table (test/cli/__snapshots__/requirements.txt, what `idp-conformance list --requirements` prints);
+ * a test fails when either committed table is stale.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatRequirementTable, requirementTable } from '../cli/list.ts';
 import { requirementLabel } from '../harness/scenario/requirements.ts';
 import type { Scenario } from '../harness/scenario/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
@@ -14,6 +16,8 @@ import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 export const CATALOG_PAGE = fileURLToPath(new URL('../docs/catalog.md', import.meta.url));
 export const BEGIN = '<!-- catalog:begin (npm run catalog) -->';
 export const END = '<!-- catalog:end -->';
+/** The requirement audit table, compared by test/harness/requirements-audit.test.ts. */
+export const REQUIREMENTS_AUDIT = fileURLToPath(new URL('../test/cli/__snapshots__/requirements.txt', import.meta.url));
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 
@@ -48,7 +52,14 @@ export function withCatalog(page: string, table = catalogTable()): string {
   return betweenMarkers(page, BEGIN, END, table);
 }
 
+/** The requirement audit table's text: one row per (scenario, requirement, party, level) under the spec profile. */
+export function requirementsAudit(scenarios: readonly Scenario[] = BUILT_IN_SCENARIOS): string {
+  return `${formatRequirementTable(requirementTable(scenarios, 'spec'))}\n`;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await writeFile(CATALOG_PAGE, withCatalog(await readFile(CATALOG_PAGE, 'utf8')));
   console.log('wrote the catalog table in docs/catalog.md');
+  await writeFile(REQUIREMENTS_AUDIT, requirementsAudit());
+  console.log(`wrote the requirement audit table in ${path.relative(process.cwd(), REQUIREMENTS_AUDIT)}`);
 }

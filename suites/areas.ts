@@ -45,3 +45,20 @@ export const AREA_ORDER = [
 
 /** Folders under suites/ that hold no scenarios. */
 export const NOT_AREAS: ReadonlySet<string> = new Set(['checks']);
+
+const AREAS: readonly string[] = AREA_ORDER;
+const rank = (area: string) => {
+  const i = AREAS.indexOf(area);
+  return i === -1 ? AREAS.length : i;
+};
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Report order of two scenario files (`area/name`): by area as AREA_ORDER lists them (unlisted areas last, by name),
+ * then by name. Plain code-unit comparison, the same in every locale.
+ */
+export function byReportOrder(a: string, b: string): number {
+  const [areaA = '', nameA = ''] = a.split('/');
+  const [areaB = '', nameB = ''] = b.split('/');
+  return rank(areaA) - rank(areaB) || byCodeUnits(areaA, areaB) || byCodeUnits(nameA, nameB);
+}

@@ -6,7 +6,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Report, ScenarioResult, Status } from '../../harness/scenario/results.ts';
-import { type Expectations, compare, describeDifference, updatedExpectations } from '../../interop/matrix.ts';
+import {
+  type Expectations,
+  compare,
+  describeDifference,
+  expectationsFile,
+  recordCommand,
+  renderExpectations,
+  unlisted,
+  updatedExpectations,
+} from '../../interop/matrix.ts';
 import { INTEROP_PAGE, allExpectations, compatibilityTable, withCompatibilityTable } from '../../interop/table.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { stubResult } from '../support/stub-result.ts';
@@ -22,7 +31,16 @@ describe('the interop expectations', () => {
 
   for (const e of all) {
     it(`${e.idp}: cover every scenario of the catalog, each with a status and a classified one-line reason`, () => {
-      expect(Object.keys(e.scenarios).sort()).toEqual(BUILT_IN_SCENARIOS.map((s) => s.id).sort());
+      const ids = BUILT_IN_SCENARIOS.map((s) => s.id);
+      const unlisted = ids.filter((id) => !e.scenarios[id]);
+      expect(
+        unlisted,
+        `interop/expectations/${e.idp}.json lists no ${unlisted.join(', ')}: record with ` +
+          `${recordCommand(e.idp, unlisted)} (or npm run interop -- --update --only ID for every IdP), ` +
+          'then replace each TODO reason with a classified one',
+      ).toEqual([]);
+      const gone = Object.keys(e.scenarios).filter((id) => !ids.includes(id));
+      expect(gone, `interop/expectations/${e.idp}.json lists scenarios the catalog no longer has`).toEqual([]);
       for (const [id, x] of Object.entries(e.scenarios)) {
         expect(STATUSES, id).toContain(x.status);
         for (const other of x.also ?? []) expect(STATUSES, id).toContain(other);
@@ -70,6 +88,7 @@ describe('the matrix comparison', () => {
       'd.new: error, but the expectations do not list it (the target stopped answering)',
       'c.gone: expected skipped, but the run has no such scenario',
     ]);
+    expect(unlisted(compare(expected, run))).toEqual(['d.new']);
   });
 
   it('--update keeps the reasons of unchanged verdicts and marks the others TODO with what the run said', () => {
@@ -88,6 +107,32 @@ describe('the matrix comparison', () => {
       ...expected.scenarios,
       'd.new': { status: 'skipped', reason: 'TODO: n/a' },
     });
+  });
+
+  it('--update --only ID adds a scenario the expectations do not list, and the file changes by its entry only', () => {
+    for (const e of allExpectations()) {
+      const run = report([result('pkce.zz-new', 'failed', 'the token endpoint accepted it')]);
+      const updated = updatedExpectations(e.idp, e, run, { partial: true });
+      expect(updated.scenarios['pkce.zz-new']).toEqual({
+        status: 'failed',
+        reason: 'TODO: the token endpoint accepted it',
+      });
+      const entry = [
+        '    "pkce.zz-new": {',
+        '      "status": "failed",',
+        '      "reason": "TODO: the token endpoint accepted it"',
+        '    },\n',
+      ].join('\n');
+      const text = renderExpectations(updated);
+      expect(text).toContain(entry);
+      expect(text.replace(entry, '')).toBe(readFileSync(expectationsFile(e.idp), 'utf8'));
+    }
+  });
+
+  it('names the command that records scenarios the expectations do not list', () => {
+    expect(recordCommand('x', ['d.new', 'e.new'])).toBe(
+      'npm run interop -- --idp x --update --only d.new --only e.new',
+    );
   });
 
   it('accepts the other statuses a timing-dependent verdict is recorded with, and keeps its reason on --update', () => {

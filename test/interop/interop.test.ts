@@ -15,7 +15,9 @@ import {
   describeDifference,
   loadIdp,
   readExpectations,
+  recordCommand,
   runIdp,
+  unlisted,
 } from '../../interop/matrix.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 
@@ -54,7 +56,10 @@ for (const { name } of IDPS) {
         expectations,
         `interop/expectations/${name}.json is missing: npm run interop -- --idp ${name} --update`,
       ).toBeDefined();
-      expect(compare(expectations!, report!).map(describeDifference)).toEqual([]);
+      const diffs = compare(expectations!, report!);
+      const missing = unlisted(diffs);
+      const hint = missing.length ? `record the unlisted ones: ${recordCommand(name, missing)}` : undefined;
+      expect(diffs.map(describeDifference), hint).toEqual([]);
     });
   });
 }
