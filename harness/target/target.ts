@@ -132,13 +132,33 @@ export const ROLE_GRANTS: Partial<Record<ClientRole, string>> = {
   exchange: GRANT.exchange,
 };
 
-/** Clients registered for the run (harness/registration/) imply their role's grant as configured ones do. */
-export function implyRoleGrants(target: Target, roles: readonly ClientRole[], how: string): void {
-  const implied = target.implied as Map<Capability, string>;
-  for (const role of roles) {
+/**
+ * The target as the run plan holds it (harness/run/plan.ts planTarget): a new object with the kind the run settled
+ * (when it did), the grants the clients registered for the run imply (as configured ones do), and its discovery
+ * evidence handed out as a copy per read (a scenario's recorder marks and truncates what it is given). What the run
+ * observes (observe) stays shared with the target it came from: the run's ledger, not the plan's data.
+ */
+export function settleTarget(
+  target: Target,
+  settled: { kind?: TargetKind | undefined; registeredRoles: readonly ClientRole[] },
+): Target {
+  const implied = new Map(target.implied);
+  for (const role of settled.registeredRoles) {
     const grant = ROLE_GRANTS[role];
-    if (grant && !target.capabilities.has(`grant:${grant}`)) implied.set(`grant:${grant}`, `the ${role} client ${how}`);
+    if (grant && !target.capabilities.has(`grant:${grant}`))
+      implied.set(`grant:${grant}`, `the ${role} client registered for this run`);
   }
+  const { discoveryEvidence, ...rest } = target;
+  const evidence = structuredClone(discoveryEvidence);
+  return {
+    ...rest,
+    kind: settled.kind ?? target.kind,
+    implied,
+    supports: (c) => implied.has(c) || target.supports(c),
+    get discoveryEvidence() {
+      return structuredClone(evidence);
+    },
+  };
 }
 
 /**
