@@ -16,7 +16,7 @@ import type { Report } from '../harness/scenario/results.ts';
 import { type RunSettings, randomSeed } from '../harness/run/plan.ts';
 import { parseShard, type Shard } from '../harness/run/shard.ts';
 import { ReportWriteError, planConformance, runPlanned } from '../index.ts';
-import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
+import { FLAW_NAMES, isFlawName } from '../reference/index.ts';
 import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';
 import { consoleText } from '../reports/escape.ts';
 import { ConsoleReporter, type ReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
@@ -293,7 +293,7 @@ export const runCommand: Command = {
     try {
       shard = v.shard === undefined ? undefined : parseShard(v.shard);
     } catch (err) {
-      throw new UsageError((err as Error).message);
+      throw new UsageError(err instanceof Error ? err.message : String(err));
     }
     if (shard && v.seed === undefined) {
       throw new UsageError(
@@ -317,16 +317,15 @@ export const runCommand: Command = {
       );
     if (v['oauth-only'] && v.target.length)
       throw new UsageError('--oauth-only applies to the embedded reference only; leave out --target');
-    let baseline: ReturnType<typeof parseBaseline> | undefined;
+    let baseline: CommandLine['baseline'];
     if (v.baseline !== undefined) {
       try {
-        baseline = parseBaseline(await readFile(v.baseline, 'utf8'), v.baseline);
+        baseline = { report: parseBaseline(await readFile(v.baseline, 'utf8'), v.baseline), path: v.baseline };
       } catch (error) {
+        const missing = error instanceof Error && 'code' in error && error.code === 'ENOENT';
         throw new UsageError(
           `--baseline: ${
-            (error as NodeJS.ErrnoException).code === 'ENOENT'
-              ? `${v.baseline} does not exist`
-              : (error as Error).message
+            missing ? `${v.baseline} does not exist` : error instanceof Error ? error.message : String(error)
           }`,
         );
       }
@@ -354,7 +353,7 @@ export const runCommand: Command = {
       },
       failOn,
       formats: chosenFormats,
-      baseline: baseline ? { report: baseline, path: v.baseline! } : undefined,
+      baseline,
       register: v.register === true,
     };
     const targets = v.target;
@@ -368,7 +367,7 @@ export const runCommand: Command = {
         const legacyClient = needsLegacyClient(v.flaw, scenarios);
         if (legacyClient) console.log('idp-conformance: the legacy client is seeded for the planted flaw');
         embedded = await startEmbeddedReference({
-          flaws: v.flaw as FlawName[],
+          flaws: v.flaw.filter(isFlawName),
           variants,
           ...(legacyClient ? { legacyClient } : {}),
           ...(v['oauth-only'] ? { oauthOnly: true } : {}),
