@@ -200,7 +200,7 @@ const OIDC_ONLY_FIELDS = ['id_token_signing_alg_values_supported', 'subject_type
  * The target's kind from the config's protocol and the metadata found (docs/target-config.md, "protocol"). The
  * metadata decides when it says so: OIDC Discovery metadata, or fields only an OP publishes, or scopes_supported with
  * or without openid; RFC 8414 metadata that says neither, or no metadata, leaves a guess that a code flow with the
- * openid scope can settle (run-probes.ts: settleKind).
+ * openid scope can settle (harness/run/probes.ts: settleKind).
  */
 export function kindOf(
   protocol: 'oauth2' | 'oidc' | undefined,
