@@ -3,6 +3,7 @@
  * the target and clients planned once; all of it deeply frozen, and a run leaves it as it was.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { validateConfig } from '../../harness/config/load.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
 import { isDeepFrozen } from '../../harness/run/freeze.ts';
@@ -10,6 +11,7 @@ import { DEFAULTS, planRun, planTarget } from '../../harness/run/plan.ts';
 import { runScenarios } from '../../harness/run/runner.ts';
 import { defineScenario } from '../../harness/scenario/scenario.ts';
 import { resolveTarget } from '../../harness/target/discovery.ts';
+import { targetFromDiscovery } from '../../harness/target/target.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StubIdp, startStubIdp } from '../support/stub-idp.ts';
 
@@ -172,5 +174,24 @@ describe('planTarget and a run: the plan is made once and only read', () => {
     // … and the plans are as they were before the run.
     expect(snapshot(before)).toEqual(beforeRun.before);
     expect(snapshot(planned)).toEqual(beforeRun.planned);
+  });
+
+  it('a kind left a guess is settled by the probe into a new plan; the target found is not rewritten', async () => {
+    stub = await startStubIdp();
+    const before = planRun({ config: validateConfig(stub.config, {}), scenarios: [], seed: 42 });
+    const served = z
+      .record(z.string(), z.unknown())
+      .parse(await (await fetch(`${stub.issuer}/.well-known/openid-configuration`)).json());
+    // RFC 8414 metadata that says nothing of OpenID Connect: a guess (target.ts kindOf).
+    const oidcOnly = ['id_token_signing_alg_values_supported', 'subject_types_supported', 'userinfo_endpoint'];
+    const metadata = Object.fromEntries(Object.entries(served).filter(([field]) => !oidcOnly.includes(field)));
+    const target = targetFromDiscovery(stub.issuer, `${stub.issuer}/.well-known/oauth-authorization-server`, metadata);
+    expect(target.kind).toMatchObject({ protocol: 'oauth2', by: 'guess' });
+    const guessed = snapshot(target.kind);
+    const outcome = await runScenarios(before, target);
+    expect(outcome.plan.target.kind).toMatchObject({ protocol: 'oidc', by: 'behaviour' });
+    expect(outcome.plan.target.kind.why).toContain('returned an id_token');
+    expect(isDeepFrozen(outcome.plan)).toBe(true);
+    expect(snapshot(target.kind)).toEqual(guessed);
   });
 });
