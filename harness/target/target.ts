@@ -11,17 +11,20 @@ import type { ClientRole } from '../scenario/requirements.ts';
 import type { HttpEvidence } from '../scenario/results.ts';
 import { GRANT } from '../../protocol/grants.ts';
 
-export type EndpointName =
-  | 'authorization'
-  | 'token'
-  | 'userinfo'
-  | 'jwks'
-  | 'revocation'
-  | 'introspection'
-  | 'deviceAuthorization'
-  | 'registration'
-  | 'endSession'
-  | 'pushedAuthorization';
+export const ENDPOINT_NAMES = [
+  'authorization',
+  'token',
+  'userinfo',
+  'jwks',
+  'revocation',
+  'introspection',
+  'deviceAuthorization',
+  'registration',
+  'endSession',
+  'pushedAuthorization',
+] as const;
+
+export type EndpointName = (typeof ENDPOINT_NAMES)[number];
 
 export const ENDPOINT_FIELDS: Record<EndpointName, string> = {
   authorization: 'authorization_endpoint',
@@ -264,8 +267,8 @@ export function targetFromDiscovery(
   // The overrides apply to a document that was read; without one they cannot stand in for it.
   const discovery = fetched ? { ...fetched, ...(overrides ?? {}) } : null;
   if (discovery) {
-    for (const [name, field] of Object.entries(ENDPOINT_FIELDS) as [EndpointName, string][]) {
-      const value = discovery[field];
+    for (const name of ENDPOINT_NAMES) {
+      const value = discovery[ENDPOINT_FIELDS[name]];
       if (typeof value === 'string' && value) {
         endpoints[name] = value;
         caps.add(`endpoint:${name}`);
@@ -330,7 +333,8 @@ export function explainMissing(target: Target, capability: Capability): string {
   const [kind, value] = [capability.slice(0, colon), capability.slice(colon + 1)];
   const doc = target.fetchedDiscovery;
   if (kind === 'endpoint') {
-    const field = ENDPOINT_FIELDS[value as EndpointName];
+    const name = ENDPOINT_NAMES.find((n) => n === value);
+    const field = name ? ENDPOINT_FIELDS[name] : value;
     return (
       `discovery has no ${field}; if the IdP has one, set "discoveryOverrides": { "${field}": "<its URL>" } in ` +
       `the target config`
