@@ -10,8 +10,7 @@ import { type TargetConfig, type TargetConfigInput, loadTarget, validateConfig }
 import { runSuite } from './harness/run/conformance.ts';
 import { PACKAGE_ROOT } from './harness/run/package-info.ts';
 import type { Report } from './harness/scenario/results.ts';
-import { type PlanInput, type ResolvedSettings, type RunPlan, planRun } from './harness/run/plan.ts';
-import type { Scenario } from './harness/scenario/scenario.ts';
+import { type RunPlan, type RunSettings, planRun } from './harness/run/plan.ts';
 import { type BaselineReport, compareWithBaseline } from './reports/baseline.ts';
 import { type ReportFormat, writeReports } from './reports/index.ts';
 import { BUILT_IN_SCENARIOS } from './suites/index.ts';
@@ -32,6 +31,7 @@ export { ConfigError, TargetUnreachableError } from './harness/scenario/failures
 export { writeReports, REPORT_FORMATS, type ReportFormat } from './reports/index.ts';
 export { BUILT_IN_SCENARIOS } from './suites/index.ts';
 export { BrowserHost, findChromium } from './harness/login/chromium.ts';
+export type { RunSettings } from './harness/run/plan.ts';
 export * as checks from './suites/checks/index.ts';
 /**
  * fast-check (the copy the harness runs properties with) and the project's generators, for property scenarios of your
@@ -69,15 +69,14 @@ export interface ReportOutput {
   onReportsWritten?: (files: string[]) => void;
 }
 
-/** What `planConformance` takes besides the loaded target: the run settings (run-plan.ts) and the scenarios. */
-export type ConformancePlanInput = Omit<PlanInput, 'config' | 'scenarios' | 'source'> & {
-  /** Default: the built-in catalog. */
-  scenarios?: readonly Scenario[];
-  /** Also run these (e.g. your own scenarios next to the built-in ones). */
-  extraScenarios?: readonly Scenario[];
-};
+/**
+ * What planConformance took besides the loaded target: now the one settings type, RunSettings (harness/run/plan.ts).
+ * The name stays for code written against it.
+ */
+export type ConformancePlanInput = RunSettings;
 
-export interface ConformanceOptions extends ConformancePlanInput, ReportOutput {
+/** runConformance's options: the run settings, where the target is, where the reports go. */
+export interface ConformanceOptions extends RunSettings, ReportOutput {
   /** A config file path, an issuer URL, a config object, or a config already loaded (`{ config, source }`). */
   target: string | TargetConfigInput | TargetConfig | LoadedConfig;
   /** Environment for ${ENV} interpolation (default process.env). */
@@ -109,21 +108,16 @@ async function loadConformanceTarget(target: ConformanceOptions['target'], env?:
 
 /**
  * The run plan (harness/run/plan.ts) for a loaded target: the scenarios (default: the built-in catalog, then the
- * extra ones), the links (default: this package's service spec), the rest resolved by planRun. Settings already
- * resolved (`resolveSettings`, as the command line does once for all its targets) keep their seed.
+ * extra ones), the links (default: this package's service spec), the rest resolved by planRun.
  */
-export function planConformance(
-  loaded: LoadedConfig,
-  options: ConformancePlanInput | (Omit<ConformancePlanInput, keyof ResolvedSettings> & ResolvedSettings),
-): RunPlan {
-  const { scenarios, extraScenarios, ...rest } = options;
-  const specUrl = rest.links ? undefined : defaultSpecUrl();
+export function planConformance(loaded: LoadedConfig, settings: RunSettings): RunPlan {
+  const specUrl = settings.links ? undefined : defaultSpecUrl();
   return planRun({
-    ...rest,
+    ...settings,
     config: loaded.config,
     source: loaded.source,
-    scenarios: [...(scenarios ?? BUILT_IN_SCENARIOS), ...(extraScenarios ?? [])],
-    links: rest.links ?? (specUrl ? { specUrl } : {}),
+    scenarios: settings.scenarios ?? BUILT_IN_SCENARIOS,
+    links: settings.links ?? (specUrl ? { specUrl } : {}),
   });
 }
 

@@ -9,9 +9,10 @@ export const FAIL_ON: readonly FailOn[] = ['failed', 'warning', 'error', 'securi
 
 /** --fail-on's value, checked: the same for `run` and `merge-reports`. */
 export function failOnOption(value: string): FailOn {
-  if (!(FAIL_ON as readonly string[]).includes(value))
+  const failOn = FAIL_ON.find((f) => f === value);
+  if (!failOn)
     throw new UsageError(`--fail-on must be ${FAIL_ON.slice(0, -1).join(', ')} or ${FAIL_ON.at(-1)}, not "${value}"`);
-  return value as FailOn;
+  return failOn;
 }
 
 /**
@@ -52,5 +53,5 @@ export function formats(value: string | undefined): ReportFormat[] | undefined {
   for (const f of list)
     if (!isReportFormat(f))
       throw new UsageError(`--format: unknown format "${f}"; choose from ${REPORT_FORMATS.join(', ')}`);
-  return list as ReportFormat[];
+  return list.filter(isReportFormat);
 }

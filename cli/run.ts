@@ -12,13 +12,11 @@ import { stoppedRunReport } from '../harness/run/conformance.ts';
 import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/scenario/failures.ts';
 import { patternList } from '../harness/run/glob.ts';
 import { PROFILES } from '../harness/scenario/requirements.ts';
-import type { ProfileName, Report } from '../harness/scenario/results.ts';
-import type { Scenario } from '../harness/scenario/scenario.ts';
-import { type ResolvedSettings, resolveSettings } from '../harness/run/plan.ts';
-import { selectScenarios } from '../harness/run/selection.ts';
+import type { Report } from '../harness/scenario/results.ts';
+import { type RunSettings, randomSeed } from '../harness/run/plan.ts';
 import { parseShard, type Shard } from '../harness/run/shard.ts';
 import { ReportWriteError, planConformance, runPlanned } from '../index.ts';
-import { FLAW_NAMES, type FlawName, isFlawName } from '../reference/index.ts';
+import { FLAW_NAMES, isFlawName } from '../reference/index.ts';
 import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';
 import { consoleText } from '../reports/escape.ts';
 import { ConsoleReporter, type ReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
@@ -84,10 +82,9 @@ export const DEFAULT_MAX_RUN_MS = 600_000;
 
 type Loaded = Pick<LoadedTarget, 'config' | 'location'> & { source: Report['target']['source'] };
 
-/** The command line, checked: the run settings resolved once for every target, and what only the command uses. */
+/** The command line, checked: the run settings (the same for every target), and what only the command uses. */
 interface CommandLine {
-  settings: ResolvedSettings;
-  scenarios: readonly Scenario[];
+  settings: RunSettings;
   failOn: FailOn;
   formats: ReportFormat[] | undefined;
   /** An earlier report.json to compare with (--baseline), and its path. */
@@ -112,13 +109,20 @@ async function runTarget(
   const registering = loaded.config.registration?.enabled === true;
   const plan = planConformance(loaded, {
     ...o.settings,
-    scenarios: o.scenarios,
     reportDir,
     onResult: (r) => out.result(r),
     registrationLog: (line) => out.line(line),
     guardSignals: true,
   });
-  const { redactor, shard } = plan;
+  const { redactor, selection } = plan;
+  const { shard } = selection;
+  if (selection.matching.length === 0) {
+    const { only, skip } = selection;
+    throw new UsageError(
+      `no scenario matches --only ${only.join(',') || '*'}${skip.length ? ` --skip ${skip.join(',')}` : ''}; ` +
+        `\`idp-conformance list\` shows the ids`,
+    );
+  }
   const where = loaded.source === 'embedded' ? 'the embedded reference server' : loaded.location;
   out.line(
     `idp-conformance: ${loaded.config.issuer} (${where}) — profile ${plan.profile}, ` +
@@ -133,7 +137,7 @@ async function runTarget(
       : registering
         ? 'clients are registered at the IdP for this run; an issuer URL gives no user, so the scenarios that need a ' +
           'login are skipped (name a user in a target config file for them)'
-        : clientlessNotice(selectScenarios(plan.scenarios, plan.only, plan.skip));
+        : clientlessNotice(selection.matching);
   if (notice) out.line(`idp-conformance: ${notice}`);
   let written: string[] = [];
   const startedAt = new Date();
@@ -275,7 +279,8 @@ export const runCommand: Command = {
       console.log(USAGE);
       return 0;
     }
-    if (v.profile !== undefined && !(PROFILES as readonly string[]).includes(v.profile))
+    const profile = v.profile === undefined ? undefined : PROFILES.find((p) => p === v.profile);
+    if (v.profile !== undefined && !profile)
       throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
     const failOn = failOnOption(v['fail-on']);
     const seed = integer('seed', v.seed, 0);
@@ -288,7 +293,7 @@ export const runCommand: Command = {
     try {
       shard = v.shard === undefined ? undefined : parseShard(v.shard);
     } catch (err) {
-      throw new UsageError((err as Error).message);
+      throw new UsageError(err instanceof Error ? err.message : String(err));
     }
     if (shard && v.seed === undefined) {
       throw new UsageError(
@@ -312,16 +317,15 @@ export const runCommand: Command = {
       );
     if (v['oauth-only'] && v.target.length)
       throw new UsageError('--oauth-only applies to the embedded reference only; leave out --target');
-    let baseline: ReturnType<typeof parseBaseline> | undefined;
+    let baseline: CommandLine['baseline'];
     if (v.baseline !== undefined) {
       try {
-        baseline = parseBaseline(await readFile(v.baseline, 'utf8'), v.baseline);
+        baseline = { report: parseBaseline(await readFile(v.baseline, 'utf8'), v.baseline), path: v.baseline };
       } catch (error) {
+        const missing = error instanceof Error && 'code' in error && error.code === 'ENOENT';
         throw new UsageError(
           `--baseline: ${
-            (error as NodeJS.ErrnoException).code === 'ENOENT'
-              ? `${v.baseline} does not exist`
-              : (error as Error).message
+            missing ? `${v.baseline} does not exist` : error instanceof Error ? error.message : String(error)
           }`,
         );
       }
@@ -331,31 +335,25 @@ export const runCommand: Command = {
     const ids = scenarios.map((s) => s.id);
     const hints = [...patternHints(ids, only, '--only'), ...patternHints(ids, skip, '--skip')];
     if (hints.length) throw new UsageError(hints.join('\n'));
-    if (selectScenarios(scenarios, only, skip).length === 0) {
-      throw new UsageError(
-        `no scenario matches --only ${only.join(',') || '*'}${skip.length ? ` --skip ${skip.join(',')}` : ''}; ` +
-          `\`idp-conformance list\` shows the ids`,
-      );
-    }
 
-    // Resolved once: every target of the run gets the same seed.
     const settings: CommandLine = {
-      settings: resolveSettings({
+      settings: {
         only,
         skip,
-        seed,
-        profile: v.profile as ProfileName | undefined,
+        // Drawn once: every target of the run gets the same seed.
+        seed: seed ?? randomSeed(),
+        profile,
         plantedFlaws: v.flaw,
         runs,
         concurrency,
         shard,
         scenarioTimeoutMs: timeout,
         maxRunMs,
-      }),
-      scenarios,
+        scenarios,
+      },
       failOn,
       formats: chosenFormats,
-      baseline: baseline ? { report: baseline, path: v.baseline! } : undefined,
+      baseline,
       register: v.register === true,
     };
     const targets = v.target;
@@ -369,7 +367,7 @@ export const runCommand: Command = {
         const legacyClient = needsLegacyClient(v.flaw, scenarios);
         if (legacyClient) console.log('idp-conformance: the legacy client is seeded for the planted flaw');
         embedded = await startEmbeddedReference({
-          flaws: v.flaw as FlawName[],
+          flaws: v.flaw.filter(isFlawName),
           variants,
           ...(legacyClient ? { legacyClient } : {}),
           ...(v['oauth-only'] ? { oauthOnly: true } : {}),

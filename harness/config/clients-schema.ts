@@ -6,8 +6,8 @@
 import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import { EXAMPLES } from './issues.ts';
-import { isAbsoluteUrl, nonEmpty, secret } from './fields.ts';
-import { CLIENT_ROLES, type ClientRole } from '../scenario/requirements.ts';
+import { isAbsoluteUrl, nonEmpty, perRole, secret } from './fields.ts';
+import type { ClientRole } from '../scenario/requirements.ts';
 
 export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'] as const;
 
@@ -24,7 +24,7 @@ const privateJwkSchema = z
   .refine(
     (jwk) => {
       try {
-        return createPrivateKey({ key: jwk as never, format: 'jwk' }).asymmetricKeyType !== undefined;
+        return createPrivateKey({ key: jwk, format: 'jwk' }).asymmetricKeyType !== undefined;
       } catch {
         return false;
       }
@@ -52,11 +52,13 @@ export const HARNESS_AUTHORIZATION_PARAMS = [
   'response_mode',
 ] as const;
 
+const HARNESS_PARAMS: ReadonlySet<string> = new Set(HARNESS_AUTHORIZATION_PARAMS);
+
 export const authorizationParams = z
   .record(z.string().min(1), z.string())
   .superRefine((params, ctx) => {
     for (const name of Object.keys(params)) {
-      if ((HARNESS_AUTHORIZATION_PARAMS as readonly string[]).includes(name)) {
+      if (HARNESS_PARAMS.has(name)) {
         ctx.addIssue({
           code: 'custom',
           path: [name],
@@ -163,8 +165,6 @@ const ROLE_DESCRIPTIONS: Record<ClientRole, string> = {
     'FAPI 2.0 scenarios.',
 };
 
-export const rolesShape = Object.fromEntries(
-  CLIENT_ROLES.map((role) => [role, clientSchema.optional().describe(ROLE_DESCRIPTIONS[role])]),
-) as Record<ClientRole, z.ZodOptional<typeof clientSchema>>;
+export const rolesShape = perRole((role) => clientSchema.optional().describe(ROLE_DESCRIPTIONS[role]));
 
 export type PrivateJwk = z.output<typeof privateJwkSchema>;

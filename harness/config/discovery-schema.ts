@@ -66,11 +66,13 @@ export const DISCOVERY_FIELDS = [
   'tls_client_certificate_bound_access_tokens',
 ] as const;
 
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(DISCOVERY_FIELDS);
+
 export const discoveryOverrides = z
   .record(z.string(), z.unknown())
   .superRefine((overrides, ctx) => {
     for (const [field, value] of Object.entries(overrides)) {
-      if (!(DISCOVERY_FIELDS as readonly string[]).includes(field)) {
+      if (!KNOWN_FIELDS.has(field)) {
         const near = DISCOVERY_FIELDS.filter(
           (f) =>
             f.includes(field.replace(/_supported$|_endpoint$/, '')) ||

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { EXAMPLES } from './issues.ts';
+import type { ClientRole } from '../scenario/requirements.ts';
 
 export function isAbsoluteUrl(value: string, schemes?: string[]): boolean {
   try {
@@ -46,3 +47,17 @@ export const origin = z.string().refine(
   },
   { error: 'must be an http(s) origin without a path, e.g. "https://login.idp.example"' },
 );
+
+/** One value per client role, in CLIENT_ROLES's order (a new role is a type error here until it is listed). */
+export function perRole<T>(make: (role: ClientRole) => T): Record<ClientRole, T> {
+  return {
+    confidential: make('confidential'),
+    confidential2: make('confidential2'),
+    public: make('public'),
+    machine: make('machine'),
+    device: make('device'),
+    exchange: make('exchange'),
+    legacy: make('legacy'),
+    keyed: make('keyed'),
+  };
+}

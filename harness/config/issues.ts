@@ -52,7 +52,7 @@ function closest(word: string, candidates: readonly string[]): string | undefine
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = root;
-  for (const key of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path) v = v && typeof v === 'object' ? Reflect.get(v, key) : undefined;
   return v;
 }
 
@@ -104,7 +104,8 @@ export function formatIssue(
       return [`${at}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`];
     case 'invalid_union': {
       // An optional discriminator (login.driver: auto when absent) is listed as null among the options: not a value.
-      const options = (issue as { options?: unknown[] }).options?.filter((v) => v !== null && v !== undefined);
+      const listed = 'options' in issue && Array.isArray(issue.options) ? issue.options : undefined;
+      const options = listed?.filter((v) => v !== null && v !== undefined);
       if (options) return [`${at}: must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}`];
       return [
         `${at}: does not match any allowed shape: one of { "fill": "#username", "value": "\${user.username}" }, { ` +

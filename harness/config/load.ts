@@ -99,7 +99,7 @@ export function configSecrets(
   // A keyed client's private JWK: each private member, wherever it might appear.
   const keys = Object.values(config.clients).flatMap((c) =>
     c?.privateJwk
-      ? privateJwkStrings(c.privateJwk as Record<string, unknown>).map((value) => ({
+      ? privateJwkStrings(c.privateJwk).map((value) => ({
           value,
           kind: 'private_key' as const,
         }))
@@ -163,8 +163,9 @@ export async function loadTarget(target: string, env: NodeJS.ProcessEnv = proces
   try {
     text = await readFile(target, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    const code = error instanceof Error && 'code' in error ? error.code : undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : message;
     throw new ConfigError([
       `--target: cannot read "${target}" (${why}); pass a config file (\`idp-conformance init\` writes one) or ` +
         `an issuer URL`,

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { REGISTRATION_RESPONSE_FIELDS } from '../../protocol/registration.ts';
-import { httpUrl, secret } from './fields.ts';
+import { httpUrl, perRole, secret } from './fields.ts';
 import { CLIENT_ROLES, type ClientRole } from '../scenario/requirements.ts';
 
 /**
@@ -14,9 +14,11 @@ import { CLIENT_ROLES, type ClientRole } from '../scenario/requirements.ts';
  */
 export const DEFAULT_REGISTERED_ROLES: readonly ClientRole[] = CLIENT_ROLES.filter((role) => role !== 'legacy');
 
+const RESPONSE_FIELDS: ReadonlySet<string> = new Set(REGISTRATION_RESPONSE_FIELDS);
+
 const metadataOverrides = z.record(z.string().min(1), z.unknown()).superRefine((metadata, ctx) => {
   for (const name of Object.keys(metadata)) {
-    if ((REGISTRATION_RESPONSE_FIELDS as readonly string[]).includes(name)) {
+    if (RESPONSE_FIELDS.has(name)) {
       ctx.addIssue({
         code: 'custom',
         path: [name],
@@ -52,14 +54,11 @@ export const registrationSchema = z
       ),
     metadata: z
       .strictObject(
-        Object.fromEntries(
-          CLIENT_ROLES.map((role) => [
-            role,
-            metadataOverrides
-              .optional()
-              .describe(`Client metadata (RFC 7591 §2) sent for the ${role} role, over the harness's own.`),
-          ]),
-        ) as Record<ClientRole, z.ZodOptional<typeof metadataOverrides>>,
+        perRole((role) =>
+          metadataOverrides
+            .optional()
+            .describe(`Client metadata (RFC 7591 §2) sent for the ${role} role, over the harness's own.`),
+        ),
       )
       .optional()
       .describe(

@@ -5,11 +5,10 @@
 import { shortSecretWarnings } from '../config/load.ts';
 import { PACKAGE } from './package-info.ts';
 import type { Outage, Report, ScenarioResult, Summary } from '../scenario/results.ts';
-import { type RunPlan, withConfig } from './plan.ts';
+import type { RunPlan } from './plan.ts';
+import type { Selection } from './selection.ts';
 import type { RunOutcome } from './setup.ts';
 import { runScenarios } from './runner.ts';
-import { selectScenarios } from './selection.ts';
-import { implyRoleGrants } from '../target/target.ts';
 import { resolveTarget } from '../target/discovery.ts';
 import { registerClients } from '../registration/session.ts';
 import type { RegistrationSummary } from '../scenario/results.ts';
@@ -39,10 +38,10 @@ export function summarize(results: readonly ScenarioResult[]): Summary {
  */
 export async function runSuite(plan: RunPlan): Promise<Report> {
   // The run's stop (harness/http/traffic.ts): the target declared unreachable, or the time limit from now.
-  const stop = plan.stop ?? new RunStop();
+  const stop = new RunStop();
   stop.limit(plan.maxRunMs);
   try {
-    return await runStoppable(Object.freeze({ ...plan, stop }), stop);
+    return await runStoppable(plan, stop);
   } finally {
     stop.dispose();
   }
@@ -53,7 +52,8 @@ async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
   const startedAt = new Date();
   const started = performance.now();
   const target = await resolveTarget(config, redactor, plan);
-  const needed = selectScenarios(plan.scenarios, plan.only, plan.skip).flatMap((s) => [
+  // The roles of every scenario --only and --skip select, whatever the shard: each shard registers the same clients.
+  const needed = plan.selection.matching.flatMap((s) => [
     ...(s.requires?.roles ?? []),
     ...(s.requires?.optionalRoles ?? []),
   ]);
@@ -70,13 +70,13 @@ async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
   let outcome: RunOutcome;
   let registration: RegistrationSummary | undefined;
   try {
-    if (session) implyRoleGrants(target, session.registeredRoles, 'registered for this run');
-    outcome = await runScenarios(
-      session ? withConfig(plan, session.withClients(config)) : plan,
-      target,
-      session?.refused,
-      session?.guessedScopes,
-    );
+    const registered = session && {
+      config: session.withClients(config),
+      roles: session.registeredRoles,
+      refused: session.refused,
+      guessedScopes: session.guessedScopes,
+    };
+    outcome = await runScenarios(plan, target, registered, stop);
   } finally {
     // Whatever ended the scenarios (their end, a failure, a timeout): the registered clients are deleted.
     registration = await session?.summary();
@@ -100,14 +100,14 @@ async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
       issuer: config.issuer,
       source: plan.source,
       discoveryUrl: target.discoveryUrl,
-      kind: { ...target.kind },
+      kind: { ...outcome.plan.target.kind },
     },
     profile: plan.profile,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
     seed: plan.seed,
     runs: plan.runs,
-    selection: { only: [...plan.only], skip: [...plan.skip], ...(plan.shard ? { shard: plan.shard } : {}) },
+    selection: selectionReport(plan),
     summary: summarize(outcome.results),
     results: outcome.results,
     ...(plan.plantedFlaws.length ? { plantedFlaws: [...plan.plantedFlaws] } : {}),
@@ -119,6 +119,12 @@ async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
       ? { judged: false, reason: redactor.text(stop.error.message), stopped: stopKind(stop.error.code) }
       : assessVerdict(outcome.results, new Set(outcome.needsLogin)),
   };
+}
+
+/** The report's selection: what was asked (the scenarios it selected are the results). */
+function selectionReport({ selection }: RunPlan): Report['selection'] {
+  const { only, skip, shard } = selection;
+  return { only: [...only], skip: [...skip], ...(shard ? { shard: { ...shard } } : {}) };
 }
 
 const stopKind = (code: string) => (code === 'ERR_TARGET_UNREACHABLE' ? 'unreachable' : 'time-limit');
@@ -153,7 +159,7 @@ export function stoppedRunReport(options: {
   reason: string;
   startedAt: Date;
   /** The run's settings: its seed, property runs, profile and selection. */
-  plan: Pick<RunPlan, 'seed' | 'runs' | 'profile' | 'only' | 'skip'>;
+  plan: Pick<RunPlan, 'seed' | 'runs' | 'profile'> & { selection: Pick<Selection, 'only' | 'skip'> };
 }): Report {
   const { plan } = options;
   const durationMs = Math.max(0, Date.now() - options.startedAt.getTime());
@@ -180,7 +186,7 @@ export function stoppedRunReport(options: {
     durationMs,
     seed: plan.seed,
     runs: plan.runs,
-    selection: { only: [...plan.only], skip: [...plan.skip] },
+    selection: { only: [...plan.selection.only], skip: [...plan.selection.skip] },
     summary: summarize(results),
     results,
     notices: [`the run stopped before judging the target: ${options.reason}`],

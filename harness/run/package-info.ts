@@ -5,14 +5,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const packageJson = z.looseObject({ name: z.string().optional(), version: z.string().optional() });
 
 function find(): { name: string; version: string } {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const file = join(dir, 'package.json');
     if (existsSync(file)) {
-      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'idp-conformance' && pkg.version) return { name: pkg.name, version: pkg.version };
+      const pkg = packageJson.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+      if (pkg.success && pkg.data.name === 'idp-conformance' && pkg.data.version)
+        return { name: pkg.data.name, version: pkg.data.version };
     }
     const up = dirname(dir);
     if (up === dir) return { name: 'idp-conformance', version: '0.0.0' };

@@ -1,21 +1,28 @@
 /**
- * The run plan: every setting of one run, resolved once (planRun) from what the caller gave (the command line,
- * runConformance, a test) and the target's config, with the defaults applied here and nowhere else. It is frozen;
- * runSuite, the runner and each scenario's context read it (docs/ARCHITECTURE.md, "The run plan").
+ * The run plan, built here and nowhere else (docs/ARCHITECTURE.md, "The run plan"): the settings a caller gave (one
+ * type, RunSettings, for the command line and the library alike) with their defaults, the config, the selection,
+ * then (planTarget) the target met: its kind settled, the clients as the runner uses them. Deeply frozen; what a run
+ * changes lives beside it (setup.ts: Run).
  */
-import { type TargetConfig, configSecrets } from '../config/load.ts';
+import { type Client, type TargetConfig, configSecrets, resolveClients } from '../config/load.ts';
+import { OriginPolicy } from '../http/origin.ts';
 import { type LoginDriverFactory, defaultLoginDriver } from '../login/index.ts';
 import type { BrowserHost } from '../login/chromium.ts';
 import { Redactor } from '../redact/redact.ts';
-import type { LinkOptions } from '../scenario/requirements.ts';
+import type { ClientRole, LinkOptions } from '../scenario/requirements.ts';
 import type { ProfileName, Report, ScenarioResult } from '../scenario/results.ts';
 import type { Scenario } from '../scenario/scenario.ts';
+import { type Target, type TargetKind, settleTarget } from '../target/target.ts';
+import { deepFreeze } from './freeze.ts';
+import { type Selection, selectionOf } from './selection.ts';
 import type { Shard } from './shard.ts';
-import type { RunStop } from '../http/traffic.ts';
 
 export const DEFAULTS = { concurrency: 4, runs: 50, scenarioTimeoutMs: 30_000, requestTimeoutMs: 10_000 } as const;
 
-/** The settings a caller may give before the target is known: all optional, resolved by resolveSettings. */
+/**
+ * A run's settings as a caller gives them: the command line (cli/run.ts) and the library (index.ts: runConformance,
+ * planConformance) alike; all optional, the defaults applied by planRun.
+ */
 export interface RunSettings {
   profile?: ProfileName;
   /** The run's seed (default: random); each scenario gets one derived from it and its id. */
@@ -42,14 +49,10 @@ export interface RunSettings {
   maxRunMs?: number;
   /** Planted flaws the target runs with (the embedded reference's --flaw): every report names them. */
   plantedFlaws?: readonly string[];
-}
-
-/** What planRun takes: the settings, the config, the scenarios, and the run's hooks and machinery. */
-export interface PlanInput extends RunSettings {
-  config: TargetConfig;
-  scenarios: readonly Scenario[];
-  /** Where the config came from (shown in the report; default "object"). */
-  source?: Report['target']['source'];
+  /** The scenarios (the library's default: the built-in catalog; the harness never imports suites/). */
+  scenarios?: readonly Scenario[];
+  /** Also run these (e.g. your own scenarios next to the built-in ones). */
+  extraScenarios?: readonly Scenario[];
   /** Extra secrets to redact beyond those in the config (ignored when `redactor` is given). */
   secrets?: readonly string[];
   /** The run's redactor (default: a new one with the config's secrets); pass one to redact your own output too. */
@@ -72,76 +75,135 @@ export interface PlanInput extends RunSettings {
   fetch?: typeof fetch;
 }
 
-/** The settings with their defaults: what the command line resolves once for all its targets. */
-export type ResolvedSettings = Readonly<
-  Required<Pick<RunSettings, 'profile' | 'seed' | 'runs' | 'concurrency' | 'only' | 'skip' | 'plantedFlaws'>> &
-    Pick<RunSettings, 'shard' | 'scenarioTimeoutMs' | 'requestTimeoutMs' | 'maxRunMs'> & {
-      /** Whether runs was given: then it overrides every property's own run count. */
-      runsGiven: boolean;
-    }
->;
+/**
+ * The plan before the target is met (planRun): the settings with their defaults, the config, the scenarios and the
+ * selection. runSuite takes it; planTarget completes it.
+ */
+export interface RunPlan {
+  readonly config: TargetConfig;
+  /** Where the config came from (shown in the report; default "object"). */
+  readonly source: Report['target']['source'];
+  /** Every scenario the caller gave (expectedFailures are checked against their ids). */
+  readonly scenarios: readonly Scenario[];
+  /** --only, --skip and the shard, and the scenarios they select: computed here once, read by everyone. */
+  readonly selection: Selection;
+  readonly profile: ProfileName;
+  readonly seed: number;
+  readonly runs: number;
+  /** Whether runs was given: then it overrides every property's own run count. */
+  readonly runsGiven: boolean;
+  readonly concurrency: number;
+  /** --timeout or timeouts.scenarioMs when given: taken as is (no browser factor). */
+  readonly explicitTimeoutMs: number | undefined;
+  /** The scenario limit before any browser factor: explicitTimeoutMs, else the default. */
+  readonly timeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly maxRunMs: number | undefined;
+  readonly plantedFlaws: readonly string[];
+  /** A handle, not data: it learns the run's tokens as it sees them (left unfrozen). */
+  readonly redactor: Redactor;
+  readonly loginDriver: LoginDriverFactory;
+  readonly links: LinkOptions | undefined;
+  readonly browser: BrowserHost | undefined;
+  readonly reportDir: string | undefined;
+  readonly onResult: ((result: ScenarioResult) => void) | undefined;
+  readonly registrationLog: ((line: string) => void) | undefined;
+  readonly guardSignals: boolean | undefined;
+  readonly fetch: typeof fetch | undefined;
+}
 
-/** One run, resolved: what runSuite, the runner and every scenario's context read. Frozen. */
-export type RunPlan = ResolvedSettings &
-  Readonly<
-    Omit<PlanInput, keyof RunSettings | 'secrets' | 'redactor' | 'loginDriver' | 'source'> & {
-      source: Report['target']['source'];
-      redactor: Redactor;
-      loginDriver: LoginDriverFactory;
-      /** --timeout or timeouts.scenarioMs when given: taken as is (no browser factor). */
-      explicitTimeoutMs: number | undefined;
-      /** The scenario limit before any browser factor: explicitTimeoutMs, else the default. */
-      timeoutMs: number;
-      requestTimeoutMs: number;
-      /** The run's stop (runSuite makes it): the target unreachable, or maxRunMs reached. */
-      stop?: RunStop;
-    }
-  >;
+/** The whole plan: the target met (its kind settled, the grants registered clients imply) and the clients. */
+export interface TargetPlan extends RunPlan {
+  readonly target: Target;
+  /** The clients as scenarios use them: their default scope follows the kind (openid only for an OpenID provider). */
+  readonly clients: Readonly<Partial<Record<ClientRole, Client>>>;
+  /** Roles the IdP refused to register (harness/registration/session.ts): their scenarios skip with the reason. */
+  readonly refusedRoles: ReadonlyMap<ClientRole, string> | undefined;
+  /** Registered roles whose scope the registration response did not state (Client.scopeGuessed). */
+  readonly guessedScopes: ReadonlySet<ClientRole>;
+  /** Where requests may go: the target's policy (discovery), else the config's rule. */
+  readonly origins: OriginPolicy;
+}
+
+/** What the run met at the target before its scenarios: the clients it registered there (harness/registration/). */
+export interface Registered {
+  /** The config with the registered clients in it. */
+  config: TargetConfig;
+  roles: readonly ClientRole[];
+  refused: ReadonlyMap<ClientRole, string>;
+  guessedScopes: ReadonlySet<ClientRole>;
+}
 
 export function randomSeed(): number {
   return Math.floor(Math.random() * 0x7fffffff);
 }
 
 /**
- * The target-independent settings with their defaults (only these: whatever else the argument holds is left out);
- * resolving resolved settings again changes nothing.
+ * The plan before the target: the settings with their defaults (DEFAULTS, the profile spec, a random seed), the time
+ * limits the config sets, the redactor with the config's secrets, the selection. The config is copied: the plan
+ * owns (and freezes) its data, never the caller's.
  */
-export function resolveSettings(settings: RunSettings | ResolvedSettings): ResolvedSettings {
-  const runsGiven = 'runsGiven' in settings ? settings.runsGiven : settings.runs !== undefined;
-  return Object.freeze({
-    shard: settings.shard,
-    scenarioTimeoutMs: settings.scenarioTimeoutMs,
-    requestTimeoutMs: settings.requestTimeoutMs,
-    maxRunMs: settings.maxRunMs,
-    profile: settings.profile ?? 'spec',
-    seed: settings.seed ?? randomSeed(),
-    runs: settings.runs ?? DEFAULTS.runs,
-    runsGiven,
-    concurrency: settings.concurrency ?? DEFAULTS.concurrency,
-    only: Object.freeze([...(settings.only ?? [])]),
-    skip: Object.freeze([...(settings.skip ?? [])]),
-    plantedFlaws: Object.freeze([...(settings.plantedFlaws ?? [])]),
-  });
-}
-
-/** The run plan: the settings resolved, then what depends on the config (time limits, the redactor's secrets). */
-export function planRun(input: PlanInput | (Omit<PlanInput, keyof RunSettings> & ResolvedSettings)): RunPlan {
-  const { secrets, ...rest } = input;
-  const { config } = input;
+export function planRun(
+  input: RunSettings & { config: TargetConfig; scenarios: readonly Scenario[]; source?: Report['target']['source'] },
+): RunPlan {
+  const config = structuredClone(input.config);
   const explicitTimeoutMs = input.scenarioTimeoutMs ?? config.timeouts?.scenarioMs;
-  return Object.freeze({
-    ...rest,
-    ...resolveSettings(input),
+  const scenarios = [...input.scenarios, ...(input.extraScenarios ?? [])];
+  const asked = {
+    only: [...(input.only ?? [])],
+    skip: [...(input.skip ?? [])],
+    shard: input.shard && { ...input.shard },
+  };
+  const plan: RunPlan = {
+    config,
     source: input.source ?? 'object',
-    redactor: input.redactor ?? new Redactor([...configSecrets(config), ...(secrets ?? [])]),
-    loginDriver: input.loginDriver ?? defaultLoginDriver,
+    scenarios,
+    selection: selectionOf(scenarios, asked),
+    profile: input.profile ?? 'spec',
+    seed: input.seed ?? randomSeed(),
+    runs: input.runs ?? DEFAULTS.runs,
+    runsGiven: input.runs !== undefined,
+    concurrency: input.concurrency ?? DEFAULTS.concurrency,
     explicitTimeoutMs,
     timeoutMs: explicitTimeoutMs ?? DEFAULTS.scenarioTimeoutMs,
     requestTimeoutMs: input.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs,
-  });
+    maxRunMs: input.maxRunMs,
+    plantedFlaws: [...(input.plantedFlaws ?? [])],
+    redactor: input.redactor ?? new Redactor([...configSecrets(config), ...(input.secrets ?? [])]),
+    loginDriver: input.loginDriver ?? defaultLoginDriver,
+    links: input.links && { ...input.links },
+    browser: input.browser,
+    reportDir: input.reportDir,
+    onResult: input.onResult,
+    registrationLog: input.registrationLog,
+    guardSignals: input.guardSignals,
+    fetch: input.fetch,
+  };
+  return deepFreeze(plan);
 }
 
-/** The same plan with another config (the one with the clients registered for the run). */
-export function withConfig(plan: RunPlan, config: TargetConfig): RunPlan {
-  return Object.freeze({ ...plan, config });
+/**
+ * The whole plan: the target as discovery found it, with the grants the registered clients imply and, when the run
+ * settled it by behaviour (probes.ts settleKind), its kind; the clients resolved for that kind. A new frozen object:
+ * the plan before it is not changed.
+ */
+export function planTarget(
+  plan: RunPlan,
+  met: { target: Target; registered?: Registered | undefined; kind?: TargetKind | undefined },
+): TargetPlan {
+  const { registered } = met;
+  const config = registered ? structuredClone(registered.config) : plan.config;
+  const target = settleTarget(met.target, { kind: met.kind, registeredRoles: registered?.roles ?? [] });
+  const guessedScopes = new Set(registered?.guessedScopes ?? []);
+  const origins =
+    target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] });
+  return deepFreeze({
+    ...plan,
+    config,
+    target,
+    clients: resolveClients(config, target.kind.protocol, guessedScopes),
+    refusedRoles: registered ? new Map(registered.refused) : undefined,
+    guessedScopes,
+    origins,
+  });
 }

@@ -11,7 +11,7 @@ import { Recorder } from '../context/recorder.ts';
 import type { ClientRole } from '../scenario/requirements.ts';
 import type { Run, RunShared } from './setup.ts';
 import { type Scenario, defineScenario } from '../scenario/scenario.ts';
-import { GRANT } from '../target/target.ts';
+import { GRANT, type TargetKind } from '../target/target.ts';
 
 /** The synthetic scenario the capability probe runs as (never reported). */
 const PROBE_SCENARIO: Scenario = defineScenario({
@@ -83,19 +83,24 @@ async function probeRefresh(run: RunShared, role: ClientRole): Promise<string | 
  * scenario is gated: one code flow with the openid scope. An id_token in the token response: an OpenID provider;
  * the openid scope refused (invalid_scope) or tokens without an id_token: an OAuth 2.0 authorization server.
  * A flow that cannot complete (or no user, no code-flow client) leaves the guess, and the reason joins the kind's why.
+ * Returns the kind the plan is to hold (planTarget), undefined when the one planned stands; changes nothing itself.
  */
-export async function settleKind(run: RunShared): Promise<void> {
+export async function settleKind(run: RunShared): Promise<TargetKind | undefined> {
   const { target } = run;
   const { config } = run.plan;
+  const { kind } = target;
   // Only RFC 8414 metadata leaves it open: OIDC Discovery metadata (or none) keeps the OpenID provider it always was.
-  if (target.kind.by !== 'guess' || target.metadataKind !== 'rfc8414') return;
-  if (!config.user || !target.endpoints.authorization || !target.endpoints.token) return;
+  if (kind.by !== 'guess' || target.metadataKind !== 'rfc8414') return undefined;
+  if (!config.user || !target.endpoints.authorization || !target.endpoints.token) return undefined;
   const role = (['confidential', 'public', 'confidential2'] as const).find((r) => run.clients[r]?.redirectUri);
-  if (!role) return;
+  if (!role) return undefined;
   const { ctx, done } = probeContext(run, 'the code flow that asks for openid');
-  const settle = (protocol: 'oauth2' | 'oidc', how: string) => {
-    target.kind = { protocol, why: `${target.kind.why}; ${how}`, by: 'behaviour' };
-  };
+  const settled = (protocol: 'oauth2' | 'oidc', how: string): TargetKind => ({
+    protocol,
+    why: `${kind.why}; ${how}`,
+    by: 'behaviour',
+  });
+  const guess = (why: string): TargetKind => ({ ...kind, why: `${kind.why} (${why})` });
   try {
     const scope = [...new Set(['openid', ...run.clients[role]!.scope.split(' ').filter(Boolean)])].join(' ');
     const pkce = ctx.pkce.create();
@@ -104,14 +109,10 @@ export async function settleKind(run: RunShared): Promise<void> {
       { scope, code_challenge: pkce.challenge, code_challenge_method: pkce.method },
       { session: 'shared' },
     );
-    if (outcome.kind === 'redirect' && outcome.params.error === 'invalid_scope') {
-      settle('oauth2', `an authorization request with the openid scope was refused with invalid_scope`);
-      return;
-    }
-    if (outcome.kind !== 'redirect' || !outcome.params.code) {
-      target.kind = { ...target.kind, why: `${target.kind.why} (a code flow with openid ${describeOutcome(outcome)})` };
-      return;
-    }
+    if (outcome.kind === 'redirect' && outcome.params.error === 'invalid_scope')
+      return settled('oauth2', `an authorization request with the openid scope was refused with invalid_scope`);
+    if (outcome.kind !== 'redirect' || !outcome.params.code)
+      return guess(`a code flow with openid ${describeOutcome(outcome)}`);
     const res = await ctx.http.token(
       ctx.client(role),
       {
@@ -122,21 +123,13 @@ export async function settleKind(run: RunShared): Promise<void> {
       },
       { label: 'token request (does the code flow return an id_token)' },
     );
-    if (res.status !== 200 || typeof res.body.access_token !== 'string') {
-      target.kind = {
-        ...target.kind,
-        why: `${target.kind.why} (the code from a flow with openid could not be redeemed: HTTP ${res.status})`,
-      };
-      return;
-    }
-    if (typeof res.body.id_token === 'string')
-      settle('oidc', `a code flow with the openid scope returned an id_token as the ${role} client`);
-    else settle('oauth2', `a code flow with the openid scope returned no id_token as the ${role} client`);
+    if (res.status !== 200 || typeof res.body.access_token !== 'string')
+      return guess(`the code from a flow with openid could not be redeemed: HTTP ${res.status}`);
+    return typeof res.body.id_token === 'string'
+      ? settled('oidc', `a code flow with the openid scope returned an id_token as the ${role} client`)
+      : settled('oauth2', `a code flow with the openid scope returned no id_token as the ${role} client`);
   } catch (error) {
-    target.kind = {
-      ...target.kind,
-      why: `${target.kind.why} (a code flow with openid did not complete: ${describeError(error)})`,
-    };
+    return guess(`a code flow with openid did not complete: ${describeError(error)}`);
   } finally {
     await done();
   }

@@ -1,27 +1,26 @@
 /**
- * The runner: the run plan (run-plan.ts) made into a run for the target (run-setup.ts), the target's
- * kind settled (run-probes.ts), the selection (selection.ts) scheduled, `concurrency` at once with
- * exclusive scenarios after, and each scenario through its steps: level, gate (gating.ts), a fresh
- * ctx within its time limit (time-limit.ts), its status (scenario-status.ts), the result redacted.
+ * The runner: the run plan (plan.ts) completed with the target, its kind settled (probes.ts), and the live handles
+ * (setup.ts); the plan's selection scheduled, `concurrency` at once with exclusive scenarios after, and each scenario
+ * through its steps: level, gate (gating.ts), a fresh ctx within its time limit (context/time-limit.ts), its status
+ * (scenario/status.ts), the result redacted.
  * It is handed its scenarios; it never imports suites/.
  */
 import { createContext } from '../context/context.ts';
 import { PROPERTY_BUDGET_SHARE } from '../context/property.ts';
 import { CheckFailure, HarnessError } from '../scenario/failures.ts';
-import { resolveClients } from '../config/load.ts';
 import { gate, gateMayLogIn } from './gating.ts';
 import { Recorder } from '../context/recorder.ts';
 import { type RequirementRef, resolveLevel } from '../scenario/requirements.ts';
 import type { Level, ResolvedRequirement, ScenarioResult } from '../scenario/results.ts';
 import { refreshProber, settleKind } from './probes.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
-import type { RunPlan } from './plan.ts';
-import { type Run, type RunOutcome, resolveRun, scenarioSeed } from './setup.ts';
+import { type Registered, type RunPlan, planTarget } from './plan.ts';
+import { type Run, type RunOutcome, openRun, runOf, scenarioSeed } from './setup.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import { noteImpliedCapabilities, noteTokenResponseDeviations } from '../scenario/notes.ts';
 import { judge, markExpected, statusByRequirement } from '../scenario/status.ts';
 import { removeStaleScreenshots } from '../context/screenshots.ts';
-import { selectForRun, unknownExpectedFailures } from './selection.ts';
+import { unknownExpectedFailures } from './selection.ts';
+import type { RunStop } from '../http/traffic.ts';
 import type { Capability, Target } from '../target/target.ts';
 import { TimeLimit, runWithinLimit, scenarioTimeLimit } from '../context/time-limit.ts';
 
@@ -68,7 +67,7 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
   const gateBrowser = browserProblem ? undefined : run.browser;
   const skipReason =
     resolution.reason ??
-    (await gate(s, run.clients, plan.config, run.target, gateBrowser, run.probe, run.refusedRoles));
+    (await gate(s, plan.clients, plan.config, plan.target, gateBrowser, run.probe, plan.refusedRoles));
   if (browserProblem && resolution.level && !skipReason)
     return {
       ...base,
@@ -234,25 +233,27 @@ export function rerunAlone(alone: ScenarioResult, first: ScenarioResult): Scenar
 }
 
 /**
- * The run: the plan's run made for the target (resolveRun), the kind settled, the selection, then every scenario
- * gated, run and judged (runOne) in the pool; each result marked against expectedFailures, redacted and handed to
- * onResult as it ends. `refusedRoles`: the roles the IdP refused to register (their scenarios skip with the reason).
+ * The run: the live handles opened (openRun), the plan completed with the target (planTarget; where a guess leaves
+ * it open, once more with the kind settleKind found), then the plan's selection gated, run and judged (runOne) in the
+ * pool; each result marked against expectedFailures, redacted and handed to onResult as it ends. `registered`: the
+ * clients registered for the run (the roles the IdP refused skip with the reason); `stop`: the run's (runSuite's).
  */
 export async function runScenarios(
-  plan: RunPlan,
+  before: RunPlan,
   target: Target,
-  refusedRoles?: ReadonlyMap<ClientRole, string>,
-  guessedScopes?: ReadonlySet<ClientRole>,
+  registered?: Registered,
+  stop?: RunStop,
 ): Promise<RunOutcome> {
-  const resolved = resolveRun(plan, target, refusedRoles, guessedScopes);
-  await settleKind(resolved);
-  // The clients' default scope follows the kind (openid only for an OpenID provider).
-  resolved.clients = resolveClients(plan.config, target.kind.protocol, resolved.guessedScopes);
-  const run: Run = { ...resolved, probe: refreshProber(resolved) };
+  const live = openRun(before, stop);
+  const guessed = planTarget(before, { target, registered });
+  const kind = await settleKind(runOf(guessed, live));
+  const plan = kind ? planTarget(before, { target, registered, kind }) : guessed;
+  const shared = runOf(plan, live);
+  const run: Run = { ...shared, probe: refreshProber(shared) };
   const { redactor } = plan;
   const expected = new Set(plan.config.expectedFailures);
   const notices = unknownExpectedFailures(expected, plan.scenarios);
-  const selected = selectForRun(plan);
+  const selected = plan.selection.scenarios;
   if (plan.reportDir) await removeStaleScreenshots(plan.reportDir);
   const results: ScenarioResult[] = new Array(selected.length);
   const finish = (i: number, r: ScenarioResult) => {
@@ -276,6 +277,7 @@ export async function runScenarios(
     results: results.map((r) => redactor.result(r)),
     notices,
     needsLogin,
+    plan,
     ...(outage ? { outage: redactor.outage(outage) } : {}),
   };
 }

@@ -1,22 +1,23 @@
 /**
- * What every scenario of a run shares: the runner's outcome, each scenario's seed derived from the run's,
- * and the run (resolveRun): the plan (run-plan.ts) with the target's clients, origins, browser, login
- * session, screenshot store and traffic, which every scenario's context is built from (ContextInput.run).
+ * What every scenario of a run shares: the runner's outcome, each scenario's seed derived from the run's, and the run:
+ * the plan (plan.ts: the target, its clients, the settings) with the live handles made once (openRun: browser, login
+ * session, screenshot store, traffic), which every scenario's context is built from (ContextInput.run).
  */
 import type { BrowserContext } from 'playwright-core';
-import { type Client, resolveClients } from '../config/load.ts';
 import { BrowserPageMemory } from '../login/auto.ts';
 import { BrowserHost } from '../login/chromium.ts';
 import { LoginSession } from '../login/session.ts';
-import { OriginPolicy } from '../http/origin.ts';
+import type { OriginPolicy } from '../http/origin.ts';
 import type { ClientRole } from '../scenario/requirements.ts';
 import type { ScenarioResult } from '../scenario/results.ts';
-import type { RunPlan } from './plan.ts';
+import type { RunPlan, TargetPlan } from './plan.ts';
 import { ScreenshotStore } from '../context/screenshots.ts';
 import type { Target } from '../target/target.ts';
-import { type Outage, TargetTraffic } from '../http/traffic.ts';
+import { type Outage, type RunStop, TargetTraffic } from '../http/traffic.ts';
 
 export interface RunOutcome {
+  /** The plan the scenarios ran with (the target's kind settled): the report's target kind is its. */
+  plan: TargetPlan;
   results: ScenarioResult[];
   notices: string[];
   /** The target stopped answering mid-run and never answered again (harness/http/traffic.ts). */
@@ -32,22 +33,26 @@ export function scenarioSeed(runSeed: number, id: string): number {
   return (h >>> 0) & 0x7fffffff;
 }
 
-/** What every scenario of a run shares: the plan, with the run's target, clients, browser, session and store. */
+/** What every scenario of a run shares: the plan, the run's live handles, and the capability probe. */
 export interface Run extends RunShared {
   /** The capability probe (see gate), one per client role. */
   probe: (role: ClientRole) => Promise<string | undefined>;
 }
 
-/** The run without its probe: what resolveRun makes and every scenario's ctx is built from (ContextInput.run). */
-export interface RunShared {
-  plan: RunPlan;
+/**
+ * The run without its probe: what every scenario's ctx is built from (ContextInput.run). The plan, whole and frozen;
+ * its target, clients and origins by name too (the same objects, for the context's readers); and the handles that
+ * change as the run goes (LiveRun).
+ */
+export interface RunShared extends LiveRun {
+  plan: TargetPlan;
   target: Target;
-  clients: Partial<Record<ClientRole, Client>>;
-  /** Roles the IdP refused to register (harness/registration/session.ts): their scenarios skip with the reason. */
-  refusedRoles: ReadonlyMap<ClientRole, string> | undefined;
-  /** Registered roles whose scope the registration response did not state (Client.scopeGuessed). */
-  guessedScopes: ReadonlySet<ClientRole>;
+  clients: TargetPlan['clients'];
   origins: OriginPolicy;
+}
+
+/** What changes as a run goes, made once per run (openRun) and kept outside the plan. */
+export interface LiveRun {
   browser: BrowserHost;
   /**
    * One IdP session for the run: walks that ask for it ("shared") reuse a sign-in. None when the config turns sharing
@@ -88,27 +93,20 @@ function lazyContext(browser: BrowserHost): LazyContext {
   };
 }
 
-/** Step 1: the run's browser, session, store and traffic made for the plan and its target. */
-export function resolveRun(
-  plan: RunPlan,
-  target: Target,
-  refusedRoles?: ReadonlyMap<ClientRole, string>,
-  guessedScopes: ReadonlySet<ClientRole> = new Set(),
-): RunShared {
-  const { config } = plan;
+/** The run's browser, session, store and traffic, made once for the plan (its stop: runSuite's). */
+export function openRun(plan: RunPlan, stop?: RunStop): LiveRun {
   const browser = plan.browser ?? new BrowserHost();
   return {
-    plan,
-    target,
-    clients: resolveClients(config, target.kind.protocol, guessedScopes),
-    refusedRoles,
-    guessedScopes,
-    origins: target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] }),
     browser,
-    session: config.login.shareSession === false ? undefined : new LoginSession(),
+    session: plan.config.login.shareSession === false ? undefined : new LoginSession(),
     sharedBrowserContext: lazyContext(browser),
     browserPages: new BrowserPageMemory(),
     screenshots: new ScreenshotStore(plan.reportDir),
-    traffic: TargetTraffic.afterDiscovery(plan.stop),
+    traffic: TargetTraffic.afterDiscovery(stop),
   };
+}
+
+/** The run for a plan: the plan with the live handles (the same handles for every plan of one run). */
+export function runOf(plan: TargetPlan, live: LiveRun): RunShared {
+  return { ...live, plan, target: plan.target, clients: plan.clients, origins: plan.origins };
 }

@@ -11,17 +11,20 @@ import type { ClientRole } from '../scenario/requirements.ts';
 import type { HttpEvidence } from '../scenario/results.ts';
 import { GRANT } from '../../protocol/grants.ts';
 
-export type EndpointName =
-  | 'authorization'
-  | 'token'
-  | 'userinfo'
-  | 'jwks'
-  | 'revocation'
-  | 'introspection'
-  | 'deviceAuthorization'
-  | 'registration'
-  | 'endSession'
-  | 'pushedAuthorization';
+export const ENDPOINT_NAMES = [
+  'authorization',
+  'token',
+  'userinfo',
+  'jwks',
+  'revocation',
+  'introspection',
+  'deviceAuthorization',
+  'registration',
+  'endSession',
+  'pushedAuthorization',
+] as const;
+
+export type EndpointName = (typeof ENDPOINT_NAMES)[number];
 
 export const ENDPOINT_FIELDS: Record<EndpointName, string> = {
   authorization: 'authorization_endpoint',
@@ -132,13 +135,33 @@ export const ROLE_GRANTS: Partial<Record<ClientRole, string>> = {
   exchange: GRANT.exchange,
 };
 
-/** Clients registered for the run (harness/registration/) imply their role's grant as configured ones do. */
-export function implyRoleGrants(target: Target, roles: readonly ClientRole[], how: string): void {
-  const implied = target.implied as Map<Capability, string>;
-  for (const role of roles) {
+/**
+ * The target as the run plan holds it (harness/run/plan.ts planTarget): a new object with the kind the run settled
+ * (when it did), the grants the clients registered for the run imply (as configured ones do), and its discovery
+ * evidence handed out as a copy per read (a scenario's recorder marks and truncates what it is given). What the run
+ * observes (observe) stays shared with the target it came from: the run's ledger, not the plan's data.
+ */
+export function settleTarget(
+  target: Target,
+  settled: { kind?: TargetKind | undefined; registeredRoles: readonly ClientRole[] },
+): Target {
+  const implied = new Map(target.implied);
+  for (const role of settled.registeredRoles) {
     const grant = ROLE_GRANTS[role];
-    if (grant && !target.capabilities.has(`grant:${grant}`)) implied.set(`grant:${grant}`, `the ${role} client ${how}`);
+    if (grant && !target.capabilities.has(`grant:${grant}`))
+      implied.set(`grant:${grant}`, `the ${role} client registered for this run`);
   }
+  const { discoveryEvidence, ...rest } = target;
+  const evidence = structuredClone(discoveryEvidence);
+  return {
+    ...rest,
+    kind: settled.kind ?? target.kind,
+    implied,
+    supports: (c) => implied.has(c) || target.supports(c),
+    get discoveryEvidence() {
+      return structuredClone(evidence);
+    },
+  };
 }
 
 /**
@@ -180,7 +203,7 @@ const OIDC_ONLY_FIELDS = ['id_token_signing_alg_values_supported', 'subject_type
  * The target's kind from the config's protocol and the metadata found (docs/target-config.md, "protocol"). The
  * metadata decides when it says so: OIDC Discovery metadata, or fields only an OP publishes, or scopes_supported with
  * or without openid; RFC 8414 metadata that says neither, or no metadata, leaves a guess that a code flow with the
- * openid scope can settle (run-probes.ts: settleKind).
+ * openid scope can settle (harness/run/probes.ts: settleKind).
  */
 export function kindOf(
   protocol: 'oauth2' | 'oidc' | undefined,
@@ -244,8 +267,8 @@ export function targetFromDiscovery(
   // The overrides apply to a document that was read; without one they cannot stand in for it.
   const discovery = fetched ? { ...fetched, ...(overrides ?? {}) } : null;
   if (discovery) {
-    for (const [name, field] of Object.entries(ENDPOINT_FIELDS) as [EndpointName, string][]) {
-      const value = discovery[field];
+    for (const name of ENDPOINT_NAMES) {
+      const value = discovery[ENDPOINT_FIELDS[name]];
       if (typeof value === 'string' && value) {
         endpoints[name] = value;
         caps.add(`endpoint:${name}`);
@@ -310,7 +333,8 @@ export function explainMissing(target: Target, capability: Capability): string {
   const [kind, value] = [capability.slice(0, colon), capability.slice(colon + 1)];
   const doc = target.fetchedDiscovery;
   if (kind === 'endpoint') {
-    const field = ENDPOINT_FIELDS[value as EndpointName];
+    const name = ENDPOINT_NAMES.find((n) => n === value);
+    const field = name ? ENDPOINT_FIELDS[name] : value;
     return (
       `discovery has no ${field}; if the IdP has one, set "discoveryOverrides": { "${field}": "<its URL>" } in ` +
       `the target config`

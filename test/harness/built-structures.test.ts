@@ -107,7 +107,7 @@ describe('issue 40 item 1: structures the harness built, redacted by meaning', (
       source: 'object',
       reason: 'none',
       startedAt: new Date(),
-      plan: { seed: 1, runs: 1, profile: 'spec', only: [], skip: [] },
+      plan: { seed: 1, runs: 1, profile: 'spec', selection: { only: [], skip: [] } },
     });
     const report = { ...stopped, results: [redactor.result(redactor.result(result))] };
     const dir = await mkdtemp(path.join(tmpdir(), 'built-'));

@@ -1,8 +1,19 @@
-/** The run plan (harness/run/plan.ts): the settings resolved once, with the defaults applied there and only there. */
-import { describe, expect, it } from 'vitest';
+/**
+ * The run plan (harness/run/plan.ts): the settings resolved once with their defaults, the selection computed once,
+ * the target and clients planned once; all of it deeply frozen, and a run leaves it as it was.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { validateConfig } from '../../harness/config/load.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
-import { DEFAULTS, planRun, resolveSettings, withConfig } from '../../harness/run/plan.ts';
+import { isDeepFrozen } from '../../harness/run/freeze.ts';
+import { DEFAULTS, planRun, planTarget } from '../../harness/run/plan.ts';
+import { runScenarios } from '../../harness/run/runner.ts';
+import { defineScenario } from '../../harness/scenario/scenario.ts';
+import { resolveTarget } from '../../harness/target/discovery.ts';
+import { targetFromDiscovery } from '../../harness/target/target.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+import { type StubIdp, startStubIdp } from '../support/stub-idp.ts';
 
 const config = validateConfig(
   {
@@ -14,44 +25,62 @@ const config = validateConfig(
   {},
 );
 
-describe('resolveSettings', () => {
-  it('applies the defaults: profile spec, a seed, DEFAULTS.runs and concurrency, empty selection', () => {
-    const s = resolveSettings({});
-    expect(s).toMatchObject({
+const requirements = { r: { spec: 'RFC 6749', section: '4.1', level: 'MUST', party: 'server' } } as const;
+const scenarios = ['a.one', 'a.two', 'b.one', 'b.two', 'c.one'].map((id) =>
+  defineScenario({ id, title: id, requirements, severity: 'low', run: () => undefined }),
+);
+
+/** The plan as data: Sets and Maps as lists, handles and functions by name, accessors read. */
+function snapshot(value: unknown, seen = new Set<object>()): unknown {
+  if (typeof value === 'function') return `[function ${value.name}]`;
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen.has(value)) return '[seen]';
+  seen.add(value);
+  if (value instanceof Map) return ['Map', ...[...value.entries()].map((e) => snapshot(e, seen))];
+  if (value instanceof Set) return ['Set', ...[...value.values()].map((e) => snapshot(e, seen))];
+  if (Array.isArray(value)) return value.map((e) => snapshot(e, seen));
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return `[${proto.constructor.name}]`;
+  return Object.fromEntries(Object.keys(value).map((k) => [k, snapshot(Reflect.get(value, k), seen)]));
+}
+
+describe('planRun: the settings and the selection', () => {
+  it('applies the defaults: profile spec, a seed, DEFAULTS.runs and concurrency, the whole catalog selected', () => {
+    const plan = planRun({ config, scenarios });
+    expect(plan).toMatchObject({
       profile: 'spec',
       runs: DEFAULTS.runs,
       runsGiven: false,
       concurrency: DEFAULTS.concurrency,
-      only: [],
-      skip: [],
       plantedFlaws: [],
+      selection: { only: [], skip: [], shard: undefined },
     });
-    expect(Number.isInteger(s.seed) && s.seed >= 0 && s.seed <= 0x7fffffff).toBe(true);
+    expect(plan.selection.scenarios).toEqual(scenarios);
+    expect(Number.isInteger(plan.seed) && plan.seed >= 0 && plan.seed <= 0x7fffffff).toBe(true);
   });
 
   it('keeps what was given; runs given overrides every property', () => {
-    const s = resolveSettings({ profile: 'fapi2', seed: 0, runs: 3, concurrency: 1, only: ['pkce.*'] });
-    expect(s).toMatchObject({ profile: 'fapi2', seed: 0, runs: 3, runsGiven: true, concurrency: 1, only: ['pkce.*'] });
+    const plan = planRun({ config, scenarios, profile: 'fapi2', seed: 0, runs: 3, concurrency: 1 });
+    expect(plan).toMatchObject({ profile: 'fapi2', seed: 0, runs: 3, runsGiven: true, concurrency: 1 });
   });
 
-  it('resolving resolved settings changes nothing: the seed drawn once stays (every target of a run shares it)', () => {
-    const once = resolveSettings({});
-    const twice = resolveSettings(once);
-    expect(twice).toEqual(once);
-    expect(planRun({ ...once, config, scenarios: [] }).seed).toBe(once.seed);
-    // runs defaulted stays "not given", so each property keeps its own count
-    expect(planRun({ ...once, config, scenarios: [] }).runsGiven).toBe(false);
+  it('the selection, once: --only and --skip, then the shard; the shards together are the selection', () => {
+    const plan = planRun({ config, scenarios, only: ['a.*', 'b.*'], skip: ['b.two'] });
+    expect(plan.selection.matching.map((s) => s.id)).toEqual(['a.one', 'a.two', 'b.one']);
+    expect(plan.selection.scenarios).toEqual(plan.selection.matching);
+    const parts = [1, 2].map(
+      (index) =>
+        planRun({ config, scenarios, only: ['a.*', 'b.*'], skip: ['b.two'], shard: { index, total: 2 } }).selection,
+    );
+    for (const part of parts) expect(part.matching).toEqual(plan.selection.matching);
+    const ids = parts.flatMap((p) => p.scenarios.map((s) => s.id));
+    expect(ids.sort()).toEqual(['a.one', 'a.two', 'b.one']);
+    expect(parts.every((p) => p.scenarios.length > 0)).toBe(true);
   });
-});
 
-describe('planRun', () => {
-  it('is frozen, and so are its lists', () => {
-    const plan = planRun({ config, scenarios: [], only: ['a.*'] });
-    expect(Object.isFrozen(plan)).toBe(true);
-    expect(Object.isFrozen(plan.only)).toBe(true);
-    expect(() => {
-      (plan as { seed: number }).seed = 1;
-    }).toThrow(TypeError);
+  it('extraScenarios join the scenarios', () => {
+    const plan = planRun({ config, scenarios: scenarios.slice(0, 2), extraScenarios: scenarios.slice(2) });
+    expect(plan.scenarios.map((s) => s.id)).toEqual(scenarios.map((s) => s.id));
   });
 
   it("the time limits: the config's, else DEFAULTS; --timeout over the config's and taken as given", () => {
@@ -84,12 +113,85 @@ describe('planRun', () => {
     expect(planRun({ config, scenarios: [], redactor: own }).redactor).toBe(own);
   });
 
-  it('withConfig: the same plan (seed, redactor) with another config, frozen too', () => {
-    const plan = planRun({ config, scenarios: [], seed: 5 });
-    const other = withConfig(plan, { ...config, issuer: 'https://other.test' });
-    expect(other).toMatchObject({ seed: 5, redactor: plan.redactor });
-    expect(other.config.issuer).toBe('https://other.test');
-    expect(plan.config.issuer).toBe('https://idp.test');
-    expect(Object.isFrozen(other)).toBe(true);
+  it("is deeply frozen, and owns its data: the caller's config and lists are not frozen", () => {
+    const only = ['a.*'];
+    const plan = planRun({ config, scenarios, only });
+    expect(isDeepFrozen(plan)).toBe(true);
+    expect(Object.isFrozen(config)).toBe(false);
+    expect(Object.isFrozen(only)).toBe(false);
+    expect(() => {
+      (plan as { seed: number }).seed = 1;
+    }).toThrow(TypeError);
+    expect(() => (plan.selection.scenarios as unknown[]).push(scenarios[0])).toThrow(TypeError);
+    expect(() => {
+      (plan.config as { issuer: string }).issuer = 'https://other.test';
+    }).toThrow(TypeError);
+  });
+});
+
+describe('planTarget and a run: the plan is made once and only read', () => {
+  let stub: StubIdp | undefined;
+  afterEach(async () => {
+    await stub?.close();
+    stub = undefined;
+  });
+
+  it('the target, its kind and the clients are in the plan, frozen; a run changes none of it', async () => {
+    stub = await startStubIdp();
+    const chosen = ['discovery.document', 'code.happy-path', 'client-credentials.issues-token'];
+    const before = planRun({
+      config: validateConfig(stub.config, {}),
+      scenarios: BUILT_IN_SCENARIOS,
+      only: chosen,
+      seed: 41,
+    });
+    const target = await resolveTarget(before.config, before.redactor, before);
+    const planned = planTarget(before, { target });
+    expect(isDeepFrozen(planned)).toBe(true);
+    expect(planned.target.kind.protocol).toBe('oidc');
+    expect(planned.clients.confidential?.clientId).toBe(before.config.clients.confidential?.clientId);
+    expect(planned.selection.scenarios.map((s) => s.id).sort()).toEqual([...chosen].sort());
+
+    // Mutation throws (ES modules are strict): the kind, a client, the capabilities, the selection.
+    expect(() => {
+      (planned.target as { kind: unknown }).kind = { protocol: 'oauth2', why: 'rewritten', by: 'behaviour' };
+    }).toThrow(TypeError);
+    expect(() => {
+      (planned.clients.confidential as { scope: string }).scope = 'rewritten';
+    }).toThrow(TypeError);
+    expect(() => (planned.target.capabilities as Set<string>).add('grant:rewritten')).toThrow(TypeError);
+    expect(() => (planned.guessedScopes as Set<string>).add('public')).toThrow(TypeError);
+    expect(() => (planned.selection.matching as unknown[]).pop()).toThrow(TypeError);
+    // The discovery evidence is a copy per read: a scenario's recorder may mark its own.
+    expect(planned.target.discoveryEvidence).not.toBe(planned.target.discoveryEvidence);
+
+    const beforeRun = { before: snapshot(before), planned: snapshot(planned) };
+    const outcome = await runScenarios(before, target);
+    expect(outcome.results.map((r) => [r.id, r.status]).sort()).toEqual([...chosen].sort().map((id) => [id, 'passed']));
+    // The run's own plan is the plan that was made from the same inputs, frozen as well …
+    expect(isDeepFrozen(outcome.plan)).toBe(true);
+    expect(snapshot(outcome.plan)).toEqual(beforeRun.planned);
+    // … and the plans are as they were before the run.
+    expect(snapshot(before)).toEqual(beforeRun.before);
+    expect(snapshot(planned)).toEqual(beforeRun.planned);
+  });
+
+  it('a kind left a guess is settled by the probe into a new plan; the target found is not rewritten', async () => {
+    stub = await startStubIdp();
+    const before = planRun({ config: validateConfig(stub.config, {}), scenarios: [], seed: 42 });
+    const served = z
+      .record(z.string(), z.unknown())
+      .parse(await (await fetch(`${stub.issuer}/.well-known/openid-configuration`)).json());
+    // RFC 8414 metadata that says nothing of OpenID Connect: a guess (target.ts kindOf).
+    const oidcOnly = ['id_token_signing_alg_values_supported', 'subject_types_supported', 'userinfo_endpoint'];
+    const metadata = Object.fromEntries(Object.entries(served).filter(([field]) => !oidcOnly.includes(field)));
+    const target = targetFromDiscovery(stub.issuer, `${stub.issuer}/.well-known/oauth-authorization-server`, metadata);
+    expect(target.kind).toMatchObject({ protocol: 'oauth2', by: 'guess' });
+    const guessed = snapshot(target.kind);
+    const outcome = await runScenarios(before, target);
+    expect(outcome.plan.target.kind).toMatchObject({ protocol: 'oidc', by: 'behaviour' });
+    expect(outcome.plan.target.kind.why).toContain('returned an id_token');
+    expect(isDeepFrozen(outcome.plan)).toBe(true);
+    expect(snapshot(target.kind)).toEqual(guessed);
   });
 });

@@ -18,7 +18,7 @@ import type { DriverEnvironment } from '../../harness/login/index.ts';
 import { targetFromDiscovery } from '../../harness/target/target.ts';
 import { exitCodeFor } from '../../cli/run-options.ts';
 import { closedPort } from '../support/ports.ts';
-import { type PlanInput, planRun } from '../../harness/run/plan.ts';
+import { type RunSettings, planRun } from '../../harness/run/plan.ts';
 
 const issuer = 'https://idp.test';
 const discovery = {
@@ -47,7 +47,7 @@ function scenario(id: string, run: ScenarioDefinition['run'], extra: Partial<Sce
 
 async function run(
   scenarios: Scenario[],
-  options: Partial<PlanInput> & { rawConfig?: object; disco?: Record<string, unknown> | null } = {},
+  options: RunSettings & { rawConfig?: object; disco?: Record<string, unknown> | null } = {},
 ) {
   const { rawConfig, disco, ...settings } = options;
   const config = validateConfig(rawConfig ?? fullConfig, {});
