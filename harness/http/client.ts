@@ -10,7 +10,7 @@ import type { HttpEvidence } from '../scenario/results.ts';
 import type { Client } from '../config/load.ts';
 import type { AuthMethod } from '../config/clients-schema.ts';
 import { assertionFields, clientAssertion } from '../tokens/client-assertion.ts';
-import { HarnessError, TargetUnreachableError } from '../scenario/failures.ts';
+import { type ErrorCode, HarnessError, TargetUnreachableError } from '../scenario/failures.ts';
 import { basicAuthorization, connected, definedOnly, isJsonCandidate, requestSignal, transportCause } from './wire.ts';
 import { type TargetTraffic, requestName } from './traffic.ts';
 import { DEFAULT_LIMITS, LimitExceededError, type Limits, jsonDeeperThan, parseJsonBounded } from './limits.ts';
@@ -336,4 +336,6 @@ export class HttpClient {
 /** A request to somewhere the origin policy does not allow: refused, never sent (an `error`). */
 export class OffOriginError extends HarnessError {
   override readonly name = 'OffOriginError';
+  /** The target's URL (an endpoint, a redirect, a page) left its origin: the cause is the target, not the harness. */
+  override readonly code: ErrorCode = 'ERR_TARGET_OFF_ORIGIN';
 }
