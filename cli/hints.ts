@@ -71,7 +71,7 @@ export function patternHints(ids: readonly string[], patterns: readonly string[]
  */
 export function needsLegacyClient(flaws: readonly string[], scenarios: readonly Scenario[]): boolean {
   return flaws.some((flaw) => {
-    const claimants = scenarios.filter((s) => ((s.catches ?? []) as readonly string[]).includes(flaw));
+    const claimants = scenarios.filter((s) => (s.catches ?? []).some((caught) => caught === flaw));
     return claimants.length > 0 && claimants.every((s) => (s.requires?.roles ?? []).includes('legacy'));
   });
 }

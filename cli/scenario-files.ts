@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { expandFileGlob } from '../harness/run/glob.ts';
 import { type Scenario, isScenario } from '../harness/scenario/scenario.ts';
 import { UsageError } from './command.ts';
+import { errorMessage } from '../protocol/guards.ts';
 
 let hookRegistered = false;
 /** Running from dist/ (the installed package) rather than from the TypeScript sources. */
@@ -33,7 +34,7 @@ export async function loadScenarioFiles(patterns: readonly string[], cwd = proce
       try {
         mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
       } catch (error) {
-        throw new UsageError(`--scenarios: cannot load ${file}: ${(error as Error).message}`);
+        throw new UsageError(`--scenarios: cannot load ${file}: ${errorMessage(error)}`);
       }
       const exported = Array.isArray(mod.default) ? mod.default : [mod.default];
       const found = exported.filter(isScenario);

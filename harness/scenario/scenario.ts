@@ -163,14 +163,14 @@ export function defineScenario<K extends string>(definition: ScenarioDefinition<
         `${where}: requirement "${name}" needs spec, section and level (MUST, SHOULD or MAY), e.g. ${example}`,
       );
     }
-    if (!(PARTIES as readonly string[]).includes(r.party)) {
+    if (!isOneOf(PARTIES, r.party)) {
       throw new HarnessError(
         `${where}: requirement "${name}" must say which party its sentence binds (party: 'server' or 'client')`,
       );
     }
   }
   if (typeof definition.run !== 'function') throw new HarnessError(`${where}: run(ctx) is required`);
-  if (definition.appliesTo !== undefined && !(APPLIES_TO as readonly string[]).includes(definition.appliesTo)) {
+  if (definition.appliesTo !== undefined && !isOneOf(APPLIES_TO, definition.appliesTo)) {
     throw new HarnessError(
       `${where}: appliesTo must be "oauth2" (every OAuth 2.0 authorization server) or "oidc" (OpenID providers only)`,
     );
@@ -187,7 +187,7 @@ export function defineScenario<K extends string>(definition: ScenarioDefinition<
 }
 
 export function isScenario(value: unknown): value is Scenario {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SCENARIO] === true;
+  return typeof value === 'object' && value !== null && SCENARIO in value && value[SCENARIO] === true;
 }
 
 /** Chromium for a scenario that declares `requires.browser` (harness/login/browser.ts). */
@@ -323,6 +323,7 @@ export {
   clientAssertion,
   type ClientAssertionOptions,
 } from '../tokens/client-assertion.ts';
+import { isOneOf } from '../../protocol/guards.ts';
 export { requestObject, requestObjectAlg, type RequestObjectOptions } from '../tokens/request-object.ts';
 export { pushRequest, pushedAuthorizationUrl, pushedRequestOf, requiresPar, type PushedRequest } from '../flows/par.ts';
 export type { RedirectRecord } from '../login/driver.ts';

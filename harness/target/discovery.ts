@@ -9,9 +9,9 @@ import { HttpClient } from '../http/client.ts';
 import { OriginPolicy } from '../http/origin.ts';
 import { Recorder } from '../context/recorder.ts';
 import type { Redactor } from '../redact/redact.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
 import type { HttpEvidence } from '../scenario/results.ts';
-import { ENDPOINT_FIELDS, type EndpointName, type Target, metadataKindOf, targetFromDiscovery } from './target.ts';
+import { ENDPOINT_FIELDS, type Target, metadataKindOf, targetFromDiscovery } from './target.ts';
+import { keysOf } from '../../protocol/guards.ts';
 
 export function discoveryUrlOf(config: Pick<TargetConfig, 'issuer' | 'discoveryUrl'>): string {
   return config.discoveryUrl ?? `${config.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
@@ -131,9 +131,8 @@ export async function resolveTarget(
   }
   const evidence = recorder.evidence.filter((e): e is HttpEvidence => e.kind === 'http');
   const discovery = problem ? null : res.body;
-  const roles = Object.entries(config.clients ?? {})
-    .filter(([, c]) => c)
-    .map(([role]) => role as ClientRole);
+  const clients = config.clients ?? {};
+  const roles = keysOf(clients).filter((role) => clients[role]);
   const target = targetFromDiscovery(config.issuer, url, discovery, problem, evidence, {
     ...(config.discoveryOverrides ? { overrides: config.discoveryOverrides } : {}),
     roles,
@@ -143,7 +142,10 @@ export async function resolveTarget(
     ...(metadataKindOf(url) ? {} : { metadataKind: found.start === first ? 'oidc-discovery' : 'rfc8414' }),
   });
   const named = Object.fromEntries(
-    Object.entries(target.endpoints).map(([name, u]) => [ENDPOINT_FIELDS[name as EndpointName], u]),
+    keysOf(target.endpoints).flatMap((name): [string, string][] => {
+      const url = target.endpoints[name];
+      return url === undefined ? [] : [[ENDPOINT_FIELDS[name], url]];
+    }),
   );
   const issuer = discovery?.issuer;
   const unusable =

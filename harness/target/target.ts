@@ -10,6 +10,7 @@ import type { OriginPolicy } from '../http/origin.ts';
 import type { ClientRole } from '../scenario/requirements.ts';
 import type { HttpEvidence } from '../scenario/results.ts';
 import { GRANT } from '../../protocol/grants.ts';
+import { isOneOf, keysOf } from '../../protocol/guards.ts';
 
 export type EndpointName =
   | 'authorization'
@@ -244,7 +245,8 @@ export function targetFromDiscovery(
   // The overrides apply to a document that was read; without one they cannot stand in for it.
   const discovery = fetched ? { ...fetched, ...(overrides ?? {}) } : null;
   if (discovery) {
-    for (const [name, field] of Object.entries(ENDPOINT_FIELDS) as [EndpointName, string][]) {
+    for (const name of keysOf(ENDPOINT_FIELDS)) {
+      const field = ENDPOINT_FIELDS[name];
       const value = discovery[field];
       if (typeof value === 'string' && value) {
         endpoints[name] = value;
@@ -310,7 +312,7 @@ export function explainMissing(target: Target, capability: Capability): string {
   const [kind, value] = [capability.slice(0, colon), capability.slice(colon + 1)];
   const doc = target.fetchedDiscovery;
   if (kind === 'endpoint') {
-    const field = ENDPOINT_FIELDS[value as EndpointName];
+    const field = isOneOf(keysOf(ENDPOINT_FIELDS), value) ? ENDPOINT_FIELDS[value] : undefined;
     return (
       `discovery has no ${field}; if the IdP has one, set "discoveryOverrides": { "${field}": "<its URL>" } in ` +
       `the target config`

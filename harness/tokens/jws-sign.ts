@@ -6,6 +6,7 @@ import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:cr
 import { signatureOptions } from '../../protocol/jws.ts';
 import { noteBuilt } from '../redact/built.ts';
 import { HarnessError } from '../scenario/failures.ts';
+import { errorMessage, isOneOf } from '../../protocol/guards.ts';
 
 /** The algorithms the harness signs with: a subset of protocol/jws.ts's table. */
 export const HARNESS_SIGNING_ALGS = ['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
@@ -18,8 +19,7 @@ const b64 = (value: unknown) =>
 
 /** The algorithm a key signs with: its own `alg`, else the usual one for its type and curve. */
 export function algOf(jwk: Jwk): JwsAlg {
-  if (typeof jwk.alg === 'string' && (HARNESS_SIGNING_ALGS as readonly string[]).includes(jwk.alg))
-    return jwk.alg as JwsAlg;
+  if (isOneOf(HARNESS_SIGNING_ALGS, jwk.alg)) return jwk.alg;
   if (jwk.kty === 'RSA') return 'RS256';
   if (jwk.kty === 'OKP') return 'EdDSA';
   if (jwk.kty === 'EC')
@@ -37,7 +37,7 @@ function keyObject(jwk: Jwk): KeyObject {
   try {
     return createPrivateKey({ key: jwk as never, format: 'jwk' });
   } catch (error) {
-    throw new HarnessError(`the private JWK cannot be imported: ${(error as Error).message}`);
+    throw new HarnessError(`the private JWK cannot be imported: ${errorMessage(error)}`);
   }
 }
 

@@ -2,6 +2,7 @@ import { listenForLogoutTokens } from '../../harness/flows/logout-receiver.ts';
 import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../../protocol/logout.ts';
 import { CODE_FLOW_CAPABILITIES, endSessionWalk, signIn } from '../checks/index.ts';
+import { errorMessage } from '../../protocol/guards.ts';
 
 /** How long the scenario waits for the logout token after the logout walk ended. */
 const DELIVERY_WAIT_MS = 15_000;
@@ -50,7 +51,7 @@ export default defineScenario({
     try {
       receiver = await listenForLogoutTokens(uri);
     } catch (error) {
-      throw new PreconditionError((error as Error).message);
+      throw new PreconditionError(errorMessage(error));
     }
     try {
       const signedIn = await signIn(ctx, 'confidential');
