@@ -18,6 +18,7 @@ import { type HttpRequest, type Params, prepare, requestEvidence } from './reque
 import type { OriginPolicy } from './origin.ts';
 import type { Recorder } from '../context/recorder.ts';
 import { openRequest, responseOf, send as transportSend, wireHeaders } from './transport.ts';
+import { isRecord } from '../../protocol/guards.ts';
 
 export interface HttpResponse {
   status: number;
@@ -218,7 +219,8 @@ export class HttpClient {
     try {
       const opened = await Promise.allSettled(exchanges.map(({ request }) => connected(request, tls)));
       const refused = opened.findIndex((r) => r.status === 'rejected');
-      if (refused >= 0) fail(refused, (opened[refused] as PromiseRejectedResult).reason);
+      const first = opened[refused];
+      if (first?.status === 'rejected') fail(refused, first.reason);
       // Every connection is open: write every request now, in one go.
       for (const { request } of exchanges) request.end(body);
       const out: HttpResponse[] = [];
@@ -277,7 +279,7 @@ export class HttpClient {
       headers,
       text,
       json,
-      body: json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {},
+      body: isRecord(json) ? json : {},
       header: (name) => headers.get(name) ?? undefined,
     };
   }
