@@ -213,14 +213,14 @@ function parseFlaws(names: string[]): FlawName[] {
     if (!isFlawName(name))
       throw new UsageError(`unknown flaw "${name}"${renamedFlawHint(name)}; the planted flaws are:\n${flawList()}`);
   }
-  return [...new Set(names)] as FlawName[];
+  return [...new Set(names.filter(isFlawName))];
 }
 
 export function parseVariants(names: string[]): VariantName[] {
   for (const name of names) {
     if (!isVariantName(name)) throw new UsageError(`unknown variant "${name}"; the variants are:\n${variantList()}`);
   }
-  return [...new Set(names)] as VariantName[];
+  return [...new Set(names.filter(isVariantName))];
 }
 
 /** Two lines a variant: its name and what it does, then the real product (or the sentence) it comes from. */

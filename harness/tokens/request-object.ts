@@ -22,7 +22,7 @@ export interface RequestObjectOptions {
 
 /** The algorithm the client's private key signs request objects with, or undefined without a key. */
 export function requestObjectAlg(client: Client): string | undefined {
-  return client.privateJwk ? algOf(client.privateJwk as Jwk) : undefined;
+  return client.privateJwk ? algOf(client.privateJwk) : undefined;
 }
 
 export function requestObject(
@@ -42,7 +42,7 @@ export function requestObject(
     iat: Math.min(now, now + expiresIn - 60),
     exp: now + expiresIn,
   };
-  const own = client.privateJwk as Jwk;
+  const own = client.privateJwk;
   const header: Record<string, unknown> = {
     typ: REQUEST_OBJECT_TYP,
     ...(typeof own.kid === 'string' ? { kid: own.kid } : {}),

@@ -62,7 +62,7 @@ export default defineScenario({
         assertion: () =>
           clientAssertion(client, {
             audience,
-            signWith: { ...foreign, kid: (client.privateJwk?.kid as string | undefined) ?? 'k' },
+            signWith: { ...foreign, kid: client.privateJwk?.kid ?? 'k' },
           }),
       },
     ];

@@ -157,7 +157,7 @@ export default defineScenario({
     }
 
     const foreign = generateKeyPairFor(alg as AsymmetricAlg).privateKey.export({ format: 'jwk' }) as { kty: string };
-    const kid = (client.privateJwk as { kid?: unknown } | undefined)?.kid;
+    const kid = client.privateJwk?.kid;
     const probes: { name: string; options: RequestObjectOptions; per: RequirementRef }[] = [
       ...(algs.includes('none')
         ? []
