@@ -3,6 +3,7 @@
  * (docs/ARCHITECTURE.md). A scenario is one file: `suites/<area>/<name>.ts` default-exports
  * `defineScenario({ id: '<area>.<name>', ... })`.
  */
+import { isOneOf } from '../../protocol/guards.ts';
 import type * as fc from 'fast-check';
 import type { Page } from 'playwright-core';
 import type { FlawName } from '../../protocol/flaw-names.ts';
@@ -317,13 +318,13 @@ export interface ScenarioContext<K extends string = string> {
 }
 
 export { DpopKey, createDpopKey, jwkThumbprint, type DpopProofOptions } from '../tokens/dpop.ts';
+export { jwkOf } from '../tokens/jws-sign.ts';
 export {
   CLIENT_ASSERTION_TYPE,
   assertionFields,
   clientAssertion,
   type ClientAssertionOptions,
 } from '../tokens/client-assertion.ts';
-import { isOneOf } from '../../protocol/guards.ts';
 export { requestObject, requestObjectAlg, type RequestObjectOptions } from '../tokens/request-object.ts';
 export { pushRequest, pushedAuthorizationUrl, pushedRequestOf, requiresPar, type PushedRequest } from '../flows/par.ts';
 export type { RedirectRecord } from '../login/driver.ts';

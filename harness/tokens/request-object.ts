@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '../config/load.ts';
 import { HarnessError } from '../scenario/failures.ts';
-import { type Jwk, algOf, signJws, unsecuredJws } from './jws-sign.ts';
+import { type Jwk, type JwsAlg, algOf, signJws, unsecuredJws } from './jws-sign.ts';
 import { REQUEST_OBJECT_TYP } from '../../protocol/jwt-profiles.ts';
 
 export interface RequestObjectOptions {
@@ -21,7 +21,7 @@ export interface RequestObjectOptions {
 }
 
 /** The algorithm the client's private key signs request objects with, or undefined without a key. */
-export function requestObjectAlg(client: Client): string | undefined {
+export function requestObjectAlg(client: Client): JwsAlg | undefined {
   return client.privateJwk ? algOf(client.privateJwk) : undefined;
 }
 
