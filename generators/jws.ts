@@ -45,10 +45,7 @@ export function decodeJws(token: string): DecodedJws {
 /** The JWS signature of `header.payload` by alg (RFC 7518 §3.1): HS*, RS*, PS*, ES*, EdDSA. */
 export function jwsSignature(alg: string, signingInput: string, key: KeyObject | Uint8Array): Buffer {
   const data = Buffer.from(signingInput, 'ascii');
-  if (isJwsAlg(alg) && JWS_ALGS[alg].kty === 'oct')
-    return createHmac(JWS_ALGS[alg].hash, key as Uint8Array)
-      .update(data)
-      .digest();
+  if (isJwsAlg(alg) && JWS_ALGS[alg].kty === 'oct') return createHmac(JWS_ALGS[alg].hash, key).update(data).digest();
   const parameters = signatureOptions(alg);
   if (!parameters) throw new Error(`cannot sign with alg ${alg}`);
   const { digest, ...options } = parameters;
