@@ -98,7 +98,7 @@ export class JwtTools {
     return keys
       .filter((k) => k.kty !== 'oct')
       .map((k) => {
-        const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...pub } = k as jose.JWK & { oth?: unknown };
+        const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...pub } = k;
         return pub;
       });
   }
