@@ -1,5 +1,6 @@
 /** The shape of a subcommand and the argument parsing every subcommand shares. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errorMessage } from '../protocol/guards.ts';
 
 export interface Command {
   /** One line for the command list. */
@@ -28,7 +29,7 @@ export function parseOptions<O extends Options>(
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(errorMessage(err));
   }
 }
 
@@ -41,6 +42,6 @@ export function parseCommandLine<O extends Options>(
     const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
     return { values, positionals };
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(errorMessage(err));
   }
 }

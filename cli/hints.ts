@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { globToRegExp } from '../harness/run/glob.ts';
 import type { Scenario } from '../harness/scenario/scenario.ts';
+import { isRecord } from '../protocol/guards.ts';
 
 /** "1 scenario", "2 scenarios". */
 export function count(n: number, noun: string): string {
@@ -71,7 +72,7 @@ export function patternHints(ids: readonly string[], patterns: readonly string[]
  */
 export function needsLegacyClient(flaws: readonly string[], scenarios: readonly Scenario[]): boolean {
   return flaws.some((flaw) => {
-    const claimants = scenarios.filter((s) => ((s.catches ?? []) as readonly string[]).includes(flaw));
+    const claimants = scenarios.filter((s) => (s.catches ?? []).some((caught) => caught === flaw));
     return claimants.length > 0 && claimants.every((s) => (s.requires?.roles ?? []).includes('legacy'));
   });
 }
@@ -93,12 +94,13 @@ export function clientlessNotice(selected: readonly Scenario[]): string | undefi
 }
 
 /** The nearest package.json at or above `dir`, parsed, or undefined. */
-function nearestPackage(dir: string): { name?: unknown; scripts?: Record<string, unknown> } | undefined {
+function nearestPackage(dir: string): Record<string, unknown> | undefined {
   for (let at = path.resolve(dir); ; at = path.dirname(at)) {
     const file = path.join(at, 'package.json');
     if (existsSync(file)) {
       try {
-        return JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; scripts?: Record<string, unknown> };
+        const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+        return isRecord(parsed) ? parsed : undefined;
       } catch {
         return undefined;
       }
@@ -116,6 +118,6 @@ export function runCommandFor(file: string, cwd: string = process.cwd()): string
   const shown = path.relative(cwd, file) || file;
   const quoted = /^[\w./@:+-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, `'\\''`)}'`;
   const pkg = nearestPackage(cwd);
-  const here = pkg?.name === 'idp-conformance' && typeof pkg.scripts?.conformance === 'string';
+  const here = pkg?.name === 'idp-conformance' && isRecord(pkg.scripts) && typeof pkg.scripts.conformance === 'string';
   return here ? `npm run conformance -- --target ${quoted}` : `npx idp-conformance run --target ${quoted}`;
 }

@@ -8,6 +8,7 @@ import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
 import { count, patternHints } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
+import { isOneOf } from '../protocol/guards.ts';
 
 const USAGE = `Usage: idp-conformance list [options]
 
@@ -38,9 +39,9 @@ export const listCommand: Command = {
       console.log(USAGE);
       return 0;
     }
-    if (!(PROFILES as readonly string[]).includes(v.profile))
+    const profile = v.profile;
+    if (!isOneOf(PROFILES, profile))
       throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
-    const profile = v.profile as ProfileName;
     const all = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
     const only = patternList(v.only);
     const hints = patternHints(

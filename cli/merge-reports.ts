@@ -12,6 +12,7 @@ import { ConsoleReporter, writeReports } from '../reports/index.ts';
 import { reportSchema } from '../reports/schema.ts';
 import { type Command, UsageError, parseCommandLine } from './command.ts';
 import { exitCodeFor, failOnOption, formats } from './run-options.ts';
+import { errorMessage } from '../protocol/guards.ts';
 
 const USAGE = `Usage: idp-conformance merge-reports DIR... [options]
 
@@ -38,7 +39,8 @@ async function load(input: string): Promise<Loaded> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    const code = err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+    throw new UsageError(`cannot read ${file}: ${code ?? errorMessage(err)}`);
   }
   let json: unknown;
   try {
@@ -53,7 +55,7 @@ async function load(input: string): Promise<Loaded> {
       `${file} is not an idp-conformance report.json: ${issue?.path.join('.') || '(top)'}: ${issue?.message}`,
     );
   }
-  return { dir: join(file, '..'), file, report: parsed.data as Report };
+  return { dir: join(file, '..'), file, report: parsed.data };
 }
 
 /** The fields every merged report must share, and a way to name a difference. */

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { expandFileGlob } from '../harness/run/glob.ts';
 import { type Scenario, isScenario } from '../harness/scenario/scenario.ts';
 import { UsageError } from './command.ts';
+import { errorMessage, isRecord } from '../protocol/guards.ts';
 
 let hookRegistered = false;
 /** Running from dist/ (the installed package) rather than from the TypeScript sources. */
@@ -29,13 +30,14 @@ export async function loadScenarioFiles(patterns: readonly string[], cwd = proce
     const files = await expandFileGlob(pattern, cwd);
     if (files.length === 0) throw new UsageError(`--scenarios ${pattern}: no files match`);
     for (const file of files) {
-      let mod: Record<string, unknown>;
+      let mod: unknown;
       try {
-        mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+        mod = await import(pathToFileURL(file).href);
       } catch (error) {
-        throw new UsageError(`--scenarios: cannot load ${file}: ${(error as Error).message}`);
+        throw new UsageError(`--scenarios: cannot load ${file}: ${errorMessage(error)}`);
       }
-      const exported = Array.isArray(mod.default) ? mod.default : [mod.default];
+      const main = isRecord(mod) ? mod.default : undefined;
+      const exported = Array.isArray(main) ? main : [main];
       const found = exported.filter(isScenario);
       if (found.length === 0) {
         throw new UsageError(

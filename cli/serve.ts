@@ -23,6 +23,7 @@ import {
 } from '../reference/index.ts';
 import { parseOptions, UsageError, type Command } from './command.ts';
 import { renamedFlawHint } from './hints.ts';
+import { errorMessage } from '../protocol/guards.ts';
 
 const USAGE = `Usage: idp-conformance serve [options]
        npm run serve -- [options]
@@ -135,13 +136,13 @@ export const serveCommand: Command = {
         ...(values['oauth-only'] ? { oauthOnly: true } : {}),
       });
     } catch (err) {
-      throw new UsageError((err as Error).message);
+      throw new UsageError(errorMessage(err));
     }
     try {
       await server.listen(port, values.host);
     } catch (err) {
       await server.close();
-      console.error(`idp-conformance serve: cannot listen on ${values.host}:${port}: ${(err as Error).message}`);
+      console.error(`idp-conformance serve: cannot listen on ${values.host}:${port}: ${errorMessage(err)}`);
       return 1;
     }
     const stopped = stopOnSignal(server);
@@ -183,7 +184,7 @@ async function openStore(
   } catch (err) {
     await store.close();
     const where = new URL(value);
-    console.error(`idp-conformance serve: cannot use the Redis store at ${where.host}: ${(err as Error).message}`);
+    console.error(`idp-conformance serve: cannot use the Redis store at ${where.host}: ${errorMessage(err)}`);
     return undefined;
   }
 }
@@ -212,14 +213,14 @@ function parseFlaws(names: string[]): FlawName[] {
     if (!isFlawName(name))
       throw new UsageError(`unknown flaw "${name}"${renamedFlawHint(name)}; the planted flaws are:\n${flawList()}`);
   }
-  return [...new Set(names)] as FlawName[];
+  return [...new Set(names.filter(isFlawName))];
 }
 
 export function parseVariants(names: string[]): VariantName[] {
   for (const name of names) {
     if (!isVariantName(name)) throw new UsageError(`unknown variant "${name}"; the variants are:\n${variantList()}`);
   }
-  return [...new Set(names)] as VariantName[];
+  return [...new Set(names.filter(isVariantName))];
 }
 
 /** Two lines a variant: its name and what it does, then the real product (or the sentence) it comes from. */
@@ -246,7 +247,7 @@ function stopOnSignal(server: ReferenceServer): Promise<void> {
       process.off('SIGTERM', stop);
       console.log(`\n${signal}: stopping the reference server.`);
       server.close().then(done, (err: unknown) => {
-        console.error(`idp-conformance serve: error while stopping: ${(err as Error).message}`);
+        console.error(`idp-conformance serve: error while stopping: ${errorMessage(err)}`);
         done();
       });
     };

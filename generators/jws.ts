@@ -4,6 +4,7 @@
  */
 import { createHmac, sign, type KeyObject } from 'node:crypto';
 import { isJwsAlg, JWS_ALGS, signatureOptions } from '../protocol/jws.ts';
+import { isRecord } from '../protocol/guards.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -25,9 +26,8 @@ export const encodeJson = (value: unknown): string => base64url(JSON.stringify(v
 
 function decodeJsonObject(segment: string, what: string): JsonObject {
   const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new Error(`the JWS ${what} is not a JSON object`);
-  return value as JsonObject;
+  if (!isRecord(value)) throw new Error(`the JWS ${what} is not a JSON object`);
+  return value;
 }
 
 /** Splits a compact JWS whose header and payload are JSON objects (a JWT); throws otherwise. */
@@ -45,10 +45,7 @@ export function decodeJws(token: string): DecodedJws {
 /** The JWS signature of `header.payload` by alg (RFC 7518 §3.1): HS*, RS*, PS*, ES*, EdDSA. */
 export function jwsSignature(alg: string, signingInput: string, key: KeyObject | Uint8Array): Buffer {
   const data = Buffer.from(signingInput, 'ascii');
-  if (isJwsAlg(alg) && JWS_ALGS[alg].kty === 'oct')
-    return createHmac(JWS_ALGS[alg].hash, key as Uint8Array)
-      .update(data)
-      .digest();
+  if (isJwsAlg(alg) && JWS_ALGS[alg].kty === 'oct') return createHmac(JWS_ALGS[alg].hash, key).update(data).digest();
   const parameters = signatureOptions(alg);
   if (!parameters) throw new Error(`cannot sign with alg ${alg}`);
   const { digest, ...options } = parameters;

@@ -76,8 +76,8 @@ function verificationKeys(jwks: readonly JsonWebKey[], kid: unknown): JsonWebKey
 
 /** The kid a re-signed token carries: the attacker's, the genuine one (if any), or none. */
 function kidChoices(ctx: Context): { variant: string; kid: string | null }[] {
-  const choices = [
-    { variant: 'attacker-kid', kid: ctx.attackerKey.kid as string | null },
+  const choices: { variant: string; kid: string | null }[] = [
+    { variant: 'attacker-kid', kid: ctx.attackerKey.kid },
     { variant: 'no-kid', kid: null },
   ];
   if (typeof ctx.header.kid === 'string') choices.push({ variant: 'original-kid', kid: ctx.header.kid });

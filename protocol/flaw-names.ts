@@ -3,6 +3,7 @@
  * that reference/flaws.ts switches on and that a scenario's `catches` is typed against (suites may
  * not import reference/). Not a protocol fact, but a fact both sides of the one-way imports share.
  */
+import { keysOf } from './guards.ts';
 export const FLAWS = {
   'discovery-issuer-mismatch': "discovery document names an issuer other than the server's own",
   'jwks-leaks-private': 'JWKS publishes private key members (d, p, q, …)',
@@ -144,7 +145,7 @@ export const FLAWS = {
 
 export type FlawName = keyof typeof FLAWS;
 
-export const FLAW_NAMES = Object.keys(FLAWS) as FlawName[];
+export const FLAW_NAMES: FlawName[] = keysOf(FLAWS);
 
 export function isFlawName(name: string): name is FlawName {
   return Object.hasOwn(FLAWS, name);

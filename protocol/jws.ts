@@ -5,6 +5,7 @@
  * the reference (the tokens it mints).
  */
 import { constants, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { keysOf } from './guards.ts';
 
 export type HashName = 'sha256' | 'sha384' | 'sha512';
 
@@ -46,7 +47,7 @@ export function isJwsAlg(alg: string): alg is JwsAlg {
 export type AsymmetricAlg = Exclude<JwsAlg, 'HS256' | 'HS384' | 'HS512'>;
 
 /** The asymmetric algorithms: what a verifier may accept (RFC 8725 §3.1: never none, never HS* here). */
-export const ASYMMETRIC_ALGS: readonly AsymmetricAlg[] = (Object.keys(JWS_ALGS) as JwsAlg[]).filter(
+export const ASYMMETRIC_ALGS: readonly AsymmetricAlg[] = keysOf(JWS_ALGS).filter(
   (alg): alg is AsymmetricAlg => JWS_ALGS[alg].kty !== 'oct',
 );
 
@@ -94,8 +95,8 @@ export function signatureOptions(alg: string): SignatureOptions | undefined {
  * algorithm's curve (§3.4), an Ed25519 key (RFC 8037 §3.1). The one key generator of the harness and the reference.
  */
 export function generateKeyPairFor(alg: AsymmetricAlg): { privateKey: KeyObject; publicKey: KeyObject } {
-  const { kty, crv } = JWS_ALGS[alg] as JwsAlgInfo;
-  if (kty === 'EC') return generateKeyPairSync('ec', { namedCurve: crv as string });
+  const { kty, crv }: JwsAlgInfo = JWS_ALGS[alg];
+  if (kty === 'EC' && crv !== undefined) return generateKeyPairSync('ec', { namedCurve: crv });
   if (kty === 'OKP') return generateKeyPairSync('ed25519');
   return generateKeyPairSync('rsa', { modulusLength: 2048 });
 }

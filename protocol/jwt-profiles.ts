@@ -1,6 +1,7 @@
 /**
  * JWT profiles the server issues or reads: RFC 9068 JWT access tokens and RFC 9101 request objects.
  */
+import { isRecord } from './guards.ts';
 
 /**
  * RFC 9068 §2.1: a JWT access token's `typ` is `at+jwt` (SHOULD, the short form) or `application/at+jwt`; media
@@ -57,9 +58,7 @@ export function compactJwsParts(
   const json = (part: string): Record<string, unknown> | undefined => {
     try {
       const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-      return typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? (value as Record<string, unknown>)
-        : undefined;
+      return isRecord(value) ? value : undefined;
     } catch {
       return undefined;
     }

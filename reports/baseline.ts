@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { BaselineComparison, Report, Status, VerdictChange } from '../harness/scenario/results.ts';
+import { errorMessage } from '../protocol/guards.ts';
 
 const status = z.enum(['passed', 'failed', 'warning', 'skipped', 'error']);
 
@@ -24,7 +25,7 @@ export function parseBaseline(text: string, source: string): BaselineReport {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${source} is not JSON: ${(error as Error).message}`);
+    throw new Error(`${source} is not JSON: ${errorMessage(error)}`);
   }
   const parsed = baselineReportSchema.safeParse(json);
   if (!parsed.success) {

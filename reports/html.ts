@@ -129,7 +129,7 @@ const SCRIPT =
 })();
 `;
 
-function anchor(r: ScenarioResult): string {
+function anchor(r: Pick<ScenarioResult, 'id'>): string {
   return `r-${r.id.replace(/[^a-z0-9-]/gi, '-')}`;
 }
 
@@ -293,7 +293,7 @@ function baselineBox(report: Report): string {
   const b = report.baseline;
   if (!b) return '';
   const [first] = baselineLines(report);
-  const link = (id: string) => `<a href="#${anchor({ id } as ScenarioResult)}">${h(id)}</a>`;
+  const link = (id: string) => `<a href="#${anchor({ id })}">${h(id)}</a>`;
   const items = (label: string, cs: typeof b.newFailures) =>
     cs.length
       ? `<li><b>${label}:</b> ${cs.map((c) => `${link(c.id)} (${h(c.from)} → ${h(c.to)})`).join(', ')}</li>`

@@ -7,6 +7,7 @@ import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderSarif } from './sarif.ts';
+import { keysOf } from '../protocol/guards.ts';
 
 export { ConsoleReporter, useColor } from './console.ts';
 export { compareWithBaseline, parseBaseline } from './baseline.ts';
@@ -20,7 +21,7 @@ export const FORMATS = {
 } as const;
 
 export type ReportFormat = keyof typeof FORMATS;
-export const REPORT_FORMATS = Object.keys(FORMATS) as ReportFormat[];
+export const REPORT_FORMATS: ReportFormat[] = keysOf(FORMATS);
 /** What a run writes unless told otherwise (SARIF is asked for: `--format sarif`). */
 export const DEFAULT_FORMATS: readonly ReportFormat[] = ['json', 'junit', 'html', 'md'];
 

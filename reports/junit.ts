@@ -116,7 +116,7 @@ function properties(report: Report): string {
     ['target', report.target.issuer],
     ['profile', report.profile],
     ...(report.target.kind
-      ? [['targetKind', `${report.target.kind.protocol}: ${report.target.kind.why}`] as [string, string]]
+      ? [['targetKind', `${report.target.kind.protocol}: ${report.target.kind.why}`] satisfies [string, string]]
       : []),
     ['seed', String(report.seed)],
     ['runs', String(report.runs)],

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { findRedisServer } from './ensure-redis.ts';
 import { unusedLoopbackPort as closedPort } from '../harness/run/ports.ts';
+import { errorMessage } from '../protocol/guards.ts';
 
 export interface RunningRedis {
   url: string;
@@ -55,7 +56,7 @@ export async function startRedis(): Promise<RunningRedis> {
       probe.disconnect();
       if (child.exitCode !== null || attempt >= 100) {
         child.kill('SIGKILL');
-        throw new Error(`redis-server did not start on ${url}: ${(err as Error).message} ${stderr}`);
+        throw new Error(`redis-server did not start on ${url}: ${errorMessage(err)} ${stderr}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -10,7 +10,7 @@ import type { HttpEvidence } from '../scenario/results.ts';
 import type { Client } from '../config/load.ts';
 import type { AuthMethod } from '../config/clients-schema.ts';
 import { assertionFields, clientAssertion } from '../tokens/client-assertion.ts';
-import { HarnessError, TargetUnreachableError } from '../scenario/failures.ts';
+import { type ErrorCode, HarnessError, TargetUnreachableError } from '../scenario/failures.ts';
 import { basicAuthorization, connected, definedOnly, isJsonCandidate, requestSignal, transportCause } from './wire.ts';
 import { type TargetTraffic, requestName } from './traffic.ts';
 import { DEFAULT_LIMITS, LimitExceededError, type Limits, jsonDeeperThan, parseJsonBounded } from './limits.ts';
@@ -18,6 +18,7 @@ import { type HttpRequest, type Params, prepare, requestEvidence } from './reque
 import type { OriginPolicy } from './origin.ts';
 import type { Recorder } from '../context/recorder.ts';
 import { openRequest, responseOf, send as transportSend, wireHeaders } from './transport.ts';
+import { isRecord } from '../../protocol/guards.ts';
 
 export interface HttpResponse {
   status: number;
@@ -218,7 +219,8 @@ export class HttpClient {
     try {
       const opened = await Promise.allSettled(exchanges.map(({ request }) => connected(request, tls)));
       const refused = opened.findIndex((r) => r.status === 'rejected');
-      if (refused >= 0) fail(refused, (opened[refused] as PromiseRejectedResult).reason);
+      const first = opened[refused];
+      if (first?.status === 'rejected') fail(refused, first.reason);
       // Every connection is open: write every request now, in one go.
       for (const { request } of exchanges) request.end(body);
       const out: HttpResponse[] = [];
@@ -277,7 +279,7 @@ export class HttpClient {
       headers,
       text,
       json,
-      body: json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {},
+      body: isRecord(json) ? json : {},
       header: (name) => headers.get(name) ?? undefined,
     };
   }
@@ -336,4 +338,6 @@ export class HttpClient {
 /** A request to somewhere the origin policy does not allow: refused, never sent (an `error`). */
 export class OffOriginError extends HarnessError {
   override readonly name = 'OffOriginError';
+  /** The target's URL (an endpoint, a redirect, a page) left its origin: the cause is the target, not the harness. */
+  override readonly code: ErrorCode = 'ERR_TARGET_OFF_ORIGIN';
 }

@@ -3,7 +3,7 @@
  * JSON is parsed. A response over a limit ends the scenario with an `error` that names the limit
  * (LimitExceededError), never a crash, a stack overflow or an exhausted heap.
  */
-import { HarnessError } from '../scenario/failures.ts';
+import { type ErrorCode, HarnessError } from '../scenario/failures.ts';
 
 export const DEFAULT_LIMITS = {
   /** Bytes read of one response body, after decompression (the config's limits.maxBodyBytes). */
@@ -20,6 +20,8 @@ export interface Limits {
 /** A response exceeded a limit: the scenario cannot judge it (an `error` naming the cause). */
 export class LimitExceededError extends HarnessError {
   override readonly name = 'LimitExceededError';
+  /** The target's response was too large or too deep: the cause is the target, not the harness. */
+  override readonly code: ErrorCode = 'ERR_TARGET_LIMIT';
 }
 
 /**
@@ -47,7 +49,7 @@ export function jsonDeeperThan(text: string, max: number): boolean {
 export function parseJsonBounded(text: string, maxDepth: number = DEFAULT_LIMITS.maxJsonDepth): unknown {
   if (jsonDeeperThan(text, maxDepth)) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }

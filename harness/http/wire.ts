@@ -5,6 +5,7 @@
  * requests sent at once), and whether a body is worth parsing as JSON.
  */
 import type { ClientRequest } from 'node:http';
+import { isRecord } from '../../protocol/guards.ts';
 
 export function definedOnly(params: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
@@ -42,13 +43,11 @@ export function transportCause(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return error.name === 'TimeoutError' ? `no response within ${timeoutMs} ms` : 'aborted';
   }
-  const cause =
-    error instanceof Error && error.cause && typeof error.cause === 'object'
-      ? (error.cause as { code?: string; message?: string })
-      : undefined;
-  if (cause?.code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
-  if (cause?.code === 'ENOTFOUND') return 'host not found (ENOTFOUND)';
-  if (cause?.code) return `${cause.message ?? 'network error'} (${cause.code})`;
+  const cause = error instanceof Error && isRecord(error.cause) ? error.cause : undefined;
+  const code = cause?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
+  if (code === 'ENOTFOUND') return 'host not found (ENOTFOUND)';
+  if (code) return `${String(cause?.message ?? 'network error')} (${String(code)})`;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -69,7 +69,7 @@ function stringsIn(value: unknown): string[] {
   return [];
 }
 
-export const isJwk = (value: object): boolean => typeof (value as { kty?: unknown }).kty === 'string';
+export const isJwk = (value: object): value is { kty: string } => 'kty' in value && typeof value.kty === 'string';
 
 /**
  * Shorter values are only redacted by field name: replacing them everywhere would garble text (a

@@ -1,30 +1,3 @@
-/**
- * Redaction of secrets and tokens in everything a run reports. Two ways, both always on:
- * - by value: every secret from the config and every token or code seen in traffic is replaced
- *   wherever it appears (in any encoding a transcript may show: raw, URL-encoded, JSON, Basic);
- * - by field name: request and response fields, query parameters and headers that carry
- *   credentials are replaced even when their value was never seen before (in a JSON body, a member
- *   named `code` or `token` only when its value is shaped like a credential: see WORD_FIELDS), and so are the private
- *   members of any JWK (an object with kty), so a JWKS that leaks its private keys is not leaked again.
- * A value keeps a stable label (`[REDACTED:access_token:2]`), so a reader can still tell that
- * two transcripts show the same token.
- *
- * Inside what is encoded (docs/security.md, "Tokens inside encoded structures"): a JWT in any text (a request object
- * in a URL, a DPoP proof, a forged ID token) is decoded, and when its header or payload holds a secret (a learned token
- * as id_token_hint, a member named like a credential, a private JWK member) or its signature is, or nearly is, the
- * signature of a learned JWT (a forgery that keeps it would give the token back), it is shown decoded with those values
- * masked and without its signature: `JWT(header {…}, payload {…}, signature [REDACTED:id_token-signature:1])`.
- *
- * Against a hostile target (docs/security.md): values are learned only from what the target sent (response
- * bodies, Location, Set-Cookie) and the config, never from what the harness sent (its probes and
- * forged tokens stay readable; an echo of a request value in its own response is not learned);
- * values shorter than 8 characters are redacted by field name only; at most
- * MAX_LEARNED_PER_MESSAGE values are learned from one response; replacing is a linear scan (no
- * regular expression built from secrets, so no pattern can be too large or be printed); and a
- * result's own words (id, status, level, area, severity, counts, requirements) are never touched —
- * only target-supplied text is (messages, logs, evidence).
- */
-import { privateJwkStrings } from '../../protocol/jwk.ts';
 import type { BuiltParts, BuiltSink } from './built.ts';
 import {
   JWS_SHAPE,
@@ -39,31 +12,21 @@ import {
   MIN_SIGNATURE_LENGTH,
   SIGNATURE_PROBE,
   decodeSegment,
-  decodeURIComponentSafe,
   formEncode,
   htmlEscape,
   rollHash,
   windowHash,
 } from './encodings.ts';
-import {
-  HINT_FIELDS,
-  MAX_LEARNED_PER_MESSAGE,
-  MIN_SECRET_LENGTH,
-  PRIVATE_JWK_MEMBERS,
-  SECRET_FIELDS,
-  boundedJson,
-  isJwk,
-  isLabel,
-  requestValues,
-  secretMember,
-} from './fields.ts';
+import { MAX_LEARNED_PER_MESSAGE, MIN_SECRET_LENGTH, SECRET_FIELDS, isLabel, requestValues } from './fields.ts';
+import { type NameRedactor, redactBody, redactJson, redactUrl } from './by-name.ts';
+import { observeBasicSecret, observeFields, observeResponse } from './observe.ts';
 import { redactEvidence, redactHeaders, redactHttp, redactOutage, redactResult } from './report.ts';
 import type { Evidence, HttpEvidence, Outage, ScenarioResult } from '../scenario/results.ts';
 
 /** Which part of a built structure a form shows: all of it, its payload segment, either encoded once more. */
 type BuiltPart = 'whole' | 'payload' | 'encoded';
 
-export class Redactor implements BuiltSink {
+export class Redactor implements BuiltSink, NameRedactor {
   /** Every redacted-by-value variant (raw, URL-, form-, JSON-, HTML-encoded) → its label. */
   readonly #labels = new Map<string, string>();
   /** The variants by a hash of their first MIN_SECRET_LENGTH characters, longest first: the linear scan's index. */
@@ -112,7 +75,7 @@ export class Redactor implements BuiltSink {
     if (known) return known;
     if (value.length < MIN_SECRET_LENGTH) {
       this.#short.add(value);
-      return this.#fieldLabel(value, kind);
+      return this.fieldLabel(value, kind);
     }
     const label = this.#fieldLabels.get(value) ?? this.#newLabel(kind);
     this.#fieldLabels.delete(value);
@@ -172,8 +135,8 @@ export class Redactor implements BuiltSink {
       const header = decodeSegment(h);
       const payload = decodeSegment(p);
       if (header === undefined || payload === undefined) return jwt;
-      const maskedHeader = JSON.stringify(this.#redactJson(header, depth + 1));
-      const maskedPayload = JSON.stringify(this.#redactJson(payload, depth + 1));
+      const maskedHeader = JSON.stringify(redactJson(this, header, depth + 1));
+      const maskedPayload = JSON.stringify(redactJson(this, payload, depth + 1));
       const signatureLabel = this.#signatureLabel(sig);
       if (!signatureLabel && maskedHeader === JSON.stringify(header) && maskedPayload === JSON.stringify(payload))
         return jwt;
@@ -234,11 +197,11 @@ export class Redactor implements BuiltSink {
     const found = this.#builtForms.get(form);
     const parts = found && this.#built.get(found.structure);
     if (!found || !parts || depth > MAX_BUILT_NESTING) return form;
-    const maskedPayload = JSON.stringify(this.#redactJson(parts.payload, depth + 1));
+    const maskedPayload = JSON.stringify(redactJson(this, parts.payload, depth + 1));
     const payloadChanged = maskedPayload !== JSON.stringify(parts.payload);
     if (found.part === 'payload') return payloadChanged ? `JWT-payload(${maskedPayload})` : form;
     if (found.part === 'encoded') return `[encoded: ${this.#renderBuilt(found.structure, depth)}]`;
-    const maskedHeader = JSON.stringify(this.#redactJson(parts.header, depth + 1));
+    const maskedHeader = JSON.stringify(redactJson(this, parts.header, depth + 1));
     const sig = found.structure.split('.')[2] ?? '';
     const signatureLabel = this.#signatureLabel(sig);
     if (!signatureLabel && !payloadChanged && maskedHeader === JSON.stringify(parts.header)) return form;
@@ -278,7 +241,7 @@ export class Redactor implements BuiltSink {
   }
 
   /** A label for a value found in a secret field but not learned (too short, or sent by the harness). */
-  #fieldLabel(value: string, kind: string): string {
+  fieldLabel(value: string, kind: string): string {
     if (isLabel(value)) return value;
     const known = this.#labels.get(value) ?? this.#fieldLabels.get(value);
     if (known) return known;
@@ -302,7 +265,7 @@ export class Redactor implements BuiltSink {
    * loaded).
    */
   learnIssued(fields: Record<string, string>): void {
-    for (const [k, v] of Object.entries(fields)) if (SECRET_FIELDS.has(k) && v) this.#learn(v, k);
+    observeFields(Object.entries(fields), (value, kind) => this.#learn(value, kind));
   }
 
   /**
@@ -340,74 +303,16 @@ export class Redactor implements BuiltSink {
    * Set-Cookie. Nothing else the harness sent is learned (its probes and forged tokens stay readable).
    */
   observe(e: HttpEvidence): void {
-    this.#observeHeaders(e.request.headers);
+    observeBasicSecret(e.request.headers, (value, kind) => this.add(value, kind));
     if (!e.response) return;
     this.#echo = requestValues(e);
     this.#budget = MAX_LEARNED_PER_MESSAGE;
     try {
-      this.#observeBody(e.response.body);
-      const location = e.response.headers.location;
-      if (location) this.#observeUrl(location, e.request.url);
-      const cookies = e.response.headers['set-cookie'];
-      if (cookies) for (const c of cookies.split(/,(?=\s*[^;,=\s]+=)/)) this.#observeCookie(c);
+      observeResponse(e.response, e.request.url, (value, kind) => this.#learn(value, kind));
     } finally {
       this.#echo = new Set();
       this.#budget = Infinity;
     }
-  }
-
-  #observeHeaders(headers: Record<string, string>): void {
-    const auth = headers.authorization;
-    if (!auth) return;
-    const [scheme, credentials = ''] = auth.split(/\s+/, 2);
-    if (/^basic$/i.test(scheme ?? '')) {
-      const decoded = Buffer.from(credentials, 'base64').toString();
-      const secret = decoded.slice(decoded.indexOf(':') + 1);
-      if (secret) this.add(decodeURIComponentSafe(secret.replace(/\+/g, ' ')), 'client_secret');
-      this.add(credentials, 'client_secret');
-    }
-  }
-
-  #observeCookie(cookie: string): void {
-    const value = cookie.split(';')[0]?.split('=').slice(1).join('=').trim();
-    if (value) this.#learn(value, 'cookie');
-  }
-
-  #observeUrl(url: string, base?: string): void {
-    try {
-      const u = new URL(url, base);
-      this.#observeFields(u.searchParams);
-      this.#observeFields(new URLSearchParams(u.hash.slice(1)));
-    } catch {
-      // not a URL: nothing to learn
-    }
-  }
-
-  #observeBody(body: string | undefined): void {
-    if (!body) return;
-    const json = boundedJson(body);
-    if (json !== undefined) {
-      this.#observeJson(json);
-    } else if (/^[\w.%+~-]+=[^<>\s]*(&|$)/.test(body)) {
-      this.#observeFields(new URLSearchParams(body));
-    }
-  }
-
-  #observeJson(value: unknown): void {
-    if (Array.isArray(value)) for (const v of value) this.#observeJson(v);
-    else if (value && typeof value === 'object') {
-      const jwk = isJwk(value);
-      if (jwk)
-        for (const secret of privateJwkStrings(value as Record<string, unknown>)) this.#learn(secret, 'private_key');
-      for (const [k, v] of Object.entries(value)) {
-        if (typeof v === 'string' && secretMember(k, v)) this.#learn(v, k);
-        else if (!(jwk && PRIVATE_JWK_MEMBERS.has(k))) this.#observeJson(v);
-      }
-    }
-  }
-
-  #observeFields(params: URLSearchParams): void {
-    for (const [k, v] of params) if (SECRET_FIELDS.has(k) && v) this.#learn(v, k);
   }
 
   /** Redact one HTTP transcript: by field name, then by value. */
@@ -420,77 +325,21 @@ export class Redactor implements BuiltSink {
   }
 
   url(url: string): string {
-    const q = url.indexOf('?');
-    const h = url.indexOf('#');
-    if (q < 0 && h < 0) return this.text(url);
-    const cut = Math.min(...[q, h].filter((i) => i >= 0));
-    const params = (s: string) => (/=/.test(s) ? this.#redactForm(s) : this.text(s));
-    let out = this.text(url.slice(0, cut));
-    if (q >= 0) out += `?${params(url.slice(q + 1, h > q ? h : undefined))}`;
-    if (h >= 0) out += `#${params(url.slice(h + 1))}`;
-    return out;
+    return redactUrl(this, url);
   }
 
   body(body: string): string {
-    const json = boundedJson(body);
-    if (json !== undefined && typeof json === 'object' && json !== null) {
-      return this.text(JSON.stringify(this.#redactJson(json), null, 2));
-    }
-    if (/^[\w.%+~-]+=[^<>\s]*(&|$)/.test(body)) return this.#redactForm(body);
-    return this.text(
-      body.replace(
-        new RegExp(
-          String.raw`(<input\b[^>]{0,2000}?\bname=["']?(?:code|id_token|access_token|token)["']?` +
-            String.raw`[^>]{0,2000}?\bvalue=)(["'])[^"']*\2`,
-          'gi',
-        ),
-        '$1$2[REDACTED:form-value]$2',
-      ),
-    );
+    return redactBody(this, body);
   }
 
-  #redactForm(form: string): string {
-    return form
-      .split('&')
-      .map((pair) => {
-        const [k = '', ...rest] = pair.split('=');
-        const key = decodeURIComponentSafe(k.replace(/\+/g, ' '));
-        const value = decodeURIComponentSafe(rest.join('=').replace(/\+/g, ' '));
-        // A hint the harness built (a forged ID token) is shown through what it holds; any other is masked by name.
-        if (rest.length && HINT_FIELDS.has(key) && this.#built.has(value)) return `${k}=${this.#renderBuilt(value, 0)}`;
-        if (rest.length && (SECRET_FIELDS.has(key) || this.#short.has(value)))
-          return `${k}=${this.#fieldLabel(value, this.#short.has(value) ? 'secret' : key)}`;
-        return this.text(pair);
-      })
-      .join('&');
+  /** A value that is a configured secret too short to find in free text (masked as a whole field or value). */
+  isShort(value: string): boolean {
+    return this.#short.has(value);
   }
 
-  #redactJson(value: unknown, depth = 0): unknown {
-    if (Array.isArray(value)) return value.map((v) => this.#redactJson(v, depth));
-    if (value && typeof value === 'object') {
-      const jwk = isJwk(value);
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => {
-          if (typeof v === 'string' && HINT_FIELDS.has(k) && this.#built.has(v))
-            return [k, this.#renderBuilt(v, depth)];
-          if (typeof v === 'string' && secretMember(k, v)) return [k, this.#fieldLabel(v, k)];
-          if (typeof v === 'string' && this.#short.has(v)) return [k, this.#fieldLabel(v, 'secret')];
-          if (jwk && PRIVATE_JWK_MEMBERS.has(k))
-            return [k, this.#replaceStrings(v, (s) => this.#fieldLabel(s, 'private_key'))];
-          return [k, this.#redactJson(v, depth)];
-        }),
-      );
-    }
-    return typeof value === 'string' ? this.text(value, depth) : value;
-  }
-
-  #replaceStrings(value: unknown, replace: (s: string) => string): unknown {
-    if (typeof value === 'string') return replace(value);
-    if (Array.isArray(value)) return value.map((v) => this.#replaceStrings(v, replace));
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.#replaceStrings(v, replace)]));
-    }
-    return value;
+  /** A structure the harness built, given as a hint (a forged ID token), as a report shows it; else undefined. */
+  builtHint(value: string, depth: number): string | undefined {
+    return this.#built.has(value) ? this.#renderBuilt(value, depth) : undefined;
   }
 
   /** An outage with its target-supplied text redacted. */

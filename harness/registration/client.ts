@@ -9,6 +9,7 @@
  */
 import { REGISTRATION_STATUS } from '../../protocol/registration.ts';
 import type { HttpClient, HttpResponse } from '../http/client.ts';
+import { isRecord } from '../../protocol/guards.ts';
 
 /** A registered client as the server returned it (RFC 7591 §3.2.1, RFC 7592 §3). */
 export interface Registration {
@@ -89,12 +90,14 @@ function failure(response: HttpResponse, what: string, why?: string): Registrati
 function registrationOf(response: HttpResponse, what: string): RegistrationOutcome<Registration> {
   if (response.status < 200 || response.status > 299) return failure(response, what);
   const body = response.json;
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    return failure(response, what, 'a body that is not a JSON object (RFC 7591 §3.2.1)');
-  const m = body as Record<string, unknown>;
+  if (!isRecord(body)) return failure(response, what, 'a body that is not a JSON object (RFC 7591 §3.2.1)');
+  const m = body;
   if (typeof m.client_id !== 'string' || !m.client_id)
     return failure(response, what, 'no client_id in its JSON body (RFC 7591 §3.2.1)');
-  const text = (name: string) => (typeof m[name] === 'string' && m[name] ? { [name]: m[name] as string } : {});
+  const text = (name: string) => {
+    const value = m[name];
+    return typeof value === 'string' && value ? { [name]: value } : {};
+  };
   const secret = text('client_secret').client_secret;
   const token = text('registration_access_token').registration_access_token;
   const uri = text('registration_client_uri').registration_client_uri;

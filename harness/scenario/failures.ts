@@ -4,9 +4,9 @@
  */
 
 import type { RequirementRef } from './requirements.ts';
-import { ERROR_CODES, type ErrorCode, type FailureKind } from './results.ts';
+import { CODES, type Code, type ErrorCode, type FailureKind, type SignalCode } from './results.ts';
 
-export type { ErrorCode } from './results.ts';
+export type { Code, ErrorCode, SignalCode } from './results.ts';
 
 export interface CheckFailureOptions {
   /** Which of the scenario's declared requirements this check enforces (ctx.req.<name>); its
@@ -24,7 +24,7 @@ export interface CheckFailureOptions {
 /** The target violated a requirement. The message is one sentence: what it did, what is required. */
 export class CheckFailure extends Error {
   override readonly name = 'CheckFailure';
-  readonly code = 'ERR_CHECK_FAILED';
+  readonly code: SignalCode = 'ERR_CHECK_FAILED';
   readonly requirement?: RequirementRef;
   readonly kind: FailureKind;
   constructor(message: string, options: CheckFailureOptions = {}) {
@@ -69,7 +69,7 @@ export class JudgementError extends PreconditionError {
 /** The target config is invalid: each issue names the field and the fix. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
-  readonly code = 'ERR_CONFIG';
+  readonly code: SignalCode = 'ERR_CONFIG';
   readonly issues: string[];
   constructor(issues: string[], heading = 'invalid target config') {
     super(`${heading}:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
@@ -111,17 +111,16 @@ export class ScenarioTimeoutError extends HarnessError {
 /** Thrown by ctx.skip(): the scenario found at run time that it does not apply. */
 export class SkipSignal extends Error {
   override readonly name = 'SkipSignal';
-  readonly code = 'ERR_SKIP';
+  readonly code: SignalCode = 'ERR_SKIP';
 }
 
 /**
  * The stable code of an error the harness knows (every class above, and their subclasses elsewhere in the harness),
  * else undefined: what the runner sorts on, and what a user or a test matches instead of a message or a class.
  */
-export function errorCode(error: unknown): ErrorCode | 'ERR_CHECK_FAILED' | 'ERR_CONFIG' | 'ERR_SKIP' | undefined {
-  if (!(error instanceof Error) || !('code' in error) || typeof error.code !== 'string') return undefined;
-  const known: readonly string[] = [...ERROR_CODES, 'ERR_CHECK_FAILED', 'ERR_CONFIG', 'ERR_SKIP'];
-  return known.includes(error.code) ? (error.code as ErrorCode) : undefined;
+export function errorCode(error: unknown): Code | undefined {
+  if (!(error instanceof Error) || !('code' in error)) return undefined;
+  return CODES.find((code) => code === error.code);
 }
 
 export function describeError(error: unknown): string {

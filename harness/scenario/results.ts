@@ -83,7 +83,9 @@ export type Evidence = HttpEvidence | ScreenshotEvidence | CounterexampleEvidenc
 export type FailureKind = 'accepted' | 'refused-wrongly';
 
 /**
- * Why a scenario ended in `error`, as a stable code (docs/reports.md, "Error codes"): match on it, not on the message.
+ * The one list of the harness's stable codes (docs/reports.md, "Error codes"): match on them, not on the message.
+ * ERROR_CODES say why a scenario ended in `error` (a result's `errorCode`); SIGNAL_CODES are thrown and carried by
+ * their error but never an `error` result. Every error class (harness/scenario/failures.ts) carries one of them.
  */
 export const ERROR_CODES = [
   /** The harness could not do its part (a missing endpoint, bad input to a helper). */
@@ -96,6 +98,10 @@ export const ERROR_CODES = [
   'ERR_TARGET_UNREACHABLE',
   /** The target answered HTTP 5xx where a verdict was needed. */
   'ERR_TARGET_SERVER_ERROR',
+  /** The target sent the harness off its origin (a URL the origin policy refuses): refused, never sent. */
+  'ERR_TARGET_OFF_ORIGIN',
+  /** A response of the target exceeded a resource limit (body size, JSON depth). */
+  'ERR_TARGET_LIMIT',
   /** The scenario ran out of its time limit. */
   'ERR_SCENARIO_TIMEOUT',
   /** Chromium was needed and is not there, or failed under the scenario. */
@@ -107,6 +113,22 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const SIGNAL_CODES = [
+  /** A CheckFailure: the target broke the rule (a `failed` or `warning` result). */
+  'ERR_CHECK_FAILED',
+  /** ctx.skip(): the scenario does not apply (a `skipped` result). */
+  'ERR_SKIP',
+  /** A ConfigError: the target config is invalid (the command exits 2). */
+  'ERR_CONFIG',
+] as const;
+
+export type SignalCode = (typeof SIGNAL_CODES)[number];
+
+/** Every stable code: the one list an error's `code` is read against. */
+export const CODES: readonly (ErrorCode | SignalCode)[] = [...ERROR_CODES, ...SIGNAL_CODES];
+
+export type Code = ErrorCode | SignalCode;
 
 export interface ScenarioResult {
   id: string;

@@ -3,6 +3,7 @@
  * (docs/ARCHITECTURE.md). A scenario is one file: `suites/<area>/<name>.ts` default-exports
  * `defineScenario({ id: '<area>.<name>', ... })`.
  */
+import { isOneOf } from '../../protocol/guards.ts';
 import type * as fc from 'fast-check';
 import type { Page } from 'playwright-core';
 import type { FlawName } from '../../protocol/flaw-names.ts';
@@ -163,14 +164,14 @@ export function defineScenario<K extends string>(definition: ScenarioDefinition<
         `${where}: requirement "${name}" needs spec, section and level (MUST, SHOULD or MAY), e.g. ${example}`,
       );
     }
-    if (!(PARTIES as readonly string[]).includes(r.party)) {
+    if (!isOneOf(PARTIES, r.party)) {
       throw new HarnessError(
         `${where}: requirement "${name}" must say which party its sentence binds (party: 'server' or 'client')`,
       );
     }
   }
   if (typeof definition.run !== 'function') throw new HarnessError(`${where}: run(ctx) is required`);
-  if (definition.appliesTo !== undefined && !(APPLIES_TO as readonly string[]).includes(definition.appliesTo)) {
+  if (definition.appliesTo !== undefined && !isOneOf(APPLIES_TO, definition.appliesTo)) {
     throw new HarnessError(
       `${where}: appliesTo must be "oauth2" (every OAuth 2.0 authorization server) or "oidc" (OpenID providers only)`,
     );
@@ -187,7 +188,7 @@ export function defineScenario<K extends string>(definition: ScenarioDefinition<
 }
 
 export function isScenario(value: unknown): value is Scenario {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SCENARIO] === true;
+  return typeof value === 'object' && value !== null && SCENARIO in value && value[SCENARIO] === true;
 }
 
 /** Chromium for a scenario that declares `requires.browser` (harness/login/browser.ts). */
@@ -317,6 +318,7 @@ export interface ScenarioContext<K extends string = string> {
 }
 
 export { DpopKey, createDpopKey, jwkThumbprint, type DpopProofOptions } from '../tokens/dpop.ts';
+export { jwkOf } from '../tokens/jws-sign.ts';
 export {
   CLIENT_ASSERTION_TYPE,
   assertionFields,

@@ -24,7 +24,8 @@ function classify(error: unknown, timeoutMs: number): Classified {
   const message = error instanceof Error ? error.message : String(error);
   // The run stopped (harness/http/traffic.ts): its own words, whatever the scenario was doing.
   if (error instanceof RunStoppedError) return { status: 'error', message, errorCode: error.code };
-  switch (errorCode(error)) {
+  const code = errorCode(error);
+  switch (code) {
     case 'ERR_SKIP':
       return { status: 'skipped', message, skipReason: message };
     case 'ERR_SCENARIO_TIMEOUT':
@@ -40,9 +41,10 @@ function classify(error: unknown, timeoutMs: number): Classified {
         errorCode: 'ERR_PRECONDITION',
       };
     case 'ERR_HARNESS':
-      return { status: 'error', message, errorCode: 'ERR_HARNESS' };
     case 'ERR_TARGET_SERVER_ERROR':
-      return { status: 'error', message, errorCode: 'ERR_TARGET_SERVER_ERROR' };
+    case 'ERR_TARGET_OFF_ORIGIN':
+    case 'ERR_TARGET_LIMIT':
+      return { status: 'error', message, errorCode: code };
     default:
   }
   if (error instanceof Error && error.name === 'AbortError')

@@ -34,7 +34,7 @@ export function clientAssertion(client: Client, options: ClientAssertionOptions)
     iat: now,
     exp: now + (options.expiresIn ?? 60),
   };
-  const jwk = (options.signWith ?? client.privateJwk) as Jwk;
+  const jwk = options.signWith ?? client.privateJwk;
   const header: Record<string, unknown> = { typ: 'JWT', ...(typeof jwk.kid === 'string' ? { kid: jwk.kid } : {}) };
   return options.alg === 'none' ? unsecuredJws(header, payload) : signJws(header, payload, jwk);
 }

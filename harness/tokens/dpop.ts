@@ -7,7 +7,7 @@ import { generateKeyPairFor } from '../../protocol/jws.ts';
 import { jwkThumbprint } from '../../protocol/jwk.ts';
 import { accessTokenHash } from '../../protocol/token-hash.ts';
 import { HarnessError } from '../scenario/failures.ts';
-import { type Jwk, type JwsAlg, publicJwkOf, signJws, unsecuredJws } from './jws-sign.ts';
+import { type Jwk, type JwsAlg, jwkOf, publicJwkOf, signJws, unsecuredJws } from './jws-sign.ts';
 
 export interface DpopProofOptions {
   /** Seconds to add to iat (negative: a stale proof). */
@@ -59,5 +59,5 @@ export function createDpopKey(advertised: readonly string[] = ['ES256']): DpopKe
     throw new HarnessError(
       `the target advertises no DPoP algorithm the harness can sign with (${advertised.join(', ') || 'none'})`,
     );
-  return new DpopKey(generateKeyPairFor(alg).privateKey.export({ format: 'jwk' }) as Jwk, alg);
+  return new DpopKey(jwkOf(generateKeyPairFor(alg).privateKey), alg);
 }

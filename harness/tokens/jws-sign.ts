@@ -6,6 +6,7 @@ import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:cr
 import { signatureOptions } from '../../protocol/jws.ts';
 import { noteBuilt } from '../redact/built.ts';
 import { HarnessError } from '../scenario/failures.ts';
+import { errorMessage, isOneOf } from '../../protocol/guards.ts';
 
 /** The algorithms the harness signs with: a subset of protocol/jws.ts's table. */
 export const HARNESS_SIGNING_ALGS = ['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
@@ -16,28 +17,39 @@ export type Jwk = Record<string, unknown> & { kty: string };
 const b64 = (value: unknown) =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
+const EC_ALGS = new Map<string, JwsAlg>([
+  ['P-256', 'ES256'],
+  ['P-384', 'ES384'],
+  ['P-521', 'ES512'],
+]);
+
 /** The algorithm a key signs with: its own `alg`, else the usual one for its type and curve. */
 export function algOf(jwk: Jwk): JwsAlg {
-  if (typeof jwk.alg === 'string' && (HARNESS_SIGNING_ALGS as readonly string[]).includes(jwk.alg))
-    return jwk.alg as JwsAlg;
+  if (isOneOf(HARNESS_SIGNING_ALGS, jwk.alg)) return jwk.alg;
   if (jwk.kty === 'RSA') return 'RS256';
   if (jwk.kty === 'OKP') return 'EdDSA';
-  if (jwk.kty === 'EC')
-    return ({ 'P-256': 'ES256', 'P-384': 'ES384', 'P-521': 'ES512' } as const)[String(jwk.crv) as 'P-256'] ?? 'ES256';
+  if (jwk.kty === 'EC') return EC_ALGS.get(String(jwk.crv)) ?? 'ES256';
   throw new HarnessError(`a ${jwk.kty} key cannot sign a JWS here`);
 }
 
 /** The public members of a private JWK (what goes into a DPoP proof's jwk header). */
 export function publicJwkOf(jwk: Jwk): Jwk {
-  const key = createPublicKey(createPrivateKey({ key: jwk as never, format: 'jwk' }));
-  return key.export({ format: 'jwk' }) as Jwk;
+  return jwkOf(createPublicKey(createPrivateKey({ key: jwk as never, format: 'jwk' })));
+}
+
+/** A key as a JWK (node:crypto's export), its kty read, not assumed. */
+export function jwkOf(key: KeyObject): Jwk {
+  const jwk = key.export({ format: 'jwk' });
+  const { kty } = jwk;
+  if (typeof kty !== 'string') throw new HarnessError('node:crypto exported a JWK without kty');
+  return { ...jwk, kty };
 }
 
 function keyObject(jwk: Jwk): KeyObject {
   try {
     return createPrivateKey({ key: jwk as never, format: 'jwk' });
   } catch (error) {
-    throw new HarnessError(`the private JWK cannot be imported: ${(error as Error).message}`);
+    throw new HarnessError(`the private JWK cannot be imported: ${errorMessage(error)}`);
   }
 }
 

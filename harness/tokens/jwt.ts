@@ -12,6 +12,7 @@ import type { RequirementRef } from '../scenario/requirements.ts';
 import { CheckFailure } from '../scenario/failures.ts';
 import type { HttpClient } from '../http/client.ts';
 import type { Target } from '../target/target.ts';
+import { errorMessage } from '../../protocol/guards.ts';
 
 /** Asymmetric JWS algorithms a verifier may accept (RFC 8725 §3.1: never none, never HS* here). */
 export { ASYMMETRIC_ALGS } from '../../protocol/jws.ts';
@@ -47,7 +48,7 @@ export function decodeJwt(token: string): DecodedJwt {
     return { header: jose.decodeProtectedHeader(token), payload: jose.decodeJwt(token) };
   } catch (error) {
     throw new CheckFailure(
-      `The token is not a well-formed JWT (${(error as Error).message}); RFC 7519 §7.2 requires ` +
+      `The token is not a well-formed JWT (${errorMessage(error)}); RFC 7519 §7.2 requires ` +
         `header.payload.signature in base64url.`,
     );
   }
@@ -97,7 +98,7 @@ export class JwtTools {
     return keys
       .filter((k) => k.kty !== 'oct')
       .map((k) => {
-        const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...pub } = k as jose.JWK & { oth?: unknown };
+        const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, ...pub } = k;
         return pub;
       });
   }
@@ -110,7 +111,7 @@ export class JwtTools {
   allowedAlgorithms(): string[] {
     const advertised = this.target.discovery?.id_token_signing_alg_values_supported;
     const list = Array.isArray(advertised) ? advertised.filter((a): a is string => typeof a === 'string') : ['RS256'];
-    return list.filter((a) => (ASYMMETRIC_ALGS as readonly string[]).includes(a));
+    return list.filter((a) => ASYMMETRIC_ALGS.some((alg) => alg === a));
   }
 
   /**
@@ -160,7 +161,7 @@ export class JwtTools {
       throw new CheckFailure(
         `The ${label}'s signature does not verify with the IdP's JWKS (kid ` +
           `${decoded.header.kid === undefined ? 'absent' : JSON.stringify(decoded.header.kid)}: ` +
-          `${(error as Error).message}).`,
+          `${errorMessage(error)}).`,
         { ...options, cause: error },
       );
     }
@@ -189,7 +190,7 @@ export class JwtTools {
       if (error instanceof jose.errors.JWKSMultipleMatchingKeys) return 'several JWKS keys match and none verifies it';
       if (error instanceof jose.errors.JWSSignatureVerificationFailed) return 'its signature does not verify';
       if (error instanceof jose.errors.JOSEAlgNotAllowed) return 'its alg is not an asymmetric JWS algorithm';
-      return `it cannot be verified (${(error as Error).message})`;
+      return `it cannot be verified (${errorMessage(error)})`;
     }
   }
 
@@ -305,8 +306,11 @@ function describeJoseError(
   clientId: string,
   issuer: string,
 ): string {
-  const code = (error as { code?: string }).code;
-  const e = error as jose.errors.JWTClaimValidationFailed;
+  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  const e =
+    error instanceof jose.errors.JWTClaimValidationFailed || error instanceof jose.errors.JWTExpired
+      ? error
+      : { payload: undefined, claim: '', reason: '' };
   switch (code) {
     case 'ERR_JWKS_NO_MATCHING_KEY':
       return (
@@ -358,7 +362,7 @@ function describeJoseError(
       return `The ID token's alg "${header.alg}" is not allowed; RFC 8725 §3.1 requires an allow-list.`;
     default:
       return (
-        `The ID token could not be verified (${code ?? 'error'}: ${(error as Error).message}); the SPEC's JWT ` +
+        `The ID token could not be verified (${code ?? 'error'}: ${errorMessage(error)}); the SPEC's JWT ` +
         `validation table requires it to verify.`
       );
   }

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '../config/load.ts';
 import { HarnessError } from '../scenario/failures.ts';
-import { type Jwk, algOf, signJws, unsecuredJws } from './jws-sign.ts';
+import { type Jwk, type JwsAlg, algOf, signJws, unsecuredJws } from './jws-sign.ts';
 import { REQUEST_OBJECT_TYP } from '../../protocol/jwt-profiles.ts';
 
 export interface RequestObjectOptions {
@@ -21,8 +21,8 @@ export interface RequestObjectOptions {
 }
 
 /** The algorithm the client's private key signs request objects with, or undefined without a key. */
-export function requestObjectAlg(client: Client): string | undefined {
-  return client.privateJwk ? algOf(client.privateJwk as Jwk) : undefined;
+export function requestObjectAlg(client: Client): JwsAlg | undefined {
+  return client.privateJwk ? algOf(client.privateJwk) : undefined;
 }
 
 export function requestObject(
@@ -42,7 +42,7 @@ export function requestObject(
     iat: Math.min(now, now + expiresIn - 60),
     exp: now + expiresIn,
   };
-  const own = client.privateJwk as Jwk;
+  const own = client.privateJwk;
   const header: Record<string, unknown> = {
     typ: REQUEST_OBJECT_TYP,
     ...(typeof own.kid === 'string' ? { kid: own.kid } : {}),

@@ -1,13 +1,13 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import {
   ACCESS_TOKEN_JWT_CLAIMS,
-  type AccessTokenJwtClaim,
   accessTokenClaimWellTyped,
   compactJwsParts,
   isAccessTokenJwtTyp,
 } from '../../protocol/jwt-profiles.ts';
 import { ASYMMETRIC_ALGS } from '../../protocol/jws.ts';
 import { CODE_FLOW_CAPABILITIES } from '../checks/index.ts';
+import { isOneOf, keysOf } from '../../protocol/guards.ts';
 
 const ROLE = 'confidential';
 
@@ -102,7 +102,7 @@ export default defineScenario({
       );
     });
 
-    const wrong = (Object.keys(ACCESS_TOKEN_JWT_CLAIMS) as AccessTokenJwtClaim[]).flatMap((name) =>
+    const wrong = keysOf(ACCESS_TOKEN_JWT_CLAIMS).flatMap((name) =>
       accessTokenClaimWellTyped(name, payload[name])
         ? []
         : [`${name} ${payload[name] === undefined ? 'absent' : `is ${JSON.stringify(payload[name])}`}`],
@@ -130,7 +130,7 @@ export default defineScenario({
       `alg ${alg} ${advertised.includes(alg) ? 'is' : 'is not'} among the signing algorithms the metadata lists ` +
         `(${advertised.join(', ') || 'none listed'}); no metadata field names the access token's own.`,
     );
-    if (!(ASYMMETRIC_ALGS as readonly string[]).includes(alg)) {
+    if (!isOneOf(ASYMMETRIC_ALGS, alg)) {
       throw new CheckFailure(
         `The JWT access token is signed with ${alg}, not an asymmetric algorithm, so no resource server can verify ` +
           "it with the server's published keys; RFC 9068 §2.1 recommends asymmetric signatures.",

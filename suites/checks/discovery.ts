@@ -81,8 +81,8 @@ export function expectRequiredDiscoveryFields(
     );
   }
   if (!oidc) return;
-  const algs = doc.id_token_signing_alg_values_supported as unknown[];
-  if (!algs.includes('RS256')) {
+  const algs = doc.id_token_signing_alg_values_supported;
+  if (Array.isArray(algs) && !algs.includes('RS256')) {
     throw new CheckFailure(
       `id_token_signing_alg_values_supported is ${JSON.stringify(algs)} without RS256; ${per.label} requires RS256 ` +
         `to be included.`,
@@ -102,9 +102,9 @@ export function expectIssuerMatches(doc: Record<string, unknown>, issuer: string
   }
 }
 
-const isUrl = (value: unknown, schemes = ['https:', 'http:']) =>
+const isUrl = (value: unknown, schemes = ['https:', 'http:']): value is string =>
   typeof value === 'string' && URL.canParse(value) && schemes.includes(new URL(value).protocol);
-const isStringArray = (value: unknown) =>
+const isStringArray = (value: unknown): value is string[] =>
   Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string');
 
 /** A check of one REQUIRED member that adds what is wrong with it to `problems`. */
@@ -130,7 +130,7 @@ export function rfc8414FieldProblems(doc: Record<string, unknown>): string[] {
   const need = requiredField(doc, problems);
   need(
     'issuer',
-    (v) => isUrl(v, ['https:', 'http:']) && !new URL(v as string).search && !new URL(v as string).hash,
+    (v) => isUrl(v, ['https:', 'http:']) && !new URL(v).search && !new URL(v).hash,
     'a URL without query or fragment',
   );
   need('response_types_supported', isStringArray, 'a JSON array of strings');
@@ -163,11 +163,7 @@ export function rfc8414FieldProblems(doc: Record<string, unknown>): string[] {
 export function discoveryFieldProblems(doc: Record<string, unknown>): string[] {
   const problems: string[] = [];
   const need = requiredField(doc, problems);
-  need(
-    'issuer',
-    (v) => isUrl(v) && !new URL(v as string).search && !new URL(v as string).hash,
-    'an http(s) URL without query or fragment',
-  );
+  need('issuer', (v) => isUrl(v) && !new URL(v).search && !new URL(v).hash, 'an http(s) URL without query or fragment');
   need('authorization_endpoint', (v) => isUrl(v), 'an http(s) URL');
   const implicitOnly =
     Array.isArray(doc.response_types_supported) &&
@@ -176,24 +172,24 @@ export function discoveryFieldProblems(doc: Record<string, unknown>): string[] {
   need('jwks_uri', (v) => isUrl(v), 'an http(s) URL');
   need(
     'response_types_supported',
-    (v) => isStringArray(v) && (v as string[]).includes('code'),
+    (v) => isStringArray(v) && v.includes('code'),
     'a JSON array of strings that includes "code"',
   );
   need(
     'subject_types_supported',
-    (v) => isStringArray(v) && (v as string[]).every((t) => t === 'public' || t === 'pairwise'),
+    (v) => isStringArray(v) && v.every((t) => t === 'public' || t === 'pairwise'),
     'a JSON array of "public" and/or "pairwise"',
   );
   need(
     'id_token_signing_alg_values_supported',
-    (v) => isStringArray(v) && (v as string[]).includes('RS256'),
+    (v) => isStringArray(v) && v.includes('RS256'),
     'a JSON array of strings that includes "RS256"',
   );
   const optional: Array<[string, (v: unknown) => boolean, string]> = [
     ['userinfo_endpoint', (v) => isUrl(v), 'an http(s) URL'],
     [
       'scopes_supported',
-      (v) => isStringArray(v) && (v as string[]).includes('openid'),
+      (v) => isStringArray(v) && v.includes('openid'),
       'a JSON array of strings that includes "openid"',
     ],
     ['claims_supported', isStringArray, 'a JSON array of strings'],

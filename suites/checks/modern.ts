@@ -14,6 +14,7 @@ import {
   createDpopKey,
 } from '../../harness/scenario/scenario.ts';
 import { CODE_FLOW_ROLES, findClient } from './clients.ts';
+import { isRecord } from '../../protocol/guards.ts';
 
 /** The code-flow client these scenarios use: keyed (private_key_jwt) when configured, else the usual ones. */
 export function codeFlowClient(ctx: ScenarioContext, test: (c: Client) => boolean = () => true): Client | undefined {
@@ -93,12 +94,10 @@ export function jwtPayload(token: string): Record<string, unknown> | undefined {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   try {
-    const header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as unknown;
-    const payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as unknown;
+    const header: unknown = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8'));
+    const payload: unknown = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
     if (!header || typeof header !== 'object' || !('alg' in header)) return undefined;
-    return payload && typeof payload === 'object' && !Array.isArray(payload)
-      ? (payload as Record<string, unknown>)
-      : undefined;
+    return isRecord(payload) ? payload : undefined;
   } catch {
     return undefined;
   }

@@ -61,7 +61,7 @@ export function expectOAuthError(res: HttpResponse, codes: string | string[], ru
       },
     );
   }
-  return error as string;
+  return String(error);
 }
 
 /**

@@ -71,7 +71,7 @@ export function idTokenOf(
 ): { idToken: string; claims: Record<string, unknown> } {
   if (typeof tokens.id_token !== 'string' || !tokens.id_token)
     throw new PreconditionError(`${what} with scope openid returned no id_token`);
-  return { idToken: tokens.id_token, claims: ctx.jwt.decode(tokens.id_token).payload as Record<string, unknown> };
+  return { idToken: tokens.id_token, claims: ctx.jwt.decode(tokens.id_token).payload };
 }
 
 /** Redeems the code of an authorization answer as `role` (set-up: a failure is a PreconditionError). */

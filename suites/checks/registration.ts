@@ -15,6 +15,7 @@ import {
   PreconditionError,
   type ScenarioContext,
 } from '../../harness/scenario/scenario.ts';
+import { errorMessage } from '../../protocol/guards.ts';
 
 /** A loopback redirect URI that nothing listens on: the walk stops at it and never fetches it. */
 export const REGISTERED_REDIRECT_URI = 'http://127.0.0.1:9/idp-conformance/registered-callback';
@@ -120,7 +121,7 @@ export async function deleteRegistered(ctx: ScenarioContext, registration: Regis
     const outcome = await remove(ctx.http, registration, { label: 'clean-up: delete the registered client' });
     if (!outcome.ok) ctx.evidence.note(`client ${registration.clientId} was left registered: ${outcome.problem}`);
   } catch (error) {
-    ctx.evidence.note(`client ${registration.clientId} was left registered: ${(error as Error).message}`);
+    ctx.evidence.note(`client ${registration.clientId} was left registered: ${errorMessage(error)}`);
   }
 }
 

@@ -67,7 +67,7 @@ export function grantedScopes(
 
 function tryDecode(token: string, jwt: Pick<ScenarioContext['jwt'], 'decode'>): Record<string, unknown> | undefined {
   try {
-    return jwt.decode(token).payload as Record<string, unknown>;
+    return jwt.decode(token).payload;
   } catch (error) {
     if (error instanceof CheckFailure) return undefined; // opaque after all
     throw error;

@@ -18,6 +18,7 @@ import {
 import { bearerChallenge, introspectionRequest, readJwt, userinfoRequest } from './presented-tokens.ts';
 import { codeFlowScope } from './scope.ts';
 import { exchangeRequest } from './token-exchange.ts';
+import { errorMessage } from '../../protocol/guards.ts';
 
 export type TokenPlace = 'userinfo' | 'introspection' | 'token exchange';
 
@@ -246,7 +247,7 @@ export async function expectForgeriesRefused(
     forgeries = jwtForgery(genuine, jwks, { kinds });
   } catch (error) {
     return ctx.skip(
-      `no forgery of kind ${kinds.join(', ')} can be made from this token and JWKS (${(error as Error).message})`,
+      `no forgery of kind ${kinds.join(', ')} can be made from this token and JWKS (${errorMessage(error)})`,
     );
   }
   const shown = forgeries.map((f) => Object.assign(f, { [fc.toStringMethod]: () => `${f.kind} ${f.variant}` }));

@@ -7,6 +7,7 @@ import { CheckFailure, type HttpResponse } from '../../harness/scenario/scenario
 import type { Rule } from './oauth.ts';
 import { TOKEN_ERROR_CODES } from '../../protocol/errors.ts';
 import { ERROR_DESCRIPTION_FORMAT, ERROR_URI_FORMAT } from '../../protocol/syntax.ts';
+import { isOneOf } from '../../protocol/guards.ts';
 
 /** The error codes of RFC 6749 §5.2. */
 export { TOKEN_ERROR_CODES } from '../../protocol/errors.ts';
@@ -32,7 +33,7 @@ export function tokenErrorFormatProblem(res: HttpResponse, options: TokenErrorFo
     return `HTTP ${res.status} whose body is not a JSON object`;
   const error = b.error;
   if (typeof error !== 'string') return `HTTP ${res.status} whose JSON has no "error" string`;
-  if (!(TOKEN_ERROR_CODES as readonly string[]).includes(error))
+  if (!isOneOf(TOKEN_ERROR_CODES, error))
     return `HTTP ${res.status} with error=${error}, which is not an RFC 6749 §5.2 code`;
   const statuses = [400, ...(error === 'invalid_client' ? [401] : []), ...(options.alsoStatus ?? [])];
   if (!statuses.includes(res.status))

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { clientAssertion, defineScenario } from '../../harness/scenario/scenario.ts';
+import { clientAssertion, defineScenario, jwkOf } from '../../harness/scenario/scenario.ts';
 import { expectOAuthError, provesSoundAssertionWorks, redeemWithAssertion } from '../checks/index.ts';
 
 export default defineScenario({
@@ -48,9 +48,7 @@ export default defineScenario({
   async run(ctx) {
     const client = ctx.client('keyed');
     const audience = ctx.target.issuer;
-    const foreign = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }) as {
-      kty: string;
-    };
+    const foreign = jwkOf(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
     const wrong = [
       { name: 'an unsigned assertion (alg none)', assertion: () => clientAssertion(client, { audience, alg: 'none' }) },
       {
@@ -62,7 +60,7 @@ export default defineScenario({
         assertion: () =>
           clientAssertion(client, {
             audience,
-            signWith: { ...foreign, kid: (client.privateJwk?.kid as string | undefined) ?? 'k' },
+            signWith: { ...foreign, kid: client.privateJwk?.kid ?? 'k' },
           }),
       },
     ];

@@ -9,6 +9,7 @@ import {
   userinfoWith,
 } from '../checks/index.ts';
 import { hasScopeToken } from '../../protocol/scope.ts';
+import { isRecord } from '../../protocol/guards.ts';
 
 export default defineScenario({
   id: 'dpop.token-bound',
@@ -96,7 +97,7 @@ export default defineScenario({
         'The access token is opaque: its cnf cannot be read from outside (introspection would show it, RFC 9449 §6.2).',
       );
     else {
-      const jkt = (payload.cnf as { jkt?: unknown } | undefined)?.jkt;
+      const jkt = isRecord(payload.cnf) ? payload.cnf.jkt : undefined;
       ctx.evidence.note(`cnf.jkt ${JSON.stringify(jkt)}; the proof key's thumbprint ${key.thumbprint}`);
       if (jkt !== key.thumbprint) {
         throw new CheckFailure(

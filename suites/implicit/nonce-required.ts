@@ -14,6 +14,7 @@ import {
   refusalOf,
   requireResponseTypes,
 } from '../checks/index.ts';
+import { isRecord } from '../../protocol/guards.ts';
 
 /** The response types that return an ID token from the authorization endpoint: one implicit, one hybrid is tried. */
 const IMPLICIT = ['id_token', 'id_token token'];
@@ -122,7 +123,7 @@ export default defineScenario({
 function jsonError(body: string): string | undefined {
   try {
     const parsed: unknown = JSON.parse(body);
-    const error = (parsed as { error?: unknown } | null)?.error;
+    const error = isRecord(parsed) ? parsed.error : undefined;
     return typeof error === 'string' ? error : undefined;
   } catch {
     return undefined;

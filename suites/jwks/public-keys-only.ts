@@ -38,7 +38,7 @@ export default defineScenario({
       );
     }
     const entries = keys.map((key, i) => ({
-      key: key as Record<string, unknown>,
+      key,
       name: typeof key.kid === 'string' ? `key "${key.kid}"` : `key #${i + 1}`,
     }));
 

@@ -2,6 +2,8 @@ import { listenForLogoutTokens } from '../../harness/flows/logout-receiver.ts';
 import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../../protocol/logout.ts';
 import { CODE_FLOW_CAPABILITIES, endSessionWalk, signIn } from '../checks/index.ts';
+import { errorMessage } from '../../protocol/guards.ts';
+import { isRecord } from '../../protocol/guards.ts';
 
 /** How long the scenario waits for the logout token after the logout walk ended. */
 const DELIVERY_WAIT_MS = 15_000;
@@ -50,7 +52,7 @@ export default defineScenario({
     try {
       receiver = await listenForLogoutTokens(uri);
     } catch (error) {
-      throw new PreconditionError((error as Error).message);
+      throw new PreconditionError(errorMessage(error));
     }
     try {
       const signedIn = await signIn(ctx, 'confidential');
@@ -106,8 +108,8 @@ export default defineScenario({
       if (typeof payload.exp !== 'number')
         problems.push('exp is missing or not a number (REQUIRED since errata set 1)');
       if (typeof payload.jti !== 'string' || payload.jti === '') problems.push('jti is missing');
-      const events = payload.events as Record<string, unknown> | undefined;
-      const event = events && typeof events === 'object' ? events[BACKCHANNEL_LOGOUT_EVENT] : undefined;
+      const events = payload.events;
+      const event = isRecord(events) ? events[BACKCHANNEL_LOGOUT_EVENT] : undefined;
       if (event === null || typeof event !== 'object' || Array.isArray(event))
         problems.push(`events has no JSON object member ${BACKCHANNEL_LOGOUT_EVENT}`);
       if (payload.sub === undefined && payload.sid === undefined) problems.push('it has neither sub nor sid');

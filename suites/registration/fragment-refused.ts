@@ -7,6 +7,7 @@ import {
   expectRegistrationRefusalIsFor,
   tryRegister,
 } from '../checks/registration.ts';
+import { isOneOf } from '../../protocol/guards.ts';
 
 /**
  * A redirect URI with a fragment is no redirection endpoint (RFC 6749 §3.1.2); the registration
@@ -66,9 +67,7 @@ export default defineScenario({
       );
     }
     if (outcome.error !== 'invalid_redirect_uri') {
-      const known = REGISTRATION_ERRORS.includes(outcome.error as never)
-        ? ''
-        : ', a code RFC 7591 §3.2.2 does not define';
+      const known = isOneOf(REGISTRATION_ERRORS, outcome.error) ? '' : ', a code RFC 7591 §3.2.2 does not define';
       ctx.evidence.note(
         `Refused with error=${outcome.error}${known}; RFC 7591 §3.2.2 defines invalid_redirect_uri for an invalid ` +
           'redirection URI, but does not require that code (a note, not a failure).',

@@ -27,9 +27,10 @@ export default defineScenario({
     const registration = await registerOrFail(ctx, sent, 'registration of a confidential client');
     await withRegistration(ctx, registration, async () => {
       const returned = registration.metadata;
-      const missing = ['redirect_uris', 'grant_types'].filter(
-        (field) => !Array.isArray(returned[field]) || (returned[field] as unknown[]).length === 0,
-      );
+      const missing = ['redirect_uris', 'grant_types'].filter((field) => {
+        const value = returned[field];
+        return !Array.isArray(value) || value.length === 0;
+      });
       const others = Object.keys(sent).filter((field) => !missing.includes(field) && returned[field] === undefined);
       if (others.length) ctx.evidence.note(`Also sent but not returned (may be unsupported): ${others.join(', ')}.`);
       if (missing.length) {

@@ -1,10 +1,11 @@
-import { generateKeyPairFor, type AsymmetricAlg } from '../../protocol/jws.ts';
+import { generateKeyPairFor } from '../../protocol/jws.ts';
 import {
   type AuthorizeResult,
   CheckFailure,
   defineScenario,
   describeOutcome,
   JudgementError,
+  jwkOf,
   requestObject,
   requestObjectAlg,
   type RequestObjectOptions,
@@ -156,8 +157,8 @@ export default defineScenario({
       );
     }
 
-    const foreign = generateKeyPairFor(alg as AsymmetricAlg).privateKey.export({ format: 'jwk' }) as { kty: string };
-    const kid = (client.privateJwk as { kid?: unknown } | undefined)?.kid;
+    const foreign = jwkOf(generateKeyPairFor(alg).privateKey);
+    const kid = client.privateJwk?.kid;
     const probes: { name: string; options: RequestObjectOptions; per: RequirementRef }[] = [
       ...(algs.includes('none')
         ? []

@@ -1,5 +1,6 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { bearerChallenge, codeFlowIdToken, readJwt, userinfoRequest } from '../checks/index.ts';
+import { isRecord } from '../../protocol/guards.ts';
 
 export default defineScenario({
   id: 'userinfo.bearer',
@@ -46,7 +47,7 @@ export default defineScenario({
     const claims = /application\/jwt/i.test(res.header('content-type') ?? '')
       ? readJwt(res.text.trim())?.payload
       : res.json;
-    if (res.status !== 200 || !claims || typeof claims !== 'object' || Array.isArray(claims)) {
+    if (res.status !== 200 || !isRecord(claims)) {
       throw new CheckFailure(
         `Userinfo answered a valid access token with ` +
           `HTTP ${res.status}${res.status === 200 ? ' without a JSON object of claims' : ''}; OIDC Core §5.3 ` +
@@ -54,7 +55,7 @@ export default defineScenario({
         { requirement: ctx.req.oidcCore_5_3, kind: 'refused-wrongly' },
       );
     }
-    const got = (claims as Record<string, unknown>).sub;
+    const got = claims.sub;
     if (got !== sub) {
       throw new CheckFailure(
         `Userinfo returned sub ${got === undefined ? '(none)' : JSON.stringify(got)} while the ID token's sub ` +

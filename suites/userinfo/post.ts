@@ -6,15 +6,14 @@ import {
   type RequirementRef,
 } from '../../harness/scenario/scenario.ts';
 import { CODE_FLOW_CAPABILITIES, readJwt, signIn } from '../checks/index.ts';
+import { isRecord } from '../../protocol/guards.ts';
 
 /** The claims of a userinfo answer: a JSON object, or a signed JWT (OIDC Core §5.3.2). */
 function claimsOf(res: HttpResponse): Record<string, unknown> | undefined {
   const claims = /application\/jwt/i.test(res.header('content-type') ?? '')
     ? readJwt(res.text.trim())?.payload
     : res.json;
-  return res.status === 200 && claims && typeof claims === 'object' && !Array.isArray(claims)
-    ? (claims as Record<string, unknown>)
-    : undefined;
+  return res.status === 200 && isRecord(claims) ? claims : undefined;
 }
 
 export default defineScenario({

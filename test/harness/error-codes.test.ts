@@ -16,7 +16,9 @@ import {
   TargetUnreachableError,
   errorCode,
 } from '../../harness/scenario/failures.ts';
-import { ERROR_CODES } from '../../harness/scenario/results.ts';
+import { OffOriginError } from '../../harness/http/client.ts';
+import { LimitExceededError } from '../../harness/http/limits.ts';
+import { CODES, ERROR_CODES } from '../../harness/scenario/results.ts';
 import { judge } from '../../harness/scenario/status.ts';
 
 const failed = () => 'failed' as const;
@@ -33,6 +35,9 @@ describe('error codes', () => {
       [new TargetUnreachableError('http://127.0.0.1:1/', 'ECONNREFUSED'), 'ERR_TARGET_UNREACHABLE'],
       [new ScenarioTimeoutError('x'), 'ERR_SCENARIO_TIMEOUT'],
       [new SkipSignal('x'), 'ERR_SKIP'],
+      // Caused by the target, though the harness refused: a target code (still HarnessErrors for a walk).
+      [new OffOriginError('x'), 'ERR_TARGET_OFF_ORIGIN'],
+      [new LimitExceededError('x'), 'ERR_TARGET_LIMIT'],
     ];
     for (const [error, code] of cases) expect(errorCode(error), error.name).toBe(code);
     // Codes are read, not guessed from the class name or the message.
@@ -49,6 +54,8 @@ describe('error codes', () => {
       [new ScenarioTimeoutError('over 30000 ms'), 'ERR_SCENARIO_TIMEOUT', /^over 30000 ms$/],
       [new HarnessError('no endpoint'), 'ERR_HARNESS', /^no endpoint$/],
       [new TargetServerError('HTTP 502', 502), 'ERR_TARGET_SERVER_ERROR', /^HTTP 502$/],
+      [new OffOriginError('refused to send x'), 'ERR_TARGET_OFF_ORIGIN', /^refused to send x$/],
+      [new LimitExceededError('over 10 bytes'), 'ERR_TARGET_LIMIT', /^over 10 bytes$/],
       [Object.assign(new Error('stop'), { name: 'AbortError' }), 'ERR_SCENARIO_TIMEOUT', /^aborted after 1000 ms$/],
       [new TypeError('x is undefined'), 'ERR_UNEXPECTED', /a bug in the scenario or the harness/],
       ['a string', 'ERR_UNEXPECTED', /a bug in the scenario or the harness/],
@@ -67,9 +74,13 @@ describe('error codes', () => {
     expect(judge(new SkipSignal('n/a'), [], failed, 1000).errorCode).toBeUndefined();
   });
 
+  it('the report schema lists every error code', () => {
+    const schema = readFileSync(new URL('../../schema/report.schema.json', import.meta.url), 'utf8');
+    for (const code of ERROR_CODES) expect(schema, code).toContain(`"${code}"`);
+  });
+
   it('docs/reports.md documents every code', () => {
     const docs = readFileSync(new URL('../../docs/reports.md', import.meta.url), 'utf8');
-    for (const code of [...ERROR_CODES, 'ERR_CHECK_FAILED', 'ERR_SKIP', 'ERR_CONFIG'])
-      expect(docs, code).toContain(`\`${code}\``);
+    for (const code of CODES) expect(docs, code).toContain(`\`${code}\``);
   });
 });
