@@ -83,7 +83,7 @@ function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBro
       return parts.login();
     },
     authorizationUrl: parts.authorizationUrl,
-    authorize: parts.authorizeWith(parts.login),
+    authorize: parts.authorizeWith(parts.rawLogin),
     loginSession: (label) => new LoginSession(label),
     hooks: scenarioHooks(scope),
     ...(config.registration?.initialAccessToken ? { initialAccessToken: config.registration.initialAccessToken } : {}),
