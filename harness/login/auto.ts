@@ -25,7 +25,7 @@ import { cookiesFromBrowser, cookiesIntoBrowser } from './cookies.ts';
 import { HttpActuator } from './http-actuator.ts';
 import { HttpLoginDriver, type HttpLoginOptions, type HttpWalkExtras, type HttpWalkSetup } from './http-walk.ts';
 import type { LoginSession } from './session.ts';
-import type { BrowserPages } from './walk.ts';
+import type { BrowserPages } from './walk-settings.ts';
 import { walkFailure } from './walk-errors.ts';
 
 export interface AutoLoginOptions extends HttpLoginOptions {

@@ -26,7 +26,8 @@ import type {
   PageKind,
 } from './driver.ts';
 import { type BrowserState, type LoginSession, sessionFor, walkOn } from './session.ts';
-import { PageWalk, type WalkSettings } from './walk.ts';
+import { PageWalk } from './walk.ts';
+import type { WalkSettings } from './walk-settings.ts';
 import { WalkPosition, walkFailure } from './walk-errors.ts';
 import { WalkRecord } from './walk-record.ts';
 

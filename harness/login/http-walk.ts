@@ -16,7 +16,8 @@ import type {
 import type { HttpClient } from '../http/client.ts';
 import { HttpActuator, MAX_REQUESTS } from './http-actuator.ts';
 import { type LoginSession, type SessionChoice, sessionFor } from './session.ts';
-import { PageWalk, type WalkSettings } from './walk.ts';
+import { PageWalk } from './walk.ts';
+import type { WalkSettings } from './walk-settings.ts';
 import { WalkPosition, walkFailure } from './walk-errors.ts';
 import { WalkRecord } from './walk-record.ts';
 

@@ -145,7 +145,8 @@ async function runCaptured(driver: 'auto' | 'form', run: (ctx: ScenarioContext) 
 
 describe('from a scenario to the wire', () => {
   for (const driver of ['auto', 'form'] as const) {
-    it(`a sign-in crosses ${SIGN_IN.length} files with the ${driver} driver, a back-channel request ${BACK_CHANNEL.length}`, async () => {
+    const title = `a sign-in crosses ${SIGN_IN.length} files with the ${driver} driver, a back-channel request`;
+    it(`${title} ${BACK_CHANNEL.length}`, async () => {
       captured.clear();
       const status = await runCaptured(driver, async (ctx) => {
         const { code, request, pkce } = await capture('flows.code', () => ctx.flows.code('confidential'));
