@@ -11,6 +11,7 @@
 import type { BrowserContext } from 'playwright-core';
 import type { BrowserStep } from '../config/load.ts';
 import { OffOriginError } from '../http/client.ts';
+import { HarnessError } from '../scenario/failures.ts';
 import type { OriginPolicy } from '../http/origin.ts';
 import type { LoginWalk } from '../scenario/results.ts';
 import { BrowserActuator } from './browser-actuator.ts';
@@ -124,7 +125,12 @@ export function stepsOf(o: BrowserLoginOptions): Pick<WalkSettings, 'steps'> {
     ...(o.log ? { log: o.log } : {}),
   };
   return {
-    steps: { run: (a, decision, passed) => runSteps(a as BrowserActuator, options, decision, passed) },
+    steps: {
+      run: (a, decision, passed) => {
+        if (!(a instanceof BrowserActuator)) throw new HarnessError('the configured login steps run in the browser');
+        return runSteps(a, options, decision, passed);
+      },
+    },
   };
 }
 

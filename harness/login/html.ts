@@ -49,7 +49,9 @@ interface Frame {
   noscript?: boolean;
 }
 
-const CONTROL_TAGS = new Set(['input', 'button', 'select', 'textarea', 'a']);
+const CONTROL_TAGS = new Set<string>(['input', 'button', 'select', 'textarea', 'a'] satisfies PageControl['tag'][]);
+/** Whether an element of this name is a control the model keeps. */
+const isControlTag = (name: string): name is PageControl['tag'] => CONTROL_TAGS.has(name);
 const VOID = new Set([
   'area',
   'base',
@@ -237,8 +239,8 @@ export function readPage(html: string, url: string, status: number): PageModel {
       if (open >= 0) popTo(open);
     }
     let control: PageControl | undefined;
-    if (CONTROL_TAGS.has(name) && (name !== 'a' || a.href !== undefined || 'onclick' in a || a.role === 'button')) {
-      control = newControl(name as PageControl['tag'], a);
+    if (isControlTag(name) && (name !== 'a' || a.href !== undefined || 'onclick' in a || a.role === 'button')) {
+      control = newControl(name, a);
       if (cut) return;
     }
     if (VOID.has(name) || (tag.selfClosing && name !== 'form')) return;

@@ -67,6 +67,11 @@ export class PageWalk {
     return this.pages.includes('consent');
   }
 
+  /** How the actuator's walk ended, read afresh (an action since the last look may have ended it). */
+  #end(): ActuatorEnd | undefined {
+    return this.#a.end;
+  }
+
   /** Reads the page (the actuator notes where the walk is). */
   #read(wantsUserCode: boolean, settle = true): Promise<Reading> {
     return this.#a.read(wantsUserCode, settle);
@@ -230,7 +235,7 @@ export class PageWalk {
         }
       }
       const reading = await this.#read(false);
-      const end = this.#a.end as ActuatorEnd | undefined;
+      const end = this.#end();
       // A form_post form taken off the page over HTTP: the browser shows whether the page submits it by itself.
       if (end?.kind === 'redirect' && end.taken && (await this.#handOver(reading, FORM_POST_PAGE))) continue;
       if (end) break;
