@@ -12,7 +12,7 @@ import { browserContexts, screenshotTaker } from './browser.ts';
 import type { ContextInput, Scope } from './scope.ts';
 import type { Client } from '../config/load.ts';
 import { HarnessError } from '../scenario/failures.ts';
-import { Authorizer, WALK_RECORD, createFlows, walkActivity } from '../flows/flows.ts';
+import { Authorizer, type AuthorizerParts, WALK_RECORD, createFlows, walkActivity } from '../flows/flows.ts';
 import { HttpClient } from '../http/client.ts';
 import type { LoginDriver } from '../login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from '../login/index.ts';
@@ -84,8 +84,8 @@ export interface LoginParts {
   env: DriverEnvironment;
   client: (role: ClientRole) => Client;
   authorizationUrl: ScenarioContext['authorizationUrl'];
-  /** ctx.authorize through a driver (its walks tracked as activity by the Authorizer itself). */
-  authorizeWith: (driver: () => LoginDriver) => ScenarioContext['authorize'];
+  /** What ctx.authorize is built with (flows/flows.ts's Authorizer), but its driver. */
+  authorizing: Omit<AuthorizerParts, 'driver'>;
   login: () => LoginDriver;
   /** The same driver untracked: what ctx.authorize walks with (the Authorizer tracks the walk). */
   rawLogin: () => LoginDriver;
@@ -113,7 +113,7 @@ export function browserToolsMaker(scope: Scope, parts: LoginParts, base: () => O
       made ??= trackedDriver(scope.activity, rawDriver());
       return made;
     };
-    const authorize = parts.authorizeWith(rawDriver);
+    const { authorize } = new Authorizer({ ...parts.authorizing, driver: rawDriver });
     const newPage = async (): Promise<Page> => {
       const context = await parts.newBrowserContext();
       return context.pages()[0] ?? context.newPage(); // a context opened ahead comes with a blank page
@@ -152,25 +152,23 @@ export function loginParts(scope: Scope) {
     scope.recorder.add({ kind: 'note', label: WALK_RECORD, text });
     scope.log.push(`${WALK_RECORD}: ${text}`);
   };
-  const authorizeWith = (driver: () => LoginDriver): ScenarioContext['authorize'] =>
-    new Authorizer({
-      http,
-      target: input.run.target,
-      client,
-      authorizationUrl,
-      driver,
-      session: input.run.session,
-      signal: input.signal,
-      begin: (what) => scope.activity.begin(what),
-      record,
-      learn: (fields) => scope.recorder.learnIssued(fields),
-    }).authorize;
+  const authorizing: Omit<AuthorizerParts, 'driver'> = {
+    http,
+    target: input.run.target,
+    client,
+    authorizationUrl,
+    session: input.run.session,
+    signal: input.signal,
+    begin: (what) => scope.activity.begin(what),
+    record,
+    learn: (fields) => scope.recorder.learnIssued(fields),
+  };
   const parts: LoginParts = {
     http,
     env,
     client,
     authorizationUrl,
-    authorizeWith,
+    authorizing,
     login,
     rawLogin: rawDriver,
     screenshot,
