@@ -13,14 +13,22 @@ export class Activity {
   #next = 0;
 
   async track<T>(what: string, work: () => Promise<T>): Promise<T> {
-    const id = this.#next++;
-    this.#inFlight.set(id, { what, started: performance.now() });
+    const end = this.begin(what);
     try {
       return await work();
     } finally {
+      end();
+    }
+  }
+
+  /** `what` is under way until the returned end is called (track without wrapping the work). */
+  begin(what: string): () => void {
+    const id = this.#next++;
+    this.#inFlight.set(id, { what, started: performance.now() });
+    return () => {
       this.#inFlight.delete(id);
       this.#finished.push(what);
-    }
+    };
   }
 
   /** "finished: …; in flight: …" — the HTTP exchanges recorded count as finished too. */

@@ -1,20 +1,15 @@
 /**
- * ctx.client, ctx.authorizationUrl and ctx.authorize: a configured client by its declared role, the
- * authorization URL from the client's defaults, its authorizationParams and the scenario's, and one
- * authorization pushed first (RFC 9126) when asked or required, then walked by a login driver (again
- * on a fresh session when a shared one stops short).
+ * ctx.client and ctx.authorizationUrl: a configured client by its declared role, and the authorization URL from the
+ * client's defaults, its authorizationParams and the scenario's. ctx.authorize, which walks that URL, is
+ * flows/flows.ts's Authorizer.
  */
 import type { Client } from '../config/load.ts';
-import type { ContextInput, Scope } from './scope.ts';
+import type { ContextInput } from './scope.ts';
 import { HarnessError, PreconditionError } from '../scenario/failures.ts';
-import type { HttpClient } from '../http/client.ts';
 import type { Params } from '../http/request.ts';
-import type { AuthorizeOptions, LoginDriver } from '../login/driver.ts';
-import { pushRequest, pushedAuthorizationUrl, pushedRequestOf, refusedPush, requiresPar } from '../flows/par.ts';
 import { randomToken } from '../tokens/pkce.ts';
 import type { ClientRole } from '../scenario/requirements.ts';
-import type { AuthorizeResult, ScenarioContext } from '../scenario/scenario.ts';
-import { WALK_RECORD, sharedOrFresh } from '../flows/shared-walk.ts';
+import type { ScenarioContext } from '../scenario/scenario.ts';
 import type { Target } from '../target/target.ts';
 
 /** ctx.client: a configured client by role, or a HarnessError when the scenario did not declare the role. */
@@ -58,64 +53,4 @@ export function authorizationUrlBuilder(
     for (const [k, v] of Object.entries(request)) url.searchParams.set(k, v);
     return { url: url.href, request };
   };
-}
-
-interface AuthorizeParts {
-  http: HttpClient;
-  target: Target;
-  client: (role: ClientRole) => Client;
-  authorizationUrl: ScenarioContext['authorizationUrl'];
-}
-
-/**
- * ctx.authorize through a given driver: pushed first (RFC 9126) when asked or required, then walked; a walk from
- * the run's shared session that does not reach the redirect URI is done again, pushed again, on a fresh one
- * (shared-walk.ts).
- */
-export function authorizer(
-  { input, recorder, log }: Scope,
-  http: HttpClient,
-  client: (role: ClientRole) => Client,
-  authorizationUrl: ScenarioContext['authorizationUrl'],
-) {
-  const parts: AuthorizeParts = { http, target: input.run.target, client, authorizationUrl };
-  const record = (text: string): void => {
-    recorder.add({ kind: 'note', label: WALK_RECORD, text });
-    log.push(`${WALK_RECORD}: ${text}`);
-  };
-  return (driverOf: () => LoginDriver): ScenarioContext['authorize'] =>
-    (role, params: Params = {}, options = {}): Promise<AuthorizeResult> =>
-      sharedOrFresh(
-        options,
-        input.run.session,
-        async (opts) => {
-          const outcome = await authorizeOnce(parts, driverOf(), role, params, opts);
-          // A form_post's fields came in a page body, where the redactor learns nothing by itself.
-          if (outcome.kind === 'redirect' && outcome.formFields) recorder.learnIssued(outcome.formFields);
-          return outcome;
-        },
-        record,
-        input.signal,
-      );
-}
-
-/** One authorization: the request built (pushed first when asked or required) and walked by the driver. */
-async function authorizeOnce(
-  { http, target, client, authorizationUrl }: AuthorizeParts,
-  driver: LoginDriver,
-  role: ClientRole,
-  params: Params,
-  options: AuthorizeOptions,
-): Promise<AuthorizeResult> {
-  let { url, request } = authorizationUrl(role, params);
-  const stopAt = [request.redirect_uri, client(role).redirectUri].filter((u): u is string => !!u);
-  // RFC 9126: pushed first when asked, or when the target requires it of every request.
-  if (options.par ?? requiresPar(target)) {
-    const res = await pushRequest(http, target, client(role), request);
-    const pushed = pushedRequestOf(res);
-    if (!pushed) return { ...refusedPush(res, res.url), request };
-    url = pushedAuthorizationUrl(target, client(role).clientId, pushed.requestUri);
-  }
-  const outcome = await driver.authorize(url, stopAt, options);
-  return { ...outcome, request };
 }

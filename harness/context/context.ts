@@ -8,7 +8,7 @@ import { type LoginParts, browserToolsMaker, loginParts } from './login.ts';
 import { propertyRunner } from './property.ts';
 import type { ContextInput, ContextState, Scope } from './scope.ts';
 import { CheckFailure, SkipSignal } from '../scenario/failures.ts';
-import { createFlows } from '../flows/flows.ts';
+import { Authorizer, createFlows } from '../flows/flows.ts';
 import { createHooks } from '../run/hooks.ts';
 import type { Recorder } from './recorder.ts';
 import { JwtTools } from '../tokens/jwt.ts';
@@ -83,7 +83,7 @@ function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBro
       return parts.login();
     },
     authorizationUrl: parts.authorizationUrl,
-    authorize: parts.authorizeWith(parts.login),
+    authorize: new Authorizer({ ...parts.authorizing, driver: parts.rawLogin }).authorize,
     loginSession: (label) => new LoginSession(label),
     hooks: scenarioHooks(scope),
     ...(config.registration?.initialAccessToken ? { initialAccessToken: config.registration.initialAccessToken } : {}),

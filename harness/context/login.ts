@@ -1,17 +1,18 @@
 /**
  * The login side of a scenario's ctx: its recording HTTP client (ctx.http), the environment a login
  * driver is given (browser contexts, evidence, origins, the run's session), the driver made on first
- * use with its walks tracked as activity, authorize through it, and ctx.browser: the same ctx with
- * the browser as its login driver, for a scenario that declares requires.browser.
+ * use (ctx.login: its walks tracked as activity), ctx.authorize through it (flows/flows.ts's Authorizer),
+ * and ctx.browser: the same ctx with the browser as its login driver, for a scenario that declares
+ * requires.browser.
  */
 import type { Page } from 'playwright-core';
 import type { Activity } from './activity.ts';
-import { authorizationUrlBuilder, authorizer, clientLookup } from './authorize.ts';
+import { authorizationUrlBuilder, clientLookup } from './authorize.ts';
 import { browserContexts, screenshotTaker } from './browser.ts';
 import type { ContextInput, Scope } from './scope.ts';
 import type { Client } from '../config/load.ts';
 import { HarnessError } from '../scenario/failures.ts';
-import { createFlows } from '../flows/flows.ts';
+import { Authorizer, type AuthorizerParts, WALK_RECORD, createFlows, walkActivity } from '../flows/flows.ts';
 import { HttpClient } from '../http/client.ts';
 import type { LoginDriver } from '../login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from '../login/index.ts';
@@ -64,12 +65,12 @@ function driverEnvironment(
   };
 }
 
-/** A driver whose walks are tracked as activity (for a timeout's message). */
+/** ctx.login: a driver whose walks are tracked as activity (for a timeout's message). */
 function trackedDriver(activity: Activity, d: LoginDriver): LoginDriver {
   return {
     name: d.name,
     authorize: (url, stopAt, options) =>
-      activity.track(`${d.name} login walk (${url.split('?')[0]})`, () => d.authorize(url, stopAt, options)),
+      activity.track(walkActivity(d.name, url), () => d.authorize(url, stopAt, options)),
     activateDevice: (activation) =>
       activity.track(`${d.name} device activation (${activation.verificationUri.split('?')[0]})`, () =>
         d.activateDevice(activation),
@@ -83,8 +84,11 @@ export interface LoginParts {
   env: DriverEnvironment;
   client: (role: ClientRole) => Client;
   authorizationUrl: ScenarioContext['authorizationUrl'];
-  authorizeWith: (driverOf: () => LoginDriver) => ScenarioContext['authorize'];
+  /** What ctx.authorize is built with (flows/flows.ts's Authorizer), but its driver. */
+  authorizing: Omit<AuthorizerParts, 'driver'>;
   login: () => LoginDriver;
+  /** The same driver untracked: what ctx.authorize walks with (the Authorizer tracks the walk). */
+  rawLogin: () => LoginDriver;
   screenshot: ScenarioBrowser['screenshot'];
   newBrowserContext: DriverEnvironment['newBrowserContext'];
 }
@@ -102,12 +106,14 @@ export function browserToolsMaker(scope: Scope, parts: LoginParts, base: () => O
       throw new HarnessError(`scenario ${scenario.id} uses ctx.browser but does not declare requires.browser`);
     if (tools) return tools;
     // Made on first use: a scenario that only opens pages (no sign-in) runs without a configured user.
+    let raw: LoginDriver | undefined;
     let made: LoginDriver | undefined;
+    const rawDriver = (): LoginDriver => (raw ??= browserLoginDriver(config, parts.env));
     const driver = (): LoginDriver => {
-      made ??= trackedDriver(scope.activity, browserLoginDriver(config, parts.env));
+      made ??= trackedDriver(scope.activity, rawDriver());
       return made;
     };
-    const authorize = parts.authorizeWith(driver);
+    const { authorize } = new Authorizer({ ...parts.authorizing, driver: rawDriver });
     const newPage = async (): Promise<Page> => {
       const context = await parts.newBrowserContext();
       return context.pages()[0] ?? context.newPage(); // a context opened ahead comes with a blank page
@@ -136,19 +142,35 @@ export function loginParts(scope: Scope) {
   const contexts = browserContexts(input);
   const screenshot = screenshotTaker(scope);
   const env = driverEnvironment(scope, contexts, screenshot);
-  let driver: LoginDriver | undefined;
-  const login = (): LoginDriver =>
-    (driver ??= trackedDriver(scope.activity, input.run.plan.loginDriver(http, input.run.plan.config, env)));
+  let raw: LoginDriver | undefined;
+  let tracked: LoginDriver | undefined;
+  const rawDriver = (): LoginDriver => (raw ??= input.run.plan.loginDriver(http, input.run.plan.config, env));
+  const login = (): LoginDriver => (tracked ??= trackedDriver(scope.activity, rawDriver()));
   const client = clientLookup(input);
   const authorizationUrl = authorizationUrlBuilder(input.run.target, client);
-  const authorizeWith = authorizer(scope, http, client, authorizationUrl);
+  const record = (text: string): void => {
+    scope.recorder.add({ kind: 'note', label: WALK_RECORD, text });
+    scope.log.push(`${WALK_RECORD}: ${text}`);
+  };
+  const authorizing: Omit<AuthorizerParts, 'driver'> = {
+    http,
+    target: input.run.target,
+    client,
+    authorizationUrl,
+    session: input.run.session,
+    signal: input.signal,
+    begin: (what) => scope.activity.begin(what),
+    record,
+    learn: (fields) => scope.recorder.learnIssued(fields),
+  };
   const parts: LoginParts = {
     http,
     env,
     client,
     authorizationUrl,
-    authorizeWith,
+    authorizing,
     login,
+    rawLogin: rawDriver,
     screenshot,
     newBrowserContext: contexts.open,
   };

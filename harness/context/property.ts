@@ -155,8 +155,8 @@ function counterexampleFailure<T>(
   options: PropertyOptions<T>,
   runs: number,
 ): CheckFailure {
-  const value = details.counterexample?.[0];
-  const shown = details.counterexample ? clip(options.show ? options.show(value as T) : fc.stringify(value)) : '(none)';
+  const found = details.counterexample;
+  const shown = found ? clip(options.show ? options.show(found[0]) : fc.stringify(found[0])) : '(none)';
   recorder.add({
     kind: 'counterexample',
     ...(options.label ? { label: options.label } : {}),

@@ -187,7 +187,16 @@ export async function startDeviceFlow(
       `the device authorization request as ${role} got HTTP ${res.status}${lacking}; a device code was needed to go on`,
     );
   }
-  const authorization = body as DeviceAuthorization;
+  const { device_code: deviceCode, user_code: userCode, verification_uri: verificationUri } = body;
+  // Strings, as checked above: what the type says, stated without a cast.
+  if (typeof deviceCode !== 'string' || typeof userCode !== 'string' || typeof verificationUri !== 'string')
+    throw new PreconditionError(`the device authorization response as ${role} lacks its codes`);
+  const authorization: DeviceAuthorization = {
+    ...body,
+    device_code: deviceCode,
+    user_code: userCode,
+    verification_uri: verificationUri,
+  };
   const poller = new DevicePoller({
     http: ctx.http,
     client: ctx.client(role),

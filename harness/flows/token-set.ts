@@ -56,7 +56,7 @@ export function tokenResponseDeviations(res: TokenResponseParts): string[] {
   const body = res.json;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) out.push('its body is not a JSON object');
   else {
-    const b = body as Record<string, unknown>;
+    const b = Object.fromEntries(Object.entries(body));
     if (typeof b.access_token !== 'string' || !b.access_token)
       out.push(b.access_token === undefined ? 'it has no access_token' : 'its access_token is not a non-empty string');
     if (typeof b.token_type !== 'string' || !b.token_type)

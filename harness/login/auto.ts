@@ -22,28 +22,14 @@ import {
 } from './browser.ts';
 import type { BrowserWalk } from './browser-walk.ts';
 import { cookiesFromBrowser, cookiesIntoBrowser } from './cookies.ts';
-import type {
-  AuthorizeOptions,
-  AuthorizeOutcome,
-  DeviceActivation,
-  DeviceActivationOutcome,
-  LoginDriver,
-} from './driver.ts';
-import {
-  type FormLoginOptions,
-  type HttpWalkExtras,
-  type HttpWalkSetup,
-  activationWalk,
-  authorizationWalk,
-  walkOverHttp,
-} from './form.ts';
-import type { HttpActuator } from './http-actuator.ts';
+import { HttpActuator } from './http-actuator.ts';
+import { HttpLoginDriver, type HttpLoginOptions, type HttpWalkExtras, type HttpWalkSetup } from './http-walk.ts';
 import type { LoginSession } from './session.ts';
-import type { BrowserPages } from './walk.ts';
+import type { BrowserPages } from './walk-settings.ts';
 import { walkFailure } from './walk-errors.ts';
 
-export interface AutoLoginOptions extends FormLoginOptions {
-  /** The browser the walks go on in (its username and password are the form driver's). */
+export interface AutoLoginOptions extends HttpLoginOptions {
+  /** The browser the walks go on in (its username and password are the HTTP walk's). */
   browser: Omit<BrowserLoginOptions, 'username' | 'password' | 'sharedSession' | 'sharedContext'>;
   /** Why there is no browser (no Chromium), when there is none. */
   browserUnavailable?: string;
@@ -75,62 +61,48 @@ export class BrowserPageMemory implements BrowserPages {
   }
 }
 
-export class AutoLoginDriver implements LoginDriver {
+/** The auto driver: the HTTP walk (http-walk.ts), and the browser to go on in from a page that needs it. */
+export class AutoLoginDriver extends HttpLoginDriver {
   readonly name = 'auto';
   readonly #memory: BrowserPages;
+  readonly #auto: AutoLoginOptions;
 
-  constructor(private readonly o: AutoLoginOptions) {
+  constructor(o: AutoLoginOptions) {
+    super(o);
+    this.#auto = o;
     this.#memory = o.memory ?? new BrowserPageMemory();
   }
 
   /** What a walk over HTTP gets to go on in the browser: the hand-over, and the browser walk's end. */
-  #extras(setup: HttpWalkSetup): (own: LoginSession) => HttpWalkExtras {
-    const browser = { ...this.o.browser, username: this.o.username, password: this.o.password };
-    return (own) => {
-      let opened: BrowserWalk | undefined;
-      const handOver = async (from: Actuator, reading: Reading, why: string): Promise<Actuator> => {
-        const page = (from as HttpActuator).page;
-        const where = `${reading.model.url.split('?')[0]} (HTTP ${reading.model.status})`;
-        if (this.o.browserUnavailable)
-          throw new HarnessError(
-            `this walk needs the browser on ${where} (${why}), and Chromium is not available: ` +
-              this.o.browserUnavailable,
-          );
-        if (!page) throw new HarnessError(`the walk was to go on in the browser on ${where}, but no page was fetched`);
-        this.o.onBrowser?.();
-        opened = await freshBrowserWalk(browser, walkOptions(browser, setup.stopAt, setup.stayWithin));
-        await cookiesIntoBrowser(own.jar, opened.context);
-        const actuator = browserActuator(browser, opened, from.position, `the page the browser went on from (${why})`);
-        await actuator.show(page);
-        return actuator;
-      };
-      return {
-        settings: { handOver, memory: this.#memory, ...stepsOf(browser) },
-        ended: async () => {
-          if (!opened) return;
-          // The browser's cookies go back to the jar: the next walk starts over HTTP where this one ended.
-          await cookiesFromBrowser(opened.context, own.jar).catch(() => undefined);
-          await opened.close();
-        },
-        failed: async (error, position) =>
-          opened ? browserWalkFailed('auto', opened, position, error) : walkFailure('auto', position, error),
-      };
+  protected override extras(setup: HttpWalkSetup, own: LoginSession): HttpWalkExtras {
+    const o = this.#auto;
+    const browser = { ...o.browser, username: o.username, password: o.password };
+    let opened: BrowserWalk | undefined;
+    const handOver = async (from: Actuator, reading: Reading, why: string): Promise<Actuator> => {
+      const page = from instanceof HttpActuator ? from.page : undefined;
+      const where = `${reading.model.url.split('?')[0]} (HTTP ${reading.model.status})`;
+      if (o.browserUnavailable)
+        throw new HarnessError(
+          `this walk needs the browser on ${where} (${why}), and Chromium is not available: ${o.browserUnavailable}`,
+        );
+      if (!page) throw new HarnessError(`the walk was to go on in the browser on ${where}, but no page was fetched`);
+      o.onBrowser?.();
+      opened = await freshBrowserWalk(browser, walkOptions(browser, setup.stopAt, setup.stayWithin));
+      await cookiesIntoBrowser(own.jar, opened.context);
+      const actuator = browserActuator(browser, opened, from.position, `the page the browser went on from (${why})`);
+      await actuator.show(page);
+      return actuator;
     };
-  }
-
-  authorize(authorizationUrl: string, stopAt: string[], options: AuthorizeOptions = {}): Promise<AuthorizeOutcome> {
-    const setup = authorizationWalk('auto', stopAt, options);
-    return walkOverHttp(
-      this.o,
-      options.session,
-      setup,
-      (walk) => walk.authorize(authorizationUrl, options),
-      this.#extras(setup),
-    );
-  }
-
-  activateDevice(activation: DeviceActivation): Promise<DeviceActivationOutcome> {
-    const setup = activationWalk('auto');
-    return walkOverHttp(this.o, activation.session, setup, (walk) => walk.activate(activation), this.#extras(setup));
+    return {
+      settings: { handOver, memory: this.#memory, ...stepsOf(browser) },
+      ended: async () => {
+        if (!opened) return;
+        // The browser's cookies go back to the jar: the next walk starts over HTTP where this one ended.
+        await cookiesFromBrowser(opened.context, own.jar).catch(() => undefined);
+        await opened.close();
+      },
+      failed: async (error, position) =>
+        opened ? browserWalkFailed('auto', opened, position, error) : walkFailure('auto', position, error),
+    };
   }
 }

@@ -237,15 +237,12 @@ function whileShown(locator: Locator, what: string, url: string) {
         try {
           return await act(Math.max(1, Math.round(Math.min(ACTION_SLICE_MS, left))));
         } catch (error) {
-          if ((error as Error)?.name !== 'TimeoutError') throw error;
+          if (!(error instanceof Error) || error.name !== 'TimeoutError') throw error;
           if (!(await locator.isVisible().catch(() => false)))
             throw new PageChanged(`${what} is no longer shown on ${url.split('?')[0]}`);
           if (performance.now() >= deadline) {
             // The message names the whole time the action was given, not its last slice.
-            (error as Error).message = (error as Error).message.replace(
-              /Timeout [\d.]+ms exceeded/,
-              `Timeout ${options.timeout}ms exceeded`,
-            );
+            error.message = error.message.replace(/Timeout [\d.]+ms exceeded/, `Timeout ${options.timeout}ms exceeded`);
             throw error;
           }
         }

@@ -6,13 +6,13 @@
  * MAX_TEXT), in the page, so a page of 50,000 buttons costs one pass.
  */
 import type { Locator, Page } from 'playwright-core';
+import { z } from 'zod';
 import {
   MAX_ALERTS,
   MAX_ALERT_TEXT,
   MAX_CONTROLS,
   MAX_FORMS,
   MAX_TEXT,
-  type PageAlert,
   type PageControl,
   type PageModel,
 } from './page.ts';
@@ -121,22 +121,48 @@ const READ_PAGE =
   };
 })`;
 
-interface Read {
-  forms: PageModel['forms'];
-  controls: PageControl[];
-  formsSeen: number;
-  controlsSeen: number;
-  headline: string;
-  text: string;
-  scripts: number;
-  alerts: PageAlert[];
-}
+/** A value the page may leave out (undefined, or null): absent in the model. */
+const absent = <T extends z.ZodType>(type: T) => type.nullish().transform((v) => v ?? undefined);
+const method = z.enum(['GET', 'POST']);
+
+/** What READ_PAGE returns, parsed: its keys in the order the page writes them. */
+const readSchema = z.object({
+  forms: z.array(z.object({ action: absent(z.string()), method, id: absent(z.string()) })),
+  controls: z.array(
+    z.object({
+      index: z.number(),
+      tag: z.enum(['input', 'button', 'select', 'textarea', 'a']),
+      type: z.string(),
+      name: absent(z.string()),
+      id: absent(z.string()),
+      value: z.string(),
+      text: z.string(),
+      autocomplete: absent(z.string()),
+      checked: z.boolean(),
+      disabled: z.boolean(),
+      visible: z.boolean(),
+      form: absent(z.number()),
+      scripted: z.boolean(),
+      menu: absent(z.boolean()),
+      formAction: absent(z.string()),
+      formMethod: absent(method),
+    }),
+  ),
+  formsSeen: z.number(),
+  controlsSeen: z.number(),
+  headline: z.string(),
+  text: z.string(),
+  scripts: z.number(),
+  alerts: z.array(z.object({ role: z.boolean(), errorClass: z.boolean(), text: z.string() })),
+});
 
 let snapshots = 0;
 
 /** Drops the keys whose value is undefined (the page returns them; the model's optional fields are absent instead). */
 function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as T;
+  const out = { ...o };
+  for (const key of Object.keys(out)) if (Reflect.get(out, key) === undefined) Reflect.deleteProperty(out, key);
+  return out;
 }
 
 /** A model of a page that shows no document of the IdP (Chromium's own error page, a blank page). */
@@ -158,8 +184,11 @@ export async function readLivePage(page: Page, status: number): Promise<{ model:
     maxAlertText: MAX_ALERT_TEXT,
     errorBox: ERROR_BOX.source,
   });
-  const read = (await page.evaluate(`${READ_PAGE}(${args})`).catch(() => undefined)) as Read | undefined;
-  if (!read) return { model: emptyModel(url, status), snapshot };
+  const raw: unknown = await page.evaluate(`${READ_PAGE}(${args})`).catch(() => undefined);
+  // Nothing read (the page went away under the reading), or not what READ_PAGE returns: an empty page.
+  const parsed = raw === undefined ? undefined : readSchema.safeParse(raw);
+  if (!parsed?.success) return { model: emptyModel(url, status), snapshot };
+  const read = parsed.data;
   const cut = [
     read.formsSeen > read.forms.length ? `the first ${read.forms.length} of ${read.formsSeen} forms` : '',
     read.controlsSeen > read.controls.length

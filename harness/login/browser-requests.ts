@@ -2,15 +2,15 @@
  * A browser walk's requests, apart from the walk's own state: its options (what it intercepts, where its evidence
  * goes), what becomes of each request it intercepts (`intercept`: the redirect to the redirect_uri caught, requests
  * off the allowed origins blocked, assets not sent), the form a POST authorization request is sent with, the headers
- * a page fetched over HTTP is shown with, the response parameters of a form_post, and a document shown with the
- * origin policy's Content-Security-Policy.
+ * a page fetched over HTTP is shown with, the redirects a walk records, the response parameters of a form_post, and
+ * a document shown with the origin policy's Content-Security-Policy.
  */
-import type { CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Page, Request } from 'playwright-core';
 import type { OriginPolicy } from '../http/origin.ts';
 import type { HttpEvidence } from '../scenario/results.ts';
 import type { RedirectEnd } from './actuator.ts';
 import type { PausedRequest } from './browser-tab.ts';
-import { isRedirectTo, responseParams } from './driver.ts';
+import { type RedirectRecord, isRedirectTo, responseParams } from './driver.ts';
 
 /** How a walk ended before the driver stopped it: at the redirect_uri, or at the edge of `stayWithin`. */
 export type WalkEnd = RedirectEnd | { kind: 'left'; url: string } | { kind: 'refused'; url: string; reason: string };
@@ -168,6 +168,35 @@ export function headerRecord(headers: readonly { name: string; value: string }[]
     record[key] = key in record ? `${record[key]}${key === 'set-cookie' ? '\n' : ', '}${value}` : value;
   }
   return record;
+}
+
+/**
+ * The redirect a request of the page follows, when it follows one of a top-level navigation: the method and URL of the
+ * request it answered, its status and where it sent the page (as the form driver reports them), once its response is
+ * known; undefined for any other request.
+ */
+export function redirectRecord(
+  request: Request,
+  page: Page,
+  user: { username: string; password: string } | undefined,
+): Promise<RedirectRecord | undefined> | undefined {
+  const from = request.redirectedFrom();
+  if (!from?.isNavigationRequest() || from.frame() !== page.mainFrame()) return undefined;
+  return from.response().then(
+    (response) =>
+      response
+        ? {
+            method: from.method(),
+            url: from.url(),
+            status: response.status(),
+            location: request.url(),
+            ...(from.method() === 'POST' && user
+              ? { credentials: carriesPassword(from.postData(), user.password, user.username) }
+              : {}),
+          }
+        : undefined,
+    () => undefined,
+  );
 }
 
 /** A form field or JSON member named like a password. */

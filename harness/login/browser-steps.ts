@@ -9,7 +9,7 @@ import { PreconditionError } from '../scenario/failures.ts';
 import type { BrowserActuator } from './browser-actuator.ts';
 import { firstLine } from './browser-requests.ts';
 import type { PageKind } from './driver.ts';
-import type { StepsResult } from './walk.ts';
+import type { StepsResult } from './walk-settings.ts';
 
 /** How long an optional step waits for its element by default. */
 export const OPTIONAL_STEP_MS = 2_000;

@@ -5,7 +5,6 @@
  * loaded, navigations off the `stayWithin` origin blocked, each main-frame response recorded as a
  * transcript, and screenshots on request.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
 import { PreconditionError } from '../scenario/failures.ts';
 import { DEFAULT_LIMITS } from '../http/limits.ts';
@@ -15,22 +14,17 @@ import {
   SUBMIT_FORM,
   type WalkEnd,
   type WalkOptions,
-  carriesPassword,
   firstLine,
   headerRecord,
   intercept,
   lowerCase,
+  redirectRecord,
   replayHeaders,
   showWithCsp,
 } from './browser-requests.ts';
 import { type PausedRequest, Tab, type TabClient, idleTabsOf } from './browser-tab.ts';
 import type { FetchedPage } from './http-actuator.ts';
-
-/** How long to wait for a click to start a navigation before taking it as an in-page change. */
-const NAVIGATION_START_MS = 1_000;
-/** How long a page that changes in place must make no request before it is read again. */
-const NETWORK_QUIET_MS = 150;
-const NETWORK_WAIT_MS = 5_000;
+import { PageActivity } from './browser-settle.ts';
 
 export class BrowserWalk implements TabClient {
   readonly requests: RequestRecord[] = [];
@@ -43,21 +37,19 @@ export class BrowserWalk implements TabClient {
   readonly #endedPromise = new Promise<void>((resolve) => {
     this.#ended = resolve;
   });
-  #navigations = 0;
+  /** Navigations and requests of the page: when it has settled after an action (browser-settle.ts). */
+  readonly #activity: PageActivity;
   #document: Response | undefined;
   /** The navigation count when the first page answered an HTTP error without a body. */
   #bodilessErrorAt: number | undefined;
   #closed = false;
   /** The URL of the fetched page just shown (its response is not recorded again). */
   #shown: string | undefined;
-  /** Requests of the page in flight, and when the last one started or ended. */
-  #inflight = 0;
   /**
    * The headers each document was served with, by URL, where the walk changed them on the way to the page (the origin
    * policy's Content-Security-Policy added, a fetched page replayed): what the IdP sent is what is recorded and judged.
    */
   readonly #served = new Map<string, Record<string, string>>();
-  #lastNetwork = 0;
 
   private constructor(
     private readonly tab: Tab,
@@ -69,7 +61,9 @@ export class BrowserWalk implements TabClient {
      * through this for the next fresh walk.
      */
     private readonly giveBack?: (context: BrowserContext) => void,
-  ) {}
+  ) {
+    this.#activity = new PageActivity(tab.page, o.timeoutMs, () => this.#end !== undefined, this.#endedPromise);
+  }
 
   get context(): BrowserContext {
     return this.tab.context;
@@ -148,27 +142,9 @@ export class BrowserWalk implements TabClient {
    * and URL of the request it answered, its status and where it sent the page), as the form driver reports them.
    */
   requested(request: Request): void {
-    this.#inflight++;
-    this.#lastNetwork = performance.now();
-    const from = request.redirectedFrom();
-    if (!from?.isNavigationRequest() || from.frame() !== this.page.mainFrame()) return;
-    this.#redirects.push(
-      from.response().then(
-        (response) =>
-          response
-            ? {
-                method: from.method(),
-                url: from.url(),
-                status: response.status(),
-                location: request.url(),
-                ...(from.method() === 'POST' && this.o.user
-                  ? { credentials: carriesPassword(from.postData(), this.o.user.password, this.o.user.username) }
-                  : {}),
-              }
-            : undefined,
-        () => undefined,
-      ),
-    );
+    this.#activity.requested();
+    const redirect = redirectRecord(request, this.page, this.o.user);
+    if (redirect) this.#redirects.push(redirect);
   }
 
   /** The redirects so far, in order. */
@@ -180,7 +156,7 @@ export class BrowserWalk implements TabClient {
   async paused(event: PausedRequest): Promise<void> {
     const { request } = event;
     const { url, navigation, block, quiet, end, learned } = intercept(event, this.tab.mainFrameId, this.o);
-    if (navigation) this.#navigations++;
+    if (navigation) this.#activity.navigated();
     const record: RequestRecord = { url, method: request.method, type: event.resourceType, navigation };
     this.requests.push(record);
     if (learned) this.o.recorder.learn?.(learned);
@@ -252,20 +228,7 @@ export class BrowserWalk implements TabClient {
 
   /** A request of the page finished or failed. */
   settled(): void {
-    this.#inflight = Math.max(0, this.#inflight - 1);
-    this.#lastNetwork = performance.now();
-  }
-
-  /**
-   * Waits until the page has had no request in flight for NETWORK_QUIET_MS (a page that signs in by XHR, then asks for
-   * the profile, then re-renders), at most NETWORK_WAIT_MS (a page may keep a request open: long polling).
-   */
-  async #networkQuiet(): Promise<void> {
-    const deadline = performance.now() + Math.min(this.o.timeoutMs, NETWORK_WAIT_MS);
-    while (!this.#end && performance.now() < deadline) {
-      if (this.#inflight === 0 && performance.now() - this.#lastNetwork >= NETWORK_QUIET_MS) return;
-      await sleep(25);
-    }
+    this.#activity.settled();
   }
 
   /** Resolves when the walk ends by itself (the redirect caught, or the origin left). */
@@ -290,7 +253,7 @@ export class BrowserWalk implements TabClient {
         // page.
         if (this.#end) return;
         if (/ERR_HTTP_RESPONSE_CODE_FAILURE/.test(firstLine(error))) {
-          this.#bodilessErrorAt = this.#navigations;
+          this.#bodilessErrorAt = this.#activity.navigations;
           return;
         }
         throw new PreconditionError(`the browser could not open ${url}: ${firstLine(error)}`);
@@ -319,43 +282,20 @@ export class BrowserWalk implements TabClient {
    * Run an action that may navigate (a click, a submit) and wait for what follows: the walk's end,
    * the new page's load, or — when no navigation starts within a second — nothing.
    */
-  async settle(action: () => Promise<void>): Promise<void> {
-    const before = this.#navigations;
-    const loaded = this.page.waitForEvent('load', { timeout: this.o.timeoutMs }).then(
-      () => undefined,
-      () => undefined,
-    );
-    await Promise.race([action(), this.ended]);
-    if (this.#end) return;
-    const started = await this.#until(() => this.#navigations > before, NAVIGATION_START_MS);
-    if (started) await Promise.race([loaded, this.ended]);
-    // No navigation: the page changes in place, often after requests of its own (a sign-in by XHR).
-    else await this.#networkQuiet();
+  settle(action: () => Promise<void>): Promise<void> {
+    return this.#activity.settle(action);
   }
 
   /** Waits briefly for a navigation (a script or a meta refresh may redirect after the load). */
-  async quiet(ms = 500): Promise<boolean> {
-    const before = this.#navigations;
-    const loaded = this.page.waitForEvent('load', { timeout: this.o.timeoutMs }).then(
-      () => undefined,
-      () => undefined,
-    );
-    const started = await this.#until(() => this.#navigations > before, ms);
-    if (started) await Promise.race([loaded, this.ended]);
-    return started;
-  }
-
-  async #until(test: () => boolean, ms: number): Promise<boolean> {
-    const deadline = performance.now() + ms;
-    while (!test() && !this.#end && performance.now() < deadline) await sleep(25);
-    return test() || this.#end !== undefined;
+  quiet(ms = 500): Promise<boolean> {
+    return this.#activity.quiet(ms);
   }
 
   /**
    * Chromium shows its own error page (an HTTP error without a body, a failed navigation), not a document of the IdP.
    */
   get showsBrowserError(): boolean {
-    return this.page.url().startsWith('chrome-error:') || this.#bodilessErrorAt === this.#navigations;
+    return this.page.url().startsWith('chrome-error:') || this.#bodilessErrorAt === this.#activity.navigations;
   }
 
   /** The URL of the last document the IdP served (the page's URL, unless Chromium shows its own error page). */

@@ -11,6 +11,7 @@
 import type { BrowserContext } from 'playwright-core';
 import type { BrowserStep } from '../config/load.ts';
 import { OffOriginError } from '../http/client.ts';
+import { HarnessError } from '../scenario/failures.ts';
 import type { OriginPolicy } from '../http/origin.ts';
 import type { LoginWalk } from '../scenario/results.ts';
 import { BrowserActuator } from './browser-actuator.ts';
@@ -26,7 +27,8 @@ import type {
   PageKind,
 } from './driver.ts';
 import { type BrowserState, type LoginSession, sessionFor, walkOn } from './session.ts';
-import { PageWalk, type WalkSettings } from './walk.ts';
+import { PageWalk } from './walk.ts';
+import type { WalkSettings } from './walk-settings.ts';
 import { WalkPosition, walkFailure } from './walk-errors.ts';
 import { WalkRecord } from './walk-record.ts';
 
@@ -123,7 +125,12 @@ export function stepsOf(o: BrowserLoginOptions): Pick<WalkSettings, 'steps'> {
     ...(o.log ? { log: o.log } : {}),
   };
   return {
-    steps: { run: (a, decision, passed) => runSteps(a as BrowserActuator, options, decision, passed) },
+    steps: {
+      run: (a, decision, passed) => {
+        if (!(a instanceof BrowserActuator)) throw new HarnessError('the configured login steps run in the browser');
+        return runSteps(a, options, decision, passed);
+      },
+    },
   };
 }
 

@@ -24,9 +24,11 @@ import {
   type PageReference,
   type PageForm,
   type PageModel,
-  isSubmit,
 } from './page.ts';
 import { ERROR_BOX, HIDDEN_BOX } from './words.ts';
+
+/** A form's submitted values (form-data.ts), where the readers of pages have always found them. */
+export { formValues } from './form-data.ts';
 
 /** How deep the reader tracks nesting; deeper elements are read as part of the deepest one tracked. */
 export const MAX_DEPTH = 256;
@@ -47,7 +49,9 @@ interface Frame {
   noscript?: boolean;
 }
 
-const CONTROL_TAGS = new Set(['input', 'button', 'select', 'textarea', 'a']);
+const CONTROL_TAGS = new Set<string>(['input', 'button', 'select', 'textarea', 'a'] satisfies PageControl['tag'][]);
+/** Whether an element of this name is a control the model keeps. */
+const isControlTag = (name: string): name is PageControl['tag'] => CONTROL_TAGS.has(name);
 const VOID = new Set([
   'area',
   'base',
@@ -235,8 +239,8 @@ export function readPage(html: string, url: string, status: number): PageModel {
       if (open >= 0) popTo(open);
     }
     let control: PageControl | undefined;
-    if (CONTROL_TAGS.has(name) && (name !== 'a' || a.href !== undefined || 'onclick' in a || a.role === 'button')) {
-      control = newControl(name as PageControl['tag'], a);
+    if (isControlTag(name) && (name !== 'a' || a.href !== undefined || 'onclick' in a || a.role === 'button')) {
+      control = newControl(name, a);
       if (cut) return;
     }
     if (VOID.has(name) || (tag.selfClosing && name !== 'form')) return;
@@ -363,39 +367,4 @@ function referenceOf(name: string, a: Record<string, string>): PageReference | u
   if ((name === 'a' || name === 'area') && a.href) return { kind: 'link', tag: name, url: a.href, ...extra };
   if (name === 'form' && a.action) return { kind: 'link', tag: name, url: a.action, ...extra };
   return undefined;
-}
-
-/**
- * The values a browser submits for `form` (HTML's form data set): named, enabled controls of the
- * form; checkboxes and radios only when checked; no buttons except the one pressed; `overrides`
- * replace values (and are added when the form has no such field); `check` ticks checkboxes.
- */
-export function formValues(
-  model: PageModel,
-  form: number,
-  overrides: Record<string, string> = {},
-  pressed?: PageControl,
-  check: PageControl[] = [],
-): [string, string][] {
-  const out: [string, string][] = [];
-  for (const c of model.controls) {
-    if (
-      c.form !== form ||
-      !c.name ||
-      c.disabled ||
-      c.tag === 'a' ||
-      c.tag === 'button' ||
-      isSubmit(c) ||
-      c.type === 'button' ||
-      c.type === 'reset'
-    )
-      continue;
-    const ticked = c.checked || check.includes(c);
-    if ((c.type === 'checkbox' || c.type === 'radio') && !ticked) continue;
-    const value = (c.type === 'checkbox' || c.type === 'radio') && c.value === '' ? 'on' : c.value;
-    out.push([c.name, Object.hasOwn(overrides, c.name) ? overrides[c.name]! : value]);
-  }
-  for (const [name, value] of Object.entries(overrides)) if (!out.some(([n]) => n === name)) out.push([name, value]);
-  if (pressed?.name && !pressed.disabled) out.push([pressed.name, pressed.value]);
-  return out;
 }

@@ -19,7 +19,8 @@ import {
   USE_BROWSER,
 } from './actuator.ts';
 import { type PageKind, type PageVisit, type RedirectRecord, isRedirectTo, responseParams } from './driver.ts';
-import { formValues, readPage } from './html.ts';
+import { formValues } from './form-data.ts';
+import { readPage } from './html.ts';
 import { type PageControl, type PageModel, classify, whyNotSubmittable } from './page.ts';
 import type { LoginSession } from './session.ts';
 import type { WalkPosition } from './walk-errors.ts';

@@ -11,7 +11,7 @@ import type { WalkRecorder } from './browser-requests.ts';
 import type { LoginDriver } from './driver.ts';
 import { FormLoginDriver } from './form.ts';
 import type { BrowserState, LoginSession } from './session.ts';
-import type { BrowserPages } from './walk.ts';
+import type { BrowserPages } from './walk-settings.ts';
 
 /** What a scenario's run offers a driver besides HTTP: the browser, evidence, the time limit. */
 export interface DriverEnvironment {

@@ -21,7 +21,6 @@ export class LoginSession {
   jar = newJar();
   /** The browser driver's state after the last walk through it, when there was one. */
   browserState: BrowserState | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
   /**
    * Whether the IdP remembers a sign-in on this session: false once a walk that started from a
    * signed-in state still had to sign in. The run's shared session then stops being shared (its
@@ -51,15 +50,40 @@ export class LoginSession {
     }
   }
 
+  /** Whether a walk is on this session now, and the walks waiting for their turn (first come, first served). */
+  #busy = false;
+  readonly #waiting: (() => void)[] = [];
+
   /**
-   * Runs one walk at a time on this session: an IdP keeps one server-side session per cookie, and
-   * two interactions on it at once can spoil each other (oidc-provider answers the second one's
-   * resume with an error). Walks on fresh sessions never wait.
+   * Takes this session for one walk: an IdP keeps one server-side session per cookie, and two interactions on it at
+   * once can spoil each other (oidc-provider answers the second one's resume with an error). Returns nothing when the
+   * session was free (the walk has it now), else the promise of its turn; `leave()` when the walk ends. Walks on fresh
+   * sessions never wait. Not a wrapper around the walk: a walk that finds the session free goes on without a pause.
    */
-  exclusive<T>(walk: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(walk, walk);
-    this.#queue = run.catch(() => undefined);
-    return run;
+  enter(): Promise<void> | undefined {
+    if (!this.#busy) {
+      this.#busy = true;
+      return undefined;
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** The walk that entered has ended: the next one waiting gets the session. */
+  leave(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#busy = false;
+  }
+
+  /** Runs `walk` when it is its turn on this session (enter, then leave when it ends). */
+  async exclusive<T>(walk: () => Promise<T>): Promise<T> {
+    const turn = this.enter();
+    if (turn) await turn;
+    try {
+      return await walk();
+    } finally {
+      this.leave();
+    }
   }
 
   /**

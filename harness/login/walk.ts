@@ -27,83 +27,15 @@ import type {
   PageKind,
   PageVisit,
 } from './driver.ts';
-import { type PageClass, type PageControl, type PageModel, describeError, says } from './page.ts';
-import type { WalkPosition } from './walk-errors.ts';
-import { type WalkRecord, stepOn } from './walk-record.ts';
+import { type PageControl, says } from './page.ts';
+import type { StepsResult, WalkSettings } from './walk-settings.ts';
+import { asksNothing, renderedByScript, stopReason } from './walk-stops.ts';
+import { stepOn } from './walk-record.ts';
 
 /** The most actions (a fill-and-submit, a click) one walk takes. */
 export const MAX_ACTIONS = 15;
 
 const STEPS_LEFT_LOGIN = 'the login form is still shown after the configured steps (do the steps fill and submit it?)';
-
-/** The configured steps an actuator runs (the browser's), and what they did. */
-export interface StepsResult {
-  failed?: string;
-  decided: boolean;
-  /** The page, once rendered, was no sign-in page: the steps were not run there. */
-  notRun?: boolean;
-}
-
-/** Hands the walk over to the browser from the page `reading` is of (the auto driver): the actuator that goes on. */
-export type HandOver = (from: Actuator, reading: Reading, why: string) => Promise<Actuator>;
-
-export interface WalkSettings {
-  username: string;
-  password: string;
-  /** Configured browser steps: run where the page asks for a sign-in (by the browser; over HTTP, handed over). */
-  steps?: {
-    run(
-      actuator: Actuator,
-      decision: 'approve' | 'deny',
-      passed: (kind: PageKind) => Promise<void>,
-    ): Promise<StepsResult>;
-  };
-  handOver?: HandOver;
-  /** The run's memory of pages that needed the browser (auto.ts): such a page is handed over at once. */
-  memory?: BrowserPages;
-  /** Where the walk is, for an error that names the page, the element and the step (walk-errors.ts). */
-  position: WalkPosition;
-  record: WalkRecord;
-}
-
-/** Pages an earlier walk needed the browser on: later walks that meet them go to the browser at once. */
-export interface BrowserPages {
-  /** Why an earlier walk needed the browser on this page (for this decision), or undefined. */
-  recall(reading: Reading, decision: 'approve' | 'deny'): string | undefined;
-  remember(reading: Reading, decision: 'approve' | 'deny', why: string): void;
-}
-
-/** Why a page with nothing to act on stopped the walk. */
-function stopReason(a: Actuator, model: PageModel, cls: PageClass, decision: 'approve' | 'deny'): string {
-  const cut = model.truncated ? ` (${model.truncated})` : '';
-  if (cls.kind === 'error') return `${describeError(model, cls.alert)}${cut}`;
-  if (cls.kind === 'consent') {
-    return decision === 'deny'
-      ? `a page that asks for access but offers no deny, cancel or abort control (HTTP ${model.status})${cut}`
-      : `a page that asks for access but offers no approving control (HTTP ${model.status})${cut}`;
-  }
-  if (cls.kind === 'other' && !cls.controls && model.scripts > 0) {
-    return a.renderWait
-      ? `a page with no login form and no ${decision} control (HTTP ${model.status}; ${a.renderWait})${cut}`
-      : `a page without a form or button that runs scripts (HTTP ${model.status}): a page rendered by script ` +
-          `cannot be used without running it; ${USE_BROWSER}${cut}`;
-  }
-  const what =
-    model.forms.length || (cls.kind === 'other' && cls.controls)
-      ? 'a page with controls the driver does not recognize as login or consent'
-      : 'a page without a form';
-  return `${what} (HTTP ${model.status})${cut}`;
-}
-
-/** A page that asks the user for nothing (EndPage.asksNothing): an error page, or one with no control to act on. */
-function asksNothing(a: Actuator, r: Reading): boolean {
-  return r.cls.kind === 'error' || (r.cls.kind === 'other' && !r.cls.controls && !renderedByScript(a, r));
-}
-
-/** A page that shows nothing to act on and runs scripts: over HTTP, rendered by script (nothing to read yet). */
-function renderedByScript(a: Actuator, r: Reading): boolean {
-  return a.name === 'http' && r.cls.kind === 'other' && !r.cls.controls && r.model.scripts > 0;
-}
 
 export class PageWalk {
   readonly pages: PageKind[] = [];
@@ -133,6 +65,11 @@ export class PageWalk {
 
   get consentShown(): boolean {
     return this.pages.includes('consent');
+  }
+
+  /** How the actuator's walk ended, read afresh (an action since the last look may have ended it). */
+  #end(): ActuatorEnd | undefined {
+    return this.#a.end;
   }
 
   /** Reads the page (the actuator notes where the walk is). */
@@ -298,7 +235,7 @@ export class PageWalk {
         }
       }
       const reading = await this.#read(false);
-      const end = this.#a.end as ActuatorEnd | undefined;
+      const end = this.#end();
       // A form_post form taken off the page over HTTP: the browser shows whether the page submits it by itself.
       if (end?.kind === 'redirect' && end.taken && (await this.#handOver(reading, FORM_POST_PAGE))) continue;
       if (end) break;

@@ -1,12 +1,13 @@
 /**
- * A shortcut never changes a verdict (flows/shared-walk.ts): a walk from the run's shared session that does not reach
- * the redirect URI is done again on a fresh session, with a walk record; other walks are walked once, as asked.
+ * A shortcut never changes a verdict (flows/flows.ts, sharedOrFresh): a walk from the run's shared session that does
+ * not reach the redirect URI is done again on a fresh session, with a walk record; other walks are walked once, as
+ * asked.
  */
 import { describe, expect, it } from 'vitest';
 import { PreconditionError } from '../../harness/scenario/failures.ts';
 import type { AuthorizeOptions, AuthorizeOutcome } from '../../harness/login/driver.ts';
 import { LoginSession } from '../../harness/login/session.ts';
-import { sharedOrFresh } from '../../harness/flows/shared-walk.ts';
+import { sharedOrFresh } from '../../harness/flows/flows.ts';
 
 const redirect: AuthorizeOutcome = { kind: 'redirect', url: 'https://app/cb?code=c', params: { code: 'c' }, pages: [] };
 const page: AuthorizeOutcome = {

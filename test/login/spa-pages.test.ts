@@ -3,7 +3,7 @@
  * - the page an already signed-in user gets ("signed in as alice — Continue / Logout") is no error page: Logout is an
  *   account control, not an error box, and Continue is its one choice;
  * - a walk from a shared session whose configured steps do not fit the signed-in page is done again on a fresh session
- *   (shared-walk.ts), and the walk record says so;
+^ *   (flows/flows.ts, sharedOrFresh), and the walk record says so;
  * - what a walk throws names the page, the element and the step: a button that is never clickable, a page that
  *   navigates away as its button is pressed, a dropped connection, a form action that is not a URL.
  */
@@ -20,7 +20,7 @@ import { readPage } from '../../harness/login/html.ts';
 import { classify } from '../../harness/login/page.ts';
 import { LoginSession } from '../../harness/login/session.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
-import { sharedOrFresh } from '../../harness/flows/shared-walk.ts';
+import { sharedOrFresh } from '../../harness/flows/flows.ts';
 import { loopbackFetch } from '../support/loopback-fetch.ts';
 import { USER } from './fixtures.ts';
 import { type SpaFixture, type SpaFixtures, signedInPage, startSpaFixtures } from './spa-fixtures.ts';
