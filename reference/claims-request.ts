@@ -3,7 +3,7 @@
  * members name the claims the client asks to be returned there. Only the names are kept; a claim
  * this server has for the user is returned when asked for, whatever the scope.
  */
-import { invalidRequest } from './http/errors.ts';
+import { invalidRequest } from './oauth-error.ts';
 import type { UserConfig } from './options.ts';
 import type { RequestedClaims } from './store/store.ts';
 

@@ -7,7 +7,7 @@
 import type { ServerContext } from './context.ts';
 import type { Flaws } from './flaws.ts';
 import { REQUIRED_ID_TOKEN_ALG, type SigningAlg } from './keys.ts';
-import { OAuthError } from './http/errors.ts';
+import { OAuthError } from './oauth-error.ts';
 import {
   type ClientAuthMethod,
   type GrantType,

@@ -1,7 +1,7 @@
 /** Scope parsing, server-side scope validation (SPEC errors 4) and the claims each scope releases (OIDC Core §5.4). */
 import type { Flaws } from './flaws.ts';
 import type { UserConfig } from './options.ts';
-import { invalidRequest, invalidScope } from './http/errors.ts';
+import { invalidRequest, invalidScope } from './oauth-error.ts';
 import { hasScopeToken, scopeTokens } from '../protocol/scope.ts';
 import { SCOPE_TOKEN_FORMAT } from '../protocol/syntax.ts';
 

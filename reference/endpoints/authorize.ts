@@ -10,7 +10,7 @@ import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { essentialAcrValues, parseClaimsRequest } from '../claims-request.ts';
 import { paramsFromPairs, parseBody, type Params } from '../http/body.ts';
-import { invalidRequest, invalidScope, OAuthError, unauthorizedClient } from '../http/errors.ts';
+import { invalidRequest, invalidScope, OAuthError, unauthorizedClient } from '../oauth-error.ts';
 import { authorizationEndpointCors } from '../http/cors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
 import { someClientEnables, type RegisteredClient } from '../options.ts';
@@ -36,7 +36,7 @@ import type { Endpoint } from './endpoint.ts';
 import { answerClient, needsConsent, showLogin } from './interaction.ts';
 import { currentSession } from './login-session.ts';
 import { authorizationParameters } from './pushed-request.ts';
-import { withRequestObject } from '../request-object.ts';
+import { withRequestObject } from './request-object.ts';
 
 export const authorizeEndpoint: Endpoint = {
   mount(router, server) {

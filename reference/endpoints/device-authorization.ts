@@ -6,7 +6,7 @@
 import type { ServerContext } from '../context.ts';
 import { parseBody } from '../http/body.ts';
 import { authenticateClient } from '../http/client-auth.ts';
-import { OAuthError, unauthorizedClient } from '../http/errors.ts';
+import { OAuthError, unauthorizedClient } from '../oauth-error.ts';
 import { noStore } from '../http/headers.ts';
 import { DEVICE_GRANT, type RegisteredClient } from '../options.ts';
 import { grantScope } from '../scopes.ts';

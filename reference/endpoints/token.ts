@@ -10,7 +10,7 @@ import { parseBody, type BodyEncoding, type Params } from '../http/body.ts';
 import { ASSERTION_ALGS, authenticate } from '../http/client-assertion.ts';
 import { DPOP_ALGS, tokenEndpointProof, tokenRequestBinding } from '../http/dpop.ts';
 import { requestedResource } from '../http/resource.ts';
-import { invalidRequest, OAuthError, unauthorizedClient } from '../http/errors.ts';
+import { invalidRequest, OAuthError, unauthorizedClient } from '../oauth-error.ts';
 import { noStore } from '../http/headers.ts';
 import type { ServerContext } from '../context.ts';
 import { findGrant, GRANTS } from '../grants/index.ts';

@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { Context } from 'koa';
-import { invalidRequest } from './errors.ts';
+import { invalidRequest } from '../oauth-error.ts';
 
 /** Request parameters: one string per name, no prototype. */
 export type Params = Readonly<Record<string, string>>;

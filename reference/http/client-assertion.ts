@@ -10,7 +10,7 @@ import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from
 import type { ServerContext } from '../context.ts';
 import type { Params } from './body.ts';
 import { type AuthenticatedClient, authenticateClient } from './client-auth.ts';
-import { invalidClient, invalidRequest } from './errors.ts';
+import { invalidClient, invalidRequest } from '../oauth-error.ts';
 import { CLIENT_ASSERTION_TYPE } from '../../protocol/grants.ts';
 
 export { CLIENT_ASSERTION_TYPE } from '../../protocol/grants.ts';

@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { accessTokenHash } from '../../protocol/token-hash.ts';
 import type { ServerContext } from '../context.ts';
-import { OAuthError } from './errors.ts';
+import { OAuthError } from '../oauth-error.ts';
 
 /** Proof algorithms this server accepts and advertises (dpop_signing_alg_values_supported). */
 export const DPOP_ALGS = ['ES256', 'PS256', 'RS256', 'EdDSA'];
