@@ -2,7 +2,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerContext } from '../context.ts';
 import { currentBinding } from '../http/dpop.ts';
-import { isPublicClient, type RegisteredClient } from '../options.ts';
+import { clientEnables, isPublicClient, type RegisteredClient } from '../options.ts';
 import { hasScope, parseScope } from '../scopes.ts';
 import { requestedClaimValues } from '../claims-request.ts';
 import type { RefreshRecord, RequestedClaims } from '../store/store.ts';
@@ -103,7 +103,7 @@ export async function issueUserTokens(
   issuance: Issuance & { grantId: string; authTime: number },
 ): Promise<TokenResponse> {
   const response = await issueTokens(server, issuance);
-  if ((issuance.client.grantTypes as readonly string[]).includes('refresh_token')) {
+  if (clientEnables(issuance.client, 'refresh_token')) {
     await addRefreshToken(server, response, issuance);
   }
   return response;
