@@ -50,8 +50,7 @@ export function essentialAcrValues(value: string): string[] | undefined {
 /** The user's values of the named claims that this server holds. */
 export function requestedClaimValues(user: UserConfig, names: readonly string[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of names ?? [])
-    if (Object.hasOwn(user.claims, name)) out[name] = user.claims[name as keyof UserConfig['claims']];
+  for (const name of names ?? []) if (Object.hasOwn(user.claims, name)) out[name] = user.claims[name];
   return out;
 }
 

@@ -74,7 +74,7 @@ export const invalidClient = (description: string) =>
 export function toOAuthError(err: unknown): OAuthError {
   if (err instanceof OAuthError) return err;
   // Koa and node errors that describe the client's fault (e.g. a malformed URL) carry a 4xx status.
-  const status = (err as { status?: unknown } | null)?.status;
+  const status = typeof err === 'object' && err !== null && 'status' in err ? err.status : undefined;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const description = status === 405 ? 'method not allowed' : 'the request could not be processed';
     return new OAuthError('invalid_request', description, { status });

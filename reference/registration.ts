@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ServerContext } from './context.ts';
 import type { Flaws } from './flaws.ts';
 import { REQUIRED_ID_TOKEN_ALG, SIGNING_ALGS } from './keys.ts';
+import { JSON_OBJECT } from './json.ts';
 import { OAuthError } from './oauth-error.ts';
 import {
   type ClientAuthMethod,
@@ -111,9 +112,6 @@ const CLIENT_METADATA = z.object({
 });
 
 export type ClientMetadata = z.infer<typeof CLIENT_METADATA>;
-
-/** The request body as a JSON object (RFC 7591 §3.1), or undefined for anything else. */
-const JSON_OBJECT = z.record(z.string(), z.unknown());
 
 /**
  * RFC 7591 §2: validates a registration (or an update's) metadata and fills in the defaults.

@@ -69,10 +69,10 @@ export function claimsForScope(
   extra?: Readonly<Record<string, readonly string[]>>,
 ): Partial<UserConfig['claims']> {
   const granted = new Set(scope.split(' '));
-  const claims: Record<string, unknown> = {};
+  const claims: Partial<UserConfig['claims']> = {};
   for (const [scopeName, names] of Object.entries(scopeClaimMap(extra))) {
     if (!granted.has(scopeName) && !flaws.has('claims-overshare')) continue;
     for (const name of names) if (user.claims[name] !== undefined) claims[name] = user.claims[name];
   }
-  return claims as Partial<UserConfig['claims']>;
+  return claims;
 }

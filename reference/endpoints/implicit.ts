@@ -60,7 +60,8 @@ export async function implicitResponse(
   return {
     ...(code === undefined ? {} : { code }),
     access_token: rest.access_token,
-    token_type: rest.token_type,
+    // Flaw token-type-missing: the token response has none, and the redirect says so as it always did ("undefined").
+    token_type: String(rest.token_type),
     expires_in: String(rest.expires_in),
     scope,
     ...(parts.idToken && idToken !== undefined ? { id_token: idToken } : {}),

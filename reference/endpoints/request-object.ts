@@ -79,7 +79,7 @@ async function verifiedClaims(server: ServerContext, client: RegisteredClient, r
     }
     if (alg === 'none') throw invalidObject('is unsigned (alg none); this server takes signed request objects only');
     if (!client.jwks) throw invalidObject('is signed, but the client has registered no keys to verify it with');
-    const jwks = createLocalJWKSet(client.jwks as never);
+    const jwks = createLocalJWKSet(client.jwks);
     return (await jwtVerify(request, jwks, { ...checks, algorithms: REQUEST_OBJECT_ALGS })).payload;
   } catch (err) {
     if (err instanceof OAuthError) throw err;

@@ -84,8 +84,7 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
   // RFC 6749 §5.1: token_type is REQUIRED; the flaw leaves it out of a Bearer token's response (a DPoP-bound one keeps
   // its token_type DPoP, which RFC 9449 §5 asks for and dpop.token-bound judges: one flaw, one rule).
   if (server.variants.has('token-scope-omitted') && sameScope(issuance.requestedScope, scope)) delete response.scope;
-  if (server.flaws.has('token-type-missing') && response.token_type !== 'DPoP')
-    delete (response as Partial<TokenResponse>).token_type;
+  if (server.flaws.has('token-type-missing') && response.token_type !== 'DPoP') delete response.token_type;
   return response;
 }
 

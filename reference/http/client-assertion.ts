@@ -64,7 +64,7 @@ async function authenticateByAssertion(
   const { flaws } = server;
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks as never), {
+    ({ payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks), {
       algorithms: ASSERTION_ALGS,
       issuer: clientId,
       subject: clientId,
