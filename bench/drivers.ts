@@ -23,6 +23,7 @@ import {
   withDriver,
   withRunningIdp,
 } from '../interop/matrix.ts';
+import { messageOf } from '../interop/support.ts';
 
 export const DRIVERS: readonly DriverName[] = ['form', 'auto', 'browser'];
 
@@ -251,7 +252,7 @@ async function starterFor(name: string): Promise<Starter | string> {
   try {
     await idp.install();
   } catch (error) {
-    return (error as Error).message;
+    return messageOf(error);
   }
   return (use) =>
     withRunningIdp(idp, (running: RunningIdp) =>

@@ -22,6 +22,7 @@ import {
   updatedExpectations,
   writeExpectations,
 } from './matrix.ts';
+import { messageOf } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -62,7 +63,7 @@ for (const name of names) {
   try {
     await idp.install();
   } catch (error) {
-    console.error(`${name}: ${(error as Error).message}`);
+    console.error(`${name}: ${messageOf(error)}`);
     problems++;
     continue;
   }
@@ -79,7 +80,7 @@ for (const name of names) {
       ...(values.verbose ? { log: (l: string) => console.log(l) } : {}),
     });
   } catch (error) {
-    console.error(`${name}: could not run: ${(error as Error).message}`);
+    console.error(`${name}: could not run: ${messageOf(error)}`);
     problems++;
     continue;
   }
