@@ -4,9 +4,17 @@
  * a free port. No systemd, no shell strings: every command is an argv array.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import { unusedLoopbackPort } from '../harness/run/ports.ts';
+
+/** The TCP port a listening server is bound to (a server on a pipe or not listening has none: an error). */
+export function portOf(server: { address(): AddressInfo | string | null }): number {
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the server is not listening on a TCP port');
+  return address.port;
+}
 
 /** What a thrown value says: an Error's message, anything else as text. */
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
