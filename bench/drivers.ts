@@ -12,9 +12,18 @@
 import { loadavg } from 'node:os';
 import { startEmbeddedReference } from '../cli/embedded.ts';
 import type { Report, Summary } from '../harness/scenario/results.ts';
-import { type TargetConfigInput, runConformance } from '../index.ts';
+import { runConformance } from '../index.ts';
 import type { RunningIdp } from '../interop/idp.ts';
-import { type DriverName, IDPS, loadIdp, runCatalogOn, withDriver, withRunningIdp } from '../interop/matrix.ts';
+import {
+  type DriverName,
+  IDPS,
+  loadedTarget,
+  loadIdp,
+  runCatalogOn,
+  withDriver,
+  withRunningIdp,
+} from '../interop/matrix.ts';
+import { messageOf } from '../interop/support.ts';
 
 export const DRIVERS: readonly DriverName[] = ['form', 'auto', 'browser'];
 
@@ -24,9 +33,9 @@ export type PageKind = 'plain forms' | 'script pages';
 /** The targets in the order the bench runs them: the embedded reference, then the interop IdPs (interop/matrix.ts). */
 export const DRIVER_TARGETS: readonly { name: string; pages: PageKind }[] = [
   { name: 'reference', pages: 'plain forms' },
-  ...IDPS.map((i) => ({
+  ...IDPS.map((i): { name: string; pages: PageKind } => ({
     name: i.name,
-    pages: (i.name === 'lemonldap-ng' || i.name === 'glewlwyd' ? 'script pages' : 'plain forms') as PageKind,
+    pages: i.name === 'lemonldap-ng' || i.name === 'glewlwyd' ? 'script pages' : 'plain forms',
   })),
 ];
 
@@ -229,7 +238,7 @@ async function starterFor(name: string): Promise<Starter | string> {
       try {
         return await use((driver) =>
           runConformance({
-            target: withDriver(ref.target as unknown as Record<string, unknown>, driver) as TargetConfigInput,
+            target: loadedTarget(withDriver({ ...ref.target }, driver)),
             seed: REFERENCE_SEED,
           }),
         );
@@ -243,7 +252,7 @@ async function starterFor(name: string): Promise<Starter | string> {
   try {
     await idp.install();
   } catch (error) {
-    return (error as Error).message;
+    return messageOf(error);
   }
   return (use) =>
     withRunningIdp(idp, (running: RunningIdp) =>

@@ -132,13 +132,15 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const only = (values.only
+  const named = values.only
     ?.split(',')
     .map((s) => s.trim())
-    .filter(Boolean) ?? [...SECTIONS]) as Section[];
-  const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+    .filter(Boolean) ?? [...SECTIONS];
+  const isSection = (name: string): name is Section => SECTIONS.some((section) => section === name);
+  const unknown = named.filter((s) => !isSection(s));
   if (unknown.length)
     throw new Error(`--only: unknown section ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
+  const only = named.filter(isSection);
   const settings = settingsFrom(values);
   const drivers = only.includes('drivers') ? driverBenchOptions(values) : undefined;
   const profileDir = values['cpu-prof'] === undefined ? undefined : resolve(values['cpu-prof']);

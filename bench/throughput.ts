@@ -50,11 +50,12 @@ export function tokenRequest(issuer: string, client: BenchClient = machine) {
 export async function checkTokenResponse(server: ServerProcess, audience = server.issuer): Promise<void> {
   const { url, ...init } = tokenRequest(server.issuer, server.client);
   const res = await fetch(url, init);
-  const body = (await res.json()) as { access_token?: string };
-  if (res.status !== 200 || typeof body.access_token !== 'string') {
+  const body: unknown = await res.json();
+  const token = typeof body === 'object' && body !== null && 'access_token' in body ? body.access_token : undefined;
+  if (res.status !== 200 || typeof token !== 'string') {
     throw new Error(`the token endpoint answered ${res.status} ${JSON.stringify(body)}`);
   }
-  const { protectedHeader } = await jwtVerify(body.access_token, createRemoteJWKSet(new URL(`${server.issuer}/jwks`)), {
+  const { protectedHeader } = await jwtVerify(token, createRemoteJWKSet(new URL(`${server.issuer}/jwks`)), {
     issuer: server.issuer,
     audience,
     typ: 'at+jwt',

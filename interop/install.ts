@@ -5,6 +5,7 @@
  * apt keeps the downloaded .debs in /var/cache/apt/archives: never cleaned here.
  */
 import { IDPS, loadIdp } from './matrix.ts';
+import { messageOf } from './support.ts';
 
 const strict = process.argv.includes('--require');
 let failed = false;
@@ -19,7 +20,7 @@ for (const { name } of IDPS) {
     await idp.install();
     console.log(`interop: ${name}: installed (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   } catch (error) {
-    console.error(`interop: ${name}: ${(error as Error).message}`);
+    console.error(`interop: ${name}: ${messageOf(error)}`);
     failed = true;
   }
 }

@@ -12,7 +12,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { summarize } from '../harness/run/conformance.ts';
 import type { ProfileName, Report, ScenarioResult, Status } from '../harness/scenario/results.ts';
 import { selectScenarios } from '../harness/run/selection.ts';
-import { BUILT_IN_SCENARIOS, type TargetConfigInput, runConformance } from '../index.ts';
+import { z } from 'zod';
+import { BUILT_IN_SCENARIOS, type LoadedConfig, runConformance, validateConfig } from '../index.ts';
 import { writeReports } from '../reports/index.ts';
 import type { InteropIdp, RunningIdp } from './idp.ts';
 import { freePort } from './support.ts';
@@ -43,7 +44,11 @@ export const moduleFile = (entry: (typeof IDPS)[number], dir: string) =>
  * specs alone, not by this project's service spec (whose extra rules, such as rotation for every
  * client, no foreign product promises). A fixed seed keeps property runs the same each time.
  */
-export const RUN = { profile: 'rfc' as ProfileName, seed: 20261123, concurrency: 4 };
+export const RUN: { profile: ProfileName; seed: number; concurrency: number } = {
+  profile: 'rfc',
+  seed: 20261123,
+  concurrency: 4,
+};
 
 /** The IdP's module, or undefined when its folder is absent (e.g. a branch not merged yet). */
 export async function loadIdp(name: string): Promise<InteropIdp | undefined> {
@@ -52,7 +57,7 @@ export async function loadIdp(name: string): Promise<InteropIdp | undefined> {
   for (const dir of entry.dirs) {
     const file = moduleFile(entry, dir);
     if (!existsSync(file)) continue;
-    const mod = (await import(pathToFileURL(file).href)) as { default: InteropIdp };
+    const mod: { default: InteropIdp } = await import(pathToFileURL(file).href);
     return mod.default;
   }
   return undefined;
@@ -66,7 +71,23 @@ export interface IdpRun {
   driver: string;
 }
 
-export type DriverName = 'auto' | 'form' | 'browser';
+const DRIVER_NAME = z.enum(['auto', 'form', 'browser']);
+export type DriverName = z.infer<typeof DRIVER_NAME>;
+
+/** A target config's `login` settings: the driver it names (if any) and the driver's own fields. */
+const LOGIN = z.looseObject({ driver: DRIVER_NAME.optional() });
+
+/** The `login` of a target config object, read (an object, its driver one of ours); `{}` when it has none. */
+const loginOf = (target: Record<string, unknown>) => (target.login === undefined ? {} : LOGIN.parse(target.login));
+
+/**
+ * A target config object validated as runConformance validates one (harness/config/load.ts), so that the run is handed
+ * a config read, not one asserted to be right.
+ */
+export const loadedTarget = (target: Record<string, unknown>): LoadedConfig => ({
+  config: validateConfig(target),
+  source: 'object',
+});
 
 /**
  * The target config with the login driver `driver`: the IdP's own login settings when it already
@@ -75,7 +96,7 @@ export type DriverName = 'auto' | 'form' | 'browser';
  * IdP's field names.
  */
 export function withDriver(target: Record<string, unknown>, driver: DriverName | undefined): Record<string, unknown> {
-  const { driver: own = 'auto', ...fields } = (target.login ?? {}) as { driver?: string; [field: string]: unknown };
+  const { driver: own = 'auto', ...fields } = loginOf(target);
   if (!driver || own === driver) return target;
   if (driver === 'browser' || own === 'browser') return { ...target, login: { driver } };
   return { ...target, login: { ...fields, driver } };
@@ -83,7 +104,7 @@ export function withDriver(target: Record<string, unknown>, driver: DriverName |
 
 /** The login driver a target config names (auto when it names none). */
 export function driverOf(target: Record<string, unknown>): DriverName {
-  return ((target.login as { driver?: DriverName } | undefined)?.driver ?? 'auto') as DriverName;
+  return loginOf(target).driver ?? 'auto';
 }
 
 /** The report of the first pass with the browser pass's results in place of its own, and a notice for each. */
@@ -127,15 +148,13 @@ export interface CatalogOptions {
 export function withSteps(idp: InteropIdp, target: Record<string, unknown>, on: boolean | undefined) {
   if (!on) return target;
   if (!idp.signInSteps) throw new Error(`${idp.name}: its module names no signInSteps (interop/idp.ts)`);
-  const login = (target.login ?? {}) as Record<string, unknown>;
-  return { ...target, login: { ...login, steps: idp.signInSteps } };
+  return { ...target, login: { ...loginOf(target), steps: idp.signInSteps } };
 }
 
 /** The target config with sharing turned off when asked (`login.shareSession: false`), else as it is. */
 export function withSharing(target: Record<string, unknown>, share: boolean | undefined): Record<string, unknown> {
   if (share !== false) return target;
-  const login = (target.login ?? {}) as Record<string, unknown>;
-  return { ...target, login: { ...login, shareSession: false } };
+  return { ...target, login: { ...loginOf(target), shareSession: false } };
 }
 
 /** Starts the IdP on a free port, hands it to `use`, and stops it (and removes its work folder) afterwards. */
@@ -192,8 +211,8 @@ export async function runCatalogOn(
     : [];
   const run = { ...RUN, concurrency: idp.concurrency?.scenarios ?? RUN.concurrency };
   const report = await runConformance({
-    // The module's config object, validated by runConformance like any other.
-    target: target as TargetConfigInput,
+    // The module's config object, validated like any other.
+    target: loadedTarget(target),
     ...run,
     ...(options.only ? { only: options.only } : {}),
     ...(again.length ? { skip: again } : {}),
@@ -203,7 +222,7 @@ export async function runCatalogOn(
     return { report, wallMs: Math.round(performance.now() - started), driver: `${driver} driver` };
   const browserDir = options.reportDir && path.join(options.reportDir, 'browser-pass');
   const browser = await runConformance({
-    target: withSharing(withDriver(configured, 'browser'), options.shareSession) as TargetConfigInput,
+    target: loadedTarget(withSharing(withDriver(configured, 'browser'), options.shareSession)),
     ...run,
     only: again,
     ...(browserDir ? { reportDir: browserDir } : {}),
@@ -248,10 +267,24 @@ export interface Expectations {
 
 export const expectationsFile = (idp: string) => path.join(EXPECTATIONS_DIR, `${idp}.json`);
 
+const STATUS = z.enum(['passed', 'failed', 'warning', 'skipped', 'error']);
+/** An expectations file as read (members it does not name kept, so that --update writes them back). */
+const EXPECTATIONS: z.ZodType<Expectations> = z.looseObject({
+  idp: z.string(),
+  setup: z.string().optional(),
+  scenarios: z.record(
+    z.string(),
+    z.looseObject({ status: STATUS, reason: z.string(), also: z.array(STATUS).optional() }),
+  ),
+});
+
+/** An expectations file's text, parsed (a malformed file fails here, naming what is wrong). */
+export const parseExpectations = (text: string): Expectations => EXPECTATIONS.parse(JSON.parse(text));
+
 export async function readExpectations(idp: string): Promise<Expectations | undefined> {
   const file = expectationsFile(idp);
   if (!existsSync(file)) return undefined;
-  return JSON.parse(await readFile(file, 'utf8')) as Expectations;
+  return parseExpectations(await readFile(file, 'utf8'));
 }
 
 /** The text of an expectations file: its scenarios sorted by id. */

@@ -25,6 +25,7 @@ import {
   updatedExpectations,
   writeExpectations,
 } from './matrix.ts';
+import { messageOf } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -65,7 +66,7 @@ for (const name of names) {
   try {
     await idp.install();
   } catch (error) {
-    console.error(`${name}: ${(error as Error).message}`);
+    console.error(`${name}: ${messageOf(error)}`);
     problems++;
     continue;
   }
@@ -82,7 +83,7 @@ for (const name of names) {
       ...(values.verbose ? { log: (l: string) => console.log(l) } : {}),
     });
   } catch (error) {
-    console.error(`${name}: could not run: ${(error as Error).message}`);
+    console.error(`${name}: could not run: ${messageOf(error)}`);
     problems++;
     continue;
   }

@@ -4,8 +4,24 @@
  * a free port. No systemd, no shell strings: every command is an argv array.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
+import { z } from 'zod';
 import { unusedLoopbackPort } from '../harness/run/ports.ts';
+
+/** The TCP port a listening server is bound to (a server on a pipe or not listening has none: an error). */
+export function portOf(server: { address(): AddressInfo | string | null }): number {
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('the server is not listening on a TCP port');
+  return address.port;
+}
+
+/** What a thrown value says: an Error's message, anything else as text. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The stderr a failed child process carries (execFile's error), or '' when it carries none. */
+export const stderrOf = (error: unknown): string =>
+  typeof error === 'object' && error !== null && 'stderr' in error ? String(error.stderr ?? '') : '';
 
 const run = promisify(execFile);
 
@@ -50,11 +66,7 @@ export async function aptInstall(packages: readonly string[], log: (line: string
     try {
       await run('apt-get', args, { env, maxBuffer: 64 * 1024 * 1024 });
     } catch (error) {
-      const stderr = String((error as { stderr?: string }).stderr ?? '')
-        .trim()
-        .split('\n')
-        .slice(-5)
-        .join('\n');
+      const stderr = stderrOf(error).trim().split('\n').slice(-5).join('\n');
       throw new Error(`${aptLine(missing)} failed:\n${stderr}`);
     }
   }
@@ -150,10 +162,10 @@ export async function waitForDiscovery(
     if (exit) throw new Error(`the IdP process exited (${exit}) before ${url} answered:\n${started!.tail()}`);
     try {
       const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(5_000) });
-      if (res.status === 200) return (await res.json()) as Record<string, unknown>;
+      if (res.status === 200) return z.record(z.string(), z.unknown()).parse(await res.json());
       last = `HTTP ${res.status}`;
     } catch (error) {
-      last = (error as Error).message;
+      last = messageOf(error);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

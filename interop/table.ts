@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Status } from '../harness/scenario/results.ts';
 import { betweenMarkers } from '../scripts/catalog.ts';
-import { type Expectations, IDPS, expectationsFile } from './matrix.ts';
+import { type Expectations, IDPS, expectationsFile, parseExpectations } from './matrix.ts';
 
 /** The page that shows the compatibility table. */
 export const INTEROP_PAGE = fileURLToPath(new URL('../docs/interop.md', import.meta.url));
@@ -23,7 +23,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').t
 export function allExpectations(): Expectations[] {
   return IDPS.map((i) => expectationsFile(i.name))
     .filter((f) => existsSync(f))
-    .map((f) => JSON.parse(readFileSync(f, 'utf8')) as Expectations);
+    .map((f) => parseExpectations(readFileSync(f, 'utf8')));
 }
 
 export function counts(e: Expectations): Record<Status, number> & { harness: number } {

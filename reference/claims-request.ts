@@ -3,7 +3,7 @@
  * members name the claims the client asks to be returned there. Only the names are kept; a claim
  * this server has for the user is returned when asked for, whatever the scope.
  */
-import { invalidRequest } from './http/errors.ts';
+import { invalidRequest } from './oauth-error.ts';
 import type { UserConfig } from './options.ts';
 import type { RequestedClaims } from './store/store.ts';
 
@@ -50,8 +50,7 @@ export function essentialAcrValues(value: string): string[] | undefined {
 /** The user's values of the named claims that this server holds. */
 export function requestedClaimValues(user: UserConfig, names: readonly string[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name of names ?? [])
-    if (Object.hasOwn(user.claims, name)) out[name] = user.claims[name as keyof UserConfig['claims']];
+  for (const name of names ?? []) if (Object.hasOwn(user.claims, name)) out[name] = user.claims[name];
   return out;
 }
 

@@ -6,6 +6,7 @@
  */
 import { compactVerify, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { ServerContext } from './context.ts';
+import { JSON_OBJECT } from './json.ts';
 
 export interface IdTokenHint {
   sub: string;
@@ -21,7 +22,7 @@ export async function readIdTokenHint(
 ): Promise<IdTokenHint | undefined> {
   try {
     // `unverified`: flaw logout-hint-unverified only (the claims decoded, the signature never checked).
-    const claims = unverified ? (decodeJwt(token) as Record<string, unknown>) : await verifiedClaims(server, token);
+    const claims = unverified ? decodeJwt(token) : await verifiedClaims(server, token);
     if (!claims) return undefined;
     const aud =
       typeof claims.aud === 'string'
@@ -44,5 +45,5 @@ async function verifiedClaims(
   const key = typeof header.kid === 'string' ? server.keys.find(header.kid) : undefined;
   if (!key || key.alg !== header.alg) return undefined;
   const { payload } = await compactVerify(token, key.publicKey, { algorithms: [key.alg] });
-  return JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+  return JSON_OBJECT.parse(JSON.parse(new TextDecoder().decode(payload)));
 }

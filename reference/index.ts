@@ -35,7 +35,7 @@ export type { Store } from './store/store.ts';
 export { MemoryStore } from './store/memory.ts';
 export { RedisStore, type RedisStoreOptions } from './store/redis.ts';
 export { isSigningAlg, KeySet, SIGNING_ALGS, sharedKeySet, type SharedValues, type SigningKey } from './keys.ts';
-export { OAuthError } from './http/errors.ts';
+export { OAuthError } from './oauth-error.ts';
 export type { Grant, TokenResponse } from './grants/grant.ts';
 export {
   targetConfig,

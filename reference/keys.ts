@@ -9,6 +9,7 @@
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
+import { z } from 'zod';
 import { jwkThumbprint } from '../protocol/jwk.ts';
 import { generateKeyPairFor } from '../protocol/jws.ts';
 
@@ -27,16 +28,19 @@ export interface SigningKey {
 export const SIGNING_ALGS: readonly SigningAlg[] = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 
 export function isSigningAlg(value: string): value is SigningAlg {
-  return (SIGNING_ALGS as readonly string[]).includes(value);
+  return SIGNING_ALGS.some((alg) => alg === value);
 }
 
 export { jwkThumbprint } from '../protocol/jwk.ts';
+
+/** A key as a JWK (RFC 7517), as node exports it. */
+const jwkOf = (key: KeyObject): JWK => key.export({ format: 'jwk' });
 
 export function generateSigningKey(alg: SigningAlg): SigningKey {
   if (!isSigningAlg(alg))
     throw new Error(`signing alg "${String(alg)}" is not supported; use one of ${SIGNING_ALGS.join(', ')}`);
   const { privateKey, publicKey } = generateKeyPairFor(alg);
-  const jwk = publicKey.export({ format: 'jwk' }) as JWK;
+  const jwk = jwkOf(publicKey);
   const kid = jwkThumbprint(jwk);
   return { kid, alg, privateKey, publicKey, publicJwk: { ...jwk, kid, alg, use: 'sig' } };
 }
@@ -45,16 +49,16 @@ export function generateSigningKey(alg: SigningAlg): SigningKey {
 export function signingKeyFromPrivateJwk(jwk: JWK): SigningKey {
   const alg = jwk.alg ?? '';
   if (!isSigningAlg(alg)) throw new Error(`a shared signing key needs alg ${SIGNING_ALGS.join(', ')}, not "${alg}"`);
-  const privateKey = createPrivateKey({ key: jwk as import('node:crypto').JsonWebKey, format: 'jwk' });
+  const privateKey = createPrivateKey({ key: jwk, format: 'jwk' });
   const publicKey = createPublicKey(privateKey);
-  const publicMembers = publicKey.export({ format: 'jwk' }) as JWK;
+  const publicMembers = jwkOf(publicKey);
   const kid = jwkThumbprint(publicMembers);
   return { kid, alg, privateKey, publicKey, publicJwk: { ...publicMembers, kid, alg, use: 'sig' } };
 }
 
 /** The private JWK of a signing key (with alg): for sharing it with other instances, never for publishing. */
 export function privateJwkOf(key: SigningKey): JWK {
-  return { ...(key.privateKey.export({ format: 'jwk' }) as JWK), alg: key.alg };
+  return { ...jwkOf(key.privateKey), alg: key.alg };
 }
 
 /**
@@ -63,6 +67,9 @@ export function privateJwkOf(key: SigningKey): JWK {
  * for RS256 (id_token_signed_response_alg, OIDC Registration §2: its default). The signing-es256 variant does.
  */
 export const REQUIRED_ID_TOKEN_ALG: SigningAlg = 'RS256';
+
+/** A shared signing key as the store holds it: a private JWK with its alg (privateJwkOf). */
+const SHARED_JWK = z.looseObject({ kty: z.string(), alg: z.string() });
 
 /** Where instances agree on one value: the first writer wins, every caller gets the winner (RedisStore.shared). */
 export interface SharedValues {
@@ -80,7 +87,7 @@ export async function sharedKeySet(
 ): Promise<KeySet> {
   const sharedKey = async (of: SigningAlg) => {
     const candidate = JSON.stringify(privateJwkOf(generateSigningKey(of)));
-    return signingKeyFromPrivateJwk(JSON.parse(await store.shared(`signing-key:${of}`, candidate)) as JWK);
+    return signingKeyFromPrivateJwk(SHARED_JWK.parse(JSON.parse(await store.shared(`signing-key:${of}`, candidate))));
   };
   const alternates =
     !options.rs256Beside || alg === REQUIRED_ID_TOKEN_ALG ? [] : [await sharedKey(REQUIRED_ID_TOKEN_ALG)];
@@ -173,7 +180,7 @@ export class KeySet {
   /** Full private JWKs: for the jwks-leaks-private flaw only. */
   privateJwks(): { keys: JWK[] } {
     return {
-      keys: this.all.map((key) => ({ ...(key.privateKey.export({ format: 'jwk' }) as JWK), ...key.publicJwk })),
+      keys: this.all.map((key) => ({ ...jwkOf(key.privateKey), ...key.publicJwk })),
     };
   }
 

@@ -354,7 +354,12 @@ export type RegisteredClient = ClientConfig & { role?: TargetRole };
 export const isPublicClient = (client: ClientConfig): boolean =>
   client.clientSecret === undefined && client.jwks === undefined;
 
+/** Whether the client may use the grant (its grantTypes name it). */
+export function clientEnables(client: Pick<ClientConfig, 'grantTypes'>, grantType: string): boolean {
+  return client.grantTypes.some((grant) => grant === grantType);
+}
+
 /** Whether any client may use the grant; discovery advertises the deprecated grants only then. */
 export function someClientEnables(clients: readonly ClientConfig[], grantType: string): boolean {
-  return clients.some((client) => (client.grantTypes as readonly string[]).includes(grantType));
+  return clients.some((client) => clientEnables(client, grantType));
 }

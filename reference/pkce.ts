@@ -1,6 +1,6 @@
 /** PKCE (RFC 7636): the §4.6 comparison; formats and the S256 transform are protocol/pkce.ts. */
 import { s256 } from '../protocol/pkce.ts';
-import { safeEqual } from './http/client-auth.ts';
+import { safeEqual } from './safe-equal.ts';
 import type { PkceMethod } from './store/store.ts';
 
 export { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT, s256 } from '../protocol/pkce.ts';

@@ -4,14 +4,15 @@
  * registration record stands for. endpoints/registration.ts serves it. Registered clients live in
  * the Store, so instances on one Redis share them.
  */
+import { z } from 'zod';
 import type { ServerContext } from './context.ts';
 import type { Flaws } from './flaws.ts';
-import { REQUIRED_ID_TOKEN_ALG, type SigningAlg } from './keys.ts';
-import { OAuthError } from './http/errors.ts';
+import { REQUIRED_ID_TOKEN_ALG, SIGNING_ALGS } from './keys.ts';
+import { JSON_OBJECT } from './json.ts';
+import { OAuthError } from './oauth-error.ts';
 import {
   type ClientAuthMethod,
   type GrantType,
-  type PublicJwk,
   type ReferenceOptions,
   type RegisteredClient,
   type RegistrationSettings,
@@ -78,14 +79,39 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 const invalidMetadata = (description: string) => new OAuthError('invalid_client_metadata', description);
 const invalidRedirect = (description: string) => new OAuthError('invalid_redirect_uri', description);
 
-/** The metadata a server registers: what it understood of the request, with its defaults filled in. */
-export type ClientMetadata = Record<string, unknown> & {
-  redirect_uris: string[];
-  token_endpoint_auth_method: ClientAuthMethod;
-  grant_types: GrantType[];
-  response_types: string[];
-  scope: string;
-};
+const optionalString = z.string().optional();
+const PUBLIC_JWK = z.looseObject({ kty: z.string() });
+
+/**
+ * The metadata a server registers: what it understood of the request, with its defaults filled in (checkMetadata
+ * makes it). A stored registration's metadata is read back through this schema (clientOfRegistration), its fields
+ * in the order checkMetadata writes them.
+ */
+const CLIENT_METADATA = z.object({
+  redirect_uris: z.array(z.string()),
+  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt']),
+  grant_types: z.array(z.enum(GRANT)),
+  response_types: z.array(z.string()),
+  scope: z.string(),
+  client_name: optionalString,
+  client_uri: optionalString,
+  logo_uri: optionalString,
+  tos_uri: optionalString,
+  policy_uri: optionalString,
+  software_id: optionalString,
+  software_version: optionalString,
+  application_type: z.enum(['web', 'native']).optional(),
+  contacts: z.array(z.string()).optional(),
+  post_logout_redirect_uris: z.array(z.string()).optional(),
+  backchannel_logout_uri: optionalString,
+  frontchannel_logout_uri: optionalString,
+  backchannel_logout_session_required: z.boolean().optional(),
+  frontchannel_logout_session_required: z.boolean().optional(),
+  jwks: z.object({ keys: z.array(PUBLIC_JWK) }).optional(),
+  id_token_signed_response_alg: z.enum(SIGNING_ALGS).optional(),
+});
+
+export type ClientMetadata = z.infer<typeof CLIENT_METADATA>;
 
 /**
  * RFC 7591 §2: validates a registration (or an update's) metadata and fills in the defaults.
@@ -93,10 +119,9 @@ export type ClientMetadata = Record<string, unknown> & {
  * invalid_client_metadata, a redirect URI it cannot accept invalid_redirect_uri (§3.2.2).
  */
 export function checkMetadata(server: ServerContext, body: unknown): ClientMetadata {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw invalidMetadata('the request body must be a JSON object of client metadata');
-  }
-  const input = body as Record<string, unknown>;
+  const parsed = JSON_OBJECT.safeParse(body);
+  if (!parsed.success) throw invalidMetadata('the request body must be a JSON object of client metadata');
+  const input = parsed.data;
   const { flaws } = server;
   const method = authMethod(server, input.token_endpoint_auth_method);
   const grantTypes = grantTypesOf(input.grant_types);
@@ -159,10 +184,10 @@ export function checkMetadata(server: ServerContext, body: unknown): ClientMetad
   const idTokenAlg = input.id_token_signed_response_alg;
   if (idTokenAlg !== undefined) {
     // OIDC Registration §2: one of the algs the server signs ID tokens with (OIDC Discovery §3).
-    const algs: readonly string[] = server.keys.signingAlgs;
-    if (typeof idTokenAlg !== 'string' || !algs.includes(idTokenAlg))
-      throw invalidMetadata(`id_token_signed_response_alg must be one of ${algs.join(', ')}`);
-    metadata.id_token_signed_response_alg = idTokenAlg;
+    const algs = server.keys.signingAlgs;
+    const alg = algs.find((known) => known === idTokenAlg);
+    if (alg === undefined) throw invalidMetadata(`id_token_signed_response_alg must be one of ${algs.join(', ')}`);
+    metadata.id_token_signed_response_alg = alg;
   }
   return metadata;
 }
@@ -184,21 +209,20 @@ function authMethod(server: ServerContext, value: unknown): ClientAuthMethod {
   // RFC 7591 §2: the default is client_secret_basic.
   const method = value ?? 'client_secret_basic';
   const accepted = server.security.authMethods;
-  if (typeof method !== 'string' || !(accepted as readonly string[]).includes(method)) {
-    throw invalidMetadata(`token_endpoint_auth_method must be one of ${accepted.join(', ')}`);
-  }
-  return method as ClientAuthMethod;
+  const known = accepted.find((one) => one === method);
+  if (known === undefined) throw invalidMetadata(`token_endpoint_auth_method must be one of ${accepted.join(', ')}`);
+  return known;
 }
 
 function grantTypesOf(value: unknown): GrantType[] {
   // RFC 7591 §2: the default is authorization_code.
-  const grants = value === undefined ? [GRANT.code] : stringList(value, 'grant_types');
-  for (const grant of grants) {
-    if (!(REGISTRABLE_GRANTS as readonly string[]).includes(grant)) {
-      throw invalidMetadata(`grant_types: ${grant} is not offered to registered clients`);
-    }
-  }
-  return [...new Set(grants)] as GrantType[];
+  const names = value === undefined ? [GRANT.code] : stringList(value, 'grant_types');
+  const grants = names.map((name) => {
+    const grant = REGISTRABLE_GRANTS.find((registrable) => registrable === name);
+    if (grant === undefined) throw invalidMetadata(`grant_types: ${name} is not offered to registered clients`);
+    return grant;
+  });
+  return [...new Set(grants)];
 }
 
 /** RFC 7591 §2.1: response types consistent with the grant types (code goes with authorization_code). */
@@ -230,12 +254,12 @@ function stringList(value: unknown, field: string): string[] {
   if (!Array.isArray(value) || value.length > MAX_URIS) {
     throw invalidMetadata(`${field} must be an array of at most ${MAX_URIS} strings`);
   }
-  for (const item of value) {
+  return value.map((item: unknown) => {
     if (typeof item !== 'string' || item === '' || item.length > MAX_STRING) {
       throw invalidMetadata(`${field} must hold non-empty strings of at most ${MAX_STRING} characters`);
     }
-  }
-  return value as string[];
+    return item;
+  });
 }
 
 /**
@@ -247,7 +271,7 @@ function uriList(value: unknown, field: string, refuse: (description: string) =>
   if (!Array.isArray(value) || value.length > MAX_URIS) {
     throw refuse(`${field} must be an array of at most ${MAX_URIS} URIs`);
   }
-  for (const uri of value) {
+  const uris = value.map((uri: unknown) => {
     if (typeof uri !== 'string' || uri.length > MAX_STRING || !URL.canParse(uri)) {
       throw refuse(`${field} must hold absolute URIs`);
     }
@@ -257,26 +281,27 @@ function uriList(value: unknown, field: string, refuse: (description: string) =>
     if (['javascript:', 'data:', 'vbscript:', 'file:'].includes(new URL(uri).protocol)) {
       throw refuse(`${field}: the ${new URL(uri).protocol} scheme is not allowed`);
     }
-  }
-  return [...new Set(value as string[])];
+    return uri;
+  });
+  return [...new Set(uris)];
 }
 
 /** A public JWK Set (RFC 7517 §5): at most 10 keys, each with kty, none with private members. */
-function jwksOf(value: unknown): { keys: PublicJwk[] } | undefined {
+function jwksOf(value: unknown): ClientMetadata['jwks'] {
   if (value === undefined) return undefined;
-  const keys = (value as { keys?: unknown } | null)?.keys;
+  const keys = typeof value === 'object' && value !== null && 'keys' in value ? value.keys : undefined;
   if (!Array.isArray(keys) || keys.length === 0 || keys.length > 10) {
     throw invalidMetadata('jwks must be a JWK Set: {"keys": [...]} with 1 to 10 keys');
   }
-  for (const key of keys) {
-    if (typeof key !== 'object' || key === null || typeof (key as { kty?: unknown }).kty !== 'string') {
-      throw invalidMetadata('every key of jwks must be a JWK object with kty');
-    }
-    if (PRIVATE_MEMBERS.some((member) => member in key)) {
-      throw invalidMetadata('jwks must hold public keys only');
-    }
-  }
-  return { keys: keys as PublicJwk[] };
+  return {
+    keys: keys.map((key: unknown) => {
+      const jwk = PUBLIC_JWK.safeParse(key);
+      if (!jwk.success) throw invalidMetadata('every key of jwks must be a JWK object with kty');
+      if (PRIVATE_MEMBERS.some((member) => member in jwk.data))
+        throw invalidMetadata('jwks must hold public keys only');
+      return jwk.data;
+    }),
+  };
 }
 
 /** Whether the method authenticates with a client_secret (RFC 7591 §2). */
@@ -290,10 +315,10 @@ export const usesSecret = (method: ClientAuthMethod): boolean =>
  * the seeded ones does.
  */
 export function clientOfRegistration(record: ClientRegistrationRecord): RegisteredClient {
-  const metadata = record.metadata as ClientMetadata;
+  const metadata = CLIENT_METADATA.parse(record.metadata);
   const method = metadata.token_endpoint_auth_method;
-  const postLogout = metadata.post_logout_redirect_uris as string[] | undefined;
-  const jwks = metadata.jwks as { keys: PublicJwk[] } | undefined;
+  const postLogout = metadata.post_logout_redirect_uris;
+  const jwks = metadata.jwks;
   return {
     clientId: record.clientId,
     ...(record.clientSecret === undefined ? {} : { clientSecret: record.clientSecret }),
@@ -307,8 +332,7 @@ export function clientOfRegistration(record: ClientRegistrationRecord): Register
     ...logoutMetadata(metadata),
     ...(jwks === undefined ? {} : { jwks }),
     // OIDC Registration §2: RS256 when the registration named no alg.
-    idTokenSignedResponseAlg:
-      (metadata.id_token_signed_response_alg as SigningAlg | undefined) ?? REQUIRED_ID_TOKEN_ALG,
+    idTokenSignedResponseAlg: metadata.id_token_signed_response_alg ?? REQUIRED_ID_TOKEN_ALG,
   };
 }
 

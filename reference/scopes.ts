@@ -1,7 +1,7 @@
 /** Scope parsing, server-side scope validation (SPEC errors 4) and the claims each scope releases (OIDC Core §5.4). */
 import type { Flaws } from './flaws.ts';
 import type { UserConfig } from './options.ts';
-import { invalidRequest, invalidScope } from './http/errors.ts';
+import { invalidRequest, invalidScope } from './oauth-error.ts';
 import { hasScopeToken, scopeTokens } from '../protocol/scope.ts';
 import { SCOPE_TOKEN_FORMAT } from '../protocol/syntax.ts';
 
@@ -69,10 +69,10 @@ export function claimsForScope(
   extra?: Readonly<Record<string, readonly string[]>>,
 ): Partial<UserConfig['claims']> {
   const granted = new Set(scope.split(' '));
-  const claims: Record<string, unknown> = {};
+  const claims: Partial<UserConfig['claims']> = {};
   for (const [scopeName, names] of Object.entries(scopeClaimMap(extra))) {
     if (!granted.has(scopeName) && !flaws.has('claims-overshare')) continue;
     for (const name of names) if (user.claims[name] !== undefined) claims[name] = user.claims[name];
   }
-  return claims as Partial<UserConfig['claims']>;
+  return claims;
 }

@@ -3,7 +3,6 @@
  * The app can be served by listen() or handed to supertest via app.callback().
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { ServerContext } from './context.ts';
@@ -162,7 +161,9 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
         listening.listen(port, host, () => resolve());
       });
       server = listening;
-      const bound = (listening.address() as AddressInfo).port;
+      const address = listening.address();
+      if (typeof address !== 'object' || address === null) throw new Error('the server is not listening on a port');
+      const bound = address.port;
       listenIssuer ??= `http://${hostForUrl(host)}:${bound}`;
       return { issuer: issuer(), port: bound };
     },

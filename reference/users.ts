@@ -1,6 +1,6 @@
 /** The resource owner's credentials, checked for the login page and the password grant. */
 import type { ServerContext } from './context.ts';
-import { safeEqual } from './http/client-auth.ts';
+import { safeEqual } from './safe-equal.ts';
 import type { UserConfig } from './options.ts';
 import { randomToken } from './tokens.ts';
 

@@ -131,7 +131,7 @@ export const VARIANTS = {
 
 export type VariantName = keyof typeof VARIANTS;
 
-export const VARIANT_NAMES = Object.keys(VARIANTS) as VariantName[];
+export const VARIANT_NAMES: readonly VariantName[] = Object.keys(VARIANTS).filter(isVariantName);
 
 export function isVariantName(name: string): name is VariantName {
   return Object.hasOwn(VARIANTS, name);

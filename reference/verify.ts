@@ -263,18 +263,24 @@ function refusal(err: unknown): InvalidTokenError {
 
 /** The claim types our access tokens always have; anything else is not one of ours. */
 function accessTokenClaims(payload: JWTPayload): AccessTokenClaims {
-  const strings = ['iss', 'sub', 'client_id', 'scope', 'jti'] as const;
-  const numbers = ['iat', 'exp'] as const;
+  const { iss, sub, client_id, scope, jti, iat, exp, act } = payload;
   const ok =
-    strings.every((name) => typeof payload[name] === 'string') &&
-    numbers.every((name) => typeof payload[name] === 'number') &&
-    (payload.act === undefined || isActClaim(payload.act));
+    typeof iss === 'string' &&
+    typeof sub === 'string' &&
+    typeof client_id === 'string' &&
+    typeof scope === 'string' &&
+    typeof jti === 'string' &&
+    typeof iat === 'number' &&
+    typeof exp === 'number' &&
+    (act === undefined || isActClaim(act));
   if (!ok) throw new InvalidTokenError('claims', 'the token is not an access token of this server');
-  return payload as AccessTokenClaims;
+  // The same members, in the same order: the payload, its claims read as the types they were checked to have.
+  return { ...payload, iss, sub, client_id, scope, jti, iat, exp, ...(act === undefined ? {} : { act }) };
 }
 
 function isActClaim(value: unknown): value is ActClaim {
   if (typeof value !== 'object' || value === null) return false;
-  const { sub, act } = value as { sub?: unknown; act?: unknown };
+  const sub = 'sub' in value ? value.sub : undefined;
+  const act = 'act' in value ? value.act : undefined;
   return typeof sub === 'string' && (act === undefined || isActClaim(act));
 }

@@ -19,6 +19,7 @@ import {
   aptLine,
   freePort,
   startProcess,
+  stderrOf,
   targetClients,
   waitForDiscovery,
 } from '../support.ts';
@@ -56,7 +57,7 @@ async function initDatabase(file: string): Promise<void> {
   try {
     await child;
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').slice(-2000);
+    const stderr = stderrOf(error).slice(-2000);
     throw new Error(`glewlwyd: initialising ${file} from ${INIT_SQL} failed:\n${stderr}`);
   }
 }
@@ -99,7 +100,8 @@ class Admin {
     if (res.status !== 200) {
       throw new Error(`glewlwyd: admin API ${method} /api${path} answered HTTP ${res.status}: ${text.slice(0, 500)}`);
     }
-    return text ? (JSON.parse(text) as unknown) : undefined;
+    const answer: unknown = text ? JSON.parse(text) : undefined;
+    return answer;
   }
 }
 

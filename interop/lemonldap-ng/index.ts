@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { InteropIdp, RunningIdp } from '../idp.ts';
-import { targetClients } from '../support.ts';
+import { stderrOf, targetClients } from '../support.ts';
 import {
   type LlngClient,
   type LlngPaths,
@@ -69,7 +69,7 @@ export async function install(): Promise<void> {
       maxBuffer: 64 * 1024 * 1024,
     });
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').slice(-2000);
+    const stderr = stderrOf(error).slice(-2000);
     throw new Error(
       `lemonldap-ng: \`${APT_LINE}\` failed (run \`apt-get update\` first if packages were not found):\n${stderr}`,
     );
@@ -143,7 +143,7 @@ $dbh->disconnect;`;
   try {
     await child;
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').slice(-2000);
+    const stderr = stderrOf(error).slice(-2000);
     throw new Error(
       `lemonldap-ng: creating the users database ${file} failed (is libdbd-sqlite3-perl installed?):\n${stderr}`,
     );
@@ -231,8 +231,8 @@ async function discoveryAnswers(issuer: string): Promise<boolean> {
       redirect: 'manual',
     });
     if (res.status !== 200) return false;
-    const body = (await res.json()) as { issuer?: unknown };
-    return body.issuer === issuer;
+    const body: unknown = await res.json();
+    return typeof body === 'object' && body !== null && 'issuer' in body && body.issuer === issuer;
   } catch {
     return false;
   }

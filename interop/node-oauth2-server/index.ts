@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { z } from 'zod';
 import type { InteropIdp, RunningIdp } from '../idp.ts';
 import type { MemoryClient } from './model.ts';
 import { startServer } from './server.ts';
@@ -26,7 +27,7 @@ const secret = () => randomBytes(32).toString('base64url');
 /** The library's version, for the log (its package.json). */
 function libraryVersion(): string {
   const require = createRequire(import.meta.url);
-  return (require('@node-oauth/oauth2-server/package.json') as { version: string }).version;
+  return z.object({ version: z.string() }).parse(require('@node-oauth/oauth2-server/package.json')).version;
 }
 
 const idp: InteropIdp = {

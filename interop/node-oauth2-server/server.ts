@@ -14,9 +14,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import querystring from 'node:querystring';
 import OAuth2Server from '@node-oauth/oauth2-server';
+import { portOf } from '../support.ts';
 import { type MemoryClient, type MemoryUser, memoryModel } from './model.ts';
 
 const { Request, Response, OAuthError } = OAuth2Server;
@@ -49,17 +49,19 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
-    size += (chunk as Buffer).length;
+    // A request without setEncoding yields Buffers.
+    if (!Buffer.isBuffer(chunk)) throw new Error('the request body is not read as bytes');
+    size += chunk.length;
     if (size > BODY_LIMIT) throw Object.assign(new Error('request entity too large'), { status: 413 });
-    chunks.push(chunk as Buffer);
+    chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') return { ...querystring.parse(text) };
   if (type === 'application/json' && text) {
     try {
-      const parsed = JSON.parse(text) as unknown;
-      return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+      const parsed: unknown = JSON.parse(text);
+      return typeof parsed === 'object' && parsed !== null ? { ...parsed } : {};
     } catch {
       throw Object.assign(new Error('invalid JSON'), { status: 400 });
     }
@@ -211,7 +213,7 @@ export async function startServer(
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const port = portOf(server);
   issuer = `http://${options.host}:${port}`;
   return {
     server,

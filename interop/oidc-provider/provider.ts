@@ -52,11 +52,11 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import type Provider from 'oidc-provider';
 import type { Account, KoaContextWithOIDC, ProviderClient } from 'oidc-provider';
 import { unusedLoopbackPort } from '../../harness/run/ports.ts';
+import { portOf } from '../support.ts';
 import { createAtomicMemoryAdapter } from './adapter.ts';
 
 /** The resource server client_credentials tokens are issued for (RFC 8707 resource indicator). */
@@ -329,7 +329,8 @@ function filterDevNotices(): void {
   for (const method of ['warn', 'info'] as const) {
     const original = console[method].bind(console);
     console[method] = (...args: unknown[]) => {
-      if (typeof args[0] === 'string' && DEV_NOTICES.some((re) => re.test(args[0] as string))) return;
+      const [first] = args;
+      if (typeof first === 'string' && DEV_NOTICES.some((re) => re.test(first))) return;
       original(...args);
     };
   }
@@ -355,7 +356,7 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const port = portOf(server);
   const issuer = `http://127.0.0.1:${port}`;
 
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
-import type { OAuthError } from '../http/errors.ts';
+import type { OAuthError } from '../oauth-error.ts';
 import { pageHeaders } from '../http/headers.ts';
 import { normalizeResponseType, responseTypeParts } from '../../protocol/response-type.ts';
 import type { InteractionRecord, ResponseMode, ResponseType } from '../store/store.ts';

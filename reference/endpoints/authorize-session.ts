@@ -5,7 +5,7 @@
  * once, or with login_required / consent_required (§3.1.2.6).
  */
 import type { ServerContext } from '../context.ts';
-import { invalidRequest, OAuthError } from '../http/errors.ts';
+import { invalidRequest, OAuthError } from '../oauth-error.ts';
 import type { Params } from '../http/body.ts';
 import { readIdTokenHint, type IdTokenHint } from '../id-token-hint.ts';
 import type { RegisteredClient } from '../options.ts';

@@ -10,10 +10,10 @@ import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { essentialAcrValues, parseClaimsRequest } from '../claims-request.ts';
 import { paramsFromPairs, parseBody, type Params } from '../http/body.ts';
-import { invalidRequest, invalidScope, OAuthError, unauthorizedClient } from '../http/errors.ts';
+import { invalidRequest, invalidScope, OAuthError, unauthorizedClient } from '../oauth-error.ts';
 import { authorizationEndpointCors } from '../http/cors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
-import { someClientEnables, type RegisteredClient } from '../options.ts';
+import { clientEnables, type RegisteredClient, someClientEnables } from '../options.ts';
 import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
 import { grantScope, hasScope, parseScope } from '../scopes.ts';
 import type { InteractionRecord, PkceMethod, ResponseType } from '../store/store.ts';
@@ -36,7 +36,7 @@ import type { Endpoint } from './endpoint.ts';
 import { answerClient, needsConsent, showLogin } from './interaction.ts';
 import { currentSession } from './login-session.ts';
 import { authorizationParameters } from './pushed-request.ts';
-import { withRequestObject } from '../request-object.ts';
+import { withRequestObject } from './request-object.ts';
 
 export const authorizeEndpoint: Endpoint = {
   mount(router, server) {
@@ -208,8 +208,7 @@ export function checkRequest(
   // Flaw implicit-for-every-client: the implicit grant is not limited to the clients configured for it.
   const missing = grants.filter(
     (grant) =>
-      !(client.grantTypes as readonly string[]).includes(grant) &&
-      !(grant === 'implicit' && server.flaws.has('implicit-for-every-client')),
+      !clientEnables(client, grant) && !(grant === 'implicit' && server.flaws.has('implicit-for-every-client')),
   );
   if (missing.length > 0) {
     throw unauthorizedClient(`the client may not use the ${missing.join(' and ').replaceAll('_', ' ')} grant`);

@@ -6,9 +6,9 @@
 import type { ServerContext } from '../context.ts';
 import { parseBody } from '../http/body.ts';
 import { authenticateClient } from '../http/client-auth.ts';
-import { OAuthError, unauthorizedClient } from '../http/errors.ts';
+import { OAuthError, unauthorizedClient } from '../oauth-error.ts';
 import { noStore } from '../http/headers.ts';
-import { DEVICE_GRANT, type RegisteredClient } from '../options.ts';
+import { clientEnables, DEVICE_GRANT, type RegisteredClient } from '../options.ts';
 import { grantScope } from '../scopes.ts';
 import type { DeviceRecord } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
@@ -28,7 +28,7 @@ export const deviceAuthorizationEndpoint: Endpoint = {
     router.post('/device/auth', noStore(server.flaws), async (ctx) => {
       const params = await parseBody(ctx, ['form', 'json']);
       const { client } = await authenticateClient(ctx, params, (id) => server.findClient(id), server.flaws);
-      if (!(client.grantTypes as readonly string[]).includes(DEVICE_GRANT)) {
+      if (!clientEnables(client, DEVICE_GRANT)) {
         throw unauthorizedClient('the client may not use the device authorization grant');
       }
       const scope = grantScope(params.scope ?? client.allowedScope, client.allowedScope, server.flaws);

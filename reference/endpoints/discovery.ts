@@ -6,7 +6,7 @@
 import { scopeClaimMap } from '../scopes.ts';
 import { OIDC_SCOPES, SCOPES_SUPPORTED } from '../options.ts';
 import type { ServerContext } from '../context.ts';
-import { REQUEST_OBJECT_ALGS } from '../request-object.ts';
+import { REQUEST_OBJECT_ALGS } from './request-object.ts';
 import { REFERENCE_ACR } from '../tokens.ts';
 import type { Endpoint } from './endpoint.ts';
 

@@ -11,7 +11,7 @@ import type { Context } from 'koa';
 import { LOGOUT_TOKEN_PARAM } from '../../protocol/logout.ts';
 import type { ServerContext } from '../context.ts';
 import { parseBody, parseQuery, type Params } from '../http/body.ts';
-import { invalidRequest } from '../http/errors.ts';
+import { invalidRequest } from '../oauth-error.ts';
 import { pageHeaders } from '../http/headers.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
 import { readIdTokenHint } from '../id-token-hint.ts';

@@ -5,9 +5,9 @@
  */
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
-import { implicitResponse } from '../grants/implicit.ts';
+import { implicitResponse } from './implicit.ts';
 import { type Params, parseBody } from '../http/body.ts';
-import { invalidRequest, OAuthError } from '../http/errors.ts';
+import { invalidRequest, OAuthError } from '../oauth-error.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
 import type { RegisteredClient } from '../options.ts';
 import { parseScope } from '../scopes.ts';

@@ -8,7 +8,7 @@ import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { parseBody, type Params } from '../http/body.ts';
 import { authenticateClient } from '../http/client-auth.ts';
-import { invalidClient, invalidRequest } from '../http/errors.ts';
+import { invalidClient, invalidRequest } from '../oauth-error.ts';
 import { noStore } from '../http/headers.ts';
 import { findPresentedToken, type PresentedToken } from '../verify.ts';
 import type { Endpoint } from './endpoint.ts';

@@ -5,22 +5,12 @@
  */
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
+import { cookieValue } from '../http/cookies.ts';
 import type { SessionRecord } from '../store/store.ts';
 import { parseScope } from '../scopes.ts';
 import { randomToken } from '../tokens.ts';
 
 const COOKIE = 'idpc_session';
-
-/** The value of a cookie of the request, if it was sent exactly once. */
-export function cookieValue(ctx: Context, name: string): string | undefined {
-  const values = ctx
-    .get('cookie')
-    .split(';')
-    .map((part) => part.trim())
-    .filter((part) => part.startsWith(`${name}=`))
-    .map((part) => part.slice(name.length + 1));
-  return values.length === 1 && values[0] !== '' ? values[0] : undefined;
-}
 
 function setSessionCookie(ctx: Context, server: ServerContext, value: string, maxAge: number): void {
   const url = new URL(server.issuer);

@@ -1,12 +1,12 @@
 import { parseBody, type Params } from '../http/body.ts';
 import { authenticate } from '../http/client-assertion.ts';
-import { invalidRequest } from '../http/errors.ts';
+import { invalidRequest } from '../oauth-error.ts';
 import { noStore } from '../http/headers.ts';
 import { randomToken } from '../tokens.ts';
 import { checkRequest, redirectUriRegistered } from './authorize.ts';
 import type { Endpoint } from './endpoint.ts';
 import { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
-import { withRequestObject } from '../request-object.ts';
+import { withRequestObject } from './request-object.ts';
 
 export { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
 

@@ -3,7 +3,7 @@
  * pushing client's) or from the query where PAR is not required (§5).
  */
 import type { ServerContext } from '../context.ts';
-import { invalidRequest, OAuthError } from '../http/errors.ts';
+import { invalidRequest, OAuthError } from '../oauth-error.ts';
 import { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
 
 /**

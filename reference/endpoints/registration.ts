@@ -9,10 +9,10 @@ import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { parseJsonBody } from '../http/body.ts';
 import { bearerChallenge, bearerError, bearerToken } from '../http/bearer.ts';
-import { safeEqual } from '../http/client-auth.ts';
-import { invalidRequest, OAuthError } from '../http/errors.ts';
+import { safeEqual } from '../safe-equal.ts';
+import { invalidRequest, OAuthError } from '../oauth-error.ts';
 import { noStore } from '../http/headers.ts';
-import { type ClientMetadata, checkMetadata, usesSecret } from '../registration.ts';
+import { checkMetadata, usesSecret } from '../registration.ts';
 import type { ClientRegistrationRecord } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
 import type { Endpoint } from './endpoint.ts';
@@ -140,6 +140,6 @@ function clientInformation(
       : { client_secret_expires_at: Math.floor(record.expiresAt / 1000) }),
     ...(registrationToken === '' ? {} : { registration_access_token: registrationToken }),
     registration_client_uri: server.url(`${PATH}/${encodeURIComponent(record.clientId)}`),
-    ...(flaws.has('registration-drops-metadata') ? {} : (record.metadata as ClientMetadata)),
+    ...(flaws.has('registration-drops-metadata') ? {} : record.metadata),
   };
 }

@@ -8,7 +8,7 @@ import type { ServerContext } from '../context.ts';
 import { grantRevocationUntil } from '../grants/issue.ts';
 import { parseBody } from '../http/body.ts';
 import { authenticateClient } from '../http/client-auth.ts';
-import { invalidRequest } from '../http/errors.ts';
+import { invalidRequest } from '../oauth-error.ts';
 import { noStore } from '../http/headers.ts';
 import type { RegisteredClient } from '../options.ts';
 import { findPresentedToken, type PresentedToken } from '../verify.ts';

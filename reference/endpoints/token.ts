@@ -2,7 +2,7 @@
  * POST /token (RFC 6749 §3.2) as one list of named Koa middlewares, in the style of oidc-provider's
  * lib/actions/token.js: noStoreHeaders → parseTokenBody → supportedGrantTypeCheck →
  * authenticateClient → allowedGrantTypeCheck → bindIssuedTokens → callGrantHandler. Each step
- * reads what the steps before it put on ctx.state.token; the first to throw answers (an RFC 6749
+ * reads what the steps before it established for the request; the first to throw answers (an RFC 6749
  * §5.2 error body), so the order is the order of the errors.
  */
 import type { Context, Middleware, Next } from 'koa';
@@ -10,12 +10,12 @@ import { parseBody, type BodyEncoding, type Params } from '../http/body.ts';
 import { ASSERTION_ALGS, authenticate } from '../http/client-assertion.ts';
 import { DPOP_ALGS, tokenEndpointProof, tokenRequestBinding } from '../http/dpop.ts';
 import { requestedResource } from '../http/resource.ts';
-import { invalidRequest, OAuthError, unauthorizedClient } from '../http/errors.ts';
+import { invalidRequest, OAuthError, unauthorizedClient } from '../oauth-error.ts';
 import { noStore } from '../http/headers.ts';
 import type { ServerContext } from '../context.ts';
 import { findGrant, GRANTS } from '../grants/index.ts';
 import type { Grant } from '../grants/grant.ts';
-import { type RegisteredClient, someClientEnables } from '../options.ts';
+import { clientEnables, type RegisteredClient, someClientEnables } from '../options.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
@@ -50,29 +50,41 @@ function pick(params: Params, names: readonly string[]): Params {
   return picked;
 }
 
-/** What the steps have established, on ctx.state.token: the body, then the grant, then the client. */
+/** What the steps have established for a request: the body, then the grant, then the client. */
 interface TokenRequestState {
   params: Params;
-  grant: Grant;
-  client: RegisteredClient;
+  grant?: Grant;
+  client?: RegisteredClient;
 }
 
-const stateOf = (ctx: Context): TokenRequestState => ctx.state.token as TokenRequestState;
+const requests = new WeakMap<Context, TokenRequestState>();
+
+function stateOf(ctx: Context): TokenRequestState {
+  const state = requests.get(ctx);
+  if (state === undefined) throw new Error('the token steps run in order: the body is parsed first');
+  return state;
+}
+
+/** The state once the grant and the client are known (the steps after allowedGrantTypeCheck). */
+function established(ctx: Context): Required<TokenRequestState> {
+  const { params, grant, client } = stateOf(ctx);
+  if (grant === undefined || client === undefined) throw new Error('the token steps run in order');
+  return { params, grant, client };
+}
 
 /**
  * A list of middlewares run as one, in order, each step's `next` the one after it (what koa-compose does for the
  * router): the hot path's handler.
  */
 export function runSteps(steps: readonly Middleware[]): (ctx: Context) => Promise<void> {
-  /** The step at `run.at`, handed `run.next`: one `next` per request (each step calls it once, after its own work). */
-  async function dispatch(run: { ctx: Context; at: number; next: Next }): Promise<void> {
-    const middleware = steps[run.at++];
-    if (middleware) await middleware(run.ctx, run.next);
-  }
   return (ctx) => {
-    const run = { ctx, at: 0, next: undefined as unknown as Next };
-    run.next = dispatch.bind(undefined, run);
-    return run.next();
+    let at = 0;
+    /** The step at `at`, handed this same `next`: one `next` per request (each step calls it once, after its work). */
+    const next: Next = async () => {
+      const middleware = steps[at++];
+      if (middleware) await middleware(ctx, next);
+    };
+    return next();
   };
 }
 
@@ -81,7 +93,7 @@ export function tokenAction(server: ServerContext): Middleware[] {
   /** The body, form or JSON (the spec), size-limited, no repeated parameters (http/body.ts). */
   const encodings: readonly BodyEncoding[] = server.flaws.has('json-body-rejected') ? ['form'] : ['form', 'json'];
   async function parseTokenBody(ctx: Context, next: Next): Promise<void> {
-    ctx.state.token = { params: await parseBody(ctx, encodings) };
+    requests.set(ctx, { params: await parseBody(ctx, encodings) });
     await next();
   }
 
@@ -106,8 +118,8 @@ export function tokenAction(server: ServerContext): Middleware[] {
 
   /** The client may use this grant (RFC 6749 §5.2 unauthorized_client). */
   async function allowedGrantTypeCheck(ctx: Context, next: Next): Promise<void> {
-    const { client, grant } = stateOf(ctx);
-    if (!(client.grantTypes as readonly string[]).includes(grant.grantType)) {
+    const { client, grant } = established(ctx);
+    if (!clientEnables(client, grant.grantType)) {
       throw unauthorizedClient(`the client may not use the ${grant.grantType} grant`);
     }
     await next();
@@ -126,7 +138,7 @@ export function tokenAction(server: ServerContext): Middleware[] {
 
   /** The grant's handler, with the parameters on its allow-list only; its token response is the body. */
   async function callGrantHandler(ctx: Context): Promise<void> {
-    const { grant, client, params } = stateOf(ctx);
+    const { grant, client, params } = established(ctx);
     const response = await grant.handler({ ctx, server, client, params: pick(params, grant.parameters) });
     // What Koa does with an object body (the same header, the same bytes), without its content-type lookup per token.
     ctx.set('Content-Type', 'application/json; charset=utf-8');

@@ -4,7 +4,7 @@
  * (RFC 6749 §4.1.2).
  */
 import type { ServerContext } from '../context.ts';
-import { invalidGrant, invalidRequest } from '../http/errors.ts';
+import { invalidGrant, invalidRequest } from '../oauth-error.ts';
 import { verifierMatches, VERIFIER_FORMAT } from '../pkce.ts';
 import type { CodeRecord } from '../store/store.ts';
 import type { Grant } from './grant.ts';

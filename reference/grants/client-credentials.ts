@@ -1,5 +1,5 @@
 /** RFC 6749 §4.4: client credentials. A self-contained access token and never a refresh token (SPEC token rule 1). */
-import { unauthorizedClient } from '../http/errors.ts';
+import { unauthorizedClient } from '../oauth-error.ts';
 import { isPublicClient } from '../options.ts';
 import { grantScope } from '../scopes.ts';
 import { randomToken } from '../tokens.ts';

@@ -5,7 +5,7 @@
  * token, exactly once (SPEC device states).
  */
 import type { ServerContext } from '../context.ts';
-import { invalidGrant, invalidRequest, OAuthError } from '../http/errors.ts';
+import { invalidGrant, invalidRequest, OAuthError } from '../oauth-error.ts';
 import { DEVICE_GRANT, type RegisteredClient } from '../options.ts';
 import type { DeviceRecord } from '../store/store.ts';
 import type { Grant, TokenResponse } from './grant.ts';

@@ -13,7 +13,7 @@ import type { RegisteredClient } from '../options.ts';
 export interface TokenResponse {
   access_token: string;
   /** DPoP for a token bound to a DPoP proof's key (RFC 9449 §5). */
-  token_type: 'Bearer' | 'bearer' | 'DPoP';
+  token_type?: 'Bearer' | 'bearer' | 'DPoP';
   expires_in: number;
   /** RFC 6749 §5.1: OPTIONAL when identical to the scope requested (left out then by token-scope-omitted). */
   scope?: string;

@@ -2,7 +2,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerContext } from '../context.ts';
 import { currentBinding } from '../http/dpop.ts';
-import { isPublicClient, type RegisteredClient } from '../options.ts';
+import { clientEnables, isPublicClient, type RegisteredClient } from '../options.ts';
 import { hasScope, parseScope } from '../scopes.ts';
 import { requestedClaimValues } from '../claims-request.ts';
 import type { RefreshRecord, RequestedClaims } from '../store/store.ts';
@@ -84,8 +84,7 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
   // RFC 6749 §5.1: token_type is REQUIRED; the flaw leaves it out of a Bearer token's response (a DPoP-bound one keeps
   // its token_type DPoP, which RFC 9449 §5 asks for and dpop.token-bound judges: one flaw, one rule).
   if (server.variants.has('token-scope-omitted') && sameScope(issuance.requestedScope, scope)) delete response.scope;
-  if (server.flaws.has('token-type-missing') && response.token_type !== 'DPoP')
-    delete (response as Partial<TokenResponse>).token_type;
+  if (server.flaws.has('token-type-missing') && response.token_type !== 'DPoP') delete response.token_type;
   return response;
 }
 
@@ -103,7 +102,7 @@ export async function issueUserTokens(
   issuance: Issuance & { grantId: string; authTime: number },
 ): Promise<TokenResponse> {
   const response = await issueTokens(server, issuance);
-  if ((issuance.client.grantTypes as readonly string[]).includes('refresh_token')) {
+  if (clientEnables(issuance.client, 'refresh_token')) {
     await addRefreshToken(server, response, issuance);
   }
   return response;

@@ -3,7 +3,7 @@
  * opt-in: only a confidential client whose grantTypes include "password" may use it, and it
  * never issues a refresh token (SPEC grant table).
  */
-import { invalidGrant, invalidRequest, unauthorizedClient } from '../http/errors.ts';
+import { invalidGrant, invalidRequest, unauthorizedClient } from '../oauth-error.ts';
 import { grantScope } from '../scopes.ts';
 import { randomToken } from '../tokens.ts';
 import { authenticateUser } from '../users.ts';

@@ -4,7 +4,7 @@
  * the token is bound to its client; the scope may only narrow.
  */
 import type { ServerContext } from '../context.ts';
-import { invalidGrant, invalidRequest } from '../http/errors.ts';
+import { invalidGrant, invalidRequest } from '../oauth-error.ts';
 import { isPublicClient, type RegisteredClient } from '../options.ts';
 import { grantScope, narrowScope } from '../scopes.ts';
 import type { RefreshRecord, StoredRefresh } from '../store/store.ts';

@@ -5,7 +5,7 @@
  * delegation, recorded in `act` (§4.1). No refresh token, no ID token.
  */
 import type { ServerContext } from '../context.ts';
-import { invalidRequest, invalidScope, OAuthError } from '../http/errors.ts';
+import { invalidRequest, invalidScope, OAuthError } from '../oauth-error.ts';
 import type { RegisteredClient } from '../options.ts';
 import { grantScope, narrowScope, parseScope } from '../scopes.ts';
 import type { ActClaim } from '../tokens.ts';

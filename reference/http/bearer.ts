@@ -4,7 +4,7 @@
  */
 import type { Context } from 'koa';
 import { parseBody } from './body.ts';
-import { OAuthError, errorDescription } from './errors.ts';
+import { OAuthError, errorDescription } from '../oauth-error.ts';
 
 const REALM = 'idp-conformance';
 

@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { Context } from 'koa';
-import { invalidRequest } from './errors.ts';
+import { invalidRequest } from '../oauth-error.ts';
 
 /** Request parameters: one string per name, no prototype. */
 export type Params = Readonly<Record<string, string>>;
@@ -53,7 +53,8 @@ export async function parseJsonBody(ctx: Context, invalid: (description: string)
   if (encodingOf(ctx.get('content-type')) !== 'json') throw invalid('the request body must be application/json');
   const text = await readText(ctx);
   try {
-    return JSON.parse(text) as unknown;
+    const body: unknown = JSON.parse(text);
+    return body;
   } catch {
     throw invalid('the request body is not valid JSON');
   }
@@ -86,19 +87,19 @@ function parseJsonParams(text: string): Params {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw invalidRequest('the JSON request body must be an object');
   }
-  const entries = Object.entries(parsed);
-  for (const [name, value] of entries) {
+  const entries = Object.entries(parsed).map(([name, value]): [string, string] => {
     if (typeof value !== 'string') throw invalidRequest(`parameter '${truncate(name)}' must be a string`);
-  }
+    return [name, value];
+  });
   // JSON.parse keeps the last of repeated keys. In a valid flat object of strings the string
   // literals alternate key, value, so counting them reveals a repeated key.
   const literals = text.match(STRING_LITERAL) ?? [];
   if (literals.length !== entries.length * 2) {
-    const keys = literals.filter((_, i) => i % 2 === 0).map((k) => JSON.parse(k) as string);
+    const keys = literals.filter((_, i) => i % 2 === 0).map((k) => String(JSON.parse(k)));
     const repeated = keys.find((k, i) => keys.indexOf(k) !== i) ?? '';
     throw invalidRequest(`parameter '${truncate(repeated)}' is included more than once`);
   }
-  return paramsFromPairs(entries as [string, string][]);
+  return paramsFromPairs(entries);
 }
 
 /** Reads the raw body as UTF-8, refusing more than BODY_LIMIT_BYTES. */

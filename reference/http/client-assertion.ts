@@ -10,7 +10,7 @@ import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload } from
 import type { ServerContext } from '../context.ts';
 import type { Params } from './body.ts';
 import { type AuthenticatedClient, authenticateClient } from './client-auth.ts';
-import { invalidClient, invalidRequest } from './errors.ts';
+import { invalidClient, invalidRequest } from '../oauth-error.ts';
 import { CLIENT_ASSERTION_TYPE } from '../../protocol/grants.ts';
 
 export { CLIENT_ASSERTION_TYPE } from '../../protocol/grants.ts';
@@ -64,7 +64,7 @@ async function authenticateByAssertion(
   const { flaws } = server;
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks as never), {
+    ({ payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks), {
       algorithms: ASSERTION_ALGS,
       issuer: clientId,
       subject: clientId,

@@ -2,12 +2,13 @@
  * Client authentication at the token endpoint (RFC 6749 §2.3): client_secret_basic,
  * client_secret_post, and none for public clients. Exactly one method per request.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Flaws } from '../flaws.ts';
 import type { ClientConfig } from '../options.ts';
+import { digest } from '../safe-equal.ts';
 import type { Params } from './body.ts';
-import { invalidClient, invalidRequest } from './errors.ts';
+import { invalidClient, invalidRequest } from '../oauth-error.ts';
 
 export interface AuthenticatedClient {
   client: ClientConfig;
@@ -50,13 +51,6 @@ export async function authenticateClient(
     throw invalidClient(`this client authenticates with ${client.tokenEndpointAuthMethod}`);
   }
   return { client, method };
-}
-
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
-
-/** Constant-time comparison of two strings of any length (compares their SHA-256 digests). */
-export function safeEqual(a: string, b: string): boolean {
-  return timingSafeEqual(digest(a), digest(b));
 }
 
 /**

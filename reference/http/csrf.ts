@@ -6,11 +6,11 @@
  */
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
-import { cookieValue } from '../endpoints/login-session.ts';
 import { randomToken } from '../tokens.ts';
 import { langOf, words } from '../views/locale.ts';
-import { safeEqual } from './client-auth.ts';
-import { OAuthError } from './errors.ts';
+import { safeEqual } from '../safe-equal.ts';
+import { cookieValue } from './cookies.ts';
+import { OAuthError } from '../oauth-error.ts';
 
 export const CSRF_COOKIE = 'idpc_csrf';
 export const CSRF_FIELD = 'csrf_token';

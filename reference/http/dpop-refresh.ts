@@ -2,7 +2,7 @@
 import type { ServerContext } from '../context.ts';
 import type { RefreshRecord } from '../store/store.ts';
 import { currentBinding } from './dpop.ts';
-import { invalidGrant } from './errors.ts';
+import { invalidGrant } from '../oauth-error.ts';
 
 export function checkRefreshBinding(server: ServerContext, record: RefreshRecord): void {
   if (record.jkt === undefined || server.flaws.has('dpop-refresh-not-bound')) return;

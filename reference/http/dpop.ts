@@ -5,10 +5,10 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from 'koa';
-import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { EmbeddedJWK, calculateJwkThumbprint, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { accessTokenHash } from '../../protocol/token-hash.ts';
 import type { ServerContext } from '../context.ts';
-import { OAuthError } from './errors.ts';
+import { OAuthError } from '../oauth-error.ts';
 
 /** Proof algorithms this server accepts and advertises (dpop_signing_alg_values_supported). */
 export const DPOP_ALGS = ['ES256', 'PS256', 'RS256', 'EdDSA'];
@@ -58,7 +58,7 @@ export async function checkProof(server: ServerContext, proof: string, check: Pr
   } catch {
     throw new InvalidProofError('the DPoP proof is not a JWT');
   }
-  const jwk = header.jwk as JWK | undefined;
+  const jwk = header.jwk;
   if (!jwk || typeof jwk !== 'object') throw new InvalidProofError('the DPoP proof has no jwk header');
   if ('d' in jwk || 'p' in jwk || 'k' in jwk) throw new InvalidProofError("the DPoP proof's jwk holds a private key");
   let payload: JWTPayload;
@@ -71,7 +71,7 @@ export async function checkProof(server: ServerContext, proof: string, check: Pr
   } catch {
     throw new InvalidProofError("the DPoP proof's type, algorithm or signature is not acceptable");
   }
-  const { jti, htm, htu, iat } = payload as JWTPayload & { htm?: unknown; htu?: unknown };
+  const { jti, htm, htu, iat } = payload;
   if (
     typeof jti !== 'string' ||
     jti === '' ||
@@ -165,7 +165,8 @@ export async function checkSenderConstraint(
   scheme: 'Bearer' | 'DPoP',
   url: string,
 ): Promise<void> {
-  const jkt = (claims.cnf as { jkt?: unknown } | undefined)?.jkt;
+  const { cnf } = claims;
+  const jkt = typeof cnf === 'object' && cnf !== null && 'jkt' in cnf ? cnf.jkt : undefined;
   if (typeof jkt !== 'string') {
     if (scheme === 'DPoP') throw dpopError('invalid_token', 'the access token is not DPoP-bound');
     return;

@@ -4,7 +4,7 @@
  * know is invalid_target.
  */
 import type { ServerContext } from '../context.ts';
-import { OAuthError } from './errors.ts';
+import { OAuthError } from '../oauth-error.ts';
 
 export function requestedResource(server: ServerContext, resource: string | undefined): string | undefined {
   // Flaw resource-ignored: the parameter is read by nobody.

@@ -26,9 +26,9 @@ function withoutDescription(location: string): string {
 export function withoutErrorDescriptions() {
   return async function errorsWithoutDescription(ctx: Context, next: Next): Promise<void> {
     await next();
-    const body = ctx.body as unknown;
+    const body: unknown = ctx.body;
     if (body && typeof body === 'object' && !Buffer.isBuffer(body) && 'error_description' in body) {
-      const { error_description: _, ...rest } = body as Record<string, unknown>;
+      const { error_description: _, ...rest } = body;
       ctx.body = rest;
     }
     const location = String(ctx.response.get('Location') ?? '');

@@ -11,6 +11,19 @@
  * absent from its expiry on even when the clock is the server's own (`now`) rather than Redis's.
  */
 import { Redis, type RedisOptions } from 'ioredis';
+import type { z } from 'zod';
+import {
+  ACCESS_TOKEN_RECORD,
+  ACTIVATION_RECORD,
+  CLIENT_REGISTRATION_RECORD,
+  CODE_RECORD,
+  DEVICE_RECORD,
+  INTERACTION_RECORD,
+  PUSHED_REQUEST_RECORD,
+  REFRESH_RECORD,
+  REFRESH_STATE,
+  SESSION_RECORD,
+} from './records.ts';
 import type {
   AccessTokenRecord,
   ActivationRecord,
@@ -21,7 +34,6 @@ import type {
   InteractionRecord,
   PushedRequestRecord,
   RefreshRecord,
-  RefreshState,
   SessionRecord,
   Store,
   StoredAccessToken,
@@ -140,32 +152,33 @@ export class RedisStore implements Store {
   async #put(kind: string, id: string, value: unknown, expiresAt: number): Promise<void> {
     await this.client.set(this.#key(kind, id), JSON.stringify(value), 'PX', this.#ttl(expiresAt));
   }
-  /** A live record, or undefined when absent or past its expiresAt. */
-  #live<T extends { expiresAt: number }>(raw: string | null): T | undefined {
-    if (raw === null) return undefined;
-    const record = JSON.parse(raw) as T;
+  /** A live record read by its schema, or undefined when absent (not a string: null) or past its expiresAt. */
+  #live<T extends { expiresAt: number }>(schema: z.ZodType<T>, raw: unknown): T | undefined {
+    if (typeof raw !== 'string') return undefined;
+    const record = schema.parse(JSON.parse(raw));
     return record.expiresAt > this.#now() ? record : undefined;
   }
-  async #get<T extends { expiresAt: number }>(kind: string, id: string): Promise<T | undefined> {
-    return this.#live<T>(await this.client.get(this.#key(kind, id)));
+  async #get<T extends { expiresAt: number }>(schema: z.ZodType<T>, kind: string, id: string): Promise<T | undefined> {
+    return this.#live(schema, await this.client.get(this.#key(kind, id)));
   }
 
   async saveCode(record: CodeRecord): Promise<void> {
     await this.#put('code', record.code, record, record.expiresAt);
   }
   async peekCode(code: string): Promise<CodeRecord | undefined> {
-    return this.#get<CodeRecord>('code', code);
+    return this.#get(CODE_RECORD, 'code', code);
   }
   async consumeCode(code: string): Promise<CodeRecord | undefined> {
-    const raw = (await this.client.eval(
+    const raw = await this.client.eval(
       CONSUME_CODE,
       2,
       this.#key('code', code),
       this.#key('usedcode', code),
       this.#now(),
       this.#usedCodeRetentionMs,
-    )) as string | null;
-    return raw === null ? undefined : (JSON.parse(raw) as CodeRecord);
+    );
+    // The script checked the expiry on the server's clock; the record is read as it was.
+    return typeof raw === 'string' ? CODE_RECORD.parse(JSON.parse(raw)) : undefined;
   }
   async usedCodeGrant(code: string): Promise<string | undefined> {
     return (await this.client.get(this.#key('usedcode', code))) ?? undefined;
@@ -181,10 +194,10 @@ export class RedisStore implements Store {
   }
   async findRefresh(token: string): Promise<StoredRefresh | undefined> {
     const [raw, state] = await this.client.mget(this.#key('rt', token), this.#key('rts', token));
-    const record = this.#live<RefreshRecord>(raw ?? null);
+    const record = this.#live(REFRESH_RECORD, raw);
     if (!record) return undefined;
     const revoked = await this.isGrantRevoked(record.grantId);
-    return { record, state: revoked ? 'revoked' : ((state ?? 'revoked') as RefreshState) };
+    return { record, state: revoked ? 'revoked' : REFRESH_STATE.parse(state) };
   }
   async rotateRefresh(oldToken: string, next: RefreshRecord): Promise<boolean> {
     const rotated = await this.client.eval(
@@ -218,7 +231,7 @@ export class RedisStore implements Store {
   }
   async findAccessToken(jti: string): Promise<StoredAccessToken | undefined> {
     const [raw, revokedFlag] = await this.client.mget(this.#key('at', jti), this.#key('atrevoked', jti));
-    const record = this.#live<AccessTokenRecord>(raw ?? null);
+    const record = this.#live(ACCESS_TOKEN_RECORD, raw);
     if (!record) return undefined;
     const revoked =
       revokedFlag === '1' || (record.grantId !== undefined && (await this.isGrantRevoked(record.grantId)));
@@ -236,10 +249,10 @@ export class RedisStore implements Store {
     await this.#put('interaction', record.id, record, record.expiresAt);
   }
   async findInteraction(id: string): Promise<InteractionRecord | undefined> {
-    return this.#get<InteractionRecord>('interaction', id);
+    return this.#get(INTERACTION_RECORD, 'interaction', id);
   }
   async consumeInteraction(id: string): Promise<InteractionRecord | undefined> {
-    return this.#live<InteractionRecord>(await this.client.getdel(this.#key('interaction', id)));
+    return this.#live(INTERACTION_RECORD, await this.client.getdel(this.#key('interaction', id)));
   }
 
   async saveDevice(record: DeviceRecord): Promise<boolean> {
@@ -257,7 +270,7 @@ export class RedisStore implements Store {
     return saved === 1;
   }
   async findDevice(deviceCode: string): Promise<DeviceRecord | undefined> {
-    return this.#get<DeviceRecord>('device', deviceCode);
+    return this.#get(DEVICE_RECORD, 'device', deviceCode);
   }
   async findDeviceByUserCode(userCode: string): Promise<DeviceRecord | undefined> {
     const deviceCode = await this.client.get(this.#key('usercode', userCode));
@@ -272,7 +285,7 @@ export class RedisStore implements Store {
     to: DeviceStatus,
     user?: DeviceRecord['user'],
   ): Promise<DeviceRecord | undefined> {
-    const raw = (await this.client.eval(
+    const raw = await this.client.eval(
       UPDATE_DEVICE,
       1,
       this.#key('device', deviceCode),
@@ -281,8 +294,8 @@ export class RedisStore implements Store {
       from,
       to,
       user ? JSON.stringify(user) : '',
-    )) as string | null;
-    return raw === null ? undefined : (JSON.parse(raw) as DeviceRecord);
+    );
+    return typeof raw === 'string' ? DEVICE_RECORD.parse(JSON.parse(raw)) : undefined;
   }
   async deviceCodeExpired(deviceCode: string): Promise<boolean> {
     if (await this.findDevice(deviceCode)) return false;
@@ -293,14 +306,14 @@ export class RedisStore implements Store {
     await this.#put('activation', record.id, record, record.expiresAt);
   }
   async findActivation(id: string): Promise<ActivationRecord | undefined> {
-    return this.#get<ActivationRecord>('activation', id);
+    return this.#get(ACTIVATION_RECORD, 'activation', id);
   }
 
   async saveSession(record: SessionRecord): Promise<void> {
     await this.#put('session', record.id, record, record.expiresAt);
   }
   async findSession(id: string): Promise<SessionRecord | undefined> {
-    return this.#get<SessionRecord>('session', id);
+    return this.#get(SESSION_RECORD, 'session', id);
   }
   async deleteSession(id: string): Promise<void> {
     await this.client.del(this.#key('session', id));
@@ -310,18 +323,18 @@ export class RedisStore implements Store {
     await this.#put('par', record.requestUri, record, record.expiresAt);
   }
   async consumePushedRequest(requestUri: string): Promise<PushedRequestRecord | undefined> {
-    return this.#live<PushedRequestRecord>(await this.client.getdel(this.#key('par', requestUri)));
+    return this.#live(PUSHED_REQUEST_RECORD, await this.client.getdel(this.#key('par', requestUri)));
   }
 
   async saveClientRegistration(record: ClientRegistrationRecord): Promise<void> {
     await this.#put('client', record.clientId, record, record.expiresAt);
   }
   async findClientRegistration(clientId: string): Promise<ClientRegistrationRecord | undefined> {
-    return this.#get<ClientRegistrationRecord>('client', clientId);
+    return this.#get(CLIENT_REGISTRATION_RECORD, 'client', clientId);
   }
   async deleteClientRegistration(clientId: string): Promise<boolean> {
     const raw = await this.client.getdel(this.#key('client', clientId));
-    return this.#live<ClientRegistrationRecord>(raw) !== undefined;
+    return this.#live(CLIENT_REGISTRATION_RECORD, raw) !== undefined;
   }
 
   async markOnce(namespace: string, key: string, expiresAt: number): Promise<boolean> {
@@ -331,8 +344,8 @@ export class RedisStore implements Store {
 
   async swapLatest(namespace: string, key: string, value: string, expiresAt: number): Promise<string | undefined> {
     const stored = this.#key(`latest:${namespace}`, key);
-    const old = (await this.client.eval(SWAP_LATEST, 1, stored, value, this.#ttl(expiresAt))) as string | null;
-    return old ?? undefined;
+    const old = await this.client.eval(SWAP_LATEST, 1, stored, value, this.#ttl(expiresAt));
+    return typeof old === 'string' ? old : undefined;
   }
 
   /**

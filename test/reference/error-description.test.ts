@@ -4,7 +4,7 @@
  * %x20-21 / %x23-5B / %x5D-7E.
  */
 import { describe, expect, it } from 'vitest';
-import { OAuthError, errorDescription } from '../../reference/http/errors.ts';
+import { OAuthError, errorDescription } from '../../reference/oauth-error.ts';
 import { MACHINE, useServer } from './helpers.ts';
 
 const RFC_6749_DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;

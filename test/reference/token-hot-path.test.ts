@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import { describe, expect, it } from 'vitest';
 import { Flaws, type ClientConfig } from '../../reference/index.ts';
 import { authenticateClient } from '../../reference/http/client-auth.ts';
-import { OAuthError } from '../../reference/http/errors.ts';
+import { OAuthError } from '../../reference/oauth-error.ts';
 import { basic, claimsOf, MACHINE, useServer } from './helpers.ts';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -1,18 +1,18 @@
 /**
  * The implicit grant (RFC 6749 §4.2, OIDC Core §3.2) and the hybrid flow (OIDC Core §3.3): deprecated (RFC 9700
  * §2.1.2) and opt-in, for clients whose grantTypes include "implicit" (and "authorization_code" for the hybrid
- * response types). Unlike the other grants it is not redeemed at the token endpoint: the authorization endpoint
- * issues the tokens once the user has signed in, and they travel in the redirect's fragment (or a form_post). Never a
- * refresh token (SPEC grant table).
+ * response types). Unlike the grants in ../grants/ it is not redeemed at the token endpoint: the authorization
+ * endpoint issues the tokens once the user has signed in, and they travel in the redirect's fragment (or a
+ * form_post), so it lives here beside the authorization response. Never a refresh token (SPEC grant table).
  */
 import { requestedClaimValues } from '../claims-request.ts';
 import type { ServerContext } from '../context.ts';
-import { issueCode, responseParts } from '../endpoints/authorization-response.ts';
-import { invalidRequest } from '../http/errors.ts';
+import { issueCode, responseParts } from './authorization-response.ts';
+import { invalidRequest } from '../oauth-error.ts';
 import type { RegisteredClient } from '../options.ts';
 import type { InteractionRecord } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
-import { addRefreshToken, issueTokens } from './issue.ts';
+import { addRefreshToken, issueTokens } from '../grants/issue.ts';
 
 /**
  * The response parameters for a completed implicit or hybrid request: the code (hybrid), the access token (token),
@@ -60,7 +60,8 @@ export async function implicitResponse(
   return {
     ...(code === undefined ? {} : { code }),
     access_token: rest.access_token,
-    token_type: rest.token_type,
+    // Flaw token-type-missing: the token response has none, and the redirect says so as it always did ("undefined").
+    token_type: String(rest.token_type),
     expires_in: String(rest.expires_in),
     scope,
     ...(parts.idToken && idToken !== undefined ? { id_token: idToken } : {}),

@@ -6,11 +6,11 @@
  * invalid_request_object (OIDC Core §3.1.2.6), never a 500.
  */
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, UnsecuredJWT, type JWTPayload } from 'jose';
-import type { ServerContext } from './context.ts';
-import type { Params } from './http/body.ts';
-import { ASSERTION_ALGS } from './http/client-assertion.ts';
-import { OAuthError } from './http/errors.ts';
-import type { RegisteredClient } from './options.ts';
+import type { ServerContext } from '../context.ts';
+import type { Params } from '../http/body.ts';
+import { ASSERTION_ALGS } from '../http/client-assertion.ts';
+import { OAuthError } from '../oauth-error.ts';
+import type { RegisteredClient } from '../options.ts';
 
 /** RFC 9101 §6.2 and discovery's request_object_signing_alg_values_supported: the client-assertion algorithms. */
 export const REQUEST_OBJECT_ALGS = ASSERTION_ALGS;
@@ -79,7 +79,7 @@ async function verifiedClaims(server: ServerContext, client: RegisteredClient, r
     }
     if (alg === 'none') throw invalidObject('is unsigned (alg none); this server takes signed request objects only');
     if (!client.jwks) throw invalidObject('is signed, but the client has registered no keys to verify it with');
-    const jwks = createLocalJWKSet(client.jwks as never);
+    const jwks = createLocalJWKSet(client.jwks);
     return (await jwtVerify(request, jwks, { ...checks, algorithms: REQUEST_OBJECT_ALGS })).payload;
   } catch (err) {
     if (err instanceof OAuthError) throw err;
