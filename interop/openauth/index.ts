@@ -16,8 +16,10 @@
  * all the same (the harness's confidential roles need one), sent with client_secret_post so that client_id is in the
  * form: OpenAuth ignores it, and what the catalog finds about it (findings.md) is that no client is authenticated.
  * No client names a scope: OpenAuth reads none (the authorization request's scope is dropped, tokens carry none, its
- * metadata lists no scopes_supported), so the harness asks for none. No machine client: its client_credentials grant
- * needs a non-standard `provider` parameter and a provider with a `client` hook, which the Password provider lacks.
+ * metadata lists no scopes_supported), so the harness asks for none. legacy is a client of the allow table like the
+ * others, for the implicit flow (response_type=token), which OpenAuth offers to every client. No machine client: its
+ * client_credentials grant needs a non-standard `provider` parameter and a provider with a `client` hook, which the
+ * Password provider lacks.
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +46,8 @@ const idp: InteropIdp = {
       confidential: { clientId: 'web-app', clientSecret: secret(), authMethod: 'client_secret_post' },
       confidential2: { clientId: 'partner-app', clientSecret: secret(), authMethod: 'client_secret_post' },
       public: { clientId: 'spa', authMethod: 'none' },
+      // OpenAuth's /authorize also answers response_type=token (its metadata lists code and token): the implicit flow.
+      legacy: { clientId: 'legacy-app', authMethod: 'none' },
     };
     const table = Object.values(clients).map((c) => ({
       clientID: c.clientId,
