@@ -1,6 +1,7 @@
 /**
  * `tsx interop/install.ts [--require]`: installs the Debian packages of every interop IdP module
- * in this checkout (apt-get, idempotent; needs root). Without --require a failure is printed and
+ * in this checkout (apt-get, idempotent; needs root), and the npm products' pinned packages into their
+ * own folders (npm ci, interop/npm-install.ts). Without --require a failure is printed and
  * the interop tests for that IdP skip; with it (CI) the command fails.
  * apt keeps the downloaded .debs in /var/cache/apt/archives: never cleaned here.
  */

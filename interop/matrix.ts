@@ -33,6 +33,8 @@ export const IDPS: readonly { name: string; dirs: readonly string[]; file?: stri
   { name: 'node-oauth2-server', dirs: ['node-oauth2-server'] },
   { name: 'oidc-provider', dirs: ['oidc-provider'] },
   { name: 'glewlwyd', dirs: ['glewlwyd'] },
+  { name: 'openauth', dirs: ['openauth'] },
+  { name: 'better-auth', dirs: ['better-auth'] },
 ];
 
 /** The file of an IdP's module in one of its folders. */
