@@ -6,7 +6,7 @@
 import { loadavg } from 'node:os';
 import { startEmbeddedReference } from '../cli/embedded.ts';
 import { BrowserHost } from '../harness/login/chromium.ts';
-import type { Report, Summary } from '../harness/scenario/results.ts';
+import type { Report, Summary } from '../harness/model/results.ts';
 import { runConformance } from '../index.ts';
 
 /** A target config as the embedded reference and oidc-provider's test support give it. */

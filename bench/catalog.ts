@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Report, Summary } from '../harness/scenario/results.ts';
+import type { Report, Summary } from '../harness/model/results.ts';
 
 export interface CatalogRun {
   wallMs: number;

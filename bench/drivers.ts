@@ -11,7 +11,7 @@
  */
 import { loadavg } from 'node:os';
 import { startEmbeddedReference } from '../cli/embedded.ts';
-import type { Report, Summary } from '../harness/scenario/results.ts';
+import type { Report, Summary } from '../harness/model/results.ts';
 import { runConformance } from '../index.ts';
 import type { RunningIdp } from '../interop/idp.ts';
 import {

@@ -6,7 +6,7 @@ import {
   type ReferenceServer,
   type TargetConfig,
 } from '../reference/index.ts';
-import { unusedLoopbackPort } from '../harness/run/ports.ts';
+import { unusedLoopbackPort } from '../harness/http/ports.ts';
 
 export interface EmbeddedReference {
   server: ReferenceServer;

@@ -1,7 +1,7 @@
 /** `idp-conformance list`: the scenarios with their id, title, requirements and severity. */
 import { patternList } from '../harness/run/glob.ts';
-import { PROFILES, type RequirementRow, requirementRows, resolveLevel } from '../harness/scenario/requirements.ts';
-import type { ProfileName } from '../harness/scenario/results.ts';
+import { PROFILES, type RequirementRow, requirementRows, resolveLevel } from '../harness/model/requirements.ts';
+import type { ProfileName } from '../harness/model/results.ts';
 import { selectScenarios } from '../harness/run/selection.ts';
 import type { Scenario } from '../harness/scenario/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';

@@ -7,7 +7,7 @@
 import { cp, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { summarize } from '../harness/run/conformance.ts';
-import type { Report, ScenarioResult } from '../harness/scenario/results.ts';
+import type { Report, ScenarioResult } from '../harness/model/results.ts';
 import { ConsoleReporter, writeReports } from '../reports/index.ts';
 import { reportSchema } from '../reports/schema.ts';
 import { type Command, UsageError, parseCommandLine } from './command.ts';

@@ -1,6 +1,6 @@
 /** The options `run` and `merge-reports` share, checked: --fail-on, --format, integers; and the exit code. */
 import { patternList } from '../harness/run/glob.ts';
-import type { Report } from '../harness/scenario/results.ts';
+import type { Report } from '../harness/model/results.ts';
 import { REPORT_FORMATS, type ReportFormat, isReportFormat } from '../reports/index.ts';
 import { UsageError } from './command.ts';
 

@@ -9,10 +9,10 @@ import {
   validateConfig,
 } from '../harness/config/load.ts';
 import { stoppedRunReport } from '../harness/run/conformance.ts';
-import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/scenario/failures.ts';
+import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/model/failures.ts';
 import { patternList } from '../harness/run/glob.ts';
-import { PROFILES } from '../harness/scenario/requirements.ts';
-import type { Report } from '../harness/scenario/results.ts';
+import { PROFILES } from '../harness/model/requirements.ts';
+import type { Report } from '../harness/model/results.ts';
 import { type RunSettings, randomSeed } from '../harness/run/plan.ts';
 import { parseShard, type Shard } from '../harness/run/shard.ts';
 import { ReportWriteError, planConformance, runPlanned } from '../index.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { summarize } from '../harness/run/conformance.ts';
-import type { ProfileName, Report, ScenarioResult, Status } from '../harness/scenario/results.ts';
+import type { ProfileName, Report, ScenarioResult, Status } from '../harness/model/results.ts';
 import { selectScenarios } from '../harness/run/selection.ts';
 import { z } from 'zod';
 import { BUILT_IN_SCENARIOS, type LoadedConfig, runConformance, validateConfig } from '../index.ts';

@@ -7,7 +7,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { z } from 'zod';
-import { unusedLoopbackPort } from '../harness/run/ports.ts';
+import { unusedLoopbackPort } from '../harness/http/ports.ts';
 
 /** The TCP port a listening server is bound to (a server on a pipe or not listening has none: an error). */
 export function portOf(server: { address(): AddressInfo | string | null }): number {

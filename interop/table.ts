@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Status } from '../harness/scenario/results.ts';
+import type { Status } from '../harness/model/results.ts';
 import { betweenMarkers } from '../scripts/catalog.ts';
 import { type Expectations, IDPS, expectationsFile, parseExpectations } from './matrix.ts';
 

@@ -4,7 +4,7 @@
  * a report from an older or newer version of the tool still compares.
  */
 import { z } from 'zod';
-import type { BaselineComparison, Report, Status, VerdictChange } from '../harness/scenario/results.ts';
+import type { BaselineComparison, Report, Status, VerdictChange } from '../harness/model/results.ts';
 import { errorMessage } from '../protocol/guards.ts';
 
 const status = z.enum(['passed', 'failed', 'warning', 'skipped', 'error']);

@@ -1,5 +1,5 @@
 /** The console reporter: a line per scenario as it finishes, then the summary. */
-import type { Report, ScenarioResult, Status } from '../harness/scenario/results.ts';
+import type { Report, ScenarioResult, Status } from '../harness/model/results.ts';
 import { consoleText as safe } from './escape.ts';
 import {
   baselineLines,

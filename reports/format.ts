@@ -1,5 +1,5 @@
 /** Small shared helpers for reporters (they import only the result types). */
-import type { LoginWalk, Report, ScenarioResult, Status } from '../harness/scenario/results.ts';
+import type { LoginWalk, Report, ScenarioResult, Status } from '../harness/model/results.ts';
 import { CONTROLS_BUT_LAYOUT } from './controls.ts';
 
 export const STATUS_LABEL: Record<Status, string> = {

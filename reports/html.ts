@@ -16,7 +16,7 @@ import type {
   Report,
   ScenarioResult,
   ScreenshotEvidence,
-} from '../harness/scenario/results.ts';
+} from '../harness/model/results.ts';
 import {
   GROUPS,
   GROUP_LABEL,

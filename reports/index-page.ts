@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Summary } from '../harness/scenario/results.ts';
+import type { Summary } from '../harness/model/results.ts';
 import { htmlEscape as h } from './html.ts';
 
 export interface IndexEntry {

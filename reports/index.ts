@@ -1,7 +1,7 @@
 /** Writing the report files: json, junit, html, md, and sarif when asked for. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Report } from '../harness/scenario/results.ts';
+import type { Report } from '../harness/model/results.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';

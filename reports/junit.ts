@@ -8,7 +8,7 @@
  * `[[ATTACHMENT|path]]` (the form the Jenkins attachments plugin and GitLab read), the path
  * relative to the report folder junit.xml is in.
  */
-import type { HttpEvidence, Report, ScenarioResult } from '../harness/scenario/results.ts';
+import type { HttpEvidence, Report, ScenarioResult } from '../harness/model/results.ts';
 import { baselineLines, kindLabel, orderResults, requirementsText, resultDetail, visibleControls } from './format.ts';
 import { clipText, curlCommand, decidingExchange, messageText, replayCommand, reproducible } from './reproduce.ts';
 

@@ -6,7 +6,7 @@
  * commands sit in fenced code blocks. It stays under GitHub's 1 MiB step-summary limit: past
  * MAX_MARKDOWN_BYTES the results that do not fit are left out and a note says how many.
  */
-import type { Report, ScenarioResult, ScreenshotEvidence } from '../harness/scenario/results.ts';
+import type { Report, ScenarioResult, ScreenshotEvidence } from '../harness/model/results.ts';
 import {
   baselineLines,
   groupCounts,

@@ -6,7 +6,7 @@
  * (`[REDACTED:client_secret:1]`) into shell variables (`$CLIENT_SECRET`) and quotes the rest, so
  * target-supplied text is inert in a shell.
  */
-import type { HttpEvidence, Report, ScenarioResult } from '../harness/scenario/results.ts';
+import type { HttpEvidence, Report, ScenarioResult } from '../harness/model/results.ts';
 import { CONTROL_CHARACTERS } from './controls.ts';
 
 /** The exchange that decided a failed or warning result, and whether the run marked it. */

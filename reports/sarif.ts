@@ -9,7 +9,7 @@
  * path (host and path), and a partial fingerprint (issuer + scenario id) keeps alerts stable.
  */
 import { createHash } from 'node:crypto';
-import type { Level, Report, ScenarioResult, Severity } from '../harness/scenario/results.ts';
+import type { Level, Report, ScenarioResult, Severity } from '../harness/model/results.ts';
 import { kindLabel, orderResults, plantedFlawsLine, requirementsText, resultDetail } from './format.ts';
 import { curlCommand, decidingExchange, replayCommand } from './reproduce.ts';
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { CLIENT_ROLES } from '../protocol/client-roles.ts';
-import { ERROR_CODES, type Report } from '../harness/scenario/results.ts';
+import { ERROR_CODES, type Report } from '../harness/model/results.ts';
 
 const level = z.enum(['MUST', 'SHOULD', 'MAY']);
 const status = z.enum(['passed', 'failed', 'warning', 'skipped', 'error']);

@@ -8,7 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatRequirementTable, requirementTable } from '../cli/list.ts';
-import { requirementLabel } from '../harness/scenario/requirements.ts';
+import { requirementLabel } from '../harness/model/requirements.ts';
 import type { Scenario } from '../harness/scenario/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 

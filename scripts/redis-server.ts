@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { findRedisServer } from './ensure-redis.ts';
-import { unusedLoopbackPort as closedPort } from '../harness/run/ports.ts';
+import { unusedLoopbackPort as closedPort } from '../harness/http/ports.ts';
 import { errorMessage } from '../protocol/guards.ts';
 
 export interface RunningRedis {

@@ -5,7 +5,7 @@
  * from it), so the package loads without scanning directories or awaiting at the top level; a file
  * whose id does not match its path is refused at load time.
  */
-import { HarnessError } from '../harness/scenario/failures.ts';
+import { HarnessError } from '../harness/model/failures.ts';
 import { isScenario, type Scenario } from '../harness/scenario/scenario.ts';
 import { byReportOrder } from './areas.ts';
 import * as CATALOG from './catalog.ts';

@@ -7,7 +7,7 @@ import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import { EXAMPLES } from './issues.ts';
 import { isAbsoluteUrl, nonEmpty, perRole, secret } from './fields.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import type { ClientRole } from '../model/requirements.ts';
 
 export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'] as const;
 

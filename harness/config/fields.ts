@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { EXAMPLES } from './issues.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import type { ClientRole } from '../model/requirements.ts';
 
 export function isAbsoluteUrl(value: string, schemes?: string[]): boolean {
   try {

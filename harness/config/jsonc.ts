@@ -1,6 +1,6 @@
 /** JSON with comments and trailing commas (what `init` writes), read by jsonc-parser. */
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
-import { ConfigError } from '../scenario/failures.ts';
+import { ConfigError } from '../model/failures.ts';
 
 function lineColumn(text: string, offset: number): string {
   const before = text.slice(0, offset).split('\n');

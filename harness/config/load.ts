@@ -12,9 +12,9 @@ import { interpolateEnv } from './env.ts';
 import { isAbsoluteUrl, MIN_SECRET_LENGTH } from './fields.ts';
 import { formatIssue, knownKeysIn } from './issues.ts';
 import { type TargetConfig, targetConfigSchema } from './schema.ts';
-import { ConfigError } from '../scenario/failures.ts';
+import { ConfigError } from '../model/failures.ts';
 import { parseJsonc } from './jsonc.ts';
-import { CLIENT_ROLES, type ClientRole } from '../scenario/requirements.ts';
+import { CLIENT_ROLES, type ClientRole } from '../model/requirements.ts';
 
 // The config's types, which most of the engine and the tests import from here.
 export type { BrowserStep } from './login-schema.ts';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { REGISTRATION_RESPONSE_FIELDS } from '../../protocol/registration.ts';
 import { httpUrl, perRole, secret } from './fields.ts';
-import { CLIENT_ROLES, type ClientRole } from '../scenario/requirements.ts';
+import { CLIENT_ROLES, type ClientRole } from '../model/requirements.ts';
 
 /**
  * The roles the harness registers by default when registration is on (issue 30): every role the catalog uses but the

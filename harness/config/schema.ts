@@ -11,7 +11,7 @@ import { httpUrl, nonEmpty, origin, secret } from './fields.ts';
 import { EXAMPLES } from './issues.ts';
 import { loginSchema } from './login-schema.ts';
 import { registrationSchema } from './registration-schema.ts';
-import { CLIENT_ROLES, type ClientRole } from '../scenario/requirements.ts';
+import { CLIENT_ROLES, type ClientRole } from '../model/requirements.ts';
 
 export const targetConfigSchema = z
   .strictObject({

@@ -5,10 +5,10 @@
  */
 import type { Client } from '../config/load.ts';
 import type { ContextInput } from './scope.ts';
-import { HarnessError, PreconditionError } from '../scenario/failures.ts';
+import { HarnessError, PreconditionError } from '../model/failures.ts';
 import type { Params } from '../http/request.ts';
 import { randomToken } from '../tokens/pkce.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import type { ClientRole } from '../model/requirements.ts';
 import type { ScenarioContext } from '../scenario/scenario.ts';
 import type { Target } from '../target/target.ts';
 

@@ -5,7 +5,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ContextInput, Scope } from './scope.ts';
-import { HarnessError } from '../scenario/failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import type { BrowserState } from '../login/session.ts';
 
 /** The browser contexts a scenario opens, closed all together when it ends (none can open after). */

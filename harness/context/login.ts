@@ -11,12 +11,12 @@ import { authorizationUrlBuilder, clientLookup } from './authorize.ts';
 import { browserContexts, screenshotTaker } from './browser.ts';
 import type { ContextInput, Scope } from './scope.ts';
 import type { Client } from '../config/load.ts';
-import { HarnessError } from '../scenario/failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import { Authorizer, type AuthorizerParts, WALK_RECORD, createFlows, walkActivity } from '../flows/flows.ts';
 import { HttpClient } from '../http/client.ts';
 import type { LoginDriver } from '../login/driver.ts';
 import { type DriverEnvironment, browserLoginDriver } from '../login/index.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import type { ClientRole } from '../model/requirements.ts';
 import type { ScenarioBrowser, ScenarioContext } from '../scenario/scenario.ts';
 
 /** ctx.http: the scenario's HTTP client, recording into its evidence within the config's origins and limits. */

@@ -6,9 +6,9 @@
  */
 import * as fc from 'fast-check';
 import type { ContextInput, Evidence, Scope } from './scope.ts';
-import { CheckFailure } from '../scenario/failures.ts';
-import type { Recorder } from './recorder.ts';
-import type { RunPlan } from '../run/plan.ts';
+import { CheckFailure } from '../model/failures.ts';
+import type { Recorder } from '../http/recorder.ts';
+import type { ScenarioPlan } from './scope.ts';
 import type { PropertyOptions, ScenarioContext } from '../scenario/scenario.ts';
 
 /** The share of a scenario's time limit a property may use by default (the rest is for its set-up and judgement). */
@@ -18,7 +18,7 @@ export const PROPERTY_BUDGET_SHARE = 0.6;
  * The options that replay a scenario's properties exactly: the run seed (the scenario's own seed
  * is derived from it and the id) and --runs when the run gave it (else each property's default).
  */
-export function replayOptions(plan: Pick<RunPlan, 'seed' | 'runs' | 'runsGiven'>, id: string): string {
+export function replayOptions(plan: Pick<ScenarioPlan, 'seed' | 'runs' | 'runsGiven'>, id: string): string {
   return `--seed ${plan.seed}${plan.runsGiven ? ` --runs ${plan.runs}` : ''} --only ${id}`;
 }
 

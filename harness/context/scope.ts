@@ -4,17 +4,28 @@
  * (evidence, findings, log, activity, screenshots paused or not, walks), and the state the runner
  * keeps (ContextState).
  */
+import type { BrowserContext } from 'playwright-core';
+import type { Client, TargetConfig } from '../config/load.ts';
+import type { OriginPolicy } from '../http/origin.ts';
+import type { TargetTraffic } from '../http/traffic.ts';
+import type { BrowserPageMemory } from '../login/auto.ts';
+import type { BrowserHost } from '../login/chromium.ts';
+import type { LoginDriverFactory } from '../login/index.ts';
+import type { LoginSession } from '../login/session.ts';
+import type { ClientRole } from '../model/requirements.ts';
+import type { ProfileName } from '../model/results.ts';
+import type { Target } from '../target/target.ts';
+import type { ScreenshotStore } from './screenshots.ts';
 import type { Activity } from './activity.ts';
-import type { CheckFailure } from '../scenario/failures.ts';
-import type { Recorder } from './recorder.ts';
-import type { RequirementRef } from '../scenario/requirements.ts';
-import type { Finding, Level, LoginWalk, ResolvedRequirement } from '../scenario/results.ts';
-import type { RunShared } from '../run/setup.ts';
+import type { CheckFailure } from '../model/failures.ts';
+import type { Recorder } from '../http/recorder.ts';
+import type { RequirementRef } from '../model/requirements.ts';
+import type { Finding, Level, LoginWalk, ResolvedRequirement } from '../model/results.ts';
 import type { Scenario, ScenarioContext } from '../scenario/scenario.ts';
 
 export interface ContextInput {
-  /** The run: its plan (run-plan.ts), the target, clients, browser, shared session, screenshots, origins, traffic. */
-  run: RunShared;
+  /** The run: its plan (run/plan.ts), the target, clients, browser, shared session, screenshots, origins, traffic. */
+  run: ScenarioRun;
   scenario: Scenario;
   level: Level;
   /** The scenario's requirements as resolved for this profile and its roles. */
@@ -64,4 +75,54 @@ export interface Scope {
   shots: { paused: boolean; skipped: number };
   /** The login walks made so far. */
   walks: LoginWalk[];
+}
+
+/**
+ * The run without its probe: what every scenario's ctx is built from (ContextInput.run). The plan, whole and frozen;
+ * its target, clients and origins by name too (the same objects, for the context's readers); and the handles that
+ * change as the run goes (LiveRun).
+ */
+export interface ScenarioRun extends LiveRun {
+  plan: ScenarioPlan;
+  target: Target;
+  clients: Readonly<Partial<Record<ClientRole, Client>>>;
+  origins: OriginPolicy;
+}
+
+/** What a scenario's ctx reads of the run's plan: a part of run/plan.ts's TargetPlan, which the run passes whole. */
+export interface ScenarioPlan {
+  readonly config: TargetConfig;
+  readonly profile: ProfileName;
+  readonly seed: number;
+  readonly runs: number;
+  /** Whether runs was given: then it overrides every property's own run count. */
+  readonly runsGiven: boolean;
+  readonly explicitTimeoutMs: number | undefined;
+  readonly timeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly loginDriver: LoginDriverFactory;
+  readonly fetch: typeof fetch | undefined;
+}
+
+/** What changes as a run goes, made once per run (openRun) and kept outside the plan. */
+export interface LiveRun {
+  browser: BrowserHost;
+  /**
+   * One IdP session for the run: walks that ask for it ("shared") reuse a sign-in. None when the config turns sharing
+   * off (login.shareSession false): every "shared" walk then starts fresh.
+   */
+  session: LoginSession | undefined;
+  /** The browser driver's context for that session, for the whole run (its tabs reused): opened on first use. */
+  sharedBrowserContext: LazyContext;
+  /** The auto driver's memory of pages that needed the browser, for the run. */
+  browserPages: BrowserPageMemory;
+  screenshots: ScreenshotStore;
+  /** The run's traffic to the target: an outage mid-run becomes one finding (harness/http/traffic.ts). */
+  traffic: TargetTraffic;
+}
+
+/** A browser context opened on first use (again after a failed opening) and closed with the run. */
+export interface LazyContext {
+  get(): Promise<BrowserContext>;
+  close(): Promise<void>;
 }

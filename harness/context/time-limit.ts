@@ -6,9 +6,9 @@
 import { reportingBuilt } from '../redact/built.ts';
 import type { TargetConfig } from '../config/load.ts';
 import type { createContext } from './context.ts';
-import { ScenarioTimeoutError } from '../scenario/failures.ts';
-import type { Recorder } from './recorder.ts';
-import type { RunPlan } from '../run/plan.ts';
+import { ScenarioTimeoutError } from '../model/failures.ts';
+import type { Recorder } from '../http/recorder.ts';
+import type { ScenarioPlan } from './scope.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 
 /**
@@ -27,7 +27,7 @@ export const BROWSER_TIME_FACTOR = 3;
  */
 export function scenarioTimeLimit(
   s: Pick<Scenario, 'timeoutMs' | 'requires'>,
-  run: Pick<RunPlan, 'explicitTimeoutMs' | 'timeoutMs'> & { config: Pick<TargetConfig, 'login'> },
+  run: Pick<ScenarioPlan, 'explicitTimeoutMs' | 'timeoutMs'> & { config: Pick<TargetConfig, 'login'> },
 ): { limit: number; unscaled: number; inBrowser: number } {
   const browserAlways = run.config.login.driver === 'browser' || s.requires?.browser === true;
   const own = s.timeoutMs !== undefined || run.explicitTimeoutMs === undefined;

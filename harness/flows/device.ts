@@ -7,10 +7,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '../config/load.ts';
-import { PreconditionError } from '../scenario/failures.ts';
+import { PreconditionError } from '../model/failures.ts';
 import type { HttpClient, HttpResponse } from '../http/client.ts';
 import type { DeviceActivationOutcome, LoginDriver } from '../login/driver.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import type { ClientRole } from '../model/requirements.ts';
 import { GRANT, type Target } from '../target/target.ts';
 import { type TokenSet, tokenSetOf } from './token-set.ts';
 

@@ -15,10 +15,10 @@
  */
 import type { Client } from '../config/load.ts';
 import { type DeviceFlowContext, requestDeviceAuthorization, startDeviceFlow } from './device.ts';
-import { PreconditionError, describeError } from '../scenario/failures.ts';
+import { PreconditionError, describeError } from '../model/failures.ts';
 import { createPkce } from '../tokens/pkce.ts';
 import { tokenSetOf } from './token-set.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import type { ClientRole } from '../model/requirements.ts';
 import type { AuthorizeResult, CodeFlowOptions, CodeResult, Flows } from './types.ts';
 import type { AuthorizeOptions, AuthorizeOutcome, LoginDriver } from '../login/driver.ts';
 import type { LoginSession } from '../login/session.ts';

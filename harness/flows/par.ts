@@ -7,7 +7,7 @@ import type { Client } from '../config/load.ts';
 import type { HttpClient, HttpResponse } from '../http/client.ts';
 import type { Params } from '../http/request.ts';
 import type { PageOutcome } from '../login/driver.ts';
-import { PreconditionError } from '../scenario/failures.ts';
+import { PreconditionError } from '../model/failures.ts';
 import type { Target } from '../target/target.ts';
 
 export interface PushedRequest {

@@ -1,5 +1,5 @@
 /** A token response as set-up: the tokens, or a PreconditionError saying why there are none. */
-import { PreconditionError } from '../scenario/failures.ts';
+import { PreconditionError } from '../model/failures.ts';
 import type { HttpResponse } from '../http/client.ts';
 
 /** A token response's members (RFC 6749 §5.1), as the flows hand them to a scenario. */

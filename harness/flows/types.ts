@@ -7,7 +7,7 @@ import type { HttpResponse } from '../http/client.ts';
 import type { Params } from '../http/request.ts';
 import type { AuthorizeOptions, AuthorizeOutcome } from '../login/driver.ts';
 import type { Pkce } from '../tokens/pkce.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import type { ClientRole } from '../model/requirements.ts';
 import type { TokenSet } from './token-set.ts';
 
 /** The outcome of ctx.authorize: the driver's outcome plus the parameters that were sent. */

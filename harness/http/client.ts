@@ -6,17 +6,17 @@
  * origins, reads bodies within the limits, and turns transport failures into TargetUnreachableError
  * (an `error` result, never a target failure).
  */
-import type { HttpEvidence } from '../scenario/results.ts';
+import type { HttpEvidence } from '../model/results.ts';
 import type { Client } from '../config/load.ts';
 import type { AuthMethod } from '../config/clients-schema.ts';
 import { assertionFields, clientAssertion } from '../tokens/client-assertion.ts';
-import { type ErrorCode, HarnessError, TargetUnreachableError } from '../scenario/failures.ts';
+import { type ErrorCode, HarnessError, TargetUnreachableError } from '../model/failures.ts';
 import { basicAuthorization, connected, definedOnly, isJsonCandidate, requestSignal, transportCause } from './wire.ts';
 import { type TargetTraffic, requestName } from './traffic.ts';
-import { DEFAULT_LIMITS, LimitExceededError, type Limits, jsonDeeperThan, parseJsonBounded } from './limits.ts';
+import { DEFAULT_LIMITS, LimitExceededError, type Limits, jsonDeeperThan, parseJsonBounded } from '../model/limits.ts';
 import { type HttpRequest, type Params, prepare, requestEvidence } from './request.ts';
 import type { OriginPolicy } from './origin.ts';
-import type { Recorder } from '../context/recorder.ts';
+import type { Recorder } from './recorder.ts';
 import { openRequest, responseOf, send as transportSend, wireHeaders } from './transport.ts';
 import { isRecord } from '../../protocol/guards.ts';
 

@@ -3,8 +3,8 @@
  * a navigation), and as it goes on the wire: method, lower-case headers (a browser's for a
  * navigation, a server-side client's otherwise) and body, recorded as the exchange's evidence.
  */
-import { CLIENT_USER_AGENT, type Navigation, navigationHeaders } from '../login/navigation.ts';
-import type { HttpEvidence } from '../scenario/results.ts';
+import { CLIENT_USER_AGENT, type Navigation, navigationHeaders } from './navigation.ts';
+import type { HttpEvidence } from '../model/results.ts';
 import { ACCEPT_ENCODING } from './transport.ts';
 
 export type Params = Record<string, string | undefined>;
@@ -23,14 +23,14 @@ export interface HttpRequest {
   label?: string;
   /**
    * A top-level navigation (a page the user opens, a form they submit): sent with a browser's
-   * headers (harness/login/navigation.ts) instead of a server-side client's. `headers` still win.
+   * headers (harness/http/navigation.ts) instead of a server-side client's. `headers` still win.
    */
   navigation?: Navigation;
 }
 
 /**
  * Method, headers (lower-case) and the body to send. A navigation gets a browser's headers
- * (harness/login/navigation.ts); any other request a server-side client's: JSON first, our own
+ * (harness/http/navigation.ts); any other request a server-side client's: JSON first, our own
  * User-Agent, no Sec-Fetch-*. The request's own headers win.
  */
 export function prepare(

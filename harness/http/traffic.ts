@@ -5,10 +5,10 @@
  * the run got an answer again; a failure followed by answers (one endpoint that hangs) is no outage.
  */
 
-import { RunStoppedError } from '../scenario/failures.ts';
-import type { Outage } from '../scenario/results.ts';
+import { RunStoppedError } from '../model/failures.ts';
+import type { Outage } from '../model/results.ts';
 
-export type { Outage } from '../scenario/results.ts';
+export type { Outage } from '../model/results.ts';
 
 /** Requests in a row that got no answer (a connection refused, reset, or no response in time) after which the
  * target is declared unreachable. */

@@ -10,7 +10,7 @@
  * Without Chromium, walks that HTTP can do go on as they would; a walk that needs the browser is an error naming
  * Chromium and the page.
  */
-import { HarnessError } from '../scenario/failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import type { Actuator, Reading } from './actuator.ts';
 import {
   type BrowserLoginOptions,

@@ -7,7 +7,7 @@
  */
 import type { CDPSession, Page, Request } from 'playwright-core';
 import type { OriginPolicy } from '../http/origin.ts';
-import type { HttpEvidence } from '../scenario/results.ts';
+import type { HttpEvidence } from '../model/results.ts';
 import type { RedirectEnd } from './actuator.ts';
 import type { PausedRequest } from './browser-tab.ts';
 import { type RedirectRecord, isRedirectTo, responseParams } from './driver.ts';

@@ -5,7 +5,7 @@
  * page no step runs.
  */
 import type { BrowserStep } from '../config/load.ts';
-import { PreconditionError } from '../scenario/failures.ts';
+import { PreconditionError } from '../model/failures.ts';
 import type { BrowserActuator } from './browser-actuator.ts';
 import { firstLine } from './browser-requests.ts';
 import type { PageKind } from './driver.ts';

@@ -6,8 +6,8 @@
  * transcript, and screenshots on request.
  */
 import type { BrowserContext, Page, Request, Response } from 'playwright-core';
-import { PreconditionError } from '../scenario/failures.ts';
-import { DEFAULT_LIMITS } from '../http/limits.ts';
+import { PreconditionError } from '../model/failures.ts';
+import { DEFAULT_LIMITS } from '../model/limits.ts';
 import { OffOriginError } from '../http/client.ts';
 import type { PageKind, PageVisit, RedirectRecord, RequestRecord } from './driver.ts';
 import {

@@ -11,9 +11,9 @@
 import type { BrowserContext } from 'playwright-core';
 import type { BrowserStep } from '../config/load.ts';
 import { OffOriginError } from '../http/client.ts';
-import { HarnessError } from '../scenario/failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import type { OriginPolicy } from '../http/origin.ts';
-import type { LoginWalk } from '../scenario/results.ts';
+import type { LoginWalk } from '../model/results.ts';
 import { BrowserActuator } from './browser-actuator.ts';
 import { runSteps } from './browser-steps.ts';
 import type { WalkOptions, WalkRecorder } from './browser-requests.ts';

@@ -6,7 +6,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { HarnessError } from '../scenario/failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import type { BrowserState } from './session.ts';
 
 /** Where a Chromium is looked for after CHROMIUM_PATH, in order. */

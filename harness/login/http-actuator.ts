@@ -8,7 +8,7 @@
  * is refused with the reason, never replaced by something else.
  */
 import type { HttpClient, HttpResponse } from '../http/client.ts';
-import { Tab } from './navigation.ts';
+import { Tab } from '../http/navigation.ts';
 import {
   type Action,
   type ActuatorEnd,

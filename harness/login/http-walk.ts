@@ -4,7 +4,7 @@
  * the auto driver (auto.ts) adds the browser to go on in (HttpWalkExtras). Both read it from here, so neither borrows
  * the other's.
  */
-import type { LoginWalk } from '../scenario/results.ts';
+import type { LoginWalk } from '../model/results.ts';
 import type {
   AuthorizeOptions,
   AuthorizeOutcome,

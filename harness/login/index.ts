@@ -1,10 +1,10 @@
 /** Picks the login driver the target config asks for: auto (the default), form or browser. */
 import type { BrowserContext } from 'playwright-core';
 import type { TargetConfig } from '../config/load.ts';
-import { HarnessError } from '../scenario/failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import type { HttpClient } from '../http/client.ts';
 import type { OriginPolicy } from '../http/origin.ts';
-import type { LoginWalk } from '../scenario/results.ts';
+import type { LoginWalk } from '../model/results.ts';
 import { AutoLoginDriver } from './auto.ts';
 import { BrowserLoginDriver, type BrowserLoginOptions, type EmptiedContexts } from './browser.ts';
 import type { WalkRecorder } from './browser-requests.ts';

@@ -4,7 +4,7 @@
  * not parse, a connection that drops: each becomes an error that names the page, the element and the step, so the
  * scenario is an `error` a reader can act on (the browser driver adds a screenshot of where it stopped).
  */
-import { HarnessError, PreconditionError, TargetUnreachableError } from '../scenario/failures.ts';
+import { HarnessError, PreconditionError, TargetUnreachableError } from '../model/failures.ts';
 
 /** Where a walk is: the page it acts on, the step it takes, the element it acts on. Updated as the walk goes. */
 export class WalkPosition {

@@ -3,7 +3,7 @@
  * end, the record report.json keeps of it — the driver, the actuators it used, and where and why it went on in the
  * browser (results.ts LoginWalk).
  */
-import type { LoginWalk } from '../scenario/results.ts';
+import type { LoginWalk } from '../model/results.ts';
 import type { Action, Reading } from './actuator.ts';
 import { type PageControl, reads } from './page.ts';
 import type { WalkPosition } from './walk-errors.ts';

@@ -6,7 +6,7 @@
  * stops (the form driver), or — when it may hand over (the auto driver) — goes on in the browser from the same page.
  * The drivers differ only in their actuators, so their walks cannot drift apart.
  */
-import { PreconditionError } from '../scenario/failures.ts';
+import { PreconditionError } from '../model/failures.ts';
 import {
   type Action,
   type Actuator,

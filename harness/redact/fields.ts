@@ -5,8 +5,8 @@
  * teach, and the values a request carried (an echo of one in its response is not learned).
  */
 import { PRIVATE_JWK_MEMBERS as PRIVATE_MEMBERS } from '../../protocol/jwk.ts';
-import { parseJsonBounded } from '../http/limits.ts';
-import type { HttpEvidence } from '../scenario/results.ts';
+import { parseJsonBounded } from '../model/limits.ts';
+import type { HttpEvidence } from '../model/results.ts';
 
 export const SECRET_FIELDS = new Set([
   'client_secret',

@@ -7,7 +7,7 @@
 import { privateJwkStrings } from '../../protocol/jwk.ts';
 import { decodeURIComponentSafe } from './encodings.ts';
 import { PRIVATE_JWK_MEMBERS, SECRET_FIELDS, boundedJson, isJwk, secretMember } from './fields.ts';
-import type { HttpEvidence } from '../scenario/results.ts';
+import type { HttpEvidence } from '../model/results.ts';
 
 /** Where a value found goes: the value and the kind its label names. */
 export type Learn = (value: string, kind: string) => void;

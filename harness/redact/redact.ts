@@ -21,7 +21,7 @@ import { MAX_LEARNED_PER_MESSAGE, MIN_SECRET_LENGTH, SECRET_FIELDS, isLabel, req
 import { type NameRedactor, redactBody, redactJson, redactUrl } from './by-name.ts';
 import { observeBasicSecret, observeFields, observeResponse } from './observe.ts';
 import { redactEvidence, redactHeaders, redactHttp, redactOutage, redactResult } from './report.ts';
-import type { Evidence, HttpEvidence, Outage, ScenarioResult } from '../scenario/results.ts';
+import type { Evidence, HttpEvidence, Outage, ScenarioResult } from '../model/results.ts';
 
 /** Which part of a built structure a form shows: all of it, its payload segment, either encoded once more. */
 type BuiltPart = 'whole' | 'payload' | 'encoded';

@@ -4,7 +4,7 @@
  * with only its target-supplied text redacted.
  */
 import { SECRET_HEADERS } from './fields.ts';
-import type { Evidence, HttpEvidence, Outage, ScenarioResult } from '../scenario/results.ts';
+import type { Evidence, HttpEvidence, Outage, ScenarioResult } from '../model/results.ts';
 
 /** The redactor's text redaction, which these apply field by field. */
 export interface TextRedactor {

@@ -7,8 +7,8 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { GRANT } from '../../protocol/grants.ts';
 import type { PrivateJwk } from '../config/clients-schema.ts';
 import type { ClientEntry, TargetConfig } from '../config/schema.ts';
-import { HarnessError } from '../scenario/failures.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import { HarnessError } from '../model/failures.ts';
+import type { ClientRole } from '../model/requirements.ts';
 import type { Target } from '../target/target.ts';
 
 /** OpenID Connect's own scopes (OIDC Core §5.4, §11): about a user, never a machine client's. */

@@ -1,12 +1,12 @@
-import { unusedLoopbackPort } from '../run/ports.ts';
+import { unusedLoopbackPort } from '../http/ports.ts';
 import { DEFAULT_REGISTERED_ROLES } from '../config/registration-schema.ts';
 import type { ClientEntry, TargetConfig } from '../config/schema.ts';
-import { ConfigError, HarnessError } from '../scenario/failures.ts';
+import { ConfigError, HarnessError } from '../model/failures.ts';
 import { HttpClient, OffOriginError } from '../http/client.ts';
-import { Recorder } from '../context/recorder.ts';
+import { Recorder } from '../http/recorder.ts';
 import type { Redactor } from '../redact/redact.ts';
-import type { RegistrationSummary } from '../scenario/results.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import type { RegistrationSummary } from '../model/results.ts';
+import type { ClientRole } from '../model/requirements.ts';
 import type { Target } from '../target/target.ts';
 import { type Registration, register, remove, unmanageable } from './client.ts';
 import { type RoleRequest, roleRequest } from './role-request.ts';

@@ -4,14 +4,14 @@
  */
 import { shortSecretWarnings } from '../config/load.ts';
 import { PACKAGE } from './package-info.ts';
-import type { Outage, Report, ScenarioResult, Summary } from '../scenario/results.ts';
+import type { Outage, Report, ScenarioResult, Summary } from '../model/results.ts';
 import type { RunPlan } from './plan.ts';
 import type { Selection } from './selection.ts';
 import type { RunOutcome } from './setup.ts';
 import { runScenarios } from './runner.ts';
 import { resolveTarget } from '../target/discovery.ts';
 import { registerClients } from '../registration/session.ts';
-import type { RegistrationSummary } from '../scenario/results.ts';
+import type { RegistrationSummary } from '../model/results.ts';
 import { RunStop } from '../http/traffic.ts';
 import { assessVerdict } from './verdict.ts';
 

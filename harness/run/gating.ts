@@ -5,7 +5,7 @@
  */
 import type { Client, TargetConfig } from '../config/load.ts';
 import type { BrowserHost } from '../login/chromium.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import type { ClientRole } from '../model/requirements.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import { type Capability, type Target, explainMissing } from '../target/target.ts';
 

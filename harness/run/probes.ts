@@ -5,10 +5,10 @@
  * whether the target is an OpenID provider or an OAuth 2.0 authorization server (settleKind).
  */
 import { createContext } from '../context/context.ts';
-import { HarnessError, ScenarioTimeoutError, describeError } from '../scenario/failures.ts';
+import { HarnessError, ScenarioTimeoutError, describeError } from '../model/failures.ts';
 import { describeOutcome } from '../flows/flows.ts';
-import { Recorder } from '../context/recorder.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
+import { Recorder } from '../http/recorder.ts';
+import type { ClientRole } from '../model/requirements.ts';
 import type { Run, RunShared } from './setup.ts';
 import { type Scenario, defineScenario } from '../scenario/scenario.ts';
 import { GRANT, type TargetKind } from '../target/target.ts';

@@ -7,11 +7,11 @@
  */
 import { createContext } from '../context/context.ts';
 import { PROPERTY_BUDGET_SHARE } from '../context/property.ts';
-import { CheckFailure, HarnessError } from '../scenario/failures.ts';
+import { CheckFailure, HarnessError } from '../model/failures.ts';
 import { gate, gateMayLogIn } from './gating.ts';
-import { Recorder } from '../context/recorder.ts';
-import { type RequirementRef, resolveLevel } from '../scenario/requirements.ts';
-import type { Level, ResolvedRequirement, ScenarioResult } from '../scenario/results.ts';
+import { Recorder } from '../http/recorder.ts';
+import { type RequirementRef, resolveLevel } from '../model/requirements.ts';
+import type { Level, ResolvedRequirement, ScenarioResult } from '../model/results.ts';
 import { refreshProber, settleKind } from './probes.ts';
 import { type Registered, type RunPlan, planTarget } from './plan.ts';
 import { type Run, type RunOutcome, openRun, runOf, scenarioSeed } from './setup.ts';

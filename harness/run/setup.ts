@@ -8,9 +8,10 @@ import { BrowserPageMemory } from '../login/auto.ts';
 import { BrowserHost } from '../login/chromium.ts';
 import { LoginSession } from '../login/session.ts';
 import type { OriginPolicy } from '../http/origin.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
-import type { ScenarioResult } from '../scenario/results.ts';
+import type { ClientRole } from '../model/requirements.ts';
+import type { ScenarioResult } from '../model/results.ts';
 import type { RunPlan, TargetPlan } from './plan.ts';
+import type { LazyContext, LiveRun, ScenarioRun } from '../context/scope.ts';
 import { ScreenshotStore } from '../context/screenshots.ts';
 import type { Target } from '../target/target.ts';
 import { type Outage, type RunStop, TargetTraffic } from '../http/traffic.ts';
@@ -40,38 +41,12 @@ export interface Run extends RunShared {
 }
 
 /**
- * The run without its probe: what every scenario's ctx is built from (ContextInput.run). The plan, whole and frozen;
- * its target, clients and origins by name too (the same objects, for the context's readers); and the handles that
- * change as the run goes (LiveRun).
+ * The run without its probe: what every scenario's ctx is built from (ContextInput.run): the context's view of it
+ * (context/scope.ts ScenarioRun) with the whole plan.
  */
-export interface RunShared extends LiveRun {
+export interface RunShared extends ScenarioRun {
   plan: TargetPlan;
-  target: Target;
   clients: TargetPlan['clients'];
-  origins: OriginPolicy;
-}
-
-/** What changes as a run goes, made once per run (openRun) and kept outside the plan. */
-export interface LiveRun {
-  browser: BrowserHost;
-  /**
-   * One IdP session for the run: walks that ask for it ("shared") reuse a sign-in. None when the config turns sharing
-   * off (login.shareSession false): every "shared" walk then starts fresh.
-   */
-  session: LoginSession | undefined;
-  /** The browser driver's context for that session, for the whole run (its tabs reused): opened on first use. */
-  sharedBrowserContext: LazyContext;
-  /** The auto driver's memory of pages that needed the browser, for the run. */
-  browserPages: BrowserPageMemory;
-  screenshots: ScreenshotStore;
-  /** The run's traffic to the target: an outage mid-run becomes one finding (harness/http/traffic.ts). */
-  traffic: TargetTraffic;
-}
-
-/** A browser context opened on first use (again after a failed opening) and closed with the run. */
-export interface LazyContext {
-  get(): Promise<BrowserContext>;
-  close(): Promise<void>;
 }
 
 function lazyContext(browser: BrowserHost): LazyContext {

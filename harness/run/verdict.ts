@@ -3,7 +3,7 @@
  * judged must not pass for one: not when errors outnumber the judged results, and not when every
  * scenario that needs a login (the code flow and everything built on it) errored.
  */
-import type { ScenarioResult, Verdict } from '../scenario/results.ts';
+import type { ScenarioResult, Verdict } from '../model/results.ts';
 
 const JUDGED = new Set(['passed', 'failed', 'warning']);
 

@@ -3,8 +3,8 @@
  * not advertise and what enabled them, and the token responses met on its way that deviate from
  * RFC 6749 §5.1 (said, never judged: token.response-format judges them).
  */
-import { CLIENT_ROLES } from './requirements.ts';
-import type { Recorder } from '../context/recorder.ts';
+import { CLIENT_ROLES } from '../model/requirements.ts';
+import type { Recorder } from '../http/recorder.ts';
 import type { Scenario } from './scenario.ts';
 import type { Target } from '../target/target.ts';
 import { tokenResponseDeviations } from '../flows/token-set.ts';

@@ -8,11 +8,11 @@ import type * as fc from 'fast-check';
 import type { Page } from 'playwright-core';
 import type { FlawName } from '../../protocol/flaw-names.ts';
 import type { Client } from '../config/load.ts';
-import { HarnessError } from './failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import type { HttpClient } from '../http/client.ts';
 import type { Params } from '../http/request.ts';
-import type { JwtTools } from '../tokens/jwt.ts';
-import type { Hooks } from '../run/hooks.ts';
+import type { JwtTools } from '../flows/jwt.ts';
+import type { Hooks } from '../flows/hooks.ts';
 import type { AuthorizeOptions, LoginDriver, LoginSession } from '../login/driver.ts';
 import type { AuthorizeResult, Flows } from '../flows/types.ts';
 import type { Pkce } from '../tokens/pkce.ts';
@@ -22,14 +22,14 @@ import {
   type Requirement,
   type RequirementRef,
   declareRequirements,
-} from './requirements.ts';
-import type { Evidence, FailureKind, Level, ProfileName, Severity } from './results.ts';
+} from '../model/requirements.ts';
+import type { Evidence, FailureKind, Level, ProfileName, Severity } from '../model/results.ts';
 import type { Capability, Target } from '../target/target.ts';
 
-export type { Requirement, RequirementRef, Party, ClientRole } from './requirements.ts';
+export type { Requirement, RequirementRef, Party, ClientRole } from '../model/requirements.ts';
 export type { Capability, Target } from '../target/target.ts';
 export type { Client } from '../config/load.ts';
-export type * from './results.ts';
+export type * from '../model/results.ts';
 export type { HttpResponse } from '../http/client.ts';
 export type { Params } from '../http/request.ts';
 export type { Pkce } from '../tokens/pkce.ts';
@@ -47,11 +47,11 @@ export type {
  * walks only.
  */
 export { LoginSession } from '../login/session.ts';
-export type { Hooks } from '../run/hooks.ts';
+export type { Hooks } from '../flows/hooks.ts';
 export type { Page as BrowserPage } from 'playwright-core';
 export type { DeviceAuthorization, DeviceFlow, DeviceFlowOptions, DevicePoller, PollOptions } from '../flows/device.ts';
 export { DEFAULT_POLL_INTERVAL_SECONDS, DecisionNotGiven, SLOW_DOWN_SECONDS } from '../flows/device.ts';
-export { CheckFailure, JudgementError, PreconditionError, TargetServerError } from './failures.ts';
+export { CheckFailure, JudgementError, PreconditionError, TargetServerError } from '../model/failures.ts';
 export { GRANT } from '../target/target.ts';
 export { describeOutcome } from '../flows/flows.ts';
 /** A page's HTML read as a browser parses it (parse5), without running its scripts: forms, controls, text, metas. */

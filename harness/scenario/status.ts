@@ -3,10 +3,18 @@
  * of that and its findings (judge), a failure's status from the level of the requirement it names,
  * and the result marked against the config's expectedFailures.
  */
-import { CheckFailure, RunStoppedError, describeError, errorCode } from './failures.ts';
+import { CheckFailure, RunStoppedError, describeError, errorCode } from '../model/failures.ts';
 import { browserTrouble } from '../login/walk-errors.ts';
-import type { RequirementRef } from './requirements.ts';
-import type { ErrorCode, FailureKind, Finding, Level, ResolvedRequirement, ScenarioResult, Status } from './results.ts';
+import type { RequirementRef } from '../model/requirements.ts';
+import type {
+  ErrorCode,
+  FailureKind,
+  Finding,
+  Level,
+  ResolvedRequirement,
+  ScenarioResult,
+  Status,
+} from '../model/results.ts';
 
 /** How the result of a scenario cut off by a target that stopped answering begins. */
 export const STOPPED_ANSWERING = 'the target stopped answering';
@@ -19,7 +27,7 @@ const RANK: Record<Status, number> = { passed: 0, skipped: 0, error: 1, warning:
 
 type Classified = { status: Status; message: string; skipReason?: string; errorCode?: ErrorCode };
 
-/** What a thrown error makes of the scenario, sorted on the error's stable code (harness/scenario/failures.ts). */
+/** What a thrown error makes of the scenario, sorted on the error's stable code (harness/model/failures.ts). */
 function classify(error: unknown, timeoutMs: number): Classified {
   const message = error instanceof Error ? error.message : String(error);
   // The run stopped (harness/http/traffic.ts): its own words, whatever the scenario was doing.

@@ -7,10 +7,10 @@
 import type { TargetConfig } from '../config/load.ts';
 import { HttpClient } from '../http/client.ts';
 import { OriginPolicy } from '../http/origin.ts';
-import { Recorder } from '../context/recorder.ts';
+import { Recorder } from '../http/recorder.ts';
 import type { Redactor } from '../redact/redact.ts';
-import { CLIENT_ROLES } from '../scenario/requirements.ts';
-import type { HttpEvidence } from '../scenario/results.ts';
+import { CLIENT_ROLES } from '../model/requirements.ts';
+import type { HttpEvidence } from '../model/results.ts';
 import { ENDPOINT_FIELDS, ENDPOINT_NAMES, type Target, metadataKindOf, targetFromDiscovery } from './target.ts';
 
 export function discoveryUrlOf(config: Pick<TargetConfig, 'issuer' | 'discoveryUrl'>): string {

@@ -7,8 +7,8 @@
  * RFC 8414 §2 / OIDC Discovery §3 where a field is absent.
  */
 import type { OriginPolicy } from '../http/origin.ts';
-import type { ClientRole } from '../scenario/requirements.ts';
-import type { HttpEvidence } from '../scenario/results.ts';
+import type { ClientRole } from '../model/requirements.ts';
+import type { HttpEvidence } from '../model/results.ts';
 import { GRANT } from '../../protocol/grants.ts';
 
 export const ENDPOINT_NAMES = [

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Client } from '../config/load.ts';
-import { HarnessError } from '../scenario/failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import { type Jwk, signJws, unsecuredJws } from './jws-sign.ts';
 import { CLIENT_ASSERTION_TYPE } from '../../protocol/grants.ts';
 

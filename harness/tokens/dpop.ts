@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { generateKeyPairFor } from '../../protocol/jws.ts';
 import { jwkThumbprint } from '../../protocol/jwk.ts';
 import { accessTokenHash } from '../../protocol/token-hash.ts';
-import { HarnessError } from '../scenario/failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import { type Jwk, type JwsAlg, jwkOf, publicJwkOf, signJws, unsecuredJws } from './jws-sign.ts';
 
 export interface DpopProofOptions {

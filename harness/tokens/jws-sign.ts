@@ -5,7 +5,7 @@
 import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import { signatureOptions } from '../../protocol/jws.ts';
 import { noteBuilt } from '../redact/built.ts';
-import { HarnessError } from '../scenario/failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import { errorMessage, isOneOf } from '../../protocol/guards.ts';
 
 /** The algorithms the harness signs with: a subset of protocol/jws.ts's table. */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Client } from '../config/load.ts';
-import { HarnessError } from '../scenario/failures.ts';
+import { HarnessError } from '../model/failures.ts';
 import { type Jwk, type JwsAlg, algOf, signJws, unsecuredJws } from './jws-sign.ts';
 import { REQUEST_OBJECT_TYP } from '../../protocol/jwt-profiles.ts';
 

@@ -55,7 +55,7 @@ import { createServer } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import type Provider from 'oidc-provider';
 import type { Account, KoaContextWithOIDC, ProviderClient } from 'oidc-provider';
-import { unusedLoopbackPort } from '../../harness/run/ports.ts';
+import { unusedLoopbackPort } from '../../harness/http/ports.ts';
 import { portOf } from '../support.ts';
 import { createAtomicMemoryAdapter } from './adapter.ts';
 

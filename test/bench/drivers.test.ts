@@ -15,7 +15,7 @@ import {
   verdict,
 } from '../../bench/drivers.ts';
 import { type BenchResults, evaluateTargets } from '../../bench/report.ts';
-import type { LoginWalk, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { LoginWalk, ScenarioResult } from '../../harness/model/results.ts';
 
 const summary = { total: 3, passed: 2, failed: 0, warnings: 0, skipped: 1, errors: 0, expectedFailures: 0 };
 

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
-import type { ScenarioResult } from '../../harness/scenario/results.ts';
+import type { ScenarioResult } from '../../harness/model/results.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';

@@ -16,7 +16,7 @@ import { type BrowserStep, validateConfig } from '../../harness/config/load.ts';
 import { parseJsonc } from '../../harness/config/jsonc.ts';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
-import type { HttpEvidence } from '../../harness/scenario/results.ts';
+import type { HttpEvidence } from '../../harness/model/results.ts';
 import { ScreenshotStore } from '../../harness/context/screenshots.ts';
 import { runConformance, writeReports } from '../../index.ts';
 import { SEEDED_CLIENTS, SEEDED_USER, targetConfig } from '../../reference/index.ts';

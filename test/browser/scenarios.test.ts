@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedReference, startEmbeddedReference } from '../../cli/embedded.ts';
 import type { BrowserStep } from '../../harness/config/load.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
-import type { Report, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { Report, ScenarioResult } from '../../harness/model/results.ts';
 import type { Scenario } from '../../harness/scenario/scenario.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName, ReferenceOptions } from '../../reference/index.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { HttpEvidence, Report } from '../../harness/scenario/results.ts';
+import type { HttpEvidence, Report } from '../../harness/model/results.ts';
 import { reportSchema } from '../../reports/schema.ts';
 import { cli } from '../support/cli.ts';
 

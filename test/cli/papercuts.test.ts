@@ -23,7 +23,7 @@ import {
 } from '../../cli/hints.ts';
 import { isFlawName } from '../../protocol/flaw-names.ts';
 import { template } from '../../cli/init.ts';
-import type { Report } from '../../harness/scenario/results.ts';
+import type { Report } from '../../harness/model/results.ts';
 import { summaryLine } from '../../reports/format.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { cli } from '../support/cli.ts';

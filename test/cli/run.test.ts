@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedReference, type EmbeddedReference } from '../../cli/embedded.ts';
-import type { Report } from '../../harness/scenario/results.ts';
+import type { Report } from '../../harness/model/results.ts';
 import { reportSchema } from '../../reports/schema.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { cli } from '../support/cli.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unusedLoopbackPort } from '../../harness/run/ports.ts';
+import { unusedLoopbackPort } from '../../harness/http/ports.ts';
 import { spawnCli, waitFor } from '../support/spawn-cli.ts';
 import { OPT_IN } from '../matrix/opt-in.ts';
 

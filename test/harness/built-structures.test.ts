@@ -18,7 +18,7 @@ import { stoppedRunReport } from '../../harness/run/conformance.ts';
 import { createDpopKey } from '../../harness/tokens/dpop.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
 import { requestObject } from '../../harness/tokens/request-object.ts';
-import type { Evidence, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { Evidence, ScenarioResult } from '../../harness/model/results.ts';
 import { REPORT_FORMATS, writeReports } from '../../reports/index.ts';
 import type { HostileIdp } from '../hostile/hostile-idp.ts';
 import { type CliRun, decodedLeaks } from '../hostile/run-cli.ts';

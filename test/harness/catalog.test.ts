@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isScenario } from '../../harness/scenario/scenario.ts';
-import { requirementUrl } from '../../harness/scenario/requirements.ts';
+import { requirementUrl } from '../../harness/model/requirements.ts';
 import { isFlawName } from '../../reference/flaws.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 

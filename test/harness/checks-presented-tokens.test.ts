@@ -1,7 +1,7 @@
 /** The pure parts of the checks that present tokens: challenges, JWT detection, granted scope. */
 import { describe, expect, it } from 'vitest';
 import { ref } from '../support/requirements.ts';
-import { CheckFailure } from '../../harness/scenario/failures.ts';
+import { CheckFailure } from '../../harness/model/failures.ts';
 import type { HttpResponse } from '../../harness/http/client.ts';
 import { bearerChallenge, expectIntrospectionResponse, readJwt } from '../../suites/checks/index.ts';
 

@@ -1,9 +1,9 @@
 /** The checks the refresh, scope, token and header scenarios share: framing, granted scope, offline scope. */
 import { describe, expect, it } from 'vitest';
 import { ref } from '../support/requirements.ts';
-import { CheckFailure } from '../../harness/scenario/failures.ts';
+import { CheckFailure } from '../../harness/model/failures.ts';
 import type { HttpResponse } from '../../harness/http/client.ts';
-import { decodeJwt } from '../../harness/tokens/jwt.ts';
+import { decodeJwt } from '../../harness/flows/jwt.ts';
 import { targetFromDiscovery } from '../../harness/target/target.ts';
 import {
   escalatingScopes,

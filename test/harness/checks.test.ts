@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CheckFailure } from '../../harness/scenario/failures.ts';
+import { CheckFailure } from '../../harness/model/failures.ts';
 import type { HttpResponse } from '../../harness/http/client.ts';
-import type { FailureKind } from '../../harness/scenario/results.ts';
+import type { FailureKind } from '../../harness/model/results.ts';
 import { ref } from '../support/requirements.ts';
 import {
   expectBearer,

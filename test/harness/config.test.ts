@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTarget, resolveClients, validateConfig } from '../../harness/config/load.ts';
 import { parseJsonc } from '../../harness/config/jsonc.ts';
-import { ConfigError } from '../../harness/scenario/failures.ts';
+import { ConfigError } from '../../harness/model/failures.ts';
 
 const base = {
   issuer: 'https://idp.example',

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../harness/config/load.ts';
-import { CheckFailure } from '../../harness/scenario/failures.ts';
+import { CheckFailure } from '../../harness/model/failures.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
-import type { HttpEvidence, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { HttpEvidence, ScenarioResult } from '../../harness/model/results.ts';
 import { runScenarios } from '../../harness/run/runner.ts';
 import { type ScenarioDefinition, defineScenario } from '../../harness/scenario/scenario.ts';
 import { targetFromDiscovery } from '../../harness/target/target.ts';

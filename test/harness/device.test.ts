@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../harness/config/load.ts';
 import { DEFAULT_POLL_INTERVAL_SECONDS, DevicePoller } from '../../harness/flows/device.ts';
 import { HttpClient } from '../../harness/http/client.ts';
-import { Recorder } from '../../harness/context/recorder.ts';
+import { Recorder } from '../../harness/http/recorder.ts';
 import type { DeviceActivation } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { readPage } from '../../harness/login/html.ts';

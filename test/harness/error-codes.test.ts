@@ -15,10 +15,10 @@ import {
   TargetServerError,
   TargetUnreachableError,
   errorCode,
-} from '../../harness/scenario/failures.ts';
+} from '../../harness/model/failures.ts';
 import { OffOriginError } from '../../harness/http/client.ts';
-import { LimitExceededError } from '../../harness/http/limits.ts';
-import { CODES, ERROR_CODES } from '../../harness/scenario/results.ts';
+import { LimitExceededError } from '../../harness/model/limits.ts';
+import { CODES, ERROR_CODES } from '../../harness/model/results.ts';
 import { judge } from '../../harness/scenario/status.ts';
 
 const failed = () => 'failed' as const;

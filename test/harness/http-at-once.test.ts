@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../harness/http/client.ts';
-import { Recorder } from '../../harness/context/recorder.ts';
+import { Recorder } from '../../harness/http/recorder.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
-import { TargetUnreachableError } from '../../harness/scenario/failures.ts';
+import { TargetUnreachableError } from '../../harness/model/failures.ts';
 import { closedPort } from '../support/ports.ts';
 
 let close: (() => Promise<void>) | undefined;

@@ -1,10 +1,10 @@
 import * as jose from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../harness/config/load.ts';
-import { CheckFailure } from '../../harness/scenario/failures.ts';
+import { CheckFailure } from '../../harness/model/failures.ts';
 import { HttpClient } from '../../harness/http/client.ts';
-import { Recorder } from '../../harness/context/recorder.ts';
-import { JwtTools, atHash } from '../../harness/tokens/jwt.ts';
+import { Recorder } from '../../harness/http/recorder.ts';
+import { JwtTools, atHash } from '../../harness/flows/jwt.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
 import { targetFromDiscovery } from '../../harness/target/target.ts';
 

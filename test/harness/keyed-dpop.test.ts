@@ -12,7 +12,7 @@ import {
 } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { configSecrets, resolveClients, validateConfig } from '../../harness/config/load.ts';
-import type { ConfigError } from '../../harness/scenario/failures.ts';
+import type { ConfigError } from '../../harness/model/failures.ts';
 import { clientAssertion } from '../../harness/tokens/client-assertion.ts';
 import { requestObject, requestObjectAlg } from '../../harness/tokens/request-object.ts';
 import { createDpopKey } from '../../harness/tokens/dpop.ts';

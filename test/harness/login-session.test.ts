@@ -5,12 +5,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHooks } from '../../harness/run/hooks.ts';
+import { createHooks } from '../../harness/flows/hooks.ts';
 import { HttpClient } from '../../harness/http/client.ts';
-import { Recorder } from '../../harness/context/recorder.ts';
+import { Recorder } from '../../harness/http/recorder.ts';
 import { LoginSession } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
-import { PreconditionError } from '../../harness/scenario/failures.ts';
+import { PreconditionError } from '../../harness/model/failures.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
 import { createReferenceServer, SEEDED_CLIENTS, SEEDED_USER, type ReferenceServer } from '../../reference/index.ts';
 

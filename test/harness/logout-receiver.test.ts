@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenForLogoutTokens, type LogoutReceiver, MAX_BODY } from '../../harness/flows/logout-receiver.ts';
-import { unusedLoopbackPort } from '../../harness/run/ports.ts';
+import { unusedLoopbackPort } from '../../harness/http/ports.ts';
 
 let receiver: LogoutReceiver | undefined;
 afterEach(() => receiver?.close());

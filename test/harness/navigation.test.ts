@@ -1,6 +1,6 @@
-/** What the form driver sends with a navigation (harness/login/navigation.ts), as a browser computes it. */
+/** What the form driver sends with a navigation (harness/http/navigation.ts), as a browser computes it. */
 import { describe, expect, it } from 'vitest';
-import { navigationHeaders } from '../../harness/login/navigation.ts';
+import { navigationHeaders } from '../../harness/http/navigation.ts';
 
 const from = (url: string, referrerPolicy?: string) => ({ from: { url, referrerPolicy }, user: true });
 

@@ -7,7 +7,7 @@ import { configSecrets, validateConfig } from '../../harness/config/load.ts';
 import { runSuite } from '../../harness/run/conformance.ts';
 import { basicAuthorization } from '../../harness/http/wire.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
-import type { HttpEvidence } from '../../harness/scenario/results.ts';
+import type { HttpEvidence } from '../../harness/model/results.ts';
 import { REPORT_FORMATS, writeReports } from '../../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { OPT_IN } from '../matrix/opt-in.ts';

@@ -1,10 +1,10 @@
 /** The named steps of createContext and runScenarios that carry logic of their own. */
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_BUDGET_SHARE, PropertyCases, propertyBudgetMs } from '../../harness/context/property.ts';
-import { CheckFailure, HarnessError, PreconditionError, SkipSignal } from '../../harness/scenario/failures.ts';
-import { Recorder } from '../../harness/context/recorder.ts';
+import { CheckFailure, HarnessError, PreconditionError, SkipSignal } from '../../harness/model/failures.ts';
+import { Recorder } from '../../harness/http/recorder.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
-import type { Finding } from '../../harness/scenario/results.ts';
+import type { Finding } from '../../harness/model/results.ts';
 import { DEFAULTS } from '../../harness/run/plan.ts';
 import { runPool } from '../../harness/run/runner.ts';
 import { judge } from '../../harness/scenario/status.ts';

@@ -2,9 +2,9 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateConfig } from '../../harness/config/load.ts';
 import { runSuite } from '../../harness/run/conformance.ts';
-import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../harness/scenario/failures.ts';
+import { CheckFailure, PreconditionError, TargetUnreachableError } from '../../harness/model/failures.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
-import type { ProfileName, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { ProfileName, ScenarioResult } from '../../harness/model/results.ts';
 import { scenarioSeed } from '../../harness/run/setup.ts';
 import { runScenarios, sharedStateOf } from '../../harness/run/runner.ts';
 import {

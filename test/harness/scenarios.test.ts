@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type TargetConfigInput, validateConfig } from '../../harness/config/load.ts';
-import type { HttpEvidence } from '../../harness/scenario/results.ts';
+import type { HttpEvidence } from '../../harness/model/results.ts';
 import { runSuite } from '../../harness/run/conformance.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StubIdp, type StubOptions, startStubIdp } from '../support/stub-idp.ts';

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { requirementUrl } from '../../harness/scenario/requirements.ts';
+import { requirementUrl } from '../../harness/model/requirements.ts';
 import { defaultSpecUrl, SERVICE_SPEC_PATH } from '../../index.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -4,7 +4,7 @@
  * asked.
  */
 import { describe, expect, it } from 'vitest';
-import { PreconditionError } from '../../harness/scenario/failures.ts';
+import { PreconditionError } from '../../harness/model/failures.ts';
 import type { AuthorizeOptions, AuthorizeOutcome } from '../../harness/login/driver.ts';
 import { LoginSession } from '../../harness/login/session.ts';
 import { sharedOrFresh } from '../../harness/flows/flows.ts';

@@ -1,7 +1,7 @@
 /** Item 1: redaction never touches what the harness writes itself (statuses, ids, levels, counts, probes). */
 import { describe, expect, it } from 'vitest';
 import { Redactor } from '../../harness/redact/redact.ts';
-import type { HttpEvidence, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { HttpEvidence, ScenarioResult } from '../../harness/model/results.ts';
 import { RUN_TIMEOUT_MS, attack, expectContained } from './common.ts';
 import { reportOf, resultOf } from './run-cli.ts';
 

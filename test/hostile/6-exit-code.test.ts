@@ -1,10 +1,10 @@
 /** Item 6: an exit code you can trust, and odd input that is the target's fault, not "a harness bug". */
 import { describe, expect, it } from 'vitest';
-import { PreconditionError } from '../../harness/scenario/failures.ts';
+import { PreconditionError } from '../../harness/model/failures.ts';
 import type { HttpResponse } from '../../harness/http/client.ts';
 import { tokenSetOf } from '../../harness/flows/token-set.ts';
 import { assessVerdict } from '../../harness/run/verdict.ts';
-import type { ScenarioResult } from '../../harness/scenario/results.ts';
+import type { ScenarioResult } from '../../harness/model/results.ts';
 import { RUN_TIMEOUT_MS, attack, expectContained } from './common.ts';
 import { reportOf, resultOf } from './run-cli.ts';
 

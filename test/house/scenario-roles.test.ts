@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_ROLES } from '../../harness/scenario/requirements.ts';
+import { CLIENT_ROLES } from '../../harness/model/requirements.ts';
 import type { Scenario } from '../../harness/scenario/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 

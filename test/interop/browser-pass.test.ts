@@ -4,7 +4,7 @@
  * each.
  */
 import { describe, expect, it } from 'vitest';
-import type { Report, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { Report, ScenarioResult } from '../../harness/model/results.ts';
 import lemonldapNg from '../../interop/lemonldap-ng/index.ts';
 import { driverOf, withBrowserPass, withDriver } from '../../interop/matrix.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Report, ScenarioResult, Status } from '../../harness/scenario/results.ts';
+import type { Report, ScenarioResult, Status } from '../../harness/model/results.ts';
 import {
   type Expectations,
   compare,

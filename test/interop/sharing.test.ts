@@ -12,7 +12,7 @@
  * take any of them. An IdP that cannot run here is skipped with the reason.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../harness/scenario/results.ts';
+import type { Report } from '../../harness/model/results.ts';
 import {
   IDPS,
   type Expectations,

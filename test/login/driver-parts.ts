@@ -3,7 +3,7 @@
  * of a driver's options (one Chromium per test file, no screenshots kept).
  */
 import { HttpClient } from '../../harness/http/client.ts';
-import { Recorder } from '../../harness/context/recorder.ts';
+import { Recorder } from '../../harness/http/recorder.ts';
 import type { BrowserHost } from '../../harness/login/chromium.ts';
 import type { BrowserState } from '../../harness/login/session.ts';
 import { Redactor } from '../../harness/redact/redact.ts';

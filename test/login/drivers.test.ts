@@ -6,9 +6,9 @@
  * Chromium for the file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PreconditionError } from '../../harness/scenario/failures.ts';
+import { PreconditionError } from '../../harness/model/failures.ts';
 import { HttpClient } from '../../harness/http/client.ts';
-import { Recorder } from '../../harness/context/recorder.ts';
+import { Recorder } from '../../harness/http/recorder.ts';
 import { AutoLoginDriver } from '../../harness/login/auto.ts';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';

@@ -12,10 +12,10 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../../harness/http/client.ts';
-import { Recorder } from '../../harness/context/recorder.ts';
+import { Recorder } from '../../harness/http/recorder.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { Redactor } from '../../harness/redact/redact.ts';
-import type { HttpEvidence } from '../../harness/scenario/results.ts';
+import type { HttpEvidence } from '../../harness/model/results.ts';
 
 const USER = { username: 'alice', password: 'wonderland-1' };
 

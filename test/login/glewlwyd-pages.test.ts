@@ -13,7 +13,7 @@ import { BrowserHost } from '../../harness/login/chromium.ts';
 import type { LoginDriver } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { LoginSession } from '../../harness/login/session.ts';
-import type { LoginWalk } from '../../harness/scenario/results.ts';
+import type { LoginWalk } from '../../harness/model/results.ts';
 import { browserPart, loopbackHttp } from './driver-parts.ts';
 import { USER } from './fixtures.ts';
 import { type GlewlwydFixtures, startGlewlwydFixtures } from './glewlwyd-fixtures.ts';

@@ -6,14 +6,14 @@
  * boxes on its own: what counts as one, and what does not.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HarnessError, PreconditionError } from '../../harness/scenario/failures.ts';
+import { HarnessError, PreconditionError } from '../../harness/model/failures.ts';
 import { type AutoLoginOptions, AutoLoginDriver } from '../../harness/login/auto.ts';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';
 import type { AuthorizeOutcome, LoginDriver } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { LoginSession } from '../../harness/login/session.ts';
-import type { LoginWalk } from '../../harness/scenario/results.ts';
+import type { LoginWalk } from '../../harness/model/results.ts';
 import { readPage } from '../../harness/login/html.ts';
 import { classify, whyNotSubmittable } from '../../harness/login/page.ts';
 import { browserPart, loopbackHttp } from './driver-parts.ts';

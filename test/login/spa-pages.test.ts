@@ -8,9 +8,9 @@
  *   navigates away as its button is pressed, a dropped connection, a form action that is not a URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HarnessError, PreconditionError, TargetUnreachableError } from '../../harness/scenario/failures.ts';
+import { HarnessError, PreconditionError, TargetUnreachableError } from '../../harness/model/failures.ts';
 import { HttpClient } from '../../harness/http/client.ts';
-import { Recorder } from '../../harness/context/recorder.ts';
+import { Recorder } from '../../harness/http/recorder.ts';
 import { AutoLoginDriver } from '../../harness/login/auto.ts';
 import { BrowserLoginDriver } from '../../harness/login/browser.ts';
 import { BrowserHost } from '../../harness/login/chromium.ts';

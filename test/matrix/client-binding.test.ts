@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
-import type { Report } from '../../harness/scenario/results.ts';
+import type { Report } from '../../harness/model/results.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName } from '../../protocol/flaw-names.ts';
 

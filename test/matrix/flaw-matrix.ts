@@ -14,7 +14,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
 import { idMatcher, patternList } from '../../harness/run/glob.ts';
-import type { FailureKind, Report, ScenarioResult, Status } from '../../harness/scenario/results.ts';
+import type { FailureKind, Report, ScenarioResult, Status } from '../../harness/model/results.ts';
 import type { Scenario } from '../../harness/scenario/scenario.ts';
 import { runConformance } from '../../index.ts';
 import { FLAW_NAMES, type FlawName, type ReferenceOptions } from '../../reference/index.ts';

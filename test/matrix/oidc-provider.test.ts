@@ -8,7 +8,7 @@
  * lists it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { Report, ScenarioResult } from '../../harness/model/results.ts';
 import { runConformance } from '../../index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { type StartedOidcProvider, startOidcProvider } from '../../interop/oidc-provider/provider.ts';

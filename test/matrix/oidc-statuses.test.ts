@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
-import type { Status } from '../../harness/scenario/results.ts';
+import type { Status } from '../../harness/model/results.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';

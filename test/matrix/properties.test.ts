@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedReference, type EmbeddedReference } from '../../cli/embedded.ts';
-import type { CounterexampleEvidence, Report, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { CounterexampleEvidence, Report, ScenarioResult } from '../../harness/model/results.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName } from '../../reference/index.ts';
 import { renderHtml } from '../../reports/html.ts';

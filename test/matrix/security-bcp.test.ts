@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
-import type { Report, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { Report, ScenarioResult } from '../../harness/model/results.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';

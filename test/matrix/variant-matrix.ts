@@ -8,7 +8,7 @@
  * variant) and by test/matrix/variant-matrix-cli.ts (the whole flaw × variant matrix).
  */
 import { startEmbeddedReference } from '../../cli/embedded.ts';
-import type { Report, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { Report, ScenarioResult } from '../../harness/model/results.ts';
 import type { Scenario } from '../../harness/scenario/scenario.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName, ReferenceOptions, VariantName } from '../../reference/index.ts';

@@ -4,7 +4,7 @@
  * variant-flaws.test.ts proves the planted flaws are still caught under each; `npm run variant-matrix` runs it all.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../../harness/scenario/results.ts';
+import type { Report } from '../../harness/model/results.ts';
 import { VARIANT_NAMES } from '../../reference/index.ts';
 import { runCatalog, show, statusChanges } from './variant-matrix.ts';
 

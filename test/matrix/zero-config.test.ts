@@ -10,7 +10,7 @@
  * client behind, which the test checks in the IdP's own store.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Report, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { Report, ScenarioResult } from '../../harness/model/results.ts';
 import { runConformance } from '../../index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { startEmbeddedReference } from '../../cli/embedded.ts';

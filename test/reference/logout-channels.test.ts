@@ -9,7 +9,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPage } from '../../harness/login/html.ts';
 import { listenForLogoutTokens } from '../../harness/flows/logout-receiver.ts';
-import { unusedLoopbackPort } from '../../harness/run/ports.ts';
+import { unusedLoopbackPort } from '../../harness/http/ports.ts';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../../protocol/logout.ts';
 import type { ReferenceOptions } from '../../reference/index.ts';
 import { newVerifier, s256, startReference, WEB, type ReferenceClient } from '../support/reference-client.ts';

@@ -8,8 +8,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unusedLoopbackPort } from '../../harness/run/ports.ts';
-import type { Report } from '../../harness/scenario/results.ts';
+import { unusedLoopbackPort } from '../../harness/http/ports.ts';
+import type { Report } from '../../harness/model/results.ts';
 import { runConformance } from '../../index.ts';
 import {
   createReferenceServer,

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import type { HttpEvidence, Report } from '../../harness/scenario/results.ts';
+import type { HttpEvidence, Report } from '../../harness/model/results.ts';
 import { compareWithBaseline, parseBaseline } from '../../reports/baseline.ts';
 import { ConsoleReporter } from '../../reports/console.ts';
 import { GROUPS, groupOf, orderResults, visibleControls } from '../../reports/format.ts';

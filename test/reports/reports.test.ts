@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../harness/scenario/results.ts';
+import type { Report } from '../../harness/model/results.ts';
 import { ConsoleReporter } from '../../reports/console.ts';
 import { renderHtml } from '../../reports/html.ts';
 import { renderJson } from '../../reports/json.ts';

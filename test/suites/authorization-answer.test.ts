@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PreconditionError } from '../../harness/scenario/failures.ts';
+import { PreconditionError } from '../../harness/model/failures.ts';
 import type { AuthorizeResult } from '../../harness/scenario/scenario.ts';
 import { authorizationAnswer, refusalOf } from '../../suites/checks/index.ts';
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../harness/config/load.ts';
 import { runSuite } from '../../harness/run/conformance.ts';
-import type { ScenarioResult } from '../../harness/scenario/results.ts';
+import type { ScenarioResult } from '../../harness/model/results.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { planRun } from '../../harness/run/plan.ts';
 

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
 import type { TargetConfig } from '../../harness/config/load.ts';
-import type { ScenarioResult } from '../../harness/scenario/results.ts';
+import type { ScenarioResult } from '../../harness/model/results.ts';
 import type { FlawName } from '../../protocol/flaw-names.ts';
 import { runConformance } from '../../index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';

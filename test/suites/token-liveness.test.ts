@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedReference, type EmbeddedReference } from '../../cli/embedded.ts';
 import { validateConfig } from '../../harness/config/load.ts';
 import { runSuite } from '../../harness/run/conformance.ts';
-import type { ScenarioResult } from '../../harness/scenario/results.ts';
+import type { ScenarioResult } from '../../harness/model/results.ts';
 import type { FlawName } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 import { planRun } from '../../harness/run/plan.ts';

@@ -4,7 +4,7 @@
  * Tests use this instead of parsing HTML or keeping cookies themselves.
  */
 import { HttpClient } from '../../harness/http/client.ts';
-import { Recorder } from '../../harness/context/recorder.ts';
+import { Recorder } from '../../harness/http/recorder.ts';
 import type { DeviceActivation, DeviceActivationOutcome } from '../../harness/login/driver.ts';
 import { FormLoginDriver } from '../../harness/login/form.ts';
 import { LoginSession } from '../../harness/login/session.ts';

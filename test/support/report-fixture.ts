@@ -6,7 +6,7 @@
  * `bigReport(n)` pads it to n results the way a catalog run looks (mostly passes).
  */
 import { summarize } from '../../harness/run/conformance.ts';
-import type { HttpEvidence, Report, ScenarioResult } from '../../harness/scenario/results.ts';
+import type { HttpEvidence, Report, ScenarioResult } from '../../harness/model/results.ts';
 
 export const NASTY = '<script>alert("x")</script> & \'q\' `tick` $(id) | *b* [l](javascript:x) \u0001 ]]> \u202e';
 /** A secret value that must never appear in any report (the evidence carries its label only). */

@@ -4,8 +4,8 @@ import {
   type RequirementRef,
   type SpecName,
   declareRequirements,
-} from '../../harness/scenario/requirements.ts';
-import type { Level } from '../../harness/scenario/results.ts';
+} from '../../harness/model/requirements.ts';
+import type { Level } from '../../harness/model/results.ts';
 
 export function ref(label: string, level: Level = 'MUST', party: Requirement['party'] = 'server'): RequirementRef {
   const spec = /^SPEC › (.+)$/.exec(label);

@@ -1,5 +1,5 @@
 /** A bare scenario result for tests that only read ids and statuses (the interop comparison, its browser pass). */
-import type { ScenarioResult, Status } from '../../harness/scenario/results.ts';
+import type { ScenarioResult, Status } from '../../harness/model/results.ts';
 
 /** `said` is the skip reason of a skipped result, the message of any other. */
 export const stubResult = (id: string, status: Status, said?: string): ScenarioResult => ({

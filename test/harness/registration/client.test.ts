@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpClient } from '../../../harness/http/client.ts';
-import { Recorder } from '../../../harness/context/recorder.ts';
+import { Recorder } from '../../../harness/http/recorder.ts';
 import { Redactor } from '../../../harness/redact/redact.ts';
 import { read, register, remove, unmanageable, update } from '../../../harness/registration/client.ts';
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../harness/config/load.ts';
 import { runSuite } from '../../../harness/run/conformance.ts';
-import { CheckFailure } from '../../../harness/scenario/failures.ts';
+import { CheckFailure } from '../../../harness/model/failures.ts';
 import { defineScenario } from '../../../harness/scenario/scenario.ts';
 import { GRANT } from '../../../protocol/grants.ts';
 import { type Registrar, type RegistrarOptions, startRegistrar } from '../../support/registrar.ts';

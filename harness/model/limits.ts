@@ -3,7 +3,7 @@
  * JSON is parsed. A response over a limit ends the scenario with an `error` that names the limit
  * (LimitExceededError), never a crash, a stack overflow or an exhausted heap.
  */
-import { type ErrorCode, HarnessError } from '../scenario/failures.ts';
+import { type ErrorCode, HarnessError } from './failures.ts';
 
 export const DEFAULT_LIMITS = {
   /** Bytes read of one response body, after decompression (the config's limits.maxBodyBytes). */

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import type { TargetConfig } from '../config/load.ts';
-import { PreconditionError } from '../scenario/failures.ts';
+import { PreconditionError } from '../model/failures.ts';
 
 export interface Hooks {
   /** Present when the config names hooks.rotateKeys. Resolves once the IdP says it rotated. */

@@ -4,7 +4,7 @@
  * exchange that decided a check (or that the scenario marked) is marked decisive.
  */
 import type { Redactor } from '../redact/redact.ts';
-import type { Evidence } from '../scenario/results.ts';
+import type { Evidence } from '../model/results.ts';
 
 /** Characters of a body kept in the evidence (the whole body is read, and learned from, first). */
 const MAX_BODY = 32_000;

@@ -85,7 +85,7 @@ export type FailureKind = 'accepted' | 'refused-wrongly';
 /**
  * The one list of the harness's stable codes (docs/reports.md, "Error codes"): match on them, not on the message.
  * ERROR_CODES say why a scenario ended in `error` (a result's `errorCode`); SIGNAL_CODES are thrown and carried by
- * their error but never an `error` result. Every error class (harness/scenario/failures.ts) carries one of them.
+ * their error but never an `error` result. Every error class (harness/model/failures.ts) carries one of them.
  */
 export const ERROR_CODES = [
   /** The harness could not do its part (a missing endpoint, bad input to a helper). */
