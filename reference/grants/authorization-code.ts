@@ -10,6 +10,7 @@ import type { CodeRecord, Successors } from '../store/store.ts';
 import type { Grant } from './grant.ts';
 import {
   checkThenActDelay,
+  consumed,
   grantRevocationUntil,
   intermittentlyAtomic,
   issueUserTokens,
@@ -57,7 +58,7 @@ export const authorizationCode: Grant = {
       },
       successors,
     );
-    await redeem(server, code, successors);
+    await redeem(server, record, successors);
     return response;
   },
 };
@@ -76,8 +77,9 @@ function sameRedirectUri(sent: string, used: string, loose: boolean): boolean {
 }
 
 /** Consumes the code now that every check passed; exactly one redemption may get here. */
-async function redeem(server: ServerContext, code: string, successors: Successors): Promise<void> {
+async function redeem(server: ServerContext, record: CodeRecord, successors: Successors): Promise<void> {
   const { flaws, store } = server;
+  const { code } = record;
   if (flaws.has('code-reuse-allowed')) return saveSuccessors(server, successors);
   // The flaws' check-then-act: a racer whose consumption found the code gone keeps its tokens all the same.
   const unchecked = async () => {
@@ -94,7 +96,8 @@ async function redeem(server: ServerContext, code: string, successors: Successor
     await checkThenActDelay();
     return unchecked();
   }
-  if (!(await store.consumeCode(code, successors))) await replayOrUnknown(server, code);
+  const consume = () => store.consumeCode(code, successors);
+  if (!(await consumed(server, successors, consume, record))) await replayOrUnknown(server, code);
 }
 
 /** A code that is not redeemable: if it was already used, revoke everything it issued. */

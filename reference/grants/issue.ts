@@ -1,6 +1,7 @@
 /** Issuing the tokens of a grant: access token, ID token for openid, and new refresh tokens. */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerContext } from '../context.ts';
+import { STORE_TIMEOUT_MS, StoreUnavailableError } from '../store/outage.ts';
 import { currentBinding } from '../http/dpop.ts';
 import { isPublicClient, type RegisteredClient } from '../options.ts';
 import { hasScope, parseScope } from '../scopes.ts';
@@ -155,6 +156,39 @@ export async function addRefreshToken(
 export async function saveSuccessors(server: ServerContext, { accessToken, refresh }: Successors): Promise<void> {
   if (accessToken) await server.store.saveAccessToken(accessToken);
   if (refresh) await server.store.saveRefresh(refresh);
+}
+
+/**
+ * A consumption (code redemption, refresh rotation) that saves `successors` with it. When the store's connection
+ * dropped after the command was sent, the store may have carried it out unanswered: then the client's retry would be
+ * a replay (refused, the grant revoked) although it never had the tokens. So, within the store timeout, wait for the
+ * store to answer again and look for the successors' access-token record (its jti is this request's own): there, the
+ * consumption happened and `carriedOut` is its result (the tokens go to the client, once); absent, it did not (the
+ * outage answer stands, and the retry redeems). Undecided by the timeout: the outage answer stands.
+ */
+export async function consumed<T>(
+  server: ServerContext,
+  successors: Successors,
+  consume: () => Promise<T>,
+  carriedOut: T,
+): Promise<T> {
+  try {
+    return await consume();
+  } catch (err) {
+    const jti = successors.accessToken?.jti;
+    if (!(err instanceof StoreUnavailableError) || !err.lostWithConnection || jti === undefined) throw err;
+    const deadline = Date.now() + (server.options.storeTimeoutMs ?? STORE_TIMEOUT_MS);
+    while (Date.now() < deadline) {
+      await delay(100);
+      try {
+        if (await server.store.findAccessToken(jti)) return carriedOut;
+        throw err;
+      } catch (again) {
+        if (!(again instanceof StoreUnavailableError) || again === err) throw again;
+      }
+    }
+    throw err;
+  }
 }
 
 /** How long a revocation of a grant must be remembered: as long as any of its tokens may live. */

@@ -14,6 +14,7 @@ import type { Grant } from './grant.ts';
 import {
   addRefreshToken,
   checkThenActDelay,
+  consumed,
   grantRevocationUntil,
   intermittentlyAtomic,
   issueTokens,
@@ -118,7 +119,7 @@ async function rotateOnce(
       await saveSuccessors(server, { ...successors, refresh: next });
     return next.token;
   }
-  if (await store.rotateRefresh(old, next, successors)) return next.token;
+  if (await consumed(server, successors, () => store.rotateRefresh(old, next, successors), true)) return next.token;
   // Still active when read, retired now: another request used it first. That is a replay too.
   if (stored.state === 'active') await rejectReplay(server, stored.record);
   // A rotated-out token let through by refresh-reuse-allowed: nothing left to retire.

@@ -26,11 +26,32 @@ export const RETRY_AFTER_SECONDS = 1;
 export class StoreUnavailableError extends Error {
   /** What happened, in words safe to log: an error code or a timeout, never an address or a password. */
   readonly reason: string;
-  constructor(reason: string) {
+  /**
+   * The call had reached the store when its connection dropped: the store may have carried it out without the answer
+   * coming back (unlike a call that found no connection, or that timed out and may still be carried out later).
+   */
+  readonly lostWithConnection: boolean;
+  constructor(reason: string, lostWithConnection = false) {
     super(`the store is unavailable (${reason})`);
     this.name = 'StoreUnavailableError';
     this.reason = reason;
+    this.lostWithConnection = lostWithConnection;
   }
+}
+
+/**
+ * Whether `err` says the command was sent and its connection dropped before the answer: ioredis rejects the commands
+ * it had sent with MaxRetriesPerRequestError (or "Connection is closed") when the connection closes; a reset socket.
+ */
+function lostWithConnection(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  return (
+    err.name === 'MaxRetriesPerRequestError' ||
+    err.message.startsWith('Connection is closed') ||
+    code === 'ECONNRESET' ||
+    code === 'EPIPE'
+  );
 }
 
 /** Socket errors of a connection that is gone or never came. */
@@ -94,7 +115,7 @@ export function storeHealth(store: Store): StoreHealth | undefined {
 /**
  * The store with every call bounded by `timeoutMs` and every failure to reach it turned into StoreUnavailableError.
  * A call that timed out is not cancelled (the store may still carry it out): each single-use operation is one atomic
- * store call, so it happens whole or not at all either way.
+ * store call, so it happens whole or not at all either way (grants/issue.ts `consumed` looks which, where it can).
  */
 export function guardStore<T extends Store>(store: T, options: GuardOptions = {}): T {
   const timeoutMs = options.timeoutMs ?? STORE_TIMEOUT_MS;
@@ -125,7 +146,7 @@ export function guardStore<T extends Store>(store: T, options: GuardOptions = {}
       const reason = outageReason(err);
       if (reason === undefined) throw err;
       down(reason);
-      throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError(reason);
+      throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError(reason, lostWithConnection(err));
     } finally {
       clearTimeout(timer);
     }
