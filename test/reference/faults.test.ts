@@ -121,6 +121,14 @@ describe('the reference under faults', () => {
         cutByKill: tally.cut,
         refusedByKilledInstance: tally.refused,
         lostToKill: tally.lostToKill.length,
+        bad: tally.bad.length,
+        badKinds: Object.fromEntries(
+          [...new Set(tally.bad.map((b) => b.slice(0, 40)))].map((k) => [
+            k,
+            tally.bad.filter((b) => b.startsWith(k)).length,
+          ]),
+        ),
+        lost: tally.lost.length,
         kept,
       }),
     );
