@@ -75,7 +75,7 @@ function expectOutage(result: { status: number; headers: Headers; body: Record<s
 }
 
 describe('a store outage', () => {
-  it('a redemption failed at any store call: either 503 and the code still redeemable, or 200 and tokens that work', async () => {
+  it('a redemption failed at any store call: 503 and the code still redeemable, or 200 and tokens that work', async () => {
     const { ref, server, state } = await start();
     const outcomes: string[] = [];
     for (let n = 0; n <= 4; n++) {
@@ -114,7 +114,7 @@ describe('a store outage', () => {
     expect(outcomes.some((o) => /: 200 then/.test(o))).toBe(true);
   });
 
-  it('a consumption whose answer was lost with the connection: the tokens when it was carried out, else 503', async () => {
+  it('an answer lost with the connection: the tokens when the consumption was carried out, else 503', async () => {
     const { ref, server, store } = await start({ storeTimeoutMs: 2000 });
     const dropped = () =>
       Object.assign(new Error('Reached the max retries per request limit (which is 0).'), {
@@ -144,7 +144,7 @@ describe('a store outage', () => {
     expect((await postForm(ref.url('/token'), params, web)).status).toBe(200);
   });
 
-  it('answers 503 with Retry-After in the shape of each endpoint, /readyz 503; and serves again when it is back', async () => {
+  it('503 with Retry-After in the shape of each endpoint, /readyz 503; served again when it is back', async () => {
     const { ref, server, state } = await start();
     const tokens = await postForm(ref.url('/token'), await code(server), web);
     state.down = true;
@@ -236,7 +236,7 @@ describe('health, readiness and a graceful stop', () => {
     }
   });
 
-  it('stop() answers every request in flight, refuses new connections, and reports what a short grace cut', async () => {
+  it('stop() answers every request in flight, refuses new connections, reports what a short grace cut', async () => {
     const server = createReferenceServer({ variants: ['slow'], slowMs: 400 });
     const { issuer } = await server.listen(0, '127.0.0.1');
     const machine = SEEDED_CLIENTS.machine;
