@@ -75,7 +75,7 @@ function expectOutage(result: { status: number; headers: Headers; body: Record<s
 }
 
 describe('a store outage', () => {
-  it('a redemption failed at any store call: 503 and the code redeemable later, or 200 and working tokens', async () => {
+  it('a redemption failed at any store call: 503 and the code redeemable later, or 200, tokens working', async () => {
     const { ref, server, state } = await start();
     const outcomes: string[] = [];
     for (let n = 0; n <= 4; n++) {
