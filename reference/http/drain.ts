@@ -46,6 +46,9 @@ export function drainable(server: Server): Drainable {
   let stopped: Promise<{ cut: number }> | undefined;
   const stop = async (graceMs: number): Promise<{ cut: number }> => {
     stopping = true;
+    // Connections the kernel took but the server has not accepted yet would be reset by the close: let a poll phase
+    // of the event loop accept them first (the second setImmediate runs after one).
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
     // The listening socket only: no new connections; the open ones carry on (net.Server's close, not http.Server's).
     NetServer.prototype.close.call(server);
     for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close');

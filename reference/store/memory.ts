@@ -232,11 +232,13 @@ export class MemoryStore implements Store {
     from: DeviceStatus,
     to: DeviceStatus,
     user?: DeviceRecord['user'],
+    successors?: Successors,
   ): Promise<DeviceRecord | undefined> {
     const record = this.#devices.get(deviceCode);
     if (!record || record.status !== from) return undefined;
     record.status = to;
     if (user) record.user = { ...user };
+    if (successors) this.#saveSuccessors(successors);
     return { ...record };
   }
   async deviceCodeExpired(deviceCode: string): Promise<boolean> {

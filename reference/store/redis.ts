@@ -86,7 +86,10 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
 return 1`;
 
-/** Read-modify-write of a device record: ARGV[1] = now, ARGV[2] = 'poll' | 'transition', then the values. */
+/**
+ * Read-modify-write of a device record: ARGV[1] = now, ARGV[2] = 'poll' | 'transition', then the values; a redeeming
+ * transition saves its successors (KEYS[2…], ARGV[6…]).
+ */
 const UPDATE_DEVICE = `
 local v = redis.call('GET', KEYS[1])
 if not v then return false end
@@ -101,7 +104,7 @@ else
   if ARGV[5] ~= '' then r.user = cjson.decode(ARGV[5]) end
 end
 local out = cjson.encode(r)
-redis.call('SET', KEYS[1], out, 'KEEPTTL')
+redis.call('SET', KEYS[1], out, 'KEEPTTL')${saveSuccessors(2, 6)}
 return out`;
 
 /** SET the latest value, returning the one it replaced (SET … GET needs Redis 6.2; this runs on any). */
@@ -302,16 +305,20 @@ export class RedisStore implements Store {
     from: DeviceStatus,
     to: DeviceStatus,
     user?: DeviceRecord['user'],
+    successors?: Successors,
   ): Promise<DeviceRecord | undefined> {
+    const writes = this.#successorWrites(successors);
     const raw = (await this.client.eval(
       UPDATE_DEVICE,
-      1,
+      1 + writes.keys.length,
       this.#key('device', deviceCode),
+      ...writes.keys,
       this.#now(),
       'transition',
       from,
       to,
       user ? JSON.stringify(user) : '',
+      ...writes.args,
     )) as string | null;
     return raw === null ? undefined : (JSON.parse(raw) as DeviceRecord);
   }

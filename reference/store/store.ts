@@ -246,13 +246,14 @@ export interface Store {
   recordDevicePoll(deviceCode: string, at: number, interval: number): Promise<void>;
   /**
    * Atomic: when the request's status is `from`, sets it to `to` (and the user, when given) and
-   * returns the updated record; to exactly one caller, however many race.
+   * returns the updated record; to exactly one caller, however many race. Saves `successors` with it (redemption).
    */
   transitionDevice(
     deviceCode: string,
     from: DeviceStatus,
     to: DeviceStatus,
     user?: DeviceRecord['user'],
+    successors?: Successors,
   ): Promise<DeviceRecord | undefined>;
   /** Whether the device code was issued and has expired since (remembered for a while after): expired_token. */
   deviceCodeExpired(deviceCode: string): Promise<boolean>;

@@ -12,6 +12,7 @@ import {
   createReferenceServer,
   MemoryStore,
   SEEDED_CLIENTS,
+  SEEDED_USER,
   type ReferenceOptions,
   type Store,
 } from '../../reference/index.ts';
@@ -112,6 +113,27 @@ describe('a store outage', () => {
     // Both kinds of answer were seen: the failures came before, and after, the consumption's one store call.
     expect(outcomes.some((o) => o.startsWith('0: 503'))).toBe(true);
     expect(outcomes.some((o) => /: 200 then/.test(o))).toBe(true);
+  });
+
+  it('a device code redemption failed at any store call: 503 and redeemable later, or 200', async () => {
+    const { ref, server, state } = await start();
+    const tv = SEEDED_CLIENTS.device;
+    for (let n = 0; n <= 5; n++) {
+      const started = await postForm(ref.url('/device/auth'), { scope: 'openid offline_access' }, tv);
+      const deviceCode = String(started.body.device_code);
+      const user = { sub: SEEDED_USER.sub, authTime: Math.floor(Date.now() / 1000) };
+      await server.context.store.transitionDevice(deviceCode, 'pending', 'approved', user);
+      const params = { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode };
+      state.calls = 0;
+      state.failAfter = n;
+      const first = await postForm(ref.url('/token'), params, tv);
+      state.failAfter = Number.POSITIVE_INFINITY;
+      if (first.status !== 200) expectOutage(first);
+      const tokens = first.status === 200 ? first : await postForm(ref.url('/token'), params, tv);
+      expect(tokens.status, `the store failed after ${n} calls: ${tokens.text}`).toBe(200);
+      const refresh = { grant_type: 'refresh_token', refresh_token: String(tokens.body.refresh_token) };
+      expect((await postForm(ref.url('/token'), refresh, tv)).status).toBe(200);
+    }
   });
 
   it('an answer lost with the connection: the tokens when the consumption was carried out, else 503', async () => {
