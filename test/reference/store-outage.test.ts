@@ -16,7 +16,7 @@ import {
   type ReferenceOptions,
   type Store,
 } from '../../reference/index.ts';
-import { postForm, read, type RunningReference } from '../support/reference.ts';
+import { postForm, read, type Caller, type RunningReference } from '../support/reference.ts';
 
 const web = SEEDED_CLIENTS.confidential;
 const REDIRECT_URI = web.redirectUris[0]!;
@@ -75,34 +75,42 @@ function expectOutage(result: { status: number; headers: Headers; body: Record<s
   expect(result.body.error).toBe('temporarily_unavailable');
 }
 
+/**
+ * A token request with the store failing from its n-th call on: 503 (then the store is back and the same request is
+ * sent again) or 200; either way the tokens in the end.
+ */
+async function redeemFailing(
+  ref: RunningReference,
+  state: ReturnType<typeof faultyStore>['state'],
+  n: number,
+  params: Record<string, string>,
+  caller: Caller,
+) {
+  state.calls = 0;
+  state.failAfter = n;
+  const first = await postForm(ref.url('/token'), params, caller);
+  state.failAfter = Number.POSITIVE_INFINITY;
+  if (first.status !== 200) expectOutage(first);
+  const tokens = first.status === 200 ? first : await postForm(ref.url('/token'), params, caller);
+  expect(tokens.status, `the store failed after ${n} calls (${params.grant_type}): ${tokens.text}`).toBe(200);
+  return { first: first.status, tokens };
+}
+
 describe('a store outage', () => {
   it('a redemption failed at any store call: 503 and the code redeemable later, or 200, tokens working', async () => {
     const { ref, server, state } = await start();
     const outcomes: string[] = [];
     for (let n = 0; n <= 4; n++) {
-      const params = await code(server);
-      state.calls = 0;
-      state.failAfter = n;
-      const first = await postForm(ref.url('/token'), params, web);
-      state.failAfter = Number.POSITIVE_INFINITY;
-      if (first.status !== 200) expectOutage(first);
-      const tokens = first.status === 200 ? first : await postForm(ref.url('/token'), params, web);
-      outcomes.push(`${n}: ${first.status} then ${tokens.status}`);
-      expect(tokens.status, `the store failed after ${n} calls: ${tokens.text}`).toBe(200);
+      const { first, tokens } = await redeemFailing(ref, state, n, await code(server), web);
+      outcomes.push(`${n}: ${first} then ${tokens.status}`);
       const userinfo = await fetch(ref.url('/userinfo'), {
         headers: { authorization: `Bearer ${tokens.body.access_token}` },
       });
       expect(userinfo.status).toBe(200);
 
       // The same for the refresh token's rotation.
-      state.calls = 0;
-      state.failAfter = n;
       const refreshParams = { grant_type: 'refresh_token', refresh_token: String(tokens.body.refresh_token) };
-      const refresh = await postForm(ref.url('/token'), refreshParams, web);
-      state.failAfter = Number.POSITIVE_INFINITY;
-      if (refresh.status !== 200) expectOutage(refresh);
-      const rotated = refresh.status === 200 ? refresh : await postForm(ref.url('/token'), refreshParams, web);
-      expect(rotated.status, `the store failed after ${n} calls of a refresh: ${rotated.text}`).toBe(200);
+      const rotated = (await redeemFailing(ref, state, n, refreshParams, web)).tokens;
       const again = await postForm(
         ref.url('/token'),
         { ...refreshParams, refresh_token: String(rotated.body.refresh_token) },
@@ -124,13 +132,7 @@ describe('a store outage', () => {
       const user = { sub: SEEDED_USER.sub, authTime: Math.floor(Date.now() / 1000) };
       await server.context.store.transitionDevice(deviceCode, 'pending', 'approved', user);
       const params = { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode };
-      state.calls = 0;
-      state.failAfter = n;
-      const first = await postForm(ref.url('/token'), params, tv);
-      state.failAfter = Number.POSITIVE_INFINITY;
-      if (first.status !== 200) expectOutage(first);
-      const tokens = first.status === 200 ? first : await postForm(ref.url('/token'), params, tv);
-      expect(tokens.status, `the store failed after ${n} calls: ${tokens.text}`).toBe(200);
+      const { tokens } = await redeemFailing(ref, state, n, params, tv);
       const refresh = { grant_type: 'refresh_token', refresh_token: String(tokens.body.refresh_token) };
       expect((await postForm(ref.url('/token'), refresh, tv)).status).toBe(200);
     }
