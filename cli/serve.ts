@@ -11,6 +11,7 @@ import {
   type KeySet,
   RedisStore,
   SIGNING_ALGS,
+  STORE_TIMEOUT_MS,
   sharedKeySet,
   type SigningAlg,
   targetConfig,
@@ -64,9 +65,19 @@ Options:
   --admin-hooks      expose the key-rotation hook (POST to a secret URL) that the
                      jwks.rotation scenario calls; --target-out writes it as
                      hooks.rotateKeys. Off by default: for test setups only
+  --store-timeout-ms N
+                     the longest one call to the Redis store may take (default 2000); a request
+                     the store does not answer in time, or while it is down, gets 503 with
+                     Retry-After (temporarily_unavailable)
+  --shutdown-grace-ms N
+                     on SIGTERM or SIGINT: stop accepting, give the requests in flight up to N ms
+                     to finish (default 10000), then exit 0; a second signal exits at once
   -h, --help         show this help
 
-Stop it with Ctrl+C (SIGINT) or SIGTERM.`;
+GET /healthz answers 200 while the process runs; GET /readyz 200 when the store answers
+and the signing key is loaded, 503 otherwise and during a stop (for load balancers).
+
+Stop it with Ctrl+C (SIGINT) or SIGTERM: requests in flight are finished first.`;
 
 export const serveCommand: Command = {
   summary: 'start the reference authorization server',
@@ -91,6 +102,8 @@ export const serveCommand: Command = {
       'admin-hooks': { type: 'boolean', default: false },
       registration: { type: 'boolean', default: false },
       'registration-token': { type: 'string' },
+      'store-timeout-ms': { type: 'string', default: String(STORE_TIMEOUT_MS) },
+      'shutdown-grace-ms': { type: 'string', default: '10000' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -106,6 +119,8 @@ export const serveCommand: Command = {
       return 0;
     }
     const port = parsePort(values.port);
+    const storeTimeoutMs = parseMs('--store-timeout-ms', values['store-timeout-ms'], 1);
+    const graceMs = parseMs('--shutdown-grace-ms', values['shutdown-grace-ms'], 0);
     const flaws = parseFlaws(values.flaw);
     const variants = parseVariants(values.variant);
     // The signing-es256 variant signs with ES256 (reference/variants.ts); another --signing-alg contradicts it.
@@ -132,6 +147,7 @@ export const serveCommand: Command = {
           ? {}
           : { backchannelLogoutUri: values['backchannel-logout-uri'] }),
         ...shared,
+        ...(shared.store ? { storeTimeoutMs, onStoreChange: reportStore } : {}),
         ...(values.fapi2 ? { profile: 'fapi2' as const } : {}),
         ...(values['oauth-only'] ? { oauthOnly: true } : {}),
       });
@@ -145,7 +161,7 @@ export const serveCommand: Command = {
       console.error(`idp-conformance serve: cannot listen on ${values.host}:${port}: ${errorMessage(err)}`);
       return 1;
     }
-    const stopped = stopOnSignal(server);
+    const stopped = stopOnSignal(server, graceMs);
     printBanner(server, flaws, variants);
     const targetOut = values['target-out'];
     if (targetOut !== undefined) {
@@ -179,7 +195,14 @@ async function openStore(
   try {
     await store.client.connect();
     await store.ready();
-    store.client.options.retryStrategy = (times) => Math.min(times * 200, 2000);
+    // From now on an outage fails fast (503, store/outage.ts) and recovers by itself: no command waits in a queue
+    // for a connection, none is sent again after a reconnect (the client had its 503), reconnect within a second.
+    Object.assign(store.client.options, {
+      retryStrategy: (times: number) => Math.min(times * 100, 1000),
+      enableOfflineQueue: false,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 0,
+    });
     return { store, keys: await sharedKeySet(store, alg, { rs256Beside }) };
   } catch (err) {
     await store.close();
@@ -240,20 +263,52 @@ function flawList(names: readonly FlawName[] = FLAW_NAMES): string {
   return names.map((name) => `  ${name.padEnd(width)}  ${FLAWS[name]}`).join('\n');
 }
 
-function stopOnSignal(server: ReferenceServer): Promise<void> {
+/**
+ * The first SIGINT or SIGTERM stops gracefully: no new connections, the requests in flight finished (at most
+ * `graceMs`), then exit 0. A second one exits at once (status 1).
+ */
+function stopOnSignal(server: ReferenceServer, graceMs: number): Promise<void> {
   return new Promise((done) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      console.log(`\n${signal}: stopping the reference server.`);
-      server.close().then(done, (err: unknown) => {
-        console.error(`idp-conformance serve: error while stopping: ${errorMessage(err)}`);
-        done();
-      });
+      process.once('SIGINT', now);
+      process.once('SIGTERM', now);
+      console.log(`\n${signal}: stopping the reference server (finishing requests in flight, at most ${graceMs} ms).`);
+      server.stop(graceMs).then(
+        ({ cut }) => {
+          if (cut > 0) console.error(`idp-conformance serve: ${cut} requests were still running after ${graceMs} ms`);
+          else console.log('Stopped: every request in flight was answered.');
+          done();
+        },
+        (err: unknown) => {
+          console.error(`idp-conformance serve: error while stopping: ${errorMessage(err)}`);
+          done();
+        },
+      );
+    };
+    const now = (signal: NodeJS.Signals) => {
+      console.error(`${signal} again: stopping at once.`);
+      process.exit(1);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/** The store's outages, once when it stops answering and once when it is back (never its address or password). */
+function reportStore(available: boolean, reason: string): void {
+  const at = new Date().toISOString();
+  if (available) console.log(`${at} store: answering again ${reason}`);
+  else console.error(`${at} store: unreachable (${reason}); answering 503 with Retry-After until it is back`);
+}
+
+/** A whole number of milliseconds of at least `min`. */
+function parseMs(flag: string, value: string, min: number): number {
+  const ms = Number(value);
+  if (!/^\d+$/.test(value) || ms < min || ms > 3_600_000)
+    throw new UsageError(`${flag} must be a whole number of milliseconds from ${min} to 3600000, not "${value}"`);
+  return ms;
 }
 
 /** The banner's line for dynamic client registration, when it is on. */

@@ -31,7 +31,15 @@ export {
   type VariantInfo,
   type VariantName,
 } from './variants.ts';
-export type { Store } from './store/store.ts';
+export type { Store, Successors } from './store/store.ts';
+export {
+  guardStore,
+  outageReason,
+  RETRY_AFTER_SECONDS,
+  STORE_TIMEOUT_MS,
+  StoreUnavailableError,
+  storeHealth,
+} from './store/outage.ts';
 export { MemoryStore } from './store/memory.ts';
 export { RedisStore, type RedisStoreOptions } from './store/redis.ts';
 export { isSigningAlg, KeySet, SIGNING_ALGS, sharedKeySet, type SharedValues, type SigningKey } from './keys.ts';

@@ -6,6 +6,7 @@
 import type { OAuthErrorCode } from '../protocol/errors.ts';
 import type { RegistrationError } from '../protocol/registration.ts';
 import { ERROR_DESCRIPTION_FORBIDDEN } from '../protocol/syntax.ts';
+import { RETRY_AFTER_SECONDS, StoreUnavailableError } from './store/outage.ts';
 
 /** RFC 6749 §4.1.2.1, §5.2; RFC 6750 §3.1; RFC 8628 §3.5; RFC 8693 §2.2.2; OIDC Core §3.1.2.6 error codes. */
 export type { OAuthErrorCode } from '../protocol/errors.ts';
@@ -73,6 +74,13 @@ export const invalidClient = (description: string) =>
 /** Maps any thrown value to an OAuthError; unknown errors become a detail-free server_error. */
 export function toOAuthError(err: unknown): OAuthError {
   if (err instanceof OAuthError) return err;
+  // A store that is down is an outage, not a bug (store/outage.ts says where each endpoint answers so).
+  if (err instanceof StoreUnavailableError) {
+    return new OAuthError('temporarily_unavailable', 'the server is temporarily unavailable; try again shortly', {
+      status: 503,
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    });
+  }
   // Koa and node errors that describe the client's fault (e.g. a malformed URL) carry a 4xx status.
   const status = typeof err === 'object' && err !== null && 'status' in err ? err.status : undefined;
   if (typeof status === 'number' && status >= 400 && status < 500) {

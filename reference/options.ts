@@ -179,6 +179,13 @@ export interface ReferenceOptions {
   /** Where codes, refresh tokens and revocations live; defaults to a MemoryStore. */
   store?: Store;
   /**
+   * The longest one call of `store` may take (milliseconds, default 2000) before the request is answered 503 with
+   * Retry-After, as when the store is unreachable (reference/store/outage.ts). Not used with the default store.
+   */
+  storeTimeoutMs?: number;
+  /** Told once when `store` stops answering and once when it answers again (an operator's log line). */
+  onStoreChange?(available: boolean, reason: string): void;
+  /**
    * The signing keys; defaults to a fresh key of `signingAlg`. Several instances behind one load
    * balancer pass `await sharedKeySet(redisStore, alg)` so each verifies the others' tokens.
    */

@@ -18,6 +18,9 @@ import {
 import { Flaws } from './flaws.ts';
 import { Variants } from './variants.ts';
 import { errorHandler } from './http/errors.ts';
+import { drainable, type Drainable } from './http/drain.ts';
+import { healthRoutes } from './http/health.ts';
+import { retryAfterOn503 } from './http/outage.ts';
 import { SLOW_MS, slowResponses } from './http/slow.ts';
 import { withoutErrorDescriptions } from './http/without-descriptions.ts';
 import { baseHeaders, setBaseHeaders } from './http/headers.ts';
@@ -30,6 +33,7 @@ import { SEEDED_USER } from './seeded-user.ts';
 import { clientOfRegistration, registrationSettings } from './registration.ts';
 import { securitySettings } from './security-profile.ts';
 import { MemoryStore } from './store/memory.ts';
+import { guardStore } from './store/outage.ts';
 import { TokenService } from './tokens.ts';
 
 export interface ReferenceServer {
@@ -46,7 +50,14 @@ export interface ReferenceServer {
    */
   testLogin(request: TestLoginRequest): Promise<TestLoginResult>;
   listen(port?: number, host?: string): Promise<{ issuer: string; port: number }>;
+  /** Closes at once: connections, requests in flight and the store. */
   close(): Promise<void>;
+  /**
+   * A graceful stop (SIGTERM): stops accepting, lets the requests in flight finish within `graceMs` (GET /readyz
+   * answers 503 meanwhile), closes the idle connections, then the store. Resolves with the requests cut at the end of
+   * the grace period: 0 for a clean stop.
+   */
+  stop(graceMs: number): Promise<{ cut: number }>;
 }
 
 export function createReferenceServer(options: ReferenceOptions = {}): ReferenceServer {
@@ -70,7 +81,13 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   const clients = resolveClients(options);
   const users = options.users ?? [SEEDED_USER];
   checkFixtureOptions(options, users);
-  const store = options.store ?? new MemoryStore({ now });
+  // A store of its own can be down: each call bounded, an outage answered 503 (store/outage.ts). Memory cannot be.
+  const store = options.store
+    ? guardStore(options.store, {
+        ...(options.storeTimeoutMs === undefined ? {} : { timeoutMs: options.storeTimeoutMs }),
+        ...(options.onStoreChange === undefined ? {} : { onChange: options.onStoreChange }),
+      })
+    : new MemoryStore({ now });
   const registration = registrationSettings(options);
   const tokens = new TokenService({
     issuer,
@@ -126,6 +143,9 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
       return route ? [[`${route.method} ${prefix}${route.path}`, route.handler] as const] : [];
     }),
   );
+  let drain: Drainable | undefined;
+  app.use(retryAfterOn503);
+  app.use(healthRoutes({ store, keys, prefix, stopping: () => drain?.stopping ?? false }));
   if (variants.has('slow')) app.use(slowResponses(options.slowMs ?? SLOW_MS));
   if (variants.has('errors-without-description')) app.use(withoutErrorDescriptions());
   app.use(errorHandler(flaws));
@@ -150,7 +170,10 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
     },
     async listen(port = 0, host = '127.0.0.1') {
       if (server) throw new Error('the reference server is already listening');
-      const listening = createServer(app.callback());
+      const listening = createServer();
+      // Before the app's handler, so that a response during a stop is marked Connection: close (http/drain.ts).
+      drain = drainable(listening);
+      listening.on('request', app.callback());
       // Keep idle connections longer than the clients do: with Node's 5 s default, a client that
       // reuses a kept-alive connection just as the server closes it gets ECONNRESET (seen on a
       // loaded machine with undici's fetch, which trusts the Keep-Alive hint to within 1 s).
@@ -166,6 +189,13 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
       const bound = address.port;
       listenIssuer ??= `http://${hostForUrl(host)}:${bound}`;
       return { issuer: issuer(), port: bound };
+    },
+    async stop(graceMs) {
+      const draining = drain;
+      const result = draining && server ? await draining.stop(graceMs) : { cut: 0 };
+      server = undefined;
+      await store.close();
+      return result;
     },
     async close() {
       await store.close();

@@ -12,15 +12,30 @@ export interface RunningRedis {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash: no shutdown, no last save. */
+  kill(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RunningRedis> {
+export interface RedisStartOptions {
+  /** The port (default: a free one): a restart takes the port of the Redis it replaces. */
+  port?: number;
+  /**
+   * Persist to an append-only file in this folder with appendfsync always (every write on disk before its answer),
+   * as a Redis that holds an IdP's state should: a restart on the same folder finds every record again.
+   */
+  dir?: string;
+}
+
+export async function startRedis(options: RedisStartOptions = {}): Promise<RunningRedis> {
   const binary = findRedisServer(process.env);
   if (!binary)
     throw new Error(
       "redis-server is not installed: npx tsx scripts/ensure-redis.ts (as root) installs Debian's redis-server",
     );
-  const port = await closedPort();
+  const port = options.port ?? (await closedPort());
+  const persistence = options.dir
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.dir]
+    : ['--appendonly', 'no'];
   const child: ChildProcess = spawn(
     binary,
     [
@@ -30,8 +45,7 @@ export async function startRedis(): Promise<RunningRedis> {
       '127.0.0.1',
       '--save',
       '',
-      '--appendonly',
-      'no',
+      ...persistence,
       '--daemonize',
       'no',
       '--protected-mode',
@@ -67,6 +81,10 @@ export async function startRedis(): Promise<RunningRedis> {
     port,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
     },
   };

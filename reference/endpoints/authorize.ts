@@ -10,12 +10,13 @@ import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { essentialAcrValues, parseClaimsRequest } from '../claims-request.ts';
 import { paramsFromPairs, parseBody, type Params } from '../http/body.ts';
-import { invalidRequest, invalidScope, OAuthError, unauthorizedClient } from '../oauth-error.ts';
+import { invalidRequest, invalidScope, OAuthError, toOAuthError, unauthorizedClient } from '../oauth-error.ts';
 import { authorizationEndpointCors } from '../http/cors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
 import { clientEnables, type RegisteredClient, someClientEnables } from '../options.ts';
 import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
 import { grantScope, hasScope, parseScope } from '../scopes.ts';
+import { StoreUnavailableError } from '../store/outage.ts';
 import type { InteractionRecord, PkceMethod, ResponseType } from '../store/store.ts';
 import { randomToken, REFERENCE_ACR } from '../tokens.ts';
 import { UNMET_AUTHENTICATION_REQUIREMENTS } from '../../protocol/errors.ts';
@@ -79,6 +80,25 @@ async function startInteraction(ctx: Context, server: ServerContext, sent: URLSe
   // RFC 9126 §4: a pushed request's parameters (by its request_uri), or the request's own.
   const query = await authorizationParameters(server, sent);
   const { client, target } = await resolveClientAndRedirect(server, query);
+  try {
+    await continueInteraction(ctx, server, client, target, query);
+  } catch (err) {
+    // RFC 6749 §4.1.2.1: temporarily_unavailable exists because a 503 "cannot be returned to the client via an HTTP
+    // redirect": from here on the redirect URI is the client's, so a store outage goes back to it. Before (a pushed
+    // request or a registered client to read from the store) nothing may be redirected to: a 503 error page.
+    if (err instanceof StoreUnavailableError) throw new RedirectError(target, toOAuthError(err));
+    throw err;
+  }
+}
+
+/** startInteraction once the client and its redirect URI are known. */
+async function continueInteraction(
+  ctx: Context,
+  server: ServerContext,
+  client: RegisteredClient,
+  target: RedirectTarget,
+  query: URLSearchParams,
+): Promise<void> {
   const { request, session: sessionParams } = await validateRequest(server, client, target, query);
   const session = await currentSession(ctx, server);
   let decision;

@@ -6,9 +6,16 @@
 import type { ServerContext } from '../context.ts';
 import { invalidGrant, invalidRequest } from '../oauth-error.ts';
 import { verifierMatches, VERIFIER_FORMAT } from '../pkce.ts';
-import type { CodeRecord } from '../store/store.ts';
+import type { CodeRecord, Successors } from '../store/store.ts';
 import type { Grant } from './grant.ts';
-import { checkThenActDelay, grantRevocationUntil, intermittentlyAtomic, issueUserTokens } from './issue.ts';
+import {
+  checkThenActDelay,
+  consumed,
+  grantRevocationUntil,
+  intermittentlyAtomic,
+  issueUserTokens,
+  saveSuccessors,
+} from './issue.ts';
 
 export const authorizationCode: Grant = {
   grantType: 'authorization_code',
@@ -32,20 +39,27 @@ export const authorizationCode: Grant = {
     }
     checkPkce(server, record, verifier);
 
-    await redeem(server, code);
     const { sub, scope, grantId, authTime } = record;
-    return issueUserTokens(server, {
-      client,
-      sub,
-      scope,
-      grantId,
-      authTime,
-      // The authorization request's scope, which the code's is (every token of it granted or the request refused).
-      requestedScope: scope,
-      ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
-      ...(record.sid === undefined ? {} : { sid: record.sid }),
-      ...(record.claims === undefined ? {} : { claims: record.claims }),
-    });
+    // Minted first, saved with the code's consumption in one atomic step (Store Successors).
+    const successors: Successors = {};
+    const response = await issueUserTokens(
+      server,
+      {
+        client,
+        sub,
+        scope,
+        grantId,
+        authTime,
+        // The authorization request's scope, which the code's is (every token of it granted or the request refused).
+        requestedScope: scope,
+        ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
+        ...(record.sid === undefined ? {} : { sid: record.sid }),
+        ...(record.claims === undefined ? {} : { claims: record.claims }),
+      },
+      successors,
+    );
+    await redeem(server, record, successors);
+    return response;
   },
 };
 
@@ -63,22 +77,27 @@ function sameRedirectUri(sent: string, used: string, loose: boolean): boolean {
 }
 
 /** Consumes the code now that every check passed; exactly one redemption may get here. */
-async function redeem(server: ServerContext, code: string): Promise<void> {
+async function redeem(server: ServerContext, record: CodeRecord, successors: Successors): Promise<void> {
   const { flaws, store } = server;
-  if (flaws.has('code-reuse-allowed')) return;
+  const { code } = record;
+  if (flaws.has('code-reuse-allowed')) return saveSuccessors(server, successors);
+  // The flaws' check-then-act: a racer whose consumption found the code gone keeps its tokens all the same.
+  const unchecked = async () => {
+    if (!(await store.consumeCode(code, successors))) await saveSuccessors(server, successors);
+  };
   if (flaws.has('race-code-intermittent')) {
     const atomic = async () => {
-      if (!(await store.consumeCode(code))) await replayOrUnknown(server, code);
+      if (!(await store.consumeCode(code, successors))) await replayOrUnknown(server, code);
     };
-    return intermittentlyAtomic(server, 'code', code, atomic, async () => void (await store.consumeCode(code)));
+    return intermittentlyAtomic(server, 'code', code, atomic, unchecked);
   }
   if (flaws.has('race-code')) {
     // Check-then-act: the code was read above; yielding before the delete lets every racer through.
     await checkThenActDelay();
-    await store.consumeCode(code);
-    return;
+    return unchecked();
   }
-  if (!(await store.consumeCode(code))) await replayOrUnknown(server, code);
+  const consume = () => store.consumeCode(code, successors);
+  if (!(await consumed(server, successors, consume, record))) await replayOrUnknown(server, code);
 }
 
 /** A code that is not redeemable: if it was already used, revoke everything it issued. */

@@ -7,9 +7,9 @@
 import type { ServerContext } from '../context.ts';
 import { invalidGrant, invalidRequest, OAuthError } from '../oauth-error.ts';
 import { DEVICE_GRANT, type RegisteredClient } from '../options.ts';
-import type { DeviceRecord } from '../store/store.ts';
+import type { DeviceRecord, Successors } from '../store/store.ts';
 import type { Grant, TokenResponse } from './grant.ts';
-import { issueUserTokens } from './issue.ts';
+import { consumed, issueUserTokens } from './issue.ts';
 
 /** RFC 8628 §3.5: slow_down adds 5 seconds to the interval, for this and all later polls. */
 export const SLOW_DOWN_SECONDS = 5;
@@ -64,16 +64,15 @@ async function pending(server: ServerContext, client: RegisteredClient, record: 
 async function redeem(server: ServerContext, client: RegisteredClient, record: DeviceRecord): Promise<TokenResponse> {
   const { user } = record;
   if (!user) throw invalidGrant('the device request has no user');
-  if (!server.flaws.has('device-code-reuse')) {
-    // Atomic: of several polls racing for an approved code, one wins; the others see it redeemed.
-    const won = await server.store.transitionDevice(record.deviceCode, record.status, 'redeemed');
-    if (!won) throw invalidGrant('the device code has already been used');
-  }
-  return issueUserTokens(server, {
-    client,
-    sub: user.sub,
-    scope: record.scope,
-    grantId: record.grantId,
-    authTime: user.authTime,
-  });
+  const grant = { client, sub: user.sub, scope: record.scope, grantId: record.grantId, authTime: user.authTime };
+  if (server.flaws.has('device-code-reuse')) return issueUserTokens(server, grant);
+  // Atomic: of several polls racing for an approved code, one wins (its tokens saved in the same step); the others see
+  // it redeemed.
+  const successors: Successors = {};
+  const response = await issueUserTokens(server, grant, successors);
+  const { deviceCode, status } = record;
+  const transition = () => server.store.transitionDevice(deviceCode, status, 'redeemed', undefined, successors);
+  if (!(await consumed(server, successors, transition, record)))
+    throw invalidGrant('the device code has already been used');
+  return response;
 }

@@ -1,11 +1,12 @@
 /** Issuing the tokens of a grant: access token, ID token for openid, and new refresh tokens. */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ServerContext } from '../context.ts';
+import { STORE_TIMEOUT_MS, StoreUnavailableError } from '../store/outage.ts';
 import { currentBinding } from '../http/dpop.ts';
 import { clientEnables, isPublicClient, type RegisteredClient } from '../options.ts';
 import { hasScope, parseScope } from '../scopes.ts';
 import { requestedClaimValues } from '../claims-request.ts';
-import type { RefreshRecord, RequestedClaims } from '../store/store.ts';
+import type { AccessTokenRecord, RefreshRecord, RequestedClaims, Successors } from '../store/store.ts';
 import { randomToken, type ActClaim } from '../tokens.ts';
 import type { TokenResponse } from './grant.ts';
 
@@ -36,8 +37,15 @@ export interface Issuance {
   requestedScope?: string;
 }
 
-/** Mints the access token (recorded in the store) and, for openid with a user, the ID token. */
-export async function issueTokens(server: ServerContext, issuance: Issuance): Promise<TokenResponse> {
+/**
+ * Mints the access token (recorded in the store) and, for openid with a user, the ID token. With `successors`, the
+ * access token's record is put there instead, for the caller to save with the code or token it consumes.
+ */
+export async function issueTokens(
+  server: ServerContext,
+  issuance: Issuance,
+  successors?: Successors,
+): Promise<TokenResponse> {
   const { client, sub, scope, grantId, act } = issuance;
   // RFC 9449 §6 (cnf.jkt) and RFC 8707 §2.2 (aud): set by the token endpoint for this request.
   const { jkt, resource } = currentBinding();
@@ -51,13 +59,15 @@ export async function issueTokens(server: ServerContext, issuance: Issuance): Pr
     ...(resource === undefined ? {} : { audience: resource }),
     ...(user === undefined ? {} : { user }),
   });
-  await server.store.saveAccessToken({
+  const accessRecord: AccessTokenRecord = {
     jti: access.jti,
     clientId: client.clientId,
     expiresAt: access.expiresAt,
     ...(grantId === undefined ? {} : { grantId }),
     ...(issuance.claims?.userinfo === undefined ? {} : { userinfoClaims: issuance.claims.userinfo }),
-  });
+  };
+  if (successors) successors.accessToken = accessRecord;
+  else await server.store.saveAccessToken(accessRecord);
   const response: TokenResponse = {
     access_token: access.token,
     // RFC 6749 §5.1, §7.1: the type is case insensitive; the lowercase-bearer variant answers as some products do.
@@ -100,10 +110,11 @@ function sameScope(requested: string | undefined, granted: string): boolean {
 export async function issueUserTokens(
   server: ServerContext,
   issuance: Issuance & { grantId: string; authTime: number },
+  successors?: Successors,
 ): Promise<TokenResponse> {
-  const response = await issueTokens(server, issuance);
+  const response = await issueTokens(server, issuance, successors);
   if (clientEnables(issuance.client, 'refresh_token')) {
-    await addRefreshToken(server, response, issuance);
+    await addRefreshToken(server, response, issuance, successors);
   }
   return response;
 }
@@ -127,15 +138,56 @@ export function newRefreshRecord(
   };
 }
 
-/** Issues a new refresh token of the grant: saved in the store and added to the response. */
+/** Issues a new refresh token of the grant: saved in the store (or put in `successors`) and added to the response. */
 export async function addRefreshToken(
   server: ServerContext,
   response: TokenResponse,
   grant: { client: RegisteredClient; sub: string; scope: string; grantId: string; authTime: number },
+  successors?: Successors,
 ): Promise<void> {
   const refresh = newRefreshRecord(server, grant);
-  await server.store.saveRefresh(refresh);
+  if (successors) successors.refresh = refresh;
+  else await server.store.saveRefresh(refresh);
   response.refresh_token = refresh.token;
+}
+
+/** Saves successors that no consumption took along (the planted flaws' non-atomic paths). */
+export async function saveSuccessors(server: ServerContext, { accessToken, refresh }: Successors): Promise<void> {
+  if (accessToken) await server.store.saveAccessToken(accessToken);
+  if (refresh) await server.store.saveRefresh(refresh);
+}
+
+/**
+ * A consumption (code redemption, refresh rotation) that saves `successors` with it. When the store's connection
+ * dropped after the command was sent, the store may have carried it out unanswered: then the client's retry would be
+ * a replay (refused, the grant revoked) although it never had the tokens. So, within the store timeout, wait for the
+ * store to answer again and look for the successors' access-token record (its jti is this request's own): there, the
+ * consumption happened and `carriedOut` is its result (the tokens go to the client, once); absent, it did not (the
+ * outage answer stands, and the retry redeems). Undecided by the timeout: the outage answer stands.
+ */
+export async function consumed<T>(
+  server: ServerContext,
+  successors: Successors,
+  consume: () => Promise<T>,
+  carriedOut: T,
+): Promise<T> {
+  try {
+    return await consume();
+  } catch (err) {
+    const jti = successors.accessToken?.jti;
+    if (!(err instanceof StoreUnavailableError) || !err.lostWithConnection || jti === undefined) throw err;
+    const deadline = Date.now() + (server.options.storeTimeoutMs ?? STORE_TIMEOUT_MS);
+    while (Date.now() < deadline) {
+      await delay(100);
+      try {
+        if (await server.store.findAccessToken(jti)) return carriedOut;
+        throw err;
+      } catch (again) {
+        if (!(again instanceof StoreUnavailableError) || again === err) throw again;
+      }
+    }
+    throw err;
+  }
 }
 
 /** How long a revocation of a grant must be remembered: as long as any of its tokens may live. */

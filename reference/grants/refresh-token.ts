@@ -7,17 +7,19 @@ import type { ServerContext } from '../context.ts';
 import { invalidGrant, invalidRequest } from '../oauth-error.ts';
 import { isPublicClient, type RegisteredClient } from '../options.ts';
 import { grantScope, narrowScope } from '../scopes.ts';
-import type { RefreshRecord, StoredRefresh } from '../store/store.ts';
+import type { RefreshRecord, StoredRefresh, Successors } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
 import { checkRefreshBinding } from '../http/dpop-refresh.ts';
 import type { Grant } from './grant.ts';
 import {
   addRefreshToken,
   checkThenActDelay,
+  consumed,
   grantRevocationUntil,
   intermittentlyAtomic,
   issueTokens,
   newRefreshRecord,
+  saveSuccessors,
 } from './issue.ts';
 
 export const refreshToken: Grant = {
@@ -55,17 +57,22 @@ export const refreshToken: Grant = {
       grantId: record.grantId,
       authTime: record.authTime,
     });
-    const newToken = await rotate(server, stored, next);
-    const response = await issueTokens(server, {
-      client,
-      sub: record.sub,
-      scope,
-      grantId: record.grantId,
-      authTime: record.authTime,
-      // RFC 6749 §6: without a scope parameter the request asks for the grant's scope.
-      requestedScope: params.scope ?? record.scope,
-    });
-    response.refresh_token = newToken;
+    // Minted first, saved with the rotation in one atomic step (Store Successors).
+    const successors: Successors = {};
+    const response = await issueTokens(
+      server,
+      {
+        client,
+        sub: record.sub,
+        scope,
+        grantId: record.grantId,
+        authTime: record.authTime,
+        // RFC 6749 §6: without a scope parameter the request asks for the grant's scope.
+        requestedScope: params.scope ?? record.scope,
+      },
+      successors,
+    );
+    response.refresh_token = await rotate(server, stored, next, successors);
     // OIDC Core §12.2: a refresh response "might not contain an id_token"; the variant never sends one.
     if (server.variants.has('refresh-without-id-token')) delete response.id_token;
     return response;
@@ -73,35 +80,50 @@ export const refreshToken: Grant = {
 };
 
 /** Retires the presented token in favour of `next`; exactly one use of an active token may win. */
-async function rotate(server: ServerContext, stored: StoredRefresh, next: RefreshRecord): Promise<string> {
+async function rotate(
+  server: ServerContext,
+  stored: StoredRefresh,
+  next: RefreshRecord,
+  successors: Successors,
+): Promise<string> {
   const { flaws, store } = server;
   const old = stored.record.token;
-  if (flaws.has('refresh-not-rotated')) return old;
+  if (flaws.has('refresh-not-rotated')) {
+    await saveSuccessors(server, successors);
+    return old;
+  }
   if (flaws.has('race-refresh-intermittent')) {
     const unchecked = async () => {
-      if (!(await store.rotateRefresh(old, next))) await store.saveRefresh(next);
+      if (!(await store.rotateRefresh(old, next, successors)))
+        await saveSuccessors(server, { ...successors, refresh: next });
       return next.token;
     };
-    return intermittentlyAtomic(server, 'refresh', old, () => rotateOnce(server, stored, next), unchecked);
+    return intermittentlyAtomic(server, 'refresh', old, () => rotateOnce(server, stored, next, successors), unchecked);
   }
-  return rotateOnce(server, stored, next);
+  return rotateOnce(server, stored, next, successors);
 }
 
 /** The atomic rotation: exactly one use of an active token wins; a loser is a replay. */
-async function rotateOnce(server: ServerContext, stored: StoredRefresh, next: RefreshRecord): Promise<string> {
+async function rotateOnce(
+  server: ServerContext,
+  stored: StoredRefresh,
+  next: RefreshRecord,
+  successors: Successors,
+): Promise<string> {
   const { flaws, store } = server;
   const old = stored.record.token;
   if (flaws.has('race-refresh')) {
     // Check-then-act: the state was read above; yielding before the write lets every racer through.
     await checkThenActDelay();
-    if (!(await store.rotateRefresh(old, next))) await store.saveRefresh(next);
+    if (!(await store.rotateRefresh(old, next, successors)))
+      await saveSuccessors(server, { ...successors, refresh: next });
     return next.token;
   }
-  if (await store.rotateRefresh(old, next)) return next.token;
+  if (await consumed(server, successors, () => store.rotateRefresh(old, next, successors), true)) return next.token;
   // Still active when read, retired now: another request used it first. That is a replay too.
   if (stored.state === 'active') await rejectReplay(server, stored.record);
   // A rotated-out token let through by refresh-reuse-allowed: nothing left to retire.
-  await store.saveRefresh(next);
+  await saveSuccessors(server, { ...successors, refresh: next });
   return next.token;
 }
 

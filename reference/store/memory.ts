@@ -17,6 +17,7 @@ import type {
   SessionRecord,
   StoredAccessToken,
   StoredRefresh,
+  Successors,
 } from './store.ts';
 
 export interface MemoryStoreOptions {
@@ -131,9 +132,10 @@ export class MemoryStore implements Store {
   async peekCode(code: string): Promise<CodeRecord | undefined> {
     return this.#codes.get(code);
   }
-  async consumeCode(code: string): Promise<CodeRecord | undefined> {
+  async consumeCode(code: string, successors?: Successors): Promise<CodeRecord | undefined> {
     const record = this.#codes.take(code);
     if (record) this.#usedCodes.set(code, record.grantId, record.expiresAt + this.#usedCodeRetentionMs);
+    if (record && successors) this.#saveSuccessors(successors);
     return record;
   }
   async usedCodeGrant(code: string): Promise<string | undefined> {
@@ -148,12 +150,18 @@ export class MemoryStore implements Store {
     if (!stored) return undefined;
     return this.#revokedGrants.get(stored.record.grantId) ? { ...stored, state: 'revoked' } : { ...stored };
   }
-  async rotateRefresh(oldToken: string, next: RefreshRecord): Promise<boolean> {
+  async rotateRefresh(oldToken: string, next: RefreshRecord, successors?: Successors): Promise<boolean> {
     const stored = this.#refresh.get(oldToken);
     if (stored?.state !== 'active' || this.#revokedGrants.get(stored.record.grantId)) return false;
     stored.state = 'rotated';
     this.#refresh.set(next.token, { record: next, state: 'active' }, next.expiresAt);
+    if (successors) this.#saveSuccessors(successors);
     return true;
+  }
+  /** In the same synchronous step as the consumption that issued them (the Store contract). */
+  #saveSuccessors({ accessToken, refresh }: Successors): void {
+    if (accessToken) this.#accessTokens.set(accessToken.jti, { ...accessToken, revoked: false }, accessToken.expiresAt);
+    if (refresh) this.#refresh.set(refresh.token, { record: refresh, state: 'active' }, refresh.expiresAt);
   }
   async revokeRefresh(token: string): Promise<void> {
     const stored = this.#refresh.get(token);
@@ -224,11 +232,13 @@ export class MemoryStore implements Store {
     from: DeviceStatus,
     to: DeviceStatus,
     user?: DeviceRecord['user'],
+    successors?: Successors,
   ): Promise<DeviceRecord | undefined> {
     const record = this.#devices.get(deviceCode);
     if (!record || record.status !== from) return undefined;
     record.status = to;
     if (user) record.user = { ...user };
+    if (successors) this.#saveSuccessors(successors);
     return { ...record };
   }
   async deviceCodeExpired(deviceCode: string): Promise<boolean> {

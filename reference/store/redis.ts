@@ -38,6 +38,7 @@ import type {
   Store,
   StoredAccessToken,
   StoredRefresh,
+  Successors,
 } from './store.ts';
 
 export interface RedisStoreOptions {
@@ -55,7 +56,17 @@ export interface RedisStoreOptions {
   redis?: RedisOptions;
 }
 
-/** GET the code, DEL it, remember its grant for replay detection; the record to one caller only. */
+/**
+ * The successors' SETs (Store Successors), in the script that consumes: KEYS[first…] with ARGV value, TTL pairs from
+ * ARGV[firstArg].
+ */
+const saveSuccessors = (firstKey: number, firstArg: number) => `
+for i = ${firstKey}, #KEYS do
+  local a = ${firstArg} + (i - ${firstKey}) * 2
+  redis.call('SET', KEYS[i], ARGV[a], 'PX', ARGV[a + 1])
+end`;
+
+/** GET the code, DEL it, remember its grant for replay detection, save its successors; the record to one caller. */
 const CONSUME_CODE = `
 local v = redis.call('GET', KEYS[1])
 if not v then return false end
@@ -64,7 +75,7 @@ local r = cjson.decode(v)
 local now = tonumber(ARGV[1])
 if tonumber(r.expiresAt) <= now then return false end
 local keep = tonumber(r.expiresAt) + tonumber(ARGV[2]) - now
-redis.call('SET', KEYS[2], r.grantId, 'PX', math.max(1, math.floor(keep)))
+redis.call('SET', KEYS[2], r.grantId, 'PX', math.max(1, math.floor(keep)))${saveSuccessors(3, 3)}
 return v`;
 
 /** When the old token is active (and its grant not revoked): mark it rotated, save the next one. */
@@ -77,7 +88,7 @@ if tonumber(r.expiresAt) <= tonumber(ARGV[1]) then return 0 end
 if redis.call('EXISTS', ARGV[4] .. r.grantId) == 1 then return 0 end
 redis.call('SET', KEYS[1], 'rotated', 'KEEPTTL')
 redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
-redis.call('SET', KEYS[4], 'active', 'PX', ARGV[3])
+redis.call('SET', KEYS[4], 'active', 'PX', ARGV[3])${saveSuccessors(5, 5)}
 return 1`;
 
 /** Save a device request unless a live one has its user code. */
@@ -87,7 +98,10 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 redis.call('SET', KEYS[3], '1', 'PX', ARGV[4])
 return 1`;
 
-/** Read-modify-write of a device record: ARGV[1] = now, ARGV[2] = 'poll' | 'transition', then the values. */
+/**
+ * Read-modify-write of a device record: ARGV[1] = now, ARGV[2] = 'poll' | 'transition', then the values; a redeeming
+ * transition saves its successors (KEYS[2…], ARGV[6…]).
+ */
 const UPDATE_DEVICE = `
 local v = redis.call('GET', KEYS[1])
 if not v then return false end
@@ -102,7 +116,7 @@ else
   if ARGV[5] ~= '' then r.user = cjson.decode(ARGV[5]) end
 end
 local out = cjson.encode(r)
-redis.call('SET', KEYS[1], out, 'KEEPTTL')
+redis.call('SET', KEYS[1], out, 'KEEPTTL')${saveSuccessors(2, 6)}
 return out`;
 
 /** SET the latest value, returning the one it replaced (SET … GET needs Redis 6.2; this runs on any). */
@@ -168,14 +182,17 @@ export class RedisStore implements Store {
   async peekCode(code: string): Promise<CodeRecord | undefined> {
     return this.#get(CODE_RECORD, 'code', code);
   }
-  async consumeCode(code: string): Promise<CodeRecord | undefined> {
+  async consumeCode(code: string, successors?: Successors): Promise<CodeRecord | undefined> {
+    const writes = this.#successorWrites(successors);
     const raw = await this.client.eval(
       CONSUME_CODE,
-      2,
+      2 + writes.keys.length,
       this.#key('code', code),
       this.#key('usedcode', code),
+      ...writes.keys,
       this.#now(),
       this.#usedCodeRetentionMs,
+      ...writes.args,
     );
     // The script checked the expiry on the server's clock; the record is read as it was.
     return typeof raw === 'string' ? CODE_RECORD.parse(JSON.parse(raw)) : undefined;
@@ -199,20 +216,37 @@ export class RedisStore implements Store {
     const revoked = await this.isGrantRevoked(record.grantId);
     return { record, state: revoked ? 'revoked' : REFRESH_STATE.parse(state) };
   }
-  async rotateRefresh(oldToken: string, next: RefreshRecord): Promise<boolean> {
+  async rotateRefresh(oldToken: string, next: RefreshRecord, successors?: Successors): Promise<boolean> {
+    const writes = this.#successorWrites(successors);
     const rotated = await this.client.eval(
       ROTATE_REFRESH,
-      4,
+      4 + writes.keys.length,
       this.#key('rts', oldToken),
       this.#key('rt', oldToken),
       this.#key('rt', next.token),
       this.#key('rts', next.token),
+      ...writes.keys,
       this.#now(),
       JSON.stringify(next),
       this.#ttl(next.expiresAt),
       `${this.#prefix}grant:`,
+      ...writes.args,
     );
     return rotated === 1;
+  }
+  /** The keys, and the value and TTL of each, that saveAccessToken and saveRefresh would SET for `successors`. */
+  #successorWrites(successors: Successors = {}): { keys: string[]; args: (string | number)[] } {
+    const { accessToken, refresh } = successors;
+    const writes: [string, string, number][] = [];
+    if (accessToken) {
+      writes.push([this.#key('at', accessToken.jti), JSON.stringify(accessToken), this.#ttl(accessToken.expiresAt)]);
+    }
+    if (refresh) {
+      const ttl = this.#ttl(refresh.expiresAt);
+      writes.push([this.#key('rt', refresh.token), JSON.stringify(refresh), ttl]);
+      writes.push([this.#key('rts', refresh.token), 'active', ttl]);
+    }
+    return { keys: writes.map(([key]) => key), args: writes.flatMap(([, value, ttl]) => [value, ttl]) };
   }
   async revokeRefresh(token: string): Promise<void> {
     await this.client.set(this.#key('rts', token), 'revoked', 'KEEPTTL', 'XX');
@@ -284,16 +318,20 @@ export class RedisStore implements Store {
     from: DeviceStatus,
     to: DeviceStatus,
     user?: DeviceRecord['user'],
+    successors?: Successors,
   ): Promise<DeviceRecord | undefined> {
+    const writes = this.#successorWrites(successors);
     const raw = await this.client.eval(
       UPDATE_DEVICE,
-      1,
+      1 + writes.keys.length,
       this.#key('device', deviceCode),
+      ...writes.keys,
       this.#now(),
       'transition',
       from,
       to,
       user ? JSON.stringify(user) : '',
+      ...writes.args,
     );
     return typeof raw === 'string' ? DEVICE_RECORD.parse(JSON.parse(raw)) : undefined;
   }
@@ -361,6 +399,11 @@ export class RedisStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.#owned) await this.client.quit().catch(() => this.client.disconnect());
+    if (!this.#owned) return;
+    // QUIT when Redis answers within a second; then no reconnecting either way (a Redis that is down or hung keeps
+    // neither the caller nor the process waiting).
+    const waited = new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());
+    await Promise.race([this.client.quit().catch(() => undefined), waited]);
+    this.client.disconnect();
   }
 }

@@ -8,6 +8,8 @@
  *   callers race for it; `rotateRefresh` succeeds exactly once for a given old token;
  *   `consumeInteraction` and `transitionDevice` likewise. No caller may read-then-delete in two
  *   steps.
+ * - A code or refresh token is consumed together with the records of the tokens issued for it (`Successors`), in
+ *   the same atomic step: never one without the other, also when the store fails in between.
  * - Every record carries `expiresAt` (epoch milliseconds); an expired record reads as absent
  *   and is evicted, so the store never grows without bound.
  */
@@ -195,20 +197,29 @@ export interface ClientRegistrationRecord {
   expiresAt: number;
 }
 
+/**
+ * The records of the tokens issued for a consumed code or a rotated refresh token: saved in the same atomic step as the
+ * consumption, so a store failure can leave the code (or token) either unused or used with its tokens saved.
+ */
+export interface Successors {
+  accessToken?: AccessTokenRecord;
+  refresh?: RefreshRecord;
+}
+
 export interface Store {
   saveCode(record: CodeRecord): Promise<void>;
   /** The record of an unconsumed, unexpired code, without consuming it. */
   peekCode(code: string): Promise<CodeRecord | undefined>;
-  /** Atomic single use: returns the record to exactly one caller, then never again. */
-  consumeCode(code: string): Promise<CodeRecord | undefined>;
+  /** Atomic single use: returns the record to exactly one caller, then never again; saves `successors` with it. */
+  consumeCode(code: string, successors?: Successors): Promise<CodeRecord | undefined>;
   /** For a code that was already consumed: the grant it started (replay detection). */
   usedCodeGrant(code: string): Promise<string | undefined>;
 
   saveRefresh(record: RefreshRecord): Promise<void>;
   /** The token and its state; `revoked` also when its whole grant was revoked. */
   findRefresh(token: string): Promise<StoredRefresh | undefined>;
-  /** Atomic: when `oldToken` is active, marks it rotated and saves `next`; true exactly once. */
-  rotateRefresh(oldToken: string, next: RefreshRecord): Promise<boolean>;
+  /** Atomic: when `oldToken` is active, marks it rotated and saves `next` (and `successors`); true exactly once. */
+  rotateRefresh(oldToken: string, next: RefreshRecord, successors?: Successors): Promise<boolean>;
   revokeRefresh(token: string): Promise<void>;
 
   saveAccessToken(record: AccessTokenRecord): Promise<void>;
@@ -235,13 +246,14 @@ export interface Store {
   recordDevicePoll(deviceCode: string, at: number, interval: number): Promise<void>;
   /**
    * Atomic: when the request's status is `from`, sets it to `to` (and the user, when given) and
-   * returns the updated record; to exactly one caller, however many race.
+   * returns the updated record; to exactly one caller, however many race. Saves `successors` with it (redemption).
    */
   transitionDevice(
     deviceCode: string,
     from: DeviceStatus,
     to: DeviceStatus,
     user?: DeviceRecord['user'],
+    successors?: Successors,
   ): Promise<DeviceRecord | undefined>;
   /** Whether the device code was issued and has expired since (remembered for a while after): expired_token. */
   deviceCodeExpired(deviceCode: string): Promise<boolean>;
@@ -274,6 +286,9 @@ export interface Store {
    * `expiresAt` (epoch ms), false for every later one (DPoP proof jti, client assertion jti).
    */
   markOnce(namespace: string, key: string, expiresAt: number): Promise<boolean>;
+
+  /** Resolves when the store answers (Redis: a PING), rejects otherwise; absent: always ready (GET /readyz). */
+  ready?(): Promise<void>;
 
   /** Stops background work (the eviction timer). */
   close(): Promise<void>;
