@@ -7,6 +7,7 @@ import {
 } from '../../protocol/jwt-profiles.ts';
 import { ASYMMETRIC_ALGS } from '../../protocol/jws.ts';
 import { CODE_FLOW_CAPABILITIES } from '../checks/index.ts';
+import { askForJwtAccessToken } from '../checks/token-acceptance.ts';
 import { isOneOf, keysOf } from '../../protocol/guards.ts';
 
 const ROLE = 'confidential';
@@ -58,32 +59,17 @@ export default defineScenario({
   requires: { roles: [ROLE], optionalRoles: ['machine'], user: true, capabilities: CODE_FLOW_CAPABILITIES },
   catches: ['at-jwt-wrong-typ'],
   async run(ctx) {
-    // The code flow's access token; where it is opaque, the machine client's (a server may issue JWTs only for
-    // its resource servers, e.g. with RFC 8707 resource indicators).
-    const sources: { what: string; get: () => Promise<string> }[] = [
-      { what: `the code flow as ${ROLE}`, get: async () => (await ctx.flows.tokens(ROLE)).tokens.access_token },
-    ];
-    if (ctx.clients.machine && ctx.target.capabilities.has('grant:client_credentials'))
-      sources.push({
-        what: 'client_credentials as machine',
-        get: async () => (await ctx.flows.clientCredentials('machine')).access_token,
-      });
-    const seen: string[] = [];
-    let found: { token: string; what: string; parts: NonNullable<ReturnType<typeof compactJwsParts>> } | undefined;
-    for (const source of sources) {
-      const token = await source.get();
-      const parts = compactJwsParts(token);
-      if (parts) {
-        found = { token, what: source.what, parts };
-        break;
-      }
-      seen.push(`${source.what}: ${token.split('.').length === 5 ? 'a JWE (five parts)' : 'opaque'}`);
-    }
-    if (!found)
+    // The code flow's access token; where it is opaque, asked for with the client's resource (RFC 8707), then the
+    // machine client's, plain and with its resource or audience: a server may issue JWTs only for its resource
+    // servers.
+    const asked = await askForJwtAccessToken(ctx, (token) => Boolean(compactJwsParts(token)));
+    const jws = 'token' in asked ? compactJwsParts(asked.token) : undefined;
+    if (!('token' in asked) || !jws)
       return ctx.skip(
-        `no access token is a JWS in compact serialization (${seen.join('; ')}); RFC 9068 applies where the server ` +
-          'issues JWT access tokens',
+        `no access token is a JWS in compact serialization (tried: ${'tried' in asked ? asked.tried.join('; ') : ''})` +
+          '; RFC 9068 applies where the server issues JWT access tokens',
       );
+    const found = { token: asked.token, what: asked.what, parts: jws };
     const { token, parts } = found;
     const { header, payload } = parts;
     const alg = String(header.alg);

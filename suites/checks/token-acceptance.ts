@@ -145,14 +145,14 @@ export const FORGERY_REQUIRES: ScenarioRequires = {
 };
 
 /**
- * A genuine JWT access token to forge from, asked for every way the config allows before giving up
- * (many IdPs issue opaque access tokens unless a resource or an audience is named): the code flow as
- * `confidential` (usable at userinfo; with the configured authorizationParams, which may name an
- * `audience` or a `resource`), the same with the client's configured `resource` (RFC 8707, in the
- * authorization and the token request), then a client_credentials token of `machine`, plain and with
- * its `resource` or configured `audience`. Skips when every token is opaque, listing what was tried.
+ * A JWT access token of the target, asked for as genuineJwtAccessToken says (the code flow as confidential, with its
+ * resource, then client_credentials as machine, plain, with its resource or audience): the first that `isJwt`
+ * takes, with how it was got, or every way tried when none was.
  */
-export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<string> {
+export async function askForJwtAccessToken(
+  ctx: ScenarioContext,
+  isJwt: (token: string) => boolean,
+): Promise<{ token: string; what: string } | { tried: string[] }> {
   const tried: string[] = [];
   const confidential = ctx.client('confidential');
   const scope = codeFlowScope(ctx.target, confidential.scope);
@@ -161,7 +161,7 @@ export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<strin
     .map(([k, v]) => `${k}=${v}`);
   const { tokens } = await ctx.flows.tokens('confidential', { scope });
   tried.push(`the code flow as confidential${configured.length ? ` (${configured.join(', ')})` : ''}`);
-  if (readJwt(tokens.access_token)) return tokens.access_token;
+  if (isJwt(tokens.access_token)) return { token: tokens.access_token, what: tried[tried.length - 1] ?? '' };
   const resource = confidential.resource;
   if (resource && confidential.authorizationParams?.resource !== resource) {
     tried.push(`the code flow as confidential with resource=${resource}`);
@@ -180,7 +180,7 @@ export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<strin
       );
       return res.body.access_token;
     });
-    if (token && readJwt(token)) return token;
+    if (token && isJwt(token)) return { token, what: tried[tried.length - 1] ?? '' };
   }
   const machine = ctx.clients.machine;
   if (machine && ctx.target.supports(`grant:${GRANT.clientCredentials}`)) {
@@ -199,9 +199,24 @@ export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<strin
         );
         return res.body.access_token;
       });
-      if (token && readJwt(token)) return token;
+      if (token && isJwt(token)) return { token, what: tried[tried.length - 1] ?? '' };
     }
   }
+  return { tried };
+}
+
+/**
+ * A genuine JWT access token to forge from, asked for every way the config allows before giving up
+ * (many IdPs issue opaque access tokens unless a resource or an audience is named): the code flow as
+ * `confidential` (usable at userinfo; with the configured authorizationParams, which may name an
+ * `audience` or a `resource`), the same with the client's configured `resource` (RFC 8707, in the
+ * authorization and the token request), then a client_credentials token of `machine`, plain and with
+ * its `resource` or configured `audience`. Skips when every token is opaque, listing what was tried.
+ */
+export async function genuineJwtAccessToken(ctx: ScenarioContext): Promise<string> {
+  const asked = await askForJwtAccessToken(ctx, (token) => readJwt(token) !== undefined);
+  if ('token' in asked) return asked.token;
+  const { tried } = asked;
   ctx.evidence.note(`Asked for a JWT access token by: ${tried.join('; ')}. Every access token was opaque.`);
   return ctx.skip(
     `the target's access tokens are opaque, not JWTs, however asked for (tried: ${tried.join('; ')}): there is no ` +
