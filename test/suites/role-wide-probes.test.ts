@@ -103,4 +103,22 @@ describe('a guess is never a premise', () => {
     const stated = await run(['scope.escalation-authorize'], (c) => c, ['scope-unchecked']);
     expect(stated['scope.escalation-authorize']!.status).toBe('failed');
   }, 120_000);
+
+  it('refresh.scope-no-widen skips a one-scope client instead of failing a refresh that asks for its own scope', async () => {
+    // No offline_access listed: the first grant has nothing to ask for but the client's one scope (found on OpenAuth).
+    const ref = await startEmbeddedReference({});
+    closers.push(() => ref.server.close());
+    const scopes = ['openid', 'profile'];
+    const report = await runConformance({
+      target: {
+        ...ref.target,
+        clients: { ...ref.target.clients, confidential: { ...ref.target.clients.confidential!, scope: 'profile' } },
+        discoveryOverrides: { scopes_supported: scopes },
+      },
+      scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'refresh.scope-no-widen'),
+      seed: 39,
+    });
+    expect(report.results[0]?.status).toBe('skipped');
+    expect(report.results[0]?.skipReason).toMatch(/^the confidential client's scope names no scope but profile/);
+  }, 60_000);
 });
