@@ -104,7 +104,7 @@ describe('a guess is never a premise', () => {
     expect(stated['scope.escalation-authorize']!.status).toBe('failed');
   }, 120_000);
 
-  it('refresh.scope-no-widen skips a one-scope client instead of failing a refresh that asks for its own scope', async () => {
+  it('refresh.scope-no-widen skips a one-scope client, not failing a refresh that asks for its own scope', async () => {
     // No offline_access listed: the first grant has nothing to ask for but the client's one scope (found on OpenAuth).
     const ref = await startEmbeddedReference({});
     closers.push(() => ref.server.close());
