@@ -120,8 +120,9 @@ async function rotateOnce(
     return next.token;
   }
   if (await consumed(server, successors, () => store.rotateRefresh(old, next, successors), true)) return next.token;
-  // Still active when read, retired now: another request used it first. That is a replay too.
-  if (stored.state === 'active') await rejectReplay(server, stored.record);
+  // Still active when read, retired now: another request used it first. That is a replay too (which the flaw
+  // refresh-reuse-allowed lets through, as it lets through one that was rotated out when read).
+  if (stored.state === 'active' && !flaws.has('refresh-reuse-allowed')) await rejectReplay(server, stored.record);
   // A rotated-out token let through by refresh-reuse-allowed: nothing left to retire.
   await saveSuccessors(server, { ...successors, refresh: next });
   return next.token;
