@@ -97,7 +97,9 @@ export interface ScenarioPlan {
   readonly runs: number;
   /** Whether runs was given: then it overrides every property's own run count. */
   readonly runsGiven: boolean;
+  /** --timeout or timeouts.scenarioMs when given: taken as is (no browser factor). */
   readonly explicitTimeoutMs: number | undefined;
+  /** The scenario limit before any browser factor: explicitTimeoutMs, else the default. */
   readonly timeoutMs: number;
   readonly requestTimeoutMs: number;
   readonly loginDriver: LoginDriverFactory;

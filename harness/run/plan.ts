@@ -11,6 +11,7 @@ import type { BrowserHost } from '../login/chromium.ts';
 import { Redactor } from '../redact/redact.ts';
 import type { ClientRole, LinkOptions } from '../model/requirements.ts';
 import type { ProfileName, Report, ScenarioResult } from '../model/results.ts';
+import type { ScenarioPlan } from '../context/scope.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import { type Target, type TargetKind, settleTarget } from '../target/target.ts';
 import { deepFreeze } from './freeze.ts';
@@ -77,39 +78,27 @@ export interface RunSettings {
 
 /**
  * The plan before the target is met (planRun): the settings with their defaults, the config, the scenarios and the
- * selection. runSuite takes it; planTarget completes it.
+ * selection (with what a scenario's ctx reads of it, context/scope.ts ScenarioPlan). runSuite takes it; planTarget
+ * completes it.
  */
-export interface RunPlan {
-  readonly config: TargetConfig;
+export interface RunPlan extends ScenarioPlan {
   /** Where the config came from (shown in the report; default "object"). */
   readonly source: Report['target']['source'];
   /** Every scenario the caller gave (expectedFailures are checked against their ids). */
   readonly scenarios: readonly Scenario[];
   /** --only, --skip and the shard, and the scenarios they select: computed here once, read by everyone. */
   readonly selection: Selection;
-  readonly profile: ProfileName;
-  readonly seed: number;
-  readonly runs: number;
-  /** Whether runs was given: then it overrides every property's own run count. */
-  readonly runsGiven: boolean;
   readonly concurrency: number;
-  /** --timeout or timeouts.scenarioMs when given: taken as is (no browser factor). */
-  readonly explicitTimeoutMs: number | undefined;
-  /** The scenario limit before any browser factor: explicitTimeoutMs, else the default. */
-  readonly timeoutMs: number;
-  readonly requestTimeoutMs: number;
   readonly maxRunMs: number | undefined;
   readonly plantedFlaws: readonly string[];
   /** A handle, not data: it learns the run's tokens as it sees them (left unfrozen). */
   readonly redactor: Redactor;
-  readonly loginDriver: LoginDriverFactory;
   readonly links: LinkOptions | undefined;
   readonly browser: BrowserHost | undefined;
   readonly reportDir: string | undefined;
   readonly onResult: ((result: ScenarioResult) => void) | undefined;
   readonly registrationLog: ((line: string) => void) | undefined;
   readonly guardSignals: boolean | undefined;
-  readonly fetch: typeof fetch | undefined;
 }
 
 /** The whole plan: the target met (its kind settled, the grants registered clients imply) and the clients. */
