@@ -141,6 +141,20 @@ export const FLAWS = {
     'the ID token issued with an access token at the authorization endpoint carries a wrong at_hash',
   'form-post-in-query': "response_mode=form_post puts the response parameters in the form action's query",
   'form-post-not-submitting': 'the form_post page never submits its form (its onload handler sits on a <div>)',
+  // MCP authorization (serve --mcp): metadata, Client ID Metadata Documents, RFC 8707 in the code flow, RFC 9728
+  'as-metadata-text-plain': 'the authorization server metadata is served as text/plain instead of application/json',
+  'cimd-client-id-unchecked': 'a client metadata document whose client_id differs from its URL is accepted',
+  'cimd-redirect-unchecked': 'a redirect_uri absent from the client metadata document is accepted and redirected to',
+  'cimd-bad-document-accepted':
+    'a client metadata document that is not JSON, lacks required fields or is too large is accepted (or answers 500)',
+  'resource-ignored-in-code-flow':
+    'the resource parameter is ignored in the authorization code and refresh grants: tokens keep the default ' +
+    'audience, unknown resources are accepted, a refresh may widen it',
+  'prm-resource-mismatch': "the protected resource metadata's resource differs from the resource's URL",
+  'prm-challenge-without-metadata': "the protected resource's 401 challenge carries no resource_metadata",
+  'rs-audience-unchecked': 'the protected resource accepts a valid token issued for another resource',
+  'rs-query-token-accepted': 'the protected resource accepts an access token in the URI query string',
+  'registration-http-redirect-accepted': 'registration accepts an http redirect URI that is not loopback',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

@@ -26,6 +26,9 @@ export type SpecName =
   | 'OIDC Registration'
   | 'OAuth 2.0 Form Post'
   | 'FAPI 2.0 SP'
+  | 'MCP 2025-06-18'
+  | 'MCP 2025-11-25'
+  | 'CIMD'
   | `RFC ${number}`;
 
 /**
@@ -63,7 +66,7 @@ export interface RequirementRef extends Readonly<Requirement> {
   readonly label: string;
 }
 
-export const PROFILES: readonly ProfileName[] = ['spec', 'rfc', 'fapi2'];
+export const PROFILES: readonly ProfileName[] = ['spec', 'rfc', 'fapi2', 'mcp-2025-06-18', 'mcp-2025-11-25'];
 
 /** The FAPI 2.0 Security Profile (final): its own document, counted only by the fapi2 profile. */
 export const FAPI2_URL = 'https://openid.net/specs/fapi-security-profile-2_0-final.html';
@@ -82,6 +85,10 @@ export function profileCounts(profile: ProfileName, spec: SpecName): boolean {
   // scenarios that check them); spec and rfc never count it (it is a profile, not a default).
   if (profile === 'fapi2') return spec === 'FAPI 2.0 SP';
   if (spec === 'FAPI 2.0 SP') return false;
+  // An MCP revision counts only in its own profile; the CIMD draft is the 2025-11-25 revision's (a SHOULD there).
+  if (spec === 'MCP 2025-06-18' || spec === 'MCP 2025-11-25') return profile === `mcp-${spec.slice(4)}`;
+  if (spec === 'CIMD') return profile !== 'mcp-2025-06-18';
+  if (profile === 'mcp-2025-06-18' || profile === 'mcp-2025-11-25') return spec !== 'SPEC';
   return profile === 'spec' ? true : spec !== 'SPEC';
 }
 
