@@ -17,6 +17,8 @@ export const EXAMPLES: Record<string, string> = {
   password: '"${ALICE_PASSWORD}"',
   initialAccessToken: '"${REGISTRATION_TOKEN}"',
   endpoint: '"https://idp.example/register"',
+  resourceUrl: '"https://mcp.example/mcp"',
+  resourceMetadataUrl: '"https://mcp.example/.well-known/oauth-protected-resource/mcp"',
 };
 
 export function formatPath(path: readonly PropertyKey[]): string {

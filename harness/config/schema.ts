@@ -80,6 +80,37 @@ export const targetConfigSchema = z
       })
       .optional()
       .describe('Test hooks: actions on the IdP that only its operator can take.'),
+    resource: z
+      .strictObject({
+        url: httpUrl('resourceUrl').describe(
+          "The protected resource's URL (RFC 9728 §1.2, the resource identifier): for an MCP server, its endpoint " +
+            'URL, e.g. "https://mcp.example/mcp". Its origin may be requested besides the issuer\'s.',
+        ),
+        metadataUrl: httpUrl('resourceMetadataUrl')
+          .optional()
+          .describe(
+            'Its protected resource metadata (RFC 9728 §3), when not at /.well-known/oauth-protected-resource{path}.',
+          ),
+        request: z
+          .strictObject({
+            method: z.enum(['GET', 'POST']).default('POST'),
+            headers: z.record(z.string(), z.string()).default({}),
+            body: z.string().optional(),
+          })
+          .optional()
+          .describe(
+            'A request to the resource that needs a token (the token goes in Authorization). Default: an MCP ' +
+              'initialize request, POSTed as JSON-RPC.',
+          ),
+        otherResource: httpUrl('resourceUrl')
+          .optional()
+          .describe(
+            'Another resource indicator (RFC 8707) the authorization server issues tokens for: a token for it must ' +
+              'be refused by this resource (prm.audience-enforced; skipped without it).',
+          ),
+      })
+      .optional()
+      .describe('A protected resource the authorization server issues tokens for (an MCP server, RFC 9728).'),
     browser: z
       .strictObject({
         framingHost: z

@@ -87,6 +87,7 @@ function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBro
     loginSession: (label) => new LoginSession(label),
     hooks: scenarioHooks(scope),
     ...(config.registration?.initialAccessToken ? { initialAccessToken: config.registration.initialAccessToken } : {}),
+    ...(config.resource ? { resource: config.resource } : {}),
     get browser() {
       return browser();
     },

@@ -14,6 +14,7 @@ import type { ProfileName, Report, ScenarioResult } from '../model/results.ts';
 import type { ScenarioPlan } from '../context/scope.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import { type Target, type TargetKind, settleTarget } from '../target/target.ts';
+import { resourceOrigins } from '../target/discovery.ts';
 import { deepFreeze } from './freeze.ts';
 import { type Selection, selectionOf } from './selection.ts';
 import type { Shard } from './shard.ts';
@@ -185,7 +186,11 @@ export function planTarget(
   const target = settleTarget(met.target, { kind: met.kind, registeredRoles: registered?.roles ?? [] });
   const guessedScopes = new Set(registered?.guessedScopes ?? []);
   const origins =
-    target.origins ?? new OriginPolicy({ issuer: config.issuer, allowedOrigins: config.allowedOrigins ?? [] });
+    target.origins ??
+    new OriginPolicy({
+      issuer: config.issuer,
+      allowedOrigins: [...(config.allowedOrigins ?? []), ...resourceOrigins(config)],
+    });
   return deepFreeze({
     ...plan,
     config,

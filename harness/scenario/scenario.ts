@@ -8,6 +8,7 @@ import type * as fc from 'fast-check';
 import type { Page } from 'playwright-core';
 import type { FlawName } from '../../protocol/flaw-names.ts';
 import type { Client } from '../config/load.ts';
+import type { TargetConfig } from '../config/schema.ts';
 import { HarnessError } from '../model/failures.ts';
 import type { HttpClient } from '../http/client.ts';
 import type { Params } from '../http/request.ts';
@@ -59,6 +60,9 @@ export { readPage } from '../login/html.ts';
 export type { PageMeta, PageModel, PageReference } from '../login/page.ts';
 export type { AuthorizeResult, CodeFlowOptions, CodeResult, Flows } from '../flows/types.ts';
 export type { TokenSet } from '../flows/token-set.ts';
+
+/** The target config's `resource` section (a protected resource, e.g. an MCP server). */
+export type ProtectedResourceConfig = NonNullable<TargetConfig['resource']>;
 
 export interface ScenarioRequires {
   /** Client roles the scenario exercises (config `clients.<role>`); missing ones skip it. */
@@ -273,6 +277,11 @@ export interface ScenarioContext<K extends string = string> {
    * sends as a Bearer token, as the run's own registration does.
    */
   readonly initialAccessToken?: string;
+  /**
+   * The config's protected resource (RFC 9728; an MCP server's endpoint): its URL, metadata URL, a request that needs
+   * a token, and another resource the server issues tokens for. Absent when the config names none.
+   */
+  readonly resource?: ProtectedResourceConfig;
   /** The authorization request URL ctx.authorize would open (same defaults), and its parameters; nothing is sent. */
   authorizationUrl(role: ClientRole, params?: Params): { url: string; request: Record<string, string> };
   readonly flows: Flows;

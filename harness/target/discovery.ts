@@ -32,6 +32,13 @@ export function rfc8414UrlsOf(issuer: string): string[] {
 /** Redirects followed at the discovery URL (each within the issuer's origin). */
 const MAX_DISCOVERY_REDIRECTS = 5;
 
+/** The origins of the config's protected resource (RFC 9728): the user named them, so the harness may send there. */
+export function resourceOrigins(config: Partial<Pick<TargetConfig, 'resource'>>): string[] {
+  const r = config.resource;
+  if (!r) return [];
+  return [...new Set([r.url, ...(r.metadataUrl ? [r.metadataUrl] : [])].map((u) => new URL(u).origin))];
+}
+
 /**
  * Fetch discovery. Throws TargetUnreachableError when nothing answers (exit code 3); a document
  * that answers but is unusable gives a Target with discovery null and the problem named. A
@@ -41,7 +48,9 @@ const MAX_DISCOVERY_REDIRECTS = 5;
  */
 export async function resolveTarget(
   config: Pick<TargetConfig, 'issuer' | 'discoveryUrl' | 'timeouts'> &
-    Partial<Pick<TargetConfig, 'allowedOrigins' | 'limits' | 'discoveryOverrides' | 'clients' | 'protocol'>>,
+    Partial<
+      Pick<TargetConfig, 'allowedOrigins' | 'limits' | 'discoveryOverrides' | 'clients' | 'protocol' | 'resource'>
+    >,
   redactor: Redactor,
   /** The run plan's request time limit and fetch (harness/run/plan.ts). */
   run: { requestTimeoutMs: number; fetch?: typeof fetch | undefined },
@@ -53,6 +62,7 @@ export async function resolveTarget(
     allowedOrigins: [
       ...(config.allowedOrigins ?? []),
       ...(config.discoveryUrl ? [new URL(config.discoveryUrl).origin] : []),
+      ...resourceOrigins(config),
     ],
   });
   const recorder = new Recorder(redactor);
@@ -157,7 +167,7 @@ export async function resolveTarget(
   // alone).
   target.origins = new OriginPolicy({
     issuer: config.issuer,
-    allowedOrigins: config.allowedOrigins ?? [],
+    allowedOrigins: [...(config.allowedOrigins ?? []), ...resourceOrigins(config)],
     endpoints: named,
     ...(unusable ? { unusable } : {}),
   });
