@@ -125,7 +125,7 @@ export const reportSchema = z.strictObject({
           '(OIDC-only scenarios skipped); why, and what decided it (the config, the metadata, a code flow, a guess).',
       ),
   }),
-  profile: z.enum(['spec', 'rfc', 'fapi2', 'mcp-2025-06-18', 'mcp-2025-11-25']),
+  profile: z.enum(['spec', 'rfc', 'fapi2', 'mcp-2025-06-18', 'mcp-2025-11-25', 'mcp-2026-07-28']),
   startedAt: z.iso.datetime(),
   durationMs: z.number().nonnegative(),
   seed: z.int().nonnegative(),

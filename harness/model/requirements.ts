@@ -28,6 +28,7 @@ export type SpecName =
   | 'FAPI 2.0 SP'
   | 'MCP 2025-06-18'
   | 'MCP 2025-11-25'
+  | 'MCP 2026-07-28'
   | 'CIMD'
   | `RFC ${number}`;
 
@@ -66,7 +67,14 @@ export interface RequirementRef extends Readonly<Requirement> {
   readonly label: string;
 }
 
-export const PROFILES: readonly ProfileName[] = ['spec', 'rfc', 'fapi2', 'mcp-2025-06-18', 'mcp-2025-11-25'];
+export const PROFILES: readonly ProfileName[] = [
+  'spec',
+  'rfc',
+  'fapi2',
+  'mcp-2025-06-18',
+  'mcp-2025-11-25',
+  'mcp-2026-07-28',
+];
 
 /** The FAPI 2.0 Security Profile (final): its own document, counted only by the fapi2 profile. */
 export const FAPI2_URL = 'https://openid.net/specs/fapi-security-profile-2_0-final.html';
@@ -86,9 +94,9 @@ export function profileCounts(profile: ProfileName, spec: SpecName): boolean {
   if (profile === 'fapi2') return spec === 'FAPI 2.0 SP';
   if (spec === 'FAPI 2.0 SP') return false;
   // An MCP revision counts only in its own profile; the CIMD draft is the 2025-11-25 revision's (a SHOULD there).
-  if (spec === 'MCP 2025-06-18' || spec === 'MCP 2025-11-25') return profile === `mcp-${spec.slice(4)}`;
+  if (spec.startsWith('MCP ')) return profile === `mcp-${spec.slice(4)}`;
   if (spec === 'CIMD') return profile !== 'mcp-2025-06-18';
-  if (profile === 'mcp-2025-06-18' || profile === 'mcp-2025-11-25') return spec !== 'SPEC';
+  if (profile.startsWith('mcp-')) return spec !== 'SPEC';
   return profile === 'spec' ? true : spec !== 'SPEC';
 }
 

@@ -7,7 +7,7 @@ import type { ClientRole } from '../../protocol/client-roles.ts';
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
 export type Status = 'passed' | 'failed' | 'warning' | 'skipped' | 'error';
-export type ProfileName = 'spec' | 'rfc' | 'fapi2' | 'mcp-2025-06-18' | 'mcp-2025-11-25';
+export type ProfileName = 'spec' | 'rfc' | 'fapi2' | 'mcp-2025-06-18' | 'mcp-2025-11-25' | 'mcp-2026-07-28';
 
 /** A requirement as it appears in a result: resolved against the profile, with its link. */
 export interface ResolvedRequirement {
