@@ -1,4 +1,5 @@
 import type { BrowserStep } from '../harness/config/load.ts';
+import type { ProfileName } from '../harness/model/results.ts';
 
 export interface InteropIdp {
   name: string; // 'django-oauth-toolkit' | 'lemonldap-ng' | 'oidc-provider' | 'glewlwyd'
@@ -37,6 +38,11 @@ export interface InteropIdp {
    * meets a page they do not fit, a signed-in page, answers it or is done again fresh).
    */
   signInSteps?: readonly BrowserStep[];
+  /**
+   * The profile the catalog judges this product by, when not the matrix's (RUN.profile, rfc): an MCP server's
+   * authorization server is held to an MCP revision (which counts the RFCs as rfc does, and its own sentences).
+   */
+  profile?: { name: ProfileName; why: string };
 }
 export interface RunningIdp {
   /** A target config object (as harness/config/load.ts accepts) with the clients/user/login for this IdP. */

@@ -35,6 +35,7 @@ export const IDPS: readonly { name: string; dirs: readonly string[]; file?: stri
   { name: 'glewlwyd', dirs: ['glewlwyd'] },
   { name: 'openauth', dirs: ['openauth'] },
   { name: 'better-auth', dirs: ['better-auth'] },
+  { name: 'mcp-sdk', dirs: ['mcp-sdk'] },
 ];
 
 /** The file of an IdP's module in one of its folders. */
@@ -44,7 +45,8 @@ export const moduleFile = (entry: (typeof IDPS)[number], dir: string) =>
 /**
  * The run's fixed settings. The `rfc` profile: these products are judged by the RFCs and OpenID
  * specs alone, not by this project's service spec (whose extra rules, such as rotation for every
- * client, no foreign product promises). A fixed seed keeps property runs the same each time.
+ * client, no foreign product promises), unless a module names its own (InteropIdp.profile: an MCP revision). A fixed
+ * seed keeps property runs the same each time.
  */
 export const RUN: { profile: ProfileName; seed: number; concurrency: number } = {
   profile: 'rfc',
@@ -211,7 +213,11 @@ export async function runCatalogOn(
         options.only ?? [],
       ).map((s) => s.id)
     : [];
-  const run = { ...RUN, concurrency: idp.concurrency?.scenarios ?? RUN.concurrency };
+  const run = {
+    ...RUN,
+    profile: idp.profile?.name ?? RUN.profile,
+    concurrency: idp.concurrency?.scenarios ?? RUN.concurrency,
+  };
   const report = await runConformance({
     // The module's config object, validated like any other.
     target: loadedTarget(target),
