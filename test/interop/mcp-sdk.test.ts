@@ -102,7 +102,7 @@ describe('the MCP TypeScript SDK 1.32.2 as interop/mcp-sdk sets it up', () => {
     );
   });
 
-  it('issues a code without a login, redeems it only for /mcp (--oauth-strict), and the token opens /mcp', async (ctx) => {
+  it('gives a code without a login, redeems it only for /mcp (--oauth-strict); its token opens /mcp', async (ctx) => {
     if (on.unavailable) ctx.skip(on.unavailable);
     const clientId = await register();
     const other = await redeem(clientId, await code(clientId, 'https://api.example.test'));
