@@ -1,7 +1,7 @@
 /**
- * For the set-up tests of the npm-installed interop products (openauth.test.ts, better-auth.test.ts): installs the
- * module's packages (npm ci, or why it cannot), starts it once for the file on a free loopback port in a work folder
- * of its own, and stops it afterwards. The returned object is filled in by beforeAll.
+ * For the set-up tests of the npm-installed interop products (openauth.test.ts, better-auth.test.ts,
+ * mcp-sdk.test.ts): installs the module's packages (npm ci, or why it cannot), starts it once for the file on a free
+ * loopback port in a work folder of its own, and stops it afterwards. The returned object is filled in by beforeAll.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
