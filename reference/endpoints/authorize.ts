@@ -9,7 +9,8 @@
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { essentialAcrValues, parseClaimsRequest } from '../claims-request.ts';
-import { paramsFromPairs, parseBody, type Params } from '../http/body.ts';
+import { paramsFromPairs, parseFormPairs, type Params } from '../http/body.ts';
+import { authorizationResources } from '../http/resource.ts';
 import { invalidRequest, invalidScope, OAuthError, toOAuthError, unauthorizedClient } from '../oauth-error.ts';
 import { authorizationEndpointCors } from '../http/cors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
@@ -57,9 +58,12 @@ export const authorizeEndpoint: Endpoint = {
     router.get('/auth', cors, pageErrors(server), (ctx) => handle(ctx, new URLSearchParams(ctx.querystring)));
     // OIDC Core §3.1.2.1: the authorization endpoint MUST support GET and POST (a form body).
     if (!server.flaws.has('authorize-get-only')) {
-      router.post('/auth', cors, pageErrors(server), async (ctx) =>
-        handle(ctx, new URLSearchParams(Object.entries(await parseBody(ctx, ['form'])))),
-      );
+      router.post('/auth', cors, pageErrors(server), async (ctx) => {
+        const pairs = await parseFormPairs(ctx);
+        // A repeated parameter is refused here as before (RFC 6749 §3.1); resource may repeat (RFC 8707 §2.1).
+        paramsFromPairs(withoutResource(pairs));
+        return handle(ctx, pairs);
+      });
     }
   },
   metadata: (server) => {
@@ -163,6 +167,9 @@ async function resolveClientAndRedirect(
 
 /** SPEC authentication 5: exact string match against the registered list; no prefix, no wildcard. */
 export function redirectUriRegistered(server: ServerContext, client: RegisteredClient, redirectUri: string): boolean {
+  // Flaw cimd-redirect-unchecked: a client metadata document's redirect_uris are never compared.
+  const document = client.metadataDocument;
+  if (document && (document.anyRedirectUri || server.flaws.has('cimd-redirect-unchecked'))) return true;
   const prefix = server.flaws.has('redirect-prefix-match');
   return client.redirectUris.some((registered) =>
     prefix ? redirectUri.startsWith(registered) : redirectUri === registered,
@@ -180,11 +187,12 @@ async function validateRequest(
 ): Promise<{ request: AuthorizationRequest; session: SessionParams }> {
   try {
     // RFC 9101 §6.3: a request object's parameters are the request's; its state answers from here on.
-    const params = await withRequestObject(server, client, paramsFromPairs(query));
+    // RFC 8707 §2.1: resource may be repeated (every other parameter is single, RFC 6749 §3.1).
+    const params = await withRequestObject(server, client, paramsFromPairs(withoutResource(query)));
     const answerTo: RedirectTarget = { ...target };
     if (params.state === undefined) delete answerTo.state;
     else answerTo.state = params.state;
-    const request = checkRequest(server, client, answerTo, params);
+    const request = checkRequest(server, client, answerTo, params, query.getAll('resource'));
     const session = await readSessionParams(server, params);
     return { request: session.consent ? { ...request, promptConsent: true } : request, session };
   } catch (err) {
@@ -205,11 +213,17 @@ class ShownAsPage extends Error {
   }
 }
 
+/** The parameters without `resource`, the one that may be repeated (RFC 8707 §2.1). */
+export function withoutResource(pairs: Iterable<[string, string]>): [string, string][] {
+  return [...pairs].filter(([name]) => name !== 'resource');
+}
+
 export function checkRequest(
   server: ServerContext,
   client: RegisteredClient,
   target: RedirectTarget,
   params: Params,
+  resourceValues: readonly string[] = [],
 ): AuthorizationRequest {
   if (params.request_uri !== undefined)
     throw new OAuthError('request_uri_not_supported', 'request_uri is not supported');
@@ -241,6 +255,7 @@ export function checkRequest(
   checkScopeOrder(server, scope, client.allowedScope);
   if (implicit) checkImplicit(server, responseType, scope, params);
   checkEssentialAcr(server, params);
+  const resources = authorizationResources(server, resourceValues);
   // OIDC Core §3.1.2.1: nonce is OPTIONAL for the code flow.
   if (!implicit && params.nonce === undefined && server.flaws.has('nonce-required-for-code'))
     throw invalidRequest('nonce is required');
@@ -257,6 +272,7 @@ export function checkRequest(
       : { claims: parseClaimsRequest(params.claims) }),
     // PKCE protects the code; an implicit request has none.
     ...(parts.code ? checkPkce(server, client, params) : {}),
+    ...(resources === undefined ? {} : { resources }),
   };
 }
 
@@ -282,6 +298,7 @@ const KNOWN_PARAMETERS = new Set([
   'request_uri',
   'code_challenge',
   'code_challenge_method',
+  'resource',
 ]);
 
 /**

@@ -46,6 +46,16 @@ export async function parseBody(ctx: Context, accept: readonly BodyEncoding[]): 
 }
 
 /**
+ * A form body as its name/value pairs, repeated names kept (the one parameter that may repeat, RFC 8707's resource, is
+ * taken out by the caller; the rest go through paramsFromPairs), with the same size and UTF-8 limits.
+ */
+export async function parseFormPairs(ctx: Context): Promise<URLSearchParams> {
+  if (encodingOf(ctx.get('content-type')) !== 'form')
+    throw invalidRequest('the request body must be application/x-www-form-urlencoded');
+  return new URLSearchParams(await readText(ctx));
+}
+
+/**
  * A JSON body of any shape (RFC 7591 §3.1: the client metadata of a registration request), with
  * the same size and UTF-8 limits; a body that is not JSON is refused with `invalid(description)`.
  */
