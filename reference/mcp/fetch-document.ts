@@ -50,7 +50,6 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001::', 23],
@@ -63,6 +62,10 @@ for (const [net, prefix] of [
 
 /** Whether the fetch may connect to this address. */
 export function addressAllowed(address: string, allowLoopback: boolean): boolean {
+  // An IPv4-mapped IPv6 address (::ffff:0:0/96, RFC 6890) is judged as the IPv4 address it maps.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped !== undefined) return addressAllowed(mapped, allowLoopback);
+  if (/^::ffff:/i.test(address)) return false;
   const family = familyOf(address);
   if (allowLoopback && isLoopbackAddress(address)) return true;
   return !SPECIAL_USE.check(address, family);
@@ -112,16 +115,21 @@ export function fetchDocument(url: URL, allowLoopback: boolean, limit: number): 
     req.on('timeout', () => req.destroy(new DocumentFetchError('the document took too long')));
     req.on('error', fail);
     req.on('response', (res: IncomingMessage) => {
-      const declared = Number(res.headers['content-length'] ?? '0');
-      if (declared > limit) return req.destroy(new DocumentFetchError(`the document is larger than ${limit} bytes`));
+      res.on('error', fail);
+      /** Answered (the promise settles first), then the rest is never read. */
+      const tooLarge = () => {
+        fail(new DocumentFetchError(`the document is larger than ${limit} bytes`));
+        res.destroy();
+        req.destroy();
+      };
+      if (Number(res.headers['content-length'] ?? '0') > limit) return tooLarge();
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > limit) return req.destroy(new DocumentFetchError(`the document is larger than ${limit} bytes`));
+        if (size > limit) return tooLarge();
         chunks.push(chunk);
       });
-      res.on('error', fail);
       res.on('end', () => {
         clearTimeout(timer);
         const cacheControl = res.headers['cache-control'];
