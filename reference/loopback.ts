@@ -20,9 +20,8 @@ export function isLoopbackHost(hostname: string): boolean {
   return bare === 'localhost' || isLoopbackAddress(bare);
 }
 
-/** Whether a redirect URI suits MCP: https, http on loopback, or a native app's private-use scheme. */ export function redirectUriAllowed(
-  uri: string,
-): boolean {
+/** Whether a redirect URI suits MCP: https, http on loopback, or a native app's private-use scheme. */
+export function redirectUriAllowed(uri: string): boolean {
   if (!URL.canParse(uri) || uri.includes('#')) return false;
   const url = new URL(uri);
   if (url.protocol === 'https:') return true;
