@@ -3,10 +3,10 @@
  * how often it was asked), a CIMD client for ReferenceClient's code flow, and the MCP endpoint's requests.
  */
 import { createServer, type Server } from 'node:http';
-import type { ClientConfig, ReferenceOptions } from '../../reference/index.ts';
+import type { ClientConfig } from '../../reference/index.ts';
 import type { ReferenceClient } from '../support/reference-client.ts';
 
-export const MCP_OPTIONS: ReferenceOptions = { mcp: true, registration: true, cimdAllowLoopback: true };
+export { MCP_OPTIONS } from '../matrix/opt-in.ts';
 
 /** Where the CIMD clients of the tests are sent back to (never loaded: the flow stops at the redirect). */
 export const CIMD_REDIRECT = 'http://127.0.0.1:9/callback';
