@@ -9,16 +9,15 @@
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { essentialAcrValues, parseClaimsRequest } from '../claims-request.ts';
-import { paramsFromPairs, parseFormPairs, type Params } from '../http/body.ts';
+import { paramsAndResources, parseFormPairs, type Params } from '../http/body.ts';
 import { authorizationResources } from '../http/resource.ts';
 import { invalidRequest, invalidScope, OAuthError, toOAuthError, unauthorizedClient } from '../oauth-error.ts';
 import { authorizationEndpointCors } from '../http/cors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
 import { clientEnables, type RegisteredClient, someClientEnables } from '../options.ts';
-import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
 import { grantScope, hasScope, parseScope } from '../scopes.ts';
 import { StoreUnavailableError } from '../store/outage.ts';
-import type { InteractionRecord, PkceMethod, ResponseType } from '../store/store.ts';
+import type { InteractionRecord, ResponseType } from '../store/store.ts';
 import { randomToken, REFERENCE_ACR } from '../tokens.ts';
 import { UNMET_AUTHENTICATION_REQUIREMENTS } from '../../protocol/errors.ts';
 import { plainErrorPage } from '../views/error.ts';
@@ -35,6 +34,7 @@ import {
 } from './authorization-response.ts';
 import { readSessionParams, sessionDecision, type SessionParams } from './authorize-session.ts';
 import type { Endpoint } from './endpoint.ts';
+import { checkPkce } from './authorize-pkce.ts';
 import { answerClient, needsConsent, showLogin } from './interaction.ts';
 import { currentSession } from './login-session.ts';
 import { authorizationParameters } from './pushed-request.ts';
@@ -60,8 +60,8 @@ export const authorizeEndpoint: Endpoint = {
     if (!server.flaws.has('authorize-get-only')) {
       router.post('/auth', cors, pageErrors(server), async (ctx) => {
         const pairs = await parseFormPairs(ctx);
-        // A repeated parameter is refused here as before (RFC 6749 §3.1); resource may repeat (RFC 8707 §2.1).
-        paramsFromPairs(withoutResource(pairs));
+        // A repeated parameter other than resource is refused at once (paramsAndResources).
+        paramsAndResources(pairs);
         return handle(ctx, pairs);
       });
     }
@@ -187,12 +187,12 @@ async function validateRequest(
 ): Promise<{ request: AuthorizationRequest; session: SessionParams }> {
   try {
     // RFC 9101 §6.3: a request object's parameters are the request's; its state answers from here on.
-    // RFC 8707 §2.1: resource may be repeated (every other parameter is single, RFC 6749 §3.1).
-    const params = await withRequestObject(server, client, paramsFromPairs(withoutResource(query)));
+    const { params: sent, resources } = paramsAndResources(query);
+    const params = await withRequestObject(server, client, sent);
     const answerTo: RedirectTarget = { ...target };
     if (params.state === undefined) delete answerTo.state;
     else answerTo.state = params.state;
-    const request = checkRequest(server, client, answerTo, params, query.getAll('resource'));
+    const request = checkRequest(server, client, answerTo, params, resources);
     const session = await readSessionParams(server, params);
     return { request: session.consent ? { ...request, promptConsent: true } : request, session };
   } catch (err) {
@@ -211,11 +211,6 @@ class ShownAsPage extends Error {
   constructor(readonly oauth: OAuthError) {
     super(oauth.message);
   }
-}
-
-/** The parameters without `resource`, the one that may be repeated (RFC 8707 §2.1). */
-export function withoutResource(pairs: Iterable<[string, string]>): [string, string][] {
-  return [...pairs].filter(([name]) => name !== 'resource');
 }
 
 export function checkRequest(
@@ -298,7 +293,6 @@ const KNOWN_PARAMETERS = new Set([
   'request_uri',
   'code_challenge',
   'code_challenge_method',
-  'resource',
 ]);
 
 /**
@@ -350,36 +344,6 @@ function checkImplicit(server: ServerContext, responseType: ResponseType, scope:
   if (idToken && !hasScope(scope, 'openid')) {
     throw invalidRequest(`response_type '${responseType}' requires the openid scope`);
   }
-}
-
-/** RFC 7636 §4.3 and RFC 9700 §2.1.1: S256 only; required for public and third-party clients (all: pkce-required). */
-function checkPkce(
-  server: ServerContext,
-  client: RegisteredClient,
-  params: Params,
-): { codeChallenge?: string; codeChallengeMethod?: PkceMethod } {
-  const { flaws } = server;
-  const challenge = params.code_challenge;
-  if (challenge === undefined) {
-    if (params.code_challenge_method !== undefined)
-      throw invalidRequest('code_challenge_method without code_challenge');
-    // The pkce-required variant asks it of every client, confidential first-party ones too (RFC 9700 §2.1.1).
-    const required = client.clientSecret === undefined || !client.firstParty || server.variants.has('pkce-required');
-    if (required && !flaws.has('pkce-optional-for-public'))
-      throw invalidRequest('code_challenge is required for this client (PKCE, S256)');
-    return {};
-  }
-  // RFC 7636 §4.3: an absent method means plain. The flaw takes such a challenge and never checks it (grants/).
-  if (params.code_challenge_method === undefined && flaws.has('pkce-default-method-ignored'))
-    return { codeChallenge: challenge, codeChallengeMethod: 'plain' };
-  const method = params.code_challenge_method ?? 'plain';
-  if (method === 'plain' && flaws.has('pkce-plain-allowed')) {
-    if (!VERIFIER_FORMAT.test(challenge)) throw invalidRequest('code_challenge is malformed');
-    return { codeChallenge: challenge, codeChallengeMethod: 'plain' };
-  }
-  if (method !== 'S256') throw invalidRequest('code_challenge_method must be S256');
-  if (!S256_CHALLENGE_FORMAT.test(challenge)) throw invalidRequest('code_challenge is not a base64url SHA-256 value');
-  return { codeChallenge: challenge, codeChallengeMethod: 'S256' };
 }
 
 /**

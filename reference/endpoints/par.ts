@@ -1,9 +1,9 @@
-import { paramsFromPairs, parseFormPairs, type Params } from '../http/body.ts';
+import { paramsAndResources, parseFormPairs, type Params } from '../http/body.ts';
 import { authenticate } from '../http/client-assertion.ts';
 import { invalidRequest } from '../oauth-error.ts';
 import { noStore } from '../http/headers.ts';
 import { randomToken } from '../tokens.ts';
-import { checkRequest, redirectUriRegistered, withoutResource } from './authorize.ts';
+import { checkRequest, redirectUriRegistered } from './authorize.ts';
 import type { Endpoint } from './endpoint.ts';
 import { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
 import { withRequestObject } from './request-object.ts';
@@ -17,9 +17,7 @@ export const parEndpoint: Endpoint = {
   mount(router, server) {
     router.post('/par', noStore(server.flaws), async (ctx) => {
       // RFC 8707 §2.1: resource may be repeated; every other parameter once (RFC 9126 §2.1, RFC 6749 §3.1).
-      const pairs = await parseFormPairs(ctx);
-      const params = paramsFromPairs(withoutResource(pairs));
-      const resourceValues = pairs.getAll('resource');
+      const { params, resources: resourceValues } = paramsAndResources(await parseFormPairs(ctx));
       const { client } = await authenticate(ctx, params, server);
       if (params.client_id !== undefined && params.client_id !== client.clientId) {
         throw invalidRequest('client_id differs from the authenticated client');

@@ -27,6 +27,18 @@ export function paramsFromPairs(pairs: Iterable<[string, string]>): Params {
   return params;
 }
 
+/**
+ * The parameters of an authorization request (RFC 6749 §3.1: each once) and its `resource` values, the one parameter
+ * that may be repeated (RFC 8707 §2.1).
+ */
+export function paramsAndResources(pairs: Iterable<[string, string]>): { params: Params; resources: string[] } {
+  const all = [...pairs];
+  return {
+    params: paramsFromPairs(all.filter(([name]) => name !== 'resource')),
+    resources: all.filter(([name]) => name === 'resource').map(([, value]) => value),
+  };
+}
+
 export function parseQuery(querystring: string): Params {
   return paramsFromPairs(new URLSearchParams(querystring));
 }
