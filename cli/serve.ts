@@ -60,7 +60,7 @@ Options:
                      scope, no ID tokens, no userinfo or end-session endpoint
   --mcp              an MCP authorization server and protected resource: Client ID Metadata
                      Documents (a client_id that is an https URL), the protected endpoint
-                     {issuer}/mcp with its metadata at
+                     {origin}/mcp with its metadata at
                      {origin}/.well-known/oauth-protected-resource/mcp, RFC 8414 metadata too
   --cimd-allow-loopback
                      a TEST switch for --mcp: fetch client metadata documents from http URLs on

@@ -223,8 +223,8 @@ export interface ReferenceOptions {
   oauthOnly?: boolean;
   /**
    * An MCP authorization server and protected resource (`serve --mcp`, reference/mcp/): Client ID Metadata Documents
-   * (a client_id that is an https URL), the protected resource `{issuer}/mcp` with its RFC 9728 metadata at
-   * `{origin}/.well-known/oauth-protected-resource/mcp`, and `{issuer}/mcp` among the resources (RFC 8707).
+   * (a client_id that is an https URL), the protected resource `{origin}/mcp` with its RFC 9728 metadata at
+   * `{origin}/.well-known/oauth-protected-resource/mcp`, and `{origin}/mcp` among the resources (RFC 8707).
    */
   mcp?: boolean;
   /**

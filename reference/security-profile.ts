@@ -18,8 +18,8 @@ export interface SecuritySettings {
   resources: readonly string[];
 }
 
-/** The MCP endpoint of a server with this issuer: `{issuer}/mcp`, the resource identifier (RFC 8707, RFC 9728). */
-export const mcpResourceOf = (issuer: string): string => `${issuer}/mcp`;
+/** The MCP endpoint of a server with this issuer: `{origin}/mcp`, the resource identifier (RFC 8707, RFC 9728). */
+export const mcpResourceOf = (issuer: string): string => `${new URL(issuer).origin}/mcp`;
 
 export const ALL_AUTH_METHODS: readonly ClientAuthMethod[] = [
   'client_secret_basic',
@@ -30,7 +30,7 @@ export const ALL_AUTH_METHODS: readonly ClientAuthMethod[] = [
 
 /**
  * The settings of the options. `issuer` (read when `resources` is, never before): under `mcp`, the protected resource
- * `{issuer}/mcp` (reference/mcp/) is one of the resources too, after the configured ones.
+ * `{origin}/mcp` (reference/mcp/) is one of the resources too, after the configured ones.
  */
 export function securitySettings(options: ReferenceOptions, issuer?: () => string): SecuritySettings {
   const fapi2 = options.profile === 'fapi2';

@@ -33,7 +33,7 @@ import { SEEDED_USER } from './seeded-user.ts';
 import { clientOfRegistration, registrationSettings } from './registration.ts';
 import { securitySettings } from './security-profile.ts';
 import { ClientMetadataDocuments, isClientIdUrl } from './mcp/cimd.ts';
-import { protectedResourceMetadataRoute } from './mcp/resource-server.ts';
+import { mcpRoutes } from './mcp/resource-server.ts';
 import { MemoryStore } from './store/memory.ts';
 import { guardStore } from './store/outage.ts';
 import { TokenService } from './tokens.ts';
@@ -157,8 +157,8 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   if (variants.has('slow')) app.use(slowResponses(options.slowMs ?? SLOW_MS));
   if (variants.has('errors-without-description')) app.use(withoutErrorDescriptions());
   app.use(errorHandler(flaws));
-  // RFC 9728 §3.1: the protected resource's metadata URL has the well-known suffix before the issuer's path.
-  if (options.mcp) app.use(protectedResourceMetadataRoute(context));
+  // The MCP endpoint and its RFC 9728 metadata are at the issuer's origin, not under its path.
+  if (options.mcp) app.use(mcpRoutes(context));
   // baseHeaders' headers on a hot route too, without a layer of its own.
   app.use(function hotRoutes(ctx, next) {
     const handler = hot.get(`${ctx.method} ${ctx.path}`);

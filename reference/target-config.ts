@@ -91,7 +91,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
   };
 }
 
-/** The MCP endpoint (`{issuer}/mcp`) and the first other resource (DEFAULT_RESOURCES: https://api.example.test). */
+/** The MCP endpoint (`{origin}/mcp`) and the first other resource (DEFAULT_RESOURCES: https://api.example.test). */
 function mcpResourceSection(server: ReferenceServer): { url: string; otherResource: string } {
   const url = mcpResourceOf(server.issuer);
   const other = server.context.security.resources.find((resource) => resource !== url);

@@ -1,6 +1,7 @@
 /**
- * The protected MCP endpoint (`serve --mcp`): `{issuer}/mcp`, its resource identifier exactly that URL (RFC 8707),
- * its metadata at `{origin}/.well-known/oauth-protected-resource{path}` (RFC 9728 §3), and the challenge that points
+ * The protected MCP endpoint (`serve --mcp`): `{origin}/mcp` (the issuer's origin, whatever its path), its resource
+ * identifier exactly that URL (RFC 8707), its metadata at `{origin}/.well-known/oauth-protected-resource/mcp`
+ * (RFC 9728 §3.1), and the challenge that points
  * there (RFC 9728 §5.1, RFC 6750 §3). It accepts only Bearer tokens in the Authorization header (MCP: never in the
  * query string) issued by this server for this resource (MCP 2025-11-25 "Token Audience Binding and Validation"), and
  * answers a minimal JSON-RPC: initialize, server/discover and tools/list; other methods get method-not-found.
@@ -40,17 +41,23 @@ export function protectedResourceMetadata(server: ServerContext): Record<string,
 }
 
 /**
- * GET {origin}/.well-known/oauth-protected-resource{issuer path}/mcp, answered ahead of the router (whose routes are
- * under the issuer's path, while this URL has the suffix inserted before it).
+ * The MCP routes, ahead of the router (whose routes are under the issuer's path, while these are at the origin):
+ * GET {origin}/.well-known/oauth-protected-resource/mcp, and GET and POST {origin}/mcp.
  */
-export function protectedResourceMetadataRoute(server: ServerContext): Middleware {
-  return (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    if (ctx.path !== new URL(protectedResourceMetadataUrl(mcpResourceOf(server.issuer))).pathname) return next();
-    ctx.set('Cache-Control', 'public, max-age=60');
-    ctx.type = 'application/json';
-    ctx.body = JSON.stringify(protectedResourceMetadata(server));
-    return undefined;
+export function mcpRoutes(server: ServerContext): Middleware {
+  return async (ctx, next) => {
+    const resource = new URL(mcpResourceOf(server.issuer));
+    const metadata = new URL(protectedResourceMetadataUrl(resource.href));
+    const read = ctx.method === 'GET' || ctx.method === 'HEAD';
+    if (read && ctx.path === metadata.pathname) {
+      ctx.set('Cache-Control', 'public, max-age=60');
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify(protectedResourceMetadata(server));
+      return;
+    }
+    if (ctx.path !== resource.pathname || !(ctx.method === 'GET' || ctx.method === 'POST')) return next();
+    if (!server.flaws.has('no-store-missing')) ctx.set('Cache-Control', 'no-store');
+    await mcp(ctx, server);
   };
 }
 
@@ -84,8 +91,8 @@ function tokenOf(ctx: Context, server: ServerContext): string | undefined | { re
   return fromHeader === '' ? { refused: 'empty Bearer credentials' } : fromHeader;
 }
 
-/** GET and POST /mcp (endpoints/mcp.ts mounts it). */
-export async function mcp(ctx: Context, server: ServerContext): Promise<void> {
+/** GET and POST /mcp. */
+async function mcp(ctx: Context, server: ServerContext): Promise<void> {
   const token = tokenOf(ctx, server);
   if (token === undefined) return challenge(ctx, server);
   if (typeof token !== 'string') {

@@ -5,7 +5,8 @@
  */
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { targetConfig } from '../../reference/index.ts';
+import { createServer } from 'node:http';
+import { createReferenceServer, targetConfig } from '../../reference/index.ts';
 import { newVerifier, s256, SPA, startReference, type ReferenceClient } from '../support/reference-client.ts';
 import { CIMD_REDIRECT, cimdClient, DocumentServer, MCP_OPTIONS, mcpCall } from './mcp-support.ts';
 
@@ -74,6 +75,28 @@ describe('metadata', () => {
       scopes_supported: ['api:read', 'api:write'],
       resource_name: expect.any(String),
     });
+  });
+
+  it("at the issuer's origin, whatever its path", async () => {
+    const server = createReferenceServer({ mcp: true, issuer: 'https://idp.example/tenant', signingAlg: 'ES256' });
+    const listening = createServer(server.app.callback());
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = listening.address();
+      const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const metadata = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`);
+      expect(await metadata.json()).toMatchObject({
+        resource: 'https://idp.example/mcp',
+        authorization_servers: ['https://idp.example/tenant'],
+      });
+      const challenge = (await fetch(`${base}/mcp`, { method: 'POST' })).headers.get('www-authenticate');
+      expect(challenge).toContain('resource_metadata="https://idp.example/.well-known/oauth-protected-resource/mcp"');
+      expect(server.context.security.resources).toEqual([API, 'https://idp.example/mcp']);
+    } finally {
+      listening.closeAllConnections();
+      await new Promise((resolve) => listening.close(resolve));
+      await server.close();
+    }
   });
 
   it('nothing of it without the option', async () => {
