@@ -239,6 +239,20 @@ describe('resource (RFC 8707) in the code and refresh grants', () => {
     expect(narrowed.status).toBe(200);
   });
 
+  it("the fixture's testLogin takes resources too", async () => {
+    const verifier = newVerifier();
+    const { code } = await idp.server.testLogin({
+      clientId: SPA.clientId,
+      redirectUri: SPA.redirectUris[0]!,
+      scope: 'openid',
+      codeChallenge: s256(verifier),
+      codeChallengeMethod: 'S256',
+      resources: [resource],
+    });
+    const redeemed = await idp.redeem(code, SPA, { code_verifier: verifier });
+    expect(decodeJwt(String(redeemed.body.access_token)).aud).toBe(resource);
+  });
+
   it('a code without resources keeps the token request deciding (as before)', async () => {
     const tokens = await spaTokens({}, { resource: API });
     expect(decodeJwt(String(tokens.access_token)).aud).toBe(API);
