@@ -5,7 +5,7 @@
  * (the `lookup` of the request), so a name that resolves anew to another address cannot slip past the check.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { familyOf, isLoopbackAddress } from '../loopback.ts';
@@ -98,12 +98,18 @@ export function fetchDocument(url: URL, allowLoopback: boolean, limit: number): 
     return Promise.reject(new DocumentFetchError(`the document's host is a special-use address (${literal})`));
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'GET',
-      headers: { accept: 'application/json' },
-      lookup: guardedLookup(allowLoopback),
-      timeout: DOCUMENT_TIMEOUT_MS,
-    });
+    let req: ClientRequest;
+    try {
+      req = request(url, {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        lookup: guardedLookup(allowLoopback),
+        timeout: DOCUMENT_TIMEOUT_MS,
+      });
+    } catch {
+      // A URL node refuses to request (e.g. a host it cannot use): a refusal, never a 500.
+      return reject(new DocumentFetchError('the document URL cannot be requested'));
+    }
     const timer = setTimeout(
       () => req.destroy(new DocumentFetchError('the document took too long')),
       DOCUMENT_TIMEOUT_MS,

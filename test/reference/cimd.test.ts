@@ -116,6 +116,31 @@ describe('SSRF guard', () => {
     }
   });
 
+  it('odd client identifier URLs: refused with a 4xx, never a 5xx', async () => {
+    const ref = await startReference({ mcp: true });
+    try {
+      for (const odd of [
+        'https://',
+        'https://[::1/c',
+        'https://0x7f.1/c.json',
+        'https://2130706433/c.json',
+        'https://[::ffff:127.0.0.1]/c.json',
+        'https://a..b/c',
+        'https://unresolvable.invalid/c.json',
+        `https://${'a'.repeat(300)}.test/c`,
+      ]) {
+        const answer = await authorizeWith(ref, odd);
+        expect(answer.status, odd).toBe(400);
+        expect(answer.location, odd).toBeNull();
+        // Not a client identifier URL at all: an unknown client (401); a refused document: 400.
+        expect(await tokenWith(ref, odd), odd).toMatchObject({ status: expect.toBeOneOf([400, 401]) });
+        expect((await tokenWith(ref, odd)).error, odd).toBe('invalid_client');
+      }
+    } finally {
+      await ref.close();
+    }
+  });
+
   it('special-use addresses are refused; loopback only with the switch', () => {
     for (const address of ['10.1.2.3', '192.168.0.1', '169.254.169.254', '::1', 'fe80::1', '::ffff:127.0.0.1']) {
       expect(addressAllowed(address, false), address).toBe(false);
