@@ -78,17 +78,20 @@ function challenge(ctx: Context, server: ServerContext, error?: { code: string; 
   if (error) ctx.body = { error: error.code, error_description: errorDescription(error.description) };
 }
 
-/** The token of the request: the Authorization header's Bearer credentials; undefined when there are none. */
+/**
+ * The token of the request: the Authorization header's Bearer credentials; undefined when there are none. MCP: "Access
+ * tokens MUST NOT be included in the URI query string": this resource never looks there (bearer_methods_supported is
+ * header), so a token there alone is no token (401 and the challenge), and beside a header one it is a second method
+ * (RFC 6750 §2: invalid_request, 400). The flaw rs-query-token-accepted reads it from there.
+ */
 function tokenOf(ctx: Context, server: ServerContext): string | undefined | { refused: string } {
   const match = /^bearer(?:\s+(.*))?$/i.exec(ctx.get('authorization').trim());
   const fromHeader = match ? (match[1] ?? '').trim() : undefined;
+  if (fromHeader === '') return { refused: 'empty Bearer credentials are' };
   const fromQuery = new URLSearchParams(ctx.querystring).get('access_token') ?? undefined;
-  if (fromQuery !== undefined) {
-    // MCP: "Access tokens MUST NOT be included in the URI query string"; the flaw reads it from there.
-    if (!server.flaws.has('rs-query-token-accepted')) return { refused: 'access tokens in the query string' };
-    return fromHeader || fromQuery;
-  }
-  return fromHeader === '' ? { refused: 'empty Bearer credentials' } : fromHeader;
+  if (fromQuery === undefined) return fromHeader;
+  if (server.flaws.has('rs-query-token-accepted')) return fromHeader ?? fromQuery;
+  return fromHeader === undefined ? undefined : { refused: 'a token in the query string beside the header is' };
 }
 
 /** GET and POST /mcp. */
@@ -96,7 +99,7 @@ async function mcp(ctx: Context, server: ServerContext): Promise<void> {
   const token = tokenOf(ctx, server);
   if (token === undefined) return challenge(ctx, server);
   if (typeof token !== 'string') {
-    return challenge(ctx, server, { code: 'invalid_request', description: `${token.refused} are not accepted` });
+    return challenge(ctx, server, { code: 'invalid_request', description: `${token.refused} not accepted` });
   }
   const refusal = await refuse(server, token);
   if (refusal !== undefined) return challenge(ctx, server, { code: 'invalid_token', description: refusal });

@@ -125,7 +125,7 @@ const PROBES: FlawProbe[] = [
       const token = await spaToken(idp, { resource: `${idp.issuer}/mcp` });
       return (await mcpCall(idp, undefined, 'initialize', { query: `?access_token=${token}` })).status;
     },
-    clean: 400,
+    clean: 401,
     flawed: 200,
   },
   {

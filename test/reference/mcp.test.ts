@@ -165,11 +165,14 @@ describe('the protected endpoint', () => {
 
   it('never takes a token from the query string, even with a good one in the header', async () => {
     const token = String((await spaTokens({ resource })).access_token);
-    for (const header of [undefined, token]) {
-      const answer = await mcpCall(idp, header, 'initialize', { query: `?access_token=${token}` });
-      expect(answer.status).toBe(400);
-      expect(answer.challenge).toContain('resource_metadata=');
-    }
+    // Alone, it is no token at all: 401 and the challenge.
+    const alone = await mcpCall(idp, undefined, 'initialize', { query: `?access_token=${token}` });
+    expect(alone.status).toBe(401);
+    expect(alone.challenge).toMatch(/^Bearer resource_metadata="[^"]+", scope="api:read api:write"$/);
+    // Beside the header, a second method (RFC 6750 §2): invalid_request.
+    const both = await mcpCall(idp, token, 'initialize', { query: `?access_token=${token}` });
+    expect(both.status).toBe(400);
+    expect(both.challenge).toContain('error="invalid_request"');
   });
 
   it('a malformed request never gets a 5xx', async () => {
