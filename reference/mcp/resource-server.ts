@@ -1,8 +1,7 @@
 /**
  * The protected MCP endpoint (`serve --mcp`): `{origin}/mcp` (the issuer's origin, whatever its path), its resource
  * identifier exactly that URL (RFC 8707), its metadata at `{origin}/.well-known/oauth-protected-resource/mcp`
- * (RFC 9728 §3.1), and the challenge that points
- * there (RFC 9728 §5.1, RFC 6750 §3). It accepts only Bearer tokens in the Authorization header (MCP: never in the
+ * (RFC 9728 §3.1), and the challenge that points there (RFC 9728 §5.1, RFC 6750 §3). It accepts only Bearer tokens in the Authorization header (MCP: never in the
  * query string) issued by this server for this resource (MCP 2025-11-25 "Token Audience Binding and Validation"), and
  * answers a minimal JSON-RPC: initialize, server/discover and tools/list; other methods get method-not-found.
  *
@@ -12,6 +11,7 @@
 import type { Context, Middleware } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { parseJsonBody } from '../http/body.ts';
+import { setBaseHeaders } from '../http/headers.ts';
 import { errorDescription } from '../oauth-error.ts';
 import { mcpResourceOf } from '../security-profile.ts';
 import { InvalidTokenError, verifyPresentedAccessToken } from '../verify.ts';
@@ -50,12 +50,14 @@ export function mcpRoutes(server: ServerContext): Middleware {
     const metadata = new URL(protectedResourceMetadataUrl(resource.href));
     const read = ctx.method === 'GET' || ctx.method === 'HEAD';
     if (read && ctx.path === metadata.pathname) {
+      setBaseHeaders(ctx);
       ctx.set('Cache-Control', 'public, max-age=60');
       ctx.type = 'application/json';
       ctx.body = JSON.stringify(protectedResourceMetadata(server));
       return;
     }
     if (ctx.path !== resource.pathname || !(ctx.method === 'GET' || ctx.method === 'POST')) return next();
+    setBaseHeaders(ctx);
     if (!server.flaws.has('no-store-missing')) ctx.set('Cache-Control', 'no-store');
     await mcp(ctx, server);
   };

@@ -92,7 +92,7 @@ export async function mcpCall(
   token: string | undefined,
   method = 'initialize',
   init: { query?: string; get?: boolean } = {},
-): Promise<{ status: number; challenge: string | null; body: unknown }> {
+): Promise<{ status: number; challenge: string | null; headers: Headers; body: unknown }> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -111,5 +111,10 @@ export async function mcpCall(
   } catch {
     // Not JSON: kept as text.
   }
-  return { status: response.status, challenge: response.headers.get('www-authenticate'), body };
+  return {
+    status: response.status,
+    challenge: response.headers.get('www-authenticate'),
+    headers: response.headers,
+    body,
+  };
 }

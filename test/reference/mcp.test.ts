@@ -68,6 +68,7 @@ describe('metadata', () => {
     const response = await idp.get('/.well-known/oauth-protected-resource/mcp');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await response.json()).toEqual({
       resource,
       authorization_servers: [idp.issuer],
@@ -119,6 +120,8 @@ describe('the protected endpoint', () => {
       expect(answer.status).toBe(401);
       expect(answer.challenge).toMatch(new RegExp(`^Bearer resource_metadata="${metadataUrl()}"`));
       expect(answer.challenge).not.toContain('error=');
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
     }
   });
 
