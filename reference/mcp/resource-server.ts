@@ -1,9 +1,10 @@
 /**
  * The protected MCP endpoint (`serve --mcp`): `{origin}/mcp` (the issuer's origin, whatever its path), its resource
  * identifier exactly that URL (RFC 8707), its metadata at `{origin}/.well-known/oauth-protected-resource/mcp`
- * (RFC 9728 §3.1), and the challenge that points there (RFC 9728 §5.1, RFC 6750 §3). It accepts only Bearer tokens in the Authorization header (MCP: never in the
- * query string) issued by this server for this resource (MCP 2025-11-25 "Token Audience Binding and Validation"), and
- * answers a minimal JSON-RPC: initialize, server/discover and tools/list; other methods get method-not-found.
+ * (RFC 9728 §3.1), and the challenge that points there (RFC 9728 §5.1, RFC 6750 §3). It accepts only Bearer tokens
+ * in the Authorization header (MCP: never in the query string) issued by this server for this resource
+ * (MCP 2025-11-25 "Token Audience Binding and Validation"), and answers a minimal JSON-RPC: initialize,
+ * server/discover and tools/list; other methods get method-not-found.
  *
  * Its four planted flaws sit at their checks: prm-resource-mismatch (the metadata's resource), prm-challenge-without-
  * metadata (the challenge), rs-audience-unchecked (the audience), rs-query-token-accepted (the query string).
