@@ -9,6 +9,7 @@ import {
   isSigningAlg,
   isVariantName,
   type KeySet,
+  mcpResourceOf,
   RedisStore,
   SIGNING_ALGS,
   STORE_TIMEOUT_MS,
@@ -57,6 +58,13 @@ Options:
   --oauth-only       an OAuth 2.0 authorization server without OpenID Connect: RFC 8414
                      metadata at /.well-known/oauth-authorization-server only, no openid
                      scope, no ID tokens, no userinfo or end-session endpoint
+  --mcp              an MCP authorization server and protected resource: Client ID Metadata
+                     Documents (a client_id that is an https URL), the protected endpoint
+                     {origin}/mcp with its metadata at
+                     {origin}/.well-known/oauth-protected-resource/mcp, RFC 8414 metadata too
+  --cimd-allow-loopback
+                     a TEST switch for --mcp: fetch client metadata documents from http URLs on
+                     loopback (127.0.0.1, [::1], localhost); never on a real server
   --backchannel-logout-uri URL
                      the seeded confidential client's backchannel_logout_uri: where a logout
                      POSTs its logout token, e.g. http://127.0.0.1:8931/backchannel-logout (the
@@ -95,6 +103,8 @@ export const serveCommand: Command = {
       'legacy-client': { type: 'boolean', default: false },
       fapi2: { type: 'boolean', default: false },
       'oauth-only': { type: 'boolean', default: false },
+      mcp: { type: 'boolean', default: false },
+      'cimd-allow-loopback': { type: 'boolean', default: false },
       'auto-login': { type: 'string' },
       'target-out': { type: 'string' },
       'backchannel-logout-uri': { type: 'string' },
@@ -150,6 +160,8 @@ export const serveCommand: Command = {
         ...(shared.store ? { storeTimeoutMs, onStoreChange: reportStore } : {}),
         ...(values.fapi2 ? { profile: 'fapi2' as const } : {}),
         ...(values['oauth-only'] ? { oauthOnly: true } : {}),
+        ...(values.mcp ? { mcp: true } : {}),
+        ...(values['cimd-allow-loopback'] ? { cimdAllowLoopback: true } : {}),
       });
     } catch (err) {
       throw new UsageError(errorMessage(err));
@@ -361,6 +373,7 @@ ${line}`);
   }
   user       ${user ? `${user.username} / ${user.password}` : '(none)'}` +
       registrationLine(server) +
+      (context.options.mcp ? `\n  mcp        ${mcpResourceOf(issuer)} (a protected resource; CIMD on)` : '') +
       `${
         context.options.profile === 'fapi2'
           ? '\n  settings   FAPI 2.0: PAR required, DPoP required, ' + 'private_key_jwt only (use the keyed client)'

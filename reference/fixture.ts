@@ -97,6 +97,8 @@ export interface TestLoginRequest {
   codeChallengeMethod?: 'S256';
   nonce?: string;
   state?: string;
+  /** RFC 8707 §2.1: the resources the code is for (the token request may pick one; one alone is the audience). */
+  resources?: string[];
 }
 
 export interface TestLoginResult {
@@ -128,6 +130,7 @@ export async function testLogin(server: ServerContext, request: TestLoginRequest
     state: request.state,
   };
   for (const [name, value] of Object.entries(optional)) if (value !== undefined) query.set(name, value);
+  for (const resource of request.resources ?? []) query.append('resource', resource);
   const checked = await checkAuthorizationRequest(server, query);
   const code = await loggedInCode(server, checked, user);
   const callbackUrl = new URL(checked.redirectUri);

@@ -51,7 +51,8 @@ export {
   type TargetClient,
   type TargetConfig,
 } from './target-config.ts';
-export { securitySettings, type SecuritySettings } from './security-profile.ts';
+export { mcpResourceOf, securitySettings, type SecuritySettings } from './security-profile.ts';
+export { protectedResourceMetadataUrl } from './mcp/resource-server.ts';
 export {
   Clock,
   PROTECTED_CLAIMS,

@@ -221,6 +221,17 @@ export interface ReferenceOptions {
    * taken out of every client's allowedScope), no ID tokens, no userinfo or end-session endpoint.
    */
   oauthOnly?: boolean;
+  /**
+   * An MCP authorization server and protected resource (`serve --mcp`, reference/mcp/): Client ID Metadata Documents
+   * (a client_id that is an https URL), the protected resource `{origin}/mcp` with its RFC 9728 metadata at
+   * `{origin}/.well-known/oauth-protected-resource/mcp`, and `{origin}/mcp` among the resources (RFC 8707).
+   */
+  mcp?: boolean;
+  /**
+   * A test switch (`serve --cimd-allow-loopback`): under `mcp`, a client metadata document may be fetched from an
+   * http URL on a loopback address (127.0.0.1, [::1], localhost). Never for a real server.
+   */
+  cimdAllowLoopback?: boolean;
 }
 
 /**
@@ -355,7 +366,11 @@ export type TargetRole = OneOfTheConfigRoles<ClientRole | 'legacy'>;
 type OneOfTheConfigRoles<T extends ConfigRole> = T;
 
 /** A client as the server knows it: its configuration and, for seeded or by-role clients, its role. */
-export type RegisteredClient = ClientConfig & { role?: TargetRole };
+export type RegisteredClient = ClientConfig & {
+  role?: TargetRole;
+  /** A client of a Client ID Metadata Document (reference/mcp/cimd.ts): its client_id is the document's URL. */
+  metadataDocument?: { anyRedirectUri: boolean };
+};
 
 /** A client without a secret and without registered keys (RFC 6749 §2.1): public. */
 export const isPublicClient = (client: ClientConfig): boolean =>

@@ -19,6 +19,7 @@ import {
   SCOPES_SUPPORTED,
 } from './options.ts';
 import type { ClientRegistrationRecord } from './store/store.ts';
+import { isPlainHttpRemote } from './loopback.ts';
 import { GRANT } from '../protocol/grants.ts';
 
 export type { RegistrationSettings } from './options.ts';
@@ -127,6 +128,12 @@ export function checkMetadata(server: ServerContext, body: unknown): ClientMetad
   const grantTypes = grantTypesOf(input.grant_types);
   const responseTypes = responseTypesOf(input.response_types, grantTypes);
   const redirectUris = uriList(input.redirect_uris, 'redirect_uris', invalidRedirect, flaws);
+  // MCP (communication security): a redirect URI is https or loopback; the flaw takes a remote http one.
+  const remoteHttp = redirectUris.find(isPlainHttpRemote);
+  if (server.options.mcp && remoteHttp !== undefined && !flaws.has('registration-http-redirect-accepted'))
+    throw invalidRedirect(
+      'redirect_uris: an http redirect URI must be on a loopback host (127.0.0.1, [::1], localhost)',
+    );
   if (
     redirectUris.length === 0 &&
     grantTypes.some((grant) => REDIRECT_GRANTS.includes(grant)) &&

@@ -18,6 +18,9 @@ export interface SecuritySettings {
   resources: readonly string[];
 }
 
+/** The MCP endpoint of a server with this issuer: `{origin}/mcp`, the resource identifier (RFC 8707, RFC 9728). */
+export const mcpResourceOf = (issuer: string): string => `${new URL(issuer).origin}/mcp`;
+
 export const ALL_AUTH_METHODS: readonly ClientAuthMethod[] = [
   'client_secret_basic',
   'client_secret_post',
@@ -25,14 +28,21 @@ export const ALL_AUTH_METHODS: readonly ClientAuthMethod[] = [
   'private_key_jwt',
 ];
 
-export function securitySettings(options: ReferenceOptions): SecuritySettings {
+/**
+ * The settings of the options. `issuer` (read when `resources` is, never before): under `mcp`, the protected resource
+ * `{origin}/mcp` (reference/mcp/) is one of the resources too, after the configured ones.
+ */
+export function securitySettings(options: ReferenceOptions, issuer?: () => string): SecuritySettings {
   const fapi2 = options.profile === 'fapi2';
+  const configured = options.resources ?? DEFAULT_RESOURCES;
   return {
     parRequired: options.requirePushedAuthorizationRequests ?? fapi2,
     parLifetime: options.pushedRequestLifetime ?? 60,
     dpopRequired: options.requireDpop ?? fapi2,
     authMethods: fapi2 ? ['private_key_jwt'] : ALL_AUTH_METHODS,
     assertionAudience: fapi2 ? 'issuer' : 'any',
-    resources: options.resources ?? DEFAULT_RESOURCES,
+    get resources() {
+      return options.mcp && issuer ? [...configured, mcpResourceOf(issuer())] : configured;
+    },
   };
 }

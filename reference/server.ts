@@ -32,6 +32,8 @@ import type { SigningAlg } from './keys.ts';
 import { SEEDED_USER } from './seeded-user.ts';
 import { clientOfRegistration, registrationSettings } from './registration.ts';
 import { securitySettings } from './security-profile.ts';
+import { ClientMetadataDocuments, isClientIdUrl } from './mcp/cimd.ts';
+import { mcpRoutes } from './mcp/resource-server.ts';
 import { MemoryStore } from './store/memory.ts';
 import { guardStore } from './store/outage.ts';
 import { TokenService } from './tokens.ts';
@@ -89,6 +91,11 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
       })
     : new MemoryStore({ now });
   const registration = registrationSettings(options);
+  // MCP: a client_id that is a URL names its Client ID Metadata Document (mcp/cimd.ts).
+  const allowLoopback = options.cimdAllowLoopback ?? false;
+  const documents = options.mcp
+    ? new ClientMetadataDocuments({ flaws, allowLoopback, oauthOnly: options.oauthOnly ?? false, now })
+    : undefined;
   const tokens = new TokenService({
     issuer,
     keys,
@@ -107,7 +114,7 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
       return deviceAuthUrl ?? issuer();
     },
     options,
-    security: securitySettings(options),
+    security: securitySettings(options, issuer),
     flaws,
     variants,
     store,
@@ -120,6 +127,7 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
     registration,
     async findClient(clientId) {
       const configured = clients.find((client) => client.clientId === clientId);
+      if (!configured && documents && isClientIdUrl(clientId, allowLoopback)) return documents.resolve(clientId);
       if (configured || !registration) return configured;
       const record = await store.findClientRegistration(clientId);
       return record && clientOfRegistration(record);
@@ -149,6 +157,8 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
   if (variants.has('slow')) app.use(slowResponses(options.slowMs ?? SLOW_MS));
   if (variants.has('errors-without-description')) app.use(withoutErrorDescriptions());
   app.use(errorHandler(flaws));
+  // The MCP endpoint and its RFC 9728 metadata are at the issuer's origin, not under its path.
+  if (options.mcp) app.use(mcpRoutes(context));
   // baseHeaders' headers on a hot route too, without a layer of its own.
   app.use(function hotRoutes(ctx, next) {
     const handler = hot.get(`${ctx.method} ${ctx.path}`);

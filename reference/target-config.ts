@@ -9,6 +9,7 @@ import type { ClientAuthMethod, RegisteredClient, TargetRole, UserConfig } from 
 import { SEEDED_PRIVATE_JWKS } from './seeded-keys.ts';
 import { rotateKeysHookUrl } from './endpoints/admin.ts';
 import type { ReferenceServer } from './server.ts';
+import { mcpResourceOf } from './security-profile.ts';
 
 export interface TargetClient {
   clientId: string;
@@ -44,6 +45,8 @@ export interface TargetConfig {
    * registration scenarios send it (the clients above are configured, so the run registers none of its own).
    */
   registration?: { enabled: false; initialAccessToken: string };
+  /** Only under `mcp`: the protected MCP endpoint (RFC 9728) and another resource this server knows (RFC 8707). */
+  resource?: { url: string; otherResource: string };
 }
 
 export function targetConfig(server: ReferenceServer): TargetConfig {
@@ -84,7 +87,16 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
     expectedFailures: [],
     ...(rotateKeys === undefined ? {} : { hooks: { rotateKeys } }),
     ...(initialAccessToken === undefined ? {} : { registration: { enabled: false, initialAccessToken } }),
+    ...(server.context.options.mcp ? { resource: mcpResourceSection(server) } : {}),
   };
+}
+
+/** The MCP endpoint (`{origin}/mcp`) and the first other resource (DEFAULT_RESOURCES: https://api.example.test). */
+function mcpResourceSection(server: ReferenceServer): { url: string; otherResource: string } {
+  const url = mcpResourceOf(server.issuer);
+  const other = server.context.security.resources.find((resource) => resource !== url);
+  if (other === undefined) throw new Error('the reference knows no resource besides its MCP endpoint');
+  return { url, otherResource: other };
 }
 
 /** The seeded private key of a client that registered one of the seeded public keys (only the seed knows them). */

@@ -178,6 +178,7 @@ export async function issueCode(
     ...(interaction.claims === undefined ? {} : { claims: interaction.claims }),
     ...(interaction.codeChallenge === undefined ? {} : { codeChallenge: interaction.codeChallenge }),
     ...(interaction.codeChallengeMethod === undefined ? {} : { codeChallengeMethod: interaction.codeChallengeMethod }),
+    ...(interaction.resources === undefined ? {} : { resources: interaction.resources }),
   });
   return code;
 }

@@ -9,15 +9,15 @@
 import type { Context } from 'koa';
 import type { ServerContext } from '../context.ts';
 import { essentialAcrValues, parseClaimsRequest } from '../claims-request.ts';
-import { paramsFromPairs, parseBody, type Params } from '../http/body.ts';
+import { paramsAndResources, parseFormPairs, type Params } from '../http/body.ts';
+import { authorizationResources } from '../http/resource.ts';
 import { invalidRequest, invalidScope, OAuthError, toOAuthError, unauthorizedClient } from '../oauth-error.ts';
 import { authorizationEndpointCors } from '../http/cors.ts';
 import { pageErrors, renderPage } from '../http/pages.ts';
 import { clientEnables, type RegisteredClient, someClientEnables } from '../options.ts';
-import { S256_CHALLENGE_FORMAT, VERIFIER_FORMAT } from '../pkce.ts';
 import { grantScope, hasScope, parseScope } from '../scopes.ts';
 import { StoreUnavailableError } from '../store/outage.ts';
-import type { InteractionRecord, PkceMethod, ResponseType } from '../store/store.ts';
+import type { InteractionRecord, ResponseType } from '../store/store.ts';
 import { randomToken, REFERENCE_ACR } from '../tokens.ts';
 import { UNMET_AUTHENTICATION_REQUIREMENTS } from '../../protocol/errors.ts';
 import { plainErrorPage } from '../views/error.ts';
@@ -34,6 +34,7 @@ import {
 } from './authorization-response.ts';
 import { readSessionParams, sessionDecision, type SessionParams } from './authorize-session.ts';
 import type { Endpoint } from './endpoint.ts';
+import { checkPkce } from './authorize-pkce.ts';
 import { answerClient, needsConsent, showLogin } from './interaction.ts';
 import { currentSession } from './login-session.ts';
 import { authorizationParameters } from './pushed-request.ts';
@@ -57,9 +58,12 @@ export const authorizeEndpoint: Endpoint = {
     router.get('/auth', cors, pageErrors(server), (ctx) => handle(ctx, new URLSearchParams(ctx.querystring)));
     // OIDC Core §3.1.2.1: the authorization endpoint MUST support GET and POST (a form body).
     if (!server.flaws.has('authorize-get-only')) {
-      router.post('/auth', cors, pageErrors(server), async (ctx) =>
-        handle(ctx, new URLSearchParams(Object.entries(await parseBody(ctx, ['form'])))),
-      );
+      router.post('/auth', cors, pageErrors(server), async (ctx) => {
+        const pairs = await parseFormPairs(ctx);
+        // A repeated parameter other than resource is refused at once (paramsAndResources).
+        paramsAndResources(pairs);
+        return handle(ctx, pairs);
+      });
     }
   },
   metadata: (server) => {
@@ -163,6 +167,9 @@ async function resolveClientAndRedirect(
 
 /** SPEC authentication 5: exact string match against the registered list; no prefix, no wildcard. */
 export function redirectUriRegistered(server: ServerContext, client: RegisteredClient, redirectUri: string): boolean {
+  // Flaw cimd-redirect-unchecked: a client metadata document's redirect_uris are never compared.
+  const document = client.metadataDocument;
+  if (document && (document.anyRedirectUri || server.flaws.has('cimd-redirect-unchecked'))) return true;
   const prefix = server.flaws.has('redirect-prefix-match');
   return client.redirectUris.some((registered) =>
     prefix ? redirectUri.startsWith(registered) : redirectUri === registered,
@@ -180,11 +187,12 @@ async function validateRequest(
 ): Promise<{ request: AuthorizationRequest; session: SessionParams }> {
   try {
     // RFC 9101 §6.3: a request object's parameters are the request's; its state answers from here on.
-    const params = await withRequestObject(server, client, paramsFromPairs(query));
+    const { params: sent, resources } = paramsAndResources(query);
+    const params = await withRequestObject(server, client, sent);
     const answerTo: RedirectTarget = { ...target };
     if (params.state === undefined) delete answerTo.state;
     else answerTo.state = params.state;
-    const request = checkRequest(server, client, answerTo, params);
+    const request = checkRequest(server, client, answerTo, params, resources);
     const session = await readSessionParams(server, params);
     return { request: session.consent ? { ...request, promptConsent: true } : request, session };
   } catch (err) {
@@ -210,6 +218,7 @@ export function checkRequest(
   client: RegisteredClient,
   target: RedirectTarget,
   params: Params,
+  resourceValues: readonly string[] = [],
 ): AuthorizationRequest {
   if (params.request_uri !== undefined)
     throw new OAuthError('request_uri_not_supported', 'request_uri is not supported');
@@ -241,6 +250,7 @@ export function checkRequest(
   checkScopeOrder(server, scope, client.allowedScope);
   if (implicit) checkImplicit(server, responseType, scope, params);
   checkEssentialAcr(server, params);
+  const resources = authorizationResources(server, resourceValues);
   // OIDC Core §3.1.2.1: nonce is OPTIONAL for the code flow.
   if (!implicit && params.nonce === undefined && server.flaws.has('nonce-required-for-code'))
     throw invalidRequest('nonce is required');
@@ -257,6 +267,7 @@ export function checkRequest(
       : { claims: parseClaimsRequest(params.claims) }),
     // PKCE protects the code; an implicit request has none.
     ...(parts.code ? checkPkce(server, client, params) : {}),
+    ...(resources === undefined ? {} : { resources }),
   };
 }
 
@@ -333,36 +344,6 @@ function checkImplicit(server: ServerContext, responseType: ResponseType, scope:
   if (idToken && !hasScope(scope, 'openid')) {
     throw invalidRequest(`response_type '${responseType}' requires the openid scope`);
   }
-}
-
-/** RFC 7636 §4.3 and RFC 9700 §2.1.1: S256 only; required for public and third-party clients (all: pkce-required). */
-function checkPkce(
-  server: ServerContext,
-  client: RegisteredClient,
-  params: Params,
-): { codeChallenge?: string; codeChallengeMethod?: PkceMethod } {
-  const { flaws } = server;
-  const challenge = params.code_challenge;
-  if (challenge === undefined) {
-    if (params.code_challenge_method !== undefined)
-      throw invalidRequest('code_challenge_method without code_challenge');
-    // The pkce-required variant asks it of every client, confidential first-party ones too (RFC 9700 §2.1.1).
-    const required = client.clientSecret === undefined || !client.firstParty || server.variants.has('pkce-required');
-    if (required && !flaws.has('pkce-optional-for-public'))
-      throw invalidRequest('code_challenge is required for this client (PKCE, S256)');
-    return {};
-  }
-  // RFC 7636 §4.3: an absent method means plain. The flaw takes such a challenge and never checks it (grants/).
-  if (params.code_challenge_method === undefined && flaws.has('pkce-default-method-ignored'))
-    return { codeChallenge: challenge, codeChallengeMethod: 'plain' };
-  const method = params.code_challenge_method ?? 'plain';
-  if (method === 'plain' && flaws.has('pkce-plain-allowed')) {
-    if (!VERIFIER_FORMAT.test(challenge)) throw invalidRequest('code_challenge is malformed');
-    return { codeChallenge: challenge, codeChallengeMethod: 'plain' };
-  }
-  if (method !== 'S256') throw invalidRequest('code_challenge_method must be S256');
-  if (!S256_CHALLENGE_FORMAT.test(challenge)) throw invalidRequest('code_challenge is not a base64url SHA-256 value');
-  return { codeChallenge: challenge, codeChallengeMethod: 'S256' };
 }
 
 /**

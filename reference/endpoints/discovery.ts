@@ -3,6 +3,7 @@
  * OAuth-only server (options.oauthOnly) GET /.well-known/oauth-authorization-server (RFC 8414 §2, §3) instead, with
  * no OpenID provider field.
  */
+import type { Context } from 'koa';
 import { scopeClaimMap } from '../scopes.ts';
 import { OIDC_SCOPES, SCOPES_SUPPORTED } from '../options.ts';
 import type { ServerContext } from '../context.ts';
@@ -62,10 +63,15 @@ function authorizationServerMetadata(
 export function discoveryEndpoint(endpoints: readonly Endpoint[]): Endpoint {
   return {
     mount(router, server) {
-      router.get(server.options.oauthOnly ? RFC8414_PATH : '/.well-known/openid-configuration', (ctx) => {
+      const serve = (ctx: Context) => {
         ctx.set('Cache-Control', 'public, max-age=60');
-        ctx.body = discoveryDocument(server, endpoints);
-      });
+        // Flaw as-metadata-text-plain: the metadata is JSON, but labelled text/plain (RFC 8414 §3.2: application/json).
+        ctx.type = server.flaws.has('as-metadata-text-plain') ? 'text/plain' : 'application/json';
+        ctx.body = JSON.stringify(discoveryDocument(server, endpoints));
+      };
+      router.get(server.options.oauthOnly ? RFC8414_PATH : '/.well-known/openid-configuration', serve);
+      // MCP 2025-06-18 asks for RFC 8414 metadata: an OpenID provider under `mcp` publishes it there too.
+      if (server.options.mcp && !server.options.oauthOnly) router.get(RFC8414_PATH, serve);
     },
   };
 }

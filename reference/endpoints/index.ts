@@ -9,6 +9,7 @@ import { endSessionEndpoint } from './end-session.ts';
 import { interactionEndpoint } from './interaction.ts';
 import { introspectionEndpoint } from './introspection.ts';
 import { jwksEndpoint } from './jwks.ts';
+import { mcpEndpoint } from './mcp.ts';
 import { parEndpoint } from './par.ts';
 import { registrationEndpoint } from './registration.ts';
 import { revocationEndpoint } from './revocation.ts';
@@ -29,6 +30,7 @@ const SERVICE_ENDPOINTS: readonly Endpoint[] = [
   adminEndpoint,
   parEndpoint,
   registrationEndpoint,
+  mcpEndpoint,
 ];
 
 export const ENDPOINTS: readonly Endpoint[] = [discoveryEndpoint(SERVICE_ENDPOINTS), ...SERVICE_ENDPOINTS];

@@ -1,4 +1,4 @@
-import { parseBody, type Params } from '../http/body.ts';
+import { paramsAndResources, parseFormPairs, type Params } from '../http/body.ts';
 import { authenticate } from '../http/client-assertion.ts';
 import { invalidRequest } from '../oauth-error.ts';
 import { noStore } from '../http/headers.ts';
@@ -16,7 +16,8 @@ const AUTH_PARAMETERS = ['client_secret', 'client_assertion', 'client_assertion_
 export const parEndpoint: Endpoint = {
   mount(router, server) {
     router.post('/par', noStore(server.flaws), async (ctx) => {
-      const params = await parseBody(ctx, ['form']);
+      // RFC 8707 §2.1: resource may be repeated; every other parameter once (RFC 9126 §2.1, RFC 6749 §3.1).
+      const { params, resources: resourceValues } = paramsAndResources(await parseFormPairs(ctx));
       const { client } = await authenticate(ctx, params, server);
       if (params.client_id !== undefined && params.client_id !== client.clientId) {
         throw invalidRequest('client_id differs from the authenticated client');
@@ -34,6 +35,7 @@ export const parEndpoint: Endpoint = {
         client,
         { redirectUri, ...(checked.state === undefined ? {} : { state: checked.state }) },
         checked,
+        resourceValues,
       );
       const requestUri = `${REQUEST_URI_PREFIX}${randomToken()}`;
       const pushed: Record<string, string> = { ...withoutAuth(params), client_id: client.clientId };
@@ -42,6 +44,7 @@ export const parEndpoint: Endpoint = {
         requestUri,
         clientId: client.clientId,
         params: pushed,
+        ...(resourceValues.length === 0 ? {} : { resources: resourceValues }),
         expiresAt: server.now() + lifetime * 1000,
       });
       ctx.status = 201;

@@ -31,5 +31,7 @@ export async function authorizationParameters(server: ServerContext, query: URLS
   if (record.clientId !== clientId && !flaws.has('par-not-client-bound')) {
     throw new OAuthError('invalid_request_uri', 'the request_uri was pushed by another client');
   }
-  return new URLSearchParams(record.params);
+  const pushed = new URLSearchParams(record.params);
+  for (const resource of record.resources ?? []) pushed.append('resource', resource);
+  return pushed;
 }

@@ -6,6 +6,8 @@
 import type { ServerContext } from '../context.ts';
 import { invalidGrant, invalidRequest } from '../oauth-error.ts';
 import { verifierMatches, VERIFIER_FORMAT } from '../pkce.ts';
+import { currentBinding } from '../http/dpop.ts';
+import { grantAudience } from '../http/resource.ts';
 import type { CodeRecord, Successors } from '../store/store.ts';
 import type { Grant } from './grant.ts';
 import {
@@ -38,6 +40,8 @@ export const authorizationCode: Grant = {
         throw invalidGrant('redirect_uri differs from the authorization request');
     }
     checkPkce(server, record, verifier);
+    // RFC 8707 §2.2: the token is for a resource of the authorization request (the one asked now, or its only one).
+    const audience = grantAudience(server, 'code', currentBinding().resource, record.resources);
 
     const { sub, scope, grantId, authTime } = record;
     // Minted first, saved with the code's consumption in one atomic step (Store Successors).
@@ -52,6 +56,8 @@ export const authorizationCode: Grant = {
         authTime,
         // The authorization request's scope, which the code's is (every token of it granted or the request refused).
         requestedScope: scope,
+        audience,
+        ...(record.resources === undefined ? {} : { resources: record.resources }),
         ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
         ...(record.sid === undefined ? {} : { sid: record.sid }),
         ...(record.claims === undefined ? {} : { claims: record.claims }),

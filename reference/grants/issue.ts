@@ -35,6 +35,13 @@ export interface Issuance {
    * asked for none. Equal to `scope`, the token-scope-omitted variant leaves the scope out (RFC 6749 §5.1).
    */
   requestedScope?: string;
+  /**
+   * RFC 8707 §2.2: the access token's audience as the grant decided it (http/resource.ts grantAudience; undefined: the
+   * default). Absent: the token request's resource, as the token endpoint bound it.
+   */
+  audience?: string | undefined;
+  /** RFC 8707 §2.1: the resources of the grant's authorization request, kept by its refresh tokens. */
+  resources?: string[];
 }
 
 /**
@@ -48,7 +55,8 @@ export async function issueTokens(
 ): Promise<TokenResponse> {
   const { client, sub, scope, grantId, act } = issuance;
   // RFC 9449 §6 (cnf.jkt) and RFC 8707 §2.2 (aud): set by the token endpoint for this request.
-  const { jkt, resource } = currentBinding();
+  const { jkt, resource: bound } = currentBinding();
+  const resource = Object.hasOwn(issuance, 'audience') ? issuance.audience : bound;
   const user = server.userBySub(sub);
   const access = await server.tokens.accessToken({
     client,
@@ -120,10 +128,7 @@ export async function issueUserTokens(
 }
 
 /** A new refresh token record for a grant; the caller saves or rotates it in. */
-export function newRefreshRecord(
-  server: ServerContext,
-  grant: { client: RegisteredClient; sub: string; scope: string; grantId: string; authTime: number },
-): RefreshRecord {
+export function newRefreshRecord(server: ServerContext, grant: RefreshGrant): RefreshRecord {
   // RFC 9449 §5: a public client's refresh token is bound to the DPoP key it was issued with.
   const { jkt } = currentBinding();
   return {
@@ -134,15 +139,26 @@ export function newRefreshRecord(
     sub: grant.sub,
     scope: grant.scope,
     authTime: grant.authTime,
+    ...(grant.resources === undefined ? {} : { resources: grant.resources }),
     expiresAt: server.now() + server.tokens.lifetimesFor(grant.client).refreshToken * 1000,
   };
 }
+
+/** What a refresh token of a grant is made from. */
+type RefreshGrant = {
+  client: RegisteredClient;
+  sub: string;
+  scope: string;
+  grantId: string;
+  authTime: number;
+  resources?: string[];
+};
 
 /** Issues a new refresh token of the grant: saved in the store (or put in `successors`) and added to the response. */
 export async function addRefreshToken(
   server: ServerContext,
   response: TokenResponse,
-  grant: { client: RegisteredClient; sub: string; scope: string; grantId: string; authTime: number },
+  grant: RefreshGrant,
   successors?: Successors,
 ): Promise<void> {
   const refresh = newRefreshRecord(server, grant);

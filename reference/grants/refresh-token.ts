@@ -10,6 +10,8 @@ import { grantScope, narrowScope } from '../scopes.ts';
 import type { RefreshRecord, StoredRefresh, Successors } from '../store/store.ts';
 import { randomToken } from '../tokens.ts';
 import { checkRefreshBinding } from '../http/dpop-refresh.ts';
+import { currentBinding } from '../http/dpop.ts';
+import { grantAudience } from '../http/resource.ts';
 import type { Grant } from './grant.ts';
 import {
   addRefreshToken,
@@ -43,6 +45,8 @@ export const refreshToken: Grant = {
       throw invalidGrant('the refresh token was issued to another client');
     }
     checkRefreshBinding(server, record);
+    // RFC 8707 §2.2: a refresh may narrow the audience to one of the grant's resources, never widen it.
+    const audience = grantAudience(server, 'refresh', currentBinding().resource, record.resources);
     const scope =
       params.scope === undefined
         ? record.scope
@@ -56,6 +60,7 @@ export const refreshToken: Grant = {
       scope: record.scope,
       grantId: record.grantId,
       authTime: record.authTime,
+      ...(record.resources === undefined ? {} : { resources: record.resources }),
     });
     // Minted first, saved with the rotation in one atomic step (Store Successors).
     const successors: Successors = {};
@@ -69,6 +74,7 @@ export const refreshToken: Grant = {
         authTime: record.authTime,
         // RFC 6749 §6: without a scope parameter the request asks for the grant's scope.
         requestedScope: params.scope ?? record.scope,
+        audience,
       },
       successors,
     );
@@ -138,7 +144,14 @@ async function rejectReplay(server: ServerContext, record: RefreshRecord): Promi
 /** The flaw refresh-replay-mints-valid: the replayed token's family revoked, and tokens of a new family issued. */
 async function mintAfterReplay(server: ServerContext, client: RegisteredClient, record: RefreshRecord) {
   await server.store.revokeGrant(record.grantId, grantRevocationUntil(server));
-  const grant = { client, sub: record.sub, scope: record.scope, grantId: randomToken(), authTime: record.authTime };
+  const grant = {
+    client,
+    sub: record.sub,
+    scope: record.scope,
+    grantId: randomToken(),
+    authTime: record.authTime,
+    ...(record.resources === undefined ? {} : { resources: record.resources }),
+  };
   const response = await issueTokens(server, grant);
   await addRefreshToken(server, response, grant);
   return response;

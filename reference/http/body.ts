@@ -27,6 +27,18 @@ export function paramsFromPairs(pairs: Iterable<[string, string]>): Params {
   return params;
 }
 
+/**
+ * The parameters of an authorization request (RFC 6749 §3.1: each once) and its `resource` values, the one parameter
+ * that may be repeated (RFC 8707 §2.1).
+ */
+export function paramsAndResources(pairs: Iterable<[string, string]>): { params: Params; resources: string[] } {
+  const all = [...pairs];
+  return {
+    params: paramsFromPairs(all.filter(([name]) => name !== 'resource')),
+    resources: all.filter(([name]) => name === 'resource').map(([, value]) => value),
+  };
+}
+
 export function parseQuery(querystring: string): Params {
   return paramsFromPairs(new URLSearchParams(querystring));
 }
@@ -43,6 +55,16 @@ export async function parseBody(ctx: Context, accept: readonly BodyEncoding[]): 
   }
   const text = await readText(ctx);
   return encoding === 'form' ? paramsFromPairs(new URLSearchParams(text)) : parseJsonParams(text);
+}
+
+/**
+ * A form body as its name/value pairs, repeated names kept (the one parameter that may repeat, RFC 8707's resource, is
+ * taken out by the caller; the rest go through paramsFromPairs), with the same size and UTF-8 limits.
+ */
+export async function parseFormPairs(ctx: Context): Promise<URLSearchParams> {
+  if (encodingOf(ctx.get('content-type')) !== 'form')
+    throw invalidRequest('the request body must be application/x-www-form-urlencoded');
+  return new URLSearchParams(await readText(ctx));
 }
 
 /**

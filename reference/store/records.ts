@@ -36,6 +36,7 @@ export const CODE_RECORD: z.ZodType<CodeRecord> = z.looseObject({
   authTime: z.number(),
   sid: z.string().optional(),
   claims: REQUESTED_CLAIMS.optional(),
+  resources: z.array(z.string()).optional(),
   expiresAt: z.number(),
 });
 
@@ -47,6 +48,7 @@ export const REFRESH_RECORD: z.ZodType<RefreshRecord> = z.looseObject({
   scope: z.string(),
   authTime: z.number(),
   jkt: z.string().optional(),
+  resources: z.array(z.string()).optional(),
   expiresAt: z.number(),
 });
 
@@ -79,6 +81,7 @@ export const INTERACTION_RECORD: z.ZodType<InteractionRecord> = z.looseObject({
   sessionId: z.string().optional(),
   claims: REQUESTED_CLAIMS.optional(),
   promptConsent: z.boolean().optional(),
+  resources: z.array(z.string()).optional(),
   expiresAt: z.number(),
 });
 
@@ -116,6 +119,7 @@ export const PUSHED_REQUEST_RECORD: z.ZodType<PushedRequestRecord> = z.looseObje
   requestUri: z.string(),
   clientId: z.string(),
   params: z.record(z.string(), z.string()),
+  resources: z.array(z.string()).optional(),
   expiresAt: z.number(),
 });
 

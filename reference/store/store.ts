@@ -56,6 +56,8 @@ export interface CodeRecord {
   sid?: string;
   /** The claims request parameter's claims (OIDC Core §5.5). */
   claims?: RequestedClaims;
+  /** RFC 8707 §2: the resources the authorization request named (absent: none); the token request picks one. */
+  resources?: string[];
   expiresAt: number;
 }
 
@@ -70,6 +72,8 @@ export interface RefreshRecord {
   authTime: number;
   /** RFC 9449 §5: a public client's token is bound to this DPoP key thumbprint. */
   jkt?: string;
+  /** RFC 8707 §2.2: the grant's resources (its code's); a refresh may narrow to one, never widen. */
+  resources?: string[];
   expiresAt: number;
 }
 
@@ -120,6 +124,8 @@ export interface InteractionRecord {
   claims?: RequestedClaims;
   /** prompt=consent (OIDC Core §3.1.2.1): a consent remembered earlier (variant remember-consent) is not used. */
   promptConsent?: boolean;
+  /** RFC 8707 §2: the resources the authorization request named (absent: none); the token request picks one. */
+  resources?: string[];
   expiresAt: number;
 }
 
@@ -178,6 +184,8 @@ export interface PushedRequestRecord {
   requestUri: string;
   clientId: string;
   params: Record<string, string>;
+  /** RFC 8707 §2: the resource parameters pushed (repeatable, so not among `params`). */
+  resources?: string[];
   expiresAt: number;
 }
 

@@ -4,6 +4,9 @@
  */
 import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 
+/** The reference the MCP scenarios run against: `serve --mcp --registration --cimd-allow-loopback`. */
+export const MCP_OPTIONS: ReferenceOptions = { mcp: true, registration: true, cimdAllowLoopback: true };
+
 export const OPT_IN: Readonly<Record<string, ReferenceOptions>> = {
   'par.required': { requirePushedAuthorizationRequests: true },
 };
@@ -11,4 +14,21 @@ export const OPT_IN: Readonly<Record<string, ReferenceOptions>> = {
 /** Flaws that show only on a reference with a setting on (the claimant skips without it). */
 export const FLAW_OPTIONS: Partial<Record<FlawName, ReferenceOptions>> = {
   'par-not-enforced': { requirePushedAuthorizationRequests: true },
+  // MCP (issue 44): `serve --mcp --registration --cimd-allow-loopback`; the claimants skip without it.
+  ...Object.fromEntries(
+    (
+      [
+        'as-metadata-text-plain',
+        'cimd-client-id-unchecked',
+        'cimd-redirect-unchecked',
+        'cimd-bad-document-accepted',
+        'resource-ignored-in-code-flow',
+        'prm-resource-mismatch',
+        'prm-challenge-without-metadata',
+        'rs-audience-unchecked',
+        'rs-query-token-accepted',
+        'registration-http-redirect-accepted',
+      ] satisfies FlawName[]
+    ).map((flaw) => [flaw, MCP_OPTIONS]),
+  ),
 };

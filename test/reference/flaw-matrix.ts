@@ -4,7 +4,7 @@
  * (clean-path.ts) fails exactly the checks the flaw names in DEVIATIONS, usually none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FlawName } from '../../reference/index.ts';
+import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 import { startReference, type ReferenceClient } from '../support/reference-client.ts';
 import { DEVIATIONS, failedCleanChecks } from './clean-path.ts';
 
@@ -16,10 +16,11 @@ export interface FlawProbe {
   flawed: unknown;
 }
 
-export function flawTests(probes: FlawProbe[]): void {
+/** `options`: what the clean server and every flawed one run with besides the legacy client (e.g. `mcp`). */
+export function flawTests(probes: FlawProbe[], options: ReferenceOptions = {}): void {
   let clean: ReferenceClient;
   beforeAll(async () => {
-    clean = await startReference({ legacyClient: true });
+    clean = await startReference({ legacyClient: true, ...options });
   });
   afterAll(() => clean.close());
 
@@ -35,7 +36,7 @@ export function flawTests(probes: FlawProbe[]): void {
     it('on: the behaviour it names changes, and nothing else', async () => {
       // A probe that sees the same with the flaw on as off could not show the flaw at all.
       expect(flawed, 'the flawed outcome differs from the clean one').not.toEqual(cleanOutcome);
-      const idp = await startReference({ legacyClient: true, flaws: [flaw] });
+      const idp = await startReference({ legacyClient: true, ...options, flaws: [flaw] });
       try {
         expect(await probe(idp)).toEqual(flawed);
         expect(await failedCleanChecks(idp)).toEqual(DEVIATIONS[flaw] ?? []);

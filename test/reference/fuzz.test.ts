@@ -79,6 +79,7 @@ const AUTHORIZATION_ERRORS = [
   'request_not_supported',
   'request_uri_not_supported',
   'registration_not_supported',
+  'invalid_target', // RFC 8707 §2: a resource the server does not know, or malformed
 ];
 /** RFC 6749 §5.2 / §4.1.2.1: error_description is %x20-21 / %x23-5B / %x5D-7E. */
 const DESCRIPTION = /^[\x20-\x21\x23-\x5B\x5D-\x7E]*$/;
