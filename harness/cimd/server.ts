@@ -43,6 +43,8 @@ export interface CimdPublisher {
 export interface CimdServer extends CimdPublisher {
   /** Publishes the role's document (its client_id the URL, redirect_uris [redirectUri]); returns the URL. */
   publishRole(role: ClientRole, redirectUri: string): string;
+  /** The listener's own address (http://HOST:PORT), which baseUrl reaches through the user's tunnel or proxy. */
+  readonly listenUrl: string;
   /** Every URL served so far (the report's record). */
   readonly urls: readonly string[];
   /** The run has ended: every document is gone (404 from now on). */
@@ -100,7 +102,8 @@ export async function startCimdServer(options: CimdServerOptions = {}): Promise<
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const baseUrl = (options.baseUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  const listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const baseUrl = (options.baseUrl ?? listenUrl).replace(/\/+$/, '');
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   /** A request's path: under the base URL's path, or under the root (a proxy that strips the base path). */
   function lookup(path: string): Served | undefined {
@@ -131,6 +134,7 @@ export async function startCimdServer(options: CimdServerOptions = {}): Promise<
   };
   return {
     baseUrl,
+    listenUrl,
     publish,
     publishRole: (role, redirectUri) =>
       publish((url) => cimdDocument(url, role, redirectUri), { name: `${role}.json` }),

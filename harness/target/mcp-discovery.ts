@@ -176,7 +176,7 @@ export async function discoverFromMcpUrl(resourceUrl: string, options: McpDiscov
   if (!prm)
     throw new McpDiscoveryError(
       'the protected resource metadata',
-      `${problems.join('; ')}${named === undefined ? ' (the 401 named no resource_metadata: the well-known URLs)' : ''}`,
+      problems.join('; ') + (named === undefined ? ' (the 401 named no resource_metadata: the well-known URLs)' : ''),
     );
   const servers = prm.authorization_servers;
   const issuer = Array.isArray(servers) ? servers[0] : undefined;
