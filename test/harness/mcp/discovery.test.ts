@@ -9,7 +9,7 @@ import {
 } from '../../../harness/target/mcp-discovery.ts';
 
 describe("MCP's probe orders", () => {
-  it('authorization server metadata: for an issuer with a path, RFC 8414 insertion, OIDC insertion, OIDC appending', () => {
+  it('AS metadata: for an issuer with a path, RFC 8414 insertion, OIDC insertion, OIDC appending', () => {
     expect(authorizationServerMetadataUrls('https://auth.example.com/tenant1')).toEqual([
       'https://auth.example.com/.well-known/oauth-authorization-server/tenant1',
       'https://auth.example.com/.well-known/openid-configuration/tenant1',

@@ -59,7 +59,7 @@ describe('--profile and --user', () => {
 });
 
 describe('run --target <MCP server URL> --profile mcp', () => {
-  it('builds the config in memory and judges mcp.metadata-discovery; the cimd scenarios skip with the reason', async () => {
+  it('builds the config in memory, judges mcp.metadata-discovery; the cimd scenarios skip, saying why', async () => {
     const user = reference.context.users[0];
     if (!user) throw new Error('the reference has no user');
     const loaded = await loadMcpTarget(mcpUrl, {
