@@ -37,7 +37,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   },
   registration: {
     holds: 'dynamic client registration, as a client and for the run',
-    imports: ['model', 'config', 'redact', 'http', 'cimd', 'target'],
+    imports: ['model', 'config', 'redact', 'http', 'target'],
   },
   flows: {
     holds: 'the flows scenarios start from: code, device, PAR, JWT validation, hooks',
