@@ -2,9 +2,10 @@
  * The run's Client ID Metadata Documents (harness/cimd/): whether the run opens a listener, and which of its clients
  * are identified by a document instead of an RFC 7591 registration. A listener opens when the config has a `cimd`
  * section, or for a loopback target (which can fetch from 127.0.0.1) under an MCP profile or advertising
- * `client_id_metadata_document_supported`. The public code-flow role becomes a CIMD client when registration is on
- * (--register, or an MCP profile), the authorization server advertises support and a listener exists; every other role
- * is registered by RFC 7591 as before.
+ * `client_id_metadata_document_supported` (MCP 2025-06-18, which knows no documents, aside). The public code-flow
+ * role becomes a CIMD client when registration is on (--register, or an MCP profile), the authorization server
+ * advertises support and a listener exists, except under MCP 2025-06-18; every other role is registered by RFC 7591
+ * as before.
  */
 import type { ClientEntry, TargetConfig } from '../config/schema.ts';
 import { CIMD_ROLES, roleRedirectUri } from '../cimd/documents.ts';
@@ -33,7 +34,8 @@ export async function openRunCimd(
       ...(config.cimd.baseUrl ? { baseUrl: config.cimd.baseUrl } : {}),
     });
   const loopback = LOOPBACK_HOSTS.has(new URL(config.issuer).hostname);
-  if (loopback && (profile.startsWith('mcp-') || advertisesCimd(target))) return startCimdServer();
+  const mcpWithCimd = profile.startsWith('mcp-') && profile !== 'mcp-2025-06-18';
+  if (loopback && (mcpWithCimd || advertisesCimd(target))) return startCimdServer();
   return undefined;
 }
 
@@ -46,9 +48,11 @@ export async function cimdClients(
   target: Target,
   cimd: CimdServer | undefined,
   needed: Iterable<ClientRole>,
+  profile: ProfileName,
 ): Promise<Map<ClientRole, ClientEntry>> {
   const out = new Map<ClientRole, ClientEntry>();
-  if (!cimd || !advertisesCimd(target)) return out;
+  // Revision 2025-06-18 knows no metadata documents: its clients register by RFC 7591.
+  if (!cimd || !advertisesCimd(target) || profile === 'mcp-2025-06-18') return out;
   const roles = rolesToRegister(config, needed).filter((role) => CIMD_ROLES.includes(role));
   if (!roles.length) return out;
   const loopback = `http://127.0.0.1:${await unusedLoopbackPort()}`;

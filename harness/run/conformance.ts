@@ -65,7 +65,7 @@ async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
   let registration: RegistrationSummary | undefined;
   let session: Awaited<ReturnType<typeof registerClients>>;
   try {
-    const byDocument = await cimdClients(config, target, cimd, needed);
+    const byDocument = await cimdClients(config, target, cimd, needed, plan.profile);
     if (byDocument.size)
       plan.registrationLog?.(
         `registration: ${[...byDocument.keys()].join(', ')} identified by Client ID Metadata Documents at ` +
