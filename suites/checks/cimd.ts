@@ -38,6 +38,9 @@ export const CIMD_ABORT = {
 
 /** The run's document listener, or a skip naming the missing premise. */
 export function cimdPremise(ctx: ScenarioContext): CimdPublisher {
+  // The profile counts CIMD nowhere there (harness/model/requirements.ts profileCounts): its sentences are not judged.
+  if (ctx.profile === 'mcp-2025-06-18')
+    return ctx.skip('MCP revision 2025-06-18 has no Client ID Metadata Documents (they come with 2025-11-25)');
   if (ctx.target.discovery?.client_id_metadata_document_supported !== true)
     return ctx.skip(
       'the authorization server does not advertise client_id_metadata_document_supported (CIMD §5): it does not ' +
