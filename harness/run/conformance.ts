@@ -64,8 +64,14 @@ async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
   let outcome: RunOutcome;
   let registration: RegistrationSummary | undefined;
   let session: Awaited<ReturnType<typeof registerClients>>;
+  const documentNotices: string[] = [];
   try {
     const byDocument = await cimdClients(config, target, cimd, needed, plan.profile);
+    for (const [role, entry] of byDocument)
+      documentNotices.push(
+        `the ${role} client was identified by a Client ID Metadata Document of the harness's, ${entry.clientId} ` +
+          '(served during the run only)',
+      );
     if (byDocument.size)
       plan.registrationLog?.(
         `registration: ${[...byDocument.keys()].join(', ')} identified by Client ID Metadata Documents at ` +
@@ -114,6 +120,7 @@ async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
     ),
     ...(outage ? [outageNotice(outage)] : []),
     ...(plan.notices ?? []),
+    ...documentNotices,
     ...shortSecretWarnings(config),
     ...(target.discoveryNotices ?? []),
     ...outcome.notices,

@@ -43,8 +43,8 @@ export function cimdPremise(ctx: ScenarioContext): CimdPublisher {
     return ctx.skip('MCP revision 2025-06-18 has no Client ID Metadata Documents (they come with 2025-11-25)');
   if (ctx.target.discovery?.client_id_metadata_document_supported !== true)
     return ctx.skip(
-      'the authorization server does not advertise client_id_metadata_document_supported (CIMD §5): it does not ' +
-        'take Client ID Metadata Document URLs as client_id',
+      'the target does not advertise client_id_metadata_document_supported (CIMD §5): it does not take Client ID ' +
+        'Metadata Document URLs as client_id',
     );
   if (!ctx.cimd)
     return ctx.skip(
