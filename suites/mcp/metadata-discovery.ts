@@ -80,8 +80,8 @@ export default defineScenario({
   async run(ctx) {
     if (!ctx.resource)
       return ctx.skip(
-        'no protected resource: the run did not start from an MCP server URL (--profile mcp) and the config names ' +
-          'no "resource"',
+        'the target does not advertise a protected resource to start from: the run did not start from an MCP ' +
+          'server URL (--profile mcp) and the config names no "resource"',
       );
     const issuer = ctx.target.issuer;
     const probes = authorizationServerMetadataUrls(issuer);
