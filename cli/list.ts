@@ -1,6 +1,6 @@
 /** `idp-conformance list`: the scenarios with their id, title, requirements and severity. */
 import { patternList } from '../harness/run/glob.ts';
-import { PROFILES, type RequirementRow, requirementRows, resolveLevel } from '../harness/model/requirements.ts';
+import { type RequirementRow, requirementRows, resolveLevel } from '../harness/model/requirements.ts';
 import type { ProfileName } from '../harness/model/results.ts';
 import { selectScenarios } from '../harness/run/selection.ts';
 import type { Scenario } from '../harness/scenario/scenario.ts';
@@ -9,7 +9,6 @@ import { type Command, UsageError, parseOptions } from './command.ts';
 import { count, patternHints } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
 import { profileOption } from './mcp-target.ts';
-import { isOneOf } from '../protocol/guards.ts';
 
 const USAGE = `Usage: idp-conformance list [options]
 

@@ -8,6 +8,7 @@ import { ConfigError } from '../harness/model/failures.ts';
 import type { ProfileName } from '../harness/model/results.ts';
 import { PROFILES } from '../harness/model/requirements.ts';
 import { Redactor } from '../harness/redact/redact.ts';
+import { discoveryUrlOf, rfc8414UrlsOf } from '../harness/target/discovery.ts';
 import {
   type McpDiscovery,
   McpDiscoveryError,
@@ -71,8 +72,12 @@ export async function loadMcpTarget(
     if (error instanceof McpDiscoveryError) throw new ConfigError([error.message], `--target ${url}`);
     throw error;
   }
+  // Where the run's own discovery (resolveTarget) would not look, it is told (OIDC Discovery with path insertion).
+  const { issuer } = discovery;
+  const looked = [discoveryUrlOf({ issuer }), ...rfc8414UrlsOf(issuer)];
   const config = validateConfig({
-    issuer: discovery.issuer,
+    issuer,
+    ...(looked.includes(discovery.asMetadataUrl) ? {} : { discoveryUrl: discovery.asMetadataUrl }),
     resource: { url: discovery.resourceUrl, metadataUrl: discovery.metadataUrl },
     registration: { enabled: true },
     ...(options.user ? { user: options.user } : {}),

@@ -3,6 +3,7 @@ import { type Server, createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.ts';
 import { closedPort } from '../support/ports.ts';
+import { loadMcpTarget } from '../../cli/mcp-target.ts';
 
 let server: Server;
 let origin = '';
@@ -47,5 +48,33 @@ describe('run under an MCP profile', () => {
     const { code, stdout } = await cli('list', '--profile', 'mcp', '--only', 'cimd.*');
     expect(code).toBe(0);
     expect(stdout).toMatch(/4 scenarios \(profile mcp-2026-07-28\)/);
+  });
+});
+
+describe('loadMcpTarget', () => {
+  it('names discoveryUrl where the run would not look (OIDC Discovery with path insertion)', async () => {
+    let at = '';
+    const stub = createServer((req, res) => {
+      req.resume();
+      const routes: Record<string, [number, string]> = {
+        'POST /mcp': [401, ''],
+        'GET /.well-known/oauth-protected-resource/mcp': [200, JSON.stringify({ authorization_servers: [`${at}/t1`] })],
+        'GET /.well-known/openid-configuration/t1': [200, JSON.stringify({ issuer: `${at}/t1` })],
+      };
+      const [status, body] = routes[`${req.method} ${req.url}`] ?? [404, ''];
+      res.writeHead(status, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="mcp"' });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    const address = stub.address();
+    at = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    try {
+      const loaded = await loadMcpTarget(`${at}/mcp`, { profile: 'mcp-2026-07-28' });
+      expect(loaded.config.issuer).toBe(`${at}/t1`);
+      expect(loaded.config.discoveryUrl).toBe(`${at}/.well-known/openid-configuration/t1`);
+      expect(loaded.config.user).toBeUndefined();
+    } finally {
+      await new Promise<void>((resolve) => stub.close(() => resolve()));
+    }
   });
 });
