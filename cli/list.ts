@@ -1,6 +1,6 @@
 /** `idp-conformance list`: the scenarios with their id, title, requirements and severity. */
 import { patternList } from '../harness/run/glob.ts';
-import { PROFILES, type RequirementRow, requirementRows, resolveLevel } from '../harness/model/requirements.ts';
+import { type RequirementRow, requirementRows, resolveLevel } from '../harness/model/requirements.ts';
 import type { ProfileName } from '../harness/model/results.ts';
 import { selectScenarios } from '../harness/run/selection.ts';
 import type { Scenario } from '../harness/scenario/scenario.ts';
@@ -8,7 +8,7 @@ import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
 import { count, patternHints } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
-import { isOneOf } from '../protocol/guards.ts';
+import { profileOption } from './mcp-target.ts';
 
 const USAGE = `Usage: idp-conformance list [options]
 
@@ -16,7 +16,8 @@ Lists the scenarios: id, severity, level in the profile, requirements and title.
 
 Options:
   --only GLOB         only these ids, e.g. 'pkce.*' (comma-separated, repeatable)
-  --profile spec|rfc|fapi2  the profile whose levels to show (default spec)
+  --profile NAME      the profile whose levels to show: spec (default), rfc, fapi2,
+                      mcp-2025-06-18, mcp-2025-11-25, mcp-2026-07-28, or mcp (the newest)
   --scenarios GLOB    include your own scenario files (repeatable)
   --requirements      the requirement audit table: one row per (scenario, requirement) with the
                       party the cited sentence binds and its level, and whether it counts in the profile
@@ -39,9 +40,7 @@ export const listCommand: Command = {
       console.log(USAGE);
       return 0;
     }
-    const profile = v.profile;
-    if (!isOneOf(PROFILES, profile))
-      throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
+    const profile = profileOption(v.profile) ?? 'spec';
     const all = mergeScenarios(BUILT_IN_SCENARIOS, await loadScenarioFiles(patternList(v.scenarios)));
     const only = patternList(v.only);
     const hints = patternHints(

@@ -1,6 +1,7 @@
 /** The command line: dispatches `idp-conformance <command>` to its module. */
 import { PACKAGE } from '../harness/run/package-info.ts';
 import { UsageError, type Command } from './command.ts';
+import { cimdDocumentsCommand } from './cimd-documents.ts';
 import { initCommand } from './init.ts';
 import { listCommand } from './list.ts';
 import { mergeReportsCommand } from './merge-reports.ts';
@@ -13,6 +14,7 @@ const COMMANDS: Record<string, Command> = {
   init: initCommand,
   serve: serveCommand,
   'merge-reports': mergeReportsCommand,
+  'cimd-documents': cimdDocumentsCommand,
 };
 
 function usage(): string {

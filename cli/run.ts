@@ -11,7 +11,6 @@ import {
 import { stoppedRunReport } from '../harness/run/conformance.ts';
 import { ConfigError, HarnessError, TargetUnreachableError, describeError } from '../harness/model/failures.ts';
 import { patternList } from '../harness/run/glob.ts';
-import { PROFILES } from '../harness/model/requirements.ts';
 import type { Report } from '../harness/model/results.ts';
 import { type RunSettings, randomSeed } from '../harness/run/plan.ts';
 import { parseShard, type Shard } from '../harness/run/shard.ts';
@@ -27,6 +26,7 @@ import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
 import { clientlessNotice, count, needsLegacyClient, patternHints, renamedFlawHint } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
 import { parseVariants } from './serve.ts';
+import { NEWEST_MCP_PROFILE, isMcpProfile, loadMcpTarget, profileOption, userOption } from './mcp-target.ts';
 
 const USAGE = `Usage: idp-conformance run [options]
        npm run conformance -- [options]
@@ -37,13 +37,21 @@ and runs against it.
 Options:
   --target FILE|URL     a target config file (see \`idp-conformance init\`), or an issuer URL
                         (then only discovery-level scenarios apply; the rest are skipped);
+                        under an MCP profile a URL is the MCP server's endpoint (e.g.
+                        https://mcp.example/mcp): the harness finds its authorization server as an
+                        MCP client does (401 challenge, RFC 9728 metadata, the AS metadata in MCP's
+                        probe order) and registers its clients (CIMD where offered, else RFC 7591);
                         repeat it for several targets: reports per target in DIR/<name>/ and
                         an index in DIR/index.html
+  --user NAME:PASSWORD  the test user (overrides the config's "user"; with --target URL the only
+                        way to name one)
   --only GLOB           run only these scenario ids, e.g. 'pkce.*' (comma-separated, repeatable)
   --skip GLOB           leave these out (comma-separated, repeatable)
-  --profile spec|rfc|fapi2
+  --profile spec|rfc|fapi2|mcp-2025-06-18|mcp-2025-11-25|mcp-2026-07-28|mcp
                         which documents count (default spec: SPEC plus the RFCs and OIDC;
-                        fapi2: the FAPI 2.0 Security Profile's server requirements alone)
+                        fapi2: the FAPI 2.0 Security Profile's server requirements alone;
+                        mcp-REVISION: that MCP revision's authorization sentences with the RFCs
+                        and OIDC, and the run registers its clients; mcp: the newest revision)
   --report DIR          where reports go (default ./conformance-report)
   --format LIST         json,junit,html,md,sarif (default json,junit,html,md; sarif is
                         SARIF 2.1.0 for GitHub code scanning, written as report.sarif)
@@ -74,13 +82,18 @@ Options:
 
 Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (errors outnumber
 the judged results, or every scenario that needs a login errored: a line says so), 2 usage or
-config error, 3 target unreachable (discovery, or 5 requests in a row unanswered mid-run) or
+config error (also an MCP server URL whose discovery broke off: the message names the step),
+3 target unreachable (discovery, or 5 requests in a row unanswered mid-run) or
 --max-run-ms reached: the run stopped before judging every scenario.`;
 
 /** --max-run-ms's default: a whole catalog against a slow real IdP takes a few minutes. */
 export const DEFAULT_MAX_RUN_MS = 600_000;
 
-type Loaded = Pick<LoadedTarget, 'config' | 'location'> & { source: Report['target']['source'] };
+type Loaded = Pick<LoadedTarget, 'config' | 'location'> & {
+  source: Report['target']['source'];
+  /** Lines for the console and the report's notices (an MCP server's discovery). */
+  notices?: readonly string[];
+};
 
 /** The command line, checked: the run settings (the same for every target), and what only the command uses. */
 interface CommandLine {
@@ -89,8 +102,23 @@ interface CommandLine {
   formats: ReportFormat[] | undefined;
   /** An earlier report.json to compare with (--baseline), and its path. */
   baseline: { report: ReturnType<typeof parseBaseline>; path: string } | undefined;
-  /** --register: registration.enabled for every target. */
+  /** --register: registration.enabled for every target (an MCP profile implies it). */
   register: boolean;
+  /** --user: the config's user for every target. */
+  user: TargetConfig['user'];
+}
+
+/** One --target as a loaded config: an MCP server's URL under an MCP profile, else a file or an issuer URL. */
+async function loadOne(target: string, o: CommandLine): Promise<Loaded> {
+  if (isMcpProfile(o.settings.profile) && /^https?:\/\//i.test(target)) {
+    const mcp = await loadMcpTarget(target, {
+      profile: o.settings.profile ?? NEWEST_MCP_PROFILE,
+      ...(o.user ? { user: o.user } : {}),
+    });
+    return { config: mcp.config, source: mcp.source, location: mcp.location, notices: [mcp.line] };
+  }
+  const loaded = await loadTarget(target);
+  return o.user ? { ...loaded, config: { ...loaded.config, user: o.user } } : loaded;
 }
 
 /** The config with registration on (--register), keeping the config's own registration settings. */
@@ -109,6 +137,7 @@ async function runTarget(
   const registering = loaded.config.registration?.enabled === true;
   const plan = planConformance(loaded, {
     ...o.settings,
+    ...(loaded.notices ? { notices: loaded.notices } : {}),
     reportDir,
     onResult: (r) => out.result(r),
     registrationLog: (line) => out.line(line),
@@ -131,8 +160,9 @@ async function runTarget(
   if (plan.plantedFlaws.length)
     out.line(`!! planted flaws on in the embedded reference: ${plan.plantedFlaws.join(', ')}`);
   for (const warning of shortSecretWarnings(loaded.config)) out.line(`!! ${warning}`);
+  for (const line of loaded.notices ?? []) out.line(`idp-conformance: ${line}`);
   const notice =
-    loaded.source !== 'issuer-url'
+    loaded.source !== 'issuer-url' || loaded.config.user
       ? ''
       : registering
         ? 'clients are registered at the IdP for this run; an issuer URL gives no user, so the scenarios that need a ' +
@@ -225,8 +255,12 @@ async function runSeveral(targets: readonly string[], reportDir: string, o: Comm
   const loadedAll: Loaded[] = [];
   for (const target of targets) {
     try {
-      loadedAll.push(await loadTarget(target));
+      loadedAll.push(await loadOne(target, o));
     } catch (error) {
+      if (error instanceof TargetUnreachableError) {
+        console.error(`idp-conformance run: ${target}: the target is unreachable: ${error.message}`);
+        return 3;
+      }
       if (!(error instanceof ConfigError)) throw error;
       console.error(`idp-conformance run: ${target}: ${error.message}`);
       return 2;
@@ -272,6 +306,7 @@ export const runCommand: Command = {
       flaw: { type: 'string', multiple: true, default: [] },
       variant: { type: 'string', multiple: true, default: [] },
       register: { type: 'boolean' },
+      user: { type: 'string' },
       'oauth-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     });
@@ -279,9 +314,8 @@ export const runCommand: Command = {
       console.log(USAGE);
       return 0;
     }
-    const profile = v.profile === undefined ? undefined : PROFILES.find((p) => p === v.profile);
-    if (v.profile !== undefined && !profile)
-      throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, not "${v.profile}"`);
+    const profile = profileOption(v.profile);
+    const user = userOption(v.user);
     const failOn = failOnOption(v['fail-on']);
     const seed = integer('seed', v.seed, 0);
     const runs = integer('runs', v.runs, 1);
@@ -354,7 +388,9 @@ export const runCommand: Command = {
       failOn,
       formats: chosenFormats,
       baseline,
-      register: v.register === true,
+      // An MCP profile registers its clients (CIMD where offered, else RFC 7591) without --register.
+      register: v.register === true || (isMcpProfile(profile) && v.target.length > 0),
+      user,
     };
     const targets = v.target;
     if (targets.length > 1) return runSeveral(targets, resolve(v.report), settings);
@@ -362,7 +398,7 @@ export const runCommand: Command = {
     let loaded: Loaded;
     let embedded: EmbeddedReference | undefined;
     try {
-      if (targets[0] !== undefined) loaded = await loadTarget(targets[0]);
+      if (targets[0] !== undefined) loaded = await loadOne(targets[0], settings);
       else {
         const legacyClient = needsLegacyClient(v.flaw, scenarios);
         if (legacyClient) console.log('idp-conformance: the legacy client is seeded for the planted flaw');
@@ -372,9 +408,15 @@ export const runCommand: Command = {
           ...(legacyClient ? { legacyClient } : {}),
           ...(v['oauth-only'] ? { oauthOnly: true } : {}),
         });
-        loaded = { config: validateConfig(embedded.target), source: 'embedded', location: embedded.issuer };
+        const config = validateConfig(embedded.target);
+        loaded = { config: user ? { ...config, user } : config, source: 'embedded', location: embedded.issuer };
       }
     } catch (error) {
+      if (error instanceof TargetUnreachableError) {
+        // An MCP server's URL that does not answer: as an unreachable issuer.
+        console.error(`idp-conformance run: the target is unreachable: ${error.message}`);
+        return 3;
+      }
       if (!(error instanceof ConfigError)) throw error;
       console.error(`idp-conformance run: ${error.message}`);
       return 2;

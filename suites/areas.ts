@@ -37,6 +37,8 @@ export const AREA_ORDER = [
   'dpop',
   'mixup',
   'resource',
+  'mcp',
+  'cimd',
   'entropy',
   'headers',
   'race',

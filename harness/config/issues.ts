@@ -19,6 +19,7 @@ export const EXAMPLES: Record<string, string> = {
   endpoint: '"https://idp.example/register"',
   resourceUrl: '"https://mcp.example/mcp"',
   resourceMetadataUrl: '"https://mcp.example/.well-known/oauth-protected-resource/mcp"',
+  cimdBaseUrl: '"https://cimd.example/idp-conformance"',
 };
 
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -111,6 +111,28 @@ export const targetConfigSchema = z
       })
       .optional()
       .describe('A protected resource the authorization server issues tokens for (an MCP server, RFC 9728).'),
+    cimd: z
+      .strictObject({
+        baseUrl: httpUrl('cimdBaseUrl')
+          .optional()
+          .describe(
+            "The public URL the harness's Client ID Metadata Documents are served under (a tunnel or proxy to the " +
+              "listener; https for a remote authorization server). Default: the listener's own http://HOST:PORT.",
+          ),
+        listen: z
+          .strictObject({
+            host: z.string().min(1).default('127.0.0.1').describe('The address the listener binds.'),
+            port: z.int().min(0).max(65535).default(0).describe('Its port (0: any free port).'),
+          })
+          .optional()
+          .describe('Where the document listener listens (default 127.0.0.1, a free port).'),
+      })
+      .optional()
+      .describe(
+        "The harness's own Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): served " +
+          'during the run, one per role, at a fresh random path. Without this section they are served only to a ' +
+          'loopback target (127.0.0.1, a free port).',
+      ),
     browser: z
       .strictObject({
         framingHost: z

@@ -88,6 +88,7 @@ function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBro
     hooks: scenarioHooks(scope),
     ...(config.registration?.initialAccessToken ? { initialAccessToken: config.registration.initialAccessToken } : {}),
     ...(config.resource ? { resource: config.resource } : {}),
+    ...(input.run.cimd ? { cimd: input.run.cimd } : {}),
     get browser() {
       return browser();
     },

@@ -5,6 +5,7 @@
  * keeps (ContextState).
  */
 import type { BrowserContext } from 'playwright-core';
+import type { CimdPublisher } from '../cimd/server.ts';
 import type { Client, TargetConfig } from '../config/load.ts';
 import type { OriginPolicy } from '../http/origin.ts';
 import type { TargetTraffic } from '../http/traffic.ts';
@@ -121,6 +122,8 @@ export interface LiveRun {
   screenshots: ScreenshotStore;
   /** The run's traffic to the target: an outage mid-run becomes one finding (harness/http/traffic.ts). */
   traffic: TargetTraffic;
+  /** The run's Client ID Metadata Document listener (harness/cimd/), when the run has one: ctx.cimd. */
+  cimd?: CimdPublisher | undefined;
 }
 
 /** A browser context opened on first use (again after a failed opening) and closed with the run. */

@@ -13,6 +13,9 @@ import { resolveTarget } from '../target/discovery.ts';
 import { registerClients } from '../registration/session.ts';
 import type { RegistrationSummary } from '../model/results.ts';
 import { RunStop } from '../http/traffic.ts';
+import type { TargetConfig } from '../config/schema.ts';
+import type { Target } from '../target/target.ts';
+import { cimdClients, openRunCimd } from './cimd.ts';
 import { assessVerdict } from './verdict.ts';
 
 export const TOOL = { name: PACKAGE.name, version: PACKAGE.version } as const;
@@ -57,29 +60,56 @@ async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
     ...(s.requires?.roles ?? []),
     ...(s.requires?.optionalRoles ?? []),
   ]);
-  const session = await registerClients({
-    config,
-    target,
-    redactor,
-    needed,
-    log: plan.registrationLog,
-    guardSignals: plan.guardSignals,
-    requestTimeoutMs: plan.requestTimeoutMs,
-    fetch: plan.fetch,
-  });
+  const cimd = await openRunCimd(config, target, plan.profile);
   let outcome: RunOutcome;
   let registration: RegistrationSummary | undefined;
+  let session: Awaited<ReturnType<typeof registerClients>>;
+  const documentNotices: string[] = [];
   try {
-    const registered = session && {
-      config: session.withClients(config),
-      roles: session.registeredRoles,
-      refused: session.refused,
-      guessedScopes: session.guessedScopes,
-    };
-    outcome = await runScenarios(plan, target, registered, stop);
+    const byDocument = await cimdClients(config, target, cimd, needed, plan.profile);
+    for (const [role, entry] of byDocument)
+      documentNotices.push(
+        `the ${role} client was identified by a Client ID Metadata Document of the harness's, ${entry.clientId} ` +
+          '(served during the run only)',
+      );
+    if (byDocument.size)
+      plan.registrationLog?.(
+        `registration: ${[...byDocument.keys()].join(', ')} identified by Client ID Metadata Documents at ` +
+          `${cimd?.baseUrl} (draft-ietf-oauth-client-id-metadata-document)`,
+      );
+    const withDocuments: TargetConfig = byDocument.size
+      ? { ...config, clients: { ...config.clients, ...Object.fromEntries(byDocument) } }
+      : config;
+    session = (await skipsRegistration(plan, target, byDocument.size))
+      ? undefined
+      : await registerClients({
+          config: withDocuments,
+          target,
+          redactor,
+          needed,
+          log: plan.registrationLog,
+          guardSignals: plan.guardSignals,
+          requestTimeoutMs: plan.requestTimeoutMs,
+          fetch: plan.fetch,
+        });
+    try {
+      const registered =
+        session || byDocument.size
+          ? {
+              config: session ? session.withClients(withDocuments) : withDocuments,
+              roles: [...(session?.registeredRoles ?? []), ...byDocument.keys()],
+              refused: session?.refused ?? new Map(),
+              guessedScopes: new Set([...(session?.guessedScopes ?? []), ...byDocument.keys()]),
+            }
+          : undefined;
+      outcome = await runScenarios(plan, target, registered, stop, cimd);
+    } finally {
+      // Whatever ended the scenarios (their end, a failure, a timeout): the registered clients are deleted.
+      registration = await session?.summary();
+    }
   } finally {
-    // Whatever ended the scenarios (their end, a failure, a timeout): the registered clients are deleted.
-    registration = await session?.summary();
+    // The documents are served during the run only.
+    await cimd?.close();
   }
   const outage = outageOf(outcome);
   const notices = [
@@ -89,6 +119,8 @@ async function runStoppable(plan: RunPlan, stop: RunStop): Promise<Report> {
         "in the IdP's administration",
     ),
     ...(outage ? [outageNotice(outage)] : []),
+    ...(plan.notices ?? []),
+    ...documentNotices,
     ...shortSecretWarnings(config),
     ...(target.discoveryNotices ?? []),
     ...outcome.notices,
@@ -192,4 +224,20 @@ export function stoppedRunReport(options: {
     notices: [`the run stopped before judging the target: ${options.reason}`],
     verdict: { judged: false, reason: `the run stopped before judging the target: ${options.reason}` },
   };
+}
+
+/**
+ * An MCP profile turns registration on by itself; at an authorization server without a registration endpoint it
+ * registers nothing then (the documents, if any, and the config's clients are the run's), where --register would stop
+ * the run with a config error naming registration.endpoint.
+ */
+async function skipsRegistration(plan: RunPlan, target: Target, byDocument: number): Promise<boolean> {
+  const { config } = plan;
+  if (!plan.profile.startsWith('mcp-') || !config.registration?.enabled) return false;
+  if (config.registration.endpoint || target.endpoints.registration) return false;
+  plan.registrationLog?.(
+    'registration: the authorization server advertises no registration_endpoint (RFC 7591); ' +
+      (byDocument ? 'only the clients identified by documents are used' : 'no client is registered'),
+  );
+  return true;
 }

@@ -51,6 +51,8 @@ export interface RunSettings {
   maxRunMs?: number;
   /** Planted flaws the target runs with (the embedded reference's --flaw): every report names them. */
   plantedFlaws?: readonly string[];
+  /** Lines for the report's notices, e.g. what an MCP run found before discovery (cli/mcp-target.ts). */
+  notices?: readonly string[];
   /** The scenarios (the library's default: the built-in catalog; the harness never imports suites/). */
   scenarios?: readonly Scenario[];
   /** Also run these (e.g. your own scenarios next to the built-in ones). */
@@ -92,6 +94,8 @@ export interface RunPlan extends ScenarioPlan {
   readonly concurrency: number;
   readonly maxRunMs: number | undefined;
   readonly plantedFlaws: readonly string[];
+  /** Lines for the report's notices given by the caller (RunSettings.notices). */
+  readonly notices?: readonly string[];
   /** A handle, not data: it learns the run's tokens as it sees them (left unfrozen). */
   readonly redactor: Redactor;
   readonly links: LinkOptions | undefined;
@@ -159,6 +163,7 @@ export function planRun(
     requestTimeoutMs: input.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs,
     maxRunMs: input.maxRunMs,
     plantedFlaws: [...(input.plantedFlaws ?? [])],
+    ...(input.notices?.length ? { notices: [...input.notices] } : {}),
     redactor: input.redactor ?? new Redactor([...configSecrets(config), ...(input.secrets ?? [])]),
     loginDriver: input.loginDriver ?? defaultLoginDriver,
     links: input.links && { ...input.links },

@@ -5,6 +5,7 @@
  * (scenario/status.ts), the result redacted.
  * It is handed its scenarios; it never imports suites/.
  */
+import type { CimdPublisher } from '../cimd/server.ts';
 import { createContext } from '../context/context.ts';
 import { PROPERTY_BUDGET_SHARE } from '../context/property.ts';
 import { CheckFailure, HarnessError } from '../model/failures.ts';
@@ -243,8 +244,9 @@ export async function runScenarios(
   target: Target,
   registered?: Registered,
   stop?: RunStop,
+  cimd?: CimdPublisher,
 ): Promise<RunOutcome> {
-  const live = openRun(before, stop);
+  const live = openRun(before, stop, cimd);
   const guessed = planTarget(before, { target, registered });
   const kind = await settleKind(runOf(guessed, live));
   const plan = kind ? planTarget(before, { target, registered, kind }) : guessed;

@@ -3,6 +3,7 @@
  * the plan (plan.ts: the target, its clients, the settings) with the live handles made once (openRun: browser, login
  * session, screenshot store, traffic), which every scenario's context is built from (ContextInput.run).
  */
+import type { CimdPublisher } from '../cimd/server.ts';
 import type { BrowserContext } from 'playwright-core';
 import { BrowserPageMemory } from '../login/auto.ts';
 import { BrowserHost } from '../login/chromium.ts';
@@ -69,9 +70,10 @@ function lazyContext(browser: BrowserHost): LazyContext {
 }
 
 /** The run's browser, session, store and traffic, made once for the plan (its stop: runSuite's). */
-export function openRun(plan: RunPlan, stop?: RunStop): LiveRun {
+export function openRun(plan: RunPlan, stop?: RunStop, cimd?: CimdPublisher): LiveRun {
   const browser = plan.browser ?? new BrowserHost();
   return {
+    ...(cimd ? { cimd } : {}),
     browser,
     session: plan.config.login.shareSession === false ? undefined : new LoginSession(),
     sharedBrowserContext: lazyContext(browser),

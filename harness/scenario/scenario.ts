@@ -3,6 +3,7 @@
  * (docs/ARCHITECTURE.md). A scenario is one file: `suites/<area>/<name>.ts` default-exports
  * `defineScenario({ id: '<area>.<name>', ... })`.
  */
+import type { CimdPublisher } from '../cimd/server.ts';
 import { isOneOf } from '../../protocol/guards.ts';
 import type * as fc from 'fast-check';
 import type { Page } from 'playwright-core';
@@ -282,6 +283,12 @@ export interface ScenarioContext<K extends string = string> {
    * a token, and another resource the server issues tokens for. Absent when the config names none.
    */
   readonly resource?: ProtectedResourceConfig;
+  /**
+   * The run's Client ID Metadata Document listener (draft-ietf-oauth-client-id-metadata-document): publish a document
+   * for this run and get its URL, a client_id. Undefined when the run has none (no `cimd` config section and not a
+   * loopback target under an MCP profile or advertising CIMD support).
+   */
+  readonly cimd?: CimdPublisher;
   /** The authorization request URL ctx.authorize would open (same defaults), and its parameters; nothing is sent. */
   authorizationUrl(role: ClientRole, params?: Params): { url: string; request: Record<string, string> };
   readonly flows: Flows;

@@ -26,6 +26,10 @@ export const ROOMS: Readonly<Record<string, Room>> = {
     holds: 'the HTTP client, wire, transport, origins, traffic, recorder',
     imports: ['model', 'config', 'redact', 'tokens'],
   },
+  cimd: {
+    holds: "the harness's own Client ID Metadata Documents and the listener that serves them during a run",
+    imports: ['model', 'config'],
+  },
   target: { holds: 'discovery and the resolved target', imports: ['model', 'config', 'redact', 'http'] },
   login: {
     holds: 'sign-in walks: one page model, the HTTP and browser actuators',
@@ -41,11 +45,11 @@ export const ROOMS: Readonly<Record<string, Room>> = {
   },
   scenario: {
     holds: 'defineScenario, the ctx type, a scenario status and notes',
-    imports: ['model', 'config', 'http', 'tokens', 'target', 'login', 'flows'],
+    imports: ['model', 'config', 'http', 'tokens', 'cimd', 'target', 'login', 'flows'],
   },
   context: {
     holds: 'building the ctx one scenario runs with',
-    imports: ['model', 'config', 'redact', 'http', 'tokens', 'target', 'login', 'flows', 'scenario'],
+    imports: ['model', 'config', 'redact', 'http', 'tokens', 'cimd', 'target', 'login', 'flows', 'scenario'],
   },
   run: {
     holds: 'the plan, selection, shards, probes, the runner, a whole run',
@@ -55,6 +59,7 @@ export const ROOMS: Readonly<Record<string, Room>> = {
       'redact',
       'http',
       'tokens',
+      'cimd',
       'target',
       'login',
       'registration',
