@@ -37,6 +37,8 @@ export const AREA_ORDER = [
   'dpop',
   'mixup',
   'resource',
+  'prm',
+  'mcp',
   'entropy',
   'headers',
   'race',
