@@ -13,6 +13,7 @@ import {
   type ScenarioContext,
 } from '../../harness/scenario/scenario.ts';
 import { errorMessage } from '../../protocol/guards.ts';
+import { challengeOf, parseWwwAuthenticate } from '../../protocol/www-authenticate.ts';
 import { CODE_FLOW_ROLES, cannotGetToken } from './clients.ts';
 
 /** The skip reason of a scenario that needs the config's protected resource. */
@@ -76,6 +77,16 @@ export function acceptedByResource(res: HttpResponse): boolean {
   return res.status !== 401 && res.status !== 403;
 }
 
+/**
+ * A probe's token was refused: 401 or 403, or a 400 whose Bearer challenge names an error (RFC 6750 §3.1:
+ * invalid_request, e.g. for a token sent by a method the resource does not support).
+ */
+export function tokenRefused(res: HttpResponse): boolean {
+  if (!acceptedByResource(res)) return true;
+  const bearer = challengeOf(parseWwwAuthenticate(res.header('www-authenticate')), 'Bearer');
+  return res.status === 400 && bearer?.params.error !== undefined;
+}
+
 /** The resource's answer in words: `HTTP 401 (WWW-Authenticate: Bearer error="invalid_token")`. */
 export function resourceAnswer(res: HttpResponse): string {
   const challenge = res.header('www-authenticate');
@@ -86,47 +97,54 @@ export function resourceAnswer(res: HttpResponse): string {
 export type ResourceToken = { token: string; refreshToken?: string; client: Client; how: string } | { refused: string };
 
 /**
- * An access token for the resource indicator `resource` (RFC 8707 §2.1, §2.2), asked as a client would: a code flow
- * of the first code-flow client that can get one, `resource` in the authorization and the token request; else
- * client_credentials of the machine client with `resource`. No client able to ask: skipped, with what was tried.
+ * The clients that can ask for a token here, in the order tried (the code-flow clients, as an MCP client is one,
+ * then the machine client); skipped, with why each cannot, when none can.
  */
-export async function tokenForResource(ctx: ScenarioContext, resource: string): Promise<ResourceToken> {
+function tokenClients(ctx: ScenarioContext): Client[] {
   const tried: string[] = [];
+  const clients: Client[] = [];
   for (const role of RESOURCE_TOKEN_ROLES) {
     const client = ctx.clients[role];
     const why = client ? cannotGetToken(ctx, client) : 'not configured';
-    if (!client || why) {
-      tried.push(`${role}: ${why}`);
-      continue;
-    }
-    const how =
-      role === 'machine'
-        ? `client_credentials as machine with resource=${resource}`
-        : `a code flow as ${role} with resource=${resource}`;
-    let res: HttpResponse;
-    try {
-      res = await ctx.http.token(client, await grantParams(ctx, client, resource), {
-        label: `token request (${role === 'machine' ? 'client_credentials' : 'authorization_code'}) with resource`,
-      });
-    } catch (error) {
-      if (error instanceof PreconditionError) return { refused: `${how}: ${errorMessage(error)}` };
-      throw error;
-    }
-    if (res.status !== 200 || typeof res.body.access_token !== 'string') {
-      const error = typeof res.body.error === 'string' ? ` ${res.body.error}` : '';
-      return { refused: `${how}: the token endpoint answered HTTP ${res.status}${error}` };
-    }
-    return {
-      token: res.body.access_token,
-      ...(typeof res.body.refresh_token === 'string' ? { refreshToken: res.body.refresh_token } : {}),
-      client,
-      how,
-    };
+    if (client && !why) clients.push(client);
+    else tried.push(`${role}: ${why}`);
   }
-  return ctx.skip(
-    `no client can ask for an access token for the resource (a code-flow client with a user, or the machine ` +
-      `client): ${tried.join('; ')}`,
-  );
+  if (clients.length === 0)
+    ctx.skip(
+      'no client can ask for an access token for the resource (a code-flow client with a user, or the machine ' +
+        `client): ${tried.join('; ')}`,
+    );
+  return clients;
+}
+
+/**
+ * An access token of `client` for the resource indicator `resource` (RFC 8707 §2.1, §2.2), asked as a client would:
+ * a code flow with `resource` in the authorization and the token request, or client_credentials with `resource`.
+ */
+export async function askToken(ctx: ScenarioContext, client: Client, resource: string): Promise<ResourceToken> {
+  const machine = client.role === 'machine';
+  const how = machine
+    ? `client_credentials as machine with resource=${resource}`
+    : `a code flow as ${client.role} with resource=${resource}`;
+  let res: HttpResponse;
+  try {
+    res = await ctx.http.token(client, await grantParams(ctx, client, resource), {
+      label: `token request (${machine ? 'client_credentials' : 'authorization_code'}) with resource=${resource}`,
+    });
+  } catch (error) {
+    if (error instanceof PreconditionError) return { refused: `${how}: ${errorMessage(error)}` };
+    throw error;
+  }
+  if (res.status !== 200 || typeof res.body.access_token !== 'string') {
+    const error = typeof res.body.error === 'string' ? ` ${res.body.error}` : '';
+    return { refused: `${how}: the token endpoint answered HTTP ${res.status}${error}` };
+  }
+  return {
+    token: res.body.access_token,
+    ...(typeof res.body.refresh_token === 'string' ? { refreshToken: res.body.refresh_token } : {}),
+    client,
+    how,
+  };
 }
 
 /**
@@ -152,26 +170,41 @@ export async function grantParams(
   };
 }
 
-/** A token the resource must accept for the scenario to judge anything (the control); else an error or a skip. */
+/**
+ * A token the resource accepts (the control): each client that can ask tries in turn, until the resource accepts the
+ * token issued for it. None issued: skipped (a missing premise); issued but refused by the resource: an error, with
+ * each answer.
+ */
 export async function acceptedToken(
   ctx: ScenarioContext,
   resource: ProtectedResourceConfig,
 ): Promise<Extract<ResourceToken, { token: string }>> {
-  const got = await tokenForResource(ctx, resource.url);
-  if ('refused' in got)
-    return ctx.skip(
-      `the authorization server issued no access token for the resource ${resource.url} (${got.refused}), so there ` +
-        'is no token to present',
-    );
-  const control = await resourceRequest(ctx, resource, {
-    token: got.token,
-    label: 'control: the resource request with the access token in the Authorization header',
-  });
-  if (!acceptedByResource(control))
+  const notIssued: string[] = [];
+  const refused: string[] = [];
+  for (const client of tokenClients(ctx)) {
+    const got = await askToken(ctx, client, resource.url);
+    if ('refused' in got) {
+      notIssued.push(got.refused);
+      continue;
+    }
+    const control = await resourceRequest(ctx, resource, {
+      token: got.token,
+      label: `control: the resource request with the access token of ${client.role} in the Authorization header`,
+    });
+    if (acceptedByResource(control)) {
+      ctx.evidence.note(`The resource accepted a token issued for it (${got.how}): ${resourceAnswer(control)}.`);
+      return got;
+    }
+    refused.push(`${got.how}: ${resourceAnswer(control)}`);
+  }
+  if (refused.length > 0)
     throw new PreconditionError(
-      `the resource refused a token issued for it (${got.how}): ${resourceAnswer(control)}; the request in ` +
-        '`resource.request` of the config may need other headers or a body the resource takes',
+      `the resource refused every token issued for it (${refused.join('; ')})` +
+        `${notIssued.length ? `, and none was issued to the others (${notIssued.join('; ')})` : ''}; the request ` +
+        'in `resource.request` of the config may need other headers or a body the resource takes',
     );
-  ctx.evidence.note(`The resource accepted a token issued for it (${got.how}): ${resourceAnswer(control)}.`);
-  return got;
+  return ctx.skip(
+    `the authorization server issued no access token for the resource ${resource.url} (${notIssued.join('; ')}), ` +
+      'so there is no token to present',
+  );
 }

@@ -2,12 +2,12 @@ import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts
 import { applyingRevision, everyRevision, mcpRequirements } from '../checks/mcp.ts';
 import {
   RESOURCE_TOKEN_ROLES,
-  acceptedByResource,
   acceptedToken,
+  askToken,
   protectedResource,
   resourceAnswer,
   resourceRequest,
-  tokenForResource,
+  tokenRefused,
 } from '../checks/protected-resource.ts';
 
 export default defineScenario({
@@ -47,8 +47,8 @@ export default defineScenario({
         'needs another resource the authorization server issues tokens for (resource.otherResource in the config): ' +
           'a token for it is what the resource must refuse',
       );
-    await acceptedToken(ctx, resource);
-    const foreign = await tokenForResource(ctx, other);
+    const control = await acceptedToken(ctx, resource);
+    const foreign = await askToken(ctx, control.client, other);
     if ('refused' in foreign)
       return ctx.skip(
         `the authorization server issued no access token for the other resource ${other} (${foreign.refused}), so ` +
@@ -60,7 +60,7 @@ export default defineScenario({
     });
     const mcp = applyingRevision(ctx, 'mcp_token_handling');
     const rule = mcp ?? ctx.req.rfc9700_2_3;
-    if (acceptedByResource(res))
+    if (!tokenRefused(res))
       throw new CheckFailure(
         `The resource ${resource.url} accepted an access token issued for another resource, ${other} ` +
           `(${foreign.how}): ${resourceAnswer(res)}; ${rule.label} requires it to refuse a token not meant for it.`,

@@ -2,11 +2,11 @@ import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts
 import { applyingRevision, everyRevision, mcpRequirements } from '../checks/mcp.ts';
 import {
   RESOURCE_TOKEN_ROLES,
-  acceptedByResource,
   acceptedToken,
   protectedResource,
   resourceAnswer,
   resourceRequest,
+  tokenRefused,
 } from '../checks/protected-resource.ts';
 
 export default defineScenario({
@@ -40,7 +40,7 @@ export default defineScenario({
       label: 'the resource request with the access token as ?access_token= and no Authorization header',
     });
     const rule = applyingRevision(ctx, 'mcp_token_requirements') ?? ctx.req.mcp_token_requirements_2026_07_28;
-    if (acceptedByResource(res))
+    if (!tokenRefused(res))
       throw new CheckFailure(
         `The resource accepted the access token (${how}) from the URI query string (access_token), with no ` +
           `Authorization header: ${resourceAnswer(res)}; ${rule.label} keeps access tokens out of the URI query ` +

@@ -50,7 +50,7 @@ export default defineScenario({
     optionalRoles: CODE_FLOW_ROLES,
     capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
   },
-  catches: ['resource-ignored-in-code-flow'],
+  catches: ['resource-ignored-in-code-flow', 'resource-ignored'],
   async run(ctx) {
     const indicated = resourceIndicator(ctx);
     const client = findClient(ctx, CODE_FLOW_ROLES, (c) => cannotGetToken(ctx, c) === undefined);
