@@ -109,16 +109,15 @@ async function expectAudience(
   if (aud === undefined) {
     if (ctx.resource?.url === resource) {
       const res = await resourceRequest(ctx, ctx.resource, { token, label: 'the resource request with the token' });
+      const taken = acceptedByResource(res) ? 'accepted' : 'refused';
       ctx.evidence.note(
-        `${what} is opaque and introspection shows no aud: the resource ${acceptedByResource(res) ? 'accepted' : 'refused'} ` +
-          `it (${resourceAnswer(res)}); whether it is for ${resource} only cannot be seen from outside.`,
+        `${what} is opaque and introspection shows no aud: the resource ${taken} it (${resourceAnswer(res)}); ` +
+          `whether it is for ${resource} only cannot be seen from outside.`,
       );
     } else ctx.evidence.note(`${what} is opaque and no introspection shows its aud: its audience cannot be seen.`);
     return;
   }
-  ctx.evidence.note(
-    `aud of ${what.toLowerCase().replace(/^the /, 'the ')} asked for ${resource}: ${JSON.stringify(aud.value)} (${aud.from})`,
-  );
+  ctx.evidence.note(`aud of ${what.toLowerCase()} asked for ${resource}: ${JSON.stringify(aud.value)} (${aud.from})`);
   await ctx.softly(() => {
     const list = [aud.value].flat();
     if (!list.includes(resource) || list.length > 1)

@@ -108,7 +108,7 @@ describe('the prm scenarios', () => {
     expect(result?.message).toMatch(/accepted an access token issued for another resource, https:\/\/api\.example/);
   }, 60_000);
 
-  it('prm.query-token-refused: judged in the MCP profiles only; fails a resource that takes ?access_token=', async () => {
+  it('prm.query-token-refused: judged in MCP profiles only; fails a resource taking ?access_token=', async () => {
     const spec = await run(['prm.query-token-refused'], { queryToken: true });
     expect(spec['prm.query-token-refused']?.status).toBe('skipped');
     await ref?.server.close();
