@@ -20,6 +20,13 @@ export default defineScenario({
       'access tokens MUST NOT be included in the URI query string (the sentence names no party: a resource that ' +
         'takes one from the query string is judged)',
     ),
+    rfc9700_4_3_2: {
+      spec: 'RFC 9700',
+      section: '4.3.2',
+      level: 'MUST',
+      party: 'client',
+      note: 'clients MUST NOT pass access tokens in a URI query parameter (RFC 6750 §2.3)',
+    },
     rfc6750_2_3: {
       spec: 'RFC 6750',
       section: '2.3',
