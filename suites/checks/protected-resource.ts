@@ -58,8 +58,9 @@ export function resourceRequest(
   const method = request?.method ?? 'POST';
   const url = new URL(resource.url);
   if (options.queryToken !== undefined) url.searchParams.append('access_token', options.queryToken);
+  // The config's headers without any Authorization of their own: where the token goes is the probe's to say.
   const headers: Record<string, string> = request
-    ? { ...request.headers }
+    ? Object.fromEntries(Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== 'authorization'))
     : { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
   const body = request ? request.body : MCP_INITIALIZE;

@@ -123,6 +123,12 @@ async function expectMetadataAt(
   }
   if (expected !== undefined && url.href !== new URL(expected).href)
     ctx.evidence.note(`resource_metadata names ${url.href}, not ${expected} (RFC 9728 §3.1): it is followed as named.`);
+  // The harness goes only where the config lets it (docs/security.md): another origin is named, not fetched.
+  const offOrigin = ctx.target.origins?.problem(url.href);
+  if (offOrigin) {
+    ctx.evidence.note(`resource_metadata names ${url.href}, which is not fetched (${offOrigin}).`);
+    return;
+  }
   const res = await ctx.http.get(url.href, {
     headers: { accept: 'application/json' },
     label: 'the metadata resource_metadata names',

@@ -96,6 +96,15 @@ describe('the prm scenarios', () => {
     expect(neither['prm.challenge']?.message).toMatch(/no well-known URI serves the metadata/);
   }, 60_000);
 
+  it('prm.challenge names, never fetches, a resource_metadata off the allowed origins', async () => {
+    const { 'prm.challenge': result } = await run(['prm.challenge'], { challenge: 'elsewhere' }, 'mcp-2025-06-18');
+    expect(result?.status).toBe('passed');
+    const sent = result?.evidence.flatMap((e) => (e.kind === 'http' ? [e.request.url] : [])) ?? [];
+    expect(sent.some((url) => url.startsWith('https://metadata.invalid'))).toBe(false);
+    const notes = result?.evidence.flatMap((e) => (e.kind === 'note' ? [e.text] : [])) ?? [];
+    expect(notes.join('\n')).toMatch(/names https:\/\/metadata\.invalid\/prm, which is not fetched/);
+  });
+
   it('prm.challenge fails a 401 without a challenge', async () => {
     const { 'prm.challenge': result } = await run(['prm.challenge'], { challenge: 'none' });
     expect(result?.status).toBe('failed');

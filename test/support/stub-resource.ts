@@ -10,8 +10,11 @@ import type { AddressInfo } from 'node:net';
 export interface StubResourceOptions {
   /** The metadata's resource: the URL (good), another one (mismatch), or no document at all (none: 404). */
   metadata?: 'good' | 'mismatch' | 'none';
-  /** The 401's WWW-Authenticate: Bearer with resource_metadata (full), Bearer alone (bare), or none. */
-  challenge?: 'full' | 'bare' | 'none';
+  /**
+   * The 401's WWW-Authenticate: Bearer with resource_metadata (full), Bearer alone (bare), none, or a
+   * resource_metadata on an origin the config does not allow (elsewhere).
+   */
+  challenge?: 'full' | 'bare' | 'none' | 'elsewhere';
   /** Take a token whatever its aud. */
   audienceUnchecked?: boolean;
   /** Take a token from ?access_token= too. */
@@ -71,7 +74,9 @@ export async function startStubResource(options: StubResourceOptions = {}): Prom
               'www-authenticate':
                 options.challenge === 'bare'
                   ? `Bearer${token ? ' error="invalid_token"' : ''}`
-                  : `Bearer${token ? ' error="invalid_token",' : ''} resource_metadata="${stub.metadataUrl}"`,
+                  : `Bearer${token ? ' error="invalid_token",' : ''} resource_metadata="${
+                      options.challenge === 'elsewhere' ? 'https://metadata.invalid/prm' : stub.metadataUrl
+                    }"`,
             };
       res.writeHead(401, challenge).end();
     });
