@@ -54,15 +54,18 @@ export default defineScenario({
     const mcpEndpoints = applyingRevision(ctx, 'mcp_endpoints');
     const plain = endpoints.filter((e) => !isHttps(e.url));
     for (const e of plain) {
+      // MCP's sentence is about the authorization server's endpoints: the protected resource's own URLs are noted.
       const rule =
         e.field === 'authorization_endpoint'
           ? ctx.req.rfc6749_3_1
           : e.field === 'token_endpoint'
             ? ctx.req.rfc6749_3_2
-            : mcpEndpoints;
+            : e.where === 'authorization server metadata' || e.field === 'authorization_servers'
+              ? mcpEndpoints
+              : undefined;
       const text = `${e.where} ${e.field} is ${e.url}, neither https nor a loopback host`;
       if (!rule) {
-        ctx.evidence.note(`${text}: no document of the ${ctx.profile} profile requires https for it.`);
+        ctx.evidence.note(`${text}: no document of the ${ctx.profile} profile requires https for it here.`);
         continue;
       }
       await ctx.softly(() => {

@@ -137,3 +137,39 @@ describe('resource.code-flow-audience with a protected resource', () => {
     expect(notes.join('\n')).toMatch(/aud of the access token of the code asked for http:\/\/127\.0\.0\.1:\d+\/mcp/);
   }, 60_000);
 });
+
+describe('mcp.https-endpoints', () => {
+  /** The reference, its metadata served with an http revocation endpoint on a host that is not loopback. */
+  async function plainRevocation(profile: ProfileName): Promise<ScenarioResult | undefined> {
+    // Without registration: the redirect URI rule is not judged here.
+    ref = await startEmbeddedReference({ registration: false });
+    const discovery = `${ref.issuer}/.well-known/openid-configuration`;
+    const served: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (String(input) !== discovery) return res;
+      const doc = (await res.json()) as Record<string, unknown>;
+      return Response.json({ ...doc, revocation_endpoint: 'http://as.example/revoke' });
+    };
+    const report = await runSuite(
+      planRun({
+        config: validateConfig(ref.target, {}),
+        fetch: served,
+        seed: 7,
+        profile,
+        scenarios: BUILT_IN_SCENARIOS.filter((s) => s.id === 'mcp.https-endpoints'),
+      }),
+    );
+    return report.results[0];
+  }
+
+  it('notes an http endpoint no document of the profile covers; MCP fails it', async () => {
+    const spec = await plainRevocation('spec');
+    expect(spec?.status, spec?.message).toBe('passed');
+    const notes = spec?.evidence.flatMap((e) => (e.kind === 'note' ? [e.text] : [])) ?? [];
+    expect(notes.join('\n')).toMatch(/revocation_endpoint is http:\/\/as\.example\/revoke, neither https nor/);
+    await ref?.server.close();
+    const mcp = await plainRevocation('mcp-2025-11-25');
+    expect(mcp?.status).toBe('failed');
+    expect(mcp?.message).toMatch(/revocation_endpoint .*; MCP 2025-11-25 §Communication Security/);
+  }, 60_000);
+});
