@@ -37,6 +37,7 @@ export const AREA_ORDER = [
   'dpop',
   'mixup',
   'resource',
+  'prm',
   'mcp',
   'cimd',
   'entropy',

@@ -6,6 +6,7 @@ import {
   defineScenario,
 } from '../../harness/scenario/scenario.ts';
 import { expectOAuthError, jwtPayload, tokensOf, cannotGetToken } from '../checks/index.ts';
+import { grantParams } from '../checks/protected-resource.ts';
 
 /** The clients that may carry a resource indicator, in the order tried. */
 const RESOURCE_ROLES = ['machine', 'confidential', 'confidential2', 'public', 'keyed'] as const;
@@ -78,7 +79,7 @@ export default defineScenario({
         ctx.evidence.note(`The refresh with resource ${resource} got HTTP ${res.status}: its audience is not judged.`);
     }
     const unknown = `https://unknown-${ctx.random(6).toLowerCase()}.resource.invalid/api`;
-    const res = await ctx.http.token(client, await grantParams(ctx, client, unknown, false), {
+    const res = await ctx.http.token(client, await grantParams(ctx, client, undefined, unknown), {
       label: `${grant} for an unknown resource`,
     });
     expectOAuthError(res, 'invalid_target', {
@@ -94,29 +95,6 @@ function cannotCarry(ctx: ScenarioContext, role: (typeof RESOURCE_ROLES)[number]
   if (!client) return 'not configured';
   if (!client.resource) return `no resource (clients.${role}.resource)`;
   return cannotGetToken(ctx, client);
-}
-
-/**
- * The token request for `resource` (RFC 8707 §2.2): client_credentials, or a fresh code of the client's own to redeem,
- * asked for with the same resource (§2.1) when `known` (an unknown one is named at the token request only: refused
- * there, not at the authorization endpoint).
- */
-async function grantParams(
-  ctx: ScenarioContext,
-  client: Client,
-  resource: string,
-  known = true,
-): Promise<Record<string, string | undefined>> {
-  if (client.role === 'machine')
-    return { grant_type: GRANT.clientCredentials, scope: client.scope || undefined, resource };
-  const code = await ctx.flows.code(client.role, known ? { params: { resource } } : {});
-  return {
-    grant_type: GRANT.code,
-    code: code.code,
-    redirect_uri: code.request.redirect_uri,
-    code_verifier: code.pkce?.verifier,
-    resource,
-  };
 }
 
 /** The token's aud, where it can be read: the indicated resource, and nothing else. */

@@ -64,7 +64,14 @@ describe('the requirement audit table', () => {
     const unbound = BUILT_IN_SCENARIOS.filter(
       (s) => s.catches?.length && !requirementTable([s], 'spec').some((r) => r.counts),
     );
-    expect(unbound.map((s) => s.id)).toEqual([]);
+    // Only an MCP revision requires these of a server (RFC 6750 §2.3 lets a resource server take a token from the
+    // query string; RFC 9700 §4.3.2 forbids it to clients): they are judged in the MCP profiles.
+    const mcpOnly = ['prm.query-token-refused'];
+    expect(unbound.map((s) => s.id)).toEqual(mcpOnly);
+    for (const id of mcpOnly) {
+      const [scenario] = BUILT_IN_SCENARIOS.filter((s) => s.id === id);
+      expect(requirementTable([scenario!], 'mcp-2026-07-28').some((r) => r.counts)).toBe(true);
+    }
   });
 });
 

@@ -9,6 +9,16 @@ export const MCP_OPTIONS: ReferenceOptions = { mcp: true, registration: true, ci
 
 export const OPT_IN: Readonly<Record<string, ReferenceOptions>> = {
   'par.required': { requirePushedAuthorizationRequests: true },
+  // MCP discovery and CIMD (issue 44): the reference as `serve --mcp --registration --cimd-allow-loopback`.
+  ...Object.fromEntries(
+    [
+      'mcp.metadata-discovery',
+      'cimd.code-flow',
+      'cimd.client-id-matches-url',
+      'cimd.redirect-uri-listed',
+      'cimd.bad-document',
+    ].map((id) => [id, MCP_OPTIONS]),
+  ),
 };
 
 /** Flaws that show only on a reference with a setting on (the claimant skips without it). */

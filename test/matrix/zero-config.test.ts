@@ -19,7 +19,12 @@ import { startOidcProvider } from '../../interop/oidc-provider/provider.ts';
 const CATALOG = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
 const SEED = 20261122;
 /** Scenarios that need what only the operator knows: a zero-config run skips them. */
-const OPERATOR_KNOWLEDGE = ['tokens.third-party-short-lived', 'consent.third-party-required', 'resource.audience'];
+const OPERATOR_KNOWLEDGE = [
+  'tokens.third-party-short-lived',
+  'consent.third-party-required',
+  'resource.audience',
+  'resource.code-flow-audience',
+];
 
 /**
  * `ZERO_CONFIG_FIGURES=1 npx vitest run test/matrix/zero-config.test.ts` prints each run's figures, as
