@@ -76,5 +76,7 @@ export const NOT_APPLICABLE = {
     'the harness knows no operation of the MCP server that needs a scope, so it cannot tell a right scope from a ' +
     'wrong one; what it cannot know is never held against the server',
   upstream: 'binds what the MCP server does toward upstream APIs, which the harness does not see',
-  client: 'binds the client: the harness is the client, and does it',
+  resource:
+    'binds the client: the harness sends resource in the authorization and token requests; what the authorization ' +
+    'server does with it is judged by RFC 8707 (resource.code-flow-audience, resource.audience)',
 } as const;

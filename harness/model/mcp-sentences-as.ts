@@ -13,7 +13,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     keyword: 'SHOULD',
     binds: 'implementations',
     quote: 'Implementations using an HTTP-based transport SHOULD conform to this specification.',
-    notApplicable: "the premise of an MCP profile: a run under mcp-<rev> holds the server to that revision's text",
+    notApplicable: "the premise of an MCP profile: a run under a revision's profile holds the server to its text",
   },
   {
     id: 'general.stdio-transport',

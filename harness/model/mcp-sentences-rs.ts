@@ -136,7 +136,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     quote:
       'MCP clients MUST implement Resource Indicators for OAuth 2.0 as defined in RFC 8707 to explicitly specify the ' +
       'target resource for which the token is being requested.',
-    notApplicable: NA.client,
+    notApplicable: NA.resource,
   },
   {
     id: 'canonical.uppercase',
@@ -331,8 +331,8 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     keyword: 'MUST',
     binds: 'MCP server',
     quote:
-      'Servers MUST account for scope hierarchies, where a broader scope implies narrower ones, when deciding whether ' +
-      'a token is sufficient for an operation.',
+      'Servers MUST account for scope hierarchies, where a broader scope implies narrower ones, when deciding ' +
+      'whether a token is sufficient for an operation.',
     notApplicable: NA.scopes,
   },
 ];

@@ -285,7 +285,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     quote:
       'MCP clients MUST include the `resource` parameter in authorization and token requests as specified in the ' +
       'Resource Parameter Implementation section',
-    notApplicable: NA.client,
+    notApplicable: NA.resource,
   },
   {
     id: 'audience.validate',
@@ -346,6 +346,6 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     quote:
       'MCP clients MUST implement and use the `resource` parameter as defined in RFC 8707 - Resource Indicators for ' +
       'OAuth 2.0 to explicitly specify the target resource for which the token is being requested.',
-    notApplicable: NA.client,
+    notApplicable: NA.resource,
   },
 ];

@@ -112,8 +112,8 @@ export function mcpRevision(spec: string): McpRevision | undefined {
   return MCP_REVISIONS.find((r) => spec === `MCP ${r}`);
 }
 
-/** The CIMD draft (draft-ietf-oauth-client-id-metadata-document); its sections link to the datatracker's text. */
-export const CIMD_URL = 'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-client-id-metadata-document';
+/** The CIMD draft as the MCP text cites it (-00); its sections link to the datatracker's text. */
+export const CIMD_URL = 'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-client-id-metadata-document-00';
 
 /** The MCP Authorization text's page of a revision (2026-07-28 splits it into sub-pages). */
 export const MCP_SPEC_URL = 'https://modelcontextprotocol.io/specification';

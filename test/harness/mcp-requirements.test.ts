@@ -66,7 +66,7 @@ describe('MCP requirements', () => {
 
   it('link the CIMD draft’s sections on the datatracker', () => {
     expect(requirementUrl({ spec: 'CIMD', section: '4.1' })).toBe(
-      'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-client-id-metadata-document#section-4.1',
+      'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-client-id-metadata-document-00#section-4.1',
     );
   });
 

@@ -1,0 +1,194 @@
+/**
+ * The frozen list of MCP authorization sentences (harness/model/mcp-sentences.ts) and the catalog agree: every
+ * scenario requirement citing an MCP revision is a sentence of that revision under that heading (and, binding the
+ * server, one the list says the scenario judges); every sentence judged by a scenario names one that exists and cites
+ * that revision. With MCP_SPEC_GIT_DIR set to a clone of modelcontextprotocol/modelcontextprotocol (its git
+ * directory), every quote is checked against the revision's text, under its heading.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { mcpRequirement } from '../../harness/model/mcp-requirement.ts';
+import {
+  isMcpPageTitle,
+  keywordLevel,
+  MCP_2026_PAGES,
+  MCP_REVISIONS,
+  MCP_SENTENCES,
+  type McpRevision,
+  mcpPageOf,
+  mcpSentences,
+  sentenceParty,
+} from '../../harness/model/mcp-sentences.ts';
+import { mcpRevision } from '../../harness/model/requirements.ts';
+import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
+
+/**
+ * Scenarios the list names that other branches of issue 44 are writing (engine: mcp.metadata-discovery, cimd.*; rs:
+ * prm.*, mcp.https-endpoints). The lead empties this list on merge: from then on every id must be in the catalog.
+ */
+const PENDING: readonly string[] = [
+  'mcp.metadata-discovery',
+  'cimd.code-flow',
+  'cimd.client-id-matches-url',
+  'cimd.redirect-uri-listed',
+  'cimd.bad-document',
+  'prm.metadata',
+  'prm.challenge',
+  'prm.audience-enforced',
+  'prm.query-token-refused',
+  'mcp.https-endpoints',
+];
+
+const byId = new Map(BUILT_IN_SCENARIOS.map((s) => [s.id, s]));
+
+describe('the MCP sentence list', () => {
+  it('is frozen, with unique ids, each sentence judged by scenarios or not applicable with a reason', () => {
+    expect(Object.isFrozen(MCP_SENTENCES)).toBe(true);
+    const ids = MCP_SENTENCES.map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const s of MCP_SENTENCES) {
+      expect(Object.isFrozen(s) && Object.isFrozen(s.revisions), s.id).toBe(true);
+      expect(s.revisions.length, s.id).toBeGreaterThan(0);
+      expect(
+        s.revisions.every((r) => MCP_REVISIONS.includes(r)),
+        s.id,
+      ).toBe(true);
+      if (s.judgedBy) expect(s.judgedBy.length, s.id).toBeGreaterThan(0);
+      else expect(s.notApplicable.length, s.id).toBeGreaterThan(10);
+      // the keyword is the quote's own
+      expect(s.quote, s.id).toMatch(new RegExp(`\\b${s.keyword}\\b`));
+    }
+  });
+
+  it('gives every revision its sentences, each 2026-07-28 heading on one of its pages', () => {
+    for (const r of MCP_REVISIONS) expect(mcpSentences(r).length, r).toBeGreaterThan(20);
+    const headings = new Set(Object.values(MCP_2026_PAGES).flat());
+    for (const s of mcpSentences('2026-07-28')) expect(headings.has(s.section), s.id).toBe(true);
+    expect(mcpPageOf('2026-07-28', 'Trust Policies')).toBe('security-considerations');
+    expect(isMcpPageTitle('2026-07-28', 'Client Registration')).toBe(false);
+    expect(isMcpPageTitle('2026-07-28', 'Authorization Security Considerations')).toBe(true);
+  });
+
+  it('builds a scenario’s citation from a sentence, and refuses a sentence its revision lacks', () => {
+    expect(mcpRequirement('theft.rotate-refresh', '2025-06-18', { roles: ['public'] })).toEqual({
+      spec: 'MCP 2025-06-18',
+      section: 'Token Theft',
+      level: 'MUST',
+      party: 'server',
+      roles: ['public'],
+    });
+    expect(() => mcpRequirement('iss.include', '2025-11-25')).toThrow(/no sentence iss.include/);
+    expect(keywordLevel('SHOULD NOT')).toBe('SHOULD');
+    expect(sentenceParty({ binds: 'implementations' })).toBe('server');
+  });
+});
+
+describe('the MCP sentence list and the catalog', () => {
+  it('every scenario requirement citing an MCP revision is a sentence of it under that heading', () => {
+    const problems: string[] = [];
+    for (const scenario of BUILT_IN_SCENARIOS)
+      for (const r of scenario.requirements) {
+        const revision = mcpRevision(r.spec);
+        if (!revision) continue;
+        const there = mcpSentences(revision).filter((s) => s.section === r.section);
+        const cite = `${scenario.id} cites ${r.spec} › ${r.section}`;
+        if (!there.length) problems.push(`${cite}: the ${revision} list has no sentence under that heading`);
+        else if (r.party === 'server' && !there.some((s) => s.judgedBy?.includes(scenario.id)))
+          problems.push(`${cite}: no sentence under that heading names ${scenario.id} in judgedBy`);
+        else if (!there.some((s) => keywordLevel(s.keyword) === r.level && sentenceParty(s) === r.party))
+          problems.push(`${cite} as a ${r.level} of the ${r.party}: no sentence there has that level and party`);
+      }
+    expect(problems).toEqual([]);
+  });
+
+  it('every sentence judged by a scenario names one that exists and cites that revision', () => {
+    const problems: string[] = [];
+    for (const s of MCP_SENTENCES)
+      for (const id of s.judgedBy ?? []) {
+        const scenario = byId.get(id);
+        if (!scenario) {
+          if (!PENDING.includes(id)) problems.push(`${s.id}: no scenario ${id} in the catalog`);
+          continue;
+        }
+        for (const revision of s.revisions)
+          if (!scenario.requirements.some((r) => r.spec === `MCP ${revision}`))
+            problems.push(`${s.id}: ${id} judges it but cites no MCP ${revision} requirement`);
+      }
+    expect(problems).toEqual([]);
+  });
+
+  it('the pending list holds only ids the list names and the catalog lacks (empty once merged)', () => {
+    const named = new Set(MCP_SENTENCES.flatMap((s) => s.judgedBy ?? []));
+    for (const id of PENDING) {
+      expect(named.has(id), id).toBe(true);
+      expect(byId.has(id), `${id} is in the catalog now: take it off PENDING`).toBe(false);
+    }
+  });
+});
+
+/** The text as the page renders it: bold markers and link targets dropped, whitespace collapsed. */
+function rendered(text: string): string {
+  return text
+    .replace(/\*\*/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Each heading's rendered text (up to the next heading) of an .mdx page; text before any heading under `title`. */
+function sectionsOf(mdx: string, title: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let heading = title;
+  let lines: string[] = [];
+  let fenced = false;
+  const flush = () => out.set(heading, `${out.get(heading) ?? ''} ${rendered(lines.join('\n'))}`);
+  for (const line of mdx.replace(/^---\n[\s\S]*?\n---\n/, '').split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const m = fenced ? null : /^#{1,6} (.+)$/.exec(line);
+    if (!m) lines.push(line);
+    else {
+      flush();
+      heading = m[1]!.trim();
+      lines = [];
+    }
+  }
+  flush();
+  return out;
+}
+
+/** The sentences whose quote (and lead) the revision's text does not hold under their heading. */
+function misquoted(pages: Record<McpRevision, readonly Map<string, string>[]>): string[] {
+  return MCP_SENTENCES.flatMap((s) =>
+    s.revisions.flatMap((r) => {
+      const texts = pages[r].flatMap((page) => page.get(s.section) ?? []);
+      const found = texts.some((t) => t.includes(s.quote) && (!s.lead || t.includes(s.lead)));
+      return found ? [] : [`${s.id} (${r}, ${s.section}): ${texts.length ? 'no such quote' : 'no such heading'}`];
+    }),
+  );
+}
+
+describe('the quotes', () => {
+  it('are found in a synthetic page only under their heading (the check can fail)', () => {
+    const page = sectionsOf('---\ntitle: A\n---\n## Token Theft\n\nAuthorization servers **SHOULD** issue\n', 'A');
+    expect(page.get('Token Theft')).toContain('Authorization servers SHOULD issue');
+    const pages = { '2025-06-18': [page], '2025-11-25': [page], '2026-07-28': [page] };
+    const problems = misquoted(pages);
+    expect(problems).toContain('redirect.exact (2025-06-18, Open Redirection): no such heading');
+    expect(problems).toContain('theft.rotate-refresh (2025-06-18, Token Theft): no such quote');
+  });
+
+  const gitDir = process.env.MCP_SPEC_GIT_DIR;
+  it.skipIf(!gitDir)('are the revisions’ text, word for word, under their headings (MCP_SPEC_GIT_DIR)', () => {
+    const show = (path: string) =>
+      execFileSync('git', ['--git-dir', gitDir!, 'show', `HEAD:docs/specification/${path}`], { encoding: 'utf8' });
+    const pages = {
+      '2025-06-18': [sectionsOf(show('2025-06-18/basic/authorization.mdx'), 'Authorization')],
+      '2025-11-25': [sectionsOf(show('2025-11-25/basic/authorization.mdx'), 'Authorization')],
+      '2026-07-28': Object.entries(MCP_2026_PAGES).map(([page, headings]) =>
+        sectionsOf(show(`2026-07-28/basic/authorization/${page || 'index'}.mdx`), headings[0]!),
+      ),
+    };
+    expect(misquoted(pages)).toEqual([]);
+  });
+});
