@@ -1,7 +1,7 @@
 /**
  * A scenario's citation of an MCP sentence (harness/model/mcp-sentences.ts), built from the list so that its heading,
  * level and party are the sentence's own: one requirement per revision, e.g.
- * `mcp_2025_11_25: mcpRequirement('theft.rotate-refresh', '2025-11-25', { roles: ['public'] })`.
+ * `mcp_2025_11_25: mcpRequirement('theft/rotate-refresh', '2025-11-25', { roles: ['public'] })`.
  */
 import { keywordLevel, type McpRevision, sentenceParty } from './mcp-sentence.ts';
 import { MCP_SENTENCES } from './mcp-sentences.ts';

@@ -25,7 +25,7 @@ export type Keyword = 'MUST' | 'MUST NOT' | 'SHOULD' | 'SHOULD NOT' | 'MAY';
 export type Binds = 'authorization server' | 'MCP server' | 'implementations' | 'client';
 
 interface SentenceBase {
-  /** Stable and unique, e.g. `prm.authorization-servers`. */
+  /** Stable and unique, `topic/name` (a slash: never mistaken for a scenario id), e.g. `prm/authorization-servers`. */
   readonly id: string;
   /** The revisions that carry this sentence, word for word, under this heading. */
   readonly revisions: readonly McpRevision[];
@@ -78,5 +78,5 @@ export const NOT_APPLICABLE = {
   upstream: 'binds what the MCP server does toward upstream APIs, which the harness does not see',
   resource:
     'binds the client: the harness sends resource in the authorization and token requests; what the authorization ' +
-    'server does with it is judged by RFC 8707 (resource.code-flow-audience, resource.audience)',
+    'server does with it is judged by RFC 8707 (`resource.code-flow-audience`, `resource.audience`)',
 } as const;

@@ -7,7 +7,7 @@ import type { McpSentence } from './mcp-sentence.ts';
 
 export const MCP_AS_SENTENCES: readonly McpSentence[] = [
   {
-    id: 'general.http-transport',
+    id: 'general/http-transport',
     revisions: R.all,
     section: 'Protocol Requirements',
     keyword: 'SHOULD',
@@ -16,7 +16,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     notApplicable: "the premise of an MCP profile: a run under a revision's profile holds the server to its text",
   },
   {
-    id: 'general.stdio-transport',
+    id: 'general/stdio-transport',
     revisions: R.all,
     section: 'Protocol Requirements',
     keyword: 'SHOULD NOT',
@@ -27,7 +27,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.transport,
   },
   {
-    id: 'general.other-transports',
+    id: 'general/other-transports',
     revisions: R.all,
     section: 'Protocol Requirements',
     keyword: 'MUST',
@@ -38,7 +38,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.transport,
   },
   {
-    id: 'overview.oauth-2-1',
+    id: 'overview/oauth-2-1',
     revisions: R.all,
     section: 'Overview',
     keyword: 'MUST',
@@ -49,7 +49,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.whole,
   },
   {
-    id: 'overview.dcr-should',
+    id: 'overview/dcr-should',
     revisions: R.first,
     section: 'Overview',
     keyword: 'SHOULD',
@@ -60,7 +60,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.dcr,
   },
   {
-    id: 'overview.as-metadata',
+    id: 'overview/as-metadata',
     revisions: R.first,
     section: 'Overview',
     keyword: 'MUST',
@@ -69,7 +69,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['mcp.metadata-discovery'],
   },
   {
-    id: 'overview.cimd',
+    id: 'overview/cimd',
     revisions: R.cimd,
     section: 'Overview',
     keyword: 'SHOULD',
@@ -80,7 +80,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['cimd.code-flow'],
   },
   {
-    id: 'overview.dcr-may',
+    id: 'overview/dcr-may',
     revisions: R.cimd,
     section: 'Overview',
     keyword: 'MAY',
@@ -91,7 +91,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.may,
   },
   {
-    id: 'overview.discovery-mechanism',
+    id: 'overview/discovery-mechanism',
     revisions: R.cimd,
     section: 'Overview',
     keyword: 'MUST',
@@ -100,7 +100,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['mcp.metadata-discovery'],
   },
   {
-    id: 'discovery.normative',
+    id: 'discovery/normative',
     revisions: R.newest,
     section: 'Authorization Server Discovery',
     keyword: 'MUST',
@@ -110,7 +110,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['mcp.metadata-discovery', 'prm.metadata'],
   },
   {
-    id: 'discovery.issuer-identical',
+    id: 'discovery/issuer-identical',
     revisions: R.newest,
     section: 'Authorization Server Metadata Discovery',
     keyword: 'MUST',
@@ -121,7 +121,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['mcp.metadata-discovery'],
   },
   {
-    id: 'cimd.support',
+    id: 'cimd/support',
     revisions: R.nov,
     section: 'Client ID Metadata Documents',
     keyword: 'SHOULD',
@@ -132,7 +132,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['cimd.code-flow'],
   },
   {
-    id: 'cimd.support-for-registration',
+    id: 'cimd/support-for-registration',
     revisions: R.newest,
     section: 'Client ID Metadata Documents',
     keyword: 'SHOULD',
@@ -143,7 +143,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['cimd.code-flow'],
   },
   {
-    id: 'cimd.follow-draft',
+    id: 'cimd/follow-draft',
     revisions: R.cimd,
     section: 'Implementation Requirements',
     keyword: 'MUST',
@@ -154,7 +154,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['cimd.code-flow', 'cimd.client-id-matches-url', 'cimd.redirect-uri-listed', 'cimd.bad-document'],
   },
   {
-    id: 'cimd.fetch',
+    id: 'cimd/fetch',
     revisions: R.cimd,
     section: 'Implementation Requirements',
     keyword: 'SHOULD',
@@ -164,7 +164,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['cimd.code-flow'],
   },
   {
-    id: 'cimd.client-id-matches',
+    id: 'cimd/client-id-matches',
     revisions: R.cimd,
     section: 'Implementation Requirements',
     keyword: 'MUST',
@@ -174,7 +174,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['cimd.client-id-matches-url'],
   },
   {
-    id: 'cimd.cache',
+    id: 'cimd/cache',
     revisions: R.cimd,
     section: 'Implementation Requirements',
     keyword: 'SHOULD',
@@ -186,7 +186,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
       'rules; counting fetches would judge a timing',
   },
   {
-    id: 'cimd.redirect-uris',
+    id: 'cimd/redirect-uris',
     revisions: R.cimd,
     section: 'Implementation Requirements',
     keyword: 'MUST',
@@ -196,7 +196,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['cimd.redirect-uri-listed'],
   },
   {
-    id: 'cimd.valid-document',
+    id: 'cimd/valid-document',
     revisions: R.cimd,
     section: 'Implementation Requirements',
     keyword: 'MUST',
@@ -206,7 +206,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['cimd.bad-document'],
   },
   {
-    id: 'cimd.security',
+    id: 'cimd/security',
     revisions: R.nov,
     section: 'Implementation Requirements',
     keyword: 'SHOULD',
@@ -214,10 +214,10 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     lead: 'For Authorization Servers:',
     quote: 'SHOULD follow the security considerations in Section 6 of Client ID Metadata Document',
     notApplicable: NA.ssrf,
-    note: 'cimd.bad-document judges one of them: an oversized document is refused',
+    note: '`cimd.bad-document` judges one of them: an oversized document is refused',
   },
   {
-    id: 'cimd.security-both',
+    id: 'cimd/security-both',
     revisions: R.newest,
     section: 'Implementation Requirements',
     keyword: 'SHOULD',
@@ -227,10 +227,10 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
       'SHOULD follow the security considerations in Section 6 of Client ID Metadata Document and in Client ID ' +
       'Metadata Document Security',
     notApplicable: NA.ssrf,
-    note: 'cimd.bad-document judges one of them: an oversized document is refused',
+    note: '`cimd.bad-document` judges one of them: an oversized document is refused',
   },
   {
-    id: 'dcr.should',
+    id: 'dcr/should',
     revisions: R.first,
     section: 'Dynamic Client Registration',
     keyword: 'SHOULD',
@@ -241,7 +241,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.dcr,
   },
   {
-    id: 'dcr.may',
+    id: 'dcr/may',
     revisions: R.cimd,
     section: 'Dynamic Client Registration',
     keyword: 'MAY',

@@ -9,7 +9,7 @@ import type { McpSentence } from './mcp-sentence.ts';
 
 export const MCP_RS_SENTENCES: readonly McpSentence[] = [
   {
-    id: 'overview.prm',
+    id: 'overview/prm',
     revisions: R.all,
     section: 'Overview',
     keyword: 'MUST',
@@ -18,7 +18,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.metadata'],
   },
   {
-    id: 'prm.implement',
+    id: 'prm/implement',
     revisions: R.all,
     section: 'Authorization Server Location',
     keyword: 'MUST',
@@ -29,7 +29,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.metadata'],
   },
   {
-    id: 'prm.authorization-servers',
+    id: 'prm/authorization-servers',
     revisions: R.all,
     section: 'Authorization Server Location',
     keyword: 'MUST',
@@ -40,7 +40,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.metadata'],
   },
   {
-    id: 'prm.challenge-header',
+    id: 'prm/challenge-header',
     revisions: R.first,
     section: 'Authorization Server Location',
     keyword: 'MUST',
@@ -51,7 +51,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.challenge'],
   },
   {
-    id: 'prm.discovery-mechanism',
+    id: 'prm/discovery-mechanism',
     revisions: R.cimd,
     section: 'Protected Resource Metadata Discovery Requirements',
     keyword: 'MUST',
@@ -62,7 +62,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.metadata', 'prm.challenge'],
   },
   {
-    id: 'scope.challenge',
+    id: 'scope/challenge',
     revisions: R.nov,
     section: 'Protected Resource Metadata Discovery Requirements',
     keyword: 'SHOULD',
@@ -73,7 +73,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.scopes,
   },
   {
-    id: 'scope.challenge-newest',
+    id: 'scope/challenge-newest',
     revisions: R.newest,
     section: 'Scope Selection Strategy',
     keyword: 'SHOULD',
@@ -84,7 +84,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.scopes,
   },
   {
-    id: 'scope.may-match',
+    id: 'scope/may-match',
     revisions: R.nov,
     section: 'Protected Resource Metadata Discovery Requirements',
     keyword: 'MAY',
@@ -95,7 +95,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.may,
   },
   {
-    id: 'scope.may-match-newest',
+    id: 'scope/may-match-newest',
     revisions: R.newest,
     section: 'Scope Selection Strategy',
     keyword: 'MAY',
@@ -106,7 +106,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.may,
   },
   {
-    id: 'scope.consistency',
+    id: 'scope/consistency',
     revisions: R.nov,
     section: 'Protected Resource Metadata Discovery Requirements',
     keyword: 'SHOULD',
@@ -117,7 +117,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.scopes,
   },
   {
-    id: 'scope.consistency-newest',
+    id: 'scope/consistency-newest',
     revisions: R.newest,
     section: 'Scope Selection Strategy',
     keyword: 'SHOULD',
@@ -128,7 +128,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.scopes,
   },
   {
-    id: 'resource.client-indicators',
+    id: 'resource/client-indicators',
     revisions: R.all,
     section: 'Resource Parameter Implementation',
     keyword: 'MUST',
@@ -139,7 +139,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.resource,
   },
   {
-    id: 'canonical.uppercase',
+    id: 'canonical/uppercase',
     revisions: R.all,
     section: 'Canonical Server URI',
     keyword: 'SHOULD',
@@ -150,7 +150,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: 'not judged: no scenario sends a resource indicator with an uppercase scheme or host',
   },
   {
-    id: 'canonical.trailing-slash',
+    id: 'canonical/trailing-slash',
     revisions: R.all,
     section: 'Canonical Server URI',
     keyword: 'SHOULD',
@@ -159,11 +159,11 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
       'implementations SHOULD consistently use the form without the trailing slash for better interoperability ' +
       'unless the trailing slash is semantically significant for the specific resource.',
     notApplicable:
-      'a choice of form the server may justify; prm.metadata judges that the metadata names the resource by the URL ' +
-      'it is reached at',
+      'a choice of form the server may justify; `prm.metadata` judges that the metadata names the resource by the ' +
+      'URL it is reached at',
   },
   {
-    id: 'token.not-in-query',
+    id: 'token/not-in-query',
     revisions: R.all,
     section: 'Token Requirements',
     keyword: 'MUST NOT',
@@ -172,7 +172,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.query-token-refused'],
   },
   {
-    id: 'handling.validate',
+    id: 'handling/validate',
     revisions: R.all,
     section: 'Token Handling',
     keyword: 'MUST',
@@ -183,7 +183,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.audience-enforced'],
   },
   {
-    id: 'handling.audience',
+    id: 'handling/audience',
     revisions: R.all,
     section: 'Token Handling',
     keyword: 'MUST',
@@ -194,7 +194,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.audience-enforced'],
   },
   {
-    id: 'handling.error',
+    id: 'handling/error',
     revisions: R.all,
     section: 'Token Handling',
     keyword: 'MUST',
@@ -203,7 +203,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.audience-enforced'],
   },
   {
-    id: 'handling.401',
+    id: 'handling/401',
     revisions: R.all,
     section: 'Token Handling',
     keyword: 'MUST',
@@ -212,7 +212,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.audience-enforced'],
   },
   {
-    id: 'handling.own-resources-as',
+    id: 'handling/own-resources-as',
     revisions: R.first,
     section: 'Token Handling',
     keyword: 'MUST',
@@ -222,7 +222,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     note: 'the revisions after it bind "MCP servers" by the same sentence; judged where tokens are accepted',
   },
   {
-    id: 'handling.own-resources',
+    id: 'handling/own-resources',
     revisions: R.cimd,
     section: 'Token Handling',
     keyword: 'MUST',
@@ -231,7 +231,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.audience-enforced'],
   },
   {
-    id: 'handling.no-other-tokens',
+    id: 'handling/no-other-tokens',
     revisions: R.all,
     section: 'Token Handling',
     keyword: 'MUST NOT',
@@ -240,7 +240,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.audience-enforced'],
   },
   {
-    id: 'refresh.no-offline-access',
+    id: 'refresh/no-offline-access',
     revisions: R.newest,
     section: 'Refresh Tokens',
     keyword: 'SHOULD NOT',
@@ -251,7 +251,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: 'not judged yet: no scenario reads the scopes of the challenge or of the metadata',
   },
   {
-    id: 'errors.status-codes',
+    id: 'errors/status-codes',
     revisions: R.all,
     section: 'Error Handling',
     keyword: 'MUST',
@@ -260,7 +260,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.challenge', 'prm.audience-enforced'],
   },
   {
-    id: 'scope-errors.respond',
+    id: 'scope-errors/respond',
     revisions: R.cimd,
     section: 'Runtime Insufficient Scope Errors',
     keyword: 'SHOULD',
@@ -271,7 +271,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.scopes,
   },
   {
-    id: 'scope-errors.include',
+    id: 'scope-errors/include',
     revisions: R.nov,
     section: 'Runtime Insufficient Scope Errors',
     keyword: 'SHOULD',
@@ -282,7 +282,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.scopes,
   },
   {
-    id: 'scope-errors.include-operation',
+    id: 'scope-errors/include-operation',
     revisions: R.newest,
     section: 'Runtime Insufficient Scope Errors',
     keyword: 'SHOULD',
@@ -293,7 +293,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.scopes,
   },
   {
-    id: 'scope-errors.single-challenge',
+    id: 'scope-errors/single-challenge',
     revisions: R.newest,
     section: 'Runtime Insufficient Scope Errors',
     keyword: 'SHOULD',
@@ -304,7 +304,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.scopes,
   },
   {
-    id: 'scope-errors.consistent',
+    id: 'scope-errors/consistent',
     revisions: R.cimd,
     section: 'Runtime Insufficient Scope Errors',
     keyword: 'SHOULD',
@@ -314,7 +314,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.scopes,
   },
   {
-    id: 'scope-errors.user-experience',
+    id: 'scope-errors/user-experience',
     revisions: R.cimd,
     section: 'Runtime Insufficient Scope Errors',
     keyword: 'SHOULD',
@@ -325,7 +325,7 @@ export const MCP_RS_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.scopes,
   },
   {
-    id: 'step-up.hierarchies',
+    id: 'step-up/hierarchies',
     revisions: R.newest,
     section: 'Step-Up Authorization Flow',
     keyword: 'MUST',

@@ -8,7 +8,7 @@ import type { McpSentence } from './mcp-sentence.ts';
 
 export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
   {
-    id: 'security.oauth-2-1',
+    id: 'security/oauth-2-1',
     revisions: R.beforeNewest,
     section: 'Security Considerations',
     keyword: 'MUST',
@@ -19,7 +19,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.whole,
   },
   {
-    id: 'security.page',
+    id: 'security/page',
     revisions: R.newest,
     section: 'Security Considerations',
     keyword: 'MUST',
@@ -32,7 +32,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.listed,
   },
   {
-    id: 'security.consider',
+    id: 'security/consider',
     revisions: R.newest,
     section: 'Authorization Security Considerations',
     keyword: 'MUST',
@@ -43,7 +43,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.listed,
   },
   {
-    id: 'security.oauth-2-1-additionally',
+    id: 'security/oauth-2-1-additionally',
     revisions: R.newest,
     section: 'Authorization Security Considerations',
     keyword: 'MUST',
@@ -54,7 +54,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.whole,
   },
   {
-    id: 'theft.storage',
+    id: 'theft/storage',
     revisions: R.all,
     section: 'Token Theft',
     keyword: 'MUST',
@@ -65,7 +65,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: 'how a server stores tokens cannot be seen from outside it',
   },
   {
-    id: 'theft.short-lived',
+    id: 'theft/short-lived',
     revisions: R.all,
     section: 'Token Theft',
     keyword: 'SHOULD',
@@ -75,7 +75,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
       "the text sets no lifetime: any bound would be the harness's guess, and a guess never makes a scenario fail",
   },
   {
-    id: 'theft.rotate-refresh',
+    id: 'theft/rotate-refresh',
     revisions: R.all,
     section: 'Token Theft',
     keyword: 'MUST',
@@ -86,7 +86,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['refresh.rotation'],
   },
   {
-    id: 'comms.oauth-1-5',
+    id: 'comms/oauth-1-5',
     revisions: R.all,
     section: 'Communication Security',
     keyword: 'MUST',
@@ -95,7 +95,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['mcp.https-endpoints'],
   },
   {
-    id: 'comms.https-endpoints',
+    id: 'comms/https-endpoints',
     revisions: R.all,
     section: 'Communication Security',
     keyword: 'MUST',
@@ -104,7 +104,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['mcp.https-endpoints'],
   },
   {
-    id: 'comms.redirect-uris',
+    id: 'comms/redirect-uris',
     revisions: R.all,
     section: 'Communication Security',
     keyword: 'MUST',
@@ -113,7 +113,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['mcp.https-endpoints'],
   },
   {
-    id: 'pkce.oidc-metadata',
+    id: 'pkce/oidc-metadata',
     revisions: R.cimd,
     section: 'Authorization Code Protection',
     keyword: 'MUST',
@@ -124,7 +124,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['mcp.metadata-discovery'],
   },
   {
-    id: 'redirect.exact',
+    id: 'redirect/exact',
     revisions: R.all,
     section: 'Open Redirection',
     keyword: 'MUST',
@@ -135,7 +135,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['redirect.exact-match'],
   },
   {
-    id: 'redirect.untrusted',
+    id: 'redirect/untrusted',
     revisions: R.all,
     section: 'Open Redirection',
     keyword: 'MUST',
@@ -146,7 +146,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['redirect.no-open-redirect'],
   },
   {
-    id: 'redirect.trusted-only',
+    id: 'redirect/trusted-only',
     revisions: R.all,
     section: 'Open Redirection',
     keyword: 'SHOULD',
@@ -154,10 +154,10 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     quote: 'Authorization servers SHOULD only automatically redirect the user agent if it trusts the redirection URI.',
     notApplicable:
       'whether a server trusts a registered redirection URI is its own policy; an unregistered one is judged by ' +
-      'redirect.no-open-redirect under the MUST above',
+      '`redirect.no-open-redirect` under the MUST above',
   },
   {
-    id: 'redirect.inform-user',
+    id: 'redirect/inform-user',
     revisions: R.all,
     section: 'Open Redirection',
     keyword: 'MAY',
@@ -168,7 +168,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.may,
   },
   {
-    id: 'cimd-security.consider',
+    id: 'cimd-security/consider',
     revisions: R.cimd,
     section: 'Client ID Metadata Document Security',
     keyword: 'MUST',
@@ -179,7 +179,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: 'what a server considered cannot be seen; the sentences below it are listed one by one',
   },
   {
-    id: 'cimd-security.ssrf',
+    id: 'cimd-security/ssrf',
     revisions: R.cimd,
     section: 'Authorization Server Abuse Protection',
     keyword: 'SHOULD',
@@ -190,7 +190,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.ssrf,
   },
   {
-    id: 'cimd-security.localhost-warning',
+    id: 'cimd-security/localhost-warning',
     revisions: R.cimd,
     section: 'Localhost Redirect URI Risks',
     keyword: 'SHOULD',
@@ -200,7 +200,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.page,
   },
   {
-    id: 'cimd-security.attestation',
+    id: 'cimd-security/attestation',
     revisions: R.cimd,
     section: 'Localhost Redirect URI Risks',
     keyword: 'MAY',
@@ -210,7 +210,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.may,
   },
   {
-    id: 'cimd-security.show-hostname',
+    id: 'cimd-security/show-hostname',
     revisions: R.cimd,
     section: 'Localhost Redirect URI Risks',
     keyword: 'MUST',
@@ -220,7 +220,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.page,
   },
   {
-    id: 'cimd-security.trust-policies',
+    id: 'cimd-security/trust-policies',
     revisions: R.nov,
     section: 'Trust Policies',
     keyword: 'MAY',
@@ -229,7 +229,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.may,
   },
   {
-    id: 'cimd-security.trust-policies-draft',
+    id: 'cimd-security/trust-policies-draft',
     revisions: R.newest,
     section: 'Trust Policies',
     keyword: 'MAY',
@@ -240,7 +240,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.may,
   },
   {
-    id: 'iss.include',
+    id: 'iss/include',
     revisions: R.newest,
     section: 'Authorization Response Validation',
     keyword: 'SHOULD',
@@ -252,7 +252,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     note: 'judged where the metadata advertises authorization_response_iss_parameter_supported',
   },
   {
-    id: 'iss.advertise',
+    id: 'iss/advertise',
     revisions: R.newest,
     section: 'Authorization Response Validation',
     keyword: 'MUST',
@@ -261,11 +261,11 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
       'Authorization servers that include the `iss` parameter MUST advertise this by setting ' +
       '`authorization_response_iss_parameter_supported` to `true` in their metadata (RFC9207 Section 2.3).',
     notApplicable:
-      'mixup.iss-parameter takes the advertisement as its premise (it judges iss where the metadata advertises it); ' +
-      'an iss sent without the advertisement is not looked for',
+      '`mixup.iss-parameter` takes the advertisement as its premise (it judges iss where the metadata advertises ' +
+      'it); an iss sent without the advertisement is not looked for',
   },
   {
-    id: 'confused-deputy.consent',
+    id: 'confused-deputy/consent',
     revisions: R.all,
     section: 'Confused Deputy Problem',
     keyword: 'MUST',
@@ -277,7 +277,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
       'binds an MCP server acting as a client of an upstream authorization server, which the harness does not see',
   },
   {
-    id: 'audience.client-resource',
+    id: 'audience/client-resource',
     revisions: R.all,
     section: 'Token Audience Binding and Validation',
     keyword: 'MUST',
@@ -288,7 +288,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.resource,
   },
   {
-    id: 'audience.validate',
+    id: 'audience/validate',
     revisions: R.all,
     section: 'Token Audience Binding and Validation',
     keyword: 'MUST',
@@ -297,7 +297,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.audience-enforced'],
   },
   {
-    id: 'privilege.validate-first',
+    id: 'privilege/validate-first',
     revisions: R.all,
     section: 'Access Token Privilege Restriction',
     keyword: 'MUST',
@@ -309,7 +309,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.audience-enforced'],
   },
   {
-    id: 'privilege.oauth-5-2',
+    id: 'privilege/oauth-5-2',
     revisions: R.all,
     section: 'Access Token Privilege Restriction',
     keyword: 'MUST',
@@ -318,7 +318,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.audience-enforced'],
   },
   {
-    id: 'privilege.intended-only',
+    id: 'privilege/intended-only',
     revisions: R.all,
     section: 'Access Token Privilege Restriction',
     keyword: 'MUST',
@@ -329,7 +329,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     judgedBy: ['prm.audience-enforced'],
   },
   {
-    id: 'privilege.no-passthrough',
+    id: 'privilege/no-passthrough',
     revisions: R.all,
     section: 'Access Token Privilege Restriction',
     keyword: 'MUST NOT',
@@ -338,7 +338,7 @@ export const MCP_SECURITY_SENTENCES: readonly McpSentence[] = [
     notApplicable: NA.upstream,
   },
   {
-    id: 'privilege.client-resource',
+    id: 'privilege/client-resource',
     revisions: R.all,
     section: 'Access Token Privilege Restriction',
     keyword: 'MUST',

@@ -54,7 +54,7 @@ export default defineScenario({
       party: 'server',
       note: 'shall return an iss parameter in the authorization response',
     },
-    mcp_2026_07_28: mcpRequirement('iss.include', '2026-07-28', { note: 'iss in authorization responses' }),
+    mcp_2026_07_28: mcpRequirement('iss/include', '2026-07-28', { note: 'iss in authorization responses' }),
   },
   severity: 'high',
   appliesTo: 'oauth2',

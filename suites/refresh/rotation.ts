@@ -59,9 +59,9 @@ export default defineScenario({
       note: 'public clients',
     },
     // MCP: "For public clients, authorization servers MUST rotate refresh tokens" (Token Theft).
-    mcp_2025_06_18: mcpRequirement('theft.rotate-refresh', '2025-06-18', { roles: ['public'], note: 'public clients' }),
-    mcp_2025_11_25: mcpRequirement('theft.rotate-refresh', '2025-11-25', { roles: ['public'], note: 'public clients' }),
-    mcp_2026_07_28: mcpRequirement('theft.rotate-refresh', '2026-07-28', { roles: ['public'], note: 'public clients' }),
+    mcp_2025_06_18: mcpRequirement('theft/rotate-refresh', '2025-06-18', { roles: ['public'], note: 'public clients' }),
+    mcp_2025_11_25: mcpRequirement('theft/rotate-refresh', '2025-11-25', { roles: ['public'], note: 'public clients' }),
+    mcp_2026_07_28: mcpRequirement('theft/rotate-refresh', '2026-07-28', { roles: ['public'], note: 'public clients' }),
   },
   severity: 'high',
   appliesTo: 'oauth2',

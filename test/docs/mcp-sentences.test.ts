@@ -70,14 +70,14 @@ describe('the MCP sentence list', () => {
   });
 
   it('builds a scenario’s citation from a sentence, and refuses a sentence its revision lacks', () => {
-    expect(mcpRequirement('theft.rotate-refresh', '2025-06-18', { roles: ['public'] })).toEqual({
+    expect(mcpRequirement('theft/rotate-refresh', '2025-06-18', { roles: ['public'] })).toEqual({
       spec: 'MCP 2025-06-18',
       section: 'Token Theft',
       level: 'MUST',
       party: 'server',
       roles: ['public'],
     });
-    expect(() => mcpRequirement('iss.include', '2025-11-25')).toThrow(/no sentence iss.include/);
+    expect(() => mcpRequirement('iss/include', '2025-11-25')).toThrow(/no sentence iss\/include/);
     expect(keywordLevel('SHOULD NOT')).toBe('SHOULD');
     expect(sentenceParty({ binds: 'implementations' })).toBe('server');
   });
@@ -174,8 +174,8 @@ describe('the quotes', () => {
     expect(page.get('Token Theft')).toContain('Authorization servers SHOULD issue');
     const pages = { '2025-06-18': [page], '2025-11-25': [page], '2026-07-28': [page] };
     const problems = misquoted(pages);
-    expect(problems).toContain('redirect.exact (2025-06-18, Open Redirection): no such heading');
-    expect(problems).toContain('theft.rotate-refresh (2025-06-18, Token Theft): no such quote');
+    expect(problems).toContain('redirect/exact (2025-06-18, Open Redirection): no such heading');
+    expect(problems).toContain('theft/rotate-refresh (2025-06-18, Token Theft): no such quote');
   });
 
   const gitDir = process.env.MCP_SPEC_GIT_DIR;
