@@ -57,7 +57,7 @@ export function sentenceParty(s: Pick<McpSentence, 'binds'>): 'server' | 'client
   return s.binds === 'client' ? 'client' : 'server';
 }
 
-/** Reasons several sentences share for being not applicable. */
+/** Reasons several sentences share for being not applicable (and a note: `advertised`). */
 export const NOT_APPLICABLE = {
   whole:
     'a whole document by reference: the catalog judges its rules one by one (the RFC 6749, RFC 7636, RFC 9700 and ' +
@@ -66,6 +66,9 @@ export const NOT_APPLICABLE = {
   dcr:
     'the harness registers by RFC 7591 where the server offers it and judges that by the registration rows; a ' +
     'server without a registration endpoint is not failed for it (a client can be pre-registered in the config)',
+  advertised:
+    'judged where the metadata advertises client_id_metadata_document_supported; without it the CIMD scenarios are ' +
+    'skipped, and not supporting CIMD (a SHOULD) is not warned',
   transport: 'the harness speaks to an MCP server over HTTP only',
   listed: 'the sentences of that text are listed one by one here, each with what judges it',
   page: 'what a consent page shows a person is not judged: no scenario reads the wording of a page',

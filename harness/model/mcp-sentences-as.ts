@@ -78,6 +78,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
       'Authorization servers and MCP clients SHOULD support OAuth Client ID Metadata Documents ' +
       '(draft-ietf-oauth-client-id-metadata-document-00).',
     judgedBy: ['cimd.code-flow'],
+    note: NA.advertised,
   },
   {
     id: 'overview/dcr-may',
@@ -130,6 +131,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
       'MCP clients and authorization servers SHOULD support OAuth Client ID Metadata Documents as specified in ' +
       'OAuth Client ID Metadata Document.',
     judgedBy: ['cimd.code-flow'],
+    note: NA.advertised,
   },
   {
     id: 'cimd/support-for-registration',
@@ -141,6 +143,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
       'MCP clients and authorization servers SHOULD support OAuth Client ID Metadata Documents as specified in ' +
       'OAuth Client ID Metadata Document for client registration.',
     judgedBy: ['cimd.code-flow'],
+    note: NA.advertised,
   },
   {
     id: 'cimd/follow-draft',
@@ -162,6 +165,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     lead: 'For Authorization Servers:',
     quote: 'SHOULD fetch metadata documents when encountering URL-formatted client_ids',
     judgedBy: ['cimd.code-flow'],
+    note: NA.advertised,
   },
   {
     id: 'cimd/client-id-matches',
