@@ -119,7 +119,7 @@ export const MCP_AS_SENTENCES: readonly McpSentence[] = [
     quote:
       'the `issuer` value in the document MUST be identical to the issuer identifier used to construct the ' +
       'well-known URL.',
-    judgedBy: ['mcp.metadata-discovery'],
+    judgedBy: ['discovery.document'],
   },
   {
     id: 'cimd/support',
