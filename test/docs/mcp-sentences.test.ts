@@ -157,13 +157,17 @@ function sectionsOf(mdx: string, title: string): Map<string, string> {
   return out;
 }
 
-/** The sentences whose quote (and lead) the revision's text does not hold under their heading. */
-function misquoted(pages: Record<McpRevision, readonly Map<string, string>[]>): string[] {
+/**
+ * The sentences whose quote (and lead) the revision's text does not hold under their heading, on the page
+ * mcpPageOf names (pages by name: '' the one page of the older revisions, 2026-07-28's overview).
+ */
+function misquoted(pages: Record<McpRevision, ReadonlyMap<string, Map<string, string>>>): string[] {
   return MCP_SENTENCES.flatMap((s) =>
     s.revisions.flatMap((r) => {
-      const texts = pages[r].flatMap((page) => page.get(s.section) ?? []);
-      const found = texts.some((t) => t.includes(s.quote) && (!s.lead || t.includes(s.lead)));
-      return found ? [] : [`${s.id} (${r}, ${s.section}): ${texts.length ? 'no such quote' : 'no such heading'}`];
+      const text = pages[r].get(mcpPageOf(r, s.section))?.get(s.section);
+      if (text === undefined) return [`${s.id} (${r}, ${s.section}): no such heading`];
+      const found = text.includes(s.quote) && (!s.lead || text.includes(s.lead));
+      return found ? [] : [`${s.id} (${r}, ${s.section}): no such quote`];
     }),
   );
 }
@@ -172,7 +176,8 @@ describe('the quotes', () => {
   it('are found in a synthetic page only under their heading (the check can fail)', () => {
     const page = sectionsOf('---\ntitle: A\n---\n## Token Theft\n\nAuthorization servers **SHOULD** issue\n', 'A');
     expect(page.get('Token Theft')).toContain('Authorization servers SHOULD issue');
-    const pages = { '2025-06-18': [page], '2025-11-25': [page], '2026-07-28': [page] };
+    const one = new Map([['', page]]);
+    const pages = { '2025-06-18': one, '2025-11-25': one, '2026-07-28': one };
     const problems = misquoted(pages);
     expect(problems).toContain('redirect/exact (2025-06-18, Open Redirection): no such heading');
     expect(problems).toContain('theft/rotate-refresh (2025-06-18, Token Theft): no such quote');
@@ -182,13 +187,20 @@ describe('the quotes', () => {
   it.skipIf(!gitDir)('are the revisions’ text, word for word, under their headings (MCP_SPEC_GIT_DIR)', () => {
     const show = (path: string) =>
       execFileSync('git', ['--git-dir', gitDir!, 'show', `HEAD:docs/specification/${path}`], { encoding: 'utf8' });
+    const onePage = (path: string) => new Map([['', sectionsOf(show(path), 'Authorization')]]);
     const pages = {
-      '2025-06-18': [sectionsOf(show('2025-06-18/basic/authorization.mdx'), 'Authorization')],
-      '2025-11-25': [sectionsOf(show('2025-11-25/basic/authorization.mdx'), 'Authorization')],
-      '2026-07-28': Object.entries(MCP_2026_PAGES).map(([page, headings]) =>
-        sectionsOf(show(`2026-07-28/basic/authorization/${page || 'index'}.mdx`), headings[0]!),
+      '2025-06-18': onePage('2025-06-18/basic/authorization.mdx'),
+      '2025-11-25': onePage('2025-11-25/basic/authorization.mdx'),
+      '2026-07-28': new Map(
+        Object.entries(MCP_2026_PAGES).map(([page, headings]) => [
+          page,
+          sectionsOf(show(`2026-07-28/basic/authorization/${page || 'index'}.mdx`), headings[0]!),
+        ]),
       ),
     };
+    // every heading of 2026-07-28's pages is in MCP_2026_PAGES, on its page
+    for (const [page, headings] of Object.entries(MCP_2026_PAGES))
+      expect([...(pages['2026-07-28'].get(page)?.keys() ?? [])].sort(), page).toEqual([...headings].sort());
     expect(misquoted(pages)).toEqual([]);
   });
 });
