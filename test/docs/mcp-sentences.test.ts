@@ -6,6 +6,7 @@
  * directory), every quote is checked against the revision's text, under its heading.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mcpRequirement } from '../../harness/model/mcp-requirement.ts';
 import {
@@ -20,6 +21,7 @@ import {
   sentenceParty,
 } from '../../harness/model/mcp-sentences.ts';
 import { mcpRevision } from '../../harness/model/requirements.ts';
+import { CATALOG_PAGE } from '../../scripts/catalog.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 
 /**
@@ -84,6 +86,17 @@ describe('the MCP sentence list', () => {
 });
 
 describe('the MCP sentence list and the catalog', () => {
+  it('docs/catalog.md quotes every sentence in the table of each revision that has it', () => {
+    const page = readFileSync(CATALOG_PAGE, 'utf8');
+    for (const revision of MCP_REVISIONS) {
+      const table = page.split(`### MCP ${revision} `)[1]?.split('\n### ')[0] ?? '';
+      for (const s of mcpSentences(revision)) {
+        const row = table.split('\n').find((line) => line.startsWith(`| \`${s.id}\` |`));
+        expect(row, `${revision} ${s.id}`).toContain(`“${s.quote}”`);
+      }
+    }
+  });
+
   it('every scenario requirement citing an MCP revision is a sentence of it under that heading', () => {
     const problems: string[] = [];
     for (const scenario of BUILT_IN_SCENARIOS)
