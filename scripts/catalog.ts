@@ -11,6 +11,7 @@ import { formatRequirementTable, requirementTable } from '../cli/list.ts';
 import { requirementLabel } from '../harness/model/requirements.ts';
 import type { Scenario } from '../harness/scenario/scenario.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
+import { MCP_BEGIN, MCP_END, mcpCatalogTables } from './mcp-catalog.ts';
 
 /** The page that shows the catalog table. */
 export const CATALOG_PAGE = fileURLToPath(new URL('../docs/catalog.md', import.meta.url));
@@ -47,9 +48,9 @@ export function betweenMarkers(text: string, begin: string, end: string, table: 
   return `${text.slice(0, start + begin.length)}\n${table}\n${text.slice(stop)}`;
 }
 
-/** The page's text with the table between the markers replaced by the current one. */
+/** The page's text with the tables between the markers replaced by the current ones (the catalog, MCP's sentences). */
 export function withCatalog(page: string, table = catalogTable()): string {
-  return betweenMarkers(page, BEGIN, END, table);
+  return betweenMarkers(betweenMarkers(page, BEGIN, END, table), MCP_BEGIN, MCP_END, mcpCatalogTables());
 }
 
 /** The requirement audit table's text: one row per (scenario, requirement, party, level) under the spec profile. */

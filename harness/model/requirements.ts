@@ -9,8 +9,15 @@
  * A scenario's level is the strictest level among the requirements that apply in the profile;
  * a requirement may be limited to some client roles (`roles`), e.g. RFC 9700 §2.2.2 makes refresh
  * rotation a MUST for public clients only.
+ * - `mcp-2025-06-18`, `mcp-2025-11-25`, `mcp-2026-07-28` (`--profile mcp`: the newest): an MCP server's authorization
+ *   as that revision of the MCP Authorization text has it, with the RFCs and OpenID specifications it builds on (not
+ *   SPEC) and, from 2025-11-25, the CIMD draft. A profile judges exactly the sentences of its revision: the frozen list
+ *   in harness/model/mcp-sentences.ts (MCP_SENTENCES; docs/catalog.md, "MCP authorization"), each with what judges it.
+ *   An MCP requirement's section is the exact heading title its sentence sits under in that revision.
  */
 import type { ClientRole } from '../../protocol/client-roles.ts';
+import { MCP_REVISIONS, type McpRevision } from './mcp-sentence.ts';
+import { isMcpPageTitle, mcpPageOf } from './mcp-sentences.ts';
 import type { Level, ProfileName, ResolvedRequirement } from './results.ts';
 
 /** The client roles of the target config (docs/target-config.md); `legacy` may use the password and implicit grants. */
@@ -100,12 +107,25 @@ export function profileCounts(profile: ProfileName, spec: SpecName): boolean {
   return profile === 'spec' ? true : spec !== 'SPEC';
 }
 
+/** The MCP revision a document name is ('MCP 2025-11-25' → '2025-11-25'), or undefined for other documents. */
+export function mcpRevision(spec: string): McpRevision | undefined {
+  return MCP_REVISIONS.find((r) => spec === `MCP ${r}`);
+}
+
+/** The CIMD draft as the MCP text cites it (-00); its sections link to the datatracker's text. */
+export const CIMD_URL = 'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-client-id-metadata-document-00';
+
+/** The MCP Authorization text's page of a revision (2026-07-28 splits it into sub-pages). */
+export const MCP_SPEC_URL = 'https://modelcontextprotocol.io/specification';
+
 export function requirementLabel(r: Pick<Requirement, 'spec' | 'section' | 'note'>): string {
-  const base = r.spec === 'SPEC' ? `SPEC › ${r.section}` : `${r.spec} §${r.section}`;
+  // SPEC and the MCP revisions are cited by heading title, the others by section number.
+  const byTitle = r.spec === 'SPEC' || mcpRevision(r.spec) !== undefined;
+  const base = byTitle ? `${r.spec} › ${r.section}` : `${r.spec} §${r.section}`;
   return r.note ? `${base} (${r.note})` : base;
 }
 
-/** GitHub-style heading anchor, for links into the service spec (docs/service-spec.md). */
+/** GitHub-style heading anchor, for links into the service spec (docs/service-spec.md) and the MCP text. */
 function slug(title: string): string {
   return title
     .trim()
@@ -143,6 +163,13 @@ export function requirementUrl(
   if (r.spec === 'OAuth 2.0 Form Post')
     return `https://openid.net/specs/oauth-v2-form-post-response-mode-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'FAPI 2.0 SP') return `${FAPI2_URL}#section-${r.section}`;
+  if (r.spec === 'CIMD') return `${CIMD_URL}#section-${r.section}`;
+  const revision = mcpRevision(r.spec);
+  if (revision) {
+    const page = mcpPageOf(revision, r.section);
+    const base = `${MCP_SPEC_URL}/${revision}/basic/authorization${page ? `/${page}` : ''}`;
+    return isMcpPageTitle(revision, r.section) ? base : `${base}#${slug(r.section)}`;
+  }
   if (r.spec === 'SPEC' && options.specUrl) return `${options.specUrl}#${slug(r.section)}`;
   return undefined;
 }
@@ -257,6 +284,6 @@ export function findRequirement(
     (r) =>
       norm(r.label) === norm(ref) ||
       norm(`${r.spec} §${r.section}`) === norm(ref) ||
-      (r.spec === 'SPEC' && norm(`SPEC › ${r.section}`) === norm(ref)),
+      ((r.spec === 'SPEC' || mcpRevision(r.spec) !== undefined) && norm(`${r.spec} › ${r.section}`) === norm(ref)),
   );
 }

@@ -5,6 +5,7 @@ import {
   expectRequiredDiscoveryFields,
   requiredFieldsFor,
 } from '../checks/index.ts';
+import { mcpRequirement } from '../../harness/model/mcp-requirement.ts';
 
 /**
  * The metadata document the target published (never the config's discoveryOverrides): OIDC Discovery §3/§4 for an
@@ -45,6 +46,9 @@ export default defineScenario({
       party: 'server',
       note: 'discovery metadata distributed by the metadata document (OIDC Discovery, RFC 8414)',
     },
+    mcp_2026_07_28: mcpRequirement('discovery/issuer-identical', '2026-07-28', {
+      note: 'issuer identical to the issuer identifier the well-known URL was built from',
+    }),
   },
   severity: 'high',
   appliesTo: 'oauth2',

@@ -7,6 +7,7 @@ import {
   describeOutcome,
 } from '../../harness/scenario/scenario.ts';
 import { codeFlowClient } from '../checks/index.ts';
+import { mcpRequirement } from '../../harness/model/mcp-requirement.ts';
 
 /** The authorization response's iss is exactly the issuer (RFC 9207 §2: "MUST ... iss ... issuer identifier"). */
 function expectIss(outcome: AuthorizeResult, issuer: string, what: string, per: RequirementRef): void {
@@ -53,6 +54,7 @@ export default defineScenario({
       party: 'server',
       note: 'shall return an iss parameter in the authorization response',
     },
+    mcp_2026_07_28: mcpRequirement('iss/include', '2026-07-28', { note: 'iss in authorization responses' }),
   },
   severity: 'high',
   appliesTo: 'oauth2',

@@ -1,6 +1,7 @@
 import { type RedirectUriNearMiss, redirectUriNearMiss } from '../../generators/index.ts';
 import { type AuthorizeResult, CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectRefusalIsFor } from '../checks/index.ts';
+import { mcpRequirement } from '../../harness/model/mcp-requirement.ts';
 
 /** What an authorization response may add to the redirect URI (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207; OIDC Session). */
 const SUCCESS_PARAMS = new Set(['code', 'state', 'iss', 'session_state']);
@@ -81,6 +82,9 @@ export default defineScenario({
       party: 'server',
       note: 'rule 5: exact match, no substring or wildcard',
     },
+    mcp_2025_06_18: mcpRequirement('redirect/exact', '2025-06-18'),
+    mcp_2025_11_25: mcpRequirement('redirect/exact', '2025-11-25'),
+    mcp_2026_07_28: mcpRequirement('redirect/exact', '2026-07-28'),
   },
   severity: 'critical',
   appliesTo: 'oauth2',

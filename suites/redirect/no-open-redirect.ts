@@ -1,5 +1,6 @@
 import { CheckFailure, PreconditionError, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectRefusalIsFor, metaRefresh } from '../checks/index.ts';
+import { mcpRequirement } from '../../harness/model/mcp-requirement.ts';
 
 /**
  * RFC 6749 §4.1.2.1: with an invalid redirect_uri the server informs the resource owner and MUST NOT
@@ -35,6 +36,9 @@ export default defineScenario({
       party: 'server',
       note: 'rule 2: a redirect_uri that is not registered is denied',
     },
+    mcp_2025_06_18: mcpRequirement('redirect/untrusted', '2025-06-18'),
+    mcp_2025_11_25: mcpRequirement('redirect/untrusted', '2025-11-25'),
+    mcp_2026_07_28: mcpRequirement('redirect/untrusted', '2026-07-28'),
   },
   severity: 'critical',
   appliesTo: 'oauth2',

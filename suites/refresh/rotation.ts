@@ -6,6 +6,7 @@ import {
   defineScenario,
 } from '../../harness/scenario/scenario.ts';
 import { expectBearer, expectTokenResponse, refresh, tokensWithRefresh } from '../checks/index.ts';
+import { mcpRequirement } from '../../harness/model/mcp-requirement.ts';
 
 /** Refreshes once as `role` and checks the answer is a new token pair of type Bearer. */
 async function expectRotation(ctx: ScenarioContext, role: ClientRole, per: RequirementRef): Promise<void> {
@@ -57,6 +58,10 @@ export default defineScenario({
       roles: ['public'],
       note: 'public clients',
     },
+    // MCP: "For public clients, authorization servers MUST rotate refresh tokens" (Token Theft).
+    mcp_2025_06_18: mcpRequirement('theft/rotate-refresh', '2025-06-18', { roles: ['public'], note: 'public clients' }),
+    mcp_2025_11_25: mcpRequirement('theft/rotate-refresh', '2025-11-25', { roles: ['public'], note: 'public clients' }),
+    mcp_2026_07_28: mcpRequirement('theft/rotate-refresh', '2026-07-28', { roles: ['public'], note: 'public clients' }),
   },
   severity: 'high',
   appliesTo: 'oauth2',
