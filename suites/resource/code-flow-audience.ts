@@ -51,7 +51,7 @@ export default defineScenario({
     optionalRoles: CODE_FLOW_ROLES,
     capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
   },
-  catches: ['resource-ignored-in-code-flow', 'resource-ignored'],
+  catches: ['resource-ignored-in-code-flow'],
   async run(ctx) {
     const indicated = resourceIndicator(ctx);
     const able = (c: Client) => cannotGetToken(ctx, c) === undefined;

@@ -14,12 +14,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
 import { idMatcher, patternList } from '../../harness/run/glob.ts';
-import type { FailureKind, Report, ScenarioResult, Status } from '../../harness/model/results.ts';
+import type { FailureKind, ProfileName, Report, ScenarioResult, Status } from '../../harness/model/results.ts';
 import type { Scenario } from '../../harness/scenario/scenario.ts';
 import { runConformance } from '../../index.ts';
 import { FLAW_NAMES, type FlawName, type ReferenceOptions } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { FLAW_OPTIONS, OPT_IN } from './opt-in.ts';
+import { FLAW_OPTIONS, FLAW_PROFILES, OPT_IN } from './opt-in.ts';
 
 export const CATALOG = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
 const only = process.env.MATRIX_ONLY ? idMatcher(patternList([process.env.MATRIX_ONLY])) : () => true;
@@ -269,13 +269,19 @@ const show = (r: ScenarioResult) =>
 /** Generous: the matrix runs beside the rest of `npm test` on 2 cores; a slow scenario must not turn into an error. */
 const SCENARIO_TIMEOUT_MS = 120_000;
 
-async function runAgainst(options: ReferenceOptions, scenarios: readonly Scenario[], seed: number): Promise<Report> {
+async function runAgainst(
+  options: ReferenceOptions,
+  scenarios: readonly Scenario[],
+  seed: number,
+  profile?: ProfileName,
+): Promise<Report> {
   const ref = await startEmbeddedReference(options);
   try {
     return await runConformance({
       target: ref.target,
       scenarios,
       seed,
+      ...(profile ? { profile } : {}),
       concurrency: 4,
       scenarioTimeoutMs: SCENARIO_TIMEOUT_MS,
     });
@@ -357,11 +363,11 @@ export function registerFlawMatrix(seed: number, kind: 'oidc' | 'oauth2' = 'oidc
   // The clean reference with the legacy client: the baseline every flaw is compared with (run once).
   // A flaw that shows only with a setting on (opt-in.ts) is compared with the clean reference with that setting on.
   const cleanRuns = new Map<string, Promise<Report>>();
-  const clean = (options: ReferenceOptions = {}): Promise<Report> => {
-    const key = JSON.stringify(options);
+  const clean = (options: ReferenceOptions = {}, profile?: ProfileName): Promise<Report> => {
+    const key = JSON.stringify([options, profile]);
     let run = cleanRuns.get(key);
     if (!run) {
-      run = runAgainst({ ...base, ...options, legacyClient: true }, IN_SCOPE, seed);
+      run = runAgainst({ ...base, ...options, legacyClient: true }, IN_SCOPE, seed, profile);
       cleanRuns.set(key, run);
     }
     return run;
@@ -431,7 +437,7 @@ export function registerFlawMatrix(seed: number, kind: 'oidc' | 'oauth2' = 'oidc
 
   describe(`the planted flaws (seed ${seed}): the whole catalog under each`, () => {
     const baselineOf = async (flaw: FlawName): Promise<Map<string, Status>> =>
-      new Map((await clean(FLAW_OPTIONS[flaw])).results.map((r) => [r.id, r.status]));
+      new Map((await clean(FLAW_OPTIONS[flaw], FLAW_PROFILES[flaw])).results.map((r) => [r.id, r.status]));
 
     it(
       'every flaw is claimed by at least one scenario (or says why none may), and every claim names ' + 'a known flaw',
@@ -484,6 +490,7 @@ export function registerFlawMatrix(seed: number, kind: 'oidc' | 'oauth2' = 'oidc
           { ...base, ...FLAW_OPTIONS[flaw], flaws: [flaw], legacyClient: true },
           IN_SCOPE,
           seed,
+          FLAW_PROFILES[flaw],
         );
         const wrong: string[] = [];
         for (const r of report.results) {

@@ -2,6 +2,7 @@
  * Scenarios of settings the default reference leaves off (skipped there with the reason), and
  * the reference options that turn them on; security-bcp.test.ts runs them so.
  */
+import type { ProfileName } from '../../harness/model/results.ts';
 import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 
 /** The reference the MCP scenarios run against: `serve --mcp --registration --cimd-allow-loopback`. */
@@ -17,6 +18,10 @@ export const OPT_IN: Readonly<Record<string, ReferenceOptions>> = {
       'cimd.client-id-matches-url',
       'cimd.redirect-uri-listed',
       'cimd.bad-document',
+      'prm.metadata',
+      'prm.challenge',
+      'prm.audience-enforced',
+      'prm.query-token-refused',
     ].map((id) => [id, MCP_OPTIONS]),
   ),
 };
@@ -41,4 +46,18 @@ export const FLAW_OPTIONS: Partial<Record<FlawName, ReferenceOptions>> = {
       ] satisfies FlawName[]
     ).map((flaw) => [flaw, MCP_OPTIONS]),
   ),
+};
+
+/**
+ * Flaws that break only a sentence of an MCP revision (no RFC binds the server to it), judged in that revision's
+ * profile: with the spec profile their claimant has nothing that counts (skipped) or nothing to refuse.
+ * - A query-string token (RFC 6750 §2.3 and RFC 9700 §4.3.2 bind the client; MCP's "Token Requirements" the server).
+ * - An http redirect URI that is not loopback (MCP's "Communication Security").
+ * - A challenge without resource_metadata: RFC 9728 §5 makes it a MAY, MCP 2025-06-18 a MUST; 2025-11-25 and later
+ *   allow the well-known URL instead.
+ */
+export const FLAW_PROFILES: Partial<Record<FlawName, ProfileName>> = {
+  'rs-query-token-accepted': 'mcp-2026-07-28',
+  'registration-http-redirect-accepted': 'mcp-2026-07-28',
+  'prm-challenge-without-metadata': 'mcp-2025-06-18',
 };
