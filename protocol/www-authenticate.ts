@@ -124,3 +124,8 @@ function readQuoted(s: string): { value: string; rest: string } | undefined {
 export function challengeOf(parsed: ParsedChallenges, scheme: string): Challenge | undefined {
   return parsed.challenges.find((c) => c.scheme.toLowerCase() === scheme.toLowerCase());
 }
+
+/** A parameter of the Bearer challenge (RFC 6750 §3), e.g. resource_metadata (RFC 9728 §5.1); undefined without one. */
+export function bearerParam(header: string | undefined, name: string): string | undefined {
+  return challengeOf(parseWwwAuthenticate(header), 'Bearer')?.params[name.toLowerCase()];
+}

@@ -1,8 +1,9 @@
 /**
  * Starting from an MCP server's URL (docs/target-config.md, "Starting from an MCP server's URL"): what an MCP client
  * does before it can authorize. An unauthenticated request to the resource (the default resource request: a JSON-RPC
- * initialize POST) → 401 with a Bearer challenge → its `resource_metadata` (RFC 9728 §5.1), or, from revision
- * 2025-11-25 on, the well-known URLs when the challenge lacks it → the protected resource metadata (RFC 9728 §3) →
+ * initialize POST) → 401 with a Bearer challenge → its `resource_metadata` (RFC 9728 §5.1), or the well-known URLs
+ * when the challenge lacks it (from revision 2025-11-25 on a server may rely on them; under 2025-06-18 prm.challenge
+ * judges the missing parameter, and discovery goes on) → the protected resource metadata (RFC 9728 §3) →
  * `authorization_servers[0]` → the authorization server's metadata in MCP's probe order (the revision's "Authorization
  * Server Metadata Discovery"). Everything the server sends is untrusted data: bounded by the HTTP client's limits,
  * no redirect followed, and no request outside the resource's origin and then the authorization server's.
@@ -15,7 +16,7 @@ import { Recorder } from '../http/recorder.ts';
 import type { Redactor } from '../redact/redact.ts';
 import { HarnessError } from '../model/failures.ts';
 import type { ProfileName } from '../model/results.ts';
-import { bearerParam } from './challenge.ts';
+import { bearerParam } from '../../protocol/www-authenticate.ts';
 import { isRecord } from '../../protocol/guards.ts';
 
 /** The MCP protocol version the default resource request announces. */
@@ -100,11 +101,12 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
   ];
 }
 
-const WELL_KNOWN_FALLBACK: ReadonlySet<ProfileName> = new Set(['mcp-2025-11-25', 'mcp-2026-07-28', 'spec', 'rfc']);
-
 export interface McpDiscoveryOptions {
   redactor: Redactor;
-  /** Which revision's rules: 2025-06-18 has no well-known fallback when the challenge lacks resource_metadata. */
+  /**
+   * The run's profile. Discovery goes on at the well-known URLs when the challenge lacks resource_metadata under every
+   * revision (2025-06-18 has no such fallback, but the deviation is prm.challenge's to judge, not a reason to stop).
+   */
   profile?: ProfileName;
   requestTimeoutMs?: number;
   fetch?: typeof fetch;
@@ -149,13 +151,6 @@ export async function discoverFromMcpUrl(resourceUrl: string, options: McpDiscov
       );
     candidates = [u.href];
   } else {
-    if (!WELL_KNOWN_FALLBACK.has(options.profile ?? 'spec'))
-      throw new McpDiscoveryError(
-        'the challenge',
-        `the 401 has no Bearer challenge with resource_metadata (WWW-Authenticate: ${
-          challenge === undefined ? 'absent' : JSON.stringify(short(challenge))
-        }); revision 2025-06-18 requires it (MCP 2025-06-18 "Authorization Server Location")`,
-      );
     metadataFrom = 'well-known';
     candidates = protectedResourceMetadataUrls(resource.href);
   }

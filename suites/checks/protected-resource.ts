@@ -15,6 +15,7 @@ import {
 import { errorMessage } from '../../protocol/guards.ts';
 import { challengeOf, parseWwwAuthenticate } from '../../protocol/www-authenticate.ts';
 import { CODE_FLOW_ROLES, cannotGetToken } from './clients.ts';
+import { introspectionRequest, readJwt } from './presented-tokens.ts';
 
 /** The skip reason of a scenario that needs the config's protected resource. */
 export const NO_PROTECTED_RESOURCE =
@@ -122,15 +123,18 @@ function tokenClients(ctx: ScenarioContext): Client[] {
  * An access token of `client` for the resource indicator `resource` (RFC 8707 §2.1, §2.2), asked as a client would:
  * a code flow with `resource` in the authorization and the token request, or client_credentials with `resource`.
  */
-export async function askToken(ctx: ScenarioContext, client: Client, resource: string): Promise<ResourceToken> {
+export async function askToken(
+  ctx: ScenarioContext,
+  client: Client,
+  resource: string | undefined,
+): Promise<ResourceToken> {
   const machine = client.role === 'machine';
-  const how = machine
-    ? `client_credentials as machine with resource=${resource}`
-    : `a code flow as ${client.role} with resource=${resource}`;
+  const asked = resource === undefined ? 'without a resource indicator' : `with resource=${resource}`;
+  const how = machine ? `client_credentials as machine ${asked}` : `a code flow as ${client.role} ${asked}`;
   let res: HttpResponse;
   try {
     res = await ctx.http.token(client, await grantParams(ctx, client, resource), {
-      label: `token request (${machine ? 'client_credentials' : 'authorization_code'}) with resource=${resource}`,
+      label: `token request (${machine ? 'client_credentials' : 'authorization_code'}) ${asked}`,
     });
   } catch (error) {
     if (error instanceof PreconditionError) return { refused: `${how}: ${errorMessage(error)}` };
@@ -208,4 +212,21 @@ export async function acceptedToken(
     `the authorization server issued no access token for the resource ${resource.url} (${notIssued.join('; ')}), ` +
       'so there is no token to present',
   );
+}
+
+/** The aud the token carries (a JWT's claim), or the one introspection gives (RFC 7662 §2.2), or undefined. */
+export async function audienceOf(
+  ctx: ScenarioContext,
+  token: string,
+): Promise<{ value: unknown; from: string } | undefined> {
+  const jwt = readJwt(token);
+  if (jwt && jwt.payload.aud !== undefined) return { value: jwt.payload.aud, from: 'the JWT' };
+  if (!ctx.target.endpoints.introspection || ctx.clients.confidential?.clientSecret === undefined) return undefined;
+  const res = await introspectionRequest(ctx, 'confidential', token, {
+    hint: 'access_token',
+    label: 'introspection of the access token (its aud)',
+  });
+  if (res.status === 200 && res.body.active === true && res.body.aud !== undefined)
+    return { value: res.body.aud, from: 'introspection' };
+  return undefined;
 }

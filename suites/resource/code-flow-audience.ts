@@ -9,8 +9,13 @@ import {
 import { CLIENT_ROLES } from '../../harness/model/requirements.ts';
 import { CODE_FLOW_ROLES, cannotGetToken, findClient } from '../checks/clients.ts';
 import { expectOAuthError } from '../checks/oauth.ts';
-import { introspectionRequest, readJwt } from '../checks/presented-tokens.ts';
-import { acceptedByResource, grantParams, resourceAnswer, resourceRequest } from '../checks/protected-resource.ts';
+import {
+  acceptedByResource,
+  audienceOf,
+  grantParams,
+  resourceAnswer,
+  resourceRequest,
+} from '../checks/protected-resource.ts';
 import { codeFlowScope } from '../checks/scope.ts';
 
 type Req = 'rfc8707_2' | 'rfc8707_2_1' | 'rfc9700_2_3';
@@ -153,20 +158,6 @@ async function expectAudience(
         { requirement: ctx.req.rfc8707_2 },
       );
   });
-}
-
-/** The aud the token carries (a JWT's claim), or the one introspection gives (RFC 7662 §2.2), or undefined. */
-async function audienceOf(ctx: ScenarioContext, token: string): Promise<{ value: unknown; from: string } | undefined> {
-  const jwt = readJwt(token);
-  if (jwt && jwt.payload.aud !== undefined) return { value: jwt.payload.aud, from: 'the JWT' };
-  if (!ctx.target.endpoints.introspection || ctx.clients.confidential?.clientSecret === undefined) return undefined;
-  const res = await introspectionRequest(ctx, 'confidential', token, {
-    hint: 'access_token',
-    label: 'introspection of the access token (its aud)',
-  });
-  if (res.status === 200 && res.body.active === true && res.body.aud !== undefined)
-    return { value: res.body.aud, from: 'introspection' };
-  return undefined;
 }
 
 /**

@@ -83,7 +83,7 @@ describe('the prm scenarios', () => {
     await rs?.close();
     const old = await run(['prm.challenge'], { challenge: 'bare' }, 'mcp-2025-06-18');
     expect(old['prm.challenge']?.status).toBe('failed');
-    expect(old['prm.challenge']?.message).toMatch(/has no resource_metadata; MCP 2025-06-18 §Authorization Server/);
+    expect(old['prm.challenge']?.message).toMatch(/has no resource_metadata; MCP 2025-06-18 › Authorization Server/);
     await ref?.server.close();
     await rs?.close();
     // 2025-11-25 and later take the well-known URI instead, when it serves the metadata.
@@ -115,6 +115,12 @@ describe('the prm scenarios', () => {
     const { 'prm.audience-enforced': result } = await run(['prm.audience-enforced'], { audienceUnchecked: true });
     expect(result?.status).toBe('failed');
     expect(result?.message).toMatch(/accepted an access token issued for another resource, https:\/\/api\.example/);
+  }, 60_000);
+
+  it('prm.audience-enforced fails a resource that takes a token the server never issued', async () => {
+    const { 'prm.audience-enforced': result } = await run(['prm.audience-enforced'], { signatureUnchecked: true });
+    expect(result?.status).toBe('failed');
+    expect(result?.message).toMatch(/accepted an access token the server never issued/);
   }, 60_000);
 
   it('prm.query-token-refused: judged in MCP profiles only; fails a resource taking ?access_token=', async () => {
@@ -170,6 +176,6 @@ describe('mcp.https-endpoints', () => {
     await ref?.server.close();
     const mcp = await plainRevocation('mcp-2025-11-25');
     expect(mcp?.status).toBe('failed');
-    expect(mcp?.message).toMatch(/revocation_endpoint .*; MCP 2025-11-25 §Communication Security/);
+    expect(mcp?.message).toMatch(/revocation_endpoint .*; MCP 2025-11-25 › Communication Security/);
   }, 60_000);
 });

@@ -1,11 +1,12 @@
 /**
  * A protected resource for tests (node:http on 127.0.0.1, port 0): an MCP-like endpoint at /mcp that takes a JWT
  * access token whose aud names it, its RFC 9728 metadata at /.well-known/oauth-protected-resource/mcp, and knobs that
- * break it the ways the prm.* scenarios must notice. It reads the token's payload without checking its signature:
- * enough to tell audiences apart in a test, never a resource server.
+ * break it the ways the prm.* scenarios must notice. It checks the token's signature against the issuer's JWKS
+ * ({issuer}/jwks, the reference's) and its aud; a test fixture, never a resource server.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 
 export interface StubResourceOptions {
   /** The metadata's resource: the URL (good), another one (mismatch), or no document at all (none: 404). */
@@ -19,6 +20,8 @@ export interface StubResourceOptions {
   audienceUnchecked?: boolean;
   /** Take a token from ?access_token= too. */
   queryToken?: boolean;
+  /** Take a token whatever its signature (one the server never issued). */
+  signatureUnchecked?: boolean;
 }
 
 export interface StubResource {
@@ -41,6 +44,16 @@ function audienceOf(token: string): string[] {
 
 export async function startStubResource(options: StubResourceOptions = {}): Promise<StubResource> {
   const stub: StubResource = { url: '', metadataUrl: '', issuer: '', close: async () => {} };
+  let keys: ReturnType<typeof createRemoteJWKSet> | undefined;
+  const signed = async (token: string): Promise<boolean> => {
+    keys ??= createRemoteJWKSet(new URL(`${stub.issuer}/jwks`));
+    try {
+      await jwtVerify(token, keys);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', stub.url);
     if (req.method === 'GET' && url.pathname === '/.well-known/oauth-protected-resource/mcp') {
@@ -58,10 +71,13 @@ export async function startStubResource(options: StubResourceOptions = {}): Prom
       return;
     }
     req.resume();
-    req.on('end', () => {
+    req.on('end', async () => {
       const header = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
       const token = header ?? (options.queryToken ? (url.searchParams.get('access_token') ?? undefined) : undefined);
-      const ok = token !== undefined && (options.audienceUnchecked || audienceOf(token).includes(stub.url));
+      const ok =
+        token !== undefined &&
+        (options.signatureUnchecked || (await signed(token))) &&
+        (options.audienceUnchecked || audienceOf(token).includes(stub.url));
       if (ok) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {} } }));

@@ -1,54 +1,41 @@
+/** The challenge MCP discovery reads (protocol/www-authenticate.ts's bearerParam): the cases a real server sends. */
 import { describe, expect, it } from 'vitest';
-import { MAX_HEADER_LENGTH, MAX_PARAMS, bearerParam, parseChallenges } from '../../../harness/target/challenge.ts';
+import { MAX_HEADER_CHARS, bearerParam, parseWwwAuthenticate } from '../../../protocol/www-authenticate.ts';
 
-describe('WWW-Authenticate challenges (RFC 9110 §11.6.1)', () => {
-  it('reads a Bearer challenge with quoted and token params, names and scheme case-insensitively', () => {
+describe('the Bearer challenge of a 401 (RFC 9110 §11.6.1, RFC 9728 §5.1)', () => {
+  it('reads resource_metadata with names and scheme case-insensitively', () => {
     const header =
       'BEARER Resource_Metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp", scope=files';
-    expect(parseChallenges(header)).toEqual([
-      {
-        scheme: 'bearer',
-        params: { resource_metadata: 'https://mcp.example/.well-known/oauth-protected-resource/mcp', scope: 'files' },
-      },
-    ]);
+    expect(bearerParam(header, 'resource_metadata')).toBe(
+      'https://mcp.example/.well-known/oauth-protected-resource/mcp',
+    );
+    expect(bearerParam(header, 'scope')).toBe('files');
   });
 
-  it('reads several challenges in one value, a token68 among them', () => {
+  it('finds the Bearer challenge among several, a token68 among them', () => {
     const header = 'Basic realm="a, b", DPoP algs="ES256 PS256", Negotiate abc123==, Bearer error="invalid_token"';
-    const got = parseChallenges(header);
-    expect(got.map((c) => c.scheme)).toEqual(['basic', 'dpop', 'negotiate', 'bearer']);
-    expect(got[0]?.params).toEqual({ realm: 'a, b' });
-    expect(got[1]?.params).toEqual({ algs: 'ES256 PS256' });
-    expect(got[2]?.token68).toBe('abc123==');
     expect(bearerParam(header, 'error')).toBe('invalid_token');
-  });
-
-  it('unescapes quoted-pairs and keeps the first of a repeated parameter', () => {
-    const [c] = parseChallenges('Bearer realm="say \\"hi\\"", realm="second"');
-    expect(c?.params.realm).toBe('say "hi"');
-    expect(c?.repeated).toEqual(['realm']);
-  });
-
-  it('a scheme without params, then another challenge', () => {
-    expect(parseChallenges('Basic, Bearer resource_metadata="x"').map((c) => [c.scheme, c.params])).toEqual([
-      ['basic', {}],
-      ['bearer', { resource_metadata: 'x' }],
+    expect(parseWwwAuthenticate(header).challenges.map((c) => c.scheme.toLowerCase())).toEqual([
+      'basic',
+      'dpop',
+      'negotiate',
+      'bearer',
     ]);
   });
 
-  it('stops at what does not parse, keeping what came before', () => {
-    expect(parseChallenges('Bearer a="unterminated')).toEqual([{ scheme: 'bearer', params: {} }]);
-    expect(parseChallenges('')).toEqual([]);
-    expect(parseChallenges('"quoted-first"')).toEqual([]);
+  it('unescapes quoted-pairs', () => {
+    expect(bearerParam('Bearer realm="say \\"hi\\""', 'realm')).toBe('say "hi"');
+  });
+
+  it('nothing where there is no Bearer challenge or no header, and no throw on what does not parse', () => {
     expect(bearerParam(undefined, 'resource_metadata')).toBeUndefined();
     expect(bearerParam('Basic realm="x"', 'realm')).toBeUndefined();
+    expect(bearerParam('Bearer a="unterminated', 'a')).toBeUndefined();
+    expect(bearerParam('"quoted-first"', 'a')).toBeUndefined();
   });
 
-  it('is bounded: the header is read up to MAX_HEADER_LENGTH, at most MAX_PARAMS parameters kept', () => {
-    const many = `Bearer ${Array.from({ length: 200 }, (_, i) => `p${i}=v`).join(', ')}`;
-    const [c] = parseChallenges(many);
-    expect(Object.keys(c?.params ?? {})).toHaveLength(MAX_PARAMS);
-    const long = `Bearer a="${'x'.repeat(MAX_HEADER_LENGTH * 4)}", resource_metadata="late"`;
+  it('is bounded: nothing past MAX_HEADER_CHARS is read', () => {
+    const long = `Bearer a="${'x'.repeat(MAX_HEADER_CHARS * 4)}", resource_metadata="late"`;
     expect(bearerParam(long, 'resource_metadata')).toBeUndefined();
   });
 });

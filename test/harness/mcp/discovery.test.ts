@@ -92,7 +92,7 @@ describe('discoverFromMcpUrl (against a stub MCP server)', () => {
     ]);
   });
 
-  it('no resource_metadata: the well-known URLs (2025-11-25 and later), refused under 2025-06-18', async () => {
+  it('no resource_metadata: the well-known URLs under every revision (prm.challenge judges it)', async () => {
     const origin = await stub((o) => ({
       'POST /mcp': { status: 401, headers: { 'www-authenticate': 'Bearer realm="mcp"' } },
       'GET /.well-known/oauth-protected-resource': {
@@ -107,9 +107,8 @@ describe('discoverFromMcpUrl (against a stub MCP server)', () => {
       `${origin}/.well-known/oauth-protected-resource/mcp`,
       `${origin}/.well-known/oauth-protected-resource`,
     ]);
-    await expect(discoverFromMcpUrl(`${origin}/mcp`, { ...options, profile: 'mcp-2025-06-18' })).rejects.toThrow(
-      /the challenge: the 401 has no Bearer challenge with resource_metadata/,
-    );
+    const old = await discoverFromMcpUrl(`${origin}/mcp`, { ...options, profile: 'mcp-2025-06-18' });
+    expect(old.metadataFrom).toBe('well-known');
   });
 
   it.each([
