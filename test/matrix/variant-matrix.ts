@@ -8,7 +8,7 @@
  * variant) and by test/matrix/variant-matrix-cli.ts (the whole flaw × variant matrix).
  */
 import { startEmbeddedReference } from '../../cli/embedded.ts';
-import type { Report, ScenarioResult } from '../../harness/model/results.ts';
+import type { ProfileName, Report, ScenarioResult } from '../../harness/model/results.ts';
 import type { Scenario } from '../../harness/scenario/scenario.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName, ReferenceOptions, VariantName } from '../../reference/index.ts';
@@ -27,6 +27,8 @@ export interface CatalogRun {
   concurrency?: number;
   scenarios?: readonly Scenario[];
   seed: number;
+  /** The profile the run judges by (default spec). */
+  profile?: ProfileName;
 }
 
 /** The catalog (or `scenarios`) against a fresh embedded reference with the legacy client seeded. */
@@ -46,6 +48,7 @@ export async function runCatalog(run: CatalogRun, extra: ReferenceOptions = {}):
       seed: run.seed,
       concurrency: run.concurrency ?? 4,
       scenarioTimeoutMs: SCENARIO_TIMEOUT_MS,
+      ...(run.profile ? { profile: run.profile } : {}),
     });
   } finally {
     await ref.server.close();
