@@ -44,6 +44,16 @@ const SKIPS: Record<string, RegExp> = {
   'pkce.verifier-format': /binds the client/,
   // oidc-provider 9 dropped front-channel logout: its discovery has no frontchannel_logout_supported.
   'logout.front-channel': /frontchannel_logout_supported/,
+  // No MCP server in front of it (issue 44): no protected resource, and no Client ID Metadata Documents.
+  'mcp.metadata-discovery': /protected resource/,
+  'prm.metadata': /no protected resource configured/,
+  'prm.challenge': /no protected resource configured/,
+  'prm.audience-enforced': /no protected resource configured/,
+  'prm.query-token-refused': /no protected resource configured|binds? the client/,
+  'cimd.code-flow': /client_id_metadata_document_supported/,
+  'cimd.client-id-matches-url': /client_id_metadata_document_supported/,
+  'cimd.redirect-uri-listed': /client_id_metadata_document_supported/,
+  'cimd.bad-document': /client_id_metadata_document_supported/,
 };
 
 let op: StartedOidcProvider;

@@ -26,6 +26,11 @@ export const OPT_IN: Readonly<Record<string, ReferenceOptions>> = {
   ),
 };
 
+/** Opt-in scenarios judged only in a profile other than spec: only an MCP revision binds the server to their rule. */
+export const OPT_IN_PROFILES: Readonly<Record<string, ProfileName>> = {
+  'prm.query-token-refused': 'mcp-2026-07-28',
+};
+
 /** Flaws that show only on a reference with a setting on (the claimant skips without it). */
 export const FLAW_OPTIONS: Partial<Record<FlawName, ReferenceOptions>> = {
   'par-not-enforced': { requirePushedAuthorizationRequests: true },

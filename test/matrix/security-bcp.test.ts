@@ -6,16 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
-import type { Report, ScenarioResult } from '../../harness/model/results.ts';
+import type { ProfileName, Report, ScenarioResult } from '../../harness/model/results.ts';
 import { runConformance } from '../../index.ts';
 import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { OPT_IN } from './opt-in.ts';
+import { OPT_IN, OPT_IN_PROFILES } from './opt-in.ts';
 
 async function run(
   options: ReferenceOptions,
   ids: readonly string[] | 'all',
-  profile: 'spec' | 'rfc' | 'fapi2' = 'spec',
+  profile: ProfileName = 'spec',
 ): Promise<Report> {
   const ref = await startEmbeddedReference(options);
   try {
@@ -69,7 +69,7 @@ describe('the security BCP and modern building blocks', () => {
 
   it('the opt-in scenarios pass on a reference with their setting on', async () => {
     for (const [id, options] of Object.entries(OPT_IN)) {
-      const report = await run(options, [id]);
+      const report = await run(options, [id], OPT_IN_PROFILES[id]);
       expect(report.results.map(show)).toEqual([`${id}: passed`]);
     }
   }, 90_000);
