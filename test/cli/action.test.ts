@@ -147,6 +147,7 @@ describe('action.yml', () => {
         'max-run-ms': '300000',
         baseline: 'main/report.json',
         register: 'true',
+        user: 'alice:pass word:with colons',
         package: 'idp-conformance@0.1.0',
       };
       expect(
@@ -186,9 +187,10 @@ describe('action.yml', () => {
           ['--timeout', '45000'],
           ['--max-run-ms', '300000'],
           ['--baseline', 'main/report.json'],
+          ['--user', 'alice:pass word:with colons'],
         ]),
       );
-      expect(passed).toHaveLength(16);
+      expect(passed).toHaveLength(17);
       expect(new Set(passed.map(([flag]) => flag.slice(2)))).toEqual(
         new Set(cliInputs.filter((i) => i !== 'register')),
       );
