@@ -8,22 +8,36 @@ import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 /** The reference the MCP scenarios run against: `serve --mcp --registration --cimd-allow-loopback`. */
 export const MCP_OPTIONS: ReferenceOptions = { mcp: true, registration: true, cimdAllowLoopback: true };
 
+/**
+ * The scenarios of issue 44 (MCP), each with the planted flaw it claims (null: cimd.code-flow, the positive control of
+ * CIMD, claims none). The one list the opt-in, flaw, variant and end-to-end tests read.
+ */
+export const MCP_CLAIMS: Readonly<Record<string, FlawName | null>> = {
+  'mcp.metadata-discovery': 'as-metadata-text-plain',
+  'cimd.code-flow': null,
+  'cimd.client-id-matches-url': 'cimd-client-id-unchecked',
+  'cimd.redirect-uri-listed': 'cimd-redirect-unchecked',
+  'cimd.bad-document': 'cimd-bad-document-accepted',
+  'resource.code-flow-audience': 'resource-ignored-in-code-flow',
+  'prm.metadata': 'prm-resource-mismatch',
+  'prm.challenge': 'prm-challenge-without-metadata',
+  'prm.audience-enforced': 'rs-audience-unchecked',
+  'prm.query-token-refused': 'rs-query-token-accepted',
+  'mcp.https-endpoints': 'registration-http-redirect-accepted',
+};
+
+/** The MCP flaws, each claimed by one scenario of MCP_CLAIMS. */
+export const MCP_FLAWS: readonly FlawName[] = Object.values(MCP_CLAIMS).filter((f): f is FlawName => f !== null);
+
+/** MCP scenarios that skip on the default reference (the other two judge every server: RFC 8707, https). */
+const MCP_ONLY = Object.keys(MCP_CLAIMS).filter(
+  (id) => id !== 'resource.code-flow-audience' && id !== 'mcp.https-endpoints',
+);
+
 export const OPT_IN: Readonly<Record<string, ReferenceOptions>> = {
   'par.required': { requirePushedAuthorizationRequests: true },
   // MCP discovery and CIMD (issue 44): the reference as `serve --mcp --registration --cimd-allow-loopback`.
-  ...Object.fromEntries(
-    [
-      'mcp.metadata-discovery',
-      'cimd.code-flow',
-      'cimd.client-id-matches-url',
-      'cimd.redirect-uri-listed',
-      'cimd.bad-document',
-      'prm.metadata',
-      'prm.challenge',
-      'prm.audience-enforced',
-      'prm.query-token-refused',
-    ].map((id) => [id, MCP_OPTIONS]),
-  ),
+  ...Object.fromEntries(MCP_ONLY.map((id) => [id, MCP_OPTIONS])),
 };
 
 /** Opt-in scenarios judged only in a profile other than spec: only an MCP revision binds the server to their rule. */
@@ -35,22 +49,7 @@ export const OPT_IN_PROFILES: Readonly<Record<string, ProfileName>> = {
 export const FLAW_OPTIONS: Partial<Record<FlawName, ReferenceOptions>> = {
   'par-not-enforced': { requirePushedAuthorizationRequests: true },
   // MCP (issue 44): `serve --mcp --registration --cimd-allow-loopback`; the claimants skip without it.
-  ...Object.fromEntries(
-    (
-      [
-        'as-metadata-text-plain',
-        'cimd-client-id-unchecked',
-        'cimd-redirect-unchecked',
-        'cimd-bad-document-accepted',
-        'resource-ignored-in-code-flow',
-        'prm-resource-mismatch',
-        'prm-challenge-without-metadata',
-        'rs-audience-unchecked',
-        'rs-query-token-accepted',
-        'registration-http-redirect-accepted',
-      ] satisfies FlawName[]
-    ).map((flaw) => [flaw, MCP_OPTIONS]),
-  ),
+  ...Object.fromEntries(MCP_FLAWS.map((flaw) => [flaw, MCP_OPTIONS])),
 };
 
 /**

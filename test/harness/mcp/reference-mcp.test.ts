@@ -9,21 +9,10 @@ import { loadMcpTarget } from '../../../cli/mcp-target.ts';
 import type { FlawName } from '../../../protocol/flaw-names.ts';
 import type { ProfileName } from '../../../harness/model/results.ts';
 import { createReferenceServer, planConformance, runPlanned } from '../../../index.ts';
+import { FLAW_PROFILES, MCP_CLAIMS } from '../../matrix/opt-in.ts';
 
 /** The scenarios of issue 44. */
-const MCP_SCENARIOS = [
-  'mcp.metadata-discovery',
-  'cimd.code-flow',
-  'cimd.client-id-matches-url',
-  'cimd.redirect-uri-listed',
-  'cimd.bad-document',
-  'resource.code-flow-audience',
-  'prm.metadata',
-  'prm.challenge',
-  'prm.audience-enforced',
-  'prm.query-token-refused',
-  'mcp.https-endpoints',
-];
+const MCP_SCENARIOS = Object.keys(MCP_CLAIMS);
 
 interface McpRun {
   byId: Record<string, string>;
@@ -71,18 +60,11 @@ describe('run --target <reference>/mcp --profile mcp --user (serve --mcp --regis
   // Each flaw in the profile of the revision whose sentence it breaks (test/matrix/opt-in.ts FLAW_PROFILES): the
   // challenge without resource_metadata breaks only 2025-06-18's MUST (later revisions allow the well-known URL), and
   // under 2025-06-18 there is no CIMD, so the cimd scenarios skip there.
-  it.each([
-    ['as-metadata-text-plain', 'mcp.metadata-discovery', 'mcp-2026-07-28'],
-    ['cimd-client-id-unchecked', 'cimd.client-id-matches-url', 'mcp-2026-07-28'],
-    ['cimd-redirect-unchecked', 'cimd.redirect-uri-listed', 'mcp-2026-07-28'],
-    ['cimd-bad-document-accepted', 'cimd.bad-document', 'mcp-2026-07-28'],
-    ['resource-ignored-in-code-flow', 'resource.code-flow-audience', 'mcp-2026-07-28'],
-    ['prm-resource-mismatch', 'prm.metadata', 'mcp-2026-07-28'],
-    ['prm-challenge-without-metadata', 'prm.challenge', 'mcp-2025-06-18'],
-    ['rs-audience-unchecked', 'prm.audience-enforced', 'mcp-2026-07-28'],
-    ['rs-query-token-accepted', 'prm.query-token-refused', 'mcp-2026-07-28'],
-    ['registration-http-redirect-accepted', 'mcp.https-endpoints', 'mcp-2026-07-28'],
-  ] as const)(
+  it.each(
+    Object.entries(MCP_CLAIMS).flatMap(([claimant, flaw]) =>
+      flaw === null ? [] : [[flaw, claimant, FLAW_PROFILES[flaw] ?? 'mcp-2026-07-28'] as const],
+    ),
+  )(
     '%s is caught by %s (profile %s), and no other MCP scenario moves',
     async (flaw, claimant, profile) => {
       const clean = await runFromUrl([], profile, MCP_SCENARIOS);
