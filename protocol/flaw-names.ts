@@ -155,6 +155,15 @@ export const FLAWS = {
   'rs-audience-unchecked': 'the protected resource accepts a valid token issued for another resource',
   'rs-query-token-accepted': 'the protected resource accepts an access token in the URI query string',
   'registration-http-redirect-accepted': 'registration accepts an http redirect URI that is not loopback',
+  // Attacks other testing tools make (issue 45): the HTTP method, where credentials go, repeated parameters
+  'token-accepts-get': 'the token endpoint answers a GET, its parameters in the query string, as it would a POST',
+  'client-secret-in-query-accepted':
+    'client_id and client_secret in the token request URI are taken as client authentication (not refused)',
+  'authorize-duplicate-params-accepted':
+    'an authorization request with a parameter included twice is processed (the first value wins), not refused',
+  'par-accepts-get': 'the PAR endpoint answers a GET, its parameters in the query string, as it would a POST',
+  'par-duplicate-params-accepted':
+    'a pushed authorization request with a parameter included twice is accepted (the first value wins)',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

@@ -61,7 +61,7 @@ export const authorizeEndpoint: Endpoint = {
       router.post('/auth', cors, pageErrors(server), async (ctx) => {
         const pairs = await parseFormPairs(ctx);
         // A repeated parameter other than resource is refused at once (paramsAndResources).
-        paramsAndResources(pairs);
+        authorizationParams(server, pairs);
         return handle(ctx, pairs);
       });
     }
@@ -132,6 +132,15 @@ async function continueInteraction(
   showLogin(ctx, server, server.url(`${interactionPath(id)}/login`), client);
 }
 
+/**
+ * The request's parameters, each once (RFC 6749 §3.1: "Request and response parameters MUST NOT be included more
+ * than once"; a repeated one is invalid_request, §4.1.2.1), and its resource values (RFC 8707 §2.1 lets those repeat).
+ * The flaw authorize-duplicate-params-accepted keeps a repeated parameter's first value instead.
+ */
+function authorizationParams(server: ServerContext, pairs: URLSearchParams): ReturnType<typeof paramsAndResources> {
+  return paramsAndResources(pairs, server.flaws.has('authorize-duplicate-params-accepted') ? 'first-wins' : 'refused');
+}
+
 /** The only single value of a parameter, or undefined when it is absent or repeated. */
 function single(query: URLSearchParams, name: string): string | undefined {
   const values = query.getAll(name);
@@ -187,7 +196,7 @@ async function validateRequest(
 ): Promise<{ request: AuthorizationRequest; session: SessionParams }> {
   try {
     // RFC 9101 §6.3: a request object's parameters are the request's; its state answers from here on.
-    const { params: sent, resources } = paramsAndResources(query);
+    const { params: sent, resources } = authorizationParams(server, query);
     const params = await withRequestObject(server, client, sent);
     const answerTo: RedirectTarget = { ...target };
     if (params.state === undefined) delete answerTo.state;

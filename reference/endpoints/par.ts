@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { paramsAndResources, parseFormPairs, type Params } from '../http/body.ts';
 import { authenticate } from '../http/client-assertion.ts';
 import { invalidRequest } from '../oauth-error.ts';
@@ -15,9 +16,14 @@ const AUTH_PARAMETERS = ['client_secret', 'client_assertion', 'client_assertion_
 
 export const parEndpoint: Endpoint = {
   mount(router, server) {
-    router.post('/par', noStore(server.flaws), async (ctx) => {
-      // RFC 8707 §2.1: resource may be repeated; every other parameter once (RFC 9126 §2.1, RFC 6749 §3.1).
-      const { params, resources: resourceValues } = paramsAndResources(await parseFormPairs(ctx));
+    const push = async (ctx: Context) => {
+      // RFC 8707 §2.1: resource may be repeated; every other parameter once (RFC 9126 §2.1, RFC 6749 §3.1). The flaw
+      // par-duplicate-params-accepted keeps a repeated parameter's first value instead.
+      const repeated = server.flaws.has('par-duplicate-params-accepted') ? 'first-wins' : 'refused';
+      // RFC 9126 §2.3: a request that does not use POST gets 405 (the router's answer); the flaw par-accepts-get
+      // takes a GET's query string as the pushed request.
+      const pairs = ctx.method === 'GET' ? new URLSearchParams(ctx.querystring) : await parseFormPairs(ctx);
+      const { params, resources: resourceValues } = paramsAndResources(pairs, repeated);
       const { client } = await authenticate(ctx, params, server);
       if (params.client_id !== undefined && params.client_id !== client.clientId) {
         throw invalidRequest('client_id differs from the authenticated client');
@@ -49,7 +55,9 @@ export const parEndpoint: Endpoint = {
       });
       ctx.status = 201;
       ctx.body = { request_uri: requestUri, expires_in: lifetime };
-    });
+    };
+    router.post('/par', noStore(server.flaws), push);
+    if (server.flaws.has('par-accepts-get')) router.get('/par', noStore(server.flaws), push);
   },
   metadata: (server) => ({
     pushed_authorization_request_endpoint: server.url('/par'),

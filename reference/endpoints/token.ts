@@ -6,7 +6,7 @@
  * §5.2 error body), so the order is the order of the errors.
  */
 import type { Context, Middleware, Next } from 'koa';
-import { parseBody, type BodyEncoding, type Params } from '../http/body.ts';
+import { parseBody, parseQuery, type BodyEncoding, type Params } from '../http/body.ts';
 import { ASSERTION_ALGS, authenticate } from '../http/client-assertion.ts';
 import { DPOP_ALGS, tokenEndpointProof, tokenRequestBinding } from '../http/dpop.ts';
 import { requestedResource } from '../http/resource.ts';
@@ -20,9 +20,15 @@ import type { Endpoint } from './endpoint.ts';
 
 export const TOKEN_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const;
 
+/** The parameters that carry client authentication in a request body (RFC 6749 §2.3.1, RFC 7521 §4.2). */
+const URI_CREDENTIALS = ['client_id', 'client_secret', 'client_assertion', 'client_assertion_type'];
+
 export const tokenEndpoint: Endpoint = {
   mount(router, server) {
     router.post('/token', ...tokenAction(server));
+    // RFC 6749 §3.2: access token requests use POST; a GET gets 405 from the router. The flaw token-accepts-get
+    // answers a GET too, its parameters read from the query string.
+    if (server.flaws.has('token-accepts-get')) router.get('/token', ...tokenAction(server));
   },
   // The hot endpoint (`npm run bench`): POST /token exactly is answered before the router (server.ts).
   hotPath: (server) => ({ method: 'POST', path: '/token', handler: runSteps(tokenAction(server)) }),
@@ -93,8 +99,26 @@ export function tokenAction(server: ServerContext): Middleware[] {
   /** The body, form or JSON (the spec), size-limited, no repeated parameters (http/body.ts). */
   const encodings: readonly BodyEncoding[] = server.flaws.has('json-body-rejected') ? ['form'] : ['form', 'json'];
   async function parseTokenBody(ctx: Context, next: Next): Promise<void> {
-    requests.set(ctx, { params: await parseBody(ctx, encodings) });
+    // A GET reaches here only under the flaw token-accepts-get: its query string is its parameters.
+    const params =
+      ctx.method === 'GET' ? parseQuery(ctx.querystring) : withUriCredentials(ctx, await parseBody(ctx, encodings));
+    requests.set(ctx, { params });
     await next();
+  }
+
+  /**
+   * RFC 6749 §2.3.1: client credentials "can only be transmitted in the request-body and MUST NOT be included in the
+   * request URI": a request whose URI carries them is refused (invalid_request, §5.2). The flaw
+   * client-secret-in-query-accepted takes them from there as the client's authentication instead.
+   */
+  function withUriCredentials(ctx: Context, params: Params): Params {
+    if (ctx.querystring === '') return params;
+    const query = new URLSearchParams(ctx.querystring);
+    const secrets = ['client_secret', 'client_assertion'].filter((name) => query.has(name));
+    if (secrets.length === 0) return params;
+    if (!server.flaws.has('client-secret-in-query-accepted'))
+      throw invalidRequest(`client credentials (${secrets.join(', ')}) must not be sent in the request URI`);
+    return { ...pick(parseQuery(ctx.querystring), URI_CREDENTIALS), ...params };
   }
 
   /** grant_type is present and names a grant of the registry (grants/index.ts). */

@@ -15,12 +15,21 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export type BodyEncoding = 'form' | 'json';
 
+/**
+ * What a repeated parameter gets: refused (invalid_request, RFC 6749 §3.1), or, for the planted flaws that accept one
+ * (authorize-duplicate-params-accepted, par-duplicate-params-accepted), its first value kept and the others dropped.
+ */
+export type Repeated = 'refused' | 'first-wins';
+
 /** Turns name/value pairs into Params, refusing repeated names. */
-export function paramsFromPairs(pairs: Iterable<[string, string]>): Params {
+export function paramsFromPairs(pairs: Iterable<[string, string]>, repeated: Repeated = 'refused'): Params {
   const params: Record<string, string> = Object.create(null);
   const seen = new Set<string>();
   for (const [name, value] of pairs) {
-    if (seen.has(name)) throw invalidRequest(`parameter '${truncate(name)}' is included more than once`);
+    if (seen.has(name)) {
+      if (repeated === 'first-wins') continue;
+      throw invalidRequest(`parameter '${truncate(name)}' is included more than once`);
+    }
     seen.add(name);
     if (value !== '') params[name] = value;
   }
@@ -31,10 +40,16 @@ export function paramsFromPairs(pairs: Iterable<[string, string]>): Params {
  * The parameters of an authorization request (RFC 6749 §3.1: each once) and its `resource` values, the one parameter
  * that may be repeated (RFC 8707 §2.1).
  */
-export function paramsAndResources(pairs: Iterable<[string, string]>): { params: Params; resources: string[] } {
+export function paramsAndResources(
+  pairs: Iterable<[string, string]>,
+  repeated: Repeated = 'refused',
+): { params: Params; resources: string[] } {
   const all = [...pairs];
   return {
-    params: paramsFromPairs(all.filter(([name]) => name !== 'resource')),
+    params: paramsFromPairs(
+      all.filter(([name]) => name !== 'resource'),
+      repeated,
+    ),
     resources: all.filter(([name]) => name === 'resource').map(([, value]) => value),
   };
 }

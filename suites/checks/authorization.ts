@@ -8,6 +8,7 @@ import {
   type ClientRole,
   JudgementError,
   PreconditionError,
+  type Requirement,
   type ScenarioContext,
   describeOutcome,
 } from '../../harness/scenario/scenario.ts';
@@ -75,3 +76,25 @@ export async function expectRefusalIsFor(
       `${cause}.`,
   );
 }
+
+/**
+ * RFC 6749's rules for a parameter included twice: §3.1's "Request and response parameters MUST NOT be included more
+ * than once" binds the request's sender, the client; the server's part is §4.1.2.1's, where a request that "includes
+ * a parameter more than once" fails with invalid_request.
+ */
+export const REPEATED_PARAMETER: Record<'rfc6749_3_1' | 'rfc6749_4_1_2_1', Requirement> = {
+  rfc6749_3_1: {
+    spec: 'RFC 6749',
+    section: '3.1',
+    level: 'MUST',
+    party: 'client',
+    note: 'request parameters MUST NOT be included more than once',
+  },
+  rfc6749_4_1_2_1: {
+    spec: 'RFC 6749',
+    section: '4.1.2.1',
+    level: 'MUST',
+    party: 'server',
+    note: 'a request that includes a parameter more than once is invalid_request',
+  },
+};

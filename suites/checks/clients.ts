@@ -67,3 +67,14 @@ export function cannotGetToken(ctx: ScenarioContext, client: Client): string | u
   if (!ctx.target.supports(`grant:${GRANT.code}`)) return 'no authorization_code grant';
   return undefined;
 }
+
+/** The confidential clients that may authenticate with a secret, in the order a probe tries them. */
+export const SECRET_ROLES = ['machine', 'confidential', 'confidential2'] as const;
+
+/** Why `role` cannot carry a probe that needs its client secret and a token of its own, or undefined when it can. */
+export function cannotCarrySecret(ctx: ScenarioContext, role: (typeof SECRET_ROLES)[number]): string | undefined {
+  const client = ctx.clients[role];
+  if (!client) return 'not configured';
+  if (client.clientSecret === undefined) return `has no secret (authenticates with "${client.authMethod}")`;
+  return cannotGetToken(ctx, client);
+}

@@ -2,6 +2,9 @@
 import {
   type AuthorizeResult,
   type Client,
+  type Requirement,
+  type ScenarioRequires,
+  type HttpResponse,
   type PushedRequest,
   type RequirementRef,
   type ScenarioContext,
@@ -80,4 +83,60 @@ export async function pushedCode(
     );
   }
   return { pushed, code: outcome.params.code };
+}
+
+/** A push as it goes on the wire, not yet sent: where it goes, its headers (client authentication), its fields. */
+export interface PushParts {
+  url: string;
+  headers: Record<string, string>;
+  fields: Record<string, string>;
+}
+
+/**
+ * The push pushCodeRequest would send as `client` (a sound code request, S256), not sent, so that a scenario can send
+ * it changed: its fields in the query string of a GET, or one of them twice. A client with a secret authenticates with
+ * HTTP Basic where it may, so that the secret stays out of a URI.
+ */
+export function soundPush(ctx: ScenarioContext, client: Client): PushParts {
+  const url = ctx.target.endpoints.pushedAuthorization;
+  if (!url) throw new PreconditionError('the discovery document has no pushed_authorization_request_endpoint');
+  const pkce = ctx.pkce.create();
+  const { request } = ctx.authorizationUrl(client.role, {
+    code_challenge: pkce.challenge,
+    code_challenge_method: pkce.method,
+    nonce: ctx.random(),
+  });
+  const basic =
+    client.clientSecret !== undefined &&
+    (client.authMethod === 'client_secret_basic' || ctx.target.supports('auth:client_secret_basic'));
+  const push = ctx.http.tokenRequest(
+    client,
+    { client_id: client.clientId, ...request },
+    { url, encoding: 'form', ...(basic ? { auth: 'client_secret_basic' as const } : {}) },
+  );
+  const fields = Object.fromEntries(
+    Object.entries(push.form ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+  );
+  return { url, headers: push.headers ?? {}, fields };
+}
+
+/** FAPI 2.0's PAR sentence, which makes RFC 9126's rules for the endpoint requirements of the fapi2 profile. */
+export const FAPI2_PAR: Requirement = {
+  spec: 'FAPI 2.0 SP',
+  section: '5.3.2.2',
+  level: 'MUST',
+  party: 'server',
+  note: 'client-authenticated pushed authorization requests according to RFC 9126',
+};
+
+/** What a probe of the PAR endpoint needs: the endpoint, and any code-flow client to push as (codeFlowClient). */
+export const PAR_PROBE_REQUIRES: ScenarioRequires = {
+  optionalRoles: ['keyed', 'confidential', 'public', 'confidential2'],
+  capabilities: ['endpoint:pushedAuthorization'],
+};
+
+/** How the PAR endpoint took a push it should have refused (a 2xx, with a request_uri or not), or undefined. */
+export function pushTaken(res: HttpResponse): string | undefined {
+  if (pushedRequestOf(res)) return `HTTP ${res.status} and a request_uri`;
+  return res.status >= 200 && res.status < 300 ? describeResponse(res) : undefined;
 }

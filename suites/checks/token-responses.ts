@@ -4,7 +4,13 @@
  * refresh_token), client_credentials (the machine client). token.response-format, token.no-store and
  * token.json-body judge what comes back; none of them needs one particular client.
  */
-import { GRANT, type HttpResponse, type ScenarioContext } from '../../harness/scenario/scenario.ts';
+import {
+  type Client,
+  GRANT,
+  type HttpResponse,
+  type Params,
+  type ScenarioContext,
+} from '../../harness/scenario/scenario.ts';
 import { CODE_FLOW_ROLES, findClient } from './clients.ts';
 import { codeFlowScope } from './scope.ts';
 
@@ -76,4 +82,19 @@ export async function tokenResponses(
   );
   out.push({ what: `refresh_token as the ${client.role} client`, res: refreshed });
   return out;
+}
+
+/**
+ * A token request's parameters for `client` (one cannotGetToken accepts): client_credentials for the machine client,
+ * else a fresh code of the client's own to redeem (a code flow each time it is called).
+ */
+export async function freshGrantParams(ctx: ScenarioContext, client: Client): Promise<Params> {
+  if (client.role === 'machine') return { grant_type: GRANT.clientCredentials, scope: client.scope || undefined };
+  const code = await ctx.flows.code(client.role);
+  return {
+    grant_type: GRANT.code,
+    code: code.code,
+    redirect_uri: code.request.redirect_uri,
+    code_verifier: code.pkce?.verifier,
+  };
 }

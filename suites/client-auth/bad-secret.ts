@@ -1,16 +1,16 @@
-import { type Client, GRANT, type ScenarioContext, defineScenario } from '../../harness/scenario/scenario.ts';
+import { type Client, defineScenario } from '../../harness/scenario/scenario.ts';
 import {
+  SECRET_ROLES,
+  cannotCarrySecret,
   expectControl,
   expectHeader,
   expectOAuthError,
   expectStatus,
+  freshGrantParams,
   tokensOf,
-  cannotGetToken,
 } from '../checks/index.ts';
 
 const SECRET_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
-/** The confidential clients that may authenticate with a secret, in the order tried. */
-const SECRET_ROLES = ['machine', 'confidential', 'confidential2'] as const;
 
 export default defineScenario({
   id: 'client-auth.bad-secret',
@@ -49,7 +49,7 @@ export default defineScenario({
     const tried: string[] = [];
     let carrier: { client: Client; methods: (typeof SECRET_METHODS)[number][] } | undefined;
     for (const role of SECRET_ROLES) {
-      const why = cannotCarry(ctx, role);
+      const why = cannotCarrySecret(ctx, role);
       if (why) {
         tried.push(`${role}: ${why}`);
         continue;
@@ -71,7 +71,7 @@ export default defineScenario({
     const wrong = `${client.clientSecret ?? ''}-wrong-${ctx.random(6)}`;
     for (const auth of methods) {
       const label = `${grant} with a wrong secret (${auth})`;
-      const res = await ctx.http.token(client, await grantParams(ctx, client), { auth, secret: wrong, label });
+      const res = await ctx.http.token(client, await freshGrantParams(ctx, client), { auth, secret: wrong, label });
       const rule = {
         when:
           `A${grant === 'authorization_code' ? 'n' : ''} ${grant} request of the ${client.role} client with a ` +
@@ -94,29 +94,11 @@ export default defineScenario({
       `${grant} with the right secret`,
       async () =>
         tokensOf(
-          await ctx.http.token(client, await grantParams(ctx, client), { label: `${grant} with the right secret` }),
+          await ctx.http.token(client, await freshGrantParams(ctx, client), {
+            label: `${grant} with the right secret`,
+          }),
           `${grant} with the right secret`,
         ),
     );
   },
 });
-
-/** Why a role cannot carry the probe here, or undefined when it can. */
-function cannotCarry(ctx: ScenarioContext, role: (typeof SECRET_ROLES)[number]): string | undefined {
-  const client = ctx.clients[role];
-  if (!client) return 'not configured';
-  if (client.clientSecret === undefined) return `has no secret (authenticates with "${client.authMethod}")`;
-  return cannotGetToken(ctx, client);
-}
-
-/** The token request's parameters: client_credentials, or a fresh code of the client's own to redeem. */
-async function grantParams(ctx: ScenarioContext, client: Client): Promise<Record<string, string | undefined>> {
-  if (client.role === 'machine') return { grant_type: GRANT.clientCredentials, scope: client.scope || undefined };
-  const code = await ctx.flows.code(client.role);
-  return {
-    grant_type: GRANT.code,
-    code: code.code,
-    redirect_uri: code.request.redirect_uri,
-    code_verifier: code.pkce?.verifier,
-  };
-}

@@ -100,6 +100,15 @@ describe('malformed token requests get RFC error bodies, never a 500', () => {
     expect(await res.json()).toMatchObject({ error: 'invalid_request' });
   });
 
+  it.each(['client_secret=x', 'client_id=machine&client_secret=any-secret', 'client_assertion=a.b.c'])(
+    'client credentials in the request URI (%s) are invalid_request (RFC 6749 §2.3.1)',
+    async (query) => {
+      const res = await post('grant_type=client_credentials', form, `/token?${query}`);
+      expectRfcError(res, 'invalid_request');
+      expect(res.status).toBe(400);
+    },
+  );
+
   it('property: any body with any content type gets a 400/401 RFC error', async () => {
     const contentType = fc.constantFrom(
       'application/json',
