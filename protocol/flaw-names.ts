@@ -155,6 +155,9 @@ export const FLAWS = {
   'rs-audience-unchecked': 'the protected resource accepts a valid token issued for another resource',
   'rs-query-token-accepted': 'the protected resource accepts an access token in the URI query string',
   'registration-http-redirect-accepted': 'registration accepts an http redirect URI that is not loopback',
+  // issue 45: the attacks other testing tools make
+  'revocation-not-client-bound': 'the revocation endpoint revokes a token issued to another client than the caller',
+  'revocation-keeps-access': 'revoking a refresh token leaves the access tokens of its grant valid',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

@@ -90,6 +90,8 @@ export { default as 'logout/front-channel' } from './logout/front-channel.ts';
 export { default as 'logout/id-token-hint-checked' } from './logout/id-token-hint-checked.ts';
 export { default as 'logout/rp-initiated' } from './logout/rp-initiated.ts';
 export { default as 'logout/without-parameters' } from './logout/without-parameters.ts';
+export { default as 'revocation/client-bound' } from './revocation/client-bound.ts';
+export { default as 'revocation/refresh-revokes-access' } from './revocation/refresh-revokes-access.ts';
 export { default as 'revocation/refresh-token' } from './revocation/refresh-token.ts';
 export { default as 'introspection/active-state' } from './introspection/active-state.ts';
 export { default as 'introspection/requires-auth' } from './introspection/requires-auth.ts';

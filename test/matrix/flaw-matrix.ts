@@ -248,6 +248,18 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
     },
     'refresh.reuse-revokes-family': { status: 'skipped', why: 'the same: no rotated-out token to replay' },
   },
+  'revocation-noop': {
+    'revocation.client-bound': {
+      status: 'error',
+      why:
+        "its control (the owner revoking its own refresh token) revokes nothing, so the other client's harmless " +
+        "request cannot be put down to the token's owner: 'could not judge'",
+    },
+    'revocation.refresh-revokes-access': {
+      status: 'skipped',
+      why: 'the revoked refresh token itself still works, the premise (revocation.refresh-token fails)',
+    },
+  },
 };
 
 /**
