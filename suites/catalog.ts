@@ -47,6 +47,7 @@ export { default as 'client-credentials/issues-token' } from './client-credentia
 export { default as 'client-credentials/no-refresh-token' } from './client-credentials/no-refresh-token.ts';
 export { default as 'client-auth/assertion-audience' } from './client-auth/assertion-audience.ts';
 export { default as 'client-auth/assertion-replay' } from './client-auth/assertion-replay.ts';
+export { default as 'client-auth/assertion-times' } from './client-auth/assertion-times.ts';
 export { default as 'client-auth/bad-secret' } from './client-auth/bad-secret.ts';
 export { default as 'client-auth/private-key-jwt' } from './client-auth/private-key-jwt.ts';
 export { default as 'scope/escalation-authorize' } from './scope/escalation-authorize.ts';
@@ -126,6 +127,7 @@ export { default as 'cimd/client-id-matches-url' } from './cimd/client-id-matche
 export { default as 'cimd/code-flow' } from './cimd/code-flow.ts';
 export { default as 'cimd/redirect-uri-listed' } from './cimd/redirect-uri-listed.ts';
 export { default as 'entropy/codes-and-tokens' } from './entropy/codes-and-tokens.ts';
+export { default as 'entropy/other-secrets' } from './entropy/other-secrets.ts';
 export { default as 'headers/authorization-cors' } from './headers/authorization-cors.ts';
 export { default as 'headers/clickjacking' } from './headers/clickjacking.ts';
 export { default as 'headers/referrer-policy' } from './headers/referrer-policy.ts';

@@ -18,7 +18,7 @@ export default defineScenario({
       section: '2.1',
       level: 'SHOULD',
       party: 'server',
-      note: "a refresh token's revocation also invalidates the access tokens of its grant (if it revokes access tokens)",
+      note: "a refresh token's revocation also invalidates its grant's access tokens (if it revokes access tokens)",
     },
   },
   severity: 'medium',

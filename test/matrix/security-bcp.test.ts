@@ -51,6 +51,7 @@ const EXPECTED: ReadonlyArray<[FlawName, string, 'failed' | 'warning', Reference
   ['dpop-bearer-accepted', 'dpop.no-bearer-downgrade', 'failed'],
   ['client-assertion-replay', 'client-auth.assertion-replay', 'failed'],
   ['client-assertion-aud-unchecked', 'client-auth.assertion-audience', 'failed'],
+  ['client-assertion-times-unchecked', 'client-auth.assertion-times', 'failed'],
   ['cors-at-authorization-endpoint', 'headers.authorization-cors', 'failed'],
 ];
 
