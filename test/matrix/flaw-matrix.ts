@@ -60,6 +60,14 @@ export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>
       why: 'OIDC Core §10.1.1 asks (SHOULD) that recently decommissioned signing keys stay in the JWKS',
     },
   },
+  'device-code-low-entropy': {
+    'entropy.other-secrets': {
+      status: 'warning',
+      why:
+        'RFC 8628 §5.2 asks (SHOULD) for a very high entropy device code; the MUST of the scenario is the ' +
+        "request_uri's",
+    },
+  },
   'par-request-uri-reuse': {
     'par.request-uri-single-use': {
       status: 'warning',
