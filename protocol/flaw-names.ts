@@ -158,6 +158,8 @@ export const FLAWS = {
   // issue 45: the attacks other testing tools make
   'revocation-not-client-bound': 'the revocation endpoint revokes a token issued to another client than the caller',
   'revocation-keeps-access': 'revoking a refresh token leaves the access tokens of its grant valid',
+  'host-header-trusted':
+    "the issuer, and every URL built on it (metadata, redirects), follows the request's X-Forwarded-Host or Host",
   'device-code-low-entropy': 'device codes are a counter in eight digits (guessable)',
   'client-assertion-times-unchecked':
     'a client assertion without sub, with nbf in the future, or issued long ago (exp still valid) is accepted',

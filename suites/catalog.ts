@@ -35,6 +35,7 @@ export { default as 'pkce/verifier-format' } from './pkce/verifier-format.ts';
 export { default as 'pkce/verifier-mismatch' } from './pkce/verifier-mismatch.ts';
 export { default as 'pkce/verifier-missing' } from './pkce/verifier-missing.ts';
 export { default as 'redirect/exact-match' } from './redirect/exact-match.ts';
+export { default as 'redirect/host-header' } from './redirect/host-header.ts';
 export { default as 'redirect/no-307-after-login' } from './redirect/no-307-after-login.ts';
 export { default as 'redirect/no-open-redirect' } from './redirect/no-open-redirect.ts';
 export { default as 'refresh/bound-to-client' } from './refresh/bound-to-client.ts';

@@ -245,6 +245,17 @@ describe('planted flaws of the core', () => {
       ),
     },
     {
+      flaw: 'host-header-trusted',
+      probe: async (idp) => {
+        const doc = (await (
+          await idp.get('/.well-known/openid-configuration', { 'x-forwarded-host': 'attacker.example' })
+        ).json()) as Record<string, unknown>;
+        return new URL(String(doc.issuer)).hostname;
+      },
+      clean: '127.0.0.1',
+      flawed: 'attacker.example',
+    },
+    {
       flaw: 'redirect-open-on-error',
       probe: (idp) => redirectOutcome(idp, 'https://attacker.example/cb'),
       clean: 'page 400',
