@@ -30,6 +30,13 @@ export default defineScenario({
       party: 'server',
       note: 'point 5: the JWT MUST NOT be accepted before its nbf',
     },
+    fapi2_5_3_2_1: {
+      spec: 'FAPI 2.0 SP',
+      section: '5.3.2.1',
+      level: 'MUST',
+      party: 'server',
+      note: 'item 13: reject a JWT (a client assertion) whose nbf is more than 60 seconds in the future',
+    },
     rfc7523_3_iat: {
       spec: 'RFC 7523',
       section: '3',
@@ -58,7 +65,7 @@ export default defineScenario({
       {
         what: `with nbf ${NOT_BEFORE_IN} s in the future`,
         assertion: () => clientAssertion(client, { audience, notBeforeIn: NOT_BEFORE_IN, expiresIn: 300 }),
-        per: ctx.req.rfc7523_3_nbf,
+        per: ctx.applies(ctx.req.fapi2_5_3_2_1) ? ctx.req.fapi2_5_3_2_1 : ctx.req.rfc7523_3_nbf,
       },
     ];
     // One code per assertion: an assertion wrongly accepted spends its code, and must not spoil the next case.
