@@ -69,8 +69,9 @@ async function checkAuthorization(
   if (spoofed.length)
     throw new CheckFailure(
       `The authorization request with ${spoof.label} was answered with ${describeResponse(res)} whose redirect or ` +
-        `form sends the user agent to ${spoofed.join(', ')}; ${ctx.req.rfc9700_4_11_2.label}: a redirect or a login form whose target ` +
-        'follows a request header makes the authorization server an open redirector to the host an attacker names.',
+        `form sends the user agent to ${spoofed.join(', ')}; ${ctx.req.rfc9700_4_11_2.label}: a redirect or a ` +
+        'login form whose target follows a request header makes the authorization server an open redirector to ' +
+        'the host an attacker names.',
       { requirement: ctx.req.rfc9700_4_11_2 },
     );
   ctx.evidence.note(
