@@ -52,6 +52,7 @@ const EXPECTED: ReadonlyArray<[FlawName, string, 'failed' | 'warning', Reference
   ['client-assertion-replay', 'client-auth.assertion-replay', 'failed'],
   ['client-assertion-aud-unchecked', 'client-auth.assertion-audience', 'failed'],
   ['client-assertion-times-unchecked', 'client-auth.assertion-times', 'failed'],
+  ['device-code-low-entropy', 'entropy.other-secrets', 'warning'],
   ['cors-at-authorization-endpoint', 'headers.authorization-cors', 'failed'],
 ];
 
