@@ -299,6 +299,88 @@ export function redirectUriNearMiss(
   return fc.oneof({ withCrossShrink: true }, ...arbitraries);
 }
 
+/** Redirect URIs that parse differently in different URL parsers (RFC 3986 vs WHATWG URL vs naive splitting). */
+export const PARSER_CONFUSION_KINDS = [
+  'userinfo-at',
+  'backslash',
+  'encoded-slash',
+  'dot-segments',
+  'mixed-case',
+  'idn-host',
+] as const;
+export type ParserConfusionKind = (typeof PARSER_CONFUSION_KINDS)[number];
+
+export interface ParserConfusion {
+  kind: ParserConfusionKind;
+  uri: string;
+  /** 'same-resource': a browser resolves it to the registered URI (lax to accept, not exploitable). */
+  caveat?: 'same-resource';
+}
+
+/** Look-alike letters from other scripts (Cyrillic): an IDN host a reader takes for the registered one. */
+const HOMOGLYPHS: Record<string, string> = { a: 'а', c: 'с', e: 'е', o: 'о', p: 'р', x: 'х', y: 'у' };
+/** ASCII letters and digits in their fullwidth forms, which IDNA (UTS #46) maps back to ASCII. */
+const fullwidth = (text: string): string =>
+  [...text].map((c) => (/[A-Za-z0-9]/.test(c) ? String.fromCodePoint(c.codePointAt(0)! + 0xfee0) : c)).join('');
+const alternateCase = (text: string): string =>
+  [...text].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join('');
+
+/**
+ * The fixed parser-confusion cases every run tries (not only random ones): userinfo and `@`, a backslash, an encoded
+ * slash, dot segments, a mixed-case scheme and host, an IDN host (a homograph; fullwidth letters). Each is another
+ * string than `registered`, so exact matching (RFC 9700 §4.1.3) refuses every one; those that start with the
+ * registered URI are what a prefix match lets through.
+ */
+export function parserConfusions(registered: string, attackerHost = 'attacker.example'): ParserConfusion[] {
+  const p = parseRegistered(registered);
+  const a = p.authority;
+  const path = trimSlash(p.path);
+  const out: Array<{ kind: ParserConfusionKind; uri: string }> = [
+    { kind: 'backslash', uri: withPath(p, `${path}\\..\\evil`) },
+    { kind: 'encoded-slash', uri: withPath(p, `${path}%2F..%2Fevil`) },
+    { kind: 'dot-segments', uri: withPath(p, `${path}/../evil`) },
+    { kind: 'mixed-case', uri: formatUri({ ...p, scheme: alternateCase(p.scheme) }) },
+  ];
+  if (a) {
+    const hostPort = formatAuthority({ host: a.host, port: a.port });
+    const tail = formatUri(p).slice(uriOrigin(p).length);
+    const at = (authority: string) => `${p.scheme}://${authority}${tail}`;
+    out.push(
+      { kind: 'userinfo-at', uri: at(`${hostPort}@${attackerHost}`) },
+      { kind: 'userinfo-at', uri: at(`${attackerHost}@${hostPort}`) },
+      { kind: 'backslash', uri: at(`${attackerHost}\\@${hostPort}`) },
+      { kind: 'encoded-slash', uri: at(`${hostPort}%2F@${attackerHost}`) },
+      {
+        kind: 'mixed-case',
+        uri: withAuthority(p, a, { host: alternateCase(a.host) }).replace(/^[^:]+/, alternateCase(p.scheme)),
+      },
+    );
+    if (p.path.startsWith('/')) out.push({ kind: 'dot-segments', uri: withPath(p, `/evil/..${p.path}`) });
+    if (!isIpHost(a.host) && /[a-z]/i.test(a.host)) {
+      const i = [...a.host].findIndex((c) => HOMOGLYPHS[c] !== undefined);
+      if (i >= 0) {
+        const host = [...a.host].map((c, j) => (j === i ? HOMOGLYPHS[c] : c)).join('');
+        out.push({ kind: 'idn-host', uri: withAuthority(p, a, { host }) });
+      }
+      out.push({ kind: 'idn-host', uri: withAuthority(p, a, { host: fullwidth(a.host) }) });
+    }
+  }
+  const seen = new Set([registered]);
+  return out.flatMap((c) => {
+    if (seen.has(c.uri)) return [];
+    seen.add(c.uri);
+    return [sameResource(c.uri, registered) ? { ...c, caveat: 'same-resource' as const } : c];
+  });
+}
+
+function sameResource(uri: string, registered: string): boolean {
+  try {
+    return new URL(uri).href === new URL(registered).href;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * One URI for each way a token request's redirect_uri may differ from the authorization request's `used` (RFC 6749
  * §4.1.3: "identical"): an added query, another port, another path, a trailing slash, the case of its path. Each is

@@ -164,6 +164,14 @@ export const FLAWS = {
   'par-accepts-get': 'the PAR endpoint answers a GET, its parameters in the query string, as it would a POST',
   'par-duplicate-params-accepted':
     'a pushed authorization request with a parameter included twice is accepted (the first value wins)',
+  // issue 45: the attacks other testing tools make
+  'revocation-not-client-bound': 'the revocation endpoint revokes a token issued to another client than the caller',
+  'revocation-keeps-access': 'revoking a refresh token leaves the access tokens of its grant valid',
+  'host-header-trusted':
+    "the issuer, and every URL built on it (metadata, redirects), follows the request's X-Forwarded-Host or Host",
+  'device-code-low-entropy': 'device codes are a counter in eight digits (guessable)',
+  'client-assertion-times-unchecked':
+    'a client assertion without sub, with nbf in the future, or issued long ago (exp still valid) is accepted',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

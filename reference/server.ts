@@ -2,6 +2,7 @@
  * createReferenceServer: composes options, keys, store, tokens and endpoints into a Koa app.
  * The app can be served by listen() or handed to supertest via app.callback().
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createServer, type Server } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -62,13 +63,25 @@ export interface ReferenceServer {
   stop(graceMs: number): Promise<{ cut: number }>;
 }
 
+/** The request's host, under the flaw host-header-trusted only. */
+const requestHost = new AsyncLocalStorage<string>();
+
+/** `issuer` with its host replaced (an unparseable host leaves it as it is). */
+function withHost(issuer: string, host: string): string {
+  const url = new URL(issuer);
+  url.host = host;
+  return url.href.replace(/\/$/, '');
+}
+
 export function createReferenceServer(options: ReferenceOptions = {}): ReferenceServer {
   const fixedIssuer = options.issuer === undefined ? undefined : normalizeIssuer(options.issuer);
   let listenIssuer: string | undefined;
   const issuer = (): string => {
     const value = fixedIssuer ?? listenIssuer;
     if (value === undefined) throw new Error('the issuer is not known until listen() (or pass options.issuer)');
-    return value;
+    // Set only under the flaw host-header-trusted (below): the host the request named.
+    const host = requestHost.getStore();
+    return host === undefined ? value : withHost(value, host);
   };
   const deviceAuthUrl =
     options.deviceAuthUrl === undefined ? undefined : normalizeIssuer(options.deviceAuthUrl, 'deviceAuthUrl');
@@ -152,6 +165,10 @@ export function createReferenceServer(options: ReferenceOptions = {}): Reference
     }),
   );
   let drain: Drainable | undefined;
+  // Flaw host-header-trusted: the issuer, and every URL built on it (metadata, redirects, iss), follows the request's
+  // X-Forwarded-Host or Host header instead of the configured or bound issuer.
+  if (flaws.has('host-header-trusted'))
+    app.use((ctx, next) => requestHost.run(ctx.get('x-forwarded-host').split(',')[0]?.trim() || ctx.host, next));
   app.use(retryAfterOn503);
   app.use(healthRoutes({ store, keys, prefix, stopping: () => drain?.stopping ?? false }));
   if (variants.has('slow')) app.use(slowResponses(options.slowMs ?? SLOW_MS));

@@ -21,6 +21,12 @@ export interface ClientAssertionOptions {
   alg?: 'none';
   /** Sign with this key instead of the client's own (a key the IdP does not know). */
   signWith?: Jwk;
+  /** nbf, seconds from now (none by default). */
+  notBeforeIn?: number;
+  /** iat, seconds before now (default 0). */
+  issuedAgo?: number;
+  /** Leave sub out (RFC 7523 §3 point 2 requires it). */
+  withoutSub?: boolean;
 }
 
 export function clientAssertion(client: Client, options: ClientAssertionOptions): string {
@@ -28,10 +34,11 @@ export function clientAssertion(client: Client, options: ClientAssertionOptions)
   const now = Math.floor(Date.now() / 1000);
   const payload = {
     iss: client.clientId,
-    sub: client.clientId,
+    ...(options.withoutSub ? {} : { sub: client.clientId }),
     aud: options.audience,
     jti: options.jti ?? randomBytes(16).toString('base64url'),
-    iat: now,
+    iat: now - (options.issuedAgo ?? 0),
+    ...(options.notBeforeIn === undefined ? {} : { nbf: now + options.notBeforeIn }),
     exp: now + (options.expiresIn ?? 60),
   };
   const jwk = options.signWith ?? client.privateJwk;

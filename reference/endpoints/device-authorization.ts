@@ -48,6 +48,9 @@ export const deviceAuthorizationEndpoint: Endpoint = {
   metadata: (server) => ({ device_authorization_endpoint: server.url('/device/auth') }),
 };
 
+/** The flaw device-code-low-entropy's counter (one per process). */
+let lowEntropyCodes = 0;
+
 /** Saves a new pending request under a user code no live request holds. */
 async function saveRequest(
   server: ServerContext,
@@ -57,7 +60,10 @@ async function saveRequest(
 ): Promise<DeviceRecord> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const record: DeviceRecord = {
-      deviceCode: randomToken(),
+      // RFC 8628 §5.2: a very high entropy device code; the flaw counts them in eight digits.
+      deviceCode: server.flaws.has('device-code-low-entropy')
+        ? String(++lowEntropyCodes).padStart(8, '0')
+        : randomToken(),
       userCode: newUserCode(),
       grantId: randomToken(),
       clientId: client.clientId,

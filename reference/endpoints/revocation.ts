@@ -36,10 +36,13 @@ export const revocationEndpoint: Endpoint = {
 async function revoke(server: ServerContext, client: RegisteredClient, found: PresentedToken): Promise<void> {
   const owner = found.kind === 'access_token' ? found.token.claims.client_id : found.record.clientId;
   // §2.1: the server verifies that the token was issued to the client asking, else refuses.
-  if (owner !== client.clientId) throw invalidRequest('the token was not issued to this client');
+  if (owner !== client.clientId && !server.flaws.has('revocation-not-client-bound'))
+    throw invalidRequest('the token was not issued to this client');
   if (server.flaws.has('revocation-noop')) return;
   if (found.kind === 'refresh_token') {
-    await server.store.revokeGrant(found.record.grantId, grantRevocationUntil(server));
+    // §2.1: the access tokens of the same grant SHOULD go too; the flaw revokes the refresh token alone.
+    if (server.flaws.has('revocation-keeps-access')) await server.store.revokeRefresh(found.record.token);
+    else await server.store.revokeGrant(found.record.grantId, grantRevocationUntil(server));
   } else {
     await server.store.revokeAccessToken(found.token.claims.jti);
   }

@@ -62,15 +62,20 @@ async function authenticateByAssertion(
   const client = await server.findClient(clientId);
   if (!client?.jwks) throw invalidClient('client authentication failed');
   const { flaws } = server;
+  // RFC 7523 §3 points 2 and 5: sub is the client_id; no assertion is accepted before its nbf. The flaw takes one
+  // without sub, and judges one at its own nbf when that is later than now.
+  const timesUnchecked = flaws.has('client-assertion-times-unchecked');
+  const judgedAt =
+    timesUnchecked && typeof unverified.nbf === 'number' ? Math.max(server.now(), unverified.nbf * 1000) : server.now();
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks), {
       algorithms: ASSERTION_ALGS,
       issuer: clientId,
-      subject: clientId,
+      ...(timesUnchecked ? {} : { subject: clientId }),
       ...(flaws.has('client-assertion-aud-unchecked') ? {} : { audience: audiences(server) }),
       requiredClaims: ['jti', 'exp'],
-      currentDate: new Date(server.now()),
+      currentDate: new Date(judgedAt),
       clockTolerance: SKEW_SECONDS,
     }));
   } catch (err) {
@@ -87,6 +92,10 @@ async function authenticateByAssertion(
   const exp = payload.exp!;
   if (exp > nowSeconds + MAX_LIFETIME_SECONDS)
     throw invalidClient(`the client assertion lives longer than ${MAX_LIFETIME_SECONDS} seconds`);
+  // RFC 7523 §3 point 6: the server may reject an iat unreasonably far in the past; here, older than the longest
+  // lifetime an assertion may have.
+  if (typeof payload.iat === 'number' && payload.iat < nowSeconds - MAX_LIFETIME_SECONDS && !timesUnchecked)
+    throw invalidClient(`the client assertion was issued more than ${MAX_LIFETIME_SECONDS} seconds ago`);
   if (typeof payload.jti !== 'string' || payload.jti === '') throw invalidClient('the client assertion has no jti');
   // RFC 7523 §3 point 7: the jti is single use while the assertion is valid.
   if (!flaws.has('client-assertion-replay')) {

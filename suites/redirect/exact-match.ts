@@ -1,4 +1,4 @@
-import { type RedirectUriNearMiss, redirectUriNearMiss } from '../../generators/index.ts';
+import { parserConfusions, type RedirectUriNearMiss, redirectUriNearMiss } from '../../generators/index.ts';
 import { type AuthorizeResult, CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
 import { expectRefusalIsFor } from '../checks/index.ts';
 import { mcpRequirement } from '../../harness/model/mcp-requirement.ts';
@@ -96,46 +96,54 @@ export default defineScenario({
       client.redirectUri ?? ctx.skip('the confidential client has no redirectUri in the target config');
     const accepted = new Map<string, string>();
     const refused = new Set<string>();
-    await ctx.property(
-      redirectUriNearMiss(registered),
-      async (nearMiss) => {
-        const pkce = ctx.pkce.create();
-        const outcome = await ctx.authorize(
-          'confidential',
-          {
-            redirect_uri: nearMiss.uri,
-            code_challenge: pkce.challenge,
-            code_challenge_method: pkce.method,
-          },
-          { session: 'shared' },
-        );
-        if (outcome.kind === 'page') {
-          refused.add(nearMiss.kind); // refused: the user stays at the authorization server
-          return;
-        }
-        if (
-          landsOnRegistered(outcome.url, registered, {
-            ...(outcome.request.state ? { state: outcome.request.state } : {}),
-            issuer: ctx.target.issuer,
-          })
-        ) {
-          if (outcome.params.code) accepted.set(nearMiss.kind, `${nearMiss.uri}: answered on the registered URI`);
-          return;
-        }
-        if (nearMiss.caveat) {
-          accepted.set(nearMiss.kind, `${nearMiss.uri}: accepted; ${CAVEATS[nearMiss.caveat]}`);
-          return;
-        }
-        throw new CheckFailure(
-          `The authorization request with redirect_uri ${nearMiss.uri} (near miss "${nearMiss.kind}" of the ` +
-            `registered ${registered}) ` +
-            `was redirected to ${destination(outcome.url)} ${carrying(outcome)}; RFC 9700 §4.1.3 requires exact ` +
-            `string matching of redirect URIs, ` +
-            'and RFC 6749 §3.1.2.4 forbids redirecting to one that does not match.',
-        );
-      },
-      { label: `near misses of ${registered}`, show: (n) => `${n.uri} (${n.kind})` },
+    /** One near miss tried: a refusal is noted, a redirect anywhere but the registered URI fails. */
+    const tryNearMiss = async (nearMiss: { kind: string; uri: string; caveat?: RedirectUriNearMiss['caveat'] }) => {
+      const pkce = ctx.pkce.create();
+      const outcome = await ctx.authorize(
+        'confidential',
+        {
+          redirect_uri: nearMiss.uri,
+          code_challenge: pkce.challenge,
+          code_challenge_method: pkce.method,
+        },
+        { session: 'shared' },
+      );
+      if (outcome.kind === 'page') {
+        refused.add(nearMiss.kind); // refused: the user stays at the authorization server
+        return;
+      }
+      if (
+        landsOnRegistered(outcome.url, registered, {
+          ...(outcome.request.state ? { state: outcome.request.state } : {}),
+          issuer: ctx.target.issuer,
+        })
+      ) {
+        if (outcome.params.code) accepted.set(nearMiss.kind, `${nearMiss.uri}: answered on the registered URI`);
+        return;
+      }
+      if (nearMiss.caveat) {
+        accepted.set(nearMiss.kind, `${nearMiss.uri}: accepted; ${CAVEATS[nearMiss.caveat]}`);
+        return;
+      }
+      throw new CheckFailure(
+        `The authorization request with redirect_uri ${nearMiss.uri} (near miss "${nearMiss.kind}" of the ` +
+          `registered ${registered}) ` +
+          `was redirected to ${destination(outcome.url)} ${carrying(outcome)}; RFC 9700 §4.1.3 requires exact ` +
+          `string matching of redirect URIs, ` +
+          'and RFC 6749 §3.1.2.4 forbids redirecting to one that does not match.',
+      );
+    };
+    // The URIs that confuse URL parsers (userinfo, backslash, encoded slash, dot segments, case, IDN), every run.
+    const fixed = parserConfusions(registered);
+    for (const nearMiss of fixed) await tryNearMiss(nearMiss);
+    ctx.evidence.note(
+      `${fixed.length} parser-confusion cases tried: ${fixed.map((c) => `${c.uri} (${c.kind})`).join(', ')}`,
+      'fixed near misses',
     );
+    await ctx.property(redirectUriNearMiss(registered), tryNearMiss, {
+      label: `near misses of ${registered}`,
+      show: (n) => `${n.uri} (${n.kind})`,
+    });
     if (accepted.size) {
       ctx.evidence.note([...accepted.values()].join('\n'), 'near misses accepted without harm');
     }

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   NEAR_MISS_KINDS,
+  PARSER_CONFUSION_KINDS,
   differingRedirectUris,
+  parserConfusions,
   nearMissKindsFor,
   redirectUriNearMiss,
   type NearMissKind,
@@ -256,6 +258,41 @@ describe('redirectUriNearMiss', () => {
       }
     },
   );
+});
+
+describe('parserConfusions', () => {
+  it('has every kind for an ordinary https redirect URI', () => {
+    const kinds = new Set(parserConfusions('https://web.example.test/callback').map((c) => c.kind));
+    expect([...kinds].sort()).toEqual([...PARSER_CONFUSION_KINDS].sort());
+  });
+
+  it.each(REGISTERED)('gives %s fixed strings, each another, a browser-equivalent one marked', (registered) => {
+    const cases = parserConfusions(registered);
+    expect(cases.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(cases.map((c) => c.uri)).size).toBe(cases.length);
+    for (const c of cases) {
+      expect(c.uri, c.kind).not.toBe(registered);
+      let href: string | undefined;
+      try {
+        href = new URL(c.uri).href;
+      } catch {
+        href = undefined;
+      }
+      expect(c.caveat === 'same-resource', c.uri).toBe(href === new URL(registered).href);
+    }
+  });
+
+  it('sends a browser to the attacker through userinfo, a backslash or an encoded slash', () => {
+    const hosts = parserConfusions('https://web.example.test/callback')
+      .filter((c) => ['userinfo-at', 'backslash', 'encoded-slash'].includes(c.kind))
+      .map((c) => new URL(c.uri).hostname);
+    expect(hosts.filter((h) => h === 'attacker.example')).toHaveLength(3);
+  });
+
+  it('puts an IDN homograph of the host, which a browser sends elsewhere', () => {
+    const idn = parserConfusions('https://web.example.test/callback').filter((c) => c.kind === 'idn-host');
+    expect(idn.map((c) => new URL(c.uri).hostname)).toEqual(['xn--wb-nlc.example.test', 'web.example.test']);
+  });
 });
 
 describe('differingRedirectUris', () => {

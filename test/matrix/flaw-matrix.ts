@@ -60,6 +60,14 @@ export const EXPECTED: Readonly<Partial<Record<FlawName, Record<string, Outcome>
       why: 'OIDC Core §10.1.1 asks (SHOULD) that recently decommissioned signing keys stay in the JWKS',
     },
   },
+  'device-code-low-entropy': {
+    'entropy.other-secrets': {
+      status: 'warning',
+      why:
+        'RFC 8628 §5.2 asks (SHOULD) for a very high entropy device code; the MUST of the scenario is the ' +
+        "request_uri's",
+    },
+  },
   'par-request-uri-reuse': {
     'par.request-uri-single-use': {
       status: 'warning',
@@ -247,6 +255,18 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
         '(refresh.rotation fails)',
     },
     'refresh.reuse-revokes-family': { status: 'skipped', why: 'the same: no rotated-out token to replay' },
+  },
+  'revocation-noop': {
+    'revocation.client-bound': {
+      status: 'error',
+      why:
+        "its control (the owner revoking its own refresh token) revokes nothing, so the other client's harmless " +
+        "request cannot be put down to the token's owner: 'could not judge'",
+    },
+    'revocation.refresh-revokes-access': {
+      status: 'skipped',
+      why: 'the revoked refresh token itself still works, the premise (revocation.refresh-token fails)',
+    },
   },
 };
 

@@ -51,6 +51,8 @@ const EXPECTED: ReadonlyArray<[FlawName, string, 'failed' | 'warning', Reference
   ['dpop-bearer-accepted', 'dpop.no-bearer-downgrade', 'failed'],
   ['client-assertion-replay', 'client-auth.assertion-replay', 'failed'],
   ['client-assertion-aud-unchecked', 'client-auth.assertion-audience', 'failed'],
+  ['client-assertion-times-unchecked', 'client-auth.assertion-times', 'failed'],
+  ['device-code-low-entropy', 'entropy.other-secrets', 'warning'],
   ['cors-at-authorization-endpoint', 'headers.authorization-cors', 'failed'],
 ];
 

@@ -15,7 +15,11 @@ import {
   type ReferenceClient,
   type TokenResult,
 } from '../support/reference-client.ts';
+import { parserConfusions } from '../../generators/redirect-uri.ts';
 import { flawTests } from './flaw-matrix.ts';
+
+const REGISTERED = WEB.redirectUris[0]!;
+const CONFUSIONS = parserConfusions(REGISTERED).map((c) => c.uri);
 
 const outcome = (result: TokenResult) =>
   result.status === 200 ? 'issued' : String(result.body.error ?? result.status);
@@ -222,9 +226,34 @@ describe('planted flaws of the core', () => {
     },
     {
       flaw: 'redirect-prefix-match',
-      probe: (idp) => redirectOutcome(idp, `${WEB.redirectUris[0]}/attacker`),
-      clean: 'page 400',
-      flawed: 'redirected',
+      // The parser-confusion cases redirect.exact-match tries every run: exact matching refuses each; a prefix
+      // match takes the ones that start with the registered URI.
+      probe: async (idp) => {
+        const outcomes: Record<string, string> = {};
+        for (const uri of [`${REGISTERED}/attacker`, ...CONFUSIONS]) {
+          // A browser resolves the dot segments and backslashes of some: redirected there all the same.
+          outcomes[uri] = (await redirectOutcome(idp, uri)).replace(/^elsewhere .*/, 'redirected');
+        }
+        return outcomes;
+      },
+      clean: Object.fromEntries([`${REGISTERED}/attacker`, ...CONFUSIONS].map((uri) => [uri, 'page 400'])),
+      flawed: Object.fromEntries(
+        [`${REGISTERED}/attacker`, ...CONFUSIONS].map((uri) => [
+          uri,
+          uri.startsWith(REGISTERED) ? 'redirected' : 'page 400',
+        ]),
+      ),
+    },
+    {
+      flaw: 'host-header-trusted',
+      probe: async (idp) => {
+        const doc = (await (
+          await idp.get('/.well-known/openid-configuration', { 'x-forwarded-host': 'attacker.example' })
+        ).json()) as Record<string, unknown>;
+        return new URL(String(doc.issuer)).hostname;
+      },
+      clean: '127.0.0.1',
+      flawed: 'attacker.example',
     },
     {
       flaw: 'redirect-open-on-error',

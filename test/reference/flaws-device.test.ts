@@ -75,3 +75,19 @@ describe.each(FLAWED)('flaw %s', (flaw, changed, flawed) => {
     expect(await BEHAVIOURS[behaviour](ctx.issuer, clock)).toBe(CLEAN[behaviour]);
   });
 });
+
+describe('flaw device-code-low-entropy', () => {
+  const clock = new FakeClock();
+  const clean = useServer({ now: clock.now });
+  const flawed = useServer({ flaws: ['device-code-low-entropy'], now: clock.now });
+
+  it('issues eight-digit counters as device codes, and the flow still works with them', async () => {
+    expect((await startDevice(clean.issuer)).device_code).toMatch(/^[\w-]{43}$/);
+    const [first, second] = [await startDevice(flawed.issuer), await startDevice(flawed.issuer)];
+    expect(first.device_code).toMatch(/^\d{8}$/);
+    expect(Number(second.device_code)).toBe(Number(first.device_code) + 1);
+    for (const behaviour of behaviours) {
+      expect(await BEHAVIOURS[behaviour](flawed.issuer, clock), behaviour).toBe(CLEAN[behaviour]);
+    }
+  });
+});

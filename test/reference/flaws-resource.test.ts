@@ -125,6 +125,44 @@ describe('revocation-noop', () => {
   });
 });
 
+describe('revocation-not-client-bound', () => {
+  it("revokes another client's token for the caller; everything else is unchanged", async () => {
+    const flawed = await start('revocation-not-client-bound');
+    for (const [ref, flaw] of [
+      [baseline, false],
+      [flawed, true],
+    ] as const) {
+      const tokens = await codeFlowTokens(ref);
+      expect((await revoke(ref, tokens.access_token, SEEDED_CLIENTS.confidential2)).status).toBe(flaw ? 200 : 400);
+      expect((await introspect(ref, tokens.access_token)).body.active).toBe(!flaw);
+      // The owner's own revocation works either way.
+      const own = await codeFlowTokens(ref);
+      expect((await revoke(ref, own.access_token)).status).toBe(200);
+      expect((await introspect(ref, own.access_token)).body.active).toBe(false);
+    }
+  });
+});
+
+describe('revocation-keeps-access', () => {
+  it("revokes the refresh token alone: the grant's access token stays active", async () => {
+    const flawed = await start('revocation-keeps-access');
+    for (const [ref, flaw] of [
+      [baseline, false],
+      [flawed, true],
+    ] as const) {
+      const tokens = await codeFlowTokens(ref);
+      expect((await revoke(ref, tokens.refresh_token ?? '')).status).toBe(200);
+      expect((await introspect(ref, tokens.access_token)).body.active).toBe(flaw);
+      const refreshed = await postForm(
+        ref.url('/token'),
+        { grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '' },
+        SEEDED_CLIENTS.confidential,
+      );
+      expect(refreshed.status).toBe(400);
+    }
+  });
+});
+
 describe('introspection-always-active', () => {
   it('calls any token active, believing whatever it says; everything else is unchanged', async () => {
     const flawed = await start('introspection-always-active');

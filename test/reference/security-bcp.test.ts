@@ -63,8 +63,8 @@ describe('the default reference', () => {
 
   describe('private_key_jwt', () => {
     it(
-      'authenticates a signed assertion; a replay, a wrong aud, alg none, an expired or overlong one get ' +
-        'invalid_client',
+      'authenticates a signed assertion; a replay, a wrong aud, alg none, an expired or overlong one, one without ' +
+        'sub, before its nbf or issued a day ago get invalid_client',
       async () => {
         const body = { grant_type: 'client_credentials', scope: 'api:read' };
         const assertion = clientAssertion(KEYED, { audience: ctx.issuer });
@@ -75,6 +75,9 @@ describe('the default reference', () => {
           clientAssertion(KEYED, { audience: ctx.issuer, alg: 'none' }),
           clientAssertion(KEYED, { audience: ctx.issuer, expiresIn: -60 }),
           clientAssertion(KEYED, { audience: ctx.issuer, expiresIn: 3600 }),
+          clientAssertion(KEYED, { audience: ctx.issuer, withoutSub: true }),
+          clientAssertion(KEYED, { audience: ctx.issuer, notBeforeIn: 120, expiresIn: 300 }),
+          clientAssertion(KEYED, { audience: ctx.issuer, issuedAgo: 86_400 }),
           'not.a.jwt',
         ];
         for (const a of wrong) {
@@ -329,6 +332,22 @@ describe('the default reference', () => {
       });
       expect(info.status).toBe(401);
     });
+  });
+});
+
+describe('client-assertion-times-unchecked', () => {
+  const ctx = useServer({ flaws: ['client-assertion-times-unchecked'] });
+  it('takes an assertion without sub, before its nbf or issued a day ago; still refuses an expired one', async () => {
+    const body = { grant_type: 'client_credentials', scope: 'api:read' };
+    for (const assertion of [
+      clientAssertion(KEYED, { audience: ctx.issuer, withoutSub: true }),
+      clientAssertion(KEYED, { audience: ctx.issuer, notBeforeIn: 120, expiresIn: 300 }),
+      clientAssertion(KEYED, { audience: ctx.issuer, issuedAgo: 86_400 }),
+    ]) {
+      expect((await post(`${ctx.issuer}/token`, { ...body, ...auth(ctx.issuer, assertion) })).status).toBe(200);
+    }
+    const expired = clientAssertion(KEYED, { audience: ctx.issuer, expiresIn: -60 });
+    expect((await post(`${ctx.issuer}/token`, { ...body, ...auth(ctx.issuer, expired) })).status).toBe(401);
   });
 });
 
