@@ -127,6 +127,16 @@ export const VARIANTS = {
       "RFC 6749 §4.1.2 (its example is an HTTP/1.1 302 Found); Spring Security's DefaultRedirectStrategy " +
       '(Spring Authorization Server) and Keycloak answer authorization responses with 302',
   },
+  'par-redirect-relaxed': {
+    does:
+      "a confidential client's pushed authorization request (authenticated at the PAR endpoint) may name a redirect " +
+      'URI it never registered (absolute, no fragment); every request that is not pushed, and every public ' +
+      "client's, is still matched exactly",
+    source:
+      'RFC 9126 §2.4: "The exact matching requirement MAY be relaxed by the authorization server for a confidential ' +
+      'client using pushed authorization requests"; §2.1: the server MAY allow clients with authentication ' +
+      'credentials to establish per-authorization-request redirect URIs with every pushed request',
+  },
 } as const satisfies Record<string, VariantInfo>;
 
 export type VariantName = keyof typeof VARIANTS;

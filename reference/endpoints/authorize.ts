@@ -82,8 +82,8 @@ export const authorizeEndpoint: Endpoint = {
 
 async function startInteraction(ctx: Context, server: ServerContext, sent: URLSearchParams): Promise<void> {
   // RFC 9126 §4: a pushed request's parameters (by its request_uri), or the request's own.
-  const query = await authorizationParameters(server, sent);
-  const { client, target } = await resolveClientAndRedirect(server, query);
+  const { query, unregisteredRedirect } = await authorizationParameters(server, sent);
+  const { client, target } = await resolveClientAndRedirect(server, query, unregisteredRedirect);
   try {
     await continueInteraction(ctx, server, client, target, query);
   } catch (err) {
@@ -151,6 +151,8 @@ function single(query: URLSearchParams, name: string): string | undefined {
 async function resolveClientAndRedirect(
   server: ServerContext,
   query: URLSearchParams,
+  /** A pushed request's redirect URI the PAR endpoint took unregistered (variant par-redirect-relaxed). */
+  unregisteredRedirect = false,
 ): Promise<{ client: RegisteredClient; target: RedirectTarget }> {
   const clientId = single(query, 'client_id');
   if (clientId === undefined) throw invalidRequest('client_id is missing or repeated');
@@ -166,7 +168,7 @@ async function resolveClientAndRedirect(
   const responseType = offered ? parseResponseType(single(query, 'response_type')) : 'code';
   const responseMode = responseModeFor(responseType, single(query, 'response_mode'));
   const target: RedirectTarget = { redirectUri, responseMode, ...(state === undefined ? {} : { state }) };
-  if (!redirectUriRegistered(server, client, redirectUri)) {
+  if (!unregisteredRedirect && !redirectUriRegistered(server, client, redirectUri)) {
     const err = invalidRequest('redirect_uri is not registered for this client');
     if (server.flaws.has('redirect-open-on-error') && URL.canParse(redirectUri)) throw new RedirectError(target, err);
     throw err;

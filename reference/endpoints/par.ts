@@ -24,7 +24,7 @@ export const parEndpoint: Endpoint = {
       // takes a GET's query string as the pushed request.
       const pairs = ctx.method === 'GET' ? new URLSearchParams(ctx.querystring) : await parseFormPairs(ctx);
       const { params, resources: resourceValues } = paramsAndResources(pairs, repeated);
-      const { client } = await authenticate(ctx, params, server);
+      const { client, method } = await authenticate(ctx, params, server);
       if (params.client_id !== undefined && params.client_id !== client.clientId) {
         throw invalidRequest('client_id differs from the authenticated client');
       }
@@ -32,8 +32,12 @@ export const parEndpoint: Endpoint = {
       if (params.request_uri !== undefined) throw invalidRequest('request_uri must not be sent to the PAR endpoint');
       const redirectUri = params.redirect_uri;
       if (redirectUri === undefined) throw invalidRequest('redirect_uri is required');
-      if (!redirectUriRegistered(server, client, redirectUri))
-        throw invalidRequest('redirect_uri is not registered for this client');
+      // Variant par-redirect-relaxed (RFC 9126 §2.4): an authenticated client may push a redirect URI it never
+      // registered, if it is an absolute URI without a fragment (RFC 6749 §3.1.2).
+      const registered = redirectUriRegistered(server, client, redirectUri);
+      const relaxed =
+        !registered && method !== 'none' && server.variants.has('par-redirect-relaxed') && absolute(redirectUri);
+      if (!registered && !relaxed) throw invalidRequest('redirect_uri is not registered for this client');
       // A request object is verified when pushed too (RFC 9126 §3), and checked with what it says.
       const checked = await withRequestObject(server, client, params);
       checkRequest(
@@ -51,6 +55,7 @@ export const parEndpoint: Endpoint = {
         clientId: client.clientId,
         params: pushed,
         ...(resourceValues.length === 0 ? {} : { resources: resourceValues }),
+        ...(relaxed ? { unregisteredRedirect: true } : {}),
         expiresAt: server.now() + lifetime * 1000,
       });
       ctx.status = 201;
@@ -64,6 +69,11 @@ export const parEndpoint: Endpoint = {
     require_pushed_authorization_requests: server.security.parRequired || server.flaws.has('par-not-enforced'),
   }),
 };
+
+/** RFC 6749 §3.1.2: an absolute URI, no fragment. */
+function absolute(uri: string): boolean {
+  return URL.canParse(uri) && !uri.includes('#');
+}
 
 function withoutAuth(params: Params): Record<string, string> {
   return Object.fromEntries(Object.entries(params).filter(([name]) => !AUTH_PARAMETERS.includes(name)));

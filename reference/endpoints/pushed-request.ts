@@ -10,7 +10,10 @@ import { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
  * The parameters of an authorization request at /auth: a pushed request's, by its request_uri
  * (single use, unexpired, this client's), or the query's where PAR is not required.
  */
-export async function authorizationParameters(server: ServerContext, query: URLSearchParams): Promise<URLSearchParams> {
+export async function authorizationParameters(
+  server: ServerContext,
+  query: URLSearchParams,
+): Promise<{ query: URLSearchParams; unregisteredRedirect: boolean }> {
   const { flaws } = server;
   const requestUri = query.get('request_uri');
   if (requestUri === null || !requestUri.startsWith(REQUEST_URI_PREFIX)) {
@@ -20,7 +23,7 @@ export async function authorizationParameters(server: ServerContext, query: URLS
         'this server requires pushed authorization requests (RFC 9126): push the request to the PAR endpoint first',
       );
     }
-    return query;
+    return { query, unregisteredRedirect: false };
   }
   const clientId = query.get('client_id');
   if (clientId === null) throw invalidRequest('client_id is required with request_uri');
@@ -33,5 +36,5 @@ export async function authorizationParameters(server: ServerContext, query: URLS
   }
   const pushed = new URLSearchParams(record.params);
   for (const resource of record.resources ?? []) pushed.append('resource', resource);
-  return pushed;
+  return { query: pushed, unregisteredRedirect: record.unregisteredRedirect === true };
 }

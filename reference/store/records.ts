@@ -120,6 +120,7 @@ export const PUSHED_REQUEST_RECORD: z.ZodType<PushedRequestRecord> = z.looseObje
   clientId: z.string(),
   params: z.record(z.string(), z.string()),
   resources: z.array(z.string()).optional(),
+  unregisteredRedirect: z.boolean().optional(),
   expiresAt: z.number(),
 });
 

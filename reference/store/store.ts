@@ -186,6 +186,11 @@ export interface PushedRequestRecord {
   params: Record<string, string>;
   /** RFC 8707 §2: the resource parameters pushed (repeatable, so not among `params`). */
   resources?: string[];
+  /**
+   * The redirect_uri was not registered: taken because the variant par-redirect-relaxed lets an authenticated client
+   * push one (RFC 9126 §2.4), so /auth does not match it against the registered list again.
+   */
+  unregisteredRedirect?: boolean;
   expiresAt: number;
 }
 

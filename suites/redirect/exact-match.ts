@@ -1,5 +1,5 @@
 import { parserConfusions, type RedirectUriNearMiss, redirectUriNearMiss } from '../../generators/index.ts';
-import { type AuthorizeResult, CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
+import { type AuthorizeResult, CheckFailure, defineScenario, requiresPar } from '../../harness/scenario/scenario.ts';
 import { expectRefusalIsFor } from '../checks/index.ts';
 import { mcpRequirement } from '../../harness/model/mcp-requirement.ts';
 
@@ -96,6 +96,11 @@ export default defineScenario({
       client.redirectUri ?? ctx.skip('the confidential client has no redirectUri in the target config');
     const accepted = new Map<string, string>();
     const refused = new Set<string>();
+    // Where the target requires PAR, every request is pushed, the confidential client authenticated: RFC 9126 §2.4
+    // lets the server relax exact matching then ("MAY be relaxed ... for a confidential client using pushed
+    // authorization requests"), so a near miss taken is noted, never failed.
+    const pushed = requiresPar(ctx.target);
+    const relaxed = new Set<string>();
     /** One near miss tried: a refusal is noted, a redirect anywhere but the registered URI fails. */
     const tryNearMiss = async (nearMiss: { kind: string; uri: string; caveat?: RedirectUriNearMiss['caveat'] }) => {
       const pkce = ctx.pkce.create();
@@ -125,6 +130,11 @@ export default defineScenario({
         accepted.set(nearMiss.kind, `${nearMiss.uri}: accepted; ${CAVEATS[nearMiss.caveat]}`);
         return;
       }
+      if (pushed) {
+        relaxed.add(nearMiss.kind);
+        accepted.set(nearMiss.kind, `${nearMiss.uri}: accepted in a pushed request (RFC 9126 §2.4 allows it)`);
+        return;
+      }
       throw new CheckFailure(
         `The authorization request with redirect_uri ${nearMiss.uri} (near miss "${nearMiss.kind}" of the ` +
           `registered ${registered}) ` +
@@ -147,6 +157,12 @@ export default defineScenario({
     if (accepted.size) {
       ctx.evidence.note([...accepted.values()].join('\n'), 'near misses accepted without harm');
     }
+    if (relaxed.size && !refused.size)
+      ctx.skip(
+        'the target requires pushed authorization requests and took every near miss the confidential client ' +
+          'pushed: RFC 9126 §2.4 lets a server relax exact matching for a confidential client using PAR, and no ' +
+          'request reaches the authorization endpoint unpushed, so nothing here is judged',
+      );
     // The control: a refusal counts only if the registered redirect URI gets a code in the same run.
     if (refused.size)
       await expectRefusalIsFor(
