@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -57,7 +58,12 @@ const ALL = 'test/**/*.test.ts';
 function group(name: string) {
   const names = Object.keys(TEST_GROUPS);
   const before = names.slice(0, names.indexOf(name)).flatMap((n) => TEST_GROUPS[n] ?? []);
-  return { extends: true as const, test: { name, include: [...(TEST_GROUPS[name] ?? [])], exclude: before } };
+  // The interop files start real IdPs (Debian services, npm products): one at a time, after the other groups.
+  const serial = name === 'interop' ? { maxWorkers: 1 } : {};
+  return {
+    extends: true as const,
+    test: { name, include: [...(TEST_GROUPS[name] ?? [])], exclude: before, ...serial },
+  };
 }
 
 export default defineConfig({
@@ -76,6 +82,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: on the 2-core machines this runs on (CI's too), one file at
+    // a time, though most files wait on servers, browsers and child processes more than they compute. Two at least;
+    // every test holds on a loaded machine (no timing assertions, generous timeouts).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       ...Object.keys(TEST_GROUPS).map(group),
       {
