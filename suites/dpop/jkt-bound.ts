@@ -63,6 +63,7 @@ export default defineScenario({
       ...(par ? (['pushed'] as const) : []),
       ...(requiresPar(ctx.target) ? [] : ['front-channel' as const]),
     ];
+    if (ways.length === 0) ctx.skip('the target requires PAR but advertises no pushed_authorization_request_endpoint');
     const ignored: Way[] = [];
     for (const way of ways) {
       // The control: the key dpop_jkt names redeems its code.
