@@ -119,6 +119,7 @@ export const FLAWS = {
   'dpop-htu-unchecked': 'DPoP proofs at the token endpoint are accepted whatever their htm and htu',
   'dpop-refresh-not-bound': "a public client's DPoP-bound refresh token works with another key (or none)",
   'dpop-bearer-accepted': 'a DPoP-bound access token is accepted as a Bearer token',
+  'dpop-jkt-unchecked': 'a code bound to a DPoP key by dpop_jkt (RFC 9449 §10) redeems with a proof by another key',
   'client-assertion-replay': "a client assertion's jti is not tracked: the same assertion authenticates again",
   'client-assertion-aud-unchecked': "a client assertion's aud is not checked",
   'cors-at-authorization-endpoint': 'the authorization endpoint answers cross-origin requests with CORS headers',

@@ -116,6 +116,7 @@ export { default as 'registration/management-auth' } from './registration/manage
 export { default as 'registration/metadata-returned' } from './registration/metadata-returned.ts';
 export { default as 'registration/redirect-uris-required' } from './registration/redirect-uris-required.ts';
 export { default as 'registration/secret-expiry' } from './registration/secret-expiry.ts';
+export { default as 'dpop/jkt-bound' } from './dpop/jkt-bound.ts';
 export { default as 'dpop/no-bearer-downgrade' } from './dpop/no-bearer-downgrade.ts';
 export { default as 'dpop/proof-checked' } from './dpop/proof-checked.ts';
 export { default as 'dpop/refresh-bound' } from './dpop/refresh-bound.ts';

@@ -179,6 +179,7 @@ export async function issueCode(
     ...(interaction.codeChallenge === undefined ? {} : { codeChallenge: interaction.codeChallenge }),
     ...(interaction.codeChallengeMethod === undefined ? {} : { codeChallengeMethod: interaction.codeChallengeMethod }),
     ...(interaction.resources === undefined ? {} : { resources: interaction.resources }),
+    ...(interaction.dpopJkt === undefined ? {} : { dpopJkt: interaction.dpopJkt }),
   });
   return code;
 }

@@ -279,7 +279,22 @@ export function checkRequest(
     // PKCE protects the code; an implicit request has none.
     ...(parts.code ? checkPkce(server, client, params) : {}),
     ...(resources === undefined ? {} : { resources }),
+    ...(parts.code ? dpopJktOf(params) : {}),
   };
+}
+
+/** RFC 7638: a SHA-256 JWK thumbprint, base64url without padding. */
+const THUMBPRINT = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * RFC 9449 §10: dpop_jkt binds the code to a DPoP key (at the PAR endpoint too, §10.1); the token endpoint then redeems
+ * it only with a proof by that key (grants/authorization-code.ts).
+ */
+function dpopJktOf(params: Params): { dpopJkt?: string } {
+  const jkt = params.dpop_jkt;
+  if (jkt === undefined) return {};
+  if (!THUMBPRINT.test(jkt)) throw invalidRequest('dpop_jkt must be a SHA-256 JWK thumbprint (RFC 9449 section 10)');
+  return { dpopJkt: jkt };
 }
 
 /** The parameters this endpoint reads or knows (RFC 6749 §4.1.1, OIDC Core §3.1.2.1, RFC 7636 §4.3). */
@@ -304,6 +319,7 @@ const KNOWN_PARAMETERS = new Set([
   'request_uri',
   'code_challenge',
   'code_challenge_method',
+  'dpop_jkt',
 ]);
 
 /**

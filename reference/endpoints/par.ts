@@ -8,6 +8,7 @@ import { checkRequest, redirectUriRegistered } from './authorize.ts';
 import type { Endpoint } from './endpoint.ts';
 import { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
 import { withRequestObject } from './request-object.ts';
+import { pushedRequestJkt } from '../http/dpop.ts';
 
 export { REQUEST_URI_PREFIX } from '../../protocol/grants.ts';
 
@@ -47,8 +48,14 @@ export const parEndpoint: Endpoint = {
         checked,
         resourceValues,
       );
+      // RFC 9449 §10.1: dpop_jkt in the body, or a DPoP header that binds the code to its key.
+      const dpopJkt = await pushedRequestJkt(ctx, server, params.dpop_jkt);
       const requestUri = `${REQUEST_URI_PREFIX}${randomToken()}`;
-      const pushed: Record<string, string> = { ...withoutAuth(params), client_id: client.clientId };
+      const pushed: Record<string, string> = {
+        ...withoutAuth(params),
+        client_id: client.clientId,
+        ...(dpopJkt === undefined ? {} : { dpop_jkt: dpopJkt }),
+      };
       const lifetime = server.security.parLifetime;
       await server.store.savePushedRequest({
         requestUri,

@@ -40,6 +40,10 @@ export const authorizationCode: Grant = {
         throw invalidGrant('redirect_uri differs from the authorization request');
     }
     checkPkce(server, record, verifier);
+    // RFC 9449 §10: a code bound by dpop_jkt redeems only with a proof by that key ("If they do not match, it MUST
+    // reject the request"); the flaw dpop-jkt-unchecked never compares them.
+    if (record.dpopJkt !== undefined && currentBinding().jkt !== record.dpopJkt && !flaws.has('dpop-jkt-unchecked'))
+      throw invalidGrant('the code is bound to another DPoP key (dpop_jkt): send a DPoP proof by that key');
     // RFC 8707 §2.2: the token is for a resource of the authorization request (the one asked now, or its only one).
     const audience = grantAudience(server, 'code', currentBinding().resource, record.resources);
 

@@ -132,6 +132,29 @@ export async function tokenEndpointProof(ctx: Context, server: ServerContext): P
   }
 }
 
+/**
+ * At the PAR endpoint (RFC 9449 §10.1): a DPoP header is checked as at the token endpoint and binds the code as if its
+ * key's thumbprint were the dpop_jkt; a dpop_jkt sent with it must name the same key. The thumbprint, or undefined.
+ */
+export async function pushedRequestJkt(
+  ctx: Context,
+  server: ServerContext,
+  dpopJkt: string | undefined,
+): Promise<string | undefined> {
+  let jkt: string | undefined;
+  try {
+    const proof = proofHeader(ctx);
+    if (proof === undefined) return dpopJkt;
+    jkt = await checkProof(server, proof, { method: ctx.method, url: server.url('/par') });
+  } catch (err) {
+    if (err instanceof InvalidProofError) throw new OAuthError('invalid_dpop_proof', err.message);
+    throw err;
+  }
+  if (dpopJkt !== undefined && dpopJkt !== jkt)
+    throw new OAuthError('invalid_request', "dpop_jkt is not the thumbprint of the DPoP proof's key");
+  return jkt;
+}
+
 /** RFC 9449 §7.1: the DPoP challenge of a protected resource. */
 export function dpopError(
   error: 'invalid_token' | 'invalid_dpop_proof' | 'invalid_request',

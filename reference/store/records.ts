@@ -37,6 +37,7 @@ export const CODE_RECORD: z.ZodType<CodeRecord> = z.looseObject({
   sid: z.string().optional(),
   claims: REQUESTED_CLAIMS.optional(),
   resources: z.array(z.string()).optional(),
+  dpopJkt: z.string().optional(),
   expiresAt: z.number(),
 });
 
@@ -82,6 +83,7 @@ export const INTERACTION_RECORD: z.ZodType<InteractionRecord> = z.looseObject({
   claims: REQUESTED_CLAIMS.optional(),
   promptConsent: z.boolean().optional(),
   resources: z.array(z.string()).optional(),
+  dpopJkt: z.string().optional(),
   expiresAt: z.number(),
 });
 

@@ -58,6 +58,8 @@ export interface CodeRecord {
   claims?: RequestedClaims;
   /** RFC 8707 §2: the resources the authorization request named (absent: none); the token request picks one. */
   resources?: string[];
+  /** RFC 9449 §10: the dpop_jkt of the authorization request; only a DPoP proof by that key redeems the code. */
+  dpopJkt?: string;
   expiresAt: number;
 }
 
@@ -126,6 +128,8 @@ export interface InteractionRecord {
   promptConsent?: boolean;
   /** RFC 8707 §2: the resources the authorization request named (absent: none); the token request picks one. */
   resources?: string[];
+  /** RFC 9449 §10: the DPoP key thumbprint the code will be bound to (dpop_jkt). */
+  dpopJkt?: string;
   expiresAt: number;
 }
 

@@ -49,6 +49,7 @@ const EXPECTED: ReadonlyArray<[FlawName, string, 'failed' | 'warning', Reference
   ['dpop-htu-unchecked', 'dpop.proof-checked', 'failed'],
   ['dpop-refresh-not-bound', 'dpop.refresh-bound', 'failed'],
   ['dpop-bearer-accepted', 'dpop.no-bearer-downgrade', 'failed'],
+  ['dpop-jkt-unchecked', 'dpop.jkt-bound', 'failed'],
   ['client-assertion-replay', 'client-auth.assertion-replay', 'failed'],
   ['client-assertion-aud-unchecked', 'client-auth.assertion-audience', 'failed'],
   ['client-assertion-times-unchecked', 'client-auth.assertion-times', 'failed'],
@@ -85,6 +86,7 @@ describe('the security BCP and modern building blocks', () => {
       expect.arrayContaining([
         'client-auth.assertion-audience',
         'client-auth.private-key-jwt',
+        'dpop.jkt-bound',
         'dpop.no-bearer-downgrade',
         'dpop.proof-checked',
         'dpop.token-bound',

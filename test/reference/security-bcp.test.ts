@@ -242,6 +242,57 @@ describe('the default reference', () => {
     );
 
     it(
+      "binds the code to dpop_jkt or to the key of the PAR request's DPoP header (RFC 9449 §10, §10.1): only a " +
+        'proof by that key redeems it; a mismatch between the two, a bad proof or a malformed dpop_jkt is refused',
+      async () => {
+        const key = createDpopKey();
+        const par = `${ctx.issuer}/par`;
+        const token = `${ctx.issuer}/token`;
+        /** A code pushed with `extra` fields and `headers`, and its redemption with the given DPoP proof (or none). */
+        const pushedCode = async (extra: Record<string, string>, withProof: boolean) => {
+          const { params, verifier } = codeRequest();
+          const headers: Record<string, string> = withProof ? { dpop: key.proof('POST', par) } : {};
+          const pushed = await post(par, { ...params, ...extra, ...auth(ctx.issuer) }, headers);
+          expect(pushed.status, JSON.stringify(pushed.json)).toBe(201);
+          const url = authUrl(ctx.issuer, { client_id: KEYED.clientId, request_uri: String(pushed.json.request_uri) });
+          const code = new URL((await browse(url)).location!).searchParams.get('code')!;
+          return (dpop?: string) =>
+            post(
+              token,
+              {
+                grant_type: 'authorization_code',
+                code,
+                redirect_uri: KEYED.redirectUri!,
+                code_verifier: verifier,
+                ...auth(ctx.issuer),
+              },
+              dpop ? { dpop } : {},
+            );
+        };
+        for (const [extra, withProof] of [
+          [{ dpop_jkt: key.thumbprint }, false],
+          [{}, true],
+          [{ dpop_jkt: key.thumbprint }, true],
+        ] as const) {
+          expect((await (await pushedCode(extra, withProof))()).json.error).toBe('invalid_grant');
+          const other = await (await pushedCode(extra, withProof))(createDpopKey().proof('POST', token));
+          expect(other.json.error).toBe('invalid_grant');
+          const redeemed = await (await pushedCode(extra, withProof))(key.proof('POST', token));
+          expect(redeemed.json.token_type).toBe('DPoP');
+        }
+        const { params } = codeRequest();
+        const refused = async (extra: Record<string, string>, headers: Record<string, string>) => {
+          const res = await post(par, { ...params, ...extra, ...auth(ctx.issuer) }, headers);
+          return [res.status, res.json.error];
+        };
+        const mismatch = { dpop_jkt: createDpopKey().thumbprint };
+        expect(await refused(mismatch, { dpop: key.proof('POST', par) })).toEqual([400, 'invalid_request']);
+        expect(await refused({}, { dpop: key.proof('POST', token) })).toEqual([400, 'invalid_dpop_proof']);
+        expect(await refused({ dpop_jkt: 'not a thumbprint' }, {})).toEqual([400, 'invalid_request']);
+      },
+    );
+
+    it(
       'refuses bad proofs with invalid_dpop_proof: wrong htm or htu, stale iat, alg none, another signer, a ' +
         'replayed jti, garbage',
       async () => {
