@@ -30,9 +30,9 @@ export const MCP_CLAIMS: Readonly<Record<string, FlawName | null>> = {
 export const FAPI2_OPTIONS: ReferenceOptions = { profile: 'fapi2' };
 
 /**
- * The FAPI 2.0 scenarios of issue 45 that cite FAPI 2.0 alone (SP §5.4.1, MS §5.3.1), each with its planted flaw: judged
- * only under `--profile fapi2` (skipped elsewhere: no document of the profile requires them) and only on a reference
- * with its FAPI settings, the flaws switched under them.
+ * The FAPI 2.0 scenarios of issue 45 that cite FAPI 2.0 alone (SP §5.4.1, MS §5.3.1), each with its planted flaw:
+ * judged only under `--profile fapi2` (skipped elsewhere: no document of the profile requires them) and only on a
+ * reference with its FAPI settings, the flaws switched under them.
  */
 export const FAPI2_CLAIMS: Readonly<Record<string, FlawName>> = {
   'fapi2.rs256-refused': 'fapi2-accepts-rs256',
