@@ -49,7 +49,8 @@ Options:
   --skip GLOB           leave these out (comma-separated, repeatable)
   --profile spec|rfc|fapi2|mcp-2025-06-18|mcp-2025-11-25|mcp-2026-07-28|mcp
                         which documents count (default spec: SPEC plus the RFCs and OIDC;
-                        fapi2: the FAPI 2.0 Security Profile's server requirements alone;
+                        fapi2: the FAPI 2.0 Security Profile's server requirements alone, with
+                        FAPI 2.0 Message Signing's (signed request objects at PAR);
                         mcp-REVISION: that MCP revision's authorization sentences with the RFCs
                         and OIDC, and the run registers its clients; mcp: the newest revision)
   --report DIR          where reports go (default ./conformance-report)

@@ -173,6 +173,10 @@ export const FLAWS = {
   'device-code-low-entropy': 'device codes are a counter in eight digits (guessable)',
   'client-assertion-times-unchecked':
     'a client assertion without sub, with nbf in the future, or issued long ago (exp still valid) is accepted',
+  'fapi2-accepts-rs256':
+    'under the fapi2 profile, client assertions and request objects signed with RS256 are still accepted',
+  'request-object-long-lived':
+    'under the fapi2 profile, a request object living over 60 minutes (exp − nbf) or without nbf is accepted',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

@@ -40,7 +40,9 @@ export function resolveClients(
     if (options.profile === 'fapi2') {
       // FAPI 2.0 allows no client secret: the seeded second confidential client signs assertions.
       const { clientSecret: _secret, ...partner } = SEEDED_CLIENTS.confidential2;
-      const { d: _d, ...publicJwk } = SEEDED_PARTNER_PRIVATE_JWK;
+      // The public part, without alg: the algorithms this server accepts decide (seeded-keys.ts).
+      const { kty, kid, n, e } = SEEDED_PARTNER_PRIVATE_JWK;
+      const publicJwk = { kty, kid, n, e };
       seeded.confidential2 = { ...partner, jwks: { keys: [publicJwk] } };
     }
     const byRole: Record<string, ClientConfig | null | undefined> = { ...seeded, ...given };

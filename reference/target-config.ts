@@ -25,7 +25,7 @@ export interface TargetClient {
   /** OIDC Front-Channel Logout §2: the URI the logged-out page frames (never loaded by the harness). */
   frontchannelLogoutUri?: string;
   /** private_key_jwt: the seeded keyed client's private key (test-only, like the seeded secrets). */
-  privateJwk?: { kty: 'EC'; crv: string; kid: string; alg: string; x: string; y: string; d: string };
+  privateJwk?: (typeof SEEDED_PRIVATE_JWKS)[number];
   /** A resource indicator (RFC 8707) the server knows. */
   resource?: string;
 }
@@ -102,7 +102,7 @@ function mcpResourceSection(server: ReferenceServer): { url: string; otherResour
 /** The seeded private key of a client that registered one of the seeded public keys (only the seed knows them). */
 function privateKeyOf(client: RegisteredClient): Pick<TargetClient, 'privateJwk'> {
   const seeded = SEEDED_PRIVATE_JWKS.find((jwk) =>
-    client.jwks?.keys.some((key) => key.kid === jwk.kid && key.x === jwk.x),
+    client.jwks?.keys.some((key) => key.kid === jwk.kid && (jwk.kty === 'RSA' ? key.n === jwk.n : key.x === jwk.x)),
   );
   return seeded ? { privateJwk: { ...seeded } } : {};
 }

@@ -33,6 +33,7 @@ export const AREA_ORDER = [
   'tokens',
   'consent',
   'par',
+  'fapi2',
   'registration',
   'dpop',
   'mixup',

@@ -25,6 +25,7 @@ export { default as 'prompt/none-with-session' } from './prompt/none-with-sessio
 export { default as 'max-age/reauthenticates' } from './max-age/reauthenticates.ts';
 export { default as 'step-up/acr' } from './step-up/acr.ts';
 export { default as 'id-token-hint/prompt-none' } from './id-token-hint/prompt-none.ts';
+export { default as 'request-object/lifetime' } from './request-object/lifetime.ts';
 export { default as 'request-object/signed' } from './request-object/signed.ts';
 export { default as 'request-object/unsigned' } from './request-object/unsigned.ts';
 export { default as 'claims/parameter' } from './claims/parameter.ts';
@@ -109,6 +110,7 @@ export { default as 'par/flow' } from './par/flow.ts';
 export { default as 'par/http-method' } from './par/http-method.ts';
 export { default as 'par/request-uri-single-use' } from './par/request-uri-single-use.ts';
 export { default as 'par/required' } from './par/required.ts';
+export { default as 'fapi2/rs256-refused' } from './fapi2/rs256-refused.ts';
 export { default as 'registration/code-flow' } from './registration/code-flow.ts';
 export { default as 'registration/deleted-client' } from './registration/deleted-client.ts';
 export { default as 'registration/fragment-refused' } from './registration/fragment-refused.ts';

@@ -5,7 +5,8 @@
  * - `spec` (default): the service spec (SPEC) plus the standards it builds on (RFCs, OIDC).
  * - `rfc`: the RFCs and OpenID specifications alone.
  * - `fapi2`: the FAPI 2.0 Security Profile's server requirements alone (every one a MUST or
- *   SHOULD of that document); a scenario that does not cite it is skipped with that reason.
+ *   SHOULD of that document), and those of FAPI 2.0 Message Signing, which extends it for the servers that sign
+ *   messages; a scenario that cites neither is skipped with that reason.
  * A scenario's level is the strictest level among the requirements that apply in the profile;
  * a requirement may be limited to some client roles (`roles`), e.g. RFC 9700 §2.2.2 makes refresh
  * rotation a MUST for public clients only.
@@ -33,6 +34,7 @@ export type SpecName =
   | 'OIDC Registration'
   | 'OAuth 2.0 Form Post'
   | 'FAPI 2.0 SP'
+  | 'FAPI 2.0 MS'
   | 'MCP 2025-06-18'
   | 'MCP 2025-11-25'
   | 'MCP 2026-07-28'
@@ -85,6 +87,8 @@ export const PROFILES: readonly ProfileName[] = [
 
 /** The FAPI 2.0 Security Profile (final): its own document, counted only by the fapi2 profile. */
 export const FAPI2_URL = 'https://openid.net/specs/fapi-security-profile-2_0-final.html';
+/** FAPI 2.0 Message Signing (final): the Security Profile's extension for signed messages, counted by fapi2 too. */
+export const FAPI2_MS_URL = 'https://openid.net/specs/fapi-message-signing-2_0-final.html';
 
 const LEVEL_RANK: Record<Level, number> = { MUST: 3, SHOULD: 2, MAY: 1 };
 
@@ -98,8 +102,8 @@ export function strictest(levels: Level[]): Level | undefined {
 export function profileCounts(profile: ProfileName, spec: SpecName): boolean {
   // fapi2 counts the FAPI 2.0 Security Profile alone (its server requirements, cited by the
   // scenarios that check them); spec and rfc never count it (it is a profile, not a default).
-  if (profile === 'fapi2') return spec === 'FAPI 2.0 SP';
-  if (spec === 'FAPI 2.0 SP') return false;
+  if (profile === 'fapi2') return spec === 'FAPI 2.0 SP' || spec === 'FAPI 2.0 MS';
+  if (spec === 'FAPI 2.0 SP' || spec === 'FAPI 2.0 MS') return false;
   // An MCP revision counts only in its own profile; the CIMD draft is the 2025-11-25 revision's (a SHOULD there).
   if (spec.startsWith('MCP ')) return profile === `mcp-${spec.slice(4)}`;
   if (spec === 'CIMD') return profile !== 'mcp-2025-06-18';
@@ -163,6 +167,7 @@ export function requirementUrl(
   if (r.spec === 'OAuth 2.0 Form Post')
     return `https://openid.net/specs/oauth-v2-form-post-response-mode-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'FAPI 2.0 SP') return `${FAPI2_URL}#section-${r.section}`;
+  if (r.spec === 'FAPI 2.0 MS') return `${FAPI2_MS_URL}#section-${r.section}`;
   if (r.spec === 'CIMD') return `${CIMD_URL}#section-${r.section}`;
   const revision = mcpRevision(r.spec);
   if (revision) {

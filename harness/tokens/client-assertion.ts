@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '../config/load.ts';
 import { HarnessError } from '../model/failures.ts';
-import { type Jwk, signJws, unsecuredJws } from './jws-sign.ts';
+import { type Jwk, type JwsAlg, signJws, unsecuredJws } from './jws-sign.ts';
 import { CLIENT_ASSERTION_TYPE } from '../../protocol/grants.ts';
 
 export { CLIENT_ASSERTION_TYPE } from '../../protocol/grants.ts';
@@ -27,6 +27,8 @@ export interface ClientAssertionOptions {
   issuedAgo?: number;
   /** Leave sub out (RFC 7523 §3 point 2 requires it). */
   withoutSub?: boolean;
+  /** Sign with this algorithm instead of the key's own (an RSA key signs RS256 or PS256). */
+  signingAlg?: JwsAlg;
 }
 
 export function clientAssertion(client: Client, options: ClientAssertionOptions): string {
@@ -42,7 +44,11 @@ export function clientAssertion(client: Client, options: ClientAssertionOptions)
     exp: now + (options.expiresIn ?? 60),
   };
   const jwk = options.signWith ?? client.privateJwk;
-  const header: Record<string, unknown> = { typ: 'JWT', ...(typeof jwk.kid === 'string' ? { kid: jwk.kid } : {}) };
+  const header: Record<string, unknown> = {
+    typ: 'JWT',
+    ...(typeof jwk.kid === 'string' ? { kid: jwk.kid } : {}),
+    ...(options.signingAlg === undefined ? {} : { alg: options.signingAlg }),
+  };
   return options.alg === 'none' ? unsecuredJws(header, payload) : signJws(header, payload, jwk);
 }
 

@@ -18,6 +18,10 @@ export interface RequestObjectOptions {
   alg?: 'none';
   /** Sign with this key instead of the client's own (a key the IdP does not know), under the client's kid. */
   signWith?: Jwk;
+  /** Sign with this algorithm instead of the key's own (an RSA key signs RS256 or PS256). */
+  signingAlg?: JwsAlg;
+  /** nbf, seconds from now (none by default); iat is then no later than nbf. */
+  notBeforeIn?: number;
 }
 
 /** The algorithm the client's private key signs request objects with, or undefined without a key. */
@@ -39,7 +43,8 @@ export function requestObject(
     aud: options.audience,
     jti: randomBytes(16).toString('base64url'),
     // An expired object was also issued in the past, so that only its exp is wrong.
-    iat: Math.min(now, now + expiresIn - 60),
+    iat: Math.min(now, now + expiresIn - 60, now + (options.notBeforeIn ?? 0)),
+    ...(options.notBeforeIn === undefined ? {} : { nbf: now + options.notBeforeIn }),
     exp: now + expiresIn,
   };
   const own = client.privateJwk;
@@ -49,5 +54,5 @@ export function requestObject(
   };
   if (options.alg === 'none') return unsecuredJws(header, payload);
   // A foreign key signs with the client's alg, so that only the signature is wrong.
-  return signJws({ ...header, alg: algOf(own) }, payload, options.signWith ?? own);
+  return signJws({ ...header, alg: options.signingAlg ?? algOf(own) }, payload, options.signWith ?? own);
 }

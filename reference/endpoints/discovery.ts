@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import { scopeClaimMap } from '../scopes.ts';
 import { OIDC_SCOPES, SCOPES_SUPPORTED } from '../options.ts';
 import type { ServerContext } from '../context.ts';
-import { REQUEST_OBJECT_ALGS } from './request-object.ts';
+import { acceptedJwsAlgs } from '../http/client-assertion.ts';
 import { REFERENCE_ACR } from '../tokens.ts';
 import type { Endpoint } from './endpoint.ts';
 
@@ -37,7 +37,8 @@ export function discoveryDocument(server: ServerContext, endpoints: readonly End
     acr_values_supported: [REFERENCE_ACR],
     // RFC 9101 §5.1 by value, signed with a key the client registered (reference/request-object.ts).
     request_parameter_supported: true,
-    request_object_signing_alg_values_supported: [...REQUEST_OBJECT_ALGS],
+    // RFC 9101 §6.2: the client-assertion algorithms.
+    request_object_signing_alg_values_supported: acceptedJwsAlgs(server),
     request_uri_parameter_supported: false,
   };
 }

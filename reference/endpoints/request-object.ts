@@ -8,12 +8,9 @@
 import { createLocalJWKSet, decodeProtectedHeader, errors, jwtVerify, UnsecuredJWT, type JWTPayload } from 'jose';
 import type { ServerContext } from '../context.ts';
 import type { Params } from '../http/body.ts';
-import { ASSERTION_ALGS } from '../http/client-assertion.ts';
+import { acceptedJwsAlgs } from '../http/client-assertion.ts';
 import { OAuthError } from '../oauth-error.ts';
 import type { RegisteredClient } from '../options.ts';
-
-/** RFC 9101 §6.2 and discovery's request_object_signing_alg_values_supported: the client-assertion algorithms. */
-export const REQUEST_OBJECT_ALGS = ASSERTION_ALGS;
 
 /** The longest request object read, in characters. */
 const REQUEST_OBJECT_LIMIT = 16_384;
@@ -37,6 +34,11 @@ export async function withRequestObject(
   if (server.flaws.has('request-object-ignored')) return outside;
   if (params.request_uri !== undefined) throw invalidObject('comes with a request_uri; send one or the other');
   const claims = await verifiedClaims(server, client, request);
+  // FAPI 2.0 MS §5.3.1 (the fapi2 profile): nbf at most 60 minutes past, exp at most 60 minutes after it. The flaw
+  // request-object-long-lived skips both.
+  if (server.options.profile === 'fapi2' && !server.flaws.has('request-object-long-lived')) {
+    checkLifetime(claims, server.now());
+  }
   const inside: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(claims)) {
     // The JWT's own claims are not authorization parameters (RFC 9101 §4).
@@ -80,11 +82,24 @@ async function verifiedClaims(server: ServerContext, client: RegisteredClient, r
     if (alg === 'none') throw invalidObject('is unsigned (alg none); this server takes signed request objects only');
     if (!client.jwks) throw invalidObject('is signed, but the client has registered no keys to verify it with');
     const jwks = createLocalJWKSet(client.jwks);
-    return (await jwtVerify(request, jwks, { ...checks, algorithms: REQUEST_OBJECT_ALGS })).payload;
+    return (await jwtVerify(request, jwks, { ...checks, algorithms: acceptedJwsAlgs(server) })).payload;
   } catch (err) {
     if (err instanceof OAuthError) throw err;
     throw invalidObject(reason(err));
   }
+}
+
+/** The longest a request object may live under FAPI 2.0 MS §5.3.1, in seconds (from its nbf). */
+const FAPI2_LIFETIME_SECONDS = 3600;
+
+/** FAPI 2.0 MS §5.3.1: an nbf no more than 60 minutes in the past, an exp no more than 60 minutes after it. */
+function checkLifetime(claims: JWTPayload, now: number): void {
+  const { nbf, exp } = claims;
+  if (typeof nbf !== 'number') throw invalidObject('has no nbf claim; this server requires one');
+  if (typeof exp !== 'number') throw invalidObject('has no exp claim; this server requires one');
+  if (nbf < Math.floor(now / 1000) - FAPI2_LIFETIME_SECONDS)
+    throw invalidObject('has an nbf more than 60 minutes in the past');
+  if (exp - nbf > FAPI2_LIFETIME_SECONDS) throw invalidObject('lives longer than 60 minutes after its nbf');
 }
 
 function reason(err: unknown): string {

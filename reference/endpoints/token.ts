@@ -7,7 +7,7 @@
  */
 import type { Context, Middleware, Next } from 'koa';
 import { parseBody, parseQuery, type BodyEncoding, type Params } from '../http/body.ts';
-import { ASSERTION_ALGS, authenticate } from '../http/client-assertion.ts';
+import { acceptedJwsAlgs, authenticate } from '../http/client-assertion.ts';
 import { DPOP_ALGS, tokenEndpointProof, tokenRequestBinding } from '../http/dpop.ts';
 import { requestedResource } from '../http/resource.ts';
 import { invalidRequest, OAuthError, unauthorizedClient } from '../oauth-error.ts';
@@ -35,7 +35,7 @@ export const tokenEndpoint: Endpoint = {
   metadata: (server) => ({
     token_endpoint: server.url('/token'),
     token_endpoint_auth_methods_supported: [...server.security.authMethods],
-    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
+    token_endpoint_auth_signing_alg_values_supported: acceptedJwsAlgs(server),
     dpop_signing_alg_values_supported: DPOP_ALGS,
     grant_types_supported: [
       ...GRANTS.filter((grant) => !grant.deprecated || someClientEnables(server.clients, grant.grantType)).map(

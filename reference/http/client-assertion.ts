@@ -17,6 +17,18 @@ export { CLIENT_ASSERTION_TYPE } from '../../protocol/grants.ts';
 
 /** Asymmetric algorithms only: never none, never HS* (RFC 8725 §3.1). */
 export const ASSERTION_ALGS = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+/** FAPI 2.0 SP §5.4.1: servers processing JWTs shall use PS256, ES256 or EdDSA (Ed25519), never RS256. */
+export const FAPI2_JWS_ALGS = ['PS256', 'ES256', 'EdDSA'];
+
+/**
+ * The algorithms this server accepts for client assertions and request objects (and lists in discovery): the FAPI
+ * 2.0 ones under the fapi2 profile, else ASSERTION_ALGS. The flaw fapi2-accepts-rs256 keeps ASSERTION_ALGS (RS256
+ * among them) under the fapi2 profile.
+ */
+export function acceptedJwsAlgs(server: Pick<ServerContext, 'options' | 'flaws'>): string[] {
+  const fapi2 = server.options.profile === 'fapi2' && !server.flaws.has('fapi2-accepts-rs256');
+  return fapi2 ? FAPI2_JWS_ALGS : ASSERTION_ALGS;
+}
 
 /** The longest an assertion may live: its jti is remembered that long (RFC 7523 §3 point 4 lets us refuse longer). */
 const MAX_LIFETIME_SECONDS = 600;
@@ -70,7 +82,7 @@ async function authenticateByAssertion(
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks), {
-      algorithms: ASSERTION_ALGS,
+      algorithms: acceptedJwsAlgs(server),
       issuer: clientId,
       ...(timesUnchecked ? {} : { subject: clientId }),
       ...(flaws.has('client-assertion-aud-unchecked') ? {} : { audience: audiences(server) }),

@@ -64,13 +64,18 @@ describe('the requirement audit table', () => {
     const unbound = BUILT_IN_SCENARIOS.filter(
       (s) => s.catches?.length && !requirementTable([s], 'spec').some((r) => r.counts),
     );
-    // Only an MCP revision requires these of a server (RFC 6750 §2.3 lets a resource server take a token from the
-    // query string; RFC 9700 §4.3.2 forbids it to clients): they are judged in the MCP profiles.
-    const mcpOnly = ['prm.query-token-refused'];
-    expect(unbound.map((s) => s.id)).toEqual(mcpOnly);
-    for (const id of mcpOnly) {
+    // Only an MCP revision requires the first of a server (RFC 6750 §2.3 lets a resource server take a token from the
+    // query string; RFC 9700 §4.3.2 forbids it to clients): it is judged in the MCP profiles. Only FAPI 2.0 (SP
+    // §5.4.1, MS §5.3.1) requires the others: they are judged in the fapi2 profile.
+    const profileOnly = {
+      'prm.query-token-refused': 'mcp-2026-07-28',
+      'fapi2.rs256-refused': 'fapi2',
+      'request-object.lifetime': 'fapi2',
+    } as const;
+    expect(unbound.map((s) => s.id).sort()).toEqual(Object.keys(profileOnly).sort());
+    for (const [id, profile] of Object.entries(profileOnly)) {
       const [scenario] = BUILT_IN_SCENARIOS.filter((s) => s.id === id);
-      expect(requirementTable([scenario!], 'mcp-2026-07-28').some((r) => r.counts)).toBe(true);
+      expect(requirementTable([scenario!], profile).some((r) => r.counts)).toBe(true);
     }
   });
 });

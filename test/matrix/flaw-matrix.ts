@@ -317,6 +317,15 @@ const claimants = (flaw: FlawName) => CATALOG.filter((s) => s.catches?.includes(
  * EXPECTED and SIDE_EFFECTS).
  */
 export const OAUTH_ONLY: Readonly<Partial<Record<FlawName, Record<string, Outcome>>>> = {
+  'request-object-long-lived': {
+    'request-object.lifetime': {
+      status: 'skipped',
+      why:
+        "the OAuth-only reference's RFC 8414 metadata lists no request_object_signing_alg_values_supported (an " +
+        'OpenID Discovery field it leaves out), so no signed request object is offered to push (the flaw is proven ' +
+        'on the OpenID reference)',
+    },
+  },
   ...Object.fromEntries(
     (['id-token-wrong-aud', 'id-token-unknown-kid', 'at-hash-wrong'] as const).map((flaw) => [
       flaw,

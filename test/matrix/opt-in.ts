@@ -26,6 +26,19 @@ export const MCP_CLAIMS: Readonly<Record<string, FlawName | null>> = {
   'mcp.https-endpoints': 'registration-http-redirect-accepted',
 };
 
+/** The reference as `serve --fapi2`: the FAPI 2.0 Security Profile's server settings. */
+export const FAPI2_OPTIONS: ReferenceOptions = { profile: 'fapi2' };
+
+/**
+ * The FAPI 2.0 scenarios of issue 45 that cite FAPI 2.0 alone (SP §5.4.1, MS §5.3.1), each with its planted flaw:
+ * judged only under `--profile fapi2` (skipped elsewhere: no document of the profile requires them) and only on a
+ * reference with its FAPI settings, the flaws switched under them.
+ */
+export const FAPI2_CLAIMS: Readonly<Record<string, FlawName>> = {
+  'fapi2.rs256-refused': 'fapi2-accepts-rs256',
+  'request-object.lifetime': 'request-object-long-lived',
+};
+
 /** The MCP flaws, each claimed by one scenario of MCP_CLAIMS. */
 export const MCP_FLAWS: readonly FlawName[] = Object.values(MCP_CLAIMS).filter((f): f is FlawName => f !== null);
 
@@ -38,11 +51,14 @@ export const OPT_IN: Readonly<Record<string, ReferenceOptions>> = {
   'par.required': { requirePushedAuthorizationRequests: true },
   // MCP discovery and CIMD (issue 44): the reference as `serve --mcp --registration --cimd-allow-loopback`.
   ...Object.fromEntries(MCP_ONLY.map((id) => [id, MCP_OPTIONS])),
+  // FAPI 2.0 (issue 45): the reference as `serve --fapi2`.
+  ...Object.fromEntries(Object.keys(FAPI2_CLAIMS).map((id) => [id, FAPI2_OPTIONS])),
 };
 
 /** Opt-in scenarios judged only in a profile other than spec: only an MCP revision binds the server to their rule. */
 export const OPT_IN_PROFILES: Readonly<Record<string, ProfileName>> = {
   'prm.query-token-refused': 'mcp-2026-07-28',
+  ...Object.fromEntries(Object.keys(FAPI2_CLAIMS).map((id) => [id, 'fapi2' as const])),
 };
 
 /** Flaws that show only on a reference with a setting on (the claimant skips without it). */
@@ -50,6 +66,7 @@ export const FLAW_OPTIONS: Partial<Record<FlawName, ReferenceOptions>> = {
   'par-not-enforced': { requirePushedAuthorizationRequests: true },
   // MCP (issue 44): `serve --mcp --registration --cimd-allow-loopback`; the claimants skip without it.
   ...Object.fromEntries(MCP_FLAWS.map((flaw) => [flaw, MCP_OPTIONS])),
+  ...Object.fromEntries(Object.values(FAPI2_CLAIMS).map((flaw) => [flaw, FAPI2_OPTIONS])),
 };
 
 /**
@@ -64,4 +81,6 @@ export const FLAW_PROFILES: Partial<Record<FlawName, ProfileName>> = {
   'rs-query-token-accepted': 'mcp-2026-07-28',
   'registration-http-redirect-accepted': 'mcp-2026-07-28',
   'prm-challenge-without-metadata': 'mcp-2025-06-18',
+  // FAPI 2.0 SP §5.4.1 and MS §5.3.1 count only in the fapi2 profile.
+  ...Object.fromEntries(Object.values(FAPI2_CLAIMS).map((flaw) => [flaw, 'fapi2' as const])),
 };

@@ -91,12 +91,14 @@ describe('the security BCP and modern building blocks', () => {
         'dpop.proof-checked',
         'dpop.token-bound',
         'entropy.codes-and-tokens',
+        'fapi2.rs256-refused',
         'mixup.iss-parameter',
         'par.bound-to-client',
         'par.flow',
         'par.request-uri-single-use',
         'par.required',
         'redirect.no-307-after-login',
+        'request-object.lifetime',
       ]),
     );
     for (const r of report.results.filter((x) => x.status === 'skipped')) expect(r.skipReason, r.id).toMatch(/\S/);
