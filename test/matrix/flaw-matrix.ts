@@ -205,6 +205,12 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
       why: 'the same: its set-up push is refused, so there is no request_uri to judge',
     },
     'par.request-uri-single-use': { status: 'error', why: 'the same: its set-up push is refused' },
+    ...Object.fromEntries(
+      ['par.http-method', 'par.duplicate-parameters', 'dpop.jkt-bound', 'entropy.other-secrets'].map((id) => [
+        id,
+        { status: 'error', why: 'the same: its sound push (its control, or its set-up) is refused' },
+      ]),
+    ),
   },
   'device-tokens-before-approval': {
     'device.slow-down': {
@@ -239,6 +245,7 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
         'client-auth.assertion-audience',
         'client-auth.assertion-replay',
         'client-auth.private-key-jwt',
+        'client-auth.assertion-times',
       ].map((id) => [id, NON_JSON_ERRORS]),
     ),
     'resource.audience': { ...NON_JSON_ERRORS, status: 'warning' }, // RFC 8707 §2's invalid_target is a SHOULD
@@ -255,6 +262,14 @@ export const SIDE_EFFECTS: Readonly<Partial<Record<FlawName, Record<string, Outc
         '(refresh.rotation fails)',
     },
     'refresh.reuse-revokes-family': { status: 'skipped', why: 'the same: no rotated-out token to replay' },
+  },
+  'introspection-always-active': {
+    'revocation.refresh-revokes-access': {
+      status: 'skipped',
+      why:
+        'it judges tokens at introspection, which the flaw makes say active for a revoked access token too: the ' +
+        'premise (the target revokes access tokens at all) is not seen',
+    },
   },
   'revocation-noop': {
     'revocation.client-bound': {
