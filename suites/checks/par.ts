@@ -135,6 +135,18 @@ export const PAR_PROBE_REQUIRES: ScenarioRequires = {
   capabilities: ['endpoint:pushedAuthorization'],
 };
 
+/** The roles that may push as a private_key_jwt client with a private key the server registered. */
+export const KEYED_PUSH_ROLES = ['keyed', 'confidential2'] as const;
+
+/**
+ * What a probe of the PAR endpoint as a private_key_jwt client needs: the roles soundPush may push as
+ * (PAR_PROBE_REQUIRES); only a private_key_jwt one among KEYED_PUSH_ROLES is chosen.
+ */
+export const KEYED_PAR_PROBE_REQUIRES: ScenarioRequires = {
+  optionalRoles: PAR_PROBE_REQUIRES.optionalRoles ?? [],
+  capabilities: ['endpoint:pushedAuthorization', 'auth:private_key_jwt'],
+};
+
 /** How the PAR endpoint took a push it should have refused (a 2xx, with a request_uri or not), or undefined. */
 export function pushTaken(res: HttpResponse): string | undefined {
   if (pushedRequestOf(res)) return `HTTP ${res.status} and a request_uri`;

@@ -11,13 +11,11 @@ import {
   describeResponse,
   expectControl,
   findClient,
-  PAR_PROBE_REQUIRES,
+  KEYED_PAR_PROBE_REQUIRES,
+  KEYED_PUSH_ROLES,
   pushTaken,
   soundPush,
 } from '../checks/index.ts';
-
-/** The roles that may hold an RSA key the server registered for private_key_jwt. */
-const ROLES = ['keyed', 'confidential2'] as const;
 
 /** A client authenticating with private_key_jwt whose private key is RSA: it can sign both PS256 and RS256. */
 const rsaKeyed = (c: Client) => c.authMethod === 'private_key_jwt' && c.privateJwk?.kty === 'RSA' && !!c.redirectUri;
@@ -51,18 +49,15 @@ export default defineScenario({
   },
   severity: 'medium',
   appliesTo: 'oauth2',
-  // The roles soundPush may push as (PAR_PROBE_REQUIRES); only a private_key_jwt one among ROLES is chosen.
-  requires: {
-    optionalRoles: PAR_PROBE_REQUIRES.optionalRoles ?? [],
-    capabilities: ['endpoint:pushedAuthorization', 'auth:private_key_jwt'],
-  },
+  requires: KEYED_PAR_PROBE_REQUIRES,
   catches: ['fapi2-accepts-rs256'],
   async run(ctx) {
     const client =
-      findClient(ctx, ROLES, rsaKeyed) ??
+      findClient(ctx, KEYED_PUSH_ROLES, rsaKeyed) ??
       ctx.skip(
-        `no client of ${ROLES.join(' or ')} authenticates with private_key_jwt using an RSA key (one that can sign ` +
-          'both RS256 and PS256 under a key the server registered); give one an RSA privateJwk to judge this',
+        `no client of ${KEYED_PUSH_ROLES.join(' or ')} authenticates with private_key_jwt using an RSA key (one ` +
+          'that can sign both RS256 and PS256 under a key the server registered); give one an RSA privateJwk to ' +
+          'judge this',
       );
     const audience = ctx.target.issuer;
     const push = async (label: string, assertionAlg: 'PS256' | 'RS256', objectAlg?: 'PS256' | 'RS256') => {

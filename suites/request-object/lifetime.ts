@@ -11,13 +11,11 @@ import {
   describeResponse,
   expectControl,
   findClient,
-  PAR_PROBE_REQUIRES,
+  KEYED_PAR_PROBE_REQUIRES,
+  KEYED_PUSH_ROLES,
   pushTaken,
   soundPush,
 } from '../checks/index.ts';
-
-/** The roles that may push a signed request object (a private key the server registered). */
-const ROLES = ['keyed', 'confidential2'] as const;
 
 const keyed = (c: Client) => c.authMethod === 'private_key_jwt' && !!c.privateJwk && !!c.redirectUri;
 
@@ -64,17 +62,14 @@ export default defineScenario({
   },
   severity: 'medium',
   appliesTo: 'oauth2',
-  // The roles soundPush may push as (PAR_PROBE_REQUIRES); only a private_key_jwt one among ROLES is chosen.
-  requires: {
-    optionalRoles: PAR_PROBE_REQUIRES.optionalRoles ?? [],
-    capabilities: ['endpoint:pushedAuthorization', 'auth:private_key_jwt'],
-  },
+  requires: KEYED_PAR_PROBE_REQUIRES,
   catches: ['request-object-long-lived'],
   async run(ctx) {
     const client =
-      findClient(ctx, ROLES, keyed) ??
+      findClient(ctx, KEYED_PUSH_ROLES, keyed) ??
       ctx.skip(
-        `no client of ${ROLES.join(' or ')} authenticates with private_key_jwt and has a privateJwk to sign with`,
+        `no client of ${KEYED_PUSH_ROLES.join(' or ')} authenticates with private_key_jwt and has a privateJwk to ` +
+          'sign with',
       );
     const notTaken = requestObjectsNotTaken(ctx);
     if (notTaken !== undefined) return ctx.skip(notTaken);
