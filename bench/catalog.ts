@@ -28,28 +28,41 @@ export interface CatalogOptions {
 
 const CLI = fileURLToPath(new URL('../bin/idp-conformance.js', import.meta.url));
 
+/**
+ * `idp-conformance ARGS` in a process of its own; resolves with its exit code once it exits with 0 or 1 (a verdict),
+ * and throws with the end of its stderr otherwise (a usage, config or set-up error).
+ */
+export async function runCli(args: readonly string[]): Promise<number | null> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exitCode = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolve(code));
+  });
+  if (exitCode !== 0 && exitCode !== 1)
+    throw new Error(`idp-conformance ${args[0] ?? ''} exited ${String(exitCode)}: ${stderr.trim().slice(-2000)}`);
+  return exitCode;
+}
+
 async function runOnce(seed: number): Promise<CatalogRun> {
   const dir = await mkdtemp(join(tmpdir(), 'idp-bench-catalog-'));
   try {
     const started = performance.now();
-    const child = spawn(
-      process.execPath,
-      [CLI, 'run', '--skip', 'browser.*', '--seed', String(seed), '--report', dir, '--format', 'json'],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exitCode = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code) => resolve(code));
-    });
+    const exitCode = await runCli([
+      'run',
+      '--skip',
+      'browser.*',
+      '--seed',
+      String(seed),
+      '--report',
+      dir,
+      '--format',
+      'json',
+    ]);
     const wallMs = performance.now() - started;
-    if (exitCode !== 0 && exitCode !== 1)
-      throw new Error(`idp-conformance run exited ${String(exitCode)}: ${stderr.trim()}`);
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
     const slowest = [...report.results]
       .sort((a, b) => b.durationMs - a.durationMs)

@@ -3,6 +3,7 @@ import type { RedisResults } from './redis.ts';
 import type { SigningAlg } from '../reference/index.ts';
 import { BROWSER_RATIO_TARGET, type BrowserBench } from './browser.ts';
 import type { CatalogRun } from './catalog.ts';
+import { LATENCY_TARGET_MS, type LatencyRun } from './latency.ts';
 import { type DriverBench, verdict } from './drivers.ts';
 import type { MemoryResult } from './memory.ts';
 import type { PropertyBenchResult } from './properties.ts';
@@ -76,6 +77,8 @@ export interface BenchResults {
   browser?: BrowserBench;
   /** The whole catalog with the form, auto and browser drivers, per target (npm run bench -- --only drivers). */
   drivers?: DriverBench;
+  /** The non-browser catalog behind delayed responses (npm run bench -- --only latency). */
+  latency?: LatencyRun[];
   targets: Target[];
 }
 
@@ -132,6 +135,16 @@ export function evaluateTargets(results: Omit<BenchResults, 'targets'>): Target[
       target: `≤ ${seconds(CATALOG_TARGET_MS)}`,
       measured: `${seconds(catalog.wallMs)}${clean ? '' : ` (exit ${String(catalog.exitCode)}: a scenario failed)`}`,
       met: clean && catalog.wallMs <= CATALOG_TARGET_MS,
+    });
+  }
+  const distant = results.latency?.find((r) => r.delayMs === 250);
+  if (distant) {
+    const same = distant.differing.length === 0;
+    targets.push({
+      name: `non-browser catalog at 250 ms per response (${distant.users} users, concurrency ${distant.concurrency})`,
+      target: `≤ ${seconds(LATENCY_TARGET_MS)}, the verdicts of the first delay's run`,
+      measured: `${seconds(distant.wallMs)}, ${same ? 'same verdicts' : `${distant.differing.length} verdicts differ`}`,
+      met: same && distant.wallMs <= LATENCY_TARGET_MS,
     });
   }
   if (results.memory) {

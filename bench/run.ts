@@ -9,6 +9,8 @@
  *   npm run bench -- --only throughput,memory
  *   npm run bench -- --only drivers [--targets reference,lemonldap-ng] [--rounds 3]
  *   npm run bench -- --only vs-oidc-provider [--rounds 3]   CPU per RS256 token against oidc-provider's
+ *   npm run bench -- --only latency [--delays 0,100,250] [--users 8] [--concurrency 8]
+ *                                      the non-browser catalog with every response delayed (a distant IdP)
  *   npm run bench -- --cpu-prof prof   also a CPU profile of each measured server run
  *   npm run bench -- --quick           short runs, to check that it works (numbers not meaningful)
  */
@@ -18,6 +20,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SigningAlg } from '../reference/index.ts';
 import { browserDriverWallTime } from './browser.ts';
+import { LATENCY_DEFAULTS, type LatencyOptions, latencyBench, renderLatency } from './latency.ts';
 import { catalogWallTime } from './catalog.ts';
 import { driverBenchOptions, driversBench, renderDriverBench } from './drivers.ts';
 import { memoryAfterTokens } from './memory.ts';
@@ -47,6 +50,7 @@ const SECTIONS = [
   'redis',
   'browser',
   'drivers',
+  'latency',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const ALGS: readonly SigningAlg[] = ['RS256', 'ES256', 'EdDSA'];
@@ -56,6 +60,7 @@ const SERVER_SECTIONS: readonly Section[] = ['throughput', 'vs-oidc-provider', '
 
 const USAGE = `Usage: npm run bench -- [--only ${SECTIONS.join(',')}] [--out FILE] [--cpu-prof DIR] [--quick]
   [--duration S] [--connections N] [--tokens N] [--runs N] [--targets reference,oidc-provider,...] [--rounds N]
+  [--delays MS,MS,...] [--users N] [--concurrency N]   (latency: per-response delays, test users, scenarios at once)
   [--from-source]   run the reference server from its TypeScript sources through tsx (default: compiled by tsc, as
                     the published package runs it)`;
 
@@ -77,6 +82,30 @@ function settingsFrom(values: Record<string, string | boolean | undefined>): Set
     tokens: number('tokens', quick ? 2_000 : 100_000),
     propertyRuns: number('runs', quick ? 10 : 200),
     catalogRepeat: quick ? 1 : 2,
+  };
+}
+
+/** --delays, --users, --concurrency for the latency section (bench/latency.ts). */
+function latencyOptions(values: Record<string, string | boolean | undefined>): LatencyOptions {
+  const whole = (name: string, min: number, max: number, fallback: number) => {
+    const value = values[name];
+    if (typeof value !== 'string') return fallback;
+    const n = Number(value);
+    if (!/^[0-9]+$/.test(value) || n < min || n > max)
+      throw new Error(`--${name} must be a whole number from ${min} to ${max}, not "${value}"`);
+    return n;
+  };
+  const delays = typeof values.delays === 'string' ? values.delays.split(',').map((d) => d.trim()) : undefined;
+  const delaysMs = delays?.map((d) => {
+    const n = Number(d);
+    if (!/^[0-9]+$/.test(d) || n > 10_000) throw new Error(`--delays: "${d}" is not a whole number of ms up to 10000`);
+    return n;
+  });
+  return {
+    delaysMs: delaysMs?.length ? delaysMs : LATENCY_DEFAULTS.delaysMs,
+    users: whole('users', 1, 16, LATENCY_DEFAULTS.users),
+    concurrency: whole('concurrency', 1, 64, LATENCY_DEFAULTS.concurrency),
+    seed: LATENCY_DEFAULTS.seed,
   };
 }
 
@@ -125,6 +154,9 @@ async function main(argv: string[]): Promise<number> {
       targets: { type: 'string' },
       rounds: { type: 'string' },
       'from-source': { type: 'boolean' },
+      delays: { type: 'string' },
+      users: { type: 'string' },
+      concurrency: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -228,6 +260,11 @@ async function main(argv: string[]): Promise<number> {
     );
     results.drivers = await driversBench(drivers, step);
   }
+  if (only.includes('latency')) {
+    const latency = latencyOptions(values);
+    step(`the non-browser catalog behind ${latency.delaysMs.join(', ')} ms per response`);
+    results.latency = await latencyBench(latency, step);
+  }
   results.machine.loadAverage.end = loadavg()[0] ?? 0;
   results.durationS = Math.round((performance.now() - started) / 100) / 10;
   const full: BenchResults = { ...results, targets: evaluateTargets(results) };
@@ -236,6 +273,7 @@ async function main(argv: string[]): Promise<number> {
   if (full.vsOidcProvider) console.log(`\n${renderVsOidcProvider(full.vsOidcProvider)}`);
   if (full.redis) console.log(`\n${renderRedis(full.redis)}`);
   if (full.drivers) console.log(`\n${renderDriverBench(full.drivers)}`);
+  if (full.latency) console.log(`\n${renderLatency(full.latency)}`);
   console.log(
     `\n${values.out} written (${full.durationS} ` +
       `s).${profileDir ? ` CPU profiles in ${profileDir} (npx tsx bench/cpu-profile.ts FILE).` : ''}`,

@@ -22,7 +22,11 @@ export interface EmbeddedReference {
  */
 export const EMBEDDED_DEVICE_INTERVAL = 1;
 
-export async function startEmbeddedReference(options: ReferenceOptions = {}): Promise<EmbeddedReference> {
+export async function startEmbeddedReference(
+  options: ReferenceOptions = {},
+  /** Called before it listens, e.g. to put a middleware in front of the app's (bench/latency.ts counts requests). */
+  beforeListen?: (server: ReferenceServer) => void,
+): Promise<EmbeddedReference> {
   // The embedded reference is the harness's own, on loopback: its key-rotation hook is on, so
   // jwks.rotation runs against it (a standalone `serve` needs --admin-hooks); so is open dynamic
   // client registration, for the registration scenarios (`serve --registration`).
@@ -36,6 +40,7 @@ export async function startEmbeddedReference(options: ReferenceOptions = {}): Pr
     backchannelLogoutUri: receiver,
     ...options,
   });
+  beforeListen?.(server);
   const { issuer } = await server.listen(0, '127.0.0.1');
   return { server, issuer, target: targetConfig(server) };
 }

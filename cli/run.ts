@@ -15,7 +15,7 @@ import type { Report } from '../harness/model/results.ts';
 import { type RunSettings, randomSeed } from '../harness/run/plan.ts';
 import { parseShard, type Shard } from '../harness/run/shard.ts';
 import { ReportWriteError, planConformance, runPlanned } from '../index.ts';
-import { FLAW_NAMES, isFlawName } from '../reference/index.ts';
+import { FLAW_NAMES, isFlawName, testUsers } from '../reference/index.ts';
 import { type IndexEntry, indexLine, writeIndex } from '../reports/index-page.ts';
 import { consoleText } from '../reports/escape.ts';
 import { ConsoleReporter, type ReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
@@ -25,7 +25,7 @@ import { type FailOn, exitCodeFor, failOnOption, formats, integer } from './run-
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
 import { clientlessNotice, count, needsLegacyClient, patternHints, renamedFlawHint } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
-import { parseVariants } from './serve.ts';
+import { parseMs, parseUsers, parseVariants } from './serve.ts';
 import { NEWEST_MCP_PROFILE, isMcpProfile, loadMcpTarget, profileOption, userOption } from './mcp-target.ts';
 
 const USAGE = `Usage: idp-conformance run [options]
@@ -79,6 +79,11 @@ Options:
                         products (repeatable; \`serve --list-variants\` lists them)
   --oauth-only          embedded reference only: run it as an OAuth 2.0 authorization server
                         without OpenID Connect (serve --oauth-only)
+  --users N             embedded reference only: seed N test users (serve --users) and run the
+                        scenarios that act as a user at once, one per user (a target config
+                        lists its own in "users")
+  --slow-ms N           embedded reference only, with --variant slow: the delay added to every
+                        response (default 250)
   -h, --help            show this help
 
 Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (errors outnumber
@@ -309,6 +314,8 @@ export const runCommand: Command = {
       register: { type: 'boolean' },
       user: { type: 'string' },
       'oauth-only': { type: 'boolean', default: false },
+      users: { type: 'string' },
+      'slow-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (v.help) {
@@ -352,6 +359,15 @@ export const runCommand: Command = {
       );
     if (v['oauth-only'] && v.target.length)
       throw new UsageError('--oauth-only applies to the embedded reference only; leave out --target');
+    if ((v.users !== undefined || v['slow-ms'] !== undefined) && v.target.length)
+      throw new UsageError(
+        '--users and --slow-ms apply to the embedded reference only; for a target, list its users in the config ' +
+          '("users")',
+      );
+    const testUserCount = v.users === undefined ? 1 : parseUsers(v.users);
+    const slowMs = v['slow-ms'] === undefined ? undefined : parseMs('--slow-ms', v['slow-ms'], 0);
+    if (slowMs !== undefined && !variants.includes('slow'))
+      throw new UsageError('--slow-ms sets the delay of --variant slow; add --variant slow');
     let baseline: CommandLine['baseline'];
     if (v.baseline !== undefined) {
       try {
@@ -408,6 +424,8 @@ export const runCommand: Command = {
           variants,
           ...(legacyClient ? { legacyClient } : {}),
           ...(v['oauth-only'] ? { oauthOnly: true } : {}),
+          ...(testUserCount > 1 ? { users: testUsers(testUserCount) } : {}),
+          ...(slowMs === undefined ? {} : { slowMs }),
         });
         const config = validateConfig(embedded.target);
         loaded = { config: user ? { ...config, user } : config, source: 'embedded', location: embedded.issuer };

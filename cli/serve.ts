@@ -18,6 +18,8 @@ import {
   targetConfig,
   VARIANT_NAMES,
   VARIANTS,
+  MAX_TEST_USERS,
+  testUsers,
   type FlawName,
   type VariantName,
   type ReferenceOptions,
@@ -41,6 +43,10 @@ Options:
   --variant NAME     switch on a variant: a behaviour the specifications allow and a real product
                      has (repeatable); the catalog's verdicts must not change under any
   --list-variants    list every variant with what it does and the product that behaves so, and exit
+  --users N          seed N test users (alice, alice-2 … alice-N, 1 to 16; default 1): the harness
+                     runs scenarios that act as a user at once, one per user (--target-out writes them
+                     as users)
+  --slow-ms N        with --variant slow: the delay added to every response (default 250)
   --signing-alg ALG  RS256 (default; ES256 with --variant signing-es256), PS256, ES256 or EdDSA
   --legacy-client    also seed the legacy client (password, implicit and hybrid grants)
   --auto-login USER  sign USER in at every authorization request without the login page
@@ -100,6 +106,8 @@ export const serveCommand: Command = {
       variant: { type: 'string', multiple: true, default: [] },
       'list-variants': { type: 'boolean' },
       'signing-alg': { type: 'string' },
+      users: { type: 'string', default: '1' },
+      'slow-ms': { type: 'string' },
       'legacy-client': { type: 'boolean', default: false },
       fapi2: { type: 'boolean', default: false },
       'oauth-only': { type: 'boolean', default: false },
@@ -133,6 +141,10 @@ export const serveCommand: Command = {
     const graceMs = parseMs('--shutdown-grace-ms', values['shutdown-grace-ms'], 0);
     const flaws = parseFlaws(values.flaw);
     const variants = parseVariants(values.variant);
+    const users = parseUsers(values.users);
+    const slowMs = values['slow-ms'] === undefined ? undefined : parseMs('--slow-ms', values['slow-ms'], 0);
+    if (slowMs !== undefined && !variants.includes('slow'))
+      throw new UsageError('--slow-ms sets the delay of --variant slow; add --variant slow');
     // The signing-es256 variant signs with ES256 (reference/variants.ts); another --signing-alg contradicts it.
     const es256 = variants.includes('signing-es256');
     const signingAlg = values['signing-alg'] ?? (es256 ? 'ES256' : 'RS256');
@@ -149,6 +161,8 @@ export const serveCommand: Command = {
         variants,
         signingAlg,
         legacyClient: values['legacy-client'],
+        ...(users > 1 ? { users: testUsers(users) } : {}),
+        ...(slowMs === undefined ? {} : { slowMs }),
         adminHooks: values['admin-hooks'],
         ...registrationOption(values.registration, values['registration-token']),
         ...(values.issuer === undefined ? {} : { issuer: values.issuer }),
@@ -315,8 +329,16 @@ function reportStore(available: boolean, reason: string): void {
   else console.error(`${at} store: unreachable (${reason}); answering 503 with Retry-After until it is back`);
 }
 
+/** --users: how many test users to seed (reference/seeded-user.ts testUsers). */
+export function parseUsers(value: string): number {
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || n < 1 || n > MAX_TEST_USERS)
+    throw new UsageError(`--users must be a whole number from 1 to ${MAX_TEST_USERS}, not "${value}"`);
+  return n;
+}
+
 /** A whole number of milliseconds of at least `min`. */
-function parseMs(flag: string, value: string, min: number): number {
+export function parseMs(flag: string, value: string, min: number): number {
   const ms = Number(value);
   if (!/^\d+$/.test(value) || ms < min || ms > 3_600_000)
     throw new UsageError(`${flag} must be a whole number of milliseconds from ${min} to 3600000, not "${value}"`);

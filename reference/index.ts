@@ -4,7 +4,7 @@ export type { ServerContext } from './context.ts';
 export { resolveClients } from './clients.ts';
 export { DEFAULT_LIFETIMES, type Lifetimes } from './lifetimes.ts';
 export { SEEDED_KEYED_PRIVATE_JWK } from './seeded-keys.ts';
-export { SEEDED_USER } from './seeded-user.ts';
+export { MAX_TEST_USERS, SEEDED_USER, testUsers } from './seeded-user.ts';
 export {
   DEFAULT_RESOURCES,
   LEGACY_CLIENT,

@@ -35,6 +35,8 @@ export interface TargetConfig {
   tokenRequestEncoding: 'form' | 'json';
   clients: Partial<Record<TargetRole, TargetClient>>;
   user: Pick<UserConfig, 'username' | 'password'>;
+  /** The server's other users (`serve --users N`): the harness acts as each at once (one lane per user). */
+  users?: Pick<UserConfig, 'username' | 'password'>[];
   /** The auto driver (the default for any IdP): over HTTP, in Chromium from a page that needs scripts. */
   login: { driver: 'auto' };
   expectedFailures: string[];
@@ -83,6 +85,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
     tokenRequestEncoding: 'form',
     clients: byRole,
     user: { username: user.username, password: user.password },
+    ...(users.length > 1 ? { users: users.slice(1).map((u) => ({ username: u.username, password: u.password })) } : {}),
     login: { driver: 'auto' },
     expectedFailures: [],
     ...(rotateKeys === undefined ? {} : { hooks: { rotateKeys } }),

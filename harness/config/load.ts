@@ -106,7 +106,8 @@ export function configSecrets(
       : [],
   );
   const all = [...secrets, ...keys];
-  return config.user ? [...all, { value: config.user.password, kind: 'password' }] : all;
+  const users = [...(config.user ? [config.user] : []), ...(config.users ?? [])];
+  return [...all, ...users.map((u) => ({ value: u.password, kind: 'password' as const }))];
 }
 
 /**
@@ -119,6 +120,7 @@ export function shortSecretWarnings(config: TargetConfig): string[] {
       c?.clientSecret ? [{ field: `clients.${role}.clientSecret`, value: c.clientSecret }] : [],
     ),
     ...(config.user ? [{ field: 'user.password', value: config.user.password }] : []),
+    ...(config.users ?? []).map((u, i) => ({ field: `users[${i}].password`, value: u.password })),
   ];
   return fields
     .filter(({ value }) => value.length < MIN_SECRET_LENGTH)

@@ -55,6 +55,18 @@ export const targetConfigSchema = z
       })
       .optional()
       .describe('A test user who can log in and consent.'),
+    users: z
+      .array(
+        z.strictObject({
+          username: nonEmpty('username'),
+          password: secret('password'),
+        }),
+      )
+      .optional()
+      .describe(
+        'More test users (optional, besides user): scenarios that act as a user and would otherwise wait for each ' +
+          "other (one user's grants and sessions at a time) run at once, each as a user of its own.",
+      ),
     login: loginSchema
       .default({ driver: 'auto', usernameField: 'username', passwordField: 'password' })
       .describe(
@@ -183,6 +195,23 @@ export const targetConfigSchema = z
             message: 'is http: but the issuer is https; secrets go over https only',
           });
         }
+      });
+    }
+    if (config.users?.length) {
+      if (!config.user)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['users'],
+          message: 'are the users besides "user"; set "user" first (the user every scenario can act as)',
+        });
+      const names = [config.user?.username, ...config.users.map((u) => u.username)];
+      config.users.forEach((u, i) => {
+        if (names.indexOf(u.username) !== i + 1)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['users', i, 'username'],
+            message: `"${u.username}" is named twice: each user of "user" and "users" must be another account`,
+          });
       });
     }
     const confidentialRoles: ClientRole[] = ['confidential', 'confidential2', 'machine', 'exchange'];

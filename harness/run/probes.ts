@@ -23,8 +23,10 @@ const PROBE_SCENARIO: Scenario = defineScenario({
 });
 
 /** Step 4: the capability probe, memoized by role: a code flow with offline_access looking for a refresh_token. */
-export function refreshProber(run: RunShared): Run['probe'] {
-  const probes = new Map<ClientRole, Promise<string | undefined>>();
+export function refreshProber(
+  run: RunShared,
+  probes = new Map<ClientRole, Promise<string | undefined>>(),
+): Run['probe'] {
   return (role) => {
     let running = probes.get(role);
     if (!running) {

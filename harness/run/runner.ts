@@ -15,7 +15,7 @@ import { type RequirementRef, resolveLevel } from '../model/requirements.ts';
 import type { Level, ResolvedRequirement, ScenarioResult } from '../model/results.ts';
 import { refreshProber, settleKind } from './probes.ts';
 import { type Registered, type RunPlan, planTarget } from './plan.ts';
-import { type Run, type RunOutcome, openRun, runOf, scenarioSeed } from './setup.ts';
+import { type Run, type RunOutcome, openRun, runOf, scenarioSeed, userLanes } from './setup.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import { noteImpliedCapabilities, noteTokenResponseDeviations } from '../scenario/notes.ts';
 import { judge, markExpected, statusByRequirement } from '../scenario/status.ts';
@@ -139,9 +139,9 @@ export interface Poolable {
 /**
  * The state a scenario shares with the others on the target, as a lock name: a scenario that acts as the user holds
  * grants and sessions of the user, which another scenario's authorization or sign-in may end (a server may revoke the
- * user's earlier grant for a client, or end the user's other sessions: both documented behaviours). One user is
- * configured, so they share one lock; so does a scenario whose gate may sign the user in (a refresh probe,
- * gateMayLogIn); any other takes none.
+ * user's earlier grant for a client, or end the user's other sessions: both documented behaviours). Such scenarios
+ * share the lock of a user; so does a scenario whose gate may sign the user in (a refresh probe, gateMayLogIn); any
+ * other takes none. With several users configured (`users`) there is a lock per user (runPool's lanes).
  */
 export function sharedStateOf(s: Poolable): string | undefined {
   return s.requires?.user || gateMayLogIn(s.requires) ? 'user' : undefined;
@@ -155,59 +155,63 @@ export interface PoolOptions<R> {
    */
   interfered?: (r: R) => boolean;
   rerun?: (alone: R, first: R) => R;
+  /**
+   * The users a scenario that takes the user lock may act as (default 1): each is a lock of its own, and runOne is
+   * told the lane (0 … lanes − 1) it runs in. A scenario that takes no lock, and every run after the pool, runs in 0.
+   */
+  lanes?: number;
 }
 
 /**
- * Step 6: the selection through `runOne`, `concurrency` at once, never two that share state (sharedStateOf) at the
- * same time: a slot whose next scenarios wait for a lock takes the first one that does not, and the wait is before
- * the scenario starts (its time limit does not run). A scenario of one lock takes no other, so none waits for
- * another in a circle. A result that met interference (options.interfered, in a run that overlapped another) is run
- * again alone after the pool; exclusive scenarios after that, one by one. `finish` gets each verdict with its index
- * in the selection.
+ * Step 6: the selection through `runOne`, `concurrency` at once, never two that share state (sharedStateOf) as the same
+ * user at the same time: a slot whose next scenarios wait for a user takes the first one that does not, and the wait
+ * is before the scenario starts (its time limit does not run). A scenario holds one user's lock at most, so none waits
+ * for another in a circle. A result that met interference (options.interfered, in a run that overlapped another) is
+ * run again alone after the pool; exclusive scenarios after that, one by one. `finish` gets each verdict with its
+ * index in the selection.
  */
 export async function runPool<S extends Poolable, R>(
   selected: readonly S[],
   concurrency: number,
-  runOne: (s: S) => Promise<R>,
+  runOne: (s: S, lane: number) => Promise<R>,
   finish: (i: number, r: R) => void,
   options: PoolOptions<R> = {},
 ): Promise<void> {
   const indexed = selected.map((s, i) => [s, i] as const);
   const pending = indexed.filter(([s]) => !s.exclusive);
-  const held = new Set<string>();
+  /** Which user lanes are held, by index. */
+  const busy: boolean[] = new Array(Math.max(1, options.lanes ?? 1)).fill(false);
+  const freeLane = () => busy.indexOf(false);
   /** The scenarios in flight; each learns whether another ran beside it at any moment. */
   const running = new Set<{ overlapped: boolean }>();
   let wake: () => void = () => {};
   let released = new Promise<void>((resolve) => (wake = resolve));
   const again: (readonly [S, number, R])[] = [];
   const takeNext = () => {
-    const at = pending.findIndex(([s]) => {
-      const lock = sharedStateOf(s);
-      return lock === undefined || !held.has(lock);
-    });
+    const at = pending.findIndex(([s]) => sharedStateOf(s) === undefined || freeLane() >= 0);
     return at < 0 ? undefined : pending.splice(at, 1)[0];
   };
   const worker = async () => {
     while (pending.length > 0) {
       const next = takeNext();
       if (!next) {
-        // Every scenario left waits for a lock another slot holds: wait for a release, then look again.
+        // Every scenario left waits for a user another slot holds: wait for a release, then look again.
         await released;
         continue;
       }
       const [s, i] = next;
-      const lock = sharedStateOf(s);
-      if (lock !== undefined) held.add(lock);
+      const lane = sharedStateOf(s) === undefined ? undefined : freeLane();
+      if (lane !== undefined) busy[lane] = true;
       const me = { overlapped: running.size > 0 };
       for (const other of running) other.overlapped = true;
       running.add(me);
       try {
-        const r = await runOne(s);
+        const r = await runOne(s, lane ?? 0);
         if (me.overlapped && options.interfered?.(r)) again.push([s, i, r]);
         else finish(i, r);
       } finally {
         running.delete(me);
-        if (lock !== undefined) held.delete(lock);
+        if (lane !== undefined) busy[lane] = false;
         const waking = wake;
         released = new Promise<void>((resolve) => (wake = resolve));
         waking();
@@ -217,10 +221,10 @@ export async function runPool<S extends Poolable, R>(
   const width = Math.max(1, Math.min(concurrency, pending.length));
   await Promise.all(Array.from({ length: width }, worker));
   for (const [s, i, first] of again) {
-    const alone = await runOne(s);
+    const alone = await runOne(s, 0);
     finish(i, options.rerun ? options.rerun(alone, first) : alone);
   }
-  for (const [s, i] of indexed.filter(([x]) => x.exclusive)) finish(i, await runOne(s));
+  for (const [s, i] of indexed.filter(([x]) => x.exclusive)) finish(i, await runOne(s, 0));
 }
 
 /**
@@ -251,7 +255,12 @@ export async function runScenarios(
   const kind = await settleKind(runOf(guessed, live));
   const plan = kind ? planTarget(before, { target, registered, kind }) : guessed;
   const shared = runOf(plan, live);
-  const run: Run = { ...shared, probe: refreshProber(shared) };
+  // One lane per configured user (user, then users), each with its own session; the refresh probe's answers are the
+  // run's, whichever user asked first.
+  const users = userLanes(shared);
+  const probes: Parameters<typeof refreshProber>[1] = new Map();
+  const lanes: Run[] = users.lanes.map((lane) => ({ ...lane, probe: refreshProber(lane, probes) }));
+  const run = lanes[0]!;
   const { redactor } = plan;
   const expected = new Set(plan.config.expectedFailures);
   const notices = unknownExpectedFailures(expected, plan.scenarios);
@@ -263,13 +272,15 @@ export async function runScenarios(
     plan.onResult?.(results[i]);
   };
   try {
-    await runPool(selected, plan.concurrency, (s) => runOne(run, s), finish, {
+    await runPool(selected, plan.concurrency, (s, lane) => runOne(lanes[lane] ?? run, s), finish, {
       // Against a target that stopped answering, running its errors again alone would only repeat them.
       interfered: (r) => r.status === 'error' && !run.traffic.outage(),
       rerun: rerunAlone,
+      lanes: lanes.length,
     });
   } finally {
     await run.sharedBrowserContext.close();
+    await users.close();
     if (!plan.browser) await run.browser.close();
   }
   // Tokens seen late may have appeared in earlier results: redact all once more.

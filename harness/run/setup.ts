@@ -83,6 +83,35 @@ export function openRun(plan: RunPlan, stop?: RunStop, cimd?: CimdPublisher): Li
   };
 }
 
+/**
+ * The run as each of the config's users (`user`, then `users`): lane 0 is `run` itself; lane i acts as users[i - 1],
+ * with an IdP session and a browser context of its own (a user's sign-in is never another's). Everything else (the
+ * browser, the traffic, the memory of pages) is the run's. `close` closes the lanes' browser contexts.
+ */
+export function userLanes<R extends RunShared>(run: R): { lanes: R[]; close(): Promise<void> } {
+  const { config } = run.plan;
+  const opened: LazyContext[] = [];
+  const lanes = [
+    run,
+    ...(config.user ? (config.users ?? []) : []).map((user): R => {
+      const context = lazyContext(run.browser);
+      opened.push(context);
+      return {
+        ...run,
+        plan: { ...run.plan, config: { ...config, user } },
+        session: config.login.shareSession === false ? undefined : new LoginSession(),
+        sharedBrowserContext: context,
+      };
+    }),
+  ];
+  return {
+    lanes,
+    async close() {
+      await Promise.all(opened.map((c) => c.close()));
+    },
+  };
+}
+
 /** The run for a plan: the plan with the live handles (the same handles for every plan of one run). */
 export function runOf(plan: TargetPlan, live: LiveRun): RunShared {
   return { ...live, plan, target: plan.target, clients: plan.clients, origins: plan.origins };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type AlgThroughput, type BenchResults, evaluateTargets, renderTable } from '../../bench/report.ts';
+import { renderLatency } from '../../bench/latency.ts';
 import type { MemorySample } from '../../bench/protocol.ts';
 
 const raw = (perSecond: number) => ({
@@ -170,5 +171,39 @@ describe('the browser driver bench', () => {
     expect(table).toMatch(/whole catalog, reference, login\.driver form +8\.0 s/);
     expect(table).toMatch(/whole catalog, reference, login\.driver browser +15\.0 s .*load average 0\.50 → 1\.20/);
     expect(table).toMatch(/MET +whole catalog with the browser login driver vs\. the form driver \(reference\)/);
+  });
+});
+
+describe('the latency section', () => {
+  const run = (delayMs: number, wallMs: number, differing: string[] = []) => ({
+    delayMs,
+    users: 8,
+    concurrency: 8,
+    wallMs,
+    exitCode: 0,
+    requests: 1000,
+    summary: { total: 2, passed: 2, failed: 0, warnings: 0, skipped: 0, errors: 0, expectedFailures: 0 },
+    slowest: [{ id: 'redirect.exact-match', durationMs: 24_900 }],
+    differing,
+  });
+
+  it("is met at 250 ms within 60 s with the first run's verdicts, and not met otherwise", () => {
+    const target = (latency: ReturnType<typeof run>[]) =>
+      evaluateTargets(results({ latency })).find((t) => t.name.includes('250 ms'));
+    expect(target([run(0, 13_000), run(250, 48_700)])).toMatchObject({ met: true });
+    expect(target([run(0, 13_000), run(250, 61_000)])).toMatchObject({ met: false });
+    expect(target([run(0, 13_000), run(250, 40_000, ['x.y: passed → error'])])).toMatchObject({
+      met: false,
+      measured: '40.0 s, 1 verdicts differ',
+    });
+    expect(target([run(0, 13_000)])).toBeUndefined();
+  });
+
+  it('renders a row per delay with the longest scenario and what differs', () => {
+    const table = renderLatency([run(0, 13_000), run(250, 40_000, ['x.y: passed → error'])]);
+    expect(table).toContain(
+      '| 0 ms | 8, 8 | 13.0 s | 1000 | 2 (2) | redirect.exact-match 24.9 s | same as the first |',
+    );
+    expect(table).toContain('1 differ: x.y: passed → error');
   });
 });

@@ -136,6 +136,29 @@ describe('command-line errors and the embedded run', () => {
     expect(badPort.output()).toContain('--port must be an integer');
   });
 
+  it('serve --users N --target-out lists the other users; --users and --slow-ms are checked (exit 2)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'idpc-users-'));
+    const out = join(dir, 't.json');
+    const serving = start(['serve', '--port', '0', '--users', '3', '--target-out', out]);
+    await waitFor(serving.output, 'Press Ctrl+C to stop.');
+    const written = JSON.parse(await readFile(out, 'utf8'));
+    expect(written.user.username).toBe('alice');
+    expect(written.users.map((u: { username: string }) => u.username)).toEqual(['alice-2', 'alice-3']);
+    serving.child.kill('SIGINT');
+    expect(await serving.exited).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+
+    const tooMany = start(['serve', '--users', '17']);
+    expect(await tooMany.exited).toBe(2);
+    expect(tooMany.output()).toContain('--users must be a whole number from 1 to 16, not "17"');
+    const notSlow = start(['run', '--slow-ms', '100']);
+    expect(await notSlow.exited).toBe(2);
+    expect(notSlow.output()).toContain('--slow-ms sets the delay of --variant slow; add --variant slow');
+    const withTarget = start(['run', '--target', 'https://idp.example', '--users', '2']);
+    expect(await withTarget.exited).toBe(2);
+    expect(withTarget.output()).toContain('--users and --slow-ms apply to the embedded reference only');
+  }, 120_000);
+
   it('run starts the embedded reference, runs the suites against it and exits 0', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'idpc-run-'));
     const run = start(['run', '--report', join(dir, 'report'), '--format', 'json']);

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadTarget, resolveClients, validateConfig } from '../../harness/config/load.ts';
+import { configSecrets, loadTarget, resolveClients, validateConfig } from '../../harness/config/load.ts';
 import { parseJsonc } from '../../harness/config/jsonc.ts';
 import { ConfigError } from '../../harness/model/failures.ts';
 
@@ -34,6 +34,26 @@ describe('target config validation', () => {
       expectedFailures: [],
       allowedOrigins: [],
     });
+  });
+
+  it('takes more test users (users) beside user: each another account, their passwords secrets', () => {
+    const users = [{ username: 'bob', password: 'bob-password-1' }];
+    const config = validateConfig({ ...base, user: { username: 'alice', password: 'alice-password' }, users }, {});
+    expect(config.users).toEqual(users);
+    expect(
+      configSecrets(config)
+        .filter((s) => s.kind === 'password')
+        .map((s) => s.value),
+    ).toEqual(['alice-password', 'bob-password-1']);
+    expect(issuesOf({ ...base, users })).toEqual([
+      'users: are the users besides "user"; set "user" first (the user every scenario can act as)',
+    ]);
+    expect(
+      issuesOf({ ...base, user: { username: 'bob', password: 'other-password' }, users: [...users, users[0]] }),
+    ).toEqual([
+      'users[0].username: "bob" is named twice: each user of "user" and "users" must be another account',
+      'users[1].username: "bob" is named twice: each user of "user" and "users" must be another account',
+    ]);
   });
 
   it('takes a login without a driver for the auto driver, the default, with its fields', () => {

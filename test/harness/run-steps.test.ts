@@ -158,6 +158,54 @@ describe('runPool', () => {
     expect(most).toBe(2);
     expect(order.slice(-2)).toEqual(['x', 'y']);
   });
+
+  /** Runs `items` through runPool and records, per lane, how many ran in it at once at most. */
+  async function lanesOf(items: { id: string; requires?: { user: boolean } }[], lanes: number | undefined) {
+    const inLane = new Map<number, number>();
+    const mostInLane = new Map<number, number>();
+    let users = 0;
+    let mostUsers = 0;
+    const laneOf: Record<string, number> = {};
+    await runPool(
+      items,
+      8,
+      async (item, lane) => {
+        laneOf[item.id] = lane;
+        const acting = item.requires?.user === true;
+        if (acting) {
+          inLane.set(lane, (inLane.get(lane) ?? 0) + 1);
+          mostInLane.set(lane, Math.max(mostInLane.get(lane) ?? 0, inLane.get(lane)!));
+          mostUsers = Math.max(mostUsers, ++users);
+        }
+        for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+        if (acting) {
+          inLane.set(lane, inLane.get(lane)! - 1);
+          users--;
+        }
+        return item.id;
+      },
+      () => undefined,
+      lanes === undefined ? {} : { lanes },
+    );
+    return { mostInLane, mostUsers, laneOf };
+  }
+
+  it('one scenario per user at a time: with several users, that many at once', async () => {
+    const items = [
+      ...Array.from({ length: 6 }, (_, i) => ({ id: `u${i}`, requires: { user: true } })),
+      { id: 'free1' },
+      { id: 'free2' },
+    ];
+    const one = await lanesOf(items, undefined);
+    expect(one.mostUsers).toBe(1);
+    expect([...one.mostInLane.keys()]).toEqual([0]);
+    const three = await lanesOf(items, 3);
+    expect(three.mostUsers).toBe(3);
+    expect([...three.mostInLane.keys()].sort()).toEqual([0, 1, 2]);
+    expect(Math.max(...three.mostInLane.values())).toBe(1);
+    // A scenario that takes no user lock runs in lane 0 (the run's own user, whom it never acts as).
+    expect(three.laneOf.free1).toBe(0);
+  });
 });
 
 describe('unknownExpectedFailures', () => {
