@@ -140,6 +140,8 @@ export const FLAWS = {
   'hybrid-c-hash-missing': 'the ID token of a hybrid response (code and id_token) carries no c_hash',
   'hybrid-at-hash-wrong':
     'the ID token issued with an access token at the authorization endpoint carries a wrong at_hash',
+  'hybrid-token-sub-differs':
+    "the token endpoint's ID token for a code of a hybrid response carries another sub (a pairwise-like value)",
   'form-post-in-query': "response_mode=form_post puts the response parameters in the form action's query",
   'form-post-not-submitting': 'the form_post page never submits its form (its onload handler sits on a <div>)',
   // MCP authorization (serve --mcp): metadata, Client ID Metadata Documents, RFC 8707 in the code flow, RFC 9728

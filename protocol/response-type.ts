@@ -17,3 +17,6 @@ export function responseTypeParts(value: string): { code: boolean; token: boolea
   const parts = value.split(' ');
   return { code: parts.includes('code'), token: parts.includes('token'), idToken: parts.includes('id_token') };
 }
+
+/** The response types of the hybrid flow (OIDC Core §3.3.2.1). */
+export const HYBRID_RESPONSE_TYPES: readonly string[] = ['code id_token', 'code token', 'code id_token token'];

@@ -2,7 +2,7 @@
  * Minting JWT access tokens (RFC 9068) and ID tokens (OIDC Core §2). Presented tokens are
  * verified in verify.ts.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import { ACCESS_TOKEN_JWT_TYP } from '../protocol/jwt-profiles.ts';
 import { BACKCHANNEL_LOGOUT_EVENT, LOGOUT_TOKEN_TYP } from '../protocol/logout.ts';
@@ -144,6 +144,8 @@ export class TokenService {
     code?: string;
     /** Issued at the authorization endpoint (implicit and hybrid), not by the token endpoint. */
     frontChannel?: boolean;
+    /** Issued by the token endpoint for the code of a hybrid response (OIDC Core §3.3.3.6: the same iss and sub). */
+    hybridCode?: boolean;
     /** Claims asked for with the claims request parameter (OIDC Core §5.5), by value. */
     requested?: Record<string, unknown>;
   }): Promise<string> {
@@ -162,7 +164,11 @@ export class TokenService {
           ...claimsForScope(input.user, input.scope, flaws, this.deps.scopeClaims),
           ...input.requested,
           iss: this.deps.issuer(),
-          sub: input.user.sub,
+          // OIDC Core §3.3.3.6: the same sub as the hybrid response's ID token; the flaw gives a pairwise-like one.
+          sub:
+            input.hybridCode && flaws.has('hybrid-token-sub-differs')
+              ? createHash('sha256').update(`${input.client.clientId} ${input.user.sub}`).digest('base64url')
+              : input.user.sub,
           aud: flaws.has('id-token-wrong-aud') ? `${input.client.clientId}-other` : input.client.clientId,
           iat,
           nbf: iat,

@@ -180,6 +180,7 @@ export async function issueCode(
     ...(interaction.codeChallengeMethod === undefined ? {} : { codeChallengeMethod: interaction.codeChallengeMethod }),
     ...(interaction.resources === undefined ? {} : { resources: interaction.resources }),
     ...(interaction.dpopJkt === undefined ? {} : { dpopJkt: interaction.dpopJkt }),
+    ...((interaction.responseType ?? 'code') === 'code' ? {} : { hybrid: true }),
   });
   return code;
 }

@@ -65,6 +65,7 @@ export const authorizationCode: Grant = {
         ...(record.nonce === undefined ? {} : { nonce: record.nonce }),
         ...(record.sid === undefined ? {} : { sid: record.sid }),
         ...(record.claims === undefined ? {} : { claims: record.claims }),
+        ...(record.hybrid ? { hybridCode: true } : {}),
       },
       successors,
     );

@@ -30,6 +30,8 @@ export interface Issuance {
   code?: string;
   /** Issued at the authorization endpoint (implicit and hybrid), not by the token endpoint. */
   frontChannel?: boolean;
+  /** Issued by the token endpoint for the code of a hybrid response (OIDC Core §3.3.3.6). */
+  hybridCode?: boolean;
   /**
    * The scope the client asked for in this grant's request (the authorization request's for a code); undefined when it
    * asked for none. Equal to `scope`, the token-scope-omitted variant leaves the scope out (RFC 6749 §5.1).
@@ -97,6 +99,7 @@ export async function issueTokens(
       ...(issuance.sid === undefined ? {} : { sid: issuance.sid }),
       ...(issuance.code === undefined ? {} : { code: issuance.code }),
       ...(issuance.frontChannel ? { frontChannel: true } : {}),
+      ...(issuance.hybridCode ? { hybridCode: true } : {}),
     });
   }
   // RFC 6749 §5.1: token_type is REQUIRED; the flaw leaves it out of a Bearer token's response (a DPoP-bound one keeps

@@ -38,6 +38,7 @@ export const CODE_RECORD: z.ZodType<CodeRecord> = z.looseObject({
   claims: REQUESTED_CLAIMS.optional(),
   resources: z.array(z.string()).optional(),
   dpopJkt: z.string().optional(),
+  hybrid: z.boolean().optional(),
   expiresAt: z.number(),
 });
 

@@ -60,6 +60,8 @@ export interface CodeRecord {
   resources?: string[];
   /** RFC 9449 §10: the dpop_jkt of the authorization request; only a DPoP proof by that key redeems the code. */
   dpopJkt?: string;
+  /** Issued in a hybrid response (OIDC Core §3.3), beside tokens of the authorization endpoint. */
+  hybrid?: boolean;
   expiresAt: number;
 }
 

@@ -9,6 +9,7 @@ import {
   type Client,
   PreconditionError,
   type Requirement,
+  type RequirementRef,
   type ScenarioContext,
   type Target,
   describeOutcome,
@@ -49,6 +50,15 @@ export const ID_TOKEN_OIDC_CORE_2: Requirement = {
   level: 'MUST',
   party: 'server',
   note: 'the ID token is signed, its iss and aud are right, and it echoes the nonce of the request',
+};
+
+/** OIDC Core §3.3.2.11: c_hash in the ID token of a hybrid response, which checkFrontChannelCHash checks. */
+export const C_HASH_OIDC_CORE_3_3_2_11: Requirement = {
+  spec: 'OIDC Core',
+  section: '3.3.2.11',
+  level: 'MUST',
+  party: 'server',
+  note: 'c_hash is REQUIRED when the ID token comes with a code from the authorization endpoint',
 };
 
 /**
@@ -111,6 +121,8 @@ export interface FrontChannelResponse {
   responseType: string;
   /** The nonce sent (absent when the request had none). */
   nonce?: string;
+  /** The PKCE verifier of the code_challenge sent with a response type that issues a code. */
+  verifier?: string;
   outcome: AuthorizeResult & { kind: 'redirect' };
   params: Record<string, string>;
 }
@@ -135,13 +147,23 @@ export function frontChannelParams(
   responseType: string,
   nonce: string | undefined,
 ): Record<string, string | undefined> {
+  return frontChannelRequest(ctx, responseType, nonce).params;
+}
+
+/** frontChannelParams and the PKCE verifier of its code_challenge (none when the response type issues no code). */
+function frontChannelRequest(
+  ctx: ScenarioContext,
+  responseType: string,
+  nonce: string | undefined,
+): { params: Record<string, string | undefined>; verifier?: string } {
   const pkce = responseTypeParts(responseType).code ? ctx.pkce.create() : undefined;
-  return {
+  const params = {
     response_type: responseType,
     scope: withOpenid(ctx.client('legacy').scope),
     nonce,
     ...(pkce ? { code_challenge: pkce.challenge, code_challenge_method: pkce.method } : {}),
   };
+  return pkce ? { params, verifier: pkce.verifier } : { params };
 }
 
 /**
@@ -156,7 +178,8 @@ export async function frontChannelResponse(
 ): Promise<FrontChannelResponse> {
   const client = ctx.client('legacy');
   const nonce = options.nonce === false ? undefined : ctx.random();
-  const outcome = await ctx.authorize('legacy', frontChannelParams(ctx, responseType, nonce), { session: 'shared' });
+  const request = frontChannelRequest(ctx, responseType, nonce);
+  const outcome = await ctx.authorize('legacy', request.params, { session: 'shared' });
   const error = outcome.kind === 'redirect' ? outcome.params.error : undefined;
   if (error !== undefined && NOT_FOR_THIS_CLIENT.has(error)) throw new ResponseTypeRefused(responseType, error);
   const missing = outcome.kind === 'redirect' ? expectedParts(responseType).filter((p) => !outcome.params[p]) : [];
@@ -166,7 +189,14 @@ export async function frontChannelResponse(
         `${missing.length ? ` without ${missing.join(', ')}` : ''}; the response was needed to go on`,
     );
   }
-  return { client, responseType, outcome, params: outcome.params, ...(nonce === undefined ? {} : { nonce }) };
+  return {
+    client,
+    responseType,
+    outcome,
+    params: outcome.params,
+    ...(nonce === undefined ? {} : { nonce }),
+    ...(request.verifier === undefined ? {} : { verifier: request.verifier }),
+  };
 }
 
 /**
@@ -180,4 +210,23 @@ export async function validateFrontChannelIdToken(ctx: ScenarioContext, response
     ...(response.nonce === undefined ? {} : { nonce: response.nonce }),
   });
   return idToken;
+}
+
+/**
+ * The front-channel ID token's c_hash checked against the code of the same response (OIDC Core §3.3.2.11, required
+ * there), softly: a mismatch is recorded against `per` and the run goes on. Returns whether it matched.
+ */
+export async function checkFrontChannelCHash(
+  ctx: ScenarioContext,
+  response: FrontChannelResponse,
+  idToken: string,
+  per: RequirementRef,
+): Promise<boolean> {
+  const { responseType } = response;
+  const matched = await ctx.softly(
+    () => inResponse(responseType, () => ctx.jwt.checkCHash(idToken, response.params.code!, { required: true })),
+    { requirement: per },
+  );
+  if (matched) ctx.evidence.note(`response_type=${responseType}: the ID token's c_hash matches its code.`);
+  return matched;
 }

@@ -4,12 +4,14 @@
  * revocation (RFC 7009 §2.1). Each is one recorded request; judging the answer is the caller's.
  */
 import { decodeJws, type DecodedJws } from '../../generators/index.ts';
+import { isRecord } from '../../protocol/guards.ts';
 import {
   CheckFailure,
   PreconditionError,
   type Client,
   type ClientRole,
   type HttpResponse,
+  type Requirement,
   type RequirementRef,
   type ScenarioContext,
 } from '../../harness/scenario/scenario.ts';
@@ -23,6 +25,23 @@ export function userinfoRequest(
   const url = ctx.target.endpoints.userinfo;
   if (!url) throw new PreconditionError('the discovery document has no userinfo_endpoint');
   return ctx.http.get(url, { headers: { authorization: `Bearer ${token}` }, label });
+}
+
+/** OIDC Core §5.3.2: userinfo always returns sub, the ID token's. */
+export const USERINFO_SUB_OIDC_CORE_5_3_2: Requirement = {
+  spec: 'OIDC Core',
+  section: '5.3.2',
+  level: 'MUST',
+  party: 'server',
+  note: "sub always returned, equal to the ID token's",
+};
+
+/** The claims of a userinfo answer: a JSON object, or a signed JWT (OIDC Core §5.3.2); none unless HTTP 200. */
+export function userinfoClaims(res: HttpResponse): Record<string, unknown> | undefined {
+  const claims = /application\/jwt/i.test(res.header('content-type') ?? '')
+    ? readJwt(res.text.trim())?.payload
+    : res.json;
+  return res.status === 200 && isRecord(claims) ? claims : undefined;
 }
 
 export interface IntrospectionOptions {

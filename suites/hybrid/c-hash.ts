@@ -1,6 +1,8 @@
 import { defineScenario } from '../../harness/scenario/scenario.ts';
 import {
+  C_HASH_OIDC_CORE_3_3_2_11,
   ID_TOKEN_OIDC_CORE_2,
+  checkFrontChannelCHash,
   forEachResponseType,
   frontChannelResponse,
   inResponse,
@@ -12,13 +14,7 @@ export default defineScenario({
   id: 'hybrid.c-hash',
   title: 'The ID token of a hybrid response (code id_token, code id_token token) carries the c_hash of its code',
   requirements: {
-    oidcCore_3_3_2_11: {
-      spec: 'OIDC Core',
-      section: '3.3.2.11',
-      level: 'MUST',
-      party: 'server',
-      note: 'c_hash is REQUIRED when the ID token comes with a code from the authorization endpoint',
-    },
+    oidcCore_3_3_2_11: C_HASH_OIDC_CORE_3_3_2_11,
     // The client's side: it validates the ID token (§3.3.2.12) and the code against c_hash (§3.3.2.10).
     oidcCore_3_3_2_12: {
       spec: 'OIDC Core',
@@ -40,13 +36,7 @@ export default defineScenario({
       async (responseType) => {
         const response = await frontChannelResponse(ctx, responseType);
         const idToken = await inResponse(responseType, () => validateFrontChannelIdToken(ctx, response));
-        const matched = await ctx.softly(
-          () => inResponse(responseType, () => ctx.jwt.checkCHash(idToken, response.params.code!, { required: true })),
-          {
-            requirement: ctx.req.oidcCore_3_3_2_11,
-          },
-        );
-        if (matched) ctx.evidence.note(`response_type=${responseType}: the ID token's c_hash matches its code.`);
+        await checkFrontChannelCHash(ctx, response, idToken, ctx.req.oidcCore_3_3_2_11);
       },
     );
   },

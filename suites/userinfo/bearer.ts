@@ -1,5 +1,11 @@
 import { CheckFailure, defineScenario } from '../../harness/scenario/scenario.ts';
-import { bearerChallenge, codeFlowIdToken, readJwt, userinfoRequest } from '../checks/index.ts';
+import {
+  USERINFO_SUB_OIDC_CORE_5_3_2,
+  bearerChallenge,
+  codeFlowIdToken,
+  readJwt,
+  userinfoRequest,
+} from '../checks/index.ts';
 import { isRecord } from '../../protocol/guards.ts';
 
 export default defineScenario({
@@ -9,13 +15,7 @@ export default defineScenario({
     'for a bad one',
   requirements: {
     oidcCore_5_3: { spec: 'OIDC Core', section: '5.3', level: 'MUST', party: 'server' },
-    oidcCore_5_3_2: {
-      spec: 'OIDC Core',
-      section: '5.3.2',
-      level: 'MUST',
-      party: 'server',
-      note: "sub always returned, equal to the ID token's",
-    },
+    oidcCore_5_3_2: USERINFO_SUB_OIDC_CORE_5_3_2,
     rfc6750_3: {
       spec: 'RFC 6750',
       section: '3',

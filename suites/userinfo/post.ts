@@ -5,16 +5,7 @@ import {
   type HttpResponse,
   type RequirementRef,
 } from '../../harness/scenario/scenario.ts';
-import { CODE_FLOW_CAPABILITIES, readJwt, signIn } from '../checks/index.ts';
-import { isRecord } from '../../protocol/guards.ts';
-
-/** The claims of a userinfo answer: a JSON object, or a signed JWT (OIDC Core §5.3.2). */
-function claimsOf(res: HttpResponse): Record<string, unknown> | undefined {
-  const claims = /application\/jwt/i.test(res.header('content-type') ?? '')
-    ? readJwt(res.text.trim())?.payload
-    : res.json;
-  return res.status === 200 && isRecord(claims) ? claims : undefined;
-}
+import { CODE_FLOW_CAPABILITIES, signIn, userinfoClaims } from '../checks/index.ts';
 
 export default defineScenario({
   id: 'userinfo.post',
@@ -51,7 +42,7 @@ export default defineScenario({
     if (!url) throw new PreconditionError('the discovery document has no userinfo_endpoint');
     const { tokens, claims: idClaims } = await signIn(ctx, 'confidential');
     const judge = (res: HttpResponse, how: string, per: RequirementRef) => {
-      const claims = claimsOf(res);
+      const claims = userinfoClaims(res);
       if (!claims) {
         throw new CheckFailure(
           `A POST to userinfo with the access token ${how} got ` +

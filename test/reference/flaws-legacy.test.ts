@@ -84,6 +84,27 @@ describe('planted flaws of the legacy grants', () => {
       flawed: false,
     },
     {
+      flaw: 'hybrid-token-sub-differs',
+      probe: async (idp) => {
+        const { params } = await idp.authorize({
+          client: LEGACY_CLIENT,
+          query: { response_type: 'code id_token', scope: 'openid', nonce: 'n-1' },
+        });
+        const redeemed = await idp.token(
+          {
+            grant_type: 'authorization_code',
+            code: String(params.get('code')),
+            redirect_uri: LEGACY_CLIENT.redirectUris[0],
+          },
+          { client: LEGACY_CLIENT },
+        );
+        const front = decodeJwt(String(params.get('id_token'))).sub;
+        return [redeemed.status, decodeJwt(String(redeemed.body.id_token)).sub === front];
+      },
+      clean: [200, true],
+      flawed: [200, false],
+    },
+    {
       flaw: 'form-post-in-query',
       probe: async (idp) => {
         const verifier = 'v'.repeat(43);
