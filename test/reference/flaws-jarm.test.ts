@@ -1,0 +1,100 @@
+/**
+ * JARM on the reference (JWT Secured Authorization Response Mode): response_mode=jwt answers with one JWT, the
+ * `response` parameter, signed by the server's key, with iss, aud and exp beside the code and state; the planted flaw
+ * jarm-unsigned sends it with alg none.
+ */
+import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { newVerifier, s256, WEB } from '../support/reference-client.ts';
+import { flawTests } from './flaw-matrix.ts';
+import { useServer } from './helpers.ts';
+
+/** A JARM code request of WEB: the authorization response's parameters. */
+async function jarmCode(issuer: string, mode: string, state = 'jarm-state'): Promise<URLSearchParams> {
+  const query = new URLSearchParams({
+    response_type: 'code',
+    client_id: WEB.clientId,
+    redirect_uri: WEB.redirectUris[0]!,
+    scope: 'openid',
+    state,
+    response_mode: mode,
+    code_challenge: s256(newVerifier()),
+    code_challenge_method: 'S256',
+  });
+  const res = await fetch(`${issuer}/auth?${query}`, { redirect: 'manual' });
+  const location = res.headers.get('location');
+  return location === null ? new URLSearchParams() : new URL(location).searchParams;
+}
+
+describe('JARM on the reference', () => {
+  const idp = useServer();
+
+  it('advertises the JWT response modes and the alg it signs them with', async () => {
+    const meta = (await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(meta.response_modes_supported).toEqual(expect.arrayContaining(['jwt', 'query.jwt', 'form_post.jwt']));
+    expect(meta.authorization_signing_alg_values_supported).toEqual(['RS256']);
+  });
+
+  it('redirects an error as a signed JWT in the query (response_mode=jwt, code)', async () => {
+    const params = await jarmCode(idp.issuer, 'jwt', 'err-state');
+    // No login here: the request is sound, so the first answer is the login page, not a redirect.
+    expect(params.get('response')).toBeNull();
+    const refused = await fetch(
+      `${idp.issuer}/auth?${new URLSearchParams({
+        response_type: 'code',
+        client_id: WEB.clientId,
+        redirect_uri: WEB.redirectUris[0]!,
+        scope: 'openid',
+        state: 'err-state',
+        response_mode: 'jwt',
+        prompt: 'none',
+      })}`,
+      { redirect: 'manual' },
+    );
+    const url = new URL(refused.headers.get('location')!);
+    expect([...url.searchParams.keys()]).toEqual(['response']);
+    const jwt = url.searchParams.get('response')!;
+    const jwks = (await (await fetch(`${idp.issuer}/jwks`)).json()) as JSONWebKeySet;
+    const { payload } = await compactVerify(jwt, createLocalJWKSet(jwks));
+    const claims = JSON.parse(new TextDecoder().decode(payload)) as Record<string, unknown>;
+    expect(claims).toMatchObject({ iss: idp.issuer, aud: WEB.clientId, state: 'err-state', error: 'login_required' });
+    expect(typeof claims.exp).toBe('number');
+  });
+
+  it('refuses an unknown response_mode as before', async () => {
+    const params = await jarmCode(idp.issuer, 'query.jwe');
+    expect(params.get('error')).toBe('invalid_request');
+  });
+});
+
+describe('planted flaw jarm-unsigned', () => {
+  flawTests([
+    {
+      flaw: 'jarm-unsigned',
+      probe: async (idp) => {
+        const { result } = await idp
+          .authorizeCode(WEB, { response_mode: 'query.jwt', state: 'st-j' })
+          .catch(async () => ({ result: await idp.authorize({ client: WEB, query: jarmQuery() }) }));
+        const jwt = result.params.get('response');
+        if (jwt === null) return 'no response parameter';
+        const claims = decodeJwt(jwt);
+        const { alg } = decodeProtectedHeader(jwt);
+        return { alg: alg === 'none' ? 'none' : 'a signing alg', state: claims.state, code: typeof claims.code };
+      },
+      clean: { alg: 'a signing alg', state: 'st-j', code: 'string' },
+      flawed: { alg: 'none', state: 'st-j', code: 'string' },
+    },
+  ]);
+});
+
+const jarmQuery = () => ({
+  response_type: 'code',
+  scope: 'openid',
+  state: 'st-j',
+  response_mode: 'query.jwt',
+  code_challenge: s256(newVerifier()),
+  code_challenge_method: 'S256',
+});
