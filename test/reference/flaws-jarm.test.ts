@@ -4,8 +4,9 @@
  * jarm-unsigned sends it with alg none.
  */
 import { compactVerify, createLocalJWKSet, decodeJwt, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
-import { describe, expect, it } from 'vitest';
-import { newVerifier, s256, WEB } from '../support/reference-client.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEGACY_CLIENT } from '../../reference/index.ts';
+import { newVerifier, type ReferenceClient, s256, startReference, WEB } from '../support/reference-client.ts';
 import { flawTests } from './flaw-matrix.ts';
 import { useServer } from './helpers.ts';
 
@@ -67,6 +68,40 @@ describe('JARM on the reference', () => {
   it('refuses an unknown response_mode as before', async () => {
     const params = await jarmCode(idp.issuer, 'query.jwe');
     expect(params.get('error')).toBe('invalid_request');
+  });
+});
+
+describe('JARM delivery by the other modes', () => {
+  let idp: ReferenceClient;
+  beforeAll(async () => {
+    idp = await startReference({ legacyClient: true });
+  });
+  afterAll(() => idp.close());
+
+  it('form_post.jwt: a form POSTed to the redirect URI with the response field alone', async () => {
+    const result = await idp.authorize({ client: WEB, query: { ...jarmQuery(), response_mode: 'form_post.jwt' } });
+    expect([...result.params.keys()]).toEqual(['response']);
+    expect(decodeJwt(result.params.get('response')!)).toMatchObject({ aud: WEB.clientId, state: 'st-j' });
+  });
+
+  it('jwt with a hybrid response type: fragment.jwt, the ID token inside the JWT', async () => {
+    const result = await idp.authorize({
+      client: LEGACY_CLIENT,
+      query: { response_type: 'code id_token', scope: 'openid', nonce: 'n-1', state: 'st-h', response_mode: 'jwt' },
+    });
+    expect(result.callback?.hash).toMatch(/^#response=/);
+    const claims = decodeJwt(result.params.get('response')!);
+    expect(claims).toMatchObject({ aud: LEGACY_CLIENT.clientId, state: 'st-h' });
+    expect(typeof claims.code).toBe('string');
+    expect(typeof claims.id_token).toBe('string');
+  });
+
+  it('query.jwt is refused for a response type with a token (JARM §2.3.1), in the fragment', async () => {
+    const result = await idp.authorize({
+      client: LEGACY_CLIENT,
+      query: { response_type: 'id_token', scope: 'openid', nonce: 'n-2', state: 'st-q', response_mode: 'query.jwt' },
+    });
+    expect(result.callback?.hash).toMatch(/error=invalid_request/);
   });
 });
 
