@@ -1,7 +1,7 @@
 import { CheckFailure, PreconditionError, defineScenario, describeOutcome } from '../../harness/scenario/scenario.ts';
 import { JARM_RESPONSE_PARAMETER } from '../../protocol/jarm.ts';
 import { ASYMMETRIC_ALGS } from '../../protocol/jws.ts';
-import { codeFlowClient, dpopExpected, dpopKey, redeem, tokensOf } from '../checks/index.ts';
+import { codeFlowClient, dpopAlgs, dpopKey, redeem, tokensOf } from '../checks/index.ts';
 
 /** Seconds of clock skew tolerated on exp. */
 const SKEW = 60;
@@ -114,8 +114,9 @@ export default defineScenario({
         `${when} carried no code in its JWT${typeof payload.error === 'string' ? ` (error=${payload.error})` : ''}: ` +
           'the code it should carry could not be redeemed',
       );
-    // The control: the code the JWT carries is the client's, and redeems.
-    const key = dpopExpected(ctx) ? dpopKey(ctx) : undefined;
+    // The control: the code the JWT carries is the client's, and redeems; with a DPoP proof wherever DPoP is
+    // advertised (RFC 9449 §5.1), so that a server requiring it (FAPI 2.0 settings, any profile) answers.
+    const key = dpopAlgs(ctx) === undefined ? undefined : dpopKey(ctx);
     const res = await redeem(ctx, client, { code, request: outcome.request, pkce }, key, 'token request (JARM code)');
     tokensOf(res, `redeeming the code of the ${mode} response as ${client.role}`);
     ctx.evidence.note(
