@@ -191,7 +191,8 @@ async function responseJwt(server: ServerContext, target: RedirectTarget, respon
     const encode = (json: object) => Buffer.from(JSON.stringify(json)).toString('base64url');
     return `${encode({ alg: 'none', typ: 'JWT' })}.${encode(payload)}.`;
   }
-  const key = server.keys.forSigning(exp * 1000, jarmSigningAlg(server));
+  const client = target.clientId === undefined ? undefined : await server.findClient(target.clientId);
+  const key = server.keys.forSigning(exp * 1000, client?.authorizationSignedResponseAlg ?? jarmSigningAlg(server));
   return signCompact({ alg: key.alg, kid: key.kid, typ: 'JWT' }, payload, key.privateKey);
 }
 

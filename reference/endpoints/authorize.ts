@@ -80,8 +80,8 @@ export const authorizeEndpoint: Endpoint = {
         ...(implicit ? ['query', 'fragment', 'form_post'] : ['query', 'form_post']),
         ...JARM_RESPONSE_MODES,
       ],
-      // JARM §4: the alg of the response JWTs.
-      [JARM_SIGNING_ALGS_METADATA]: [jarmSigningAlg(server)],
+      // JARM §4: the algs of the response JWTs, the default first (a client may register another, JARM §3).
+      [JARM_SIGNING_ALGS_METADATA]: [...new Set([jarmSigningAlg(server), ...server.keys.signingAlgs])],
       code_challenge_methods_supported: server.flaws.has('pkce-plain-allowed') ? ['S256', 'plain'] : ['S256'],
       authorization_response_iss_parameter_supported: true,
     };

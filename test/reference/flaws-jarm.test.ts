@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGACY_CLIENT } from '../../reference/index.ts';
 import { newVerifier, type ReferenceClient, s256, startReference, WEB } from '../support/reference-client.ts';
 import { flawTests } from './flaw-matrix.ts';
-import { useServer } from './helpers.ts';
+import { registerCodeClient, useServer } from './helpers.ts';
 
 /** A JARM code request of WEB: the authorization response's parameters. */
 async function jarmCode(issuer: string, mode: string, state = 'jarm-state'): Promise<URLSearchParams> {
@@ -68,6 +68,40 @@ describe('JARM on the reference', () => {
   it('refuses an unknown response_mode as before', async () => {
     const params = await jarmCode(idp.issuer, 'query.jwe');
     expect(params.get('error')).toBe('invalid_request');
+  });
+});
+
+describe('the alg a registered client asks for (JARM §3 authorization_signed_response_alg)', () => {
+  const idp = useServer({ variants: ['signing-es256'], registration: true });
+
+  /** The alg of a JARM error response (prompt=none: login_required, no login) to a client registered with `alg`. */
+  async function responseAlg(alg?: string): Promise<string | undefined> {
+    const res = await registerCodeClient(
+      idp.issuer,
+      alg === undefined ? {} : { authorization_signed_response_alg: alg },
+    );
+    const { client_id: clientId } = (await res.json()) as { client_id: string };
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: 'https://rp.example.test/cb',
+      scope: 'openid',
+      prompt: 'none',
+      response_mode: 'jwt',
+    });
+    const answer = await fetch(`${idp.issuer}/auth?${query}`, { redirect: 'manual' });
+    const jwt = new URL(answer.headers.get('location')!).searchParams.get('response')!;
+    return decodeProtectedHeader(jwt).alg;
+  }
+
+  it('signs with the registered alg, RS256 (the default) when it named none; advertises both', async () => {
+    const meta = (await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(meta.authorization_signing_alg_values_supported).toEqual(['RS256', 'ES256']);
+    expect(await responseAlg()).toBe('RS256');
+    expect(await responseAlg('ES256')).toBe('ES256');
   });
 });
 
