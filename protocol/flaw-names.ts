@@ -179,6 +179,7 @@ export const FLAWS = {
     'under the fapi2 profile, client assertions and request objects signed with RS256 are still accepted',
   'request-object-long-lived':
     'under the fapi2 profile, a request object living over 60 minutes (exp − nbf) or without nbf is accepted',
+  'jarm-unsigned': 'a JARM authorization response (response_mode=jwt) is a JWT with alg none and no signature',
 } as const;
 
 export type FlawName = keyof typeof FLAWS;

@@ -187,6 +187,6 @@ export function mountAutoLogin(router: Router, server: ServerContext): void {
       redirectUri: request.redirectUri,
       ...(request.state === undefined ? {} : { state: request.state }),
     };
-    redirectToClient(ctx, server, target, { code });
+    await redirectToClient(ctx, server, target, { code });
   });
 }

@@ -81,6 +81,11 @@ export interface ClientConfig {
    * (id_token_signing_alg_values_supported). Absent: the current key's (a registered client: RS256, the default there).
    */
   idTokenSignedResponseAlg?: SigningAlg;
+  /**
+   * JARM §3 authorization_signed_response_alg: the alg of this client's JARM response JWTs, one the server signs with.
+   * Absent: RS256 (JARM's default) when the server signs with it, else its current key's (jarmSigningAlg).
+   */
+  authorizationSignedResponseAlg?: SigningAlg;
   /** Where RP-Initiated Logout may send the user back to (exact match, OIDC RP-Initiated Logout §2). */
   postLogoutRedirectUris?: string[];
   /** OIDC Back-Channel Logout §2.2: where a logout POSTs the client's logout token. */

@@ -110,6 +110,7 @@ const CLIENT_METADATA = z.object({
   frontchannel_logout_session_required: z.boolean().optional(),
   jwks: z.object({ keys: z.array(PUBLIC_JWK) }).optional(),
   id_token_signed_response_alg: z.enum(SIGNING_ALGS).optional(),
+  authorization_signed_response_alg: z.enum(SIGNING_ALGS).optional(),
 });
 
 export type ClientMetadata = z.infer<typeof CLIENT_METADATA>;
@@ -188,13 +189,15 @@ export function checkMetadata(server: ServerContext, body: unknown): ClientMetad
     metadata[field] = value;
   }
   if (jwks !== undefined) metadata.jwks = jwks;
-  const idTokenAlg = input.id_token_signed_response_alg;
-  if (idTokenAlg !== undefined) {
-    // OIDC Registration §2: one of the algs the server signs ID tokens with (OIDC Discovery §3).
+  // OIDC Registration §2 (ID tokens), JARM §3 (authorization responses): one of the algs the server signs with (OIDC
+  // Discovery §3, JARM §4).
+  for (const field of ['id_token_signed_response_alg', 'authorization_signed_response_alg'] as const) {
+    const asked = input[field];
+    if (asked === undefined) continue;
     const algs = server.keys.signingAlgs;
-    const alg = algs.find((known) => known === idTokenAlg);
-    if (alg === undefined) throw invalidMetadata(`id_token_signed_response_alg must be one of ${algs.join(', ')}`);
-    metadata.id_token_signed_response_alg = alg;
+    const alg = algs.find((known) => known === asked);
+    if (alg === undefined) throw invalidMetadata(`${field} must be one of ${algs.join(', ')}`);
+    metadata[field] = alg;
   }
   return metadata;
 }
@@ -340,6 +343,9 @@ export function clientOfRegistration(record: ClientRegistrationRecord): Register
     ...(jwks === undefined ? {} : { jwks }),
     // OIDC Registration §2: RS256 when the registration named no alg.
     idTokenSignedResponseAlg: metadata.id_token_signed_response_alg ?? REQUIRED_ID_TOKEN_ALG,
+    ...(metadata.authorization_signed_response_alg === undefined
+      ? {}
+      : { authorizationSignedResponseAlg: metadata.authorization_signed_response_alg }),
   };
 }
 

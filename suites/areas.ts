@@ -24,6 +24,7 @@ export const AREA_ORDER = [
   'implicit',
   'hybrid',
   'form-post',
+  'jarm',
   'password',
   'token',
   'userinfo',

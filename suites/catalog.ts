@@ -83,6 +83,7 @@ export { default as 'hybrid/at-hash' } from './hybrid/at-hash.ts';
 export { default as 'hybrid/c-hash' } from './hybrid/c-hash.ts';
 export { default as 'hybrid/code-redeemed' } from './hybrid/code-redeemed.ts';
 export { default as 'form-post/response' } from './form-post/response.ts';
+export { default as 'jarm/signed-response' } from './jarm/signed-response.ts';
 export { default as 'password/no-refresh-token' } from './password/no-refresh-token.ts';
 export { default as 'token/error-format' } from './token/error-format.ts';
 export { default as 'token/get-refused' } from './token/get-refused.ts';

@@ -33,6 +33,7 @@ export type SpecName =
   | 'OIDC Front-Channel Logout'
   | 'OIDC Registration'
   | 'OAuth 2.0 Form Post'
+  | 'JARM'
   | 'FAPI 2.0 SP'
   | 'FAPI 2.0 MS'
   | 'MCP 2025-06-18'
@@ -89,6 +90,9 @@ export const PROFILES: readonly ProfileName[] = [
 export const FAPI2_URL = 'https://openid.net/specs/fapi-security-profile-2_0-final.html';
 /** FAPI 2.0 Message Signing (final): the Security Profile's extension for signed messages, counted by fapi2 too. */
 export const FAPI2_MS_URL = 'https://openid.net/specs/fapi-message-signing-2_0-final.html';
+
+/** JWT Secured Authorization Response Mode for OAuth 2.0 (JARM), OpenID Final, November 2022. */
+export const JARM_URL = 'https://openid.net/specs/oauth-v2-jarm.html';
 
 const LEVEL_RANK: Record<Level, number> = { MUST: 3, SHOULD: 2, MAY: 1 };
 
@@ -166,6 +170,7 @@ export function requirementUrl(
     return `https://openid.net/specs/openid-connect-registration-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'OAuth 2.0 Form Post')
     return `https://openid.net/specs/oauth-v2-form-post-response-mode-1_0.html#rfc.section.${r.section}`;
+  if (r.spec === 'JARM') return `${JARM_URL}#section-${r.section}`;
   if (r.spec === 'FAPI 2.0 SP') return `${FAPI2_URL}#section-${r.section}`;
   if (r.spec === 'FAPI 2.0 MS') return `${FAPI2_MS_URL}#section-${r.section}`;
   if (r.spec === 'CIMD') return `${CIMD_URL}#section-${r.section}`;

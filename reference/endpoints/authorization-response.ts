@@ -13,6 +13,9 @@ import { grantRevocationUntil } from '../grants/issue.ts';
 import { randomToken } from '../tokens.ts';
 import { FORM_POST_SCRIPT_SOURCES, type FormPostSubmit, formPostPage } from '../views/form-post.ts';
 import { langOf } from '../views/locale.ts';
+import { JARM_DEFAULT_MODE, JARM_RESPONSE_PARAMETER, jarmModeOf } from '../../protocol/jarm.ts';
+import { signCompact } from '../jws.ts';
+import { REQUIRED_ID_TOKEN_ALG, type SigningAlg } from '../keys.ts';
 
 /** Where an authorization response goes: a redirect_uri already matched, and the state to echo. */
 export interface RedirectTarget {
@@ -23,6 +26,8 @@ export interface RedirectTarget {
    * asked for it (OAuth 2.0 Form Post Response Mode).
    */
   responseMode?: ResponseMode;
+  /** The client the response is for: the audience of a JARM response JWT (JARM §2.1). */
+  clientId?: string;
 }
 
 export type { ResponseMode } from '../store/store.ts';
@@ -62,18 +67,28 @@ export const responseModeOf = (responseType: ResponseType | undefined): Response
 
 /**
  * The response mode a request gets, errors included: form_post when it asked for it (OAuth 2.0 Form Post Response
- * Mode §2), else the response type's default, the only other mode it may ask for (OAuth 2.0 Multiple Response Types
- * §2.1 forbids the query for tokens; this server keeps codes in the query).
+ * Mode §2), a JARM mode when it asked for one (JARM §2.3: jwt is query.jwt for code, fragment.jwt for a response type
+ * with a token; query.jwt never carries tokens, §2.3.1), else the response type's default, the only other mode it may
+ * ask for (OAuth 2.0 Multiple Response Types §2.1 forbids the query for tokens; this server keeps codes in the query).
  */
 export function responseModeFor(responseType: ResponseType | undefined, asked: string | undefined): ResponseMode {
-  return asked === 'form_post' ? 'form_post' : responseModeOf(responseType);
+  if (asked === 'form_post') return 'form_post';
+  const carriesToken = responseType !== undefined && responseType !== 'code';
+  const jarm = jarmModeOf(asked, carriesToken);
+  if (jarm !== undefined && !(jarm === 'query.jwt' && carriesToken)) return jarm;
+  return responseModeOf(responseType);
 }
+
+/** Whether the response_mode a request asked for is the one it gets (`jwt` names the JARM mode it resolves to). */
+export const modeAnswers = (asked: string, mode: ResponseMode): boolean =>
+  asked === mode || (asked === JARM_DEFAULT_MODE && mode.endsWith('.jwt'));
 
 /** The redirect target of a stored authorization request. */
 export function targetOf(interaction: InteractionRecord): RedirectTarget {
   return {
     redirectUri: interaction.redirectUri,
     responseMode: interaction.responseMode ?? responseModeOf(interaction.responseType),
+    clientId: interaction.clientId,
     ...(interaction.state === undefined ? {} : { state: interaction.state }),
   };
 }
@@ -90,23 +105,28 @@ export class RedirectError extends Error {
 
 /**
  * The response parameters, state and iss sent to the redirect_uri: a 303 with them in its query or its fragment, or
- * (form_post) a page whose form posts them there by itself.
+ * (form_post) a page whose form posts them there by itself. A JARM mode sends them as one signed JWT instead, the
+ * `response` parameter, delivered the same three ways (JARM §2.3).
  */
-export function redirectToClient(
+export async function redirectToClient(
   ctx: Context,
   server: ServerContext,
   target: RedirectTarget,
   params: Record<string, string>,
-): void {
-  const response = new URLSearchParams(params);
+): Promise<void> {
+  let response = new URLSearchParams(params);
   if (target.state !== undefined && !server.flaws.has('state-dropped')) response.set('state', target.state);
-  if (!server.flaws.has('iss-missing')) response.set('iss', server.issuer);
+  const mode = target.responseMode ?? 'query';
+  const jarm = mode.endsWith('.jwt');
+  // RFC 9207 §2.4: with JARM the issuer is the JWT's iss claim, not a parameter beside it.
+  if (jarm) response = new URLSearchParams({ [JARM_RESPONSE_PARAMETER]: await responseJwt(server, target, response) });
+  else if (!server.flaws.has('iss-missing')) response.set('iss', server.issuer);
   const url = new URL(target.redirectUri);
-  if (target.responseMode === 'form_post') {
+  if (mode === 'form_post' || mode === 'form_post.jwt') {
     postToClient(ctx, server, url, response);
     return;
   }
-  if (target.responseMode === 'fragment') url.hash = response.toString();
+  if (mode === 'fragment' || mode === 'fragment.jwt') url.hash = response.toString();
   else for (const [name, value] of response) url.searchParams.set(name, value);
   pageHeaders(ctx, server.flaws);
   // RFC 9700 §4.12: a 307 would make the browser re-post the login form (the credentials) to the client.
@@ -151,8 +171,39 @@ function postToClient(ctx: Context, server: ServerContext, url: URL, response: U
   ctx.body = formPostPage({ action: url.href, fields: inQuery ? [] : fields, submit, lang: langOf(server) });
 }
 
-export function redirectError(ctx: Context, server: ServerContext, err: RedirectError): void {
-  redirectToClient(ctx, server, err.target, { error: err.oauth.error, error_description: err.oauth.description });
+/** JARM §2.1: the lifetime of a response JWT, in seconds ("short-lived": it is read once, at once). */
+const RESPONSE_JWT_LIFETIME = 600;
+
+/**
+ * JARM §2.1, §2.2: the authorization response as a JWT signed by the server's current key (its kid in the header), with
+ * iss, aud (the client) and exp beside the response parameters. The flaw jarm-unsigned sends it with alg none and no
+ * signature.
+ */
+async function responseJwt(server: ServerContext, target: RedirectTarget, response: URLSearchParams): Promise<string> {
+  const exp = Math.floor(server.now() / 1000) + RESPONSE_JWT_LIFETIME;
+  const payload = {
+    iss: server.issuer,
+    ...(target.clientId === undefined ? {} : { aud: target.clientId }),
+    exp,
+    ...Object.fromEntries(response),
+  };
+  if (server.flaws.has('jarm-unsigned')) {
+    const encode = (json: object) => Buffer.from(JSON.stringify(json)).toString('base64url');
+    return `${encode({ alg: 'none', typ: 'JWT' })}.${encode(payload)}.`;
+  }
+  const client = target.clientId === undefined ? undefined : await server.findClient(target.clientId);
+  const key = server.keys.forSigning(exp * 1000, client?.authorizationSignedResponseAlg ?? jarmSigningAlg(server));
+  return signCompact({ alg: key.alg, kid: key.kid, typ: 'JWT' }, payload, key.privateKey);
+}
+
+/**
+ * The alg of the response JWTs: RS256, the default of authorization_signed_response_alg (JARM §3), when the server
+ * signs with it (its current key, or an RS256 key beside it); else the current key's (PS256 or ES256 under FAPI 2.0).
+ */
+export const jarmSigningAlg = (server: ServerContext): SigningAlg => server.keys.signerFor(REQUIRED_ID_TOKEN_ALG).alg;
+
+export async function redirectError(ctx: Context, server: ServerContext, err: RedirectError): Promise<void> {
+  await redirectToClient(ctx, server, err.target, { error: err.oauth.error, error_description: err.oauth.description });
 }
 
 /** Issues the authorization code for a completed interaction: single use, short-lived, bound to all of it. */

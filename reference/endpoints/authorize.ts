@@ -20,6 +20,7 @@ import { StoreUnavailableError } from '../store/outage.ts';
 import type { InteractionRecord, ResponseType } from '../store/store.ts';
 import { randomToken, REFERENCE_ACR } from '../tokens.ts';
 import { UNMET_AUTHENTICATION_REQUIREMENTS } from '../../protocol/errors.ts';
+import { JARM_RESPONSE_MODES, JARM_SIGNING_ALGS_METADATA } from '../../protocol/jarm.ts';
 import { plainErrorPage } from '../views/error.ts';
 import {
   interactionPath,
@@ -27,6 +28,8 @@ import {
   RedirectError,
   redirectError,
   redirectStatus,
+  jarmSigningAlg,
+  modeAnswers,
   responseModeFor,
   responseParts,
   setInteractionCookie,
@@ -46,7 +49,7 @@ export const authorizeEndpoint: Endpoint = {
       try {
         await startInteraction(ctx, server, query);
       } catch (err) {
-        if (err instanceof RedirectError) return redirectError(ctx, server, err);
+        if (err instanceof RedirectError) return await redirectError(ctx, server, err);
         if (err instanceof ShownAsPage) {
           const { error, description } = err.oauth;
           return renderPage(ctx, server.flaws, plainErrorPage({ error, description }));
@@ -72,8 +75,13 @@ export const authorizeEndpoint: Endpoint = {
     return {
       authorization_endpoint: server.url('/auth'),
       response_types_supported: offeredResponseTypes(server),
-      // OAuth 2.0 Form Post Response Mode §2: form_post for every response type.
-      response_modes_supported: implicit ? ['query', 'fragment', 'form_post'] : ['query', 'form_post'],
+      // OAuth 2.0 Form Post Response Mode §2: form_post for every response type; JARM §2.3, §4: the JWT modes.
+      response_modes_supported: [
+        ...(implicit ? ['query', 'fragment', 'form_post'] : ['query', 'form_post']),
+        ...JARM_RESPONSE_MODES,
+      ],
+      // JARM §4: the algs of the response JWTs, the default first (a client may register another, JARM §3).
+      [JARM_SIGNING_ALGS_METADATA]: [...new Set([jarmSigningAlg(server), ...server.keys.signingAlgs])],
       code_challenge_methods_supported: server.flaws.has('pkce-plain-allowed') ? ['S256', 'plain'] : ['S256'],
       authorization_response_iss_parameter_supported: true,
     };
@@ -167,7 +175,12 @@ async function resolveClientAndRedirect(
   const offered = implicitOffered(server);
   const responseType = offered ? parseResponseType(single(query, 'response_type')) : 'code';
   const responseMode = responseModeFor(responseType, single(query, 'response_mode'));
-  const target: RedirectTarget = { redirectUri, responseMode, ...(state === undefined ? {} : { state }) };
+  const target: RedirectTarget = {
+    redirectUri,
+    responseMode,
+    clientId,
+    ...(state === undefined ? {} : { state }),
+  };
   if (!unregisteredRedirect && !redirectUriRegistered(server, client, redirectUri)) {
     const err = invalidRequest('redirect_uri is not registered for this client');
     if (server.flaws.has('redirect-open-on-error') && URL.canParse(redirectUri)) throw new RedirectError(target, err);
@@ -254,7 +267,7 @@ export function checkRequest(
     throw unauthorizedClient(`the client may not use the ${missing.join(' and ').replaceAll('_', ' ')} grant`);
   }
   const mode = responseModeFor(responseType, params.response_mode);
-  if (params.response_mode !== undefined && params.response_mode !== mode) {
+  if (params.response_mode !== undefined && !modeAnswers(params.response_mode, mode)) {
     throw invalidRequest(`response_type=${responseType} may not use response_mode=${params.response_mode}`);
   }
   const scope = grantScope(params.scope ?? '', client.allowedScope, server.flaws);

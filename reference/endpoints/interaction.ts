@@ -177,7 +177,7 @@ async function complete(
       server.flaws.has('denial-wrong-error') ? 'invalid_request' : 'access_denied',
       'the user denied the request',
     );
-    return redirectToClient(ctx, server, targetOf(interaction), denied.toJSON());
+    return await redirectToClient(ctx, server, targetOf(interaction), denied.toJSON());
   }
   if (needsConsent(server, client)) {
     await rememberConsent(ctx, server, interaction.sub, client.clientId, interaction.scope);
@@ -199,5 +199,5 @@ export async function answerClient(
     (interaction.responseType ?? 'code') === 'code'
       ? { code: await issueCode(server, { ...interaction, ...(sid === undefined ? {} : { sid }) }) }
       : await implicitResponse(server, client, interaction);
-  redirectToClient(ctx, server, target, response);
+  await redirectToClient(ctx, server, target, response);
 }

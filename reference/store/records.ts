@@ -72,7 +72,7 @@ export const INTERACTION_RECORD: z.ZodType<InteractionRecord> = z.looseObject({
   responseType: z
     .enum(['code', 'token', 'id_token', 'id_token token', 'code id_token', 'code token', 'code id_token token'])
     .optional(),
-  responseMode: z.enum(['query', 'fragment', 'form_post']).optional(),
+  responseMode: z.enum(['query', 'fragment', 'form_post', 'query.jwt', 'fragment.jwt', 'form_post.jwt']).optional(),
   scope: z.string(),
   state: z.string().optional(),
   nonce: z.string().optional(),

@@ -29,8 +29,12 @@ export type ResponseType =
   | 'code token'
   | 'code id_token token';
 
-/** How the response reaches the redirect URI (OAuth 2.0 Multiple Response Types §2.1, Form Post Response Mode §2). */
-export type ResponseMode = 'query' | 'fragment' | 'form_post';
+/**
+ * How the response reaches the redirect URI (OAuth 2.0 Multiple Response Types §2.1, Form Post Response Mode §2), and
+ * the same three with the parameters in one signed JWT, the `response` parameter (JARM §2.3: response_mode=jwt is
+ * resolved to query.jwt or fragment.jwt by the response type).
+ */
+export type ResponseMode = 'query' | 'fragment' | 'form_post' | 'query.jwt' | 'fragment.jwt' | 'form_post.jwt';
 
 /** Claims asked for by name with the claims request parameter (OIDC Core §5.5), by where they go. */
 export interface RequestedClaims {

@@ -51,6 +51,12 @@ describe('a missing premise is a skip with the reason', () => {
     expect(r.skipReason).toMatch(/response_modes_supported .*form_post/);
   });
 
+  it('jarm.signed-response: a discovery without jwt in response_modes_supported is skipped', async () => {
+    const r = await result('jarm.signed-response', {});
+    expect(r.status).toBe('skipped');
+    expect(r.skipReason).toMatch(/response_modes_supported|JARM/);
+  });
+
   it('race.refresh-rotation: an IdP that issues no refresh token leaves nothing to race with', async () => {
     const r = await result('race.refresh-rotation', { noRefreshToken: true });
     expect(r.status).toBe('skipped');

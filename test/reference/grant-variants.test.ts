@@ -15,6 +15,7 @@ import {
   obtainCode,
   PARTNER,
   pkce,
+  registerCodeClient,
   redeem,
   token,
   useServer,
@@ -244,16 +245,7 @@ describe.each(plainAnd('signing-es256'))('the signing keys (%s)', (name, variant
 
   it('signs a registered client ID tokens with the alg it registered, RS256 when it named none', async () => {
     const registered = async (alg?: string) => {
-      const res = await fetch(`${ctx.issuer}/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          redirect_uris: ['https://rp.example.test/cb'],
-          grant_types: ['authorization_code'],
-          scope: 'openid',
-          ...(alg === undefined ? {} : { id_token_signed_response_alg: alg }),
-        }),
-      });
+      const res = await registerCodeClient(ctx.issuer, alg === undefined ? {} : { id_token_signed_response_alg: alg });
       type Registered = { client_id: string; client_secret: string; redirect_uris: string[]; error?: string };
       return { status: res.status, json: (await res.json()) as Registered };
     };

@@ -47,6 +47,20 @@ export function useServer(options: ReferenceOptions = {}): {
   };
 }
 
+/** Registers a code-flow client (RFC 7591) at `issuer` with the redirect URI https://rp.example.test/cb and `extra`. */
+export function registerCodeClient(issuer: string, extra: Record<string, unknown> = {}): Promise<Response> {
+  return fetch(`${issuer}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      redirect_uris: ['https://rp.example.test/cb'],
+      grant_types: ['authorization_code'],
+      scope: 'openid',
+      ...extra,
+    }),
+  });
+}
+
 export function pkce(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };

@@ -3,6 +3,7 @@
  * Owner Password (RFC 6749 §4.3) and Implicit (RFC 6749 §4.2, OIDC Core §3.2). Neither issues a
  * refresh token; discovery lists them only when some client enables them.
  */
+import { JARM_RESPONSE_MODES } from '../../protocol/jarm.ts';
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +44,7 @@ describe('discovery', () => {
     expect(discovery.grant_types_supported).not.toContain('implicit');
     expect(discovery.grant_types_supported).toContain('authorization_code');
     expect(discovery.response_types_supported).toEqual(['code']);
-    expect(discovery.response_modes_supported).toEqual(['query', 'form_post']);
+    expect(discovery.response_modes_supported).toEqual(['query', 'form_post', ...JARM_RESPONSE_MODES]);
   });
 
   it('lists them when a client does (legacyClient: true seeds one)', async () => {
@@ -62,7 +63,7 @@ describe('discovery', () => {
         'code token',
         'code id_token token',
       ]);
-      expect(discovery.response_modes_supported).toEqual(['query', 'fragment', 'form_post']);
+      expect(discovery.response_modes_supported).toEqual(['query', 'fragment', 'form_post', ...JARM_RESPONSE_MODES]);
       expect(await legacy.server.context.findClient(LEGACY_CLIENT.clientId)).toBeDefined();
       expect(await plain.server.context.findClient(LEGACY_CLIENT.clientId)).toBeUndefined();
     } finally {
