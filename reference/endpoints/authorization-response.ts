@@ -102,11 +102,17 @@ export function redirectToClient(
   if (target.state !== undefined && !server.flaws.has('state-dropped')) response.set('state', target.state);
   if (!server.flaws.has('iss-missing')) response.set('iss', server.issuer);
   const url = new URL(target.redirectUri);
-  if (target.responseMode === 'form_post') {
+  // Flaw form-post-ignored-for-implicit: form_post holds for code alone; a token or ID token goes in the fragment.
+  const ignored =
+    server.flaws.has('form-post-ignored-for-implicit') && ('access_token' in params || 'id_token' in params);
+  const mode = target.responseMode === 'form_post' && ignored ? 'fragment' : target.responseMode;
+  if (mode === 'form_post') {
     postToClient(ctx, server, url, response);
     return;
   }
-  if (target.responseMode === 'fragment') url.hash = response.toString();
+  // OAuth 2.0 Multiple Response Types §3, §5: the query MUST NOT be used for tokens. The flaw implicit-params-in-query
+  // puts them (and the errors) there.
+  if (mode === 'fragment' && !server.flaws.has('implicit-params-in-query')) url.hash = response.toString();
   else for (const [name, value] of response) url.searchParams.set(name, value);
   pageHeaders(ctx, server.flaws);
   // RFC 9700 §4.12: a 307 would make the browser re-post the login form (the credentials) to the client.
