@@ -30,7 +30,13 @@ export default defineScenario({
   severity: 'medium',
   appliesTo: 'oidc',
   requires: { roles: ['legacy'], user: true, capabilities: ['endpoint:authorization'] },
-  catches: ['form-post-ignored-for-implicit'],
+  catches: [
+    'form-post-ignored-for-implicit',
+    'form-post-in-query',
+    'form-post-not-submitting',
+    'id-token-wrong-aud',
+    'id-token-unknown-kid',
+  ],
   async run(ctx) {
     const unoffered = formPostUnoffered(ctx.target);
     if (unoffered) ctx.skip(unoffered);
