@@ -61,7 +61,7 @@ describe('a response type the legacy client may not use', () => {
     expect(result('implicit.nonce-required').status).toBe('passed');
   });
 
-  it('implicit.fragment-delivery and form-post.implicit-hybrid judge the implicit types, noting the hybrid refusals', () => {
+  it('implicit.fragment-delivery and form-post.implicit-hybrid judge the implicit types, the hybrid ones noted', () => {
     for (const id of ['implicit.fragment-delivery', 'form-post.implicit-hybrid']) {
       const r = result(id);
       expect(r.status, id).toBe('passed');
