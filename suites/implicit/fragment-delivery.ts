@@ -118,8 +118,8 @@ function expectNoneInQuery(url: string, request: Record<string, string>, rule: {
   if (inQuery.length > 0)
     throw new CheckFailure(
       `${rule.when} carries ${[...new Set(inQuery)].join(', ')} in the query of the redirect URI; ` +
-        `${rule.per.label} requires the fragment: the query (sent to the client's server, kept in its logs and ` +
-        'passed on in Referer headers) must not carry them.',
+        `${rule.per.label} (${rule.per.level}) has them in the fragment, not in the query, which reaches the ` +
+        "client's server, its logs and Referer headers.",
       { requirement: rule.per },
     );
 }
