@@ -144,6 +144,10 @@ export const FLAWS = {
     "the token endpoint's ID token for a code of a hybrid response carries another sub (a pairwise-like value)",
   'form-post-in-query': "response_mode=form_post puts the response parameters in the form action's query",
   'form-post-not-submitting': 'the form_post page never submits its form (its onload handler sits on a <div>)',
+  'implicit-params-in-query':
+    'the response parameters (and errors) of a type returning a token or ID token come in the query, not the fragment',
+  'form-post-ignored-for-implicit':
+    'response_mode=form_post is ignored for response types other than code: tokens come in a fragment redirect',
   // MCP authorization (serve --mcp): metadata, Client ID Metadata Documents, RFC 8707 in the code flow, RFC 9728
   'as-metadata-text-plain': 'the authorization server metadata is served as text/plain instead of application/json',
   'cimd-client-id-unchecked': 'a client metadata document whose client_id differs from its URL is accepted',

@@ -77,11 +77,13 @@ export { default as 'token-exchange/downscope' } from './token-exchange/downscop
 export { default as 'token-exchange/invalid-subject' } from './token-exchange/invalid-subject.ts';
 export { default as 'token-exchange/scope-escalation' } from './token-exchange/scope-escalation.ts';
 export { default as 'implicit/deprecated' } from './implicit/deprecated.ts';
+export { default as 'implicit/fragment-delivery' } from './implicit/fragment-delivery.ts';
 export { default as 'implicit/no-refresh-token' } from './implicit/no-refresh-token.ts';
 export { default as 'implicit/nonce-required' } from './implicit/nonce-required.ts';
 export { default as 'hybrid/at-hash' } from './hybrid/at-hash.ts';
 export { default as 'hybrid/c-hash' } from './hybrid/c-hash.ts';
 export { default as 'hybrid/code-redeemed' } from './hybrid/code-redeemed.ts';
+export { default as 'form-post/implicit-hybrid' } from './form-post/implicit-hybrid.ts';
 export { default as 'form-post/response' } from './form-post/response.ts';
 export { default as 'jarm/signed-response' } from './jarm/signed-response.ts';
 export { default as 'password/no-refresh-token' } from './password/no-refresh-token.ts';

@@ -34,6 +34,7 @@ export type SpecName =
   | 'OIDC Registration'
   | 'OAuth 2.0 Form Post'
   | 'JARM'
+  | 'OAuth 2.0 Multiple Response Types'
   | 'FAPI 2.0 SP'
   | 'FAPI 2.0 MS'
   | 'MCP 2025-06-18'
@@ -171,6 +172,8 @@ export function requirementUrl(
   if (r.spec === 'OAuth 2.0 Form Post')
     return `https://openid.net/specs/oauth-v2-form-post-response-mode-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'JARM') return `${JARM_URL}#section-${r.section}`;
+  if (r.spec === 'OAuth 2.0 Multiple Response Types')
+    return `https://openid.net/specs/oauth-v2-multiple-response-types-1_0.html#rfc.section.${r.section}`;
   if (r.spec === 'FAPI 2.0 SP') return `${FAPI2_URL}#section-${r.section}`;
   if (r.spec === 'FAPI 2.0 MS') return `${FAPI2_MS_URL}#section-${r.section}`;
   if (r.spec === 'CIMD') return `${CIMD_URL}#section-${r.section}`;

@@ -122,11 +122,18 @@ export async function redirectToClient(
   if (jarm) response = new URLSearchParams({ [JARM_RESPONSE_PARAMETER]: await responseJwt(server, target, response) });
   else if (!server.flaws.has('iss-missing')) response.set('iss', server.issuer);
   const url = new URL(target.redirectUri);
-  if (mode === 'form_post' || mode === 'form_post.jwt') {
+  // Flaw form-post-ignored-for-implicit: form_post holds for code alone; a token or ID token goes in the fragment.
+  const ignored =
+    server.flaws.has('form-post-ignored-for-implicit') && ('access_token' in params || 'id_token' in params);
+  const delivery = mode === 'form_post' && ignored ? 'fragment' : mode;
+  if (delivery === 'form_post' || delivery === 'form_post.jwt') {
     postToClient(ctx, server, url, response);
     return;
   }
-  if (mode === 'fragment' || mode === 'fragment.jwt') url.hash = response.toString();
+  // OAuth 2.0 Multiple Response Types §3, §5: the query MUST NOT be used for tokens. The flaw implicit-params-in-query
+  // puts them (and the errors) there.
+  if ((delivery === 'fragment' && !server.flaws.has('implicit-params-in-query')) || delivery === 'fragment.jwt')
+    url.hash = response.toString();
   else for (const [name, value] of response) url.searchParams.set(name, value);
   pageHeaders(ctx, server.flaws);
   // RFC 9700 §4.12: a 307 would make the browser re-post the login form (the credentials) to the client.

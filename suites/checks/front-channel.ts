@@ -74,7 +74,11 @@ export class ResponseTypeRefused extends PreconditionError {
   }
 }
 
-const NOT_FOR_THIS_CLIENT = new Set(['unauthorized_client', 'unsupported_response_type']);
+/** The errors that refuse the response type to this client: a premise missing, not a verdict. */
+export const NOT_FOR_THIS_CLIENT_ERRORS: ReadonlySet<string> = new Set([
+  'unauthorized_client',
+  'unsupported_response_type',
+]);
 
 /**
  * Runs `judge` for each response type; one the client is refused (ResponseTypeRefused) is left out with a note. None
@@ -168,20 +172,21 @@ function frontChannelRequest(
 
 /**
  * An implicit or hybrid authorization as `legacy` with scope openid and a fresh nonce (or none: `nonce: false`), in
- * the run's shared session. A redirect that lacks a part the response type names is a PreconditionError: what the
- * caller judges needs them.
+ * the run's shared session; `params` adds to or replaces those parameters (another scope, say). A redirect that lacks
+ * a part the response type names is a PreconditionError: what the caller judges needs them.
  */
 export async function frontChannelResponse(
   ctx: ScenarioContext,
   responseType: string,
-  options: { nonce?: boolean } = {},
+  options: { nonce?: boolean; params?: Record<string, string | undefined> } = {},
 ): Promise<FrontChannelResponse> {
   const client = ctx.client('legacy');
   const nonce = options.nonce === false ? undefined : ctx.random();
   const request = frontChannelRequest(ctx, responseType, nonce);
-  const outcome = await ctx.authorize('legacy', request.params, { session: 'shared' });
+  const params = { ...request.params, ...options.params };
+  const outcome = await ctx.authorize('legacy', params, { session: 'shared' });
   const error = outcome.kind === 'redirect' ? outcome.params.error : undefined;
-  if (error !== undefined && NOT_FOR_THIS_CLIENT.has(error)) throw new ResponseTypeRefused(responseType, error);
+  if (error !== undefined && NOT_FOR_THIS_CLIENT_ERRORS.has(error)) throw new ResponseTypeRefused(responseType, error);
   const missing = outcome.kind === 'redirect' ? expectedParts(responseType).filter((p) => !outcome.params[p]) : [];
   if (outcome.kind !== 'redirect' || missing.length > 0) {
     throw new PreconditionError(

@@ -29,3 +29,4 @@ export * from './client-assertion.ts';
 export * from './refusal-cause.ts';
 export * from './front-channel.ts';
 export * from './logout.ts';
+export * from './form-post.ts';

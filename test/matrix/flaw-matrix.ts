@@ -27,6 +27,9 @@ export const IN_SCOPE = CATALOG.filter((s) => only(s.id));
 
 /** Areas that need the opt-in legacy client (password, implicit and hybrid grants) on the reference. */
 const LEGACY_AREAS = new Set(['implicit', 'hybrid', 'password']);
+/** The scenarios of other areas that need it too: form_post with the implicit and hybrid response types. */
+const LEGACY_ELSEWHERE = new Set(['form-post.implicit-hybrid']);
+const needsLegacy = (r: { area: string; id: string }) => LEGACY_AREAS.has(r.area) || LEGACY_ELSEWHERE.has(r.id);
 
 /**
  * Flaws that break no requirement binding the server, so no scenario may claim them (they stay in
@@ -437,7 +440,7 @@ export function registerFlawMatrix(seed: number, kind: 'oidc' | 'oauth2' = 'oidc
         const skipped = report.results.filter(
           (r) =>
             r.status === 'skipped' &&
-            !LEGACY_AREAS.has(r.area) &&
+            !needsLegacy(r) &&
             !Object.hasOwn(OPT_IN, r.id) &&
             !/of the server: .* binds? the client/.test(r.skipReason ?? '') &&
             !(kind === 'oauth2' && OIDC_SKIP.test(r.skipReason ?? '')) &&
@@ -466,8 +469,8 @@ export function registerFlawMatrix(seed: number, kind: 'oidc' | 'oauth2' = 'oidc
           // On the OAuth-only reference the OpenID-provider scenarios of these areas (implicit.nonce-required,
           // hybrid.*) stay skipped, as every other such scenario.
           const oidcOnly = kind === 'oauth2' && CATALOG.find((s) => s.id === r.id)?.appliesTo === 'oidc';
-          if (LEGACY_AREAS.has(r.area) && oidcOnly) expect(r.skipReason ?? '', show(r)).toMatch(OIDC_SKIP);
-          else if (LEGACY_AREAS.has(r.area)) expect(['passed', 'warning'], show(r)).toContain(r.status);
+          if (needsLegacy(r) && oidcOnly) expect(r.skipReason ?? '', show(r)).toMatch(OIDC_SKIP);
+          else if (needsLegacy(r)) expect(['passed', 'warning'], show(r)).toContain(r.status);
           else expect(r.status, show(r)).toBe(report.results.find((x) => x.id === r.id)?.status);
         }
         // Fails when the scenario is gone (renamed or removed), not only when it passes. The reference keeps implicit

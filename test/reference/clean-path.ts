@@ -58,6 +58,7 @@ export const DEVIATIONS: Partial<Record<FlawName, CleanCheck[]>> = {
   'error-format-wrong': ['errorFormat'],
   'password-issues-refresh': ['passwordNoRefresh'],
   'implicit-issues-refresh': ['implicitNoRefresh'],
+  'implicit-params-in-query': ['implicitIssued'], // the implicit tokens come in the query, not the fragment
   'at-jwt-wrong-typ': ['accessTokenValid'],
 };
 

@@ -124,6 +124,38 @@ describe('planted flaws of the legacy grants', () => {
       clean: ['POST', true, false],
       flawed: ['POST', false, true],
     },
+    {
+      flaw: 'implicit-params-in-query',
+      probe: async (idp) => {
+        const ok = await idp.authorize({
+          client: LEGACY_CLIENT,
+          query: { response_type: 'id_token token', scope: 'openid', nonce: 'n-1' },
+        });
+        const refused = await idp.authorize({
+          client: LEGACY_CLIENT,
+          query: { response_type: 'id_token', scope: 'openid unknown-scope', nonce: 'n-1' },
+        });
+        return [
+          ok.callback?.searchParams.has('access_token'),
+          ok.callback?.hash.includes('access_token='),
+          [refused.params.get('error'), refused.callback?.searchParams.has('error')],
+        ];
+      },
+      clean: [false, true, ['invalid_scope', false]],
+      flawed: [true, false, ['invalid_scope', true]],
+    },
+    {
+      flaw: 'form-post-ignored-for-implicit',
+      probe: async (idp) => {
+        const implicit = await idp.authorize({
+          client: LEGACY_CLIENT,
+          query: { response_mode: 'form_post', response_type: 'id_token', scope: 'openid', nonce: 'n-1' },
+        });
+        return [implicit.formPost?.fields.has('id_token') ?? false, implicit.callback?.hash.includes('id_token=')];
+      },
+      clean: [true, false],
+      flawed: [false, true],
+    },
   ]);
 });
 

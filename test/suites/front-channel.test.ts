@@ -11,7 +11,13 @@ import { runConformance } from '../../index.ts';
 import { LEGACY_CLIENT, SEEDED_CLIENTS, type ReferenceOptions } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
 
-const IDS = ['hybrid.c-hash', 'hybrid.at-hash', 'implicit.nonce-required'];
+const IDS = [
+  'hybrid.c-hash',
+  'hybrid.at-hash',
+  'implicit.nonce-required',
+  'implicit.fragment-delivery',
+  'form-post.implicit-hybrid',
+];
 let ref: EmbeddedReference;
 let report: Report;
 beforeAll(async () => {
@@ -27,7 +33,7 @@ beforeAll(async () => {
     scenarios: BUILT_IN_SCENARIOS.filter((s) => IDS.includes(s.id)),
     seed: 31,
   });
-}, 120_000); // three scenarios, a few sign-ins: generous on a loaded machine
+}, 120_000); // five scenarios, a few sign-ins: generous on a loaded machine
 afterAll(() => ref?.server.close());
 
 const result = (id: string) => report.results.find((r) => r.id === id)!;
@@ -53,5 +59,20 @@ describe('a response type the legacy client may not use', () => {
 
   it('implicit.nonce-required judges the implicit type and leaves out the hybrid one', () => {
     expect(result('implicit.nonce-required').status).toBe('passed');
+  });
+
+  it('implicit.fragment-delivery and form-post.implicit-hybrid judge the implicit types, the hybrid ones noted', () => {
+    for (const id of ['implicit.fragment-delivery', 'form-post.implicit-hybrid']) {
+      const r = result(id);
+      expect(r.status, id).toBe('passed');
+      const notes = r.evidence.flatMap((e) => (e.kind === 'note' ? [e.text] : []));
+      expect(notes.some((n) => /refused response_type=code id_token with error=unauthorized_client/.test(n))).toBe(
+        true,
+      );
+      expect(
+        notes.some((n) => /^response_type=id_token token: /.test(n)),
+        id,
+      ).toBe(true);
+    }
   });
 });
