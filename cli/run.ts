@@ -21,7 +21,7 @@ import { consoleText } from '../reports/escape.ts';
 import { ConsoleReporter, type ReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
-import { type FailOn, exitCodeFor, failOnOption, formats, integer } from './run-options.ts';
+import { type FailOn, codeLifetimeOption, exitCodeFor, failOnOption, formats, integer } from './run-options.ts';
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
 import { clientlessNotice, count, needsLegacyClient, patternHints, renamedFlawHint } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
@@ -67,6 +67,10 @@ Options:
   --timeout MS          per-scenario time limit (default: the config's timeouts.scenarioMs, else 30000)
   --max-run-ms MS       the whole run's time limit, per target (default 600000, 10 minutes): then the
                         scenarios not judged yet are errors, every report is written, exit code 3
+  --with-waits          run the scenarios that wait out a lifetime (code.lifetime: 65 s under fapi2, the
+                        config's codeLifetimeSeconds + 5 s, else 605 s); without it (or the config's
+                        timeouts.withWaits) they are skipped, saying how long they would wait; it adds
+                        15 minutes to the default --max-run-ms
   --fail-on LEVEL       exit 1 on: failed (default), warning (failed or warning), error (any of them),
                         security (only failures where the attack or bad request was accepted)
   --scenarios GLOB      also load your own scenario files (TS or JS; repeatable)
@@ -79,6 +83,8 @@ Options:
                         products (repeatable; \`serve --list-variants\` lists them)
   --oauth-only          embedded reference only: run it as an OAuth 2.0 authorization server
                         without OpenID Connect (serve --oauth-only)
+  --code-lifetime S     embedded reference only: its authorization codes live S seconds (default 60;
+                        serve --code-lifetime), declared as the config's codeLifetimeSeconds
   -h, --help            show this help
 
 Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (errors outnumber
@@ -89,6 +95,8 @@ config error (also an MCP server URL whose discovery broke off: the message name
 
 /** --max-run-ms's default: a whole catalog against a slow real IdP takes a few minutes. */
 export const DEFAULT_MAX_RUN_MS = 600_000;
+/** What --with-waits adds to the default --max-run-ms: room for code.lifetime's longest default wait (605 s). */
+export const WAITS_MAX_RUN_MS = 900_000;
 
 type Loaded = Pick<LoadedTarget, 'config' | 'location'> & {
   source: Report['target']['source'];
@@ -302,6 +310,7 @@ export const runCommand: Command = {
       shard: { type: 'string' },
       timeout: { type: 'string' },
       'max-run-ms': { type: 'string' },
+      'with-waits': { type: 'boolean' },
       'fail-on': { type: 'string', default: 'failed' },
       scenarios: { type: 'string', multiple: true, default: [] },
       flaw: { type: 'string', multiple: true, default: [] },
@@ -309,6 +318,7 @@ export const runCommand: Command = {
       register: { type: 'boolean' },
       user: { type: 'string' },
       'oauth-only': { type: 'boolean', default: false },
+      'code-lifetime': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (v.help) {
@@ -322,7 +332,9 @@ export const runCommand: Command = {
     const runs = integer('runs', v.runs, 1);
     const concurrency = integer('concurrency', v.concurrency, 1);
     const timeout = integer('timeout', v.timeout, 1);
-    const maxRunMs = integer('max-run-ms', v['max-run-ms'], 1) ?? DEFAULT_MAX_RUN_MS;
+    const withWaits = v['with-waits'] === true;
+    const maxRunMs =
+      integer('max-run-ms', v['max-run-ms'], 1) ?? DEFAULT_MAX_RUN_MS + (withWaits ? WAITS_MAX_RUN_MS : 0);
     const chosenFormats = formats(v.format);
     let shard: Shard | undefined;
     try {
@@ -352,6 +364,8 @@ export const runCommand: Command = {
       );
     if (v['oauth-only'] && v.target.length)
       throw new UsageError('--oauth-only applies to the embedded reference only; leave out --target');
+    if (v['code-lifetime'] !== undefined && v.target.length)
+      throw new UsageError('--code-lifetime applies to the embedded reference only; leave out --target');
     let baseline: CommandLine['baseline'];
     if (v.baseline !== undefined) {
       try {
@@ -384,6 +398,7 @@ export const runCommand: Command = {
         shard,
         scenarioTimeoutMs: timeout,
         maxRunMs,
+        ...(withWaits ? { withWaits } : {}),
         scenarios,
       },
       failOn,
@@ -408,6 +423,7 @@ export const runCommand: Command = {
           variants,
           ...(legacyClient ? { legacyClient } : {}),
           ...(v['oauth-only'] ? { oauthOnly: true } : {}),
+          ...codeLifetimeOption(v['code-lifetime']),
         });
         const config = validateConfig(embedded.target);
         loaded = { config: user ? { ...config, user } : config, source: 'embedded', location: embedded.issuer };
