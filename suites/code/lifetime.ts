@@ -1,5 +1,5 @@
-import { GRANT, type RequirementRef, defineScenario } from '../../harness/scenario/scenario.ts';
-import { codeFlowClient, expectRefusalFor } from '../checks/index.ts';
+import { type RequirementRef, defineScenario } from '../../harness/scenario/scenario.ts';
+import { codeFlowClient, codeFlowTokens, dpopExpected, dpopKey, expectRefusalFor, redeem } from '../checks/index.ts';
 
 /** Seconds waited past a lifetime, for the clocks of the two sides and the request's own time. */
 const MARGIN_S = 5;
@@ -72,30 +72,17 @@ export default defineScenario({
     const waitS = basis.seconds + MARGIN_S;
     if (!ctx.waits.allowed) ctx.skip(`waits ${waitS} s (${basis.what}); run with --with-waits`);
     const client = codeFlowClient(ctx) ?? ctx.skip('needs a code-flow client with a redirect URI');
-    const role = client.role;
-    const redeem = (
-      got: { code: string; request: Record<string, string>; pkce?: { verifier: string } },
-      label: string,
-    ) =>
-      ctx.http.token(
-        client,
-        {
-          grant_type: GRANT.code,
-          code: got.code,
-          redirect_uri: got.request.redirect_uri,
-          code_verifier: got.pkce?.verifier,
-        },
-        { label },
-      );
-    // The control first (a fresh code redeemed at once works; else the flow throws, an error), then the code to hold:
-    // the held code's grant is then the user's latest for the client, which no later sign-in supersedes.
-    await ctx.flows.tokens(role);
-    const held = await ctx.flows.code(role);
+    // Under FAPI 2.0 tokens are sender-constrained: every redemption carries a DPoP proof where the target offers it.
+    const key = dpopExpected(ctx) ? dpopKey(ctx) : undefined;
+    // The control first (a fresh code redeemed at once works; else it throws, an error), then the code to hold: the
+    // held code's grant is then the user's latest for the client, which no later sign-in supersedes.
+    await codeFlowTokens(ctx, client, key);
+    const held = await ctx.flows.code(client.role);
     await ctx.waits.wait(
       waitS * 1000,
       `the code is held ${waitS} s before it is redeemed: ${basis.what}, plus ${MARGIN_S} s`,
     );
-    const res = await redeem(held, `token request with a code issued ${waitS} s ago`);
+    const res = await redeem(ctx, client, held, key, `token request with a code issued ${waitS} s ago`);
     await expectRefusalFor(
       res,
       'invalid_grant',
@@ -103,7 +90,8 @@ export default defineScenario({
       {
         cause: 'the code having expired',
         control: 'a fresh code redeemed at once',
-        run: async () => redeem(await ctx.flows.code(role), 'token request with a fresh code (control)'),
+        run: async () =>
+          redeem(ctx, client, await ctx.flows.code(client.role), key, 'token request with a fresh code (control)'),
       },
     );
   },
