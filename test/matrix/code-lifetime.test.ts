@@ -3,7 +3,7 @@
  * RunSettings.withWaits): against a reference whose codes live 2 s (declared in its target config as
  * codeLifetimeSeconds) it passes clean and fails under the planted flaw code-never-expires; without waits it is skipped
  * with the wait it would need, taken from facts only (the declared lifetime, FAPI 2.0's 60 s, else RFC 6749's
- * RECOMMENDED 10 minutes).
+ * RECOMMENDED 10 minutes). Under --profile fapi2 it holds the code 65 s on the FAPI reference (PAR, DPoP proofs).
  */
 import { describe, expect, it } from 'vitest';
 import { startEmbeddedReference } from '../../cli/embedded.ts';
@@ -69,4 +69,14 @@ describe('code.lifetime', () => {
     const result = await run({ profile: 'fapi2' }, { profile: 'fapi2' });
     expect(result.skipReason).toBe('waits 65 s (FAPI 2.0 SP §5.3.2.1 caps it at 60 s); run with --with-waits');
   }, 120_000);
+
+  it('with waits under --profile fapi2, the FAPI reference (PAR, DPoP) keeps a flawed code 65 s: failed at ' +
+    'FAPI 2.0 SP §5.3.2.1', async () => {
+    const result = await run(
+      { profile: 'fapi2', flaws: ['code-never-expires'] },
+      { withWaits: true, profile: 'fapi2' },
+    );
+    expect(result.status, show(result)).toBe('failed');
+    expect(result.message).toMatch(/65 s after it was issued .* FAPI 2\.0 SP §5\.3\.2\.1/);
+  }, 240_000);
 });
