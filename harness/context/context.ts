@@ -67,8 +67,8 @@ function waits({ input, recorder }: Scope): ScenarioContext['waits'] {
     async wait(ms, why) {
       const waitMs = Math.max(0, Math.ceil(ms));
       input.onWait?.(waitMs);
-      recorder.add({ kind: 'note', text: `Waited ${(waitMs / 1000).toFixed(1)} s: ${why}` });
       await sleep(waitMs, undefined, { signal: input.signal });
+      recorder.add({ kind: 'note', text: `Waited ${(waitMs / 1000).toFixed(1)} s: ${why}` });
     },
   };
 }
