@@ -129,7 +129,7 @@ describe('statuses', () => {
     expect(aborted).toBe(true);
   });
 
-  it('ctx.waits: allowed only with withWaits (or timeouts.withWaits); a wait lengthens the time limit by itself', async () => {
+  it('ctx.waits: allowed only with withWaits (or timeouts.withWaits); a wait lengthens its limit', async () => {
     const allowed: Record<string, boolean> = {};
     const waiting = scenario(
       'waits.one',
