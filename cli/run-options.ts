@@ -55,3 +55,9 @@ export function formats(value: string | undefined): ReportFormat[] | undefined {
       throw new UsageError(`--format: unknown format "${f}"; choose from ${REPORT_FORMATS.join(', ')}`);
   return list.filter(isReportFormat);
 }
+
+/** --code-lifetime S (run's embedded reference, serve): the reference's `lifetimes.authorizationCode`, checked. */
+export function codeLifetimeOption(value: string | undefined): { lifetimes?: { authorizationCode: number } } {
+  const seconds = integer('code-lifetime', value, 1);
+  return seconds === undefined ? {} : { lifetimes: { authorizationCode: seconds } };
+}

@@ -21,7 +21,7 @@ import { consoleText } from '../reports/escape.ts';
 import { ConsoleReporter, type ReportFormat, parseBaseline, writeReports } from '../reports/index.ts';
 import { BUILT_IN_SCENARIOS } from '../suites/index.ts';
 import { type Command, UsageError, parseOptions } from './command.ts';
-import { type FailOn, exitCodeFor, failOnOption, formats, integer } from './run-options.ts';
+import { type FailOn, codeLifetimeOption, exitCodeFor, failOnOption, formats, integer } from './run-options.ts';
 import { type EmbeddedReference, startEmbeddedReference } from './embedded.ts';
 import { clientlessNotice, count, needsLegacyClient, patternHints, renamedFlawHint } from './hints.ts';
 import { loadScenarioFiles, mergeScenarios } from './scenario-files.ts';
@@ -67,6 +67,10 @@ Options:
   --timeout MS          per-scenario time limit (default: the config's timeouts.scenarioMs, else 30000)
   --max-run-ms MS       the whole run's time limit, per target (default 600000, 10 minutes): then the
                         scenarios not judged yet are errors, every report is written, exit code 3
+  --with-waits          run the scenarios that wait out a lifetime (code.lifetime: 65 s under fapi2, the
+                        config's codeLifetimeSeconds + 5 s, else 605 s); without it (or the config's
+                        timeouts.withWaits) they are skipped, saying how long they would wait; it adds
+                        15 minutes to the default --max-run-ms
   --fail-on LEVEL       exit 1 on: failed (default), warning (failed or warning), error (any of them),
                         security (only failures where the attack or bad request was accepted)
   --scenarios GLOB      also load your own scenario files (TS or JS; repeatable)
@@ -84,6 +88,8 @@ Options:
                         lists its own in "users")
   --slow-ms N           embedded reference only, with --variant slow: the delay added to every
                         response (default 250)
+  --code-lifetime S     embedded reference only: its authorization codes live S seconds (default 60;
+                        serve --code-lifetime), declared as the config's codeLifetimeSeconds
   -h, --help            show this help
 
 Exit codes: 0 nothing failed, 1 a scenario failed or the run was not a verdict (errors outnumber
@@ -94,6 +100,8 @@ config error (also an MCP server URL whose discovery broke off: the message name
 
 /** --max-run-ms's default: a whole catalog against a slow real IdP takes a few minutes. */
 export const DEFAULT_MAX_RUN_MS = 600_000;
+/** What --with-waits adds to the default --max-run-ms: room for code.lifetime's longest default wait (605 s). */
+export const WAITS_MAX_RUN_MS = 900_000;
 
 type Loaded = Pick<LoadedTarget, 'config' | 'location'> & {
   source: Report['target']['source'];
@@ -307,6 +315,7 @@ export const runCommand: Command = {
       shard: { type: 'string' },
       timeout: { type: 'string' },
       'max-run-ms': { type: 'string' },
+      'with-waits': { type: 'boolean' },
       'fail-on': { type: 'string', default: 'failed' },
       scenarios: { type: 'string', multiple: true, default: [] },
       flaw: { type: 'string', multiple: true, default: [] },
@@ -316,6 +325,7 @@ export const runCommand: Command = {
       'oauth-only': { type: 'boolean', default: false },
       users: { type: 'string' },
       'slow-ms': { type: 'string' },
+      'code-lifetime': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (v.help) {
@@ -329,7 +339,9 @@ export const runCommand: Command = {
     const runs = integer('runs', v.runs, 1);
     const concurrency = integer('concurrency', v.concurrency, 1);
     const timeout = integer('timeout', v.timeout, 1);
-    const maxRunMs = integer('max-run-ms', v['max-run-ms'], 1) ?? DEFAULT_MAX_RUN_MS;
+    const withWaits = v['with-waits'] === true;
+    const maxRunMs =
+      integer('max-run-ms', v['max-run-ms'], 1) ?? DEFAULT_MAX_RUN_MS + (withWaits ? WAITS_MAX_RUN_MS : 0);
     const chosenFormats = formats(v.format);
     let shard: Shard | undefined;
     try {
@@ -368,6 +380,8 @@ export const runCommand: Command = {
     const slowMs = v['slow-ms'] === undefined ? undefined : parseMs('--slow-ms', v['slow-ms'], 0);
     if (slowMs !== undefined && !variants.includes('slow'))
       throw new UsageError('--slow-ms sets the delay of --variant slow; add --variant slow');
+    if (v['code-lifetime'] !== undefined && v.target.length)
+      throw new UsageError('--code-lifetime applies to the embedded reference only; leave out --target');
     let baseline: CommandLine['baseline'];
     if (v.baseline !== undefined) {
       try {
@@ -400,6 +414,7 @@ export const runCommand: Command = {
         shard,
         scenarioTimeoutMs: timeout,
         maxRunMs,
+        ...(withWaits ? { withWaits } : {}),
         scenarios,
       },
       failOn,
@@ -426,6 +441,7 @@ export const runCommand: Command = {
           ...(v['oauth-only'] ? { oauthOnly: true } : {}),
           ...(testUserCount > 1 ? { users: testUsers(testUserCount) } : {}),
           ...(slowMs === undefined ? {} : { slowMs }),
+          ...codeLifetimeOption(v['code-lifetime']),
         });
         const config = validateConfig(embedded.target);
         loaded = { config: user ? { ...config, user } : config, source: 'embedded', location: embedded.issuer };

@@ -26,6 +26,7 @@ import {
   type ReferenceServer,
 } from '../reference/index.ts';
 import { parseOptions, UsageError, type Command } from './command.ts';
+import { codeLifetimeOption } from './run-options.ts';
 import { renamedFlawHint } from './hints.ts';
 import { errorMessage } from '../protocol/guards.ts';
 
@@ -61,6 +62,8 @@ Options:
   --registration-token TOKEN
                      the same, but registering needs "Authorization: Bearer TOKEN" (an initial
                      access token); implies --registration
+  --code-lifetime S  authorization codes live S seconds (default 60); the target config says so
+                     (codeLifetimeSeconds), which code.lifetime waits out under --with-waits
   --oauth-only       an OAuth 2.0 authorization server without OpenID Connect: RFC 8414
                      metadata at /.well-known/oauth-authorization-server only, no openid
                      scope, no ID tokens, no userinfo or end-session endpoint
@@ -111,6 +114,7 @@ export const serveCommand: Command = {
       'legacy-client': { type: 'boolean', default: false },
       fapi2: { type: 'boolean', default: false },
       'oauth-only': { type: 'boolean', default: false },
+      'code-lifetime': { type: 'string' },
       mcp: { type: 'boolean', default: false },
       'cimd-allow-loopback': { type: 'boolean', default: false },
       'auto-login': { type: 'string' },
@@ -174,6 +178,7 @@ export const serveCommand: Command = {
         ...(shared.store ? { storeTimeoutMs, onStoreChange: reportStore } : {}),
         ...(values.fapi2 ? { profile: 'fapi2' as const } : {}),
         ...(values['oauth-only'] ? { oauthOnly: true } : {}),
+        ...codeLifetimeOption(values['code-lifetime']),
         ...(values.mcp ? { mcp: true } : {}),
         ...(values['cimd-allow-loopback'] ? { cimdAllowLoopback: true } : {}),
       });

@@ -14,6 +14,7 @@ export const FLAWS = {
   'code-redirect-unchecked': "the token request's redirect_uri is not compared with the one used at /auth",
   'code-redirect-loose':
     "the token request's redirect_uri is compared with the one used at /auth without its query and port",
+  'code-never-expires': 'an authorization code is redeemable a day after it was issued (its lifetime is not applied)',
   'pkce-verifier-ignored': 'the code_verifier is not compared with the code_challenge',
   'pkce-verifier-optional': 'a code issued with a challenge can be redeemed without a verifier',
   'pkce-downgrade': 'a verifier is accepted for a code issued without a challenge',

@@ -47,6 +47,8 @@ export interface TargetConfig {
    * registration scenarios send it (the clients above are configured, so the run registers none of its own).
    */
   registration?: { enabled: false; initialAccessToken: string };
+  /** The server's authorization code lifetime (lifetimes.authorizationCode): what code.lifetime waits out. */
+  codeLifetimeSeconds?: number;
   /** Only under `mcp`: the protected MCP endpoint (RFC 9728) and another resource this server knows (RFC 8707). */
   resource?: { url: string; otherResource: string };
 }
@@ -88,6 +90,7 @@ export function targetConfig(server: ReferenceServer): TargetConfig {
     ...(users.length > 1 ? { users: users.slice(1).map((u) => ({ username: u.username, password: u.password })) } : {}),
     login: { driver: 'auto' },
     expectedFailures: [],
+    codeLifetimeSeconds: server.context.lifetimes.authorizationCode,
     ...(rotateKeys === undefined ? {} : { hooks: { rotateKeys } }),
     ...(initialAccessToken === undefined ? {} : { registration: { enabled: false, initialAccessToken } }),
     ...(server.context.options.mcp ? { resource: mcpResourceSection(server) } : {}),

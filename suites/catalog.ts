@@ -8,6 +8,7 @@ export { default as 'jwks/public-keys-only' } from './jwks/public-keys-only.ts';
 export { default as 'jwks/rotation' } from './jwks/rotation.ts';
 export { default as 'code/bound-to-client' } from './code/bound-to-client.ts';
 export { default as 'code/happy-path' } from './code/happy-path.ts';
+export { default as 'code/lifetime' } from './code/lifetime.ts';
 export { default as 'code/redirect-uri-checked' } from './code/redirect-uri-checked.ts';
 export { default as 'code/reuse-revokes-tokens' } from './code/reuse-revokes-tokens.ts';
 export { default as 'code/single-use' } from './code/single-use.ts';

@@ -74,7 +74,7 @@ export function knownKeysIn(
     return names.length > 1 && names[1] === 'steps'
       ? ['fill', 'value', 'click', 'check', 'waitFor', 'optional', 'timeoutMs', 'decision']
       : ['driver', 'usernameField', 'passwordField', 'steps'];
-  if (names[0] === 'timeouts') return ['requestMs', 'scenarioMs'];
+  if (names[0] === 'timeouts') return ['requestMs', 'scenarioMs', 'withWaits'];
   if (names[0] === 'registration')
     return names.length === 1 ? ['enabled', 'initialAccessToken', 'endpoint', 'roles', 'metadata'] : [...roles];
   return [];

@@ -163,8 +163,25 @@ export const targetConfigSchema = z
       .strictObject({
         requestMs: z.int().positive().optional().describe('Per HTTP request (default 10000).'),
         scenarioMs: z.int().positive().optional().describe('Per scenario (default 30000).'),
+        withWaits: z
+          .boolean()
+          .optional()
+          .describe(
+            'Run the scenarios that wait out a lifetime (code.lifetime: a minute or more), as --with-waits does ' +
+              '(default false: they are skipped with the wait they need).',
+          ),
       })
       .optional(),
+    codeLifetimeSeconds: z
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        "The target's documented authorization code lifetime, in seconds: code.lifetime (with --with-waits) waits " +
+          'this long plus 5 s and expects the code refused (RFC 6749 §4.1.2: a code MUST expire). Without it the ' +
+          'scenario waits 600 s, the RECOMMENDED maximum (a code accepted then is a warning); under --profile fapi2 ' +
+          'at most 60 s (FAPI 2.0 SP §5.3.2.1).',
+      ),
     allowedOrigins: z
       .array(origin)
       .default([])

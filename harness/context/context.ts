@@ -3,6 +3,7 @@
  * (context-login.ts), the properties (context-property.ts), ctx.softly, the hooks and the evidence
  * put together with the scenario's identity, requirements, seed and helpers, and ctx.flows over them.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Activity } from './activity.ts';
 import { type LoginParts, browserToolsMaker, loginParts } from './login.ts';
 import { propertyRunner } from './property.ts';
@@ -59,6 +60,19 @@ function evidenceRecorder(recorder: Recorder): ScenarioContext['evidence'] {
   };
 }
 
+/** ctx.waits: whether the run allows waits, and a wait the scenario's time limit makes room for and its signal ends. */
+function waits({ input, recorder }: Scope): ScenarioContext['waits'] {
+  return {
+    allowed: input.run.plan.withWaits,
+    async wait(ms, why) {
+      const waitMs = Math.max(0, Math.ceil(ms));
+      input.onWait?.(waitMs);
+      await sleep(waitMs, undefined, { signal: input.signal });
+      recorder.add({ kind: 'note', text: `Waited ${(waitMs / 1000).toFixed(1)} s: ${why}` });
+    },
+  };
+}
+
 /** ctx without flows: every member but the browser tools, which `browser` makes on first use. */
 function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBrowser): Omit<ScenarioContext, 'flows'> {
   const { input, recorder, log, findings } = scope;
@@ -100,6 +114,8 @@ function contextBase(scope: Scope, parts: LoginParts, browser: () => ScenarioBro
       log.push(message);
     },
     signal: input.signal,
+    waits: waits(scope),
+    ...(config.codeLifetimeSeconds === undefined ? {} : { codeLifetimeSeconds: config.codeLifetimeSeconds }),
     softly: softly(scope),
     warn(message, kind = 'refused-wrongly') {
       findings.push({ status: 'warning', message, failureKind: kind });

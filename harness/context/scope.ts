@@ -37,6 +37,8 @@ export interface ContextInput {
   signal: AbortSignal;
   /** A walk went on in the browser (the auto driver): the scenario gets the browser's time limit. */
   onBrowserWalk?: () => void;
+  /** The scenario is about to wait `ms` (ctx.waits.wait): its time limit grows by as much. */
+  onWait?: (ms: number) => void;
   /** The scenario's time limit (ms). */
   timeLimitMs?: number;
   /** A property's time budget (ms) when it sets none: what the scenario has used before it is taken off. */
@@ -103,6 +105,8 @@ export interface ScenarioPlan {
   /** The scenario limit before any browser factor: explicitTimeoutMs, else the default. */
   readonly timeoutMs: number;
   readonly requestTimeoutMs: number;
+  /** Whether scenarios may wait out a lifetime (--with-waits, timeouts.withWaits): ctx.waits. */
+  readonly withWaits: boolean;
   readonly loginDriver: LoginDriverFactory;
   readonly fetch: typeof fetch | undefined;
 }

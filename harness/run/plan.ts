@@ -49,6 +49,11 @@ export interface RunSettings {
    * gives DEFAULT_MAX_RUN_MS).
    */
   maxRunMs?: number;
+  /**
+   * --with-waits: scenarios that wait out a lifetime (code.lifetime waits a minute or more) run; without it they are
+   * skipped with the wait they need. Default: the config's timeouts.withWaits, else false.
+   */
+  withWaits?: boolean;
   /** Planted flaws the target runs with (the embedded reference's --flaw): every report names them. */
   plantedFlaws?: readonly string[];
   /** Lines for the report's notices, e.g. what an MCP run found before discovery (cli/mcp-target.ts). */
@@ -162,6 +167,7 @@ export function planRun(
     timeoutMs: explicitTimeoutMs ?? DEFAULTS.scenarioTimeoutMs,
     requestTimeoutMs: input.requestTimeoutMs ?? config.timeouts?.requestMs ?? DEFAULTS.requestTimeoutMs,
     maxRunMs: input.maxRunMs,
+    withWaits: input.withWaits ?? config.timeouts?.withWaits ?? false,
     plantedFlaws: [...(input.plantedFlaws ?? [])],
     ...(input.notices?.length ? { notices: [...input.notices] } : {}),
     redactor: input.redactor ?? new Redactor([...configSecrets(config), ...(input.secrets ?? [])]),

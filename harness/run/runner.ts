@@ -101,6 +101,8 @@ async function runOne(run: Run, s: Scenario): Promise<ScenarioResult> {
     timeLimitMs: initial,
     // A walk that goes on in the browser (the auto driver) gets the browser's time.
     onBrowserWalk: () => limit.lengthen(inBrowser),
+    // A wait (ctx.waits.wait) is time the scenario spends on purpose: the limit grows by it.
+    onWait: (ms) => limit.lengthen(limit.ms + ms),
     // A property's budget comes from the limit before the browser's factor: in a browser each case costs more, so
     // fewer run.
     propertyBudgetMs: unscaled * PROPERTY_BUDGET_SHARE,

@@ -310,6 +310,14 @@ export interface ScenarioContext<K extends string = string> {
   /** Aborted when the scenario times out. */
   readonly signal: AbortSignal;
   /**
+   * Waiting out a lifetime. `allowed`: the run allows waits (--with-waits, config timeouts.withWaits); a scenario
+   * that must wait skips without it, saying how long it would wait. `wait(ms, why)`: sleeps `ms` (the scenario's time
+   * limit grows by as much), noting why in the evidence; it ends early, throwing, when the scenario's signal aborts.
+   */
+  readonly waits: { readonly allowed: boolean; wait(ms: number, why: string): Promise<void> };
+  /** The config's `codeLifetimeSeconds`: the target's documented authorization code lifetime, when the user gave it. */
+  readonly codeLifetimeSeconds?: number;
+  /**
    * Run a check without stopping: a CheckFailure is recorded as a finding (its level decided by
    * `requirement`, else the scenario's) and the scenario goes on. Returns whether it passed.
    */

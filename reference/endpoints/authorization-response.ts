@@ -213,6 +213,9 @@ export async function redirectError(ctx: Context, server: ServerContext, err: Re
   await redirectToClient(ctx, server, err.target, { error: err.oauth.error, error_description: err.oauth.description });
 }
 
+/** How long a code lives under the flaw code-never-expires: far beyond any lifetime a scenario waits out. */
+const DAY_MS = 24 * 3600 * 1000;
+
 /** Issues the authorization code for a completed interaction: single use, short-lived, bound to all of it. */
 export async function issueCode(
   server: ServerContext,
@@ -231,7 +234,10 @@ export async function issueCode(
     scope: interaction.scope,
     authTime: interaction.authTime,
     ...(interaction.sid === undefined ? {} : { sid: interaction.sid }),
-    expiresAt: server.now() + server.lifetimes.authorizationCode * 1000,
+    // RFC 6749 §4.1.2: the code expires shortly after it is issued (lifetimes.authorizationCode, 60 s as FAPI 2.0 SP
+    // §5.3.2.1 caps it); the store drops it then. The flaw code-never-expires gives it a day instead.
+    expiresAt:
+      server.now() + (server.flaws.has('code-never-expires') ? DAY_MS : server.lifetimes.authorizationCode * 1000),
     ...(interaction.nonce === undefined ? {} : { nonce: interaction.nonce }),
     ...(interaction.claims === undefined ? {} : { claims: interaction.claims }),
     ...(interaction.codeChallenge === undefined ? {} : { codeChallenge: interaction.codeChallenge }),

@@ -129,6 +129,25 @@ describe('statuses', () => {
     expect(aborted).toBe(true);
   });
 
+  it('ctx.waits: allowed only with withWaits (or timeouts.withWaits); a wait lengthens its limit', async () => {
+    const allowed: Record<string, boolean> = {};
+    const waiting = scenario(
+      'waits.one',
+      async (ctx) => {
+        allowed[String(ctx.waits.allowed)] = true;
+        if (ctx.waits.allowed) await ctx.waits.wait(200, 'a lifetime to wait out');
+      },
+      { timeoutMs: 100 },
+    );
+    expect((await run([waiting])).byId['waits.one']).toMatchObject({ status: 'passed' });
+    const { byId } = await run([waiting], { withWaits: true });
+    expect(byId['waits.one'], byId['waits.one']?.message).toMatchObject({ status: 'passed' });
+    expect(byId['waits.one']!.evidence).toContainEqual({ kind: 'note', text: 'Waited 0.2 s: a lifetime to wait out' });
+    expect(allowed).toEqual({ false: true, true: true });
+    const fromConfig = await run([waiting], { rawConfig: { ...fullConfig, timeouts: { withWaits: true } } });
+    expect(fromConfig.byId['waits.one']!.durationMs).toBeGreaterThanOrEqual(190);
+  });
+
   it('a failure naming a SHOULD requirement is a warning; soft checks go on and the worst wins', async () => {
     const reqs = {
       single: { spec: 'RFC 6749', section: '4.1.2', level: 'MUST', party: 'server' },

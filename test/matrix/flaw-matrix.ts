@@ -19,7 +19,7 @@ import type { Scenario } from '../../harness/scenario/scenario.ts';
 import { runConformance } from '../../index.ts';
 import { FLAW_NAMES, type FlawName, type ReferenceOptions } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { FLAW_OPTIONS, FLAW_PROFILES, OPT_IN } from './opt-in.ts';
+import { FLAW_OPTIONS, FLAW_PROFILES, FLAW_WAITS, OPT_IN } from './opt-in.ts';
 
 export const CATALOG = BUILT_IN_SCENARIOS.filter((s) => s.area !== 'browser');
 const only = process.env.MATRIX_ONLY ? idMatcher(patternList([process.env.MATRIX_ONLY])) : () => true;
@@ -312,6 +312,7 @@ async function runAgainst(
   scenarios: readonly Scenario[],
   seed: number,
   profile?: ProfileName,
+  withWaits = false,
 ): Promise<Report> {
   const ref = await startEmbeddedReference(options);
   try {
@@ -320,6 +321,7 @@ async function runAgainst(
       scenarios,
       seed,
       ...(profile ? { profile } : {}),
+      ...(withWaits ? { withWaits } : {}),
       concurrency: 4,
       scenarioTimeoutMs: SCENARIO_TIMEOUT_MS,
     });
@@ -410,11 +412,11 @@ export function registerFlawMatrix(seed: number, kind: 'oidc' | 'oauth2' = 'oidc
   // The clean reference with the legacy client: the baseline every flaw is compared with (run once).
   // A flaw that shows only with a setting on (opt-in.ts) is compared with the clean reference with that setting on.
   const cleanRuns = new Map<string, Promise<Report>>();
-  const clean = (options: ReferenceOptions = {}, profile?: ProfileName): Promise<Report> => {
-    const key = JSON.stringify([options, profile]);
+  const clean = (options: ReferenceOptions = {}, profile?: ProfileName, withWaits = false): Promise<Report> => {
+    const key = JSON.stringify([options, profile, withWaits]);
     let run = cleanRuns.get(key);
     if (!run) {
-      run = runAgainst({ ...base, ...options, legacyClient: true }, IN_SCOPE, seed, profile);
+      run = runAgainst({ ...base, ...options, legacyClient: true }, IN_SCOPE, seed, profile, withWaits);
       cleanRuns.set(key, run);
     }
     return run;
@@ -484,7 +486,12 @@ export function registerFlawMatrix(seed: number, kind: 'oidc' | 'oauth2' = 'oidc
 
   describe(`the planted flaws (seed ${seed}): the whole catalog under each`, () => {
     const baselineOf = async (flaw: FlawName): Promise<Map<string, Status>> =>
-      new Map((await clean(FLAW_OPTIONS[flaw], FLAW_PROFILES[flaw])).results.map((r) => [r.id, r.status]));
+      new Map(
+        (await clean(FLAW_OPTIONS[flaw], FLAW_PROFILES[flaw], FLAW_WAITS.has(flaw))).results.map((r) => [
+          r.id,
+          r.status,
+        ]),
+      );
 
     it(
       'every flaw is claimed by at least one scenario (or says why none may), and every claim names ' + 'a known flaw',
@@ -538,6 +545,7 @@ export function registerFlawMatrix(seed: number, kind: 'oidc' | 'oauth2' = 'oidc
           IN_SCOPE,
           seed,
           FLAW_PROFILES[flaw],
+          FLAW_WAITS.has(flaw),
         );
         const wrong: string[] = [];
         for (const r of report.results) {

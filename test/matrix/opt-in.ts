@@ -47,12 +47,25 @@ const MCP_ONLY = Object.keys(MCP_CLAIMS).filter(
   (id) => id !== 'resource.code-flow-audience' && id !== 'mcp.https-endpoints',
 );
 
+/**
+ * code.lifetime (issue 45) waits out a code's lifetime: it runs only when the run allows waits (`--with-waits`), on a
+ * reference whose codes live 2 s (`serve --code-lifetime 2`, declared in its target config as codeLifetimeSeconds).
+ */
+export const SHORT_CODE_LIFETIME: ReferenceOptions = { lifetimes: { authorizationCode: 2 } };
+
+/** Opt-in scenarios (OPT_IN) that also need the run to allow waits (RunSettings.withWaits, `run --with-waits`). */
+export const OPT_IN_WAITS: ReadonlySet<string> = new Set(['code.lifetime']);
+
+/** Flaws whose claimant runs only when the run allows waits: the matrix runs them, and their clean baseline, so. */
+export const FLAW_WAITS: ReadonlySet<FlawName> = new Set(['code-never-expires']);
+
 export const OPT_IN: Readonly<Record<string, ReferenceOptions>> = {
   'par.required': { requirePushedAuthorizationRequests: true },
   // MCP discovery and CIMD (issue 44): the reference as `serve --mcp --registration --cimd-allow-loopback`.
   ...Object.fromEntries(MCP_ONLY.map((id) => [id, MCP_OPTIONS])),
   // FAPI 2.0 (issue 45): the reference as `serve --fapi2`.
   ...Object.fromEntries(Object.keys(FAPI2_CLAIMS).map((id) => [id, FAPI2_OPTIONS])),
+  'code.lifetime': SHORT_CODE_LIFETIME,
 };
 
 /** Opt-in scenarios judged only in a profile other than spec: only an MCP revision binds the server to their rule. */
@@ -67,6 +80,7 @@ export const FLAW_OPTIONS: Partial<Record<FlawName, ReferenceOptions>> = {
   // MCP (issue 44): `serve --mcp --registration --cimd-allow-loopback`; the claimants skip without it.
   ...Object.fromEntries(MCP_FLAWS.map((flaw) => [flaw, MCP_OPTIONS])),
   ...Object.fromEntries(Object.values(FAPI2_CLAIMS).map((flaw) => [flaw, FAPI2_OPTIONS])),
+  'code-never-expires': SHORT_CODE_LIFETIME,
 };
 
 /**

@@ -10,12 +10,13 @@ import type { ProfileName, Report, ScenarioResult } from '../../harness/model/re
 import { runConformance } from '../../index.ts';
 import type { FlawName, ReferenceOptions } from '../../reference/index.ts';
 import { BUILT_IN_SCENARIOS } from '../../suites/index.ts';
-import { OPT_IN, OPT_IN_PROFILES } from './opt-in.ts';
+import { OPT_IN, OPT_IN_PROFILES, OPT_IN_WAITS } from './opt-in.ts';
 
 async function run(
   options: ReferenceOptions,
   ids: readonly string[] | 'all',
   profile: ProfileName = 'spec',
+  withWaits = false,
 ): Promise<Report> {
   const ref = await startEmbeddedReference(options);
   try {
@@ -26,6 +27,7 @@ async function run(
       seed: 20261123,
       concurrency: 4,
       profile,
+      ...(withWaits ? { withWaits } : {}),
       scenarioTimeoutMs: 90_000,
     });
   } finally {
@@ -72,7 +74,7 @@ describe('the security BCP and modern building blocks', () => {
 
   it('the opt-in scenarios pass on a reference with their setting on', async () => {
     for (const [id, options] of Object.entries(OPT_IN)) {
-      const report = await run(options, [id], OPT_IN_PROFILES[id]);
+      const report = await run(options, [id], OPT_IN_PROFILES[id], OPT_IN_WAITS.has(id));
       expect(report.results.map(show)).toEqual([`${id}: passed`]);
     }
   }, 90_000);

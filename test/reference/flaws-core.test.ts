@@ -112,6 +112,22 @@ describe('planted flaws of the core', () => {
       flawed: 'issued',
     },
     {
+      flaw: 'code-never-expires',
+      // Redeemed after its 60 s lifetime (RFC 6749 §4.1.2): the server's clock moved on 61 s, and back after (the
+      // clean path's ID tokens are judged against real time).
+      probe: (idp) =>
+        redeemOutcome(idp, async (code, verifier) => {
+          idp.server.clock.advance(61_000);
+          try {
+            return await idp.redeem(code, WEB, { code_verifier: verifier });
+          } finally {
+            idp.server.clock.advance(-61_000);
+          }
+        }),
+      clean: 'invalid_grant',
+      flawed: 'issued',
+    },
+    {
       flaw: 'code-reuse-keeps-tokens',
       // After a replay of the code, the refresh token of the first redemption.
       probe: (idp) =>
