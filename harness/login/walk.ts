@@ -341,7 +341,8 @@ export class PageWalk {
           reading,
           'user-code',
         );
-        if (done === 'handed') continue;
+        // 'changed': the page re-rendered between reading and typing (nothing was sent): read it again.
+        if (done === 'handed' || done === 'changed') continue;
         if (done !== 'acted') return end(done ?? stopReason(this.#a, model, cls, decision));
         codeSent = true;
         codeIn = true;

@@ -28,7 +28,12 @@ function reading(html: string): Reading {
 }
 
 /** An actuator whose page is `pages[i]`; an action on a page listed in `changes` finds it changed (the next page). */
-function fakeActuator(pages: string[], changes: number): Actuator & { pressed: string[] } {
+function fakeActuator(
+  pages: string[],
+  changes: number,
+  /** After an action that went through: a redirect to the client (the walk's end), or the next page. */
+  then: 'redirect' | 'next page' = 'redirect',
+): Actuator & { pressed: string[] } {
   let at = 0;
   let changed = 0;
   let end: ActuatorEnd | undefined;
@@ -54,7 +59,8 @@ function fakeActuator(pages: string[], changes: number): Actuator & { pressed: s
         throw new PageChanged('the control is no longer shown');
       }
       pressed.push(action.kind === 'press' ? action.control.text : action.kind);
-      end = { kind: 'redirect', url: 'https://app.test/cb?code=c1', params: { code: 'c1' } };
+      if (then === 'next page') at++;
+      else end = { kind: 'redirect', url: 'https://app.test/cb?code=c1', params: { code: 'c1' } };
     },
     async visit(kind) {
       return { kind, url: 'https://idp.test/login.html', status: 200 } as never;
@@ -84,6 +90,23 @@ describe('a page that changes under the walk', () => {
     expect(a.pressed).toEqual(['Continue']);
     // The consent page the walk did not act on is not counted as passed.
     expect(outcome.pages).not.toContain('consent');
+  });
+
+  it('on the device activation: the user-code page re-rendered before the code was typed is read again', async () => {
+    // The race seen on a loaded machine: the page changed between reading and typing, and the walk used to end there
+    // with the reason "changed". Nothing was sent, so the code is typed on the page read again.
+    const CODE =
+      '<h1>Activate a device</h1><form action="/activate" method="post"><input name="user_code">' +
+      '<button>Continue</button></form>';
+    const DONE = '<h1>Your device is connected</h1><p>You may close this window.</p>';
+    const a = fakeActuator([CODE, CODE, DONE], 1, 'next page');
+    const outcome = await walkWith(a).activate({
+      verificationUri: 'https://idp.test/activate',
+      userCode: 'ABCD-EFGH',
+      decision: 'approve',
+    });
+    expect(a.pressed).toEqual(['fill']);
+    expect(JSON.stringify(outcome)).not.toContain('"changed"');
   });
 
   it('is read again a few times at most: a page that keeps changing ends the walk with the cause', async () => {
