@@ -42,6 +42,8 @@
  * - Token exchange (RFC 8693) is left out: oidc-provider has none built in, and a grant written
  *   here with registerGrantType would test our code, not the independent implementation's. The
  *   target has no `exchange` client, so the token-exchange scenarios skip for that reason.
+ * - JARM (features.jwtResponseModes) is on: response_mode jwt, query.jwt, fragment.jwt and form_post.jwt, the
+ *   response JWT signed with the provider's key (jarm.signed-response judges it against an independent implementation).
  * - Back-channel logout (features.backchannelLogout) is on: the confidential client's backchannel_logout_uri is a
  *   free loopback port per start, where logout.back-channel listens; oidc-provider's protection against requests to
  *   special-use addresses (SSRF) is lifted for http://127.0.0.1 only (the `fetch` helper). oidc-provider 9 has no
@@ -445,6 +447,8 @@ export async function startOidcProvider(opts: OidcProviderOptions = {}): Promise
       backchannelLogout: { enabled: true },
       ...(opts.requestObjects ? { requestObjects: { enabled: true } } : {}),
       claimsParameter: { enabled: true },
+      // JARM (response_mode jwt, query.jwt, fragment.jwt, form_post.jwt): responses signed with the provider's key.
+      jwtResponseModes: { enabled: true },
       deviceFlow: { enabled: true },
       clientCredentials: { enabled: true },
       userinfo: { enabled: true },

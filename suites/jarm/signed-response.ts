@@ -44,7 +44,7 @@ export default defineScenario({
     user: true,
     capabilities: ['grant:authorization_code', 'endpoint:authorization', 'endpoint:token'],
   },
-  catches: ['jarm-unsigned'],
+  catches: ['jarm-unsigned', 'state-dropped'],
   async run(ctx) {
     const modes = ctx.target.discovery?.response_modes_supported;
     if (!Array.isArray(modes))

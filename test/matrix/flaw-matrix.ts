@@ -385,6 +385,12 @@ export const OAUTH_ONLY: Readonly<Partial<Record<FlawName, Record<string, Outcom
         'on the OAuth-only reference the flaw leaves out response_types_supported (RFC 8414 §2 REQUIRED), so the ' +
         'implicit grant is not advertised to the legacy scenario',
     },
+    'implicit.fragment-delivery': {
+      status: 'skipped',
+      why:
+        'on the OAuth-only reference the flaw leaves out response_types_supported, so no response type returning a ' +
+        'token from the authorization endpoint is advertised',
+    },
   },
 };
 
