@@ -115,8 +115,9 @@ describe('action.yml', () => {
       expect.arrayContaining(['target', 'only', 'skip', 'profile', 'report', 'format', 'fail-on']),
     );
     for (const name of cliInputs) expect(options, `input ${name}`).toContain(name);
-    // --flaw, --variant and --oauth-only shape the embedded reference: for testing the harness, not an IdP.
-    const deliberate = ['flaw', 'variant', 'oauth-only', 'help'];
+    // --flaw, --variant, --oauth-only, --users, --slow-ms and --code-lifetime shape the embedded reference: for
+    // testing the harness, not an IdP. --with-waits (minutes per scenario) is the config's timeouts.withWaits in a job.
+    const deliberate = ['flaw', 'variant', 'oauth-only', 'users', 'slow-ms', 'code-lifetime', 'with-waits', 'help'];
     expect(options.filter((o) => !cliInputs.includes(o))).toEqual(expect.arrayContaining(deliberate));
     expect(options.filter((o) => !cliInputs.includes(o) && !deliberate.includes(o))).toEqual([]);
   }, 60_000);
